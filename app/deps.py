@@ -3,11 +3,13 @@ so a test or a second app can run on its own database without touching globals."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, TypeVar
 
-from fastapi import Depends, Path, Request
+from fastapi import Depends, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -43,3 +45,59 @@ NowDep = Annotated[datetime, Depends(get_now)]
 
 # Ids are 32-bit on every backend; larger numbers cannot name a row and are refused as 422, not a 500.
 GameId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Game id")]
+
+
+# -- paging (issue 68) ---------------------------------------------------------------------------------------------
+# Every list that grows with the server's use answers a page: `limit` items (PAGE unless asked, at most MAX_PAGE),
+# from the one after `after` (the id of the last item of the page before) in the list's own order.
+PAGE = 100
+MAX_PAGE = 1000
+Item = TypeVar("Item")
+
+
+@dataclass(frozen=True)
+class Page:
+    limit: int
+    after: str | None
+
+    def of(
+        self, items: Sequence[Item], key: Callable[[Item], int | str], newest_first: bool = False
+    ) -> list[Item]:
+        """The page of `items` (in their order) after the one whose `key` is `after`; one since deleted: the
+        items of a larger id (a smaller one, `newest_first`), where the ids are numbers in order. An `after` that
+        names no item is a 422."""
+        if self.after is None:
+            return list(items[: self.limit])
+        keys = [key(i) for i in items]
+        if self.after in [str(k) for k in keys]:
+            start = [str(k) for k in keys].index(self.after) + 1
+            return list(items[start : start + self.limit])
+        if self.after.isdigit() and all(isinstance(k, int) for k in keys):
+            mark = int(self.after)
+            later = [
+                i
+                for i, k in zip(items, keys, strict=True)
+                if (int(k) < mark if newest_first else int(k) > mark)
+            ]
+            return later[: self.limit]
+        msg = "names no item of this list: give the id of the last item of the page before"
+        raise RequestValidationError([{"loc": ("query", "after"), "msg": msg, "type": "value_error"}])
+
+
+def paging(
+    limit: Annotated[
+        int, Query(ge=1, le=MAX_PAGE, description=f"How many items (at most {MAX_PAGE}); {PAGE} if not given")
+    ] = PAGE,
+    after: Annotated[
+        str | None,
+        Query(
+            max_length=64,
+            pattern=r"^[a-z0-9-]+$",
+            description="The id of the last item of the page before: the next page starts after it",
+        ),
+    ] = None,
+) -> Page:
+    return Page(limit, after)
+
+
+PageDep = Annotated[Page, Depends(paging)]

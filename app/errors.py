@@ -312,10 +312,46 @@ def _allowed(error: Any) -> Any:
     return bounds or None
 
 
-def not_found_refusal(exc: NotFoundError) -> dict[str, Any]:
+def not_found_refusal(exc: NotFoundError, loc: list[str | int] | None = None) -> dict[str, Any]:
+    """The refusal of a name that names nothing: of the address (404), or with `loc` of a request field (422,
+    naming the field)."""
     name = exc.name if exc.name.startswith("(") or exc.name.isdigit() else repr(short(exc.name))
-    detail = one_sentence(f"There is no {exc.what} {name}: check it and try again", "Check the address.")
-    return refusal(detail, why=exc.message, field=exc.what, allowed=exc.allowed)
+    said = f"There is no {exc.what} {name}: check it and try again"
+    if loc is None:
+        return refusal(
+            one_sentence(said, "Check the address."), why=exc.message, field=exc.what, allowed=exc.allowed
+        )
+    detail = one_sentence(said, f"Check {short(label_of(loc), 40)}: it names nothing here.")
+    errs = [field_error(loc, exc.message, "not_found", exc.allowed)]
+    return refusal(detail, why=exc.message, field=field_of(loc), allowed=exc.allowed, errors=errs)
+
+
+def _squashed(name: str) -> str:
+    return "".join(c for c in name.lower() if c.isalnum())
+
+
+def reference_field(route: Any, path_params: dict[str, Any], exc: NotFoundError) -> list[str | int] | None:
+    """Where a name that names nothing came from, when not from the address: the query parameter or body field
+    it names (`loc`, for a 422 naming the field), else None (the address named it: 404). An operation of the
+    API only (a page answers its own 404s)."""
+    if route is None or not getattr(route, "include_in_schema", False):
+        return None
+    if exc.name in {str(v) for v in path_params.values()}:
+        return None
+    dependant = getattr(route, "dependant", None)
+    query = [p.alias for p in getattr(dependant, "query_params", [])]
+    model = body_model(route)
+    fields = list(getattr(model, "model_fields", {}) or {})
+    wanted = _squashed(exc.what)
+    last = _squashed(exc.what.split()[-1]) if exc.what.split() else wanted
+    for where, names in (("query", query), ("body", fields)):
+        for candidate in (wanted, last):
+            found = next((n for n in names if _squashed(n) == candidate), None)
+            if found is not None:
+                return [where, found]
+    if model is not None:
+        return ["body"]
+    return ["query", exc.what.replace(" ", "_")] if query else None
 
 
 HTTP_SENTENCES = {
@@ -386,8 +422,10 @@ def install(app: FastAPI, page: RefusalPage) -> None:
         return JSONResponse(status_code=422, content=rules_refusal(exc))
 
     @app.exception_handler(NotFoundError)
-    async def _not_found(_req: Request, exc: NotFoundError) -> JSONResponse:
-        return JSONResponse(status_code=404, content=not_found_refusal(exc))
+    async def _not_found(req: Request, exc: NotFoundError) -> JSONResponse:
+        # A name in the address that names nothing is a 404; one in the body or the query a 422 naming its field.
+        loc = reference_field(req.scope.get("route"), req.path_params, exc)
+        return JSONResponse(status_code=404 if loc is None else 422, content=not_found_refusal(exc, loc))
 
     @app.exception_handler(Conflict)
     async def _conflict(_req: Request, exc: Conflict) -> JSONResponse:

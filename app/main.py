@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from starlette_compress import CompressMiddleware
 
 from app import errors, pages
+from app import openapi as api_schema
 from app.core import disk, live
 from app.core.config import Settings, get_settings
 from app.core.datafolder import private_folder, running_version
@@ -22,7 +23,10 @@ from app.routes import api_routers
 
 DESCRIPTION = (
     "firestep resolves Great War miniatures rules exactly as written, with the odds and the rule "
-    "book reference of every number. All distances are in cm."
+    "book reference of every number. All distances are in cm. A list that grows answers a page: `limit` items "
+    "(100 unless asked), after the item whose id is `after`. A PDF is `application/pdf` bytes (a generator that "
+    "reads bytes only as `application/octet-stream`, openapi-python-client's, maps one to the other: its "
+    "`content_type_overrides`). A stream (`text/event-stream`) lists its frames in `x-sse-frames`."
 )
 
 
@@ -32,7 +36,8 @@ log = logging.getLogger("firestep")
 YOUNG_OBJECTS = 10_000
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, warm_schema: bool = False) -> FastAPI:
+    """The app on `settings`; `warm_schema`: its /openapi.json built as it starts (the served app)."""
     settings = settings or get_settings()
     # The data folder keeps the secret key, the club's keys, kept sheets and (SQLite) the database: this
     # user's alone, an older install's made so too (app.core.datafolder).
@@ -59,6 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # over the streams' objects (100-400 ms on a busy machine) fell in about one event in 25 (issue 35).
         threshold = gc.get_threshold()
         gc.set_threshold(YOUNG_OBJECTS, *threshold[1:])
+        if warm_schema:
+            api_schema.warm(app)
         yield
         gc.set_threshold(*threshold)
         gc.unfreeze()  # collectable again once this app is done (a process may build and drop several)
@@ -70,10 +77,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=running_version(),  # the build's (setup.py): a client sees which firestep it speaks to
         description=DESCRIPTION,
         lifespan=lifespan,
-        # Any URL may name a thing that does not exist; any body may be unparseable; any token or join
-        # code may be one failure too many from this address (app/guard/security.py); any write may find the
-        # disk full (app/core/disk.py).
-        responses=errors.responses(400, 404, 413, 429, 507),
+        # Each operation's id its function's name (checked unique below); the statuses the door answers are
+        # declared where the operation's shape lets them happen (app/openapi.py).
+        generate_unique_id_function=api_schema.operation_id,
     )
     app.state.settings = settings
     app.state.clock = utcnow  # the present moment, read at the edge (app.deps.NowDep); a test may set its own
@@ -84,6 +90,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in api_routers():
         app.include_router(router)
     app.include_router(pages.router)
+    api_schema.check_unique(app)
+    app.openapi = api_schema.cached(app, app.openapi)  # type: ignore[method-assign]
+    api_schema.serve(app)
     pages.mount_static(app)
     # Inside the CSRF check, so a refused request never claims or replays an answer.
     app.add_middleware(idempotency.IdempotentWrites)
@@ -98,4 +107,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-app = create_app()
+app = create_app(warm_schema=True)

@@ -68,7 +68,7 @@ def list_cards(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Arriv
     "the item and its effect (its side or the referee; once a turn: 409 after)",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def apply(
+def apply_arrival(
     game_id: GameId, item_id: ItemId, body: ArrivalApplyIn, viewer: ViewerDep, session: SessionDep
 ) -> ArrivalAppliedOut:
     with game_write(session, game_id) as game:

@@ -16,7 +16,7 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import Int, Version
 from app.data.schemas import CampaignId
-from app.deps import GameId, SessionDep, SettingsDep
+from app.deps import GameId, PageDep, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import ViewerDep
 from app.services import campaign_battles, campaign_store
@@ -177,12 +177,12 @@ def open_table_battle(
     responses=errors.responses(401, 403, 404, 422),
 )
 def list_table_battles(
-    campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep
+    campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep, page: PageDep
 ) -> list[TableBattleOut]:
     state = campaign_store.state_of(campaign_store.get(session, campaign_id))
     return [
         TableBattleOut(**campaign_battles.view(session, link, state))
-        for link in campaign_battles.links(session, campaign_id)
+        for link in page.of(campaign_battles.links(session, campaign_id), lambda link: link.pk)
     ]
 
 
@@ -247,7 +247,7 @@ def _applied(session: Any, campaign_id: int, link: Any) -> AppliedOut:
     summary="Apply the offered score as the battle's result (organiser), on the version you saw",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def confirm(
+def confirm_table_battle(
     campaign_id: CampaignId,
     table_battle_id: TableBattleId,
     body: Annotated[ConfirmIn, Body(openapi_examples={"confirm": {"value": {"version": 6}}})],

@@ -17,7 +17,7 @@ from app.data.bounded import Adjacency, Die, JsonObject, Variants, Version
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
 from app.data.schemas_answers import CampaignResultOut
-from app.deps import SessionDep, SettingsDep
+from app.deps import MAX_PAGE, PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.services import campaign_battles, campaign_store, seating
 from app.services.writing import unit_of_work
@@ -134,8 +134,8 @@ def _acted(session: Any, row: Campaign, ev: Any) -> Acted:
 
 
 @router.get("", response_model=list[CampaignOut], summary="Campaigns in this database (the lobby: no token)")
-def list_campaigns(session: SessionDep) -> list[CampaignOut]:
-    return [campaign_out(c) for c in campaign_store.list_campaigns(session)]
+def list_campaigns(session: SessionDep, page: PageDep) -> list[CampaignOut]:
+    return [campaign_out(c) for c in page.of(campaign_store.list_campaigns(session), lambda c: c.id)]
 
 
 @router.post(
@@ -147,7 +147,7 @@ def list_campaigns(session: SessionDep) -> list[CampaignOut]:
     responses=errors.responses(401, 403, 422),
     dependencies=[Depends(auth.require_organiser)],
 )
-def create(
+def create_campaign(
     body: Annotated[
         CampaignCreate,
         Body(openapi_examples={"default map": {"value": {"name": "Villers-Bretonneux at the club"}}}),
@@ -168,9 +168,9 @@ def create(
     "/join",
     response_model=CampaignJoined,
     summary="Join a campaign with a side's code: returns that side's token",
-    responses=errors.responses(404, 422),
+    responses=errors.responses(422, 429),
 )
-def join(
+def join_campaign(
     body: Annotated[JoinIn, Body(openapi_examples={"code": {"value": {"code": "ABCDE-FGH23"}}})],
     session: SessionDep,
     settings: SettingsDep,
@@ -238,7 +238,7 @@ def act(
     summary="Take back the latest action (organiser): a new log entry restores the state before it",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def undo(
+def undo_campaign_action(
     campaign_id: CampaignId,
     body: Annotated[VersionIn, Body(openapi_examples={"undo": {"value": {"version": 5}}})],
     viewer: CampaignViewer,
@@ -260,11 +260,15 @@ def log(
     viewer: CampaignViewer,
     session: SessionDep,
     after: Annotated[int, Query(ge=0, le=2_147_483_647, description="Only entries after this id.")] = 0,
+    limit: Annotated[
+        int, Query(ge=1, le=MAX_PAGE, description=f"How many entries (at most {MAX_PAGE})")
+    ] = MAX_PAGE,
 ) -> list[LogEntry]:
     campaign_store.get(session, campaign_id)
     undone = campaign_store.reversed_ids(session, campaign_id)
     entries = [
-        campaign_store.event_dict(e, undone) for e in campaign_store.events(session, campaign_id, after)
+        campaign_store.event_dict(e, undone)
+        for e in campaign_store.events(session, campaign_id, after, limit)
     ]
     return [LogEntry(**e) for e in campaign_battles.log_entries_now(session, campaign_id, entries)]
 
@@ -311,7 +315,7 @@ class CampaignCredentials(BaseModel):
     summary="New join codes and a new organiser token (organiser); every old token and code is revoked",
     responses=errors.responses(401, 403, 404, 422),
 )
-def reissue(
+def reissue_campaign_credentials(
     campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep, settings: SettingsDep
 ) -> CampaignCredentials:
     with unit_of_work(session):
@@ -325,8 +329,10 @@ def reissue(
     summary="The campaign's devices (organiser): role, when issued, last seen, revoked",
     responses=errors.responses(401, 403, 404, 422),
 )
-def list_devices(campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep) -> list[DeviceOut]:
-    rows = campaign_store.devices(session, campaign_id, viewer)
+def list_campaign_devices(
+    campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep, page: PageDep
+) -> list[DeviceOut]:
+    rows = page.of(campaign_store.devices(session, campaign_id, viewer), lambda d: d.pk)
     return [DeviceOut(**seating.device_dict(d, viewer.token_id)) for d in rows]
 
 
@@ -336,7 +342,7 @@ def list_devices(campaign_id: CampaignId, viewer: CampaignViewer, session: Sessi
     summary="Revoke one device (organiser): its token answers 401 everywhere from now on",
     responses=errors.responses(401, 403, 404, 422),
 )
-def revoke_device(
+def revoke_campaign_device(
     campaign_id: CampaignId, device_id: DeviceId, viewer: CampaignViewer, session: SessionDep
 ) -> DeviceOut:
     with unit_of_work(session):

@@ -67,7 +67,7 @@ def _out(state: CampaignState) -> CampaignStateOut:
 @router.post(
     "/new", response_model=CampaignStateOut, responses=errors.responses(422), summary="Set up a new campaign"
 )
-def new(body: NewCampaign) -> CampaignStateOut:
+def new_campaign_state(body: NewCampaign) -> CampaignStateOut:
     return _out(campaign.new_campaign(body.adjacency, body.variants))
 
 
@@ -77,12 +77,12 @@ def new(body: NewCampaign) -> CampaignStateOut:
     responses=errors.responses(422),
     summary="What may be done next",
 )
-def legal_actions(body: StateIn) -> CampaignStateOut:
+def campaign_state_legal_actions(body: StateIn) -> CampaignStateOut:
     return _out(body.state)
 
 
 @router.post("/apply", response_model=ApplyOut, responses=errors.responses(422), summary="Apply one action")
-def apply(body: ApplyIn) -> ApplyOut:
+def apply_campaign_action(body: ApplyIn) -> ApplyOut:
     dice = body.dice
     by_server = dice is None
     if dice is None:

@@ -68,7 +68,7 @@ def pause(game_id: GameId, viewer: ViewerDep, session: SessionDep, now: NowDep) 
     summary="Stop the clock for a dispute (the referee; a player where the clock's settings allow it)",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def dispute(game_id: GameId, viewer: ViewerDep, session: SessionDep, now: NowDep) -> GameClock:
+def dispute_clock(game_id: GameId, viewer: ViewerDep, session: SessionDep, now: NowDep) -> GameClock:
     return _played(session, game_id, viewer, PauseClock(dispute=True), now)
 
 

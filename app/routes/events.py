@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app import errors
+from app import openapi as api_schema
 from app.core import live
 from app.core.routing import Router
 from app.core.touched import touched_units, touches_game
@@ -22,6 +23,7 @@ from app.data.models import Event, Game
 from app.data.schemas_answers import EventOut
 from app.data.schemas_clock import GameClock
 from app.data.schemas_events import RoundLine
+from app.data.schemas_stream import AsideFrame, EventFrame
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import StreamViewerDep, ViewerDep
@@ -40,7 +42,7 @@ from app.services.writing import game_write
 from rules.core.clock import Entry
 from rules.core.vocabulary import SIDES
 
-router = Router(prefix="/api/v1/games/{game_id}", tags=["events"])
+router = Router(prefix="/api/v1/games/{game_id}", tags=["game log"])
 
 EventId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Event id")]
 
@@ -56,7 +58,7 @@ def _roles(viewer: Any) -> list[str]:
     summary="The log: every roll and change of state, in order (a side does not see the other's secret plan)",
     responses=errors.responses(401, 403, 404, 422),
 )
-def list_events(
+def list_game_events(
     game_id: GameId,
     viewer: ViewerDep,
     session: SessionDep,
@@ -76,7 +78,7 @@ def list_events(
     "last die roll; undoing a roll is the referee's call",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def undo(game_id: GameId, event_id: EventId, viewer: ViewerDep, session: SessionDep) -> EventOut:
+def undo_event(game_id: GameId, event_id: EventId, viewer: ViewerDep, session: SessionDep) -> EventOut:
     with game_write(session, game_id) as game:
         ev = undo_service.undo(session, game, viewer, event_id)
     return EventOut(**events_service.event_dict(ev, _roles(viewer)))
@@ -103,20 +105,23 @@ def stream_ticket(game_id: GameId, viewer: ViewerDep, response: Response, settin
     )
 
 
+GAME_FRAMES = api_schema.sse(
+    "A game's log live, each event as this viewer may read it, from `after` (or Last-Event-ID) on.",
+    [
+        api_schema.Frame("<the event's kind>", EventFrame, "an event of the log (`id:` its id)"),
+        api_schema.Frame(live.ASIDE, AsideFrame, "an event table's round timer (no `id:`)"),
+    ],
+)
+
+
 @router.get(
     "/stream",
     response_class=StreamingResponse,
     summary="Live events (Server-Sent Events); resume with Last-Event-ID. Token by header or cookie, or a "
     "?ticket= from /stream-ticket; it ends when the device is revoked",
-    responses={
-        200: {
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
-            "description": "An SSE stream",
-        },
-        **errors.responses(401, 403, 404, 422),
-    },
+    responses={**GAME_FRAMES, **errors.responses(401, 403, 404, 422)},
 )
-async def stream(
+async def stream_game(
     game_id: GameId,
     request: Request,
     viewer: StreamViewerDep,

@@ -24,7 +24,7 @@ from app.data.schemas_answers import (
     TargetMarkOut,
 )
 from app.data.schemas_scenario import ScenarioBoard, TableObjectives
-from app.deps import GameId, SessionDep, SettingsDep
+from app.deps import GameId, PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
 from app.services import acts, campaign_battles, card, cards, game_setup, games, result, seating, seats
@@ -156,8 +156,8 @@ def game_out(game: Any, model: type[GameOut] = GameOut) -> Any:
 
 
 @router.get("", response_model=list[GameOut], summary="Games in this database (the lobby: no token needed)")
-def list_games(session: SessionDep) -> list[GameOut]:
-    return [game_out(g) for g in games.list_games(session)]
+def list_games(session: SessionDep, page: PageDep) -> list[GameOut]:
+    return [game_out(g) for g in page.of(games.list_games(session), lambda g: g.pk)]
 
 
 @router.post(
@@ -209,9 +209,9 @@ def create_game(
     "/api/v1/join",
     response_model=GameJoined,
     summary="Join a game with a side's code: returns a token (also set as the firestep_token cookie)",
-    responses=errors.responses(404, 409, 422),
+    responses=errors.responses(409, 422, 429),
 )
-def join(
+def join_game(
     body: Annotated[JoinIn, Body(openapi_examples={"code": {"value": {"code": "ABCDE-FGH23"}}})],
     response: Response,
     session: SessionDep,
@@ -331,7 +331,9 @@ def patch_game(
     summary="New join codes and a new referee token (referee); every old token and join code is revoked",
     responses=errors.responses(401, 403, 404),
 )
-def reissue(game_id: GameId, viewer: ViewerDep, session: SessionDep, settings: SettingsDep) -> Created:
+def reissue_credentials(
+    game_id: GameId, viewer: ViewerDep, session: SessionDep, settings: SettingsDep
+) -> Created:
     viewer.require_referee("issue new join codes")
     with unit_of_work(session):
         creds = seats.reissue_credentials(session, settings.secret_key, game_id)
@@ -354,9 +356,10 @@ class ArchivedOut(BaseModel):
     summary="The game's devices (referee): role, when issued, last seen, revoked",
     responses=errors.responses(401, 403, 404),
 )
-def list_devices(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[DeviceOut]:
+def list_devices(game_id: GameId, viewer: ViewerDep, session: SessionDep, page: PageDep) -> list[DeviceOut]:
     viewer.require_referee("see the game's devices")
-    return [DeviceOut(**seating.device_dict(d, viewer.token_id)) for d in seats.devices(session, game_id)]
+    rows = page.of(seats.devices(session, game_id), lambda d: d.pk)
+    return [DeviceOut(**seating.device_dict(d, viewer.token_id)) for d in rows]
 
 
 @router.post(

@@ -25,7 +25,7 @@ from app.data.schemas_league import (
     LeagueTableOut,
     RowId,
 )
-from app.deps import SessionDep, SettingsDep
+from app.deps import PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.services import league
 from app.services.writing import unit_of_work
@@ -91,8 +91,9 @@ def game_out(row: LeagueGame, trusted: set[str]) -> LeagueGameOut:
 
 
 @router.get("/leagues", response_model=list[LeagueOut], summary="The leagues on this server (no token)")
-def list_leagues(session: SessionDep) -> list[LeagueOut]:
-    return [league_out(r) for r in league.list_leagues(session)]
+def list_leagues(session: SessionDep, page: PageDep) -> list[LeagueOut]:
+    rows = page.of(league.list_leagues(session, limit=None), lambda r: r.pk, newest_first=True)
+    return [league_out(r) for r in rows]
 
 
 @router.post(
@@ -103,7 +104,7 @@ def list_leagues(session: SessionDep) -> list[LeagueOut]:
     responses=errors.responses(401, 403, 422),
     dependencies=[Depends(auth.require_organiser)],
 )
-def create(body: LeagueCreate, session: SessionDep, settings: SettingsDep) -> LeagueCreated:
+def create_league(body: LeagueCreate, session: SessionDep, settings: SettingsDep) -> LeagueCreated:
     with unit_of_work(session):
         row, token = league.create(session, settings.secret_key, body.name)
     return LeagueCreated(league=league_out(row), organiser_token=token)
@@ -145,9 +146,9 @@ def import_bundle(league_id: LeagueId, body: BundleIn, session: SessionDep) -> L
     responses=errors.responses(401, 403, 404, 422),
     dependencies=Organiser,
 )
-def list_games(league_id: LeagueId, session: SessionDep) -> list[LeagueGameOut]:
+def list_league_results(league_id: LeagueId, session: SessionDep, page: PageDep) -> list[LeagueGameOut]:
     trusted = league.trusted(session, league_id)
-    return [game_out(g, trusted) for g in league.games(session, league_id)]
+    return [game_out(g, trusted) for g in page.of(league.games(session, league_id), lambda g: g.pk)]
 
 
 @router.post(
@@ -181,9 +182,9 @@ def refuse(league_id: LeagueId, result_id: RowId, session: SessionDep) -> None:
     summary="The clubs' keys the league trusts, with their fingerprints (no token)",
     responses=errors.responses(404, 422),
 )
-def list_keys(league_id: LeagueId, session: SessionDep) -> list[KeyOut]:
+def list_keys(league_id: LeagueId, session: SessionDep, page: PageDep) -> list[KeyOut]:
     league.get(session, league_id)
-    return [key_out(k) for k in league.keys(session, league_id)]
+    return [key_out(k) for k in page.of(league.keys(session, league_id), lambda k: k.pk)]
 
 
 @router.post(

@@ -59,8 +59,9 @@ PDF: dict[int | str, dict[str, Any]] = {
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """Error answers documented as JSON: FastAPI would otherwise give them the route's own media type
-    (PDF or HTML). Every route here also documents the app-wide 400, 404 and 429 the same way."""
-    documented = errors.responses(*sorted({400, 404, 429, *codes}))
+    (PDF or HTML). Every route here also documents 429, its render budget (app.guard.security.SheetBudget);
+    400, 404, 413 and 507 are declared by the route's shape (app/openapi.py)."""
+    documented = errors.responses(*sorted({429, *codes}))
     return {
         code: {
             "description": spec["description"],

@@ -15,7 +15,7 @@ from app import errors
 from app.core.routing import Router
 from app.data.schemas_answers import PDF_CONTENT, ScenarioDocumentOut
 from app.data.schemas_scenario import ScenarioIn
-from app.deps import SessionDep
+from app.deps import PageDep, SessionDep
 from app.guard import auth, security
 from app.services import scenarios, sheets
 from app.services.writing import unit_of_work
@@ -65,8 +65,10 @@ class ScenarioOut(BaseModel):
 
 
 @router.get("", response_model=list[ScenarioOut], summary="The scenarios a game may start from")
-def list_scenarios(session: SessionDep) -> list[ScenarioOut]:
-    return [ScenarioOut.model_validate(s) for s in scenarios.list_scenarios(session)]
+def list_scenarios(session: SessionDep, page: PageDep) -> list[ScenarioOut]:
+    return [
+        ScenarioOut.model_validate(s) for s in page.of(scenarios.list_scenarios(session), lambda s: s["id"])
+    ]
 
 
 @router.post(

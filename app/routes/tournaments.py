@@ -16,6 +16,7 @@ from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, select
 
 from app import errors
+from app import openapi as api_schema
 from app.club import signing
 from app.core import watch
 from app.core.routing import Router
@@ -55,7 +56,7 @@ from app.data.schemas_events import (
     TimerIn,
 )
 from app.data.schemas_league import ResultBundle
-from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
+from app.deps import EngineDep, NowDep, PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.services import (
     event_roster,
@@ -72,7 +73,7 @@ from app.services.writing import step_by_step, unit_of_work
 from rules.core.errors import NotFoundError
 from rules.event.standings import EventScoring
 
-router = Router(prefix="/api/v1", tags=["events"])
+router = Router(prefix="/api/v1", tags=["club events"])
 
 ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
 
@@ -145,8 +146,9 @@ def _seat(session: Session, settings: Any, event_id: int, table_id: int, token: 
 @router.get(
     "/events", response_model=list[ClubEventOut], summary="Events in this database (the lobby: no token)"
 )
-def list_events(session: SessionDep) -> list[ClubEventOut]:
-    return [event_out(r) for r in tournaments.list_events(session)]
+def list_club_events(session: SessionDep, page: PageDep) -> list[ClubEventOut]:
+    rows = page.of(tournaments.list_events(session, limit=None), lambda r: r.pk, newest_first=True)
+    return [event_out(r) for r in rows]
 
 
 @router.post(
@@ -157,7 +159,7 @@ def list_events(session: SessionDep) -> list[ClubEventOut]:
     responses=errors.responses(401, 403, 404, 422),
     dependencies=[Depends(auth.require_organiser)],
 )
-def create(
+def create_club_event(
     body: Annotated[
         EventCreate,
         Body(openapi_examples={"3 rounds": {"value": {"name": "Club night", "ruleset": "<a rule set id>"}}}),
@@ -183,9 +185,10 @@ def get_event(event_id: EventId, session: SessionDep) -> ClubEventOut:
 
 @router.get("/events/{event_id:int}/players", response_model=list[PlayerOut], responses=errors.responses(404, 422),
             summary="The players registered")  # fmt: skip
-def list_players(event_id: EventId, session: SessionDep) -> list[PlayerOut]:
+def list_players(event_id: EventId, session: SessionDep, page: PageDep) -> list[PlayerOut]:
     tournaments.get(session, event_id)
-    return [PlayerOut.model_validate(p, from_attributes=True) for p in tournaments.players(session, event_id)]
+    rows = page.of(tournaments.players(session, event_id), lambda p: p.pk)
+    return [PlayerOut.model_validate(p, from_attributes=True) for p in rows]
 
 
 @router.post(
@@ -401,14 +404,14 @@ def get_board(
     response_class=StreamingResponse,
     summary="The organiser's view live: a `board` frame (as /board answers) at once and whenever a table moves",
     responses={
-        200: {
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
-            "description": "An SSE stream",
-        },
+        **api_schema.sse(
+            "The organiser's view of the event live.",
+            [api_schema.Frame("board", BoardOut, "the view as GET /board answers it (`id:` a count)")],
+        ),
         **errors.responses(401, 403, 404, 422),
     },
 )
-async def stream(
+async def stream_club_event(
     event_id: EventId, request: Request, token: Token, engine: EngineDep, settings: SettingsDep
 ) -> StreamingResponse:
     with Session(engine) as session:
@@ -444,7 +447,7 @@ async def stream(
     summary="Confirm the result the table's finished game offers (a player's seat of that game)",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def confirm(
+def confirm_table_result(
     event_id: EventId, table_id: TableId, token: SeatToken, session: SessionDep, settings: SettingsDep
 ) -> TableOut:
     who = _seat(session, settings, event_id, table_id, token)
@@ -459,7 +462,7 @@ def confirm(
     summary="Dispute the result the table's game offers (a player's seat): the organiser settles it",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def dispute(
+def dispute_table_result(
     event_id: EventId,
     table_id: TableId,
     body: DisputeIn,

@@ -187,8 +187,9 @@ def get(session: Session, league_id: int) -> League:
     return row
 
 
-def list_leagues(session: Session) -> list[League]:
-    return list(session.exec(select(League).order_by(col(League.id).desc()).limit(200)))
+def list_leagues(session: Session, limit: int | None = 200) -> list[League]:
+    """The newest first: the lobby's `limit`, or every one (the API pages them)."""
+    return list(session.exec(select(League).order_by(col(League.id).desc()).limit(limit)))
 
 
 def require_organiser(session: Session, secret_key: str, league_id: int, token: str | None) -> League:

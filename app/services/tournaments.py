@@ -162,8 +162,9 @@ def get(session: Session, tournament_id: int) -> Tournament:
     return row
 
 
-def list_events(session: Session) -> list[Tournament]:
-    return list(session.exec(select(Tournament).order_by(col(Tournament.id).desc()).limit(200)))
+def list_events(session: Session, limit: int | None = 200) -> list[Tournament]:
+    """The newest first: the lobby's `limit`, or every one (the API pages them)."""
+    return list(session.exec(select(Tournament).order_by(col(Tournament.id).desc()).limit(limit)))
 
 
 def require_organiser(session: Session, secret_key: str, tournament_id: int, token: str | None) -> None:

@@ -248,8 +248,10 @@ def test_a_game_from_an_imported_scenario_has_its_terrain_and_stands(client: Tes
 
 
 def test_a_game_from_a_scenario_names_an_unknown_one(client: TestClient) -> None:
+    """A body field naming nothing is a 422 naming the field (a 404 is an address naming nothing)."""
     r = client.post("/api/v1/games", json={"scenario": "no-such-scenario"})
-    assert r.status_code == 404 and "no-such-scenario" in r.text
+    assert r.status_code == 422 and "no-such-scenario" in r.json()["detail"]
+    assert r.json()["field"] == "scenario" and r.json()["errors"][0]["loc"] == ["body", "scenario"]
 
 
 def test_the_start_page_lists_imported_scenarios(client: TestClient) -> None:

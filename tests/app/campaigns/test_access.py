@@ -40,10 +40,10 @@ def test_no_token_is_401_and_a_wrong_token_403(client: TestClient, seats: Seats)
     other = new_campaign(client)
     r = client.get(f"{base}/legal-actions", headers=other.german)
     assert r.status_code == 403 and "another campaign" in r.json()["why"]
-    # The lobby needs no token; unknown campaigns and codes are 404.
+    # The lobby needs no token; an unknown campaign is 404, an unknown code 422 (a field naming nothing).
     assert client.get(base).status_code == 200
     assert client.get("/api/v1/campaigns/999999").status_code == 404
-    assert client.post("/api/v1/campaigns/join", json={"code": "AAAAA-AAAAA"}).status_code == 404
+    assert client.post("/api/v1/campaigns/join", json={"code": "AAAAA-AAAAA"}).status_code == 422
 
 
 def test_players_act_only_for_their_own_side(client: TestClient, seats: Seats) -> None:

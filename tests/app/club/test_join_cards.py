@@ -132,7 +132,7 @@ def test_new_cards_revoke_the_old_codes_which_are_refused_in_plain_words(client:
         assert auth.COOKIE_NAME not in r.cookies
     # The codes the game was created with stopped working too; the seated device keeps its seat.
     r = client.post("/api/v1/join", json={"code": old_codes["defender"]})
-    assert r.status_code == 404
+    assert r.status_code == 422
     assert seated.get(f"/games/{game_id}/fire-plan").status_code == 200
     assert join_by_link(TestClient(client.app), second["referee"]).status_code == 303
 
@@ -248,7 +248,7 @@ def test_the_print_menus_join_cards_are_always_a_pdf(client: TestClient, tmp_pat
     assert r.status_code == 200 and r.headers["content-type"] == "application/pdf", r.text
     first = printed_cards(r.content, tmp_path)
     assert [len(page) for page in first] == [1, 1, 1]
-    assert client.post("/api/v1/join", json={"code": codes["attacker"]}).status_code == 404  # replaced
+    assert client.post("/api/v1/join", json={"code": codes["attacker"]}).status_code == 422  # replaced
     # Printed again within the hour: the same cards (nothing voided), which seat a fresh device.
     again = client.post(f"/games/{game_id}/join-cards.pdf", data=csrf.form(client), follow_redirects=False)
     assert printed_cards(again.content, tmp_path) == first

@@ -26,7 +26,7 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     assert twice.status_code == 422 and "registered already" in twice.json()["detail"]
     other_id, other = new_event(c)
     assert c.post(f"{url}/rounds", headers=other, json={"scenario": SCENARIO}).status_code == 403
-    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": "no-such"}).status_code == 404
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": "no-such"}).status_code == 422
     assert (
         c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO, "minutes": 9999}).status_code
         == 422
@@ -64,7 +64,7 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     assert early.status_code == 409
     bad = {"winner": "c", "a_points": -1, "b_points": 10**9, "why": ""}
     assert c.put(f"{url}/tables/{table}/result", headers=organiser, json=bad).status_code == 422
-    assert c.post("/api/v1/events/rekey", json={"code": "99999999999999999999-a-00"}).status_code == 404
+    assert c.post("/api/v1/events/rekey", json={"code": "99999999999999999999-a-00"}).status_code == 422
     assert c.get(f"/api/v1/events/{other_id}/board", headers=organiser).status_code == 403
 
 

@@ -74,13 +74,13 @@ def test_a_seat_goes_to_a_new_tablet_only_on_the_organisers_word(client: TestCli
         c.get(f"/api/v1/games/{game_id}/me", headers=bearer(back.json()["token"])).json()["role"]
         == "attacker"
     )
-    assert c.post("/api/v1/events/rekey", json={"code": code}).status_code == 404  # spent
+    assert c.post("/api/v1/events/rekey", json={"code": code}).status_code == 422  # spent
 
     # A code not taken up in time lapses; in time, the same code works.
     late = c.post(offer, headers=organiser, json={"side": "defender"}).json()["code"]
     app = c.app  # type: ignore[attr-defined]
     app.state.clock = lambda: utcnow() + timedelta(minutes=event_seats.REKEY_MINUTES, seconds=5)
-    assert c.post("/api/v1/events/rekey", json={"code": late}).status_code == 404
+    assert c.post("/api/v1/events/rekey", json={"code": late}).status_code == 422
     app.state.clock = utcnow
     assert c.post("/api/v1/events/rekey", json={"code": late}).json()["side"] == "defender"
 
@@ -122,7 +122,7 @@ def test_printing_the_round_cards_writes_nothing_and_new_codes_are_a_post(client
     assert made.status_code == 303 and made.headers["location"] == sheet_url
     fresh = printed()
     assert set(fresh) == {"attacker", "defender"} and not set(fresh.values()) & set(committed.values())
-    assert c.post("/api/v1/join", json={"code": committed["defender"]}).status_code == 404
+    assert c.post("/api/v1/join", json={"code": committed["defender"]}).status_code == 422
     assert c.post("/api/v1/join", json={"code": fresh["defender"]}).status_code == 200
     # The API's ask: the organiser's token only; the new codes answered, the sheet prints them.
     api = f"/api/v1/events/{event_id}/rounds/1/join-codes"
@@ -155,7 +155,7 @@ def test_a_re_keyed_or_settled_seat_s_printed_card_seats_no_one(client: TestClie
     assert rekeyed.status_code == 200, rekeyed.text
 
     # The attacker's card no longer seats the lost tablet nor a third device, and says what to do.
-    assert c.post("/api/v1/join", json={"code": card["attacker"]}).status_code == 404
+    assert c.post("/api/v1/join", json={"code": card["attacker"]}).status_code == 422
     refused = c.post(link, data=csrf.form(c, {"code": card["attacker"]}), follow_redirects=False)
     assert refused.status_code == 409 and "ask the organiser for a new card or code" in refused.text
     assert c.get(f"/api/v1/games/{game_id}/me", headers=old).status_code == 401
@@ -179,7 +179,7 @@ def test_a_re_keyed_or_settled_seat_s_printed_card_seats_no_one(client: TestClie
     attacker = bearer(taken.json()["token"])
     assert c.post(f"{url}/confirm", headers=attacker).status_code == 200
     assert c.post(f"{url}/confirm", headers=defender).json()["status"] == "confirmed"
-    assert c.post("/api/v1/join", json={"code": card["defender"]}).status_code == 404
+    assert c.post("/api/v1/join", json={"code": card["defender"]}).status_code == 422
     refused = c.post(
         f"/games/{game_id}/join/defender",
         data=csrf.form(c, {"code": card["defender"]}),
@@ -267,7 +267,7 @@ def test_a_printed_card_seats_one_device(client: TestClient) -> None:
     back = c.post("/api/v1/events/rekey", json={"code": rekey})
     assert back.status_code == 200, back.text
     assert back.json()["side"] == "attacker"
-    assert c.post("/api/v1/join", json={"code": ann}).status_code in (404, 409)
+    assert c.post("/api/v1/join", json={"code": ann}).status_code in (409, 422)
 
 
 @pytest.mark.storage

@@ -51,7 +51,7 @@ def test_cookie_token_is_accepted_and_query_token_refused(sqlite_client: TestCli
     # Never in the query string: URLs end up in access logs (tests/app/hostile/test_access.py has the rest).
     r = sqlite_client.get(f"/api/v1/games/{g.id}/me?token={j.json()['token']}")
     assert r.status_code == 401 and "query string" in r.json()["why"]
-    assert sqlite_client.post("/api/v1/join", json={"code": "WRONG-CODE1"}).status_code == 404
+    assert sqlite_client.post("/api/v1/join", json={"code": "WRONG-CODE1"}).status_code == 422
 
 
 def test_tokens_and_codes_are_stored_hashed(client: TestClient) -> None:

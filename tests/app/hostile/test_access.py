@@ -161,7 +161,7 @@ def test_reissue_revokes_every_old_credential(client: TestClient) -> None:
         assert client.get(f"/games/{g.id}/referee").status_code == 401  # the page asks to join again
         client.cookies.clear()
     for code in g.codes.values():
-        assert client.post("/api/v1/join", json={"code": code}).status_code == 404
+        assert client.post("/api/v1/join", json={"code": code}).status_code == 422
     assert client.get(f"/api/v1/games/{g.id}/me", headers=bearer(fresh["referee_token"])).json()["role"] == (
         "referee"
     )
@@ -237,7 +237,7 @@ def test_campaign_devices_and_reissue(client: TestClient) -> None:
     for old in (seats.organiser, seats.bef):
         assert client.get(f"{base}/legal-actions", headers=old).status_code == 401
     for code in seats.codes.values():
-        assert client.post("/api/v1/campaigns/join", json={"code": code}).status_code == 404
+        assert client.post("/api/v1/campaigns/join", json={"code": code}).status_code == 422
     organiser = bearer(fresh.json()["organiser_token"])
     assert client.get(f"{base}/legal-actions", headers=organiser).status_code == 200
     code = fresh.json()["join_codes"]["bef"]

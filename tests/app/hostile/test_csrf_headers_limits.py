@@ -357,7 +357,7 @@ def test_join_code_attempts_over_the_limit_answer_429(limited: TestClient, what:
         url, right = "/api/v1/campaigns/join", new_campaign(c).codes["bef"]
     c.cookies.clear()
     for _ in range(3):
-        assert c.post(url, json={"code": "ZZZZZ-ZZZZZ"}).status_code == 404
+        assert c.post(url, json={"code": "ZZZZZ-ZZZZZ"}).status_code == 422
     r = c.post(url, json={"code": "ZZZZZ-ZZZZZ"})
     assert_429(r)
     assert "join codes" in r.json()["why"]
@@ -428,7 +428,7 @@ def test_wrong_organiser_keys_over_the_limit_answer_429(migrated_url: str, tmp_p
         page = c.post("/campaigns/new", data=csrf.form(c, {"organiser_key": "guess"}))
         assert page.status_code == 403
         # Join codes keep their own count: wrong keys did not use it up.
-        assert c.post("/api/v1/join", json={"code": "ZZZZZ-ZZZZZ"}).status_code == 404
+        assert c.post("/api/v1/join", json={"code": "ZZZZZ-ZZZZZ"}).status_code == 422
         r = c.post("/api/v1/games", json={"scenario": "mons-1914"}, headers={"X-Organiser-Key": key})
         assert_429(r)
         assert "wrong organiser keys" in r.json()["why"]

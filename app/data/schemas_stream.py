@@ -1,0 +1,45 @@
+"""What the Server-Sent Events streams send, frame by frame (issue 68): `/openapi.json` documents each stream
+as its frames (app/openapi.py's `sse`), each frame's `data:` one of these models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.data.schemas_answers import EventOut, GameScore
+from app.data.schemas_clock import GameClock
+from app.data.schemas_events import RoundLine
+
+
+class EventFrame(EventOut):
+    """A game's stream: an event of its log as this viewer reads it (`event:` its kind, `id:` its id), with
+    what the stream's `view` adds to apply it without a request."""
+
+    as_of_event: int | None = Field(
+        default=None,
+        description="With a view: the newest event the frame's parts may hold (apply them as of it)",
+    )
+    refetch: bool | None = Field(
+        default=None, description="The view's parts would make the frame too big: read them with a request"
+    )
+    units: list[dict[str, Any]] | None = Field(
+        default=None, description="view=map: the units the event touched, as GET /units answers them"
+    )
+    state: dict[str, Any] | None = Field(
+        default=None,
+        description="view=map, the game itself changed: its state as GET /state, without the terrain",
+    )
+    score: GameScore | None = Field(default=None, description="The score, where the event changed it")
+    result: str | None = Field(default=None, description="A finished game's result line (HTML)")
+    board: str | None = Field(
+        default=None, description="view=board: the referee board's pieces it changed (HTML)"
+    )
+    clock: GameClock | None = Field(default=None, description="The game clock, for an event the clock reads")
+
+
+class AsideFrame(BaseModel):
+    """A game's stream, a frame that is no event of its game (`event: aside`, no id): an event table's round
+    timer, sent as the stream opens and whenever it moves."""
+
+    round: RoundLine
