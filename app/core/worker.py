@@ -50,10 +50,11 @@ def _executor() -> ProcessPoolExecutor:
         return _pool
 
 
-def start_worker() -> None:
+def start_worker(warm: Callable[[], Any] = os.getpid) -> None:
     """Start the worker process now, in the background, so that the first job does not wait for it to import
-    the app (seconds)."""
-    _executor().submit(os.getpid)
+    the app (seconds); its first job `warm` (picklable), which readies what later jobs need. Nothing waits for
+    it here, and its failure is no one's: a job asked for meanwhile runs after it."""
+    _executor().submit(warm)
 
 
 def stop_worker() -> None:
