@@ -82,12 +82,14 @@ def _exit_on_term(signum: int, _frame: Any) -> None:
 def _start_worker() -> None:
     """Spawn the rehearsal worker with Ctrl-C ignored from its first instruction (an ignored signal stays
     ignored in the new program, and Python keeps it so): a Ctrl-C while it still imports the app would print
-    a traceback there. The worker ignores it again once started (Windows passes no such disposition on)."""
+    a traceback there. The worker ignores it again once started (Windows passes no such disposition on). Its
+    first job warms the PDF engine (app.services.sheets.warm), while the server starts."""
     from app.services.rehearsal import start_worker
+    from app.services.sheets import warm
 
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        start_worker()
+        start_worker(warm)
     finally:
         signal.signal(signal.SIGINT, previous)
 

@@ -9,7 +9,6 @@ import ipaddress
 import os
 import re
 import socket
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,8 @@ try:  # typer carries its own copy of click from 0.20 on; before, click itself
     from typer._click.exceptions import ClickException, UsageError
 except ImportError:  # pragma: no cover - an older typer
     from click.exceptions import ClickException, UsageError  # type: ignore[assignment]
+
+from app.core.platform import bind_as_the_server
 
 __all__ = ["ClickException", "Mistake", "UsageError"]
 
@@ -87,8 +88,7 @@ def check_binding(host: str, port: int, option: str) -> None:
             "(every network it is on)"
         ) from None
     with socket.socket(family, kind, proto) as s:
-        if sys.platform != "win32":  # as uvicorn binds: a port left in TIME_WAIT is free
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        bind_as_the_server(s)
         try:
             s.bind(where)
         except OSError as e:

@@ -29,6 +29,7 @@ from app.club import addresses, authority
 from app.core.config import Settings
 from app.core.db import head_revision, schema_problem
 from app.core.pdf_engine import pdf_engine_problem
+from app.core.platform import bind_exclusively, open_to_others
 
 Status = Literal["ok", "note", "FAIL"]
 MIN_PYTHON = (3, 11)  # pyproject.toml's requires-python
@@ -79,12 +80,6 @@ def firestep_line() -> Line:
         )
 
 
-def _open_to_others(path: Path) -> bool:
-    """A file mode that lets other users of the laptop read it (Windows has none: its folders' access lists
-    keep the user's data folder theirs)."""
-    return sys.platform != "win32" and path.stat().st_mode & 0o077 != 0
-
-
 def data_folder_line(var: Path) -> Line:
     topic = "data folder"
     own = "set FIRESTEP_VAR_DIR to a folder of your own"
@@ -100,7 +95,7 @@ def data_folder_line(var: Path) -> Line:
             pass
     except OSError as e:
         return _broken(topic, f"{var} is not writable ({e.strerror}): make it writable by you, or {own}.")
-    if _open_to_others(var):
+    if open_to_others(var):
         mode = oct(var.stat().st_mode & 0o777)[2:]
         return _note(topic, f"{var} is open to other users of this laptop (mode {mode}): chmod 700 {var}.")
     return _ok(topic, f"{var}, writable, this user's only")
@@ -130,7 +125,7 @@ def database_line(url: str) -> Line:
         engine.dispose()
     if problem:
         return _broken(topic, problem)
-    if sqlite and _open_to_others(Path(str(parsed.database))):
+    if sqlite and open_to_others(Path(str(parsed.database))):
         return _note(topic, f"{parsed.database} is readable by other users of this laptop: chmod 600 it.")
     if sqlite and _served(Path(str(parsed.database))):
         return _note(
@@ -277,10 +272,7 @@ def _taken(port: int) -> bool:
     with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
         return True
     with socket.socket() as s:
-        if sys.platform == "win32":
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)  # type: ignore[attr-defined]
-        else:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        bind_exclusively(s)
         try:
             s.bind(("0.0.0.0", port))
         except OSError:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.core.db import POOL_DESCRIPTORS
+from app.core.platform import open_file_limit
 
 # uvloop accepts every connection the kernel holds for it before any of them reaches a protocol, and at the
 # open-file limit it accepts and closes all of them (libuv's EMFILE trick), fresh requests included. So the
@@ -37,22 +37,6 @@ RECOUNT_SECONDS = 0.5
 # Descriptors a burst of requests may open besides their connections, kept free too: the database pool's, and
 # one file for each of anyio's 40 worker threads (a static file or a cached playsheet being sent).
 REQUEST_DESCRIPTORS = POOL_DESCRIPTORS + 40
-
-
-def descriptor_limit() -> int:
-    """The process's open-file limit, first raised to its hard limit (a process may: many systems start
-    servers with a soft limit of 1,024 under a far larger hard one). Windows has no such limit on sockets
-    (nor the resource module): only the timeout guards a server there."""
-    if sys.platform == "win32":
-        return 1 << 20
-    import resource
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != hard:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-            soft = hard
-    return soft if soft != resource.RLIM_INFINITY else 1 << 20
 
 
 def backlog(limit: int) -> int:
@@ -76,7 +60,7 @@ class Door:
         self.connections = connections  # the server's open connections (uvicorn's server_state)
         self.waiting: dict[GuardedHttpToolsProtocol, None] = {}  # insertion order: oldest first
         self.closing: set[GuardedHttpToolsProtocol] = set()  # closed here, descriptor not yet released
-        self.limit = descriptor_limit()
+        self.limit = open_file_limit()
         self.headroom = 2 * backlog(self.limit) + REQUEST_DESCRIPTORS
         self.others = 0
         self.counted_at = -RECOUNT_SECONDS
@@ -178,7 +162,7 @@ def uvicorn_options(timeout_graceful_shutdown: int) -> dict[str, Any]:
     """The options `firestep serve` gives uvicorn besides the app, address, workers and reload."""
     return {
         "http": f"{GuardedHttpToolsProtocol.__module__}:{GuardedHttpToolsProtocol.__name__}",
-        "backlog": backlog(descriptor_limit()),
+        "backlog": backlog(open_file_limit()),
         "timeout_graceful_shutdown": timeout_graceful_shutdown,
     }
 

@@ -94,6 +94,13 @@ def html_to_pdf(html: str) -> bytes:
     return pdf
 
 
+def warm_pdf() -> bytes:
+    """A small page in the sheets' print CSS and faces, as a PDF: laid out once in the process that renders
+    the sheets (the worker, at the server's start), WeasyPrint and its libraries are imported and fontconfig
+    has found the faces, so the first sheet asked for waits only for its own layout."""
+    return html_to_pdf(_page("warm.html", "a4", "firestep"))
+
+
 # -- period playsheets ------------------------------------------------------------------------------------
 def render_html(period: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> str:
     """The period's playsheet as print-ready HTML, with a game's chosen variants marked."""

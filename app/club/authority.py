@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import plistlib
-import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from app.club.addresses import PRIVATE_NETWORKS, IPAddress, current_addresses, current_names
 from app.core.datafolder import PrivateFolderError as PrivateFolderError  # raised by private_folder
 from app.core.datafolder import private_folder, write_private
+from app.core.platform import owner_only
 
 AUTHORITY_DAYS = 3650  # trusted once per tablet: a club keeps it for years
 SERVER_DAYS = 90  # reissued at every start, so short costs nothing (Apple's ceiling is 825 days)
@@ -128,8 +128,7 @@ def ensure_authority(var_dir: Path) -> ClubFiles:
     private_folder(files.folder)
     if not (files.authority_key.exists() and files.authority_cert.exists()):
         _new_authority(files)
-    if sys.platform != "win32":  # a mode; on Windows the folder's access list covers the key
-        files.authority_key.chmod(0o600)
+    owner_only(files.authority_key)
     return files
 
 

@@ -4,7 +4,6 @@ installed package alike."""
 from __future__ import annotations
 
 import secrets
-import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.core.datafolder import private_folder, write_private
+from app.core.platform import owner_only
 
 # The largest legitimate request is a game with a full table of terrain (app.data.bounded.MAX_VERTICES_TOTAL
 # vertices at ~40 bytes each written with full float precision, plus MAX_FEATURES property maps) and its forces:
@@ -38,8 +38,7 @@ def _stored_secret(path: Path) -> str:
     """Read the secret key kept in the data folder, generating it on first use so none lives in the repo (the
     folder made this user's alone first, the key owner-only from its first byte)."""
     if path.exists():
-        if sys.platform != "win32":  # an older install's key, made owner-only (on Windows: the folder's list)
-            path.chmod(0o600)
+        owner_only(path)  # an older install's key
         return path.read_text().strip()
     private_folder(path.parent)
     key = secrets.token_urlsafe(48)

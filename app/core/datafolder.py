@@ -11,45 +11,19 @@ shares live updates between servers (LISTEN/NOTIFY), so it takes no lock.
 
 from __future__ import annotations
 
-import getpass
 import os
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 
 from filelock import FileLock, Timeout
 from sqlalchemy.engine import make_url
 
-
-class PrivateFolderError(RuntimeError):
-    """A folder could not be made this user's alone: nothing secret is written in it."""
+from app.core.platform import PrivateFolderError as PrivateFolderError  # raised by private_folder
+from app.core.platform import create_owner_only, owner_only, private_folder, sync_folder
 
 
 class ServedElsewhere(RuntimeError):
     """Another firestep server holds this database: the message is the one sentence saying what to do."""
-
-
-def private_folder(folder: Path) -> None:
-    """The folder, made if need be, that only this user may open. Windows has no file modes (chmod sets only
-    the read-only flag): the folder's access list is replaced by one entry, full control for this user,
-    inherited by every file made in it, so a file written there is this user's alone from its first byte."""
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    if sys.platform != "win32":
-        folder.chmod(0o700)
-        return
-    user = os.environ.get("USERNAME") or getpass.getuser()
-    domain = os.environ.get("USERDOMAIN")
-    who = f"{domain}\\{user}" if domain else user
-    command = ["icacls", str(folder), "/inheritance:r", "/grant:r", f"{who}:(OI)(CI)F"]
-    try:
-        subprocess.run(command, check=True, capture_output=True, text=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        said = (getattr(e, "stderr", None) or getattr(e, "stdout", None) or str(e)).strip()
-        raise PrivateFolderError(
-            f"could not make {folder} readable by {who} only ({said}): set FIRESTEP_VAR_DIR to a folder in "
-            "your own user profile and start again"
-        ) from None
 
 
 def write_private(path: Path, data: bytes, *, replace: bool = True) -> None:
@@ -70,12 +44,7 @@ def write_private(path: Path, data: bytes, *, replace: bool = True) -> None:
             _link_new(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
-    if sys.platform != "win32":  # the rename itself on the disk too (Windows cannot open a folder to sync)
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
+    sync_folder(path.parent)  # the rename itself on the disk too
 
 
 def _link_new(tmp: Path, path: Path) -> None:
@@ -108,13 +77,10 @@ def private_database(url: str) -> None:
         return
     if not path.parent.exists():
         private_folder(path.parent)
-    if sys.platform == "win32":  # no modes: the data folder's access list covers the files made in it
-        path.touch(exist_ok=True)
-        return
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
-    for made in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+    create_owner_only(path)
+    for made in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         if made.exists():
-            made.chmod(0o600)
+            owner_only(made)
 
 
 def hold_database(url: str) -> FileLock | None:

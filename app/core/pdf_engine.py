@@ -13,8 +13,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
-import sys
 
+from app.core.platform import system
 from app.errors import Unavailable
 
 # What to install, per system (WeasyPrint's "First steps": on Windows MSYS2's UCRT64 Pango, which WeasyPrint
@@ -30,12 +30,12 @@ PRINT_VIEW = (
 )
 
 
-def remedy(platform: str = sys.platform) -> str:
-    """What to install for PDFs on `platform` (sys.platform's names)."""
-    return REMEDIES.get(platform, LINUX_REMEDY)
+def remedy(platform: str | None = None) -> str:
+    """What to install for PDFs on `platform` ("linux", "darwin", "win32"; this system's by default)."""
+    return REMEDIES.get(platform or system(), LINUX_REMEDY)
 
 
-def problem_sentence(platform: str = sys.platform) -> str:
+def problem_sentence(platform: str | None = None) -> str:
     """The one sentence (at most 120 characters) saying that PDFs need Pango and how to install it here."""
     return f"PDFs need the Pango library: {remedy(platform)}, then restart firestep."
 

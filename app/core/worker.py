@@ -7,7 +7,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -15,23 +14,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from app.core.platform import lower_priority
 from rules.core.errors import RulesError
-
-NICE = 10  # the worker yields the CPU to the server's own process
 
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
-
-
-def _lower_priority() -> None:
-    if sys.platform == "win32":  # no nice(): the process's priority class, one step below normal
-        import ctypes
-
-        below_normal = 0x4000  # BELOW_NORMAL_PRIORITY_CLASS
-        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-        kernel32.SetPriorityClass(kernel32.GetCurrentProcess(), below_normal)
-    else:
-        os.nice(NICE)
 
 
 def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
@@ -46,7 +33,7 @@ def _worker_started() -> None:
     the parent, since a parent killed outright (kill -9, a closed console) stops no child by itself, and
     Linux's parent-death signal exists nowhere else."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _lower_priority()
+    lower_priority()
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_end_with, args=(parent,), name="firestep-watchdog", daemon=True).start()
@@ -63,10 +50,11 @@ def _executor() -> ProcessPoolExecutor:
         return _pool
 
 
-def start_worker() -> None:
+def start_worker(warm: Callable[[], Any] = os.getpid) -> None:
     """Start the worker process now, in the background, so that the first job does not wait for it to import
-    the app (seconds)."""
-    _executor().submit(os.getpid)
+    the app (seconds); its first job `warm` (picklable), which readies what later jobs need. Nothing waits for
+    it here, and its failure is no one's: a job asked for meanwhile runs after it."""
+    _executor().submit(warm)
 
 
 def stop_worker() -> None:

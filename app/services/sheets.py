@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import playsheets
 import rules
 from app.core import worker
-from app.core.pdf_engine import require_pdf_engine
+from app.core.pdf_engine import pdf_engine_problem, require_pdf_engine
 from app.errors import TooManyRequests
 
 CACHE_BYTES = 64 * 1024 * 1024  # a sheet is 50-500 kB: hundreds of them
@@ -142,6 +142,20 @@ def _write_stock(folder: Path, key: Hashable, made: bytes) -> None:
         os.replace(part.name, path)
     except OSError:
         return
+
+
+@cache
+def warm() -> bool:
+    """In the worker, first at the server's start (app.cli): the PDF engine loaded and a small page laid out in
+    the sheets' faces (playsheets.render.warm_pdf), which the first PDF after a start waited for (5-11 s on a
+    busy laptop). Without the engine (app.core.pdf_engine) nothing: False, the sheets print from the browser.
+    Once per process."""
+    if pdf_engine_problem() is not None:
+        return False
+    from playsheets.render import warm_pdf
+
+    warm_pdf()
+    return True
 
 
 def pdf(

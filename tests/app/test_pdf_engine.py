@@ -140,3 +140,36 @@ def test_without_the_engine_the_pdf_commands_stop_naming_the_remedy(
     assert result.exit_code == 1, result.output
     assert result.output.strip() == no_pdf_engine
     assert "Traceback" not in result.output and not out.exists()
+
+
+def _warmed_here() -> tuple[bool, int, bool]:
+    """In the worker: WeasyPrint imported, how many times the warm ran there, and what it found."""
+    from app.services import sheets
+
+    return WEASYPRINT in sys.modules, sheets.warm.cache_info().currsize, sheets.warm()
+
+
+def test_the_servers_start_warms_the_pdf_engine_in_its_worker() -> None:
+    """Issue 68: the first PDF after a start took 5-11 s. The server's start (app.cli._start_worker, which
+    `serve` and `serve --club` call before uvicorn starts) has the worker load WeasyPrint and lay out a page in
+    the sheets' faces as its first job, without waiting for it: the next job finds the engine loaded."""
+    from app.cli import _start_worker
+    from app.core import worker
+
+    worker.stop_worker()  # a worker of this process's other tests may hold the engine already
+    _start_worker()
+    try:
+        assert worker.submit(_warmed_here) == (True, 1, True)
+    finally:
+        worker.stop_worker()
+
+
+def test_without_the_engine_the_warm_does_nothing_and_fails_nothing(no_pdf_engine: str) -> None:
+    from app.services import sheets
+
+    sheets.warm.cache_clear()
+    try:
+        assert sheets.warm() is False
+        assert pdf_engine.pdf_engine_problem() == no_pdf_engine
+    finally:
+        sheets.warm.cache_clear()

@@ -1,7 +1,8 @@
 """The club's keys on Windows (issue 43). Windows has no file modes (chmod there sets only the read-only flag),
 so the club folder's access list is made this user's alone, with icacls, before any key is written in it; if
-that fails, no key is written and the refusal names the folder. Run here with sys.platform patched to win32
-and a stand-in icacls on PATH that records what it was asked (Windows' own does not run on this machine)."""
+that fails, no key is written and the refusal names the folder (app.core.platform.private_folder's Windows
+branch). Run here with sys.platform patched to win32 and a stand-in icacls on PATH that records what it was
+asked (Windows' own does not run on this machine)."""
 
 from __future__ import annotations
 
