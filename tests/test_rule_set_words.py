@@ -151,6 +151,7 @@ APP_OWN_MEANINGS = {
         "app/core/datafolder.py",
         "open",
     ): "os.open, creating a private file (the club keys, the secret key, the database)",
+    ("app/core/platform.py", "open"): "os.open, a file made owner-only",
     ("app/core/touched.py", "move"): "the log's event kind of a stand moved",
     ("app/data/models.py", "open"): "a campaign battle's status, not yet settled",
     ("app/guard/security.py", "hold"): "the middleware's send wrapper holding a docs page to hash its script",

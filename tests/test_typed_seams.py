@@ -14,8 +14,8 @@ from typing import Any
 from app.main import app
 
 ROOT = Path(__file__).resolve().parents[1]
-FREE_FORM_CEILING = 24
-DICT_STR_ANY_CEILING = 576
+FREE_FORM_CEILING = 27  # 24, then the streams' frames documented (EventFrame and its parts)
+DICT_STR_ANY_CEILING = 588  # 576, then app/openapi.py's schema walk (the schema is JSON)
 
 
 def _reached(schema: Any, components: dict[str, Any], out: set[str]) -> set[str]:

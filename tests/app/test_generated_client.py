@@ -27,6 +27,18 @@ GENERATOR = ConfigFile(post_hooks=[], content_type_overrides={"application/pdf":
 # ResolvedOut, AskedOut, FormationMovedOut, LogEntry, StandActsOut...) are typed by issue 66's discriminated
 # union; the rest are open by design (a rule set's own state, a scenario's free-form terrain, GeoJSON).
 KNOWN_UNTYPED: dict[str, set[str]] = {
+    # a change as the log keeps it, typed by its kind (app/data/changes.py): its values are whatever state field
+    # of whichever rule set it sets (a count, a flag, a name), so any JSON value
+    "UnitSet": {"before", "after"},
+    "UnitCounted": {"after"},
+    "GameSet": {"before", "after"},
+    "SideSet": {"before", "after"},
+    # an outcome, a card's request and deviation, an edit's or effect's value: the rule set's own record
+    "RolledResolutionOut": {"outcome"},
+    "CardRollOut": {"request"},
+    "FireCardOut": {"deviation"},
+    "EditChoiceOut": {"value"},
+    "EffectOut": {"value"},
     # the act pipeline's answers and changes (issue 66 types them)
     "ChangesOut": {"changes"},
     "ResolvedOut": {"resolution", "changes"},
