@@ -21,8 +21,13 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(EDITABLE) $(BIN)/python -m pip install -q -e .
 	touch $(STAMP)
 
+# openapi-python-client, which tests/app/test_generated_client.py runs, holds typer below the version firestep's
+# own command line runs on: it gets an environment of its own, so the tests run the typer that ships.
+TOOLS := $(VENV)/tools
 $(TEST_STAMP): $(STAMP)
 	$(EDITABLE) $(BIN)/python -m pip install -q -e ".[test]"
+	$(BIN)/python -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install -q "openapi-python-client>=0.29,<0.30"
 	touch $(TEST_STAMP)
 
 # A checkout keeps its data in ./var (app/core/config.py: an installed firestep uses the user's data folder).

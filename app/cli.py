@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from typer.core import TyperGroup
 
-from app.cli_mistakes import ORDER, ClickException, Mistake, usage_sentence
+from app.cli_mistakes import ORDER, ClickException, Mistake, club_reach, usage_sentence
 
 if TYPE_CHECKING:
     from app.services.seats import Credentials
@@ -445,6 +445,8 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
         where = addresses.url_host(lan[0]) if lan else "127.0.0.1"
     trust = f"http://{where}:{http_port}/trust"
     typer.echo(f"Club server: https://{where}:{port}/ (trust the club's authority once per device: {trust})")
+    if (unreached := club_reach(host, [str(a) for a in lan])) is not None:
+        typer.echo(unreached)
     typer.echo(terminal_qr(trust))
     ca = authority.authority_cert(settings.var_dir)
     assert ca is not None

@@ -103,6 +103,16 @@ def check_binding(host: str, port: int, option: str) -> None:
             ) from None
 
 
+def club_reach(host: str, lan: list[str]) -> str | None:
+    """What a club server bound to `host` cannot reach, in one sentence with what to do, or None when the
+    club's tablets reach it: a loopback --host, or every interface on a laptop with no network address yet."""
+    if loopback(host):
+        return f"Only this laptop reaches {host}: leave out --host to serve the club's network."
+    if host in ("0.0.0.0", "::") and not lan:
+        return "No network yet, so only this laptop reaches it: join the club's wifi, then start it again."
+    return None
+
+
 def loopback(host: str) -> bool:
     """Whether only this laptop reaches the address (127.0.0.1, ::1, localhost)."""
     if host == "localhost":

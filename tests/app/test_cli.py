@@ -365,3 +365,26 @@ def test_the_sign_in_line_says_who_reaches_the_address_served(
     out = capsys.readouterr().out
     assert f"to sign in, open {address} {reach} enter the referee token" in out, out
     assert ("firestep serve --club" in out) is ("this laptop" in reach)
+
+
+@pytest.mark.parametrize(
+    ("host", "lan", "said"),
+    [
+        ("0.0.0.0", [], "No network yet, so only this laptop reaches it: join the club's wifi"),
+        ("::", [], "No network yet"),
+        ("127.0.0.1", ["192.168.1.20"], "Only this laptop reaches 127.0.0.1: leave out --host"),
+        ("0.0.0.0", ["192.168.1.20"], None),
+        ("192.168.1.20", [], None),
+    ],
+)
+def test_a_club_server_no_tablet_can_reach_says_so(host: str, lan: list[str], said: str | None) -> None:
+    """A newcomer's `serve --club` on a laptop with no network printed 127.0.0.1 in every QR code under "open
+    the club address on any device on the laptop's network": now one sentence says only this laptop reaches it."""
+    from app.cli_mistakes import club_reach
+
+    reach = club_reach(host, lan)
+    assert (
+        reach is None
+        if said is None
+        else (reach is not None and reach.startswith(said) and len(reach) <= 120)
+    )

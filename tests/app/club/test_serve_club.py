@@ -232,6 +232,7 @@ def test_the_terminal_shows_the_trust_qr_and_the_fingerprint(club: Club) -> None
     printed = club.log.read_text()
     assert terminal_qr_text(printed) == f"http://127.0.0.1:{club.http_port}/trust"
     assert f"Club server: https://127.0.0.1:{club.https_port}/ " in printed  # the address and ports served
+    assert "Only this laptop reaches 127.0.0.1: leave out --host" in printed  # and who reaches it
     _, ca = _authority_from_trust(club)
     assert authority.fingerprint(ca) in printed
     assert authority.fingerprint(ca) in club.plain("/trust").read().decode()
