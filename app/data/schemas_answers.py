@@ -6,14 +6,13 @@ answer leaves out in some states is optional and the route answers with `respons
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.data.changes import LoggedChange
 from app.data.schemas import FilledOut
-from app.data.schemas_clock import SideClockOut
+from app.data.schemas_score import GameResultOut, GameScore
 
 # A PDF answer as /openapi.json documents it: the bytes of the file.
 PDF_CONTENT: dict[str, Any] = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
@@ -559,158 +558,6 @@ class ForceChartOut(BaseModel):
     most_sub_units: int
     most_bases: int
     source: str
-
-
-# -- a rule set's data tables -----------------------------------------------------------------------------------
-_JSON_TYPES: tuple[tuple[type, str], ...] = (
-    (bool, "boolean"),
-    (int, "number"),
-    (float, "number"),
-    (str, "string"),
-    (type(None), "null"),
-    (dict, "object"),
-    (list, "array"),
-    (tuple, "array"),
-)
-
-
-def _shape(value: Any, depth: int) -> dict[str, Any]:
-    """The JSON schema `value` has, its keys and items described `depth` levels down (below, their types)."""
-    kind = next(name for t, name in _JSON_TYPES if isinstance(value, t))
-    out: dict[str, Any] = {"type": kind}
-    if depth and kind == "object" and value:
-        out["properties"] = {str(k): _shape(v, depth - 1) for k, v in value.items()}
-    if kind == "array":
-        # Every array says what its items are (a generated client drops an answer with an array of no item
-        # type): its rows' shape merged, or any value where it is empty or deeper than `depth`.
-        items: dict[str, Any] = _shape(value[0], depth - 1) if depth and value else {}
-        for v in value[1:] if depth else ():
-            items = _merged(items, _shape(v, depth - 1))
-        out["items"] = items
-    return out
-
-
-def _merged(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """A schema both `a` and `b` meet: an object's keys and an array's items merged, other kinds any of."""
-    if a == b:
-        return a
-    if a.get("type") == b.get("type") == "object":
-        props = dict(a.get("properties", {}))
-        for k, v in b.get("properties", {}).items():
-            props[k] = _merged(props[k], v) if k in props else v
-        return {"type": "object", **({"properties": props} if props else {})}
-    if a.get("type") == b.get("type") == "array":
-        # An empty array's items ({}: any) say nothing of the other's.
-        items = _merged(a["items"], b["items"]) if a["items"] and b["items"] else a["items"] or b["items"]
-        return {"type": "array", "items": items}
-    branches = [*a.get("anyOf", [a]), *b.get("anyOf", [b])]
-    distinct = [s for i, s in enumerate(branches) if s not in branches[:i]]
-    return {"anyOf": distinct}
-
-
-# How deep a data table's shape is documented (the deepest table nests 12 levels of lists and objects).
-TABLE_DEPTH = 16
-
-
-def dataset_model(title: str, readings: Callable[[], list[Any]]) -> type[RootModel[Any]]:
-    """A rule set's data table as an answer: served as it is built, documented by the shape of every reading
-    of it (one per period where it differs by period), every row typed (`TABLE_DEPTH` levels down, far below
-    the deepest table); read when the schema is first asked for, not as the app starts."""
-
-    def documented(schema: dict[str, Any]) -> None:
-        first, *others = readings()
-        shape = _shape(first, TABLE_DEPTH)
-        for other in others:
-            shape = _merged(shape, _shape(other, TABLE_DEPTH))
-        schema.update(shape)
-
-    config = ConfigDict(json_schema_extra=documented)
-    model: type[RootModel[Any]] = type(
-        title, (RootModel[Any],), {"model_config": config, "__module__": __name__}
-    )
-    return model
-
-
-# -- the score (issue 55) -----------------------------------------------------------------------------------
-class SideScoreOut(BaseModel):
-    """A side's victory points (as the game would end now, until it has) and its stands destroyed."""
-
-    side: str
-    points: int
-    losses: int
-    needed: int | None = Field(
-        default=None, description="The points the side needs to win, where the book says."
-    )
-
-
-class ObjectiveScoreOut(BaseModel):
-    """An objective as the score stands: its holder (None: nobody; the referee's call where one stands), the
-    stands holding it, whether a stand within 1 cm of its edge could change that (for the referee's call),
-    whether the holder is the referee's call, and the side that took it first."""
-
-    id: str
-    name: str
-    vp: int
-    scored: str
-    holder: str | None
-    stands: list[int]
-    contested: bool
-    called_by_referee: bool
-    first_taken_by: str | None = Field(default=None, description="The first side to hold it in play")
-    first_taken_turn: int | None = Field(default=None, description="The turn that side first held it in")
-    settled: Literal["held", "called", "contested"] = Field(
-        default="held",
-        description="How it is settled: held by the stands beyond doubt, called by the referee, or contested "
-        "with no call standing (the referee calls it before ending the game; as the game ended: contested at "
-        "the end)",
-    )
-    lapsed_call: str | None = Field(
-        default=None,
-        description="The side a call of the referee named that has lapsed since (the stands' holding changed), "
-        "'nobody' for a call for nobody; null while a call stands or none lapsed",
-    )
-    geometry: dict[str, Any] | None = Field(
-        default=None, description="Its point or area as the scenario writes it (GeoJSON, table cm)"
-    )
-    settled_words: str | None = Field(
-        default=None,
-        description="In a result: how it was settled, in words (app.services.result.how_settled)",
-    )
-
-
-class GameScore(BaseModel):
-    """`GET /games/{id}/score`: where the game stands (its turn or bound, its last turn, the step), each
-    side's points and losses, each objective, and each side's clock (`clocks`)."""
-
-    game_id: int
-    status: str
-    turn: int
-    turn_word: str
-    last_turn: int | None = None
-    side_to_move: str
-    step: str | None
-    sides: list[SideScoreOut]
-    objectives: list[ObjectiveScoreOut]
-    clocks: list[SideClockOut] = Field(
-        default_factory=list, description="Each side's clock (GET /clock answers the whole GameClock)."
-    )
-
-
-class GameResultOut(BaseModel):
-    """How a finished game came out (app.services.result.GameResult): the winner (None: a draw), each side's
-    points and losses, the objectives as they stood, the turn it ended in, why, in words, and its rule; who won
-    in the book's names for its sides (`headline`: "Canadian victory", or "A draw")."""
-
-    winner: str | None
-    points: dict[str, int]
-    losses: dict[str, int]
-    objectives: list[ObjectiveScoreOut]
-    ended_at_turn: int
-    ended_by: str
-    reason: str
-    words: str
-    source: str
-    headline: str
 
 
 class ObjectiveCalledOut(BaseModel):

@@ -7,9 +7,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.data.schemas_answers import EventOut, GameScore
+from app.data.schemas_answers import EventOut
 from app.data.schemas_clock import GameClock
 from app.data.schemas_events import RoundLine
+from app.data.schemas_score import GameScore
 
 
 class EventFrame(EventOut):

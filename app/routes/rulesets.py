@@ -14,7 +14,8 @@ from pydantic import BaseModel, RootModel
 from app import errors
 from app.core.routing import Router
 from app.data.schemas import FormationIn
-from app.data.schemas_answers import ForceChartOut, FormationUnitOut, ResolutionOut, dataset_model
+from app.data.schemas_answers import ForceChartOut, FormationUnitOut, ResolutionOut
+from app.data.schemas_datasets import dataset_model
 from rules.core.forces import ForceChart, build_force, chart_dict, document_units
 from rules.core.ruleset import ResolveRequest, RuleSet
 from rules.registry import all_rulesets, game_rules_or_none, get_ruleset

@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
-from app.data.schemas_answers import EventOut, GameResultOut, GameScore, ObjectiveCalledOut
+from app.data.schemas_answers import EventOut, ObjectiveCalledOut
+from app.data.schemas_score import GameResultOut, GameScore
 from app.deps import GameId, NowDep, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import acts, games

@@ -20,8 +20,8 @@ them). Call within `lock_game` (app.services.writing.game_write); a formation mo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Generic, TypeVar, overload
+from dataclasses import replace
+from typing import Any, overload
 
 from sqlmodel import Session
 
@@ -36,6 +36,7 @@ from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
+from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs
 from app.services.result import advance_ends, caller, end_refusal, may_end, seat_ends
 from app.services.seating import Viewer
 from rules.core.acts import (
@@ -74,60 +75,21 @@ from rules.core.vocabulary import other_side
 __all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal"]
 
 
-T = TypeVar("T")
-
-
-@dataclass
-class Played(Generic[T]):
-    """A played act: the event that logs it (for a turn advanced, every event it logged), the changes as
-    the log keeps them, and the act's own answer record (`T`, which `play` types by the act: a roll's
-    ResolvedOut, the unit a unit's act wrote, a template's TemplateOut; None for an act answered by its event)."""
-
-    event: Event
-    changes: list[LoggedChange]
-    answer: T
-    events: list[Event] = field(default_factory=list)
-
-
-@dataclass
-class _Todo(Generic[T]):
-    """An act checked against the request: the rules of play to ask (action, unit, side), the units read,
-    how its answer is written (payload for the log, changes, the act's answer record, private parts), and
-    what follows once it is logged (the answer record, with what the event says)."""
-
-    asks: list[tuple[str, Unit | None, str | None]]
-    units: list[Unit] | None
-    write: Callable[[Answer], tuple[dict[str, Any], list[LoggedChange], Any]]
-    in_step: bool = True
-    private: dict[str, Any] | None = None
-    logged: Callable[[Event, Any], T] | None = None
-    # The act as the rule set plays it, completed with what only the app knows (how the game names its stands).
-    act: Act | None = None
-
-
-_UnitActs = AddUnit | BuildForce | EditUnit | MoveStand | PlaceMarker | RecoverMarker
-_TemplateActs = LayTemplate | MoveTemplate | RemoveTemplate
-_EventActs = (
-    MoveFormation | ApplyArrival | PlayCard | PauseClock | ResumeClock | GiveTime | SetClockLimits | CallObjective
-    | EndGame | AdvanceTurn
-)  # fmt: skip
-
-
 @overload
 def play(
     session: Session, game: Game, viewer: Viewer, act: Roll, formation: formations.Plan | None = None
 ) -> Played[ResolvedOut]: ...
 @overload
 def play(
-    session: Session, game: Game, viewer: Viewer, act: _UnitActs, formation: formations.Plan | None = None
+    session: Session, game: Game, viewer: Viewer, act: UnitActs, formation: formations.Plan | None = None
 ) -> Played[Unit]: ...
 @overload
 def play(
-    session: Session, game: Game, viewer: Viewer, act: _TemplateActs, formation: formations.Plan | None = None
+    session: Session, game: Game, viewer: Viewer, act: TemplateActs, formation: formations.Plan | None = None
 ) -> Played[TemplateOut]: ...
 @overload
 def play(
-    session: Session, game: Game, viewer: Viewer, act: _EventActs, formation: formations.Plan | None = None
+    session: Session, game: Game, viewer: Viewer, act: EventActs, formation: formations.Plan | None = None
 ) -> Played[None]: ...
 def play(
     session: Session, game: Game, viewer: Viewer, act: Act, formation: formations.Plan | None = None
@@ -164,7 +126,7 @@ def _judged(
     act: Act,
     formation: formations.Plan | None,
     read: tuple[list[Unit], Snapshot] | None = None,
-) -> tuple[_Todo, Snapshot, dict[str, Any] | None]:
+) -> tuple[Todo, Snapshot, dict[str, Any] | None]:
     """Steps 1 to 3 of the pipeline short of the rule set's answer: the act checked against the request, the
     rules of play, the snapshot and what the turn forbids (each refusal raised, unless the referee overrides
     it: then its record). `read`: the game's units and their snapshot, read by a caller that writes nothing
@@ -187,7 +149,7 @@ def _judged(
     return todo, snapshot, _forbidden(game, viewer, act, snapshot, override)
 
 
-def _answered(game: Game, act: Act, todo: _Todo, snapshot: Snapshot) -> Answer:
+def _answered(game: Game, act: Act, todo: Todo, snapshot: Snapshot) -> Answer:
     """The rule set's answer to the act on the snapshot, one call of `GameRules.play` (its refusal a
     RulesError)."""
     return rules_of(game).play(snapshot, todo.act or act)
@@ -215,7 +177,7 @@ def refusal(
 
 
 def _rules_of_play(
-    session: Session, game: Game, viewer: Viewer, act: Act, todo: _Todo
+    session: Session, game: Game, viewer: Viewer, act: Act, todo: Todo
 ) -> dict[str, Any] | None:
     """Every rules-of-play question the act asks; the override's record, the refusals in one sentence."""
     refused: list[str] = []
@@ -250,7 +212,7 @@ def _merged(*records: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 # -- the force tree ------------------------------------------------------------------------------------------
-def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any) -> _Todo:
+def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any) -> Todo:
     viewer.require_side(act.side, "add units")
     parent_id = act.fields.get("parent_id")
 
@@ -275,10 +237,10 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
         session.flush()
         return {"unit": units_service.unit_dict(unit), "changes": []}, [], unit
 
-    return _Todo([("build-forces", None, act.side)], None, write)
+    return Todo([("build-forces", None, act.side)], None, write)
 
 
-def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, _: Any) -> _Todo:
+def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, _: Any) -> Todo:
     viewer.require_side(act.side, "add forces")
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
@@ -290,10 +252,10 @@ def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, 
         root = units_service.add_unit_tree(session, game.pk, act.side, tree, {})
         return {"side": act.side, "table_id": act.entry.get("table_id"), "root": root.id}, [], root
 
-    return _Todo([("build-forces", None, act.side)], None, write)
+    return Todo([("build-forces", None, act.side)], None, write)
 
 
-def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> _Todo:
+def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> Todo:
     unit = units_service.get_unit(session, game.pk, act.unit_id)
     rules = rules_of(game)
     viewer.require_side(unit.side, "change units")
@@ -308,11 +270,11 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
         return {"unit_id": act.unit_id, "changes": changes}, changes, unit
 
     asks: list[tuple[str, Unit | None, str | None]] = [(a, unit, None) for a in sorted(wanted)]
-    return _Todo(asks, None, write)
+    return Todo(asks, None, write)
 
 
 # -- the table -----------------------------------------------------------------------------------------------
-def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _: Any) -> _Todo:
+def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _: Any) -> Todo:
     unit = units_service.get_unit(session, game.pk, act.unit_id)
     viewer.require_side(unit.side, "move units")
     if unit.killed:
@@ -329,7 +291,7 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
         changes += _costs(session, game, rest)
         return {"unit_id": act.unit_id, "changes": changes}, changes, unit
 
-    return _Todo([("move-stands", unit, None)], None, write)
+    return Todo([("move-stands", unit, None)], None, write)
 
 
 def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[LoggedChange]:
@@ -352,14 +314,14 @@ def plan_formation(session: Session, game_id: int, viewer: Viewer, act: MoveForm
 
 def _move_formation(
     session: Session, game: Game, viewer: Viewer, act: MoveFormation, planned: formations.Plan | None
-) -> _Todo:
+) -> Todo:
     p = planned or formations.plan(session, game, viewer, act.unit_id)
 
     def again() -> tuple[formations.Plan, dict[int, dict[str, Any]]]:
         # Read anew under the lock (a stand changed meanwhile): the rules of play asked of its stands again,
         # and the rule set asked again where they go.
         anew = formations.plan(session, game, viewer, act.unit_id)
-        _rules_of_play(session, game, viewer, act, _Todo(formations.asks(anew), anew.units, write))
+        _rules_of_play(session, game, viewer, act, Todo(formations.asks(anew), anew.units, write))
         moved = rules_of(game).play(snapshot_of(session, game, anew.units), act)
         return anew, formations.places(anew, moved.changes)[0]
 
@@ -369,10 +331,10 @@ def _move_formation(
         changes += _costs(session, game, costs)  # an action of each unit moved
         return {"unit_id": act.unit_id, "changes": changes}, changes, None
 
-    return _Todo(formations.asks(p), p.units, write)
+    return Todo(formations.asks(p), p.units, write)
 
 
-def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, _: Any) -> _Todo:
+def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, _: Any) -> Todo:
     unit = units_service.get_unit(session, game.pk, act.unit_id)
     if isinstance(act, RecoverMarker):
         # Markers land on the enemy's stands: either player (or the referee) may place them; a side
@@ -390,10 +352,10 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
         session.refresh(unit)
         return {"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit
 
-    return _Todo([(act.action, unit, None)], units, write)
+    return Todo([(act.action, unit, None)], units, write)
 
 
-def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate, _: Any) -> _Todo:
+def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate, _: Any) -> Todo:
     laid = templates.laying(game, viewer, act.kind, act.side)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
@@ -403,10 +365,10 @@ def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate
     def logged(ev: Event, template: Any) -> TemplateOut:
         return TemplateOut.model_validate(laid.saved(session, template, ev))
 
-    return _Todo([("lay-templates", None, laid.side)], None, write, False, logged=logged)
+    return Todo([("lay-templates", None, laid.side)], None, write, False, logged=logged)
 
 
-def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTemplate, _: Any) -> _Todo:
+def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTemplate, _: Any) -> Todo:
     moving = templates.moving(game, viewer, act.template_id)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
@@ -416,10 +378,10 @@ def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTempla
     def logged(ev: Event, after: Any) -> TemplateOut:
         return TemplateOut.model_validate(moving.saved(session, after, ev))
 
-    return _Todo([("lay-templates", None, moving.before["side"])], None, write, False, logged=logged)
+    return Todo([("lay-templates", None, moving.before["side"])], None, write, False, logged=logged)
 
 
-def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTemplate, _: Any) -> _Todo:
+def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTemplate, _: Any) -> Todo:
     gone = templates.removing(game, viewer, act.template_id)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
@@ -431,11 +393,11 @@ def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTe
             {**gone, "version": ev.pk}
         )  # its last version, the event taking it off
 
-    return _Todo([("lay-templates", None, gone["side"])], None, write, False, logged=logged)
+    return Todo([("lay-templates", None, gone["side"])], None, write, False, logged=logged)
 
 
 # -- rolls, fire, cards --------------------------------------------------------------------------------------
-def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _Todo:
+def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> Todo:
     units = resolve.checked(session, game, viewer, act)
     private: dict[str, Any] = {}
 
@@ -469,10 +431,10 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
     def answered(ev: Event, out: dict[str, Any]) -> ResolvedOut:
         return ResolvedOut.model_validate({**out, "event_id": ev.pk})
 
-    return _Todo([], units, write, private=private, logged=answered)
+    return Todo([], units, write, private=private, logged=answered)
 
 
-def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> _Todo:
+def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> Todo:
     aiming = arrivals.aimed(session, game, viewer, act.item_id)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
@@ -481,10 +443,10 @@ def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArriv
         changes = apply_changes(session, game, aiming.units, answer.changes)
         return aiming.payload(answer, changes), changes, None
 
-    return _Todo([], aiming.units, write, act=replace(act, names=aiming.names))
+    return Todo([], aiming.units, write, act=replace(act, names=aiming.names))
 
 
-def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: Any) -> _Todo:
+def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: Any) -> Todo:
     viewer.require_side(act.side, "play the cards")
     units = units_service.list_units(session, game.pk)
 
@@ -493,7 +455,7 @@ def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: A
         payload = {"side": act.side, **answer.shown, "changes": changes, "source": answer.source}
         return payload, changes, None
 
-    return _Todo([], units, write, False)
+    return Todo([], units, write, False)
 
 
 # -- the game clock (rules.core.clock): the referee's ---------------------------------------------------------
@@ -508,7 +470,7 @@ def _clock(
     viewer: Viewer,
     act: PauseClock | ResumeClock | GiveTime | SetClockLimits,
     _: Any,
-) -> _Todo:
+) -> Todo:
     """The referee stops or runs the clock, gives a side time back, or sets its limits and settings (a player
     stops it for a dispute where they allow it): one event each, which the clock reads (app.services.clock);
     refused on the clock as it stands (rules.core.clock.refusal)."""
@@ -529,7 +491,7 @@ def _clock(
     def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         return {**payload, "source": clock_service.SOURCE}, [], None
 
-    return _Todo([], [], write)
+    return Todo([], [], write)
 
 
 def _out_of_time(
@@ -559,7 +521,7 @@ def _out_of_time(
 
 
 # -- how a game is won ----------------------------------------------------------------------------------------
-def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjective, _: Any) -> _Todo:
+def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjective, _: Any) -> Todo:
     viewer.require_referee("call an objective")
     if game.status != "playing":
         raise turns.conflict(
@@ -569,10 +531,10 @@ def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjec
     def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         return dict(answer.shown), [], None
 
-    return _Todo([], [], write)
+    return Todo([], [], write)
 
 
-def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any) -> _Todo:
+def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any) -> Todo:
     if not turns.both_ready(session, game, "end"):  # at an event's table both seats end it
         viewer.require_referee("end the game")
     may_end(session, game, viewer)
@@ -582,10 +544,10 @@ def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any
         bump_game(session, game, act.version, status="finished")
         return {**answer.shown, "turn": turn}, [], None
 
-    return _Todo([], [], write)
+    return Todo([], [], write)
 
 
-_PREPARE: dict[type[Act], Callable[..., _Todo]] = {
+_PREPARE: dict[type[Act], Callable[..., Todo]] = {
     AddUnit: _add_unit,
     BuildForce: _build_force,
     EditUnit: _edit_unit,

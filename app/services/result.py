@@ -14,7 +14,7 @@ from shapely.geometry import mapping
 from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game, utcnow
-from app.data.schemas_answers import GameResultOut
+from app.data.schemas_score import GameResultOut
 from app.errors import Conflict
 from app.services import clock as clock_service
 from app.services import turns

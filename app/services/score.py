@@ -18,8 +18,8 @@ from app.core.touched import logged_kind
 from app.data.board_state import board_json, read_board
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Event, Game, Unit
-from app.data.schemas_answers import GameScore, ObjectiveScoreOut, SideScoreOut
 from app.data.schemas_clock import GameClock
+from app.data.schemas_score import GameScore, ObjectiveScoreOut, SideScoreOut
 from app.errors import Conflict
 from app.services.events import reversed_ids_of
 from app.services.markers import rules_of

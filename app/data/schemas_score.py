@@ -1,0 +1,92 @@
+"""The score's and the result's JSON answers (issue 55): each side's points and losses, each objective as it is
+held or called, the game's result."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.data.schemas_clock import SideClockOut
+
+
+# -- the score (issue 55) -----------------------------------------------------------------------------------
+class SideScoreOut(BaseModel):
+    """A side's victory points (as the game would end now, until it has) and its stands destroyed."""
+
+    side: str
+    points: int
+    losses: int
+    needed: int | None = Field(
+        default=None, description="The points the side needs to win, where the book says."
+    )
+
+
+class ObjectiveScoreOut(BaseModel):
+    """An objective as the score stands: its holder (None: nobody; the referee's call where one stands), the
+    stands holding it, whether a stand within 1 cm of its edge could change that (for the referee's call),
+    whether the holder is the referee's call, and the side that took it first."""
+
+    id: str
+    name: str
+    vp: int
+    scored: str
+    holder: str | None
+    stands: list[int]
+    contested: bool
+    called_by_referee: bool
+    first_taken_by: str | None = Field(default=None, description="The first side to hold it in play")
+    first_taken_turn: int | None = Field(default=None, description="The turn that side first held it in")
+    settled: Literal["held", "called", "contested"] = Field(
+        default="held",
+        description="How it is settled: held by the stands beyond doubt, called by the referee, or contested "
+        "with no call standing (the referee calls it before ending the game; as the game ended: contested at "
+        "the end)",
+    )
+    lapsed_call: str | None = Field(
+        default=None,
+        description="The side a call of the referee named that has lapsed since (the stands' holding changed), "
+        "'nobody' for a call for nobody; null while a call stands or none lapsed",
+    )
+    geometry: dict[str, Any] | None = Field(
+        default=None, description="Its point or area as the scenario writes it (GeoJSON, table cm)"
+    )
+    settled_words: str | None = Field(
+        default=None,
+        description="In a result: how it was settled, in words (app.services.result.how_settled)",
+    )
+
+
+class GameScore(BaseModel):
+    """`GET /games/{id}/score`: where the game stands (its turn or bound, its last turn, the step), each
+    side's points and losses, each objective, and each side's clock (`clocks`)."""
+
+    game_id: int
+    status: str
+    turn: int
+    turn_word: str
+    last_turn: int | None = None
+    side_to_move: str
+    step: str | None
+    sides: list[SideScoreOut]
+    objectives: list[ObjectiveScoreOut]
+    clocks: list[SideClockOut] = Field(
+        default_factory=list, description="Each side's clock (GET /clock answers the whole GameClock)."
+    )
+
+
+class GameResultOut(BaseModel):
+    """How a finished game came out (app.services.result.GameResult): the winner (None: a draw), each side's
+    points and losses, the objectives as they stood, the turn it ended in, why, in words, and its rule; who won
+    in the book's names for its sides (`headline`: "Canadian victory", or "A draw")."""
+
+    winner: str | None
+    points: dict[str, int]
+    losses: dict[str, int]
+    objectives: list[ObjectiveScoreOut]
+    ended_at_turn: int
+    ended_by: str
+    reason: str
+    words: str
+    source: str
+    headline: str
