@@ -137,20 +137,25 @@ def _ready(url: str) -> None:
 
 @app.command(short_help="Migrate the database (serve does it).")
 def migrate(
-    revision: str = typer.Option("head", metavar="REVISION", help="The revision to upgrade to (0001, ...)."),
+    revision: str = typer.Option(
+        "head", "--revision", metavar="REVISION", help="The revision to upgrade to (0001, ...)."
+    ),
 ) -> None:
     """Migrate the database to this firestep's schema (firestep serve does it as it starts)."""
     from alembic.util import CommandError
 
     from app.core.db import revisions
 
+    known = revisions()
+    unknown = Mistake(
+        f"There is no revision {revision[:24]!r}: give --revision head, or one of {known[0]} to {known[-1]}"
+    )
+    if not revision.strip():
+        raise unknown
     try:
         _migrate(revision)
     except CommandError:
-        known = revisions()
-        raise Mistake(
-            f"There is no revision {revision!r}: give --revision head, or one of {known[0]} to {known[-1]}"
-        ) from None
+        raise unknown from None
 
 
 @app.command(short_help="Load the demo game (Mons 1914).")
@@ -162,6 +167,8 @@ def demo() -> None:
 def _migrate(revision: str) -> None:
     """Migrate the database; at head, the data folder is marked with this firestep's version, and the first
     start of another version than the one that marked it says so, naming both (after an update)."""
+    from sqlalchemy.engine import make_url
+
     from app.core.config import get_settings
     from app.core.datafolder import VERSION_FILE, record_version, running_version
     from app.core.db import head_revision
@@ -169,6 +176,7 @@ def _migrate(revision: str) -> None:
 
     settings = get_settings()
     url = settings.database_url
+    shown = make_url(url).render_as_string(hide_password=True)  # a PostgreSQL URL's password is not printed
     had = _revision(url) if not (settings.var_dir / VERSION_FILE).exists() else None
     run_migrations(url, revision)
     if revision != "head":
@@ -177,17 +185,28 @@ def _migrate(revision: str) -> None:
                 f"The database is at revision {current}, past {revision}: firestep migrate only upgrades "
                 "(give --revision head, or no --revision)"
             )
-        typer.echo(f"database at {revision}: {url}")
+        typer.echo(f"database at {revision}: {shown}")
         return
-    typer.echo(f"database at {revision}: {url}")
+    typer.echo(f"database at {revision}: {shown}")
     now = running_version()
     # A database kept by a firestep before the mark (every wheel of those was 0.1.0) is an update too.
     before = record_version(settings.var_dir, now) or (had and "0.1.0")
     if before and before != now:
         typer.echo(
-            f"Updated from firestep {before} to {now}: the data folder {settings.var_dir} is kept, its "
-            f"database migrated to revision {head_revision()}."
+            f"{_changed(before, now)} firestep {before} to {now}: the data folder {settings.var_dir} is kept, its "
+            f"database at revision {head_revision()}."
         )
+
+
+def _changed(before: str, now: str) -> str:
+    """How firestep changed under the data folder: "Updated from" a lower version, "Went back from" a higher
+    one (an older wheel installed, or one built from a shallow clone: setup.py)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return "Went back from" if Version(now) < Version(before) else "Updated from"
+    except InvalidVersion:
+        return "Changed from"
 
 
 def _revision(url: str) -> str | None:
@@ -277,7 +296,8 @@ def credentials(
     engine = make_engine(settings.database_url)
     try:
         with Session(engine) as session:
-            if game_id is None or session.get(Game, game_id) is None:
+            # A number past a stored id's (app.data.bounded) names no game: not asked of the database.
+            if game_id is None or not 0 < game_id < 2**31 or session.get(Game, game_id) is None:
                 games = session.exec(select(Game.id, Game.name).order_by(Game.id)).all()  # type: ignore[arg-type]
                 raise Mistake(games_sentence(game_id, [(g or 0, n) for g, n in games]).rstrip("."))
             with unit_of_work(session):
@@ -297,6 +317,7 @@ def serve(
     ),
     port: int | None = typer.Option(
         None,
+        "--port",
         min=1,
         max=65535,
         metavar="PORT",
@@ -491,7 +512,7 @@ def _require_pdf_engine() -> None:
 @app.command(short_help="Check this laptop for a club night.")
 def doctor(
     port: int = typer.Option(
-        8443, min=1, max=65535, metavar="PORT", help="The HTTPS port serve --club will use."
+        8443, "--port", min=1, max=65535, metavar="PORT", help="The HTTPS port serve --club will use."
     ),
     http_port: int = typer.Option(
         8000, min=1, max=65535, metavar="PORT", help="The plain port serve --club will use (/trust)."

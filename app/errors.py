@@ -409,6 +409,10 @@ RefusalPage = Callable[[Request, int, str, tuple[str, str]], Response]
 def wants_a_page(req: Request) -> bool:
     """A browser opening the address itself (a link tapped, a form sent), which shows HTML and would show the
     refusal's JSON as raw text; a script's fetch or an API client asks for JSON or anything."""
+    if req.url.path.startswith(
+        "/api/"
+    ):  # the API answers JSON (its pages' shell, CSRF and all, is not set up)
+        return False
     navigates = req.headers.get("sec-fetch-mode") == "navigate"
     return navigates or req.headers.get("accept", "").startswith("text/html")
 

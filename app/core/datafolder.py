@@ -12,6 +12,7 @@ shares live updates between servers (LISTEN/NOTIFY), so it takes no lock.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -113,14 +114,29 @@ def running_version() -> str:
         return "unknown"
 
 
+# What a version file may hold (0.1.N, or "unknown" for a copy run uninstalled): anything else is not read as one.
+_VERSION = re.compile(r"[0-9A-Za-z.+-]{1,40}")
+
+
+def _version_in(path: Path) -> str | None:
+    """The version a data folder's file names, or None where it names none: read only from a plain file of
+    its own (not a link, a pipe or a device, which could hang the start or read another file), its first 64
+    bytes, and only a version's characters (nothing a terminal would act on is echoed)."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        with path.open("rb") as f:
+            said = f.read(64).decode("ascii", errors="replace").strip()
+    except OSError:
+        return None
+    return said if _VERSION.fullmatch(said) else None
+
+
 def record_version(var: Path, now: str) -> str | None:
     """Mark the data folder as migrated by firestep `now`; the version that had marked it before, or None for a
     folder none had (a new one, or one kept by a firestep before the mark: 0.1.0, whose every build was)."""
     path = var / VERSION_FILE
-    try:
-        before: str | None = path.read_text(encoding="utf-8").strip() or None
-    except FileNotFoundError:
-        before = None
+    before = _version_in(path)
     if before != now:
         if not var.exists():
             private_folder(var)

@@ -205,6 +205,11 @@ MISTAKES = {
         ["migrate", "--revision", "nope"],
         f"There is no revision 'nope': give --revision head, or one of 0001 to {head_revision()}.",
     ),
+    "no revision at all": (["migrate", "--revision", ""], "There is no revision '': give --revision head"),
+    "a game number past any stored id": (
+        ["credentials", "9" * 32],
+        f"There is no game {'9' * 32} in this database: type firestep credentials 1 ({DEMO}).",
+    ),
     "a revision before the database's": (
         ["migrate", "--revision", "0001"],
         f"The database is at revision {head_revision()}, past 0001: firestep migrate only upgrades (give ",
@@ -329,7 +334,7 @@ def test_the_first_start_of_another_version_says_so_once_naming_both(
 
     assert started() == [] and (var / VERSION_FILE).read_text() == f"{now}\n"
     (var / VERSION_FILE).write_text("0.1.5\n")
-    updated = f"the data folder {var} is kept, its database migrated to revision {head_revision()}."
+    updated = f"the data folder {var} is kept, its database at revision {head_revision()}."
     assert started() == [f"Updated from firestep 0.1.5 to {now}: {updated}"]
     assert started() == []
     (var / VERSION_FILE).unlink()
@@ -388,3 +393,24 @@ def test_a_club_server_no_tablet_can_reach_says_so(host: str, lan: list[str], sa
         if said is None
         else (reach is not None and reach.startswith(said) and len(reach) <= 120)
     )
+
+
+def test_migrate_prints_no_database_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hostile pass: a PostgreSQL URL's password was printed by every migrate and serve ("database at head:
+    postgresql://bob:HUNTER2@..."); it is masked as SQLAlchemy masks it."""
+    import app.cli as cli_module
+    import app.core.db as db
+
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(tmp_path))
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", "postgresql+psycopg://bob:HUNTER2@127.0.0.1:1/fs")
+    get_settings.cache_clear()
+    monkeypatch.setattr(db, "migrate", lambda url, revision="head": None)  # a reachable server, migrated
+    monkeypatch.setattr(cli_module, "_revision", lambda url: head_revision())
+    try:
+        cli_module._migrate("head")
+    finally:
+        get_settings.cache_clear()
+    out = capsys.readouterr().out
+    assert "database at head: postgresql+psycopg://bob:***@127.0.0.1:1/fs" in out and "HUNTER2" not in out

@@ -415,7 +415,7 @@ def test_installed_firestep_migrates_a_database_of_each_revision(
     assert command.stdout.splitlines() == [
         f"database at head: {oldest}",
         f"Updated from firestep 0.1.0 to {repository_version()}: the data folder {tmp_path / 'data'} is kept, "
-        f"its database migrated to revision {head_revision()}.",
+        f"its database at revision {head_revision()}.",
     ]
     python = installed.bin / "python"
     run = subprocess.run(
@@ -543,7 +543,7 @@ def test_an_update_to_a_newer_wheel_keeps_the_data_folder_and_says_so(
     started = user.firestep("migrate", cwd=laptop)
     assert started.returncode == 0, started.stderr
     assert started.stdout.splitlines()[1:] == [
-        f"Updated from firestep {before} to {version}: the data folder {data} is kept, its database migrated "
-        f"to revision {head_revision()}."
+        f"Updated from firestep {before} to {version}: the data folder {data} is kept, its database at "
+        f"revision {head_revision()}."
     ]
     assert {name: (data / name).read_bytes() for name in kept} == kept  # the same key, the same games

@@ -119,6 +119,11 @@ def _print_views_and_refusals(c: TestClient, sentence: str) -> None:
     opened = c.get("/playsheets/late.pdf?paper=a4", headers={"Accept": "text/html,application/xhtml+xml"})
     assert opened.status_code == 503 and opened.headers["content-type"].startswith("text/html"), opened.text
     assert sentence in html.unescape(opened.text) and 'href="/playsheets/late?paper=a4"' in opened.text
+    # The API's own .pdf (a scenario's sheet, which the scenario editor opens in a tab) answers its JSON refusal.
+    api_pdf = c.get(
+        "/api/v1/scenarios/mons-1914/sheet.pdf", headers={"Accept": "text/html", "Sec-Fetch-Mode": "navigate"}
+    )
+    assert api_pdf.status_code == 503 and api_pdf.json()["print_view"] == "/api/v1/scenarios/mons-1914/sheet"
     assert f"/games/{g.id}/join-cards" in links
     assert c.get(f"/games/{g.id}/join-cards").status_code == 200
     # The join cards' PDF: refused before any new code is made.

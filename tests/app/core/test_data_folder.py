@@ -103,3 +103,31 @@ def test_on_windows_the_data_folder_is_this_users_alone_before_the_secret_key_is
     recorded = [json.loads(line) for line in calls.read_text().splitlines()]
     args = [str(var), "/inheritance:r", "/grant:r", "CLUB-LAPTOP\\organiser:(OI)(CI)F"]
     assert recorded == [{"args": args, "held": []}] and (var / "secret_key").exists()
+
+
+@pytest.mark.parametrize("kind", ["bytes", "loop", "link", "fifo", "escapes", "huge"])
+def test_a_version_file_that_is_no_version_is_read_as_none(kind: str, tmp_path: Path) -> None:
+    """The hostile pass: a data folder's `firestep-version` of undecodable bytes or a link looping to itself
+    stopped the start with a traceback, a pipe hung it, a link read another file and printed it, and escape
+    codes or 50 MB were echoed whole to the terminal. Only a plain file's version characters are a version; the
+    folder is marked anew."""
+    from app.core.datafolder import VERSION_FILE, record_version
+
+    path = tmp_path / VERSION_FILE
+    if kind == "bytes":
+        path.write_bytes(b"\xff\xfe")
+    elif kind == "loop":
+        path.symlink_to(VERSION_FILE)
+    elif kind == "link":
+        (tmp_path / "secret").write_text("secret-content")
+        path.symlink_to(tmp_path / "secret")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "escapes":
+        path.write_text("\x1b[2J\x1b]0;owned\x07")
+    else:
+        path.write_text("a" * 1_000_000)
+    assert record_version(tmp_path, "0.1.7") is None
+    assert path.read_text() == "0.1.7\n" and not path.is_symlink()
+    if kind == "link":
+        assert (tmp_path / "secret").read_text() == "secret-content"
