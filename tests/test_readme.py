@@ -123,3 +123,31 @@ def test_the_workflows_linux_job_runs_what_make_test_runs() -> None:
     assert conditions == [["runner.os == 'Linux'"], ["runner.os != 'Linux'"]]
     assert "run: make test PYTHON=python" in runs[0] and 'CI: "false"' in runs[0]
     assert (ROOT / "Makefile").read_text().count("\ntest: lint types pytest\n") == 1
+
+
+def test_the_wheel_is_found_or_built_as_the_workflow_builds_it() -> None:
+    """A newcomer's gaps: where the artifact is (the workflow sets no retention, so GitHub's 90 days hold), that
+    only a full clone numbers the build, the build line the workflow's own (into `dist`, so a rebuild leaves no
+    second wheel for `./firestep-*.whl` to match) in the install and update sections alike, and the new terminal
+    `pipx ensurepath` needs."""
+    workflow = (ROOT / ".github" / "workflows" / "install.yml").read_text()
+    first = "\n".join(README.splitlines()[:50])
+    assert "Actions page" in first and "zip to unpack" in first and "signed in to GitHub" in first
+    assert "retention-days" not in workflow and "after 90 days" in first
+    assert "--depth 1" in first and "Download ZIP" in first
+    build = "pip wheel --no-deps -w dist ."
+    assert f"python -m {build}" in workflow
+    update = README[README.index("### Update") : README.index("## A club night")]
+    assert build in first and build in update and "delete" in update
+    assert "pip wheel --no-deps ." not in README  # the clone's root, where an older wheel stays beside it
+    assert "pipx ensurepath`, open a new terminal" in first
+
+
+def test_the_club_night_starts_on_the_club_wifi_with_the_referee_first() -> None:
+    """The certificate names the addresses the laptop has as serve starts; the referee signs in with the printed
+    token before making the join cards, whose button the join-cards page has."""
+    night = README[README.index("## A club night") : README.index("1. **One QR to trust.**")]
+    assert night.index("wifi") < night.index("`firestep serve --club`")
+    assert "referee signs in first" in night and '"Make new join cards"' in night
+    cards = (ROOT / "frontend" / "templates" / "join_cards.html").read_text()
+    assert "Make new join cards</button>" in cards

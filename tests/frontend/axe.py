@@ -40,3 +40,16 @@ def _targets(nodes: list[dict[str, Any]], shown: int = 3) -> str:
 @cache
 def _axe_source() -> str:
     return AXE_JS.read_text()
+
+
+def rule_violations(page: Any, rules: list[str]) -> list[str]:
+    """One line per violation of the named axe-core rules, whatever their impact or tag (best-practice rules
+    such as `region` are of moderate impact, below serious_violations' bar)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(_axe_source())
+    violations: list[dict[str, Any]] = page.evaluate(
+        """(rules) => axe.run(document, {runOnly: {type: 'rule', values: rules}, resultTypes: ['violations']})
+          .then(r => r.violations)""",
+        rules,
+    )
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {_targets(v['nodes'])}" for v in violations]

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from app.cli import app as cli
 from app.pages.forms import form_specs, walk_specs
 from app.pages.templates import humanise, period_labels
 from rules.registry import all_game_rules, all_rulesets, get_ruleset
@@ -209,6 +211,17 @@ def test_game_lookup_presets_from_the_game_and_refuses_the_other_side(sqlite_cli
     )
     refused = sqlite_client.get(f"/lookup/flanders-fields/order-roll?game={gid}&unit={company['id']}")
     assert refused.status_code == 403 and "pick one of your own" in refused.text
+
+
+def test_start_page_names_where_a_pipx_install_printed_the_referee_token(sqlite_client: TestClient) -> None:
+    """The join hint names `firestep serve` (what an organiser who installed the wheel ran) as well as the
+    checkout's `make run`, and every firestep command it names is one the CLI has."""
+    hint = re.search(r'<p id="join-hint"[^>]*>(.*?)</p>', sqlite_client.get("/").text, re.S)
+    assert hint is not None
+    named = re.findall(r"<code>firestep ([a-z-]+)</code>", hint.group(1))
+    assert "serve" in named and "<code>make run</code>" in hint.group(1), hint.group(1)
+    out = CliRunner().invoke(cli, ["--help"], terminal_width=200).output
+    assert all(command in out for command in named), named
 
 
 def test_start_page_forces_from_tables_and_refusals_in_words(sqlite_client: TestClient) -> None:

@@ -1,7 +1,8 @@
 """The print view, /playsheets/{period}: printed by Chromium it gives the layout WeasyPrint gives, as the golden
 sheets keep it (tests/playsheets/golden: each sheet's pages and words, held to WeasyPrint's PDF at the
 playsheet tier), so this tier renders no PDF with WeasyPrint; and on screen, at the four sizes, its Print button
-is a finger-sized control, the sheet fits the screen and axe-core finds no serious violation."""
+is a finger-sized control, the sheet fits the screen and axe-core finds no serious violation, nor one of
+PRINT_VIEW_RULES (every print view: its content in a <main>, no empty table header)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.frontend.axe import rule_violations
 from tests.frontend.conftest import (
     TABLET_LANDSCAPE,
     assert_no_horizontal_scroll,
@@ -26,6 +28,9 @@ from tests.playsheets.pdf import ARTIFACTS
 pytestmark = pytest.mark.browser  # it prints with Chromium
 
 SCREEN_PAPER = "a4"  # the paper /playsheets/{period} shows when none is asked for
+# axe-core's best-practice rules (moderate or minor, so below the serious bar) a print view once failed at every
+# size: its content outside any landmark, no <main>, a table's empty header cell.
+PRINT_VIEW_RULES = ["empty-table-header", "landmark-one-main", "region"]
 
 
 def print_view_fits(page: Any) -> None:
@@ -35,6 +40,7 @@ def print_view_fits(page: Any) -> None:
     assert small_targets(page) == [], page.viewport_size
     assert unlabelled_controls(page) == [], page.viewport_size
     assert_no_horizontal_scroll(page)
+    assert rule_violations(page, PRINT_VIEW_RULES) == [], (page.url, page.viewport_size)
     if "/mid" in page.url:
         screenshot(page, "print-view")
 
@@ -72,6 +78,7 @@ def test_every_other_sheet_prints_from_its_print_view_as_its_pdf(new_page: Calla
             found.append(f"{name}: {chromium['pages']} pages from the browser, {weasy['pages']} in the PDF")
         missing = sorted(set(weasy["words"]) - set(chromium["words"]))
         found += [f"{name} printed from the browser without: {missing[:20]}"] if missing else []
+        found += [f"{name} print view: {v}" for v in rule_violations(page, PRINT_VIEW_RULES)]
     assert not found, "\n".join(found)
 
 
