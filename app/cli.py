@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from typer.core import TyperGroup
 
-from app.cli_mistakes import ORDER, ClickException, Mistake, club_reach, usage_sentence
+from app.cli_mistakes import ORDER, ClickException, Mistake, club_reach, said_as_options, usage_sentence
 
 if TYPE_CHECKING:
     from app.services.seats import Credentials
@@ -480,26 +480,6 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     )
 
 
-@contextmanager
-def _said_as_options() -> Iterator[None]:
-    """A value the rules refuse (an unknown period, paper, erratum or reading) as the option's one sentence,
-    naming the values it takes."""
-    from app.cli_mistakes import listed
-    from rules.core.errors import RulesError
-
-    try:
-        yield
-    except RulesError as e:
-        said = f"{e.reason[:1].upper()}{e.reason[1:]}"
-        allowed = listed(e.allowed or ["?"])
-        if e.field in ("period", "paper"):
-            raise Mistake(f"{said}: give --{e.field} {allowed}") from None
-        if e.field.startswith("variants."):  # a reading the erratum does not have
-            erratum = e.field.removeprefix("variants.")
-            raise Mistake(f"{said}: give --variant {erratum}:READING, READING {allowed}") from None
-        raise Mistake(f"{said}: give --variant ERRATUM:READING, ERRATUM {allowed}") from None
-
-
 def _require_pdf_engine() -> None:
     """Stop with the one sentence naming the remedy (exit status 1, no traceback) when PDFs cannot be made."""
     from app.core.pdf_engine import pdf_engine_problem
@@ -547,7 +527,7 @@ def playsheet(
     from playsheets.render import html_to_pdf, render_html
 
     check_output(output, f"{period}.pdf")
-    with _said_as_options():  # the values first: a mistake is said where the PDF engine is missing too
+    with said_as_options():  # the values first: a mistake is said where the PDF engine is missing too
         html = render_html(period, paper, parse_variants(variant))
     _require_pdf_engine()
     Path(output).write_bytes(html_to_pdf(html))
@@ -566,7 +546,7 @@ def template_kit(
     from playsheets.render import html_to_pdf, template_kit_html
 
     check_output(output, "template-kit.pdf")
-    with _said_as_options():
+    with said_as_options():
         html = template_kit_html(paper)
     _require_pdf_engine()
     Path(output).write_bytes(html_to_pdf(html))

@@ -9,7 +9,8 @@ import ipaddress
 import os
 import re
 import socket
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +122,22 @@ def loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+@contextmanager
+def said_as_options() -> Iterator[None]:
+    """A value the rules refuse (an unknown period, paper, erratum or reading) as the option's one sentence,
+    naming the values it takes."""
+    from rules.core.errors import RulesError
+
+    try:
+        yield
+    except RulesError as e:
+        said = f"{e.reason[:1].upper()}{e.reason[1:]}"
+        allowed = listed(e.allowed or ["?"])
+        if e.field in ("period", "paper"):
+            raise Mistake(f"{said}: give --{e.field} {allowed}") from None
+        if e.field.startswith("variants."):  # a reading the erratum does not have
+            erratum = e.field.removeprefix("variants.")
+            raise Mistake(f"{said}: give --variant {erratum}:READING, READING {allowed}") from None
+        raise Mistake(f"{said}: give --variant ERRATUM:READING, ERRATUM {allowed}") from None
