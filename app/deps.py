@@ -80,8 +80,21 @@ class Page:
                 if (int(k) < mark if newest_first else int(k) > mark)
             ]
             return later[: self.limit]
-        msg = "names no item of this list: give the id of the last item of the page before"
-        raise RequestValidationError([{"loc": ("query", "after"), "msg": msg, "type": "value_error"}])
+        raise _names_no_item()
+
+    def older_than(self) -> int | None:
+        """`after` as the id the next page of a newest-first list starts below, for a list the database pages
+        (its ids in order: a page reads `limit` rows however many there are); not an id: 422."""
+        if self.after is None:
+            return None
+        if not self.after.isdigit():
+            raise _names_no_item()
+        return min(int(self.after), 2**63 - 1)  # past any stored id: every row is older
+
+
+def _names_no_item() -> RequestValidationError:
+    msg = "names no item of this list: give the id of the last item of the page before"
+    return RequestValidationError([{"loc": ("query", "after"), "msg": msg, "type": "value_error"}])
 
 
 def paging(

@@ -92,7 +92,7 @@ def game_out(row: LeagueGame, trusted: set[str]) -> LeagueGameOut:
 
 @router.get("/leagues", response_model=list[LeagueOut], summary="The leagues on this server (no token)")
 def list_leagues(session: SessionDep, page: PageDep) -> list[LeagueOut]:
-    rows = page.of(league.list_leagues(session, limit=None), lambda r: r.pk, newest_first=True)
+    rows = league.list_leagues(session, page.limit, page.older_than())
     return [league_out(r) for r in rows]
 
 

@@ -147,7 +147,7 @@ def _seat(session: Session, settings: Any, event_id: int, table_id: int, token: 
     "/events", response_model=list[ClubEventOut], summary="Events in this database (the lobby: no token)"
 )
 def list_club_events(session: SessionDep, page: PageDep) -> list[ClubEventOut]:
-    rows = page.of(tournaments.list_events(session, limit=None), lambda r: r.pk, newest_first=True)
+    rows = tournaments.list_events(session, page.limit, page.older_than())
     return [event_out(r) for r in rows]
 
 

@@ -187,9 +187,12 @@ def get(session: Session, league_id: int) -> League:
     return row
 
 
-def list_leagues(session: Session, limit: int | None = 200) -> list[League]:
-    """The newest first: the lobby's `limit`, or every one (the API pages them)."""
-    return list(session.exec(select(League).order_by(col(League.id).desc()).limit(limit)))
+def list_leagues(session: Session, limit: int = 200, older_than: int | None = None) -> list[League]:
+    """The newest first, `limit` of them (the lobby's, or a page of the API's), older than the id `older_than`."""
+    query = select(League).order_by(col(League.id).desc()).limit(limit)
+    if older_than is not None:
+        query = query.where(col(League.id) < older_than)
+    return list(session.exec(query))
 
 
 def require_organiser(session: Session, secret_key: str, league_id: int, token: str | None) -> League:

@@ -162,9 +162,12 @@ def get(session: Session, tournament_id: int) -> Tournament:
     return row
 
 
-def list_events(session: Session, limit: int | None = 200) -> list[Tournament]:
-    """The newest first: the lobby's `limit`, or every one (the API pages them)."""
-    return list(session.exec(select(Tournament).order_by(col(Tournament.id).desc()).limit(limit)))
+def list_events(session: Session, limit: int = 200, older_than: int | None = None) -> list[Tournament]:
+    """The newest first, `limit` of them (the lobby's, or a page of the API's), older than the id `older_than`."""
+    query = select(Tournament).order_by(col(Tournament.id).desc()).limit(limit)
+    if older_than is not None:
+        query = query.where(col(Tournament.id) < older_than)
+    return list(session.exec(query))
 
 
 def require_organiser(session: Session, secret_key: str, tournament_id: int, token: str | None) -> None:
