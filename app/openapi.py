@@ -16,12 +16,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
@@ -258,17 +260,31 @@ def serve(app: FastAPI) -> None:
     url = app.openapi_url
     if url is None:
         return
-    encoded: dict[int, bytes] = {}
+    encoded: dict[int, tuple[bytes, str]] = {}
+    one_at_a_time: list[anyio.Lock] = []  # made in the server's event loop, at the first request
 
-    def body() -> bytes:
+    def body() -> tuple[bytes, str]:
         spec = app.openapi()
         if id(spec) not in encoded:
             encoded.clear()
-            encoded[id(spec)] = json.dumps(spec, separators=(",", ":")).encode()
+            text = json.dumps(spec, separators=(",", ":")).encode()
+            encoded[id(spec)] = (text, f'"{hashlib.sha256(text).hexdigest()[:32]}"')
         return encoded[id(spec)]
 
-    async def openapi_json(_request: Request) -> Response:
-        return Response(await run_in_threadpool(body), media_type="application/json")
+    async def openapi_json(request: Request) -> Response:
+        kept = encoded.get(id(app.openapi_schema))
+        if kept is None:
+            # One request builds (or waits for the start's build) in a thread; the others wait here, in the
+            # event loop, holding no thread of the pool the sync routes answer in (the hostile pass: 45 waiting
+            # requests held up every other request until the build was done).
+            if not one_at_a_time:
+                one_at_a_time.append(anyio.Lock())
+            async with one_at_a_time[0]:
+                kept = await run_in_threadpool(body)  # kept by the request before: at once
+        text, etag = kept
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers={"ETag": etag})
+        return Response(text, media_type="application/json", headers={"ETag": etag})
 
     app.router.routes[:] = [r for r in app.router.routes if getattr(r, "path", None) != url]
     app.router.routes.insert(0, Route(url, openapi_json, include_in_schema=False))

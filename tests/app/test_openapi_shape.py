@@ -4,10 +4,12 @@ documented as their frames, ids unique by construction, and the schema built onc
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -112,3 +114,47 @@ def test_a_schema_being_built_holds_up_no_other_request(tmp_path: Path) -> None:
         release.set()
         asking.join(60)
     assert answers == [200]
+
+
+def test_requests_waiting_for_the_build_hold_no_thread_and_a_kept_schema_is_not_sent_again(
+    tmp_path: Path,
+) -> None:
+    """The hostile pass: 45 first requests of /openapi.json each held one of the 40 threads the sync routes
+    answer in while the schema was built, so /api/v1/scenarios went unanswered until the build was done. They
+    wait in the event loop now; and a client holding the schema (its ETag) is answered 304, not 618 KB again."""
+    url = f"sqlite:///{tmp_path / 'f.db'}"
+    migrate(url)
+    served = create_app(Settings(database_url=url, var_dir=tmp_path))
+    entered, release = threading.Event(), threading.Event()
+    held_too_long: list[bool] = []
+    built = served.openapi
+
+    def slow_build() -> dict[str, Any]:
+        entered.set()
+        # Released below once the sync route has answered; at the latest after a minute, which fails the test.
+        held_too_long.append(not release.wait(60))
+        return built()
+
+    served.openapi = slow_build  # type: ignore[method-assign]
+
+    async def run() -> tuple[int, list[httpx.Response]]:
+        transport = httpx.ASGITransport(app=served)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+            waiting = [asyncio.create_task(c.get("/openapi.json")) for _ in range(45)]
+            while (
+                not entered.is_set()
+            ):  # the first request's build has its thread (the others were asked first)
+                await asyncio.sleep(0.01)
+            try:
+                answered = await c.get("/api/v1/scenarios")
+            finally:
+                release.set()
+            return answered.status_code, await asyncio.gather(*waiting)
+
+    status, schemas = asyncio.run(run())
+    assert status == 200 and {r.status_code for r in schemas} == {200}
+    assert True not in held_too_long, "the sync route waited for the schema's build"
+    etag = schemas[0].headers["etag"]
+    with TestClient(served) as c:
+        again = c.get("/openapi.json", headers={"If-None-Match": etag})
+        assert again.status_code == 304 and again.content == b""
