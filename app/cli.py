@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from typer.core import TyperGroup
 
-from app.cli_mistakes import ORDER, ClickException, Mistake, club_reach, said_as_options, usage_sentence
+from app.cli_mistakes import ORDER, ClickException, Mistake, club_reach, said, said_as_options, usage_sentence
 
 if TYPE_CHECKING:
     from app.services.seats import Credentials
@@ -520,9 +520,8 @@ def playsheet(
     ),
 ) -> None:
     """Write a period's playsheet (Flanders Fields) to a PDF."""
-    from pathlib import Path
 
-    from app.cli_mistakes import check_output
+    from app.cli_mistakes import check_output, write_output
     from app.routes.playsheets import parse_variants
     from playsheets.render import html_to_pdf, render_html
 
@@ -530,7 +529,7 @@ def playsheet(
     with said_as_options():  # the values first: a mistake is said where the PDF engine is missing too
         html = render_html(period, paper, parse_variants(variant))
     _require_pdf_engine()
-    Path(output).write_bytes(html_to_pdf(html))
+    write_output(output, html_to_pdf(html), f"{period}.pdf")
     typer.echo(f"playsheet {period} ({paper}) written to {output}")
 
 
@@ -540,43 +539,16 @@ def template_kit(
     output: str = typer.Option(..., "-o", "--output", metavar="FILE.pdf", help="The PDF file to write."),
 ) -> None:
     """Write the 1:1 template kit (artillery, SOS, mortars, MG, gas, barrage) to a PDF."""
-    from pathlib import Path
 
-    from app.cli_mistakes import check_output
+    from app.cli_mistakes import check_output, write_output
     from playsheets.render import html_to_pdf, template_kit_html
 
     check_output(output, "template-kit.pdf")
     with said_as_options():
         html = template_kit_html(paper)
     _require_pdf_engine()
-    Path(output).write_bytes(html_to_pdf(html))
+    write_output(output, html_to_pdf(html), "template-kit.pdf")
     typer.echo(f"template kit ({paper}) written to {output}")
-
-
-def said(error: BaseException) -> str | None:
-    """A first-run or misconfiguration error in one sentence saying what to do (no traceback); None for an
-    error of firestep itself, which keeps its traceback."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError, OperationalError
-
-    from app.core.datafolder import PrivateFolderError, ServedElsewhere
-    from app.core.db import SchemaError
-
-    if isinstance(error, SchemaError | ServedElsewhere):
-        return str(error)
-    if isinstance(error, PrivateFolderError):
-        return f"{str(error)[:1].upper()}{str(error)[1:]}."
-    if isinstance(error, ArgumentError):
-        return "FIRESTEP_DATABASE_URL is not a database URL: correct it (e.g. postgresql+psycopg://user@host/db)."
-    if isinstance(error, OperationalError):
-        from app.core.config import Settings
-
-        url = make_url(Settings(secret_key="-").database_url).render_as_string(hide_password=True)
-        reason = str(getattr(error, "orig", error)).strip().splitlines()[0][:200]
-        return f"The database {url} cannot be opened ({reason}): start it, or correct FIRESTEP_DATABASE_URL."
-    if isinstance(error, PermissionError | IsADirectoryError | NotADirectoryError):
-        return f"{error.strerror}: {error.filename}: set FIRESTEP_VAR_DIR to a folder of your own and start again."
-    return None
 
 
 def main() -> None:

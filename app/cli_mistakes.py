@@ -78,6 +78,17 @@ def check_output(path: str, example: str) -> None:
         raise Mistake(f"The folder {folder} is not writable by you: write elsewhere, e.g. -o {example}")
 
 
+def write_output(path: str, made: bytes, example: str) -> None:
+    """Write the PDF made to `path`, a system's refusal said as a mistake (the checks before cannot know every
+    file a system refuses: a read-only or virtual file system, a file another program holds)."""
+    try:
+        Path(path).write_bytes(made)
+    except OSError as e:
+        raise Mistake(
+            f"{path[:60]} cannot be written ({e.strerror}): write elsewhere, e.g. -o {example}"
+        ) from None
+
+
 def check_binding(host: str, port: int, option: str) -> None:
     """Refuse, before anything starts, an address this laptop does not have or a port something holds: uvicorn
     would say it in log lines after the application had started."""
@@ -141,3 +152,34 @@ def said_as_options() -> Iterator[None]:
             erratum = e.field.removeprefix("variants.")
             raise Mistake(f"{said}: give --variant {erratum}:READING, READING {allowed}") from None
         raise Mistake(f"{said}: give --variant ERRATUM:READING, ERRATUM {allowed}") from None
+
+
+def said(error: BaseException) -> str | None:
+    """A first-run or misconfiguration error in one sentence saying what to do (no traceback); None for an
+    error of firestep itself, which keeps its traceback."""
+    from pydantic import ValidationError
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
+    from app.core.datafolder import PrivateFolderError, ServedElsewhere
+    from app.core.db import SchemaError
+
+    if isinstance(error, SchemaError | ServedElsewhere):
+        return str(error)
+    if isinstance(error, PrivateFolderError):
+        return f"{str(error)[:1].upper()}{str(error)[1:]}."
+    if isinstance(error, ArgumentError):
+        return "FIRESTEP_DATABASE_URL is not a database URL: correct it (e.g. postgresql+psycopg://user@host/db)."
+    if isinstance(error, OperationalError):
+        from app.core.config import Settings
+
+        url = make_url(Settings(secret_key="-").database_url).render_as_string(hide_password=True)
+        reason = str(getattr(error, "orig", error)).strip().splitlines()[0][:200]
+        return f"The database {url} cannot be opened ({reason}): start it, or correct FIRESTEP_DATABASE_URL."
+    if isinstance(error, ValidationError):  # a setting of the environment or .env (app.core.config)
+        first = error.errors()[0]
+        name = "FIRESTEP_" + str(first["loc"][0]).upper() if first["loc"] else "A FIRESTEP_ setting"
+        return f"{name}={str(first.get('input'))[:20]!r} is not a value it takes: correct it in the environment or .env."
+    if isinstance(error, PermissionError | IsADirectoryError | NotADirectoryError):
+        return f"{error.strerror}: {error.filename}: set FIRESTEP_VAR_DIR to a folder of your own and start again."
+    return None

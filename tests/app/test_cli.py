@@ -220,6 +220,11 @@ MISTAKES = {
     ),
     "an unknown option": (["serve", "--clubb"], "No such option: --clubb (Possible options: --club): see "),
     "a port out of range": (["doctor", "--port", "70000"], "Invalid value for '--port': "),
+    # The newcomer pass: a traceback (FileNotFoundError) where the system refuses the file itself.
+    "an output the system will not write": (
+        ["playsheet", "--period", "late", "-o", "/proc/late.pdf"],
+        ": write elsewhere, e.g. -o late.pdf.",
+    ),
     "the same two ports": (
         ["serve", "--club", "--port", "8000"],
         "--port and --http-port are both 8000: give two ports, e.g. --port 8443 --http-port 8000.",
@@ -294,6 +299,20 @@ def test_each_command_line_mistake_is_one_sentence_saying_what_to_type(
     assert len(err.splitlines()) == 1 and err.endswith(".\n") and "Traceback" not in err, err
     assert sentence.replace("{taken}", taken) in err, err
     assert list(tmp_path.iterdir()) == []  # nothing written where the command was typed
+
+
+def test_a_setting_of_the_wrong_kind_is_one_sentence_naming_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The newcomer pass: FIRESTEP_PORT=abc printed pydantic's 45-line traceback."""
+    monkeypatch.setenv("FIRESTEP_PORT", "abc")
+    get_settings.cache_clear()
+    try:
+        code, out, err = run_main(["doctor"], monkeypatch, capsys)
+    finally:
+        get_settings.cache_clear()
+    assert code == 1 and out == "" and "Traceback" not in err, err
+    assert err == "FIRESTEP_PORT='abc' is not a value it takes: correct it in the environment or .env.\n"
 
 
 def test_the_help_is_a_guide_commands_in_use_order_flags_without_types(
