@@ -67,7 +67,9 @@ EARTH2MM = Contest(
 
 def move_as_referee(page: Any, unit: dict[str, Any], to: tuple[float, float]) -> None:
     """The referee's clicks on the map: the stand, Move (the rules' refusal overridden in the page's dialog, where
-    the step refuses it), then where its centre goes."""
+    the step refuses it), then where its centre goes. The map at rest first: the last move's card, closing, may
+    still pan it (a click where the stand was a frame before reads no stand: one CI run)."""
+    at_rest(page, "svg[data-table-map]")
     page.mouse.click(*screen_point(page, unit["x"], unit["y"]))
     expect(page.locator(f"[data-map-page][data-stand-acts='{unit['id']}']")).to_have_count(1)
     page.locator("[data-panel='stand'] [data-stand-action='move']").click()
