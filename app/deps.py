@@ -60,12 +60,10 @@ class Page:
     limit: int
     after: str | None
 
-    def of(
-        self, items: Sequence[Item], key: Callable[[Item], int | str], newest_first: bool = False
-    ) -> list[Item]:
+    def of(self, items: Sequence[Item], key: Callable[[Item], int | str]) -> list[Item]:
         """The page of `items` (in their order) after the one whose `key` is `after`; one since deleted: the
-        items of a larger id (a smaller one, `newest_first`), where the ids are numbers in order. An `after` that
-        names no item is a 422."""
+        items of a larger id, where the ids are numbers in order (a newest-first list pages in the database,
+        `older_than`). An `after` that names no item is a 422."""
         if self.after is None:
             return list(items[: self.limit])
         keys = [key(i) for i in items]
@@ -74,12 +72,7 @@ class Page:
             return list(items[start : start + self.limit])
         if self.after.isdigit() and all(isinstance(k, int) for k in keys):
             mark = int(self.after)
-            later = [
-                i
-                for i, k in zip(items, keys, strict=True)
-                if (int(k) < mark if newest_first else int(k) > mark)
-            ]
-            return later[: self.limit]
+            return [i for i, k in zip(items, keys, strict=True) if int(k) > mark][: self.limit]
         raise _names_no_item()
 
     def older_than(self) -> int | None:

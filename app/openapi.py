@@ -42,14 +42,15 @@ def operation_id(route: APIRoute) -> str:
     return route.name
 
 
-def _api_routes(routes: list[Any]) -> list[APIRoute]:
+def api_routes(routes: list[Any]) -> list[APIRoute]:
+    """Every API route of `routes`, a module's own router included (tests/app/test_documented_statuses.py too)."""
     found: list[APIRoute] = []
     for route in routes:
         if isinstance(route, APIRoute):
             found.append(route)
         included = getattr(route, "original_router", None)  # a module's own router, included
         if included is not None:
-            found.extend(_api_routes(included.routes))
+            found.extend(api_routes(included.routes))
     return found
 
 
@@ -57,7 +58,7 @@ def check_unique(app: FastAPI) -> None:
     """Two operations of one id would leave a generated client one function for both: refused as the app is
     built, naming both."""
     seen: dict[str, str] = {}
-    for route in _api_routes(list(app.routes)):
+    for route in api_routes(list(app.routes)):
         if not route.include_in_schema:
             continue
         name = route.operation_id or operation_id(route)
@@ -87,7 +88,7 @@ def _names_a_thing(path: str, operation: dict[str, Any]) -> bool:
     return "{" in path and not operation.get("parameters")
 
 
-def _calls(route: APIRoute) -> set[Any]:
+def route_calls(route: APIRoute) -> set[Any]:
     """Every function the route's dependencies call, the endpoint's own included."""
     found, stack = set(), [route.dependant]
     while stack:
@@ -103,8 +104,8 @@ def stored(app: FastAPI) -> set[tuple[str, str]]:
     opens = {deps.get_session, deps.get_engine}
     return {
         (route.path_format, method.lower())
-        for route in _api_routes(list(app.routes))
-        if route.include_in_schema and opens & _calls(route)
+        for route in api_routes(list(app.routes))
+        if route.include_in_schema and opens & route_calls(route)
         for method in route.methods or ()
     }
 
@@ -229,7 +230,7 @@ def _routes_key(app: FastAPI) -> tuple[Any, ...]:
     may register a rule set of its own), its title and version."""
     routes = tuple(
         (r.path, tuple(sorted(r.methods or ())), r.name, repr(r.response_model))
-        for r in _api_routes(list(app.routes))
+        for r in api_routes(list(app.routes))
         if r.include_in_schema
     )
     return (app.title, app.version, routes)

@@ -72,7 +72,7 @@ from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
 from rules.core.vocabulary import other_side
 
-__all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal"]
+__all__ = ["edit_game", "finish_game", "plan_formation", "play", "refusal"]
 
 
 @overload

@@ -5,13 +5,12 @@ undocumented 403)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
-
-from fastapi.routing import APIRoute
 
 from app.guard import auth
 from app.main import app
+from app.openapi import api_routes, route_calls
 
 # The dependencies that refuse before a route runs, and what they answer.
 REFUSING: dict[Callable[..., Any], set[int]] = {
@@ -22,31 +21,12 @@ REFUSING: dict[Callable[..., Any], set[int]] = {
 }
 
 
-def _routes(routes: list[Any]) -> Iterator[APIRoute]:
-    for route in routes:
-        if isinstance(route, APIRoute):
-            yield route
-        included = getattr(route, "original_router", None)  # a module's own router, included
-        if included is not None:
-            yield from _routes(included.routes)
-
-
-def _calls(route: APIRoute) -> set[Callable[..., Any]]:
-    found, stack = set(), [route.dependant]
-    while stack:
-        dependant = stack.pop()
-        if dependant.call is not None:
-            found.add(dependant.call)
-        stack.extend(dependant.dependencies)
-    return found
-
-
 def test_every_route_documents_what_its_dependencies_answer() -> None:
     checked, undocumented = 0, []
-    for route in _routes(list(app.routes)):
+    for route in api_routes(list(app.routes)):
         if not route.include_in_schema:
             continue
-        answers = set().union(*(codes for call, codes in REFUSING.items() if call in _calls(route)))
+        answers = set().union(*(codes for call, codes in REFUSING.items() if call in route_calls(route)))
         documented = {int(code) for code in route.responses or {} if str(code).isdigit()}
         checked += bool(answers)
         if answers - documented:
