@@ -14,7 +14,7 @@ from typing import Any
 from fastapi.routing import APIRoute
 
 from app.main import app
-from tests.app.test_documented_statuses import _routes
+from app.openapi import api_routes
 
 UNTYPED_ANNOTATIONS = {"dict[str, Any]", "list[dict[str, Any]]"}
 NO_BODY = {"204", "304"}
@@ -83,7 +83,7 @@ def test_no_handler_in_app_routes_answers_an_untyped_dict() -> None:
     routes_dir = (Path(__file__).parents[2] / "app" / "routes").resolve()
     handlers = [
         r.endpoint
-        for r in _routes(app.routes)
+        for r in api_routes(app.routes)
         if isinstance(r, APIRoute) and Path(inspect.getsourcefile(r.endpoint) or "").parent == routes_dir
     ]
     assert len(handlers) > 100  # every module's, the rule sets' generated routes among them
