@@ -168,12 +168,6 @@ APP_OWN_MEANINGS = {
     ("app/routes/forces.py", "advance"): "the name of a stand move's example in the API's documentation",
     ("app/routes/games.py", "advance"): "the turn's advance (route and its example)",
     ("app/routes/games.py", "open"): "Flanders Fields' cover in a lookup's documented example",
-    ("app/routes/geometry.py", "move"): "rules.table.move, the measured move",
-    (
-        "app/routes/geometry.py",
-        "open",
-    ): "Flanders Fields' cover of a target in the open (its geometry lookup)",
-    ("app/routes/geometry_artillery.py", "advance"): "a rolling barrage's lift (its geometry lookup)",
     ("app/services/acts.py", "advance"): "the turn's advance",
     ("app/services/acts.py", "moving"): "a table template being moved",
     ("app/services/campaign_battles.py", "open"): "a campaign battle's status, not yet settled",
