@@ -308,6 +308,9 @@ class RuleSet:
     # rules.registry.register_game or written on the class); None: a rule set of lookups and dice. Typed where it
     # is read (rules.registry.get_game_rules): the hook's module sits above this one.
     game: ClassVar[object] = None
+    # Its campaign where it has one (a rules.core.campaign.Campaign, written on the class by its package), read
+    # by the app through rules.registry.the_campaign; None: no campaign.
+    campaign: ClassVar[object] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
