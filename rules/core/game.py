@@ -237,10 +237,6 @@ class FirePlanTerms:
     rehearsal: type[RehearsalRequest] | None = None
     marks: Callable[[str, Sequence[Mapping[str, Any]], Table], Sequence[PlanMark]] | None = None
 
-    @property
-    def rehearsed(self) -> bool:
-        return self.rehearsal is not None
-
 
 def item_words(terms: FirePlanTerms, kind: str, data: Mapping[str, Any]) -> str:
     """A planned item as its side chose it, in the rules' words; "" where its kind says it."""
@@ -306,6 +302,8 @@ class Book:
     guns: tuple[str, ...] = ()
     force_chart: ForceChart | None = None
     scenarios: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # A small scenario document of the rule set, as the API's documentation shows one (none: not shown).
+    scenario_example: Mapping[str, Any] = field(default_factory=dict)
     # How a game is won (rules.core.score, `GameRules.outcome`): where the book prints no victory conditions,
     # the erratum listing the scenario's own objectives as firestep's reading, and the rule the winner comes from.
     victory_erratum: str = ""
