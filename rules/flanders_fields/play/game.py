@@ -47,6 +47,19 @@ from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.flanders_fields.shipped import DOCUMENTS
 from rules.registry import register_game
 
+# A small scenario, as the API's documentation shows a scenario document (docs/scenario-format.md).
+SCENARIO_EXAMPLE = {
+    "format": "firestep-scenario/1",
+    "title": "Trench raid",
+    "ruleset": FlandersFields.id,
+    "period": "mid",
+    "table": {"width_cm": 120, "length_cm": 180},
+    "sides": {
+        "attacker": {"nationality": "british", "forces": [{"table_id": "gb-1915", "template": "battalion"}]},
+        "defender": {"nationality": "german", "forces": []},
+    },
+}
+
 BOOK = Book(
     ruleset_id=FlandersFields.id,
     turn_source=TURN_SOURCE,
@@ -73,6 +86,7 @@ BOOK = Book(
     unit_kinds=KINDS,
     guns=tuple(GUNS),
     scenarios=DOCUMENTS,
+    scenario_example=SCENARIO_EXAMPLE,
     victory_erratum=SCENARIO_VICTORY,
     victory_source=cite("SPECIMEN GAMES"),
 )
