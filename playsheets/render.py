@@ -105,7 +105,7 @@ def warm_pdf() -> bytes:
 def render_html(period: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> str:
     """The period's playsheet as print-ready HTML, with a game's chosen variants marked."""
     built = sheet.period_sheet(period, variants)
-    return _page("playsheet.html", paper, f"Flanders Fields playsheet: {built.period_name}", sheet=built)
+    return _page("playsheet.html", paper, f"{built.name} playsheet: {built.period_name}", sheet=built)
 
 
 def render_pdf(period: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> bytes:

@@ -1,10 +1,10 @@
-"""A period's playsheet as sections of printable blocks, built from the engine's registered datasets.
+"""A rule set's playsheet as sections of printable blocks: the sections its rule set declares
+(`GameRules.playsheet`, rules.core.sheet), each with its own blocks and the engine's registered datasets it names.
 
-The layout follows the period playsheets of the rule book: page 1 holds the numbered order sequence with
-its action tables, order-roll modifiers, wire and SOS fire; page 2 the movement distances, firing table,
-direct fire factors, armour, the three-suppressions rule and the morale table. Each section names the
-datasets it prints; a dataset is printed by its view below when its shape is the one the view knows, and
-by the generic renderer (playsheets.tables.blocks) otherwise, so a reshaped table still prints whole.
+A rule set with war periods prints one sheet per period (`period_sheet`); one without prints its own
+(playsheets.ruleset_sheet). A dataset is printed by its view below when its shape is the one the view knows, and
+by the generic renderer (playsheets.tables.blocks) otherwise, so a reshaped table still prints whole. Nothing
+here names or imports a rule set.
 """
 
 from __future__ import annotations
@@ -14,12 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playsheets.tables import Block, Bullets, Group, Note, Table, blocks, fmt, is_flat, label
+from rules.core.errors import NotFoundError
 from rules.core.ruleset import Erratum, RuleSet
-from rules.flanders_fields.book.common import PERIODS
-from rules.flanders_fields.book.sequence import SEQUENCES, OrderSequence
-from rules.registry import get_ruleset
-
-RULESET = "flanders-fields"
+from rules.core.sheet import SheetSection, short_sources
+from rules.registry import all_game_rules, get_game_rules, get_ruleset
 
 
 @dataclass
@@ -40,6 +38,7 @@ class Section:
     sources: list[str] = field(default_factory=list)
     wide: bool = False
     variants: list[VariantNote] = field(default_factory=list)
+    resolvers: tuple[str, ...] = ()  # the lookups that read their numbers from it
 
 
 @dataclass
@@ -52,6 +51,7 @@ class PeriodSheet:
     loose_variants: list[VariantNote]  # those no section claims: printed in the header
     # Datasets the layout asks for that no engine module registers (yet): listed, never faked.
     missing: list[str] = field(default_factory=list)
+    name: str = ""  # the rule set's
 
     @property
     def sections(self) -> list[Section]:
@@ -225,123 +225,6 @@ VIEWS: dict[str, View] = {
 }
 
 
-@dataclass(frozen=True)
-class SectionSpec:
-    # A game's variant of an erratum prints in the section its `section` names, or in the one whose
-    # datasets name the erratum.
-    id: str
-    title: str
-    datasets: tuple[str, ...]
-    wide: bool = False
-    page: int = 0
-    periods: tuple[str, ...] = PERIODS
-
-
-# Which printed section a resolver reads its numbers from (section ids of SECTIONS and its
-# SOS and suppression sections). A resolver not named here has no table of its own on the sheet: the
-# fallback then shows the whole sheet.
-RESOLVER_SECTIONS: dict[str, tuple[str, ...]] = {
-    "order-roll": ("actions",),
-    "artillery-action": ("artillery",),
-    "deep-suppression": ("artillery",),
-    "rolling-barrage": ("barrage",),
-    "barrage-danger": ("barrage",),
-    "barrage-duration": ("barrage",),
-    "wire-crossing": ("wire",),
-    "sos": ("sos",),
-    "movement": ("movement",),
-    "shooting": ("firing", "armour", "suppression"),
-    "suppression": ("suppression",),
-    "morale": ("morale",),
-}
-
-
-SECTIONS: tuple[SectionSpec, ...] = (
-    SectionSpec(
-        "actions",
-        "Action tables and order-roll modifiers",
-        ("order-tables",),
-        page=0,
-    ),
-    SectionSpec(
-        "artillery",
-        "Deep suppression and artillery actions",
-        ("artillery-action-table",),
-        page=0,
-    ),
-    # Rolling barrages are on the mid and late playsheets only (step 2 of their order sequence).
-    SectionSpec(
-        "barrage",
-        "Rolling barrage",
-        ("rolling-barrage-table",),
-        page=0,
-        periods=("mid", "late"),
-    ),
-    # The German hurricane bombardment is a late-war rule of the main text (HURRICANE BOMBARDMENT (FIREWALTZ)),
-    # not printed on the playsheet: firestep's late sheet carries it beside the barrage it belongs with.
-    SectionSpec(
-        "firewaltz",
-        "Hurricane bombardment (Firewaltz)",
-        ("firewaltz-rules",),
-        page=0,
-        periods=("late",),
-    ),
-    SectionSpec("wire", "Barbed wire", ("wire-rules",), page=0),
-    SectionSpec("movement", "Movement distances", ("movement-table",), wide=True, page=1),
-    SectionSpec(
-        "firing",
-        "Firing table and direct fire factors",
-        ("firing-table",),
-        wide=True,
-        page=1,
-    ),
-    SectionSpec("armour", "Armour", ("armour-table",), page=1),
-    SectionSpec("morale", "Morale", ("morale-table",), page=1),
-)
-
-
-def _playsheet(period: str) -> str:
-    from rules.flanders_fields.ruleset import PLAYSHEETS
-
-    return PLAYSHEETS[period]
-
-
-def order_sequence(period: str) -> OrderSequence:
-    """The numbered order sequence of the period's playsheet: the one the game follows."""
-    return SEQUENCES[period]  # type: ignore[index]
-
-
-def _sequence_section(period: str) -> Section:
-    seq = order_sequence(period)
-    out: list[Block] = []
-    for s in seq.steps:
-        out.append(Group(f"{s.number}. {s.title}", [Bullets(list(s.parts))] if s.parts else []))
-        if s.note:
-            out.append(Note(s.note))
-    return Section("sequence", "Order sequence", out, sources=[seq.source])
-
-
-def _sos_section(period: str) -> Section:
-    """SOS fire from the engine's own SOS resolver constant and the SOS template."""
-    from rules.flanders_fields.play.table_rules import KIT_TEMPLATES
-    from rules.flanders_fields.resolvers.artillery import SOS_NEEDS, SRC_SOS
-
-    sos = KIT_TEMPLATES["sos"]
-    rows = [
-        ["Area", f"{fmt(sos.width_cm)} cm wide × {fmt(sos.depth_cm)} cm deep"],
-        ["Centre", "within 5 cm of a defended position, trench, block house etc."],
-        ["Roll D6 − Deep Suppression", f"{SOS_NEEDS}+: aiming point moved AND one turn of fire arrives"],
-        ["Limit", "each defending field battery answers one SOS call per turn"],
-    ]
-    return Section(
-        "sos", "SOS fire", [Table(["", ""], rows)], sources=_short_sources([SRC_SOS, sos.source], period)
-    )
-
-
-# "THREE SUPPRESSIONS ON ANY UNIT EQUALS A KILL" (every period playsheet, above the morale table).
-THREE_SUPPRESSIONS = "THREE SUPPRESSIONS ON ANY UNIT EQUALS A KILL"
-
-
 def _applies(erratum: Erratum, period: str) -> bool:
     return not erratum.periods or period in erratum.periods
 
@@ -391,12 +274,12 @@ def with_readings(data: Any, rs: RuleSet) -> Any:
     return data
 
 
-def _dataset_blocks(rs: RuleSet, name: str, period: str) -> tuple[list[Block], list[str]]:
+def _dataset_blocks(rs: RuleSet, name: str, period: str | None) -> tuple[list[Block], list[str]]:
     data = with_readings(rs.data(name, period), rs)
     view = VIEWS.get(name)
     if view is not None:
         try:
-            return view(data, period), _sources(data)
+            return view(data, period or ""), _sources(data)
         except (KeyError, TypeError, AttributeError):
             pass  # the data changed shape: print it generically, whole
     if isinstance(data, Mapping):
@@ -418,60 +301,69 @@ def _pull_sources(block_list: list[Block], into: list[str]) -> list[Block]:
     return kept
 
 
-def _short_sources(sources: list[str], period: str) -> list[str]:
-    """Citations shortened for print: 'Playsheet: X' and 'Rule book: X', merged per document."""
-    from rules.flanders_fields.ruleset import BOOK
+def period_ruleset() -> RuleSet:
+    """The rule set whose playsheet is printed per war period: the first played rule set with periods."""
+    for rules in all_game_rules():
+        rs = get_ruleset(rules.book.ruleset_id)
+        if rs.periods:
+            return rs
+    raise NotFoundError("rule set with periods", "", [])
 
-    by_doc: dict[str, list[str]] = {}
-    for src in sources:
-        for part in src.split("; "):
-            doc, _, where = part.partition(": ")
-            name = {_playsheet(period): "Playsheet", BOOK: "Rule book"}.get(doc, doc)
-            entries = by_doc.setdefault(name, [])
-            if where and where not in entries:
-                entries.append(where)
-    return [f"{doc}: {'; '.join(w)}" if w else doc for doc, w in by_doc.items()]
+
+def section(
+    rs: RuleSet,
+    spec: SheetSection,
+    period: str | None,
+    notes: list[VariantNote],
+    documents: Mapping[str, str],
+    placed: set[str],
+) -> tuple[Section | None, list[str]]:
+    """A declared section as printed: its blocks, then its datasets (their citations shortened by the sheet's
+    `documents`), with the game's readings of the errata it names or claims (none placed before); None when
+    it prints nothing. Also the datasets it names that no module registers (yet): listed, never faked."""
+    sec_blocks: list[Block] = list(spec.blocks)
+    sources: list[str] = []
+    named: set[str] = set()
+    missing: list[str] = []
+    for name in spec.datasets:
+        if name not in rs.datasets:
+            missing.append(name)
+            continue
+        named |= referenced_errata(rs.data(name, period), rs)
+        b, src = _dataset_blocks(rs, name, period)
+        sec_blocks.extend(b)
+        sources.extend(s for s in src if s not in sources)
+    mine = [
+        n
+        for n in notes
+        if (n.erratum in named or rs.errata[n.erratum].section == spec.id) and n.erratum not in placed
+    ]
+    placed.update(n.erratum for n in mine)
+    if spec.datasets:
+        sec_blocks = _pull_sources(sec_blocks, sources)
+        sources = short_sources([*spec.sources, *sources], documents)
+    else:
+        sources = list(spec.sources)
+    if not sec_blocks:
+        return None, missing
+    return Section(spec.id, spec.title, sec_blocks, "", sources, spec.wide, mine, spec.resolvers), missing
 
 
 def period_sheet(period: str, variants: Mapping[str, str] | None = None) -> PeriodSheet:
-    rs = get_ruleset(RULESET)
+    rs = period_ruleset()
     ctx = rs.context(period, variants or {})  # validates the period and every variant (422 otherwise)
     assert ctx.period is not None
     notes = variant_notes(rs, period, ctx.variants)
+    declared = get_game_rules(rs.id).playsheet(period)
     placed: set[str] = set()
-    pages: list[list[Section]] = [[_sequence_section(period)], []]
+    pages: list[list[Section]] = [[], []]
     missing: list[str] = []
-    for spec in SECTIONS:
-        if period not in spec.periods:
-            continue
-        sec_blocks: list[Block] = []
-        sources: list[str] = []
-        named: set[str] = set()
-        for name in spec.datasets:
-            if name not in rs.datasets:
-                missing.append(name)
-                continue
-            named |= referenced_errata(rs.data(name, period), rs)
-            b, src = _dataset_blocks(rs, name, period)
-            sec_blocks.extend(b)
-            sources.extend(s for s in src if s not in sources)
-        mine = [
-            n
-            for n in notes
-            if (n.erratum in named or rs.errata[n.erratum].section == spec.id) and n.erratum not in placed
-        ]
-        placed.update(n.erratum for n in mine)
-        sec_blocks = _pull_sources(sec_blocks, sources)
-        if sec_blocks:
-            pages[spec.page].append(
-                Section(spec.id, spec.title, sec_blocks, "", _short_sources(sources, period), spec.wide, mine)
-            )
-        if spec.id == "wire":
-            pages[0].append(_sos_section(period))
-        if spec.id == "armour":
-            pages[1].append(
-                Section("suppression", "Suppression", [Note(THREE_SUPPRESSIONS)], sources=["Playsheet"])
-            )
+    for page, specs in enumerate(declared.pages(period)):
+        for spec in specs:
+            printed, absent = section(rs, spec, period, notes, declared.documents, placed)
+            missing.extend(absent)
+            if printed is not None:
+                pages[page].append(printed)
     period_obj = next(p for p in rs.periods if p.id == period)
     return PeriodSheet(
         period,
@@ -481,4 +373,5 @@ def period_sheet(period: str, variants: Mapping[str, str] | None = None) -> Peri
         notes,
         [n for n in notes if n.erratum not in placed],
         missing,
+        rs.name,
     )

@@ -3,39 +3,30 @@
 The period sheets print the engine's own datasets, and the engineers who own them may change their
 shape. So nothing here knows a table's layout: a list of flat records becomes a table with a column per
 key, a mapping of flat records a matrix, a flat mapping a two-column table, and deeper nesting becomes
-sub-headings. Citation keys (source, sources, citation) are printed as small source lines.
+sub-headings. Citation keys (source, sources, citation) are printed as small source lines. The blocks and the
+way a value prints are the rule sets' too (rules.core.sheet), which declare their sheets' sections in them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-SOURCE_KEYS = frozenset({"source", "sources", "citation", "citations", "cite"})
+from rules.core.sheet import SOURCE_KEYS, Block, Bullets, Group, Note, Table, fmt, label
 
-
-def fmt(value: Any) -> str:
-    """How a data value is printed. Every cell of every table goes through here (tests use it too)."""
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, Mapping):
-        return "; ".join(f"{label(k)}: {fmt(v)}" for k, v in value.items() if k not in SOURCE_KEYS)
-    if isinstance(value, list | tuple):
-        return ", ".join(fmt(v) for v in value)
-    return str(value)
-
-
-def label(key: Any) -> str:
-    """A data key as a heading: 'rifle-company' -> 'Rifle company'. Keys already in capitals stay."""
-    text = str(key).replace("_", " ").replace("-", " ").strip()
-    if not text or text != text.lower():
-        return text
-    return text[0].upper() + text[1:]
+__all__ = [
+    "SOURCE_KEYS",
+    "Block",
+    "Bullets",
+    "Group",
+    "Note",
+    "Table",
+    "blocks",
+    "cells",
+    "fmt",
+    "is_flat",
+    "label",
+]
 
 
 def is_scalar(value: Any) -> bool:
@@ -47,42 +38,6 @@ def is_flat(value: Any) -> bool:
     return is_scalar(value) or (
         isinstance(value, list | tuple) and len(value) <= 6 and all(is_scalar(v) for v in value)
     )
-
-
-@dataclass
-class Table:
-    columns: list[str]
-    rows: list[list[str]]
-    caption: str = ""
-    # The first column names the row (printed bold); False for plain record tables.
-    row_headers: bool = True
-
-    kind: str = "table"
-
-
-@dataclass
-class Bullets:
-    items: list[str]
-    caption: str = ""
-    columns: int = 1  # printed in this many columns (long lists in full-width sections)
-    kind: str = "bullets"
-
-
-@dataclass
-class Note:
-    text: str
-    source: bool = False
-    kind: str = "note"
-
-
-@dataclass
-class Group:
-    title: str
-    blocks: list[Block] = field(default_factory=list)
-    kind: str = "group"
-
-
-Block = Table | Bullets | Note | Group
 
 
 def _sources(value: Any) -> list[Note]:

@@ -186,8 +186,8 @@ templates.env.globals["ruleset_title"] = lambda ruleset_id: get_ruleset(ruleset_
 # Without the PDF engine the menu offers each sheet's print view instead (app/core/pdf_engine.py).
 templates.env.globals["pdf_engine_problem"] = pdf_engine_problem
 templates.env.globals["sheets"] = {
-    "ruleset": sheet.RULESET,
-    "own": tuple(ruleset_sheet.SHEETS),
+    "ruleset": sheet.period_ruleset().id,
+    "own": ruleset_sheet.own_sheets(),
     "cards": forms.CARDS,
     "cards_title": forms.CARDS_TITLE,
     # A game of a rule set without aiming points prints no aiming-point cards (the route answers 404).

@@ -145,10 +145,11 @@ def _html_sheet(request: Request, kind: str, *args: Any) -> Response:
     return _answer(request, _cached(kind, *args), "text/html; charset=utf-8")
 
 
-def parse_variants(raw: Sequence[str], ruleset: str = sheet.RULESET) -> dict[str, str]:
-    """'erratum:reading' strings as a variants mapping; the rule set validates ids (422 naming them)."""
+def parse_variants(raw: Sequence[str], ruleset: str | None = None) -> dict[str, str]:
+    """'erratum:reading' strings as a variants mapping (of the rule set printed by period when none is named);
+    the rule set validates ids (422 naming them)."""
     out: dict[str, str] = {}
-    errata = get_ruleset(ruleset).errata
+    errata = (get_ruleset(ruleset) if ruleset else sheet.period_ruleset()).errata
     for i, item in enumerate(raw):
         eid, sep, rid = item.partition(":")
         if not sep:
@@ -275,8 +276,9 @@ def organisation(request: Request, table_id: str, paper: PaperQ = "a4") -> Respo
 def _ruleset_variants(ruleset_id: str, raw: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """The readings asked for, checked before any render: 404 for a rule set printing no sheet of its own,
     422 naming an unknown erratum or reading."""
-    if ruleset_id not in ruleset_sheet.SHEETS:
-        raise NotFoundError("rule set playsheet", ruleset_id, ruleset_sheet.SHEETS)
+    printed = ruleset_sheet.own_sheets()
+    if ruleset_id not in printed:
+        raise NotFoundError("rule set playsheet", ruleset_id, printed)
     variants = parse_variants(raw, ruleset_id)
     get_ruleset(ruleset_id).context(None, variants)
     return _key(variants)
@@ -321,10 +323,12 @@ def _game_sheet(session: SessionDep, game_id: int) -> tuple[str, str, dict[str, 
     period), with the game's readings."""
     game = games.get_game(session, game_id)
     variants = {str(k): str(v) for k, v in game.variants.items()}
-    if game.ruleset in ruleset_sheet.SHEETS:
+    own = ruleset_sheet.own_sheets()
+    if game.ruleset in own:
         return "ruleset", game.ruleset, variants
-    if game.ruleset != sheet.RULESET or game.period is None:
-        printed = [sheet.RULESET, *ruleset_sheet.SHEETS]
+    by_period = sheet.period_ruleset().id
+    if game.ruleset != by_period or game.period is None:
+        printed = [by_period, *own]
         raise RulesError("game_id", f"game {game_id} is of a rule set that prints no playsheet", printed)
     return "playsheet", game.period, variants
 
@@ -492,7 +496,7 @@ def playsheet_pdf(
 ) -> Response:
     variants = parse_variants(variant)
     # Unknown readings refused here, before the render is charged or holds the address's one render.
-    get_ruleset(sheet.RULESET).context(period, variants)
+    sheet.period_ruleset().context(period, variants)
     return _pdf_sheet(
         request, "playsheet", period, paper, _key(variants), name=f"playsheet-{period}-{paper}.pdf"
     )
