@@ -125,7 +125,8 @@ def ruleset_sheet_pdf(ruleset: str, paper: str = "a4", variants: Mapping[str, st
 
 # -- the 1:1 template kit ---------------------------------------------------------------------------------
 def template_kit_html(paper: str = "a4") -> str:
-    return _page("kit.html", paper, "Flanders Fields template kit (1:1)", kit.MARGIN_MM, pages=kit.pages())
+    name, pages = kit.kit()
+    return _page("kit.html", paper, f"{name} template kit (1:1)", kit.MARGIN_MM, pages=pages)
 
 
 def template_kit_pdf(paper: str = "a4") -> bytes:

@@ -69,5 +69,6 @@ def ruleset_sheet(ruleset_id: str, variants: Mapping[str, str] | None = None) ->
     readings = readings_section(rs, ctx.variants)
     if not pages:
         pages.append([])
-    pages[-1].append(readings)
+    if rs.errata:  # a rule set with no erratum has no reading to print
+        pages[-1].append(readings)
     return RuleSetSheet(rs.id, rs.name, rs.source, pages, readings.variants)

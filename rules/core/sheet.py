@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 SOURCE_KEYS = frozenset({"source", "sources", "citation", "citations", "cite"})
 
@@ -93,13 +93,58 @@ class SheetSection:
     resolvers: tuple[str, ...] = ()
 
 
+# -- a printed template kit (`Playsheet.kit`): pieces at 1:1 on the printable area both papers share --------------
+Orientation = Literal["portrait", "landscape"]
+
+# The printable area shared by both papers: Letter is 215.9 x 279.4 mm, A4 210 x 297, margins 8 mm.
+MARGIN_MM = 8.0
+AREA_PORTRAIT_MM = (210.0 - 2 * MARGIN_MM, 279.4 - 2 * MARGIN_MM)
+AREA_LANDSCAPE_MM = (279.4 - 2 * MARGIN_MM, 210.0 - 2 * MARGIN_MM)
+TOP_MM = 26.0  # below the page title and the calibration bar
+
+
+@dataclass(frozen=True)
+class KitPiece:
+    id: str
+    title: str
+    size_text: str
+    x_mm: float
+    y_mm: float
+    w_mm: float
+    h_mm: float
+    colour: str  # the cut line; the fill is a pale tint of it
+    tint: str
+    source: str
+    note: str = ""
+    # Marks across a long strip: (offset from its left end in mm, label).
+    marks: tuple[tuple[float, str], ...] = ()
+    # A dashed area printed against the piece's left edge but not part of it (the barrage's danger area
+    # behind the band): (depth in mm, label).
+    apron: tuple[float, str] | None = None
+    note_w_mm: float = 60.0  # width of the source note printed under the piece
+
+
+@dataclass(frozen=True)
+class KitPage:
+    orientation: Orientation
+    title: str
+    pieces: tuple[KitPiece, ...]
+
+    @property
+    def area_mm(self) -> tuple[float, float]:
+        return AREA_PORTRAIT_MM if self.orientation == "portrait" else AREA_LANDSCAPE_MM
+
+
 @dataclass(frozen=True)
 class Playsheet:
     """A rule set's sheet, its sections in print order. `documents`: a cited text's short name on the sheet
-    (`"Rule book"` for the rule book's full title), which merges a section's citations per document."""
+        (`"Rule book"` for the rule book's full title), which merges a section's citations per document; `kit`: its
+    template kit's pages."""
 
     sections: tuple[SheetSection, ...]
     documents: Mapping[str, str] = field(default_factory=dict)
+    # Its area templates printed at 1:1 to cut out (none: the rule set prints no template kit).
+    kit: tuple[KitPage, ...] = ()
 
     def pages(self, period: str | None = None) -> list[list[SheetSection]]:
         """The sections of `period`'s sheet by page (two at most)."""

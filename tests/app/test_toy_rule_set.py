@@ -1,27 +1,33 @@
 """Adding a rule set, as docs/architecture.md's "Adding a rule set" says, proved by a toy one defined here and
 nowhere else: two steps (move, then shoot), a move, a d6 shot that scores a hit on 4+, its state field, its
-turn and its table kit. Registered for the test's time, it is played through the API as a club would: made
-from the lobby, an act, a refusal out of turn, an undo, the referee board and the map's state; no file of the
-app names it."""
+turn, its table kit and its playsheet. Registered for the test's time, it is played through the API as a club
+would: made from the lobby, an act, a refusal out of turn, an undo, the referee board and the map's state; and its
+sheet printed (the game's print view, and a PDF where the engine is): no file of the app or the playsheets names
+it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app.core.pdf_engine import pdf_engine_problem
+from playsheets.render import ruleset_sheet_pdf
 from rules.core.game import Book, GameRules
 from rules.core.kit import BoardKey, TableKit
 from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StandEdit, StateField
 from rules.core.resolution import Evaluation
 from rules.core.rolls import Outcome
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
+from rules.core.sheet import Playsheet, SheetSection, Table
 from rules.core.turn import Step
 from rules.registry import registered
 from rules.table.bases import BaseSpec
 from tests import csrf
 from tests.app.games.conftest import new_game, start_game
+from tests.playsheets import pdf
 
 # 1. The rule set's own words and rules, each with the printed line it comes from.
 SOURCE = "Toy rules: FIRE"
@@ -49,12 +55,19 @@ STEPS = (
 
 
 # 3. Its game: the sides alternate (the hook's default), each side's turn two steps; every stand may shoot, a
-# hit adding one to the target's hits, the second destroying it.
+# hit adding one to the target's hits, the second destroying it. Its playsheet: what the hook prints from its
+# book (its base and state, its steps, its lookup's summary), and its own section, the shot's table as printed.
 class ToyGame(GameRules):
     book = BOOK
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return STEPS
+
+    def playsheet(self, period: str | None) -> Playsheet:
+        shot = Table(["d6", "Result"], [["1-3", "Miss"], ["4-6", "Hit: one more hit; the second destroys"]])
+        fire = SheetSection("fire", "Fire", (shot,), (SOURCE,), page=1)
+        book = super().playsheet(period)
+        return replace(book, sections=(*book.sections, fire))
 
     def stand_card(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct | StandEdit, ...]:
         unit = snapshot.unit(unit_id)
@@ -164,3 +177,21 @@ def test_a_toy_rule_set_defined_in_the_test_plays_through_the_api(
     state = http.get(f"{api}/state", headers=g.attacker).json()
     assert (state["turn"], state["side_to_move"], state["step"]) == (1, "attacker", 1)
     assert state["visibility_cm"] == 60 and state["board_drawn"] == []
+
+    # Its playsheet, as the game's Print menu gives it: the print view, each section with its values and rule.
+    view = http.get(f"/playsheets/games/{g.id}", headers=g.referee)
+    assert view.status_code == 200, view.text
+    expected = {
+        "Units": ["Toy stand", "4 × 2 cm (rect)", "Hits", "0 (at most 2)", SOURCE],
+        "The turn": ["1. Move: the side moves its stands.", "2. Shoot: the side shoots.", TURN_SOURCE],
+        "Lookups and tables": [f"Shot: {Shot.summary}"],
+        "Fire": ["4-6", "Hit: one more hit; the second destroys", SOURCE],
+    }
+    for title, values in expected.items():
+        section = view.text[view.text.index(f">{title}<") :]
+        section = section[: section.index("</section>")]
+        assert [v for v in values if v not in section] == [], title
+    # And printed: the same words in the PDF where the engine is (the print view above otherwise).
+    if pdf_engine_problem() is None:
+        words = " ".join(pdf.text(ruleset_sheet_pdf(Toy.id), layout=False).split())
+        assert [v for vs in expected.values() for v in vs if v not in words] == []
