@@ -9,7 +9,7 @@ I/O: the blocks and the way a value prints (`fmt`, `label`) are the renderer's a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -73,6 +73,116 @@ class Group:
 
 
 Block = Table | Bullets | Note | Group
+# How a rule set's view prints one of its datasets (its data with the default readings, the period).
+View = Callable[[Any, str], list[Block]]
+
+
+# -- any dataset (JSON-shaped: dicts, lists, scalars) as blocks, knowing no table's layout: a list of flat records
+# a table with a column per key, a mapping of flat records a matrix, a flat mapping a two-column table, deeper
+# nesting sub-headings; citation keys (source, sources, citation) small source lines.
+def is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def is_flat(value: Any) -> bool:
+    """A value that fits one table cell: a scalar or a short list of scalars."""
+    return is_scalar(value) or (
+        isinstance(value, list | tuple) and len(value) <= 6 and all(is_scalar(v) for v in value)
+    )
+
+
+def _sources(value: Any) -> list[Note]:
+    if value in (None, "", [], ()):
+        return []
+    text = "; ".join(fmt(v) for v in value) if isinstance(value, list | tuple) else fmt(value)
+    return [Note(text, source=True)]
+
+
+def _split(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[Note]]:
+    body = {k: v for k, v in data.items() if k not in SOURCE_KEYS}
+    notes = [n for k in SOURCE_KEYS if k in data for n in _sources(data[k])]
+    return body, notes
+
+
+def _record_table(records: Sequence[Mapping[str, Any]], caption: str) -> tuple[Table, list[Note]]:
+    columns: list[str] = []
+    for r in records:
+        for k in r:
+            if k not in columns and k not in SOURCE_KEYS:
+                columns.append(k)
+    rows = [[fmt(r.get(c)) if c in r else "" for c in columns] for r in records]
+    sources: list[str] = []
+    for r in records:
+        for k in SOURCE_KEYS:
+            if k in r:
+                for n in _sources(r[k]):
+                    if n.text not in sources:
+                        sources.append(n.text)
+    # A record table reads as a table whose first column names the row when that column is text.
+    first_is_name = bool(rows) and not all(cell.lstrip("+-").isdigit() for cell in (row[0] for row in rows))
+    return (
+        Table([label(c) for c in columns], rows, caption, row_headers=first_is_name),
+        [Note(s, source=True) for s in sources],
+    )
+
+
+def blocks(data: Any, caption: str = "") -> list[Block]:
+    """Printable blocks for a dataset value, in the data's own order."""
+    if is_scalar(data):
+        return [Note(fmt(data))]
+    if isinstance(data, list | tuple):
+        if all(is_scalar(v) for v in data):
+            return [Bullets([fmt(v) for v in data], caption)]
+        if all(isinstance(v, Mapping) for v in data):
+            if all(is_flat(v) for r in data for k, v in r.items() if k not in SOURCE_KEYS):
+                table, notes = _record_table(data, caption)
+                return [table, *notes]
+            # Records with nested parts: one group per record, titled by its first text field.
+            out: list[Block] = []
+            for i, record in enumerate(data):
+                body, notes = _split(record)
+                title = next((fmt(v) for v in body.values() if isinstance(v, str)), f"{caption} {i + 1}")
+                out.append(Group(title, [*blocks(body), *notes]))
+            return [Group(caption, out)] if caption else out
+        return [Bullets([fmt(v) for v in data], caption)]
+    if isinstance(data, Mapping):
+        body, notes = _split(data)
+        if not body:
+            return list[Block](notes)
+        if all(is_flat(v) for v in body.values()):
+            rows = [[label(k), fmt(v)] for k, v in body.items()]
+            return [Table(["", ""], rows, caption), *notes]
+        if all(
+            isinstance(v, Mapping) and all(is_flat(x) for x in _split(v)[0].values()) for v in body.values()
+        ):
+            # A matrix: rows are the outer keys, columns the union of the inner keys.
+            columns: list[str] = []
+            for v in body.values():
+                for k in _split(v)[0]:
+                    if k not in columns:
+                        columns.append(k)
+            rows = []
+            inner_notes: list[Note] = []
+            for k, v in body.items():
+                inner, n = _split(v)
+                rows.append([label(k), *(fmt(inner[c]) if c in inner else "" for c in columns)])
+                inner_notes.extend(x for x in n if x.text not in {y.text for y in inner_notes})
+            return [Table(["", *(label(c) for c in columns)], rows, caption), *inner_notes, *notes]
+        # Mixed: flat entries as one table, nested ones as their own titled groups.
+        flat = {k: v for k, v in body.items() if is_flat(v)}
+        nested = {k: v for k, v in body.items() if not is_flat(v)}
+        out = []
+        if flat:
+            out.append(Table(["", ""], [[label(k), fmt(v)] for k, v in flat.items()], caption))
+        for k, v in nested.items():
+            out.append(Group(label(k), blocks(v)))
+        return [*out, *notes]
+    return [Note(fmt(data))]
+
+
+def without_citations(data: Mapping[str, Any], *keys: str) -> dict[str, Any]:
+    """A dataset's entries less its citations, its period and `keys` (those a view has printed)."""
+    return {k: v for k, v in data.items() if k not in {"source", "sources", "citation", "period", *keys}}
 
 
 @dataclass(frozen=True)
@@ -139,12 +249,14 @@ class KitPage:
 class Playsheet:
     """A rule set's sheet, its sections in print order. `documents`: a cited text's short name on the sheet
         (`"Rule book"` for the rule book's full title), which merges a section's citations per document; `kit`: its
-    template kit's pages."""
+    template kit's pages; `views`: its own views of the datasets its sections name."""
 
     sections: tuple[SheetSection, ...]
     documents: Mapping[str, str] = field(default_factory=dict)
     # Its area templates printed at 1:1 to cut out (none: the rule set prints no template kit).
     kit: tuple[KitPage, ...] = ()
+    # How a dataset a section names prints, by its name (none: whole, by `blocks`).
+    views: Mapping[str, View] = field(default_factory=dict)
 
     def pages(self, period: str | None = None) -> list[list[SheetSection]]:
         """The sections of `period`'s sheet by page (two at most)."""

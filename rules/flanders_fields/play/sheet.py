@@ -11,6 +11,7 @@ from rules.core.game import GameRules
 from rules.core.sheet import Block, Bullets, Group, Note, Playsheet, SheetSection, Table, fmt, short_sources
 from rules.flanders_fields.book.sequence import SEQUENCES
 from rules.flanders_fields.play.kit_sheet import kit_pages
+from rules.flanders_fields.play.sheet_views import VIEWS
 from rules.flanders_fields.play.table_rules import KIT_TEMPLATES
 from rules.flanders_fields.resolvers.artillery import SOS_NEEDS, SRC_SOS
 from rules.flanders_fields.ruleset import BOOK, PLAYSHEETS
@@ -51,7 +52,7 @@ def sos_section(period: str) -> SheetSection:
 class FlandersFieldsSheet(GameRules):
     def playsheet(self, period: str | None) -> Playsheet:
         """The period's sheet (asked without a period: the early war's)."""
-        return Playsheet(sections(period or "early"), documents(period or "early"), kit_pages())
+        return Playsheet(sections(period or "early"), documents(period or "early"), kit_pages(), VIEWS)
 
 
 def sections(period: str) -> tuple[SheetSection, ...]:
