@@ -248,7 +248,7 @@ class KitPage:
 @dataclass(frozen=True)
 class Playsheet:
     """A rule set's sheet, its sections in print order. `documents`: a cited text's short name on the sheet
-        (`"Rule book"` for the rule book's full title), which merges a section's citations per document; `kit`: its
+    (`"Rule book"` for the rule book's full title), which merges a section's citations per document; `kit`: its
     template kit's pages; `views`: its own views of the datasets its sections name."""
 
     sections: tuple[SheetSection, ...]

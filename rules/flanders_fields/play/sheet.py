@@ -2,8 +2,10 @@
 the numbered order sequence with its action tables, order-roll modifiers, deep suppression and artillery actions,
 the rolling barrage (mid and late), the hurricane bombardment (late), barbed wire and SOS fire; page 2 the
 movement distances, the firing table and direct fire factors, armour, the three-suppressions rule and morale.
-A section naming datasets prints them whole (playsheets/ draws each one's table), their citations shortened to
-"Playsheet" and "Rule book"; the sequence and SOS fire print the engine's own steps and constants."""
+A section naming datasets prints them whole (each by its view, rules.flanders_fields.play.sheet_views), their
+citations shortened to "Playsheet" and "Rule book"; the sequence and SOS fire print the engine's own steps and
+constants. The sheet carries the 1:1 template kit too (rules.flanders_fields.play.kit_sheet); playsheets/ prints
+them all."""
 
 from __future__ import annotations
 
