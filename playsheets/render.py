@@ -102,14 +102,19 @@ def warm_pdf() -> bytes:
 
 
 # -- period playsheets ------------------------------------------------------------------------------------
-def render_html(period: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> str:
-    """The period's playsheet as print-ready HTML, with a game's chosen variants marked."""
-    built = sheet.period_sheet(period, variants)
+def render_html(
+    period: str, paper: str = "a4", variants: Mapping[str, str] | None = None, ruleset: str | None = None
+) -> str:
+    """The period's playsheet of a rule set with periods (by default the first: sheet.period_ruleset) as
+    print-ready HTML, with a game's chosen variants marked."""
+    built = sheet.period_sheet(period, variants, ruleset)
     return _page("playsheet.html", paper, f"{built.name} playsheet: {built.period_name}", sheet=built)
 
 
-def render_pdf(period: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> bytes:
-    return html_to_pdf(render_html(period, paper, variants))
+def render_pdf(
+    period: str, paper: str = "a4", variants: Mapping[str, str] | None = None, ruleset: str | None = None
+) -> bytes:
+    return html_to_pdf(render_html(period, paper, variants, ruleset))
 
 
 # -- a rule set's own playsheet ------------------------------------------------------------------------------

@@ -151,13 +151,22 @@ def _pull_sources(block_list: list[Block], into: list[str]) -> list[Block]:
     return kept
 
 
-def period_ruleset() -> RuleSet:
-    """The rule set whose playsheet is printed per war period: the first played rule set with periods."""
-    for rules in all_game_rules():
-        rs = get_ruleset(rules.book.ruleset_id)
-        if rs.periods:
-            return rs
-    raise NotFoundError("rule set with periods", "", [])
+def period_rulesets() -> tuple[str, ...]:
+    """The rule sets printing a playsheet per war period: those played as a game with periods, in the registry's
+    order (read when asked, so a rule set registered later is one)."""
+    ids = (rules.book.ruleset_id for rules in all_game_rules())
+    return tuple(i for i in ids if get_ruleset(i).periods)
+
+
+def period_ruleset(ruleset_id: str | None = None) -> RuleSet:
+    """The rule set `ruleset_id` when it prints a sheet per war period (404 naming those that do otherwise);
+    without one, the first played rule set with periods (the one `/playsheets/{period}` prints)."""
+    printed = period_rulesets()
+    if ruleset_id is None and printed:
+        return get_ruleset(printed[0])
+    if ruleset_id is None or ruleset_id not in printed:
+        raise NotFoundError("rule set with periods", ruleset_id or "", list(printed))
+    return get_ruleset(ruleset_id)
 
 
 def section(
@@ -199,8 +208,11 @@ def section(
     return Section(spec.id, spec.title, sec_blocks, "", sources, spec.wide, mine, spec.resolvers), missing
 
 
-def period_sheet(period: str, variants: Mapping[str, str] | None = None) -> PeriodSheet:
-    rs = period_ruleset()
+def period_sheet(
+    period: str, variants: Mapping[str, str] | None = None, ruleset: str | None = None
+) -> PeriodSheet:
+    """The period's playsheet of the rule set `ruleset` (by default the first with periods: period_ruleset)."""
+    rs = period_ruleset(ruleset)
     ctx = rs.context(period, variants or {})  # validates the period and every variant (422 otherwise)
     assert ctx.period is not None
     notes = variant_notes(rs, period, ctx.variants)

@@ -694,7 +694,7 @@ def default_playsheet(rules: GameRules, rs: RuleSet, period: str | None) -> Play
         page=1,
     )
     objectives = [
-        f"{fmt(doc.get('name', sid))}: {fmt(doc['objectives'])}"
+        f"{fmt(doc.get('title', sid))}: {fmt(doc['objectives'])}"
         for sid, doc in book.scenarios.items()
         if doc.get("objectives")
     ]
