@@ -59,6 +59,7 @@ from rules.core.rolls import Outcome, RollTerms, work_out
 from rules.core.ruleset import REGISTERED, Context, RuleSet
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
 from rules.core.score import Verdict, by_points
+from rules.core.sheet import Bullets, Playsheet, SheetSection, Table, fmt, label
 from rules.core.turn import Notice, Step
 from rules.table.frame import Table, laid, shifted_about_centre
 from rules.table.objectives import objectives_from_geojson
@@ -386,6 +387,11 @@ class GameRules:
         turn)."""
         return ()
 
+    def playsheet(self, period: str | None) -> Playsheet:
+        """The playsheet of a game in `period` (playsheets/ prints it): by default what the book already declares,
+        each value with its printed line (`default_playsheet`); a rule set printing its own tables overrides it."""
+        return default_playsheet(self, _ruleset(self.book.ruleset_id), period)
+
     def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
         """What the players may do to the table now, in words (one line each)."""
         return []
@@ -692,6 +698,56 @@ def terrain(
     features = terrain_from_geojson(collection, where, wire_belt_cm=rules.book.wire_belt_cm)
     rules.terrain_refused(features, period, f"{where}.features")
     return features
+
+
+def default_playsheet(rules: GameRules, rs: RuleSet, period: str | None) -> Playsheet:
+    """A sheet from what a rule set declares anyway: its units (the bases its stands stand on, the state they
+    carry), its turn's steps, its lookups (each one's summary) and datasets, and how a game is won (its
+    scenarios' objectives); a section with nothing to print is left out."""
+    book = rules.book
+    bases = [
+        [label(b.kind), f"{fmt(b.width_cm)} × {fmt(b.depth_cm)} cm ({b.shape})"]
+        for b in book.kit.bases.values()
+    ]
+    states = [
+        [f.label, fmt(f.default) + ("" if f.maximum is None else f" (at most {f.maximum})")]
+        for f in book.state_fields
+    ]
+    units = SheetSection(
+        "units",
+        "Units",
+        tuple(t for t in (Table(["Base", "Size"], bases), Table(["State", "Starts at"], states)) if t.rows),
+        tuple(dict.fromkeys(b.source for b in book.kit.bases.values() if b.source)),
+    )
+    steps = rules.steps(period)
+    turn = SheetSection(
+        "turn",
+        "The turn",
+        (Bullets([f"{s.printed}. {s.title}: {s.does}." for s in steps]),) if steps else (),
+        tuple(dict.fromkeys(s for s in (book.turn_source, *(s.source for s in steps)) if s)),
+    )
+    lookups = [f"{label(r.id)}: {r.summary}" for r in rs.resolvers.values() if r.summary]
+    tables = SheetSection(
+        "lookups",
+        "Lookups and tables",
+        (Bullets(lookups),) if lookups else (),
+        (rs.source,) if rs.source else (),
+        datasets=tuple(rs.datasets),
+        page=1,
+    )
+    objectives = [
+        f"{fmt(doc.get('title', sid))}: {fmt(doc['objectives'])}"
+        for sid, doc in book.scenarios.items()
+        if doc.get("objectives")
+    ]
+    victory = SheetSection(
+        "objectives",
+        "Objectives",
+        (Bullets(objectives),) if objectives else (),
+        (book.victory_source,) if book.victory_source else (),
+        page=1,
+    )
+    return Playsheet(tuple(s for s in (units, turn, tables, victory) if s.blocks or s.datasets))
 
 
 def _ruleset(ruleset_id: str) -> RuleSet:

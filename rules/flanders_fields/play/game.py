@@ -42,6 +42,7 @@ from rules.flanders_fields.play.game_sequence import (
 )
 from rules.flanders_fields.play.game_setup import NATIONS, UNIT_LEVELS, FlandersFieldsSetup
 from rules.flanders_fields.play.kit import KIT
+from rules.flanders_fields.play.sheet import FlandersFieldsSheet
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.flanders_fields.shipped import DOCUMENTS
@@ -100,6 +101,7 @@ class FlandersFieldsGame(
     FlandersFieldsTable,
     FlandersFieldsReport,
     FlandersFieldsSetup,
+    FlandersFieldsSheet,
 ):
     """The core's game with what a move (or a limbering, an unpacking) spends: an action of the unit the stands
     are ordered with, and one of a command stand's two moves; suppression markers placed and recovered by hand;
