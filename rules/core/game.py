@@ -59,7 +59,8 @@ from rules.core.rolls import Outcome, RollTerms, work_out
 from rules.core.ruleset import REGISTERED, Context, RuleSet
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
 from rules.core.score import Verdict, by_points
-from rules.core.sheet import Bullets, Playsheet, SheetSection, Table, fmt, label
+from rules.core.sheet import Bullets, Playsheet, SheetSection, fmt, label
+from rules.core.sheet import Table as SheetTable
 from rules.core.turn import Notice, Step
 from rules.table.frame import Table, laid, shifted_about_centre
 from rules.table.objectives import objectives_from_geojson
@@ -716,7 +717,11 @@ def default_playsheet(rules: GameRules, rs: RuleSet, period: str | None) -> Play
     units = SheetSection(
         "units",
         "Units",
-        tuple(t for t in (Table(["Base", "Size"], bases), Table(["State", "Starts at"], states)) if t.rows),
+        tuple(
+            t
+            for t in (SheetTable(["Base", "Size"], bases), SheetTable(["State", "Starts at"], states))
+            if t.rows
+        ),
         tuple(dict.fromkeys(b.source for b in book.kit.bases.values() if b.source)),
     )
     steps = rules.steps(period)
