@@ -1,6 +1,6 @@
-"""A roll's answer on the card when a live frame changing the game's step lands between the roll's POST and its
-answer (a busy machine: tests/frontend/test_standard_turn.py lost a roll's answer so in CI). The POST is held
-by the test, not timed: its answer is given to the page only once the page has drawn the new step."""
+"""A roll's answer on the card when a live frame changing the game's step (here the referee's advance: no roll
+moves the step by itself, app/services/turns.py) lands between the roll's POST and its answer, as on a busy
+machine. The POST is held by the test, not timed: its answer reaches the page once the page has drawn the step."""
 
 from __future__ import annotations
 
