@@ -57,10 +57,6 @@ DYNAMIC = {
     ("app/core/pdf_engine.py", "problem"): "problem_sentence() for each system, held to one sentence by "
     "tests/app/test_pdf_engine.py",
     ("app/services/rehearsal.py", "reason"): "re-raises a rehearsal's RulesError, walked where it is raised",
-    (
-        "app/core/worker.py",
-        "reason",
-    ): "re-raises a RulesError from the worker process, walked where it is raised",
     ("app/services/turns.py", "refused"): "a rule set's Refusal: test_rules_of_play_refusals walks them all",
     (
         "app/services/undo.py",
