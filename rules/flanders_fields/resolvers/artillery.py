@@ -279,7 +279,7 @@ class ArtilleryActionTable(TypedDict):
     open_sights_erratum: NotRequired[str]
     thresholds: NotRequired[dict[str, int]]  # always set; after the notes above, in the printed order
     erratum: NotRequired[str]
-    readings: NotRequired[dict[str, Any]]  # each reading's value, as the erratum writes it
+    readings: NotRequired[dict[str, dict[str, int]]]  # each reading's thresholds
 
 
 def artillery_action_table(
