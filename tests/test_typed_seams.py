@@ -15,7 +15,9 @@ from app.main import app
 
 ROOT = Path(__file__).resolve().parents[1]
 FREE_FORM_CEILING = 27  # 24, then the streams' frames documented (EventFrame and its parts)
-DICT_STR_ANY_CEILING = 588  # 576, then app/openapi.py's schema walk (the schema is JSON)
+# 576, then app/openapi.py's schema walk (the schema is JSON): 588 (app 379, rules 207, playsheets 2); then the
+# rules' records, tables and answers typed (rules 72, app 377): 451
+DICT_STR_ANY_CEILING = 451
 
 
 def _reached(schema: Any, components: dict[str, Any], out: set[str]) -> set[str]:

@@ -30,7 +30,15 @@ from app.pages.lookup_sheet import sheet_url
 from app.pages.templates import humanise, templates
 from rules.core.dice import DiceSource
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.ruleset import CardShown, Context, Resolver, ResolveRequest, RuleSet, validate_dice
+from rules.core.ruleset import (
+    CardShown,
+    Context,
+    ErratumDict,
+    Resolver,
+    ResolveRequest,
+    RuleSet,
+    validate_dice,
+)
 from rules.registry import all_rulesets, get_ruleset
 
 # -- asking the rules --------------------------------------------------------------------------------------
@@ -288,7 +296,7 @@ def errata_touching(lk: Lookup) -> list[str]:
     return [eid for eid in lk.ruleset.errata if eid in ids]
 
 
-def errata_rows(lk: Lookup) -> list[dict[str, Any]]:
+def errata_rows(lk: Lookup) -> list[ErratumDict]:
     return [lk.ruleset.errata[eid].as_dict() for eid in errata_touching(lk)]
 
 

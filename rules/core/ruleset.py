@@ -57,6 +57,25 @@ class Reading:
     value: Any = None
 
 
+class ReadingDict(TypedDict):
+    id: str
+    text: str
+    source: str
+    value: Any  # the value the engine uses under this reading: each erratum's own (a number, a table ...)
+
+
+class ErratumDict(TypedDict):
+    """An erratum as JSON: its topic, default reading, periods, note and section, and its readings."""
+
+    id: str
+    topic: str
+    default: str
+    periods: list[str]
+    note: str
+    section: str
+    readings: list[ReadingDict]
+
+
 @dataclass(frozen=True)
 class Erratum:
     """A place where two texts disagree (or one is silent). `default` names the reading used unless a
@@ -85,7 +104,7 @@ class Erratum:
                 return r
         raise KeyError(reading_id)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ErratumDict:
         return {
             "id": self.id,
             "topic": self.topic,
