@@ -9,7 +9,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from playsheets.tables import fmt, label
 from rules.core.errors import RulesError
@@ -176,9 +176,25 @@ class Card:
     aiming_point: str = ""
 
 
-def appendix_cards() -> list[dict[str, Any]]:
+class AppendixCard(TypedDict):
+    """An aiming-point reference card of the appendix: the nation, the gun and the card's reference."""
+
+    nation: str
+    gun: str
+    ref: str
+
+
+class AimingPoints(TypedDict):
+    """The appendix's file (data/aiming_points.json): its source, a note on its reading, the cards."""
+
+    source: str
+    note: str
+    cards: list[AppendixCard]
+
+
+def appendix_cards() -> list[AppendixCard]:
     """The rule book's aiming-point reference cards (AIMING POINTS appendix)."""
-    data: dict[str, Any] = json.loads((DATA / "aiming_points.json").read_text(encoding="utf-8"))
+    data: AimingPoints = json.loads((DATA / "aiming_points.json").read_text(encoding="utf-8"))
     return list(data["cards"])
 
 

@@ -16,8 +16,8 @@ from app.main import app
 ROOT = Path(__file__).resolve().parents[1]
 FREE_FORM_CEILING = 27  # 24, then the streams' frames documented (EventFrame and its parts)
 # 576, then app/openapi.py's schema walk (the schema is JSON): 588 (app 379, rules 207, playsheets 2); then the
-# rules' records, tables and answers typed (rules 72, app 377): 451
-DICT_STR_ANY_CEILING = 451
+# rules' and the playsheets' records, tables and answers typed (rules 60, playsheets 0, app 377): 437
+DICT_STR_ANY_CEILING = 437
 
 
 def _reached(schema: Any, components: dict[str, Any], out: set[str]) -> set[str]:
