@@ -5,13 +5,13 @@ What a document writes is read and checked where it is read (rules.table.terrain
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, NotRequired, TypedDict, Union
+from typing import Literal, NotRequired, TypedDict
 
 from pydantic import JsonValue
 
 # A geometry's coordinates: positions ([x, y] in cm) nested as deep as its type says (a point one, a line a list
 # of them, a polygon a list of rings, a multipolygon a list of polygons); shapely writes tuples, a document lists.
-Coordinates = Union[Sequence[float], Sequence["Coordinates"]]  # noqa: UP007 (a recursive alias)
+Coordinates = Sequence[float] | Sequence["Coordinates"]
 
 
 class GeoGeometry(TypedDict):
