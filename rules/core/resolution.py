@@ -9,7 +9,7 @@ from typing import Any, NotRequired, TypedDict
 
 
 class ModifierDict(TypedDict):
-    """A modifier as JSON (an answer's `modifiers`, a table's printed modifiers)."""
+    """A modifier as JSON (an answer's `modifiers`; a table's, where each is a number: else PrintedModifier)."""
 
     label: str
     value: int
