@@ -26,7 +26,6 @@ fixture that serves it:
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import secrets
@@ -47,6 +46,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine, make_url
+
+from tests.shared_routes import shared_resolutions
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 PG_ENV = "FIRESTEP_TEST_DATABASE_URL"
@@ -88,42 +89,15 @@ def _rule_set_routes_built_once() -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _included_routes_resolved_once() -> Iterator[None]:
-    """FastAPI (0.16x) resolves an included router's routes (each one's fields, dependencies and handler) the
-    first time an app matches a request or lists its routes, and keeps them on that app's inclusion: ~11% of the
-    API tests' CPU, each test's new app resolving the same module-level routers again. Each process resolves a
-    router once and every app that includes it the same way shares the result: create_app includes the same
-    routers with the same arguments each time, and the one thing an app adds (itself, as the provider of
-    dependency overrides) is unused: no test overrides a dependency (checked at each resolution)."""
-    try:
-        from fastapi.routing import _IncludedRouter
-    except ImportError:  # another FastAPI: each app resolves its own, as the served app does
+    """Each process resolves a router's routes once for all its apps (tests/shared_routes.py)."""
+    found = shared_resolutions()
+    if found is None:
         yield
         return
-    kept: dict[tuple[str, int], list[tuple[Any, Any, Any]]] = {}
-
-    def shared(method: Any) -> Any:
-        def resolved(self: Any) -> Any:
-            router, context = self.original_router, self.include_context
-            provider = context.dependency_overrides_provider
-            assert not getattr(provider, "dependency_overrides", None), "a test overrides a dependency"
-            # The same router included the same way (its prefix, dependencies, responses...) but for the app.
-            same = (
-                dataclasses.replace(context, dependency_overrides_provider=None),
-                router._get_routes_version(),
-            )
-            entries = kept.setdefault((method.__name__, id(router)), [])
-            for _router, key, routes in entries:  # the router held, so that its id stays its own
-                if key == same:
-                    return routes
-            routes = method(self)
-            entries.append((router, same, routes))
-            return routes
-
-        return resolved
-
+    cls, methods = found
     with pytest.MonkeyPatch.context() as patch:
-        for name in ("effective_candidates", "effective_low_priority_routes"):
-            patch.setattr(_IncludedRouter, name, shared(getattr(_IncludedRouter, name)))
+        for name, method in methods.items():
+            patch.setattr(cls, name, method)
         yield
 
 

@@ -75,9 +75,17 @@ from app.guard import idempotency, limits, security
 from app.routes import api_routers, rulesets
 from app import openapi as api_schema
 from app.core import pdf_engine
+from tests.shared_routes import resolve, share_for_the_process
 rulesets.build_routers = functools.cache(rulesets.build_routers)
 rulesets.build_routers()
 pdf_engine.pdf_engine_problem()  # WeasyPrint loaded here once: each server's start checks it (~1 s of CPU)
+# The routers' routes resolved here once (tests/shared_routes.py), included as create_app includes them (the
+# same routers, under an app with its operation ids): each fork's app finds them resolved (~1 s of CPU a server).
+share_for_the_process()
+routes_of = FastAPI(generate_unique_id_function=api_schema.operation_id)
+for router in [*api_routers(), pages.router]:
+    routes_of.include_router(router)
+resolve(routes_of.router.routes)
 assert "app.main" not in sys.modules and threading.active_count() == 1, "a fork must copy no other thread"
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the servers are reaped as they end
 print("ready", flush=True)
