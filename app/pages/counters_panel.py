@@ -315,7 +315,7 @@ class _Panel:
             "step_tools": mine,
             "step_label": "Start the game" if t["status"] == "setup" else "Next step",
             "next_title": next_title,
-            "advance": {"url": f"/api/v1/games/{game.id}/turn/advance", "body": {"version": t["version"]}},
+            "next_step": {"url": f"/api/v1/games/{game.id}/turn/advance", "body": {"version": t["version"]}},
             "needs": still,
         }
 
