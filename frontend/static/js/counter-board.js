@@ -1,10 +1,7 @@
-// The page of counters of a game played on the players' own board: its panels (the turn, what the step still
-// needs, set-up, the counters list, a counter's card) are the server's (app/pages/counters_panel.py), drawn from
-// the act pipeline's own answers. This script only swaps them and sends the writes: a tap on [data-go] reads the
-// panels for the query it names (the card's state: the counter, its act, target, options, dice); a tap on
-// [data-write] sends its write through the outbox (CSRF, an idempotency key, kept offline), a typed value
-// (data-write-field) put in its body, then reads the panels anew. Live: each event of the game's stream reads
-// them anew too (a burst once), and a resync does.
+// The page of counters: its panels (the turn, what the step needs, set-up, the counters, a counter's card) are the
+// server's (app/pages/counters_panel.py), from the act pipeline's own answers. This script brings them to read anew:
+// a tap on [data-go] reads them for the query it names (the card's state); a tap on [data-write] sends its write
+// through the outbox (CSRF, an idempotency key, kept offline), then reads them; so does each live event, a resync.
 (() => {
   const root = document.querySelector("[data-counters-page]");
   if (!root) return;
@@ -15,10 +12,28 @@
   const send = (url, body, method = "POST") => window.firestepOutbox.send(url, { method, body: JSON.stringify(body) });
   const failed = (r) => !r || (!r.ok && !r.queued);
   const stand = /^#stand-(\d+)$/.exec(location.hash); // a need's "Open its card" on the referee board
-  let want = stand ? `group=place&unit=${stand[1]}` : "group=place";
-  let reading = 0;
+  let want = stand ? `group=place&unit=${stand[1]}` : "group=place", reading = 0;
 
-  // The panels read for `want`, each swapped for the one of its name; what is typed in them and the focus kept.
+  // A panel brought to read as the server's in place: an element of the same kind (and key: id, data-key) kept, so
+  // what is typed in it, its focus and a details opened stay; its attributes and text changed; any other replaced.
+  const morph = (old, next) => {
+    if (old.nodeName !== next.nodeName) { old.replaceWith(next); return; }
+    if (old.nodeType === Node.TEXT_NODE) { if (old.data !== next.data) old.data = next.data; return; }
+    if (old.nodeType !== Node.ELEMENT_NODE) return;
+    for (const a of [...old.attributes]) if (!next.hasAttribute(a.name) && !(a.name === "open" && old.matches("details"))) old.removeAttribute(a.name);
+    for (const a of [...next.attributes]) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+    const keyOf = (n) => (n.nodeType === Node.ELEMENT_NODE ? n.id || n.dataset.key || "" : "");
+    const kept = new Map([...old.childNodes].filter(keyOf).map((n) => [keyOf(n), n]));
+    const kids = [...next.childNodes];
+    kids.forEach((kid, i) => {
+      const here = old.childNodes[i] || null;
+      const match = keyOf(kid) ? kept.get(keyOf(kid)) : here && !keyOf(here) ? here : null;
+      if (!match) old.insertBefore(kid, here);
+      else { if (match !== here) old.insertBefore(match, here); morph(match, kid); }
+    });
+    while (old.childNodes.length > kids.length) old.lastChild.remove();
+  };
+  // The panels read for `want`, each brought to read as the one of its name.
   const read = async () => {
     const mine = ++reading;
     let r;
@@ -27,17 +42,8 @@
     } catch (err) { notice("The counters could not be read; check the connection."); return; }
     if (mine !== reading) return; // a newer read is on its way
     if (!r.ok) { notice(r.status === 401 || r.status === 403 ? "Join this game to see its counters." : "The counters could not be read; check the connection."); return; }
-    const t = document.createElement("template");
-    t.innerHTML = await r.text();
-    const typed = new Map([...root.querySelectorAll("[data-panel] input[id]")].map((i) => [i.id, i.value]));
-    const focused = document.activeElement?.id;
-    for (const next of t.content.querySelectorAll("[data-panel]")) {
-      const old = root.querySelector(`[data-panel="${next.dataset.panel}"]`);
-      if (old && old.innerHTML !== next.innerHTML) old.replaceWith(next); // only when it reads differently
-      else if (old) for (const a of ["loaded", "turn", "status", "card"]) if (a in next.dataset) old.dataset[a] = next.dataset[a];
-    }
-    for (const [id, value] of typed) { const i = document.getElementById(id); if (i && value && !i.value) i.value = value; }
-    if (focused) document.getElementById(focused)?.focus();
+    const fresh = document.createRange().createContextualFragment(await r.text());
+    for (const next of fresh.querySelectorAll("[data-panel]")) root.querySelectorAll(`[data-panel="${next.dataset.panel}"]`).forEach((old) => morph(old, next));
     shown();
   };
   // The page's own attributes, as the stage panel says them; the turn in view on the track.
@@ -47,12 +53,9 @@
     root.querySelector("[data-track-turn][aria-current]")?.scrollIntoView({ block: "nearest", inline: "center" });
   };
   const go = (query) => {
-    const opened = new URLSearchParams(query).get("unit");
-    const was = new URLSearchParams(want).get("unit");
+    const opened = new URLSearchParams(query).get("unit"), was = new URLSearchParams(want).get("unit");
     want = query;
-    return read().then(() => {
-      if (opened && opened !== was && window.matchMedia("(max-width: 899px)").matches) root.querySelector("[data-counter-card]")?.scrollIntoView({ block: "nearest" });
-    });
+    return read().then(() => opened && opened !== was && window.matchMedia("(max-width: 899px)").matches && root.querySelector("[data-counter-card]")?.scrollIntoView({ block: "nearest" }));
   };
   // A write the server drew ({url, method, body}), a typed value put in its body; the panels read anew after it
   // (`then`: the query they show next; `thenDone`: the roll's, with the event it recorded).
@@ -64,9 +67,8 @@
       w.body[form.dataset.writeField] = input.value.trim();
     }
     el.disabled = true;
-    const r = await send(w.url, w.body, w.method);
-    el.disabled = false;
-    if (failed(r)) { notice(refusal(r, "Not recorded; check the connection.")); return false; }
+    const r = await send(w.url, w.body, w.method).finally(() => { el.disabled = false; });
+    if (failed(r)) { notice(refusal(r, "Not recorded; check the connection.")); read(); return false; } // as it now stands
     if (r.queued || !r.data) notice("Kept on this device: it is recorded when the connection is back.");
     else if (el.dataset.playUndo) notice("Taken back.", true);
     if (input) input.value = "";
@@ -78,7 +80,7 @@
 
   document.addEventListener("click", (e) => {
     const el = e.target.closest("[data-go], [data-write], [data-act-greyed], [data-setup-all]");
-    if (!el || !root.contains(el) || el.type === "submit") return;
+    if (!el || !root.contains(el) || e.target.closest("[type=submit]")) return; // a form's: its submit
     if (el.matches("[data-act-greyed]")) notice(el.title);
     else if (el.matches("[data-setup-all]")) placeAll(el.closest("[data-setup-group]"));
     else if (el.dataset.write) write(el);
@@ -101,8 +103,7 @@
   const enter = async (form) => {
     const state = {};
     for (const i of form.querySelectorAll("[data-entry-field]")) if (i.value.trim()) state[i.name] = i.dataset.entryField === "number" ? Number(i.value) : i.value.trim();
-    const data = new FormData(form);
-    const playing = root.querySelector("[data-panel='stage']").dataset.status === "playing";
+    const data = new FormData(form), playing = root.querySelector("[data-panel='stage']").dataset.status === "playing";
     const made = await send(`/api/v1/games/${game}/units`, { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level, state, override: playing });
     if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
     if (!made.ok || !made.data) { notice("Kept on this device: it is added when the connection is back."); return; }
@@ -113,8 +114,7 @@
 
   let soon = null; // a burst of frames (a new turn) read once
   const later = () => { clearTimeout(soon); soon = setTimeout(read, 40); };
-  document.addEventListener("firestep:event", later);
-  document.addEventListener("firestep:resync", later);
+  ["firestep:event", "firestep:resync"].forEach((name) => document.addEventListener(name, later));
   document.addEventListener("firestep:refresh", () => { if (!window.firestepLive?.connected) later(); });
   if (stand) read(); else shown();
 })();
