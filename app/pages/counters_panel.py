@@ -662,8 +662,12 @@ def counters_panel(
     done: Annotated[int | None, Query(ge=1, le=IDS)] = None,
 ) -> Response:
     """The page of counters' panels for this seat, showing the card the query names (`Want`)."""
-    if any(len(o) > 128 for o in opt or ()) or any(not 0 <= d <= 6 for d in die or ()):
-        return HTMLResponse("opt: at most 128 characters each; die: 1 to 6", status_code=422)
+    if any(len(o) > 128 for o in opt or ()):
+        return HTMLResponse("opt: at most 128 characters each (name=value).", status_code=422)
+    if any(not 0 <= d <= 6 for d in die or ()):
+        return HTMLResponse("die: each 1 to 6, or 0 while not tapped yet.", status_code=422)
+    if any(not 1 <= j <= IDS for j in joined or ()):
+        return HTMLResponse("joined: each a counter's id.", status_code=422)
     want = want_of(group, unit, act, target, joined, opt, die, done)
 
     def build(game: Game, seat: Seat) -> dict[str, Any]:

@@ -122,7 +122,7 @@ def test_the_panels_refuse_a_query_out_of_range_by_its_field(sqlite_client: Test
     g = new_game(http, {"name": "Secrets", "ruleset": "toy-secret-counters"})
     http.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
     try:
-        for query in ("group=sideways", "unit=0", "die=9", "act=-1", f"opt={'x' * 200}"):
+        for query in ("group=sideways", "unit=0", "die=9", "act=-1", f"opt={'x' * 200}", "joined=0"):
             answer = http.get(f"/games/{g.id}/counters/panel?{query}")
             assert answer.status_code == 422, (query, answer.status_code)
             assert re.split(r"[=&]", query)[0] in answer.text, (query, answer.text)
