@@ -5,15 +5,12 @@
 (() => {
   const root = document.querySelector("[data-counters-page]");
   if (!root) return;
-  const game = root.dataset.game;
-  const notice = (text, ok = false) => window.firestepNotice?.(text, ok);
+  const game = root.dataset.game, notice = (text, ok = false) => window.firestepNotice?.(text, ok);
   const refusal = (r, fallback) => (r?.status && window.firestepExplain ? window.firestepExplain(r.status, r.data, r.retryAfter)
     : (typeof r?.data?.detail === "string" && r.data.detail) || fallback);
-  const send = (url, body, method = "POST") => window.firestepOutbox.send(url, { method, body: JSON.stringify(body) });
-  const failed = (r) => !r || (!r.ok && !r.queued);
+  const send = (url, body, method = "POST") => window.firestepOutbox.send(url, { method, body: JSON.stringify(body) }), failed = (r) => !r || (!r.ok && !r.queued);
   const stand = /^#stand-(\d+)$/.exec(location.hash); // a need's "Open its card" on the referee board
   let want = stand ? `group=place&unit=${stand[1]}` : "group=place", reading = 0;
-
   // A panel brought to read as the server's in place: an element of the same kind (and key: id, data-key) kept, so
   // what is typed in it, its focus and a details opened stay; its attributes and text changed; any other replaced.
   const morph = (old, next) => {
@@ -23,33 +20,30 @@
     for (const a of [...old.attributes]) if (!next.hasAttribute(a.name) && !(a.name === "open" && old.matches("details"))) old.removeAttribute(a.name);
     for (const a of [...next.attributes]) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
     const keyOf = (n) => (n.nodeType === Node.ELEMENT_NODE ? n.id || n.dataset.key || "" : "");
+    const kids = [...next.childNodes], keys = new Set(kids.map(keyOf).filter(Boolean));
+    for (const n of [...old.childNodes]) if (keyOf(n) && !keys.has(keyOf(n))) n.remove(); // gone: the rest unmoved
     const kept = new Map([...old.childNodes].filter(keyOf).map((n) => [keyOf(n), n]));
-    const kids = [...next.childNodes];
     kids.forEach((kid, i) => {
-      const here = old.childNodes[i] || null;
+      let here = old.childNodes[i] || null;
       const match = keyOf(kid) ? kept.get(keyOf(kid)) : here && !keyOf(here) ? here : null;
+      while (keyOf(kid) && match && here && here !== match && !keyOf(here)) { here.remove(); here = old.childNodes[i] || null; }
       if (!match) old.insertBefore(kid, here);
-      else { if (match !== here) old.insertBefore(match, here); morph(match, kid); }
+      else { if (match !== here) old.insertBefore(match, here); morph(match, kid); } // moved only when reordered
     });
     while (old.childNodes.length > kids.length) old.lastChild.remove();
   };
   // The panels read for `want`, each brought to read as the one of its name.
   const read = async () => {
     const mine = ++reading;
-    let r;
-    try {
-      r = await fetch(`/games/${game}/counters/panel?${want}`, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" });
-    } catch (err) { notice("The counters could not be read; check the connection."); return; }
+    const r = await fetch(`/games/${game}/counters/panel?${want}`, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
     if (mine !== reading) return; // a newer read is on its way
-    if (!r.ok) { notice(r.status === 401 || r.status === 403 ? "Join this game to see its counters." : "The counters could not be read; check the connection."); return; }
+    if (!r?.ok) { notice(r?.status === 401 || r?.status === 403 ? "Join this game to see its counters." : "The counters could not be read; check the connection."); return; }
     const fresh = document.createRange().createContextualFragment(await r.text());
     for (const next of fresh.querySelectorAll("[data-panel]")) root.querySelectorAll(`[data-panel="${next.dataset.panel}"]`).forEach((old) => morph(old, next));
     shown();
   };
-  // The page's own attributes, as the stage panel says them; the turn in view on the track.
-  const shown = () => {
-    const stage = root.querySelector("[data-panel='stage']");
-    for (const a of ["loaded", "turn", "card"]) root.dataset[a] = stage.dataset[a];
+  const shown = () => { // the page's own attributes as the stage panel says them; the turn in view on the track
+    for (const a of ["loaded", "turn", "card"]) root.dataset[a] = root.querySelector("[data-panel='stage']").dataset[a];
     root.querySelector("[data-track-turn][aria-current]")?.scrollIntoView({ block: "nearest", inline: "center" });
   };
   const go = (query) => {
@@ -78,13 +72,19 @@
     return true;
   };
 
+  // Taps in turn: one made while the panels are read is made on them as read (a counter tapped as the target once
+  // its act's card is drawn, not on the card before it), found again by its key.
+  let tapped = Promise.resolve();
   document.addEventListener("click", (e) => {
-    const el = e.target.closest("[data-go], [data-write], [data-act-greyed], [data-setup-all]");
-    if (!el || !root.contains(el) || e.target.closest("[type=submit]")) return; // a form's: its submit
-    if (el.matches("[data-act-greyed]")) notice(el.title);
-    else if (el.matches("[data-setup-all]")) placeAll(el.closest("[data-setup-group]"));
-    else if (el.dataset.write) write(el);
-    else go(el.dataset.go);
+    const was = e.target.closest("button:is([data-go], [data-write], [data-act-greyed], [data-setup-all])");
+    if (!was || !root.contains(was) || was.type === "submit") return; // a form's own: its submit
+    tapped = tapped.then(() => {
+      const el = was.dataset.key ? root.querySelector(`[data-key="${was.dataset.key}"]`) : was;
+      if (!el?.isConnected) return null;
+      if (el.matches("[data-act-greyed]")) return notice(el.title);
+      if (el.matches("[data-setup-all]")) return placeAll(el.closest("[data-setup-group]"));
+      return el.dataset.write ? write(el) : go(el.dataset.go);
+    }).catch(() => null);
   });
   document.addEventListener("submit", (e) => {
     const form = e.target;
@@ -112,8 +112,7 @@
     read();
   };
 
-  let soon = null; // a burst of frames (a new turn) read once
-  const later = () => { clearTimeout(soon); soon = setTimeout(read, 40); };
+  let soon = null; const later = () => { clearTimeout(soon); soon = setTimeout(read, 40); }; // a burst read once
   ["firestep:event", "firestep:resync"].forEach((name) => document.addEventListener(name, later));
   document.addEventListener("firestep:refresh", () => { if (!window.firestepLive?.connected) later(); });
   if (stand) read(); else shown();
