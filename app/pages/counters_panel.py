@@ -131,6 +131,7 @@ class _Panel:
             "loaded": len(self.counters),
             "setup": self._setup(),
             "card": self._card(offered),
+            "result_line": result.game_result(self.session, game.pk),  # None until the game is over
         }
 
     # -- a counter -----------------------------------------------------------------------------------------
