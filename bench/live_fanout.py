@@ -303,7 +303,9 @@ def main() -> None:
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="postgresql")
     parser.add_argument("--events", type=int, help="markers posted (20; 600 with --compare)")
     parser.add_argument("--interval", type=float, help="seconds between markers (0.25; 0.1 with --compare)")
-    parser.add_argument("--view", choices=("", "map", "board", "counters", "mixed"), default="", help="what frames carry")
+    parser.add_argument(
+        "--view", choices=("", "map", "board", "counters", "mixed"), default="", help="what frames carry"
+    )
     parser.add_argument("--compare", action="store_true", help="the view against the bare event, in turns")
     parser.add_argument("--rounds", type=int, default=3, help="turns of each with --compare")
     args = parser.parse_args()
