@@ -102,14 +102,19 @@ def warm_pdf() -> bytes:
 
 
 # -- period playsheets ------------------------------------------------------------------------------------
-def render_html(period: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> str:
-    """The period's playsheet as print-ready HTML, with a game's chosen variants marked."""
-    built = sheet.period_sheet(period, variants)
-    return _page("playsheet.html", paper, f"Flanders Fields playsheet: {built.period_name}", sheet=built)
+def render_html(
+    period: str, paper: str = "a4", variants: Mapping[str, str] | None = None, ruleset: str | None = None
+) -> str:
+    """The period's playsheet of a rule set with periods (by default the first: sheet.period_ruleset) as
+    print-ready HTML, with a game's chosen variants marked."""
+    built = sheet.period_sheet(period, variants, ruleset)
+    return _page("playsheet.html", paper, f"{built.name} playsheet: {built.period_name}", sheet=built)
 
 
-def render_pdf(period: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> bytes:
-    return html_to_pdf(render_html(period, paper, variants))
+def render_pdf(
+    period: str, paper: str = "a4", variants: Mapping[str, str] | None = None, ruleset: str | None = None
+) -> bytes:
+    return html_to_pdf(render_html(period, paper, variants, ruleset))
 
 
 # -- a rule set's own playsheet ------------------------------------------------------------------------------
@@ -125,7 +130,8 @@ def ruleset_sheet_pdf(ruleset: str, paper: str = "a4", variants: Mapping[str, st
 
 # -- the 1:1 template kit ---------------------------------------------------------------------------------
 def template_kit_html(paper: str = "a4") -> str:
-    return _page("kit.html", paper, "Flanders Fields template kit (1:1)", kit.MARGIN_MM, pages=kit.pages())
+    name, pages = kit.kit()
+    return _page("kit.html", paper, f"{name} template kit (1:1)", kit.MARGIN_MM, pages=pages)
 
 
 def template_kit_pdf(paper: str = "a4") -> bytes:

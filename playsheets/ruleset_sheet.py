@@ -1,28 +1,28 @@
-"""A rule set's own playsheet: the sections its rule set says the sheet holds, built from its own data objects,
-with the errata readings a game plays; printed by the same renderer and PDF pipeline as the period sheets.
+"""A rule set's own playsheet: the sections its game rules declare (`GameRules.playsheet`: a rule set printing its
+own tables declares them, each value with its printed line; one that declares none prints what its book already
+holds), with the errata readings a game plays; printed by the same renderer and PDF pipeline as the period sheets.
 
-Flanders Fields prints one sheet per war period (playsheets.sheet); a rule set without periods registers its
-sheet's pages here, under its id.
+A rule set with war periods prints one sheet per period (playsheets.sheet); every other rule set played as a game
+prints its own, here, under its id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from playsheets import earth2mm_sheet, vimy_sheet
-from playsheets.sheet import Section, VariantNote, variant_notes
+from playsheets.sheet import Section, VariantNote, section, variant_notes
 from playsheets.tables import Bullets
 from rules.core.errors import NotFoundError
 from rules.core.ruleset import RuleSet
-from rules.earth2mm.ruleset import Earth2mm
-from rules.registry import get_ruleset
-from rules.vimy_ridge.ruleset import VimyRidge
+from rules.registry import all_game_rules, get_game_rules, get_ruleset
 
-Pages = Callable[[], list[list[Section]]]
 
-# The rule sets that print their own sheet, each with the builder of its pages (two at most).
-SHEETS: dict[str, Pages] = {Earth2mm.id: earth2mm_sheet.pages, VimyRidge.id: vimy_sheet.pages}
+def own_sheets() -> tuple[str, ...]:
+    """The rule sets printing a playsheet of their own: those played as a game without war periods, in the
+    registry's order."""
+    ids = (rules.book.ruleset_id for rules in all_game_rules())
+    return tuple(i for i in ids if not get_ruleset(i).periods)
 
 
 @dataclass
@@ -53,12 +53,22 @@ def readings_section(rs: RuleSet, variants: Mapping[str, str]) -> Section:
 
 
 def ruleset_sheet(ruleset_id: str, variants: Mapping[str, str] | None = None) -> RuleSetSheet:
-    """The rule set's playsheet with a game's readings; 404 for a rule set that prints none."""
-    if ruleset_id not in SHEETS:
-        raise NotFoundError("rule set playsheet", ruleset_id, sorted(SHEETS))
+    """The rule set's playsheet with a game's readings; 404 for a rule set that prints none of its own."""
+    printed = own_sheets()
+    if ruleset_id not in printed:
+        raise NotFoundError("rule set playsheet", ruleset_id, sorted(printed))
     rs = get_ruleset(ruleset_id)
     ctx = rs.context(None, variants or {})  # validates every variant (422 naming it otherwise)
-    pages = SHEETS[ruleset_id]()
+    declared = get_game_rules(ruleset_id).playsheet(None)
+    pages: list[list[Section]] = []
+    for specs in declared.pages():
+        # The readings are printed whole in their own section: no section claims one.
+        built = [section(rs, spec, None, [], declared, set())[0] for spec in specs]
+        if printed_page := [s for s in built if s is not None]:
+            pages.append(printed_page)
     readings = readings_section(rs, ctx.variants)
-    pages[-1].append(readings)
+    if not pages:
+        pages.append([])
+    if rs.errata:  # a rule set with no erratum has no reading to print
+        pages[-1].append(readings)
     return RuleSetSheet(rs.id, rs.name, rs.source, pages, readings.variants)

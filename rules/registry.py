@@ -9,6 +9,7 @@ import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from rules.core.campaign import Campaign
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
 from rules.core.ruleset import REGISTERED, RuleSet
@@ -92,6 +93,14 @@ def get_ruleset(ruleset_id: str) -> RuleSet:
 def _game(rs: RuleSet | None) -> GameRules | None:
     # `RuleSet.game` is typed here: the hook's module sits above the rule set's (rules.core.ruleset).
     return rs.game if rs is not None and isinstance(rs.game, GameRules) else None
+
+
+def the_campaign() -> Campaign:
+    """The campaign the app plays: the first rule set's that declares one (`RuleSet.campaign`)."""
+    found = [rs.campaign for rs in all_rulesets() if isinstance(rs.campaign, Campaign)]
+    if not found:
+        raise NotFoundError("campaign", "")
+    return found[0]
 
 
 def all_game_rules() -> list[GameRules]:

@@ -123,6 +123,7 @@ def test_the_steps_of_adding_a_rule_set_name_what_exists() -> None:
             "rules.core.kit",
             "rules.core.records",
             "rules.core.resolution",
+            "rules.core.sheet",
             "rules.registry",
             "rules.table.bases",
             "rules.table.templates",

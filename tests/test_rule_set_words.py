@@ -168,12 +168,6 @@ APP_OWN_MEANINGS = {
     ("app/routes/forces.py", "advance"): "the name of a stand move's example in the API's documentation",
     ("app/routes/games.py", "advance"): "the turn's advance (route and its example)",
     ("app/routes/games.py", "open"): "Flanders Fields' cover in a lookup's documented example",
-    ("app/routes/geometry.py", "move"): "rules.table.move, the measured move",
-    (
-        "app/routes/geometry.py",
-        "open",
-    ): "Flanders Fields' cover of a target in the open (its geometry lookup)",
-    ("app/routes/geometry_artillery.py", "advance"): "a rolling barrage's lift (its geometry lookup)",
     ("app/services/acts.py", "advance"): "the turn's advance",
     ("app/services/acts.py", "moving"): "a table template being moved",
     ("app/services/campaign_battles.py", "open"): "a campaign battle's status, not yet settled",
@@ -274,3 +268,31 @@ def test_no_module_of_the_app_or_frontend_names_vimy_ridge_things() -> None:
     }
     assert found == set()
     assert [str(p.relative_to(ROOT)) for p in _modules() if re.search(r"vimy|1534", code_of(p), re.I)] == []
+
+
+def test_the_fire_plan_page_and_route_import_and_name_no_rule_sets_things() -> None:
+    """The fire plan's terms, its rehearsal's request and limits and its drawing on the page are the rule set's
+    declaration (rules.core.game.FirePlanTerms: `rehearsal`, `marks`): the page and the routes import no rule
+    set's package, and no string of their code is a plan kind, a template kind or a field of a plan item or of
+    a rehearsal's request (the grid reference aside, rules.core.kit.Grid)."""
+    packages = {p.name for p in (ROOT / "rules").iterdir() if (p / "ruleset.py").exists()} - {"core"}
+    words: set[str] = set()
+    for rules in all_game_rules():
+        words |= set(rules.book.kit.templates)
+        for model in rules.book.kit.plan_kinds:
+            words |= set(get_args(model.model_fields["kind"].annotation)) | set(model.model_fields)
+        if rules.book.plan_terms.rehearsal is not None:
+            words |= set(rules.book.plan_terms.rehearsal.model_fields)
+    words -= {"kind", "grid", "turns", "seed", "samples", "variants"}  # the core's (Grid, RehearsalRequest)
+    found = {}
+    for path in ("app/pages/fire_plan.py", "app/routes/fireplans.py"):
+        tree = ast.parse(code_of(ROOT / path))
+        modules = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        modules += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        imported = {m.split(".")[1] for m in modules if m.startswith("rules.")}
+        strings = {
+            n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+        }
+        found[path] = sorted((imported & packages) | (strings & words))
+    assert len(packages) >= 4 and {"battery", "gas-attacker", "halts"} <= words
+    assert found == {"app/pages/fire_plan.py": [], "app/routes/fireplans.py": []}

@@ -15,7 +15,6 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from app.core.platform import lower_priority
-from rules.core.errors import RulesError
 
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -99,21 +98,15 @@ def submit(fn: Callable[..., Any], *args: Any) -> Any:
         return _submit(fn, *args)
 
 
-def _timed(fn: Callable[..., Any], *args: Any) -> tuple[str, Any, float]:
-    """In the worker: fn(*args) with the CPU seconds it took; a refusal's parts (a RulesError does not survive
-    pickling as it is)."""
+def _timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """In the worker: fn(*args) with the CPU seconds it took."""
     start = time.process_time()
-    try:
-        made = fn(*args)
-    except RulesError as e:
-        return "refused", (e.field, e.reason, e.allowed, e.source, e.why), time.process_time() - start
-    return "made", made, time.process_time() - start
+    made = fn(*args)
+    return made, time.process_time() - start
 
 
 def timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
-    """fn(*args) in the worker process with the CPU seconds it took there; a RulesError there is raised here."""
-    outcome, made, cpu = submit(_timed, fn, *args)
-    if outcome == "refused":
-        field, reason, allowed, source, why = made
-        raise RulesError(field, reason, allowed, source, why)
+    """fn(*args) in the worker process with the CPU seconds it took there; what it raises there (a RulesError, a
+    NotFoundError: rules.core.errors keeps their parts across the process) is raised here."""
+    made, cpu = submit(_timed, fn, *args)
     return made, cpu

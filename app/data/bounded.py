@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AllowInfNan, BaseModel, ConfigDict, Field, Strict, model_validator
 
+from rules.table.requests import MAX_FEATURES, MAX_VERTICES_TOTAL, count_vertices
+
 # -- numbers: no booleans, no NaN or Infinity, nothing a database integer cannot hold -------------------------
 INT32_MAX = 2**31 - 1  # PostgreSQL INTEGER; SQLite's is 2**63 - 1
 FLOAT_MAX = 1e9
@@ -125,11 +127,9 @@ MAX_SCENARIOS = 200  # imported scenarios a server keeps (the shipped ones are n
 # -- terrain: what a 120 x 180 cm table holds -----------------------------------------------------------------
 MAX_TABLE_CM = 1000  # GameCreate's own cap on a table side
 TABLE_MARGIN_CM = 100  # features may hang over the edge (a river running off the table)
-MAX_FEATURES = 500
 MAX_VERTICES_PER_RING = 1000
 MAX_RINGS_PER_POLYGON = 20
 MAX_POLYGONS = 50
-MAX_VERTICES_TOTAL = 20_000
 MAX_PROPERTIES = 32
 
 TerrainCoord = Annotated[
@@ -172,14 +172,6 @@ class TerrainFeature(_Geo):
     properties: Annotated[dict[str, Any], AfterValidator(_check_properties)] = Field(
         description=f"`kind` names the terrain; up to {MAX_PROPERTIES} more, plain JSON."
     )
-
-
-def count_vertices(kind: str, coordinates: Any) -> int:
-    """Vertices of a GeoJSON LineString, Polygon or MultiPolygon."""
-    if kind == "LineString":
-        return len(coordinates)
-    polygons = [coordinates] if kind == "Polygon" else coordinates
-    return sum(len(ring) for rings in polygons for ring in rings)
 
 
 class Terrain(_Geo):

@@ -40,21 +40,13 @@ from app.pages.templates import templates
 from app.services import campaign_battles, campaign_store, seating
 from app.services.seating import Viewer
 from app.services.writing import unit_of_work
+from rules.core.campaign import CampaignState
 from rules.core.errors import NotFoundError, RulesError
-from rules.firestorm.campaign import CampaignState
-from rules.firestorm.data import (
-    AREA_NAMES,
-    AREAS,
-    BATTLES,
-    KIND_LABELS,
-    LAST_TURN,
-    SUPPLY,
-    TERRAIN,
-    TROOP_BY_ID,
-    VP_AREAS,
-)
+from rules.registry import the_campaign
 
 router = Router(include_in_schema=False)
+# The map of the rule set's campaign (rules.core.campaign.CampaignMap), as the page draws it.
+MAP = the_campaign().map
 
 SIDE_NAMES = {"german": "German", "bef": "BEF", "referee": "Organiser"}
 # map.json reads letters as columns west to east and numbers as rows north to south; columns A, C and E sit
@@ -68,7 +60,7 @@ COLUMNS = ("A", "B", "C", "D", "E")
 def troop_label(tid: str) -> str:
     """'5 Guard Grenadier Regiment (Stoss)' -> '5 Guard Grenadier Regiment': the kind is shown apart. The AIF
     brigades' two troops keep their '(first)'/'(second)' so they can be told apart."""
-    spec = TROOP_BY_ID[tid]
+    spec = MAP.troops[tid]
     return spec.name if spec.brigade else spec.name.split(" (")[0]
 
 
@@ -76,22 +68,22 @@ def _areas(state: CampaignState) -> list[dict[str, Any]]:
     c = state.current
     battle = {c.from_area: "from", c.to_area: "to"} if c else {}
     out = []
-    for area in AREAS:
+    for area in MAP.areas:
         col, row = area.split("-")
         start = 2 * int(row) - (1 if col in SHIFTED_NORTH else 0)
         out.append(
             {
                 "id": area,
-                "name": AREA_NAMES.get(area, ""),
-                "terrain": TERRAIN[area],
-                "vp": VP_AREAS.get(area),
+                "name": MAP.area_names.get(area, ""),
+                "terrain": MAP.terrain[area],
+                "vp": MAP.vp_areas.get(area),
                 "control": state.control[area],
-                "supply": [side for side, edge in SUPPLY.items() if area in edge],
+                "supply": [side for side, edge in MAP.supply.items() if area in edge],
                 "battle": battle.get(area),
                 "column": COLUMNS.index(col) + 1,
                 "row": start,
                 "troops": [
-                    {"id": t.id, "label": troop_label(t.id), "kind": KIND_LABELS[TROOP_BY_ID[t.id].kind]}
+                    {"id": t.id, "label": troop_label(t.id), "kind": MAP.kind_labels[MAP.troops[t.id].kind]}
                     for t in state.troops
                     if t.status == "active" and t.area == area
                 ],
@@ -121,13 +113,13 @@ def _entry_text(ev: dict[str, Any], games_now: Mapping[int, int | None]) -> str:
     what = str(a.get("type", "")).capitalize()
     if a.get("type") == "attack":
         what += f" {a.get('from_area')} → {a.get('to_area')} with " + ", ".join(
-            troop_label(t) for t in a.get("troops", []) if t in TROOP_BY_ID
+            troop_label(t) for t in a.get("troops", []) if t in MAP.troops
         )
     elif a.get("troops"):
-        what += ": " + ", ".join(troop_label(t) for t in a["troops"] if t in TROOP_BY_ID)
+        what += ": " + ", ".join(troop_label(t) for t in a["troops"] if t in MAP.troops)
     elif a.get("moves"):
         what += ": " + ", ".join(
-            f"{troop_label(t)} → {to}" for t, to in a["moves"].items() if t in TROOP_BY_ID
+            f"{troop_label(t)} → {to}" for t, to in a["moves"].items() if t in MAP.troops
         )
     elif a.get("areas"):
         what += ": " + ", ".join(str(x) for x in a["areas"])
@@ -157,7 +149,7 @@ def _happened(ev: dict[str, Any]) -> str:
     for e in ev.get("events", []):
         name = str(e.get("event", ""))
         troop = e.get("troop")
-        if troop in TROOP_BY_ID:
+        if troop in MAP.troops:
             parts.append(f"{troop_label(troop)} {name}" + (f" ({e['to']})" if e.get("to") else ""))
         elif name == "initiative":
             parts.append(f"{SIDE_NAMES.get(e.get('attacker', ''), '')} attacks")
@@ -197,8 +189,8 @@ def board_context(session: Session, row: Campaign, who: Viewer, error: str | Non
         "is_organiser": who.is_referee,
         "areas": _areas(state),
         "off_map": _off_map(state),
-        "battles": BATTLES[state.turn],
-        "last_turn": LAST_TURN,
+        "battles": MAP.battles[state.turn],
+        "last_turn": MAP.last_turn,
         "actions": actions,
         "log": list(reversed(log))[:60],
         "can_undo": who.is_referee and any(e["kind"] == "action" and not e["undone"] for e in log),

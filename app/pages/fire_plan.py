@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, get_args, get_origin
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
@@ -28,11 +29,10 @@ from app.services.units import list_units
 from app.services.writing import game_write
 from rules.core.acts import PlanFire
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.game import item_words
+from rules.core.game import PlanMark, item_words
 from rules.core.kit import PlanKind
 from rules.core.records import Snapshot
 from rules.core.vocabulary import SIDES
-from rules.flanders_fields.planning import rehearsal as R
 from rules.table.frame import AHEAD_DEG, Side, table_to_grid
 from rules.table.placed import stand_of
 from rules.table.templates import Template
@@ -172,7 +172,6 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
         {"id": str(i.public_id), "kind": i.kind, "arrival_turn": i.arrival_turn, "data": i.data}
         for i in fireplans.plan_items(session, game.pk, side)
     ]
-    plan = R.plan_from_items(plan_side, items, table)
     ahead = AHEAD_DEG[plan_side]
 
     def on_screen(x: float, y: float) -> tuple[float, float]:
@@ -180,36 +179,19 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
         gx, gy = table_to_grid(plan_side, x, y, table)
         return round(gx, 2), round(table.length_cm - gy, 2)
 
+    def drawn(mark: PlanMark) -> str:
+        """A template where it lands, or a band across the table."""
+        if mark.band is not None:
+            y0, y1 = mark.band
+            return _path([[(0, y0), (table.width_cm, y0), (table.width_cm, y1), (0, y1)]])
+        spec = rules.book.kit.templates[str(mark.template)]
+        return _poly_path(Template(spec, mark.point, ahead).polygon(table))
+
+    draw = rules.book.plan_terms.marks
     marks = [
-        {
-            "label": f"T{f.first_turn}",
-            "kind": f.kind,
-            "d": _poly_path(Template(rules.book.kit.templates[f.template], f.point, ahead).polygon(table)),
-            "at": on_screen(*f.point),
-        }
-        for f in plan.fire
+        {"label": m.label, "kind": m.kind, "d": drawn(m), "at": on_screen(*m.point)}
+        for m in (draw(side, items, table) if draw is not None else ())
     ]
-    gas_kind = "gas-attacker" if plan_side == "attacker" else "gas-defender"
-    marks += [
-        {
-            "label": f"T{g.turn}",
-            "kind": "gas",
-            "d": _poly_path(Template(rules.book.kit.templates[gas_kind], g.point, ahead).polygon(table)),
-            "at": on_screen(*g.point),
-        }
-        for g in plan.gas
-    ]
-    sign = 1.0 if plan_side == "attacker" else -1.0
-    for b in plan.barrages:
-        y0, y1 = sorted((b.front_y, b.front_y + sign * b.depth_cm))
-        marks.append(
-            {
-                "label": f"barrage T{b.turn}",
-                "kind": "band",  # across the table
-                "d": _path([[(0, y0), (table.width_cm, y0), (table.width_cm, y1), (0, y1)]]),
-                "at": on_screen(table.width_cm / 2, (y0 + y1) / 2),
-            }
-        )
     # Turned so that the side's own rear edge is at the bottom and its left-hand corner at the bottom left.
     flip = (
         f"matrix(1 0 0 -1 0 {table.length_cm:g})"
@@ -235,10 +217,11 @@ def rehearsal_view(
 ) -> dict[str, Any]:
     """The side's own plan rehearsed against the enemy's stands as they stand now, as heat per turn; nothing
     where the rule set rehearses no plan (2mm Earth 1418)."""
-    if not has_items or not viewer.may_act_for(side) or not rules_of(game).book.plan_terms.rehearsed:
+    asked = rules_of(game).book.plan_terms.rehearsal
+    if not has_items or not viewer.may_act_for(side) or asked is None:
         return {"rehearsal": None, "rehearsal_error": None}
     try:
-        body = rehearsal.rehearse_plan(session, game, viewer, side, None, 1, PAGE_SAMPLES, {}, [])
+        body = rehearsal.rehearse_plan(session, game, viewer, side, asked(samples=PAGE_SAMPLES))
     except (RulesError, TooManyRequests) as e:  # the page is shown without its heat, saying why
         return {"rehearsal": None, "rehearsal_error": error_message(e)}
     centres = {s["stand"]: s["center"] for s in body["stands"]}
@@ -291,9 +274,6 @@ def plan_form(game: Game, kinds: Sequence[str]) -> dict[str, Any]:
     }
 
 
-TEXT_PLAN_FIELDS = ("battery", "gas", "target", "cloud")
-
-
 def _form_number(raw: Any) -> Any:
     """A typed-in number as the API takes it (the API refuses numbers sent as strings); anything that is not
     a number stays as typed, so the refusal names the field."""
@@ -306,26 +286,47 @@ def _form_number(raw: Any) -> Any:
     return text
 
 
+def _plain(annotation: Any) -> Any:
+    """The type under Annotated[...] and Optional (None dropped)."""
+    while get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    if get_origin(annotation) in (Union, UnionType) and len(args) == 1:
+        return _plain(args[0])
+    return annotation
+
+
+def _takes_number(annotation: Any) -> bool:
+    """Whether a field holds a number (a Literal of numbers too): a typed-in one is sent as a number."""
+    plain = _plain(annotation)
+    if get_origin(plain) is Literal:
+        return any(type(a) in (int, float) for a in get_args(plain))
+    return plain in (int, float)
+
+
 def _plan_item(form: FormData, models: Mapping[str, type[PlanKind]]) -> dict[str, Any]:
-    """The API's PlanItemIn body from the fire-plan form: only the fields of the chosen kind's model."""
+    """The API's PlanItemIn body from the fire-plan form: only the fields of the chosen kind's model, each read
+    by its type: the grid reference from its two boxes, a list of numbers typed comma separated, a list of
+    words by its checked options, a yes/no by its box, a number as typed."""
     kind = str(form.get("kind") or "")
     item: dict[str, Any] = {"kind": kind}
     model = models.get(kind)
-    for name in model.model_fields if model is not None else ():
+    for name, f in model.model_fields.items() if model is not None else ():
+        plain = _plain(f.annotation)
         if name == "kind":
             continue
-        if name == "grid":
+        if name == "grid":  # rules.core.kit.Grid, every plan's grid reference
             item["grid"] = [_form_number(form.get("grid_x")), _form_number(form.get("grid_y"))]
-        elif name == "halts":
-            raw = str(form.get("halts") or "")
-            item["halts"] = [_form_number(h) for h in raw.replace(";", ",").split(",") if h.strip()]
-        elif name == "batteries":
-            item["batteries"] = [str(b) for b in form.getlist("batteries")]
-        elif name == "transparent":
-            item["transparent"] = form.get("transparent") == "true"
+        elif get_origin(plain) is list and _takes_number(get_args(plain)[0]):
+            raw = str(form.get(name) or "")
+            item[name] = [_form_number(h) for h in raw.replace(";", ",").split(",") if h.strip()]
+        elif get_origin(plain) is list:
+            item[name] = [str(b) for b in form.getlist(name)]
+        elif plain is bool:
+            item[name] = form.get(name) == "true"
         elif form.get(name) not in (None, ""):
             value = str(form.get(name)).strip()
-            item[name] = value if name in TEXT_PLAN_FIELDS else _form_number(value)
+            item[name] = _form_number(value) if _takes_number(f.annotation) else value
     return {"arrival_turn": _form_number(form.get("arrival_turn") or "1"), "item": item}
 
 

@@ -26,14 +26,14 @@ SHEET_MAX_VARIANTS = 32
 
 def sheet_url(ruleset_id: str, period: str | None, variants: dict[str, str] | None = None) -> str | None:
     """The fallback sheet of a rule set's period, or None when the rule set prints no playsheet."""
-    if ruleset_id != sheet.RULESET or period is None:
+    if ruleset_id not in sheet.period_rulesets() or period is None:
         return None
     query = "&".join(f"variant={eid}:{rid}" for eid, rid in sorted((variants or {}).items()))
     return f"/lookup/sheets/{ruleset_id}/{period}" + (f"?{query}" if query else "")
 
 
-def _variants(raw: list[str]) -> dict[str, str]:
-    errata = get_ruleset(sheet.RULESET).errata
+def _variants(ruleset_id: str, raw: list[str]) -> dict[str, str]:
+    errata = get_ruleset(ruleset_id).errata
     out: dict[str, str] = {}
     for i, item in enumerate(raw[:SHEET_MAX_VARIANTS]):
         eid, sep, rid = item.partition(":")
@@ -50,13 +50,14 @@ def lookup_sheet(
     period: str,
     variant: Annotated[list[str], Query(max_length=SHEET_MAX_VARIANTS)] = [],  # noqa: B006
 ) -> Response:
-    if ruleset != sheet.RULESET:
-        return not_found(request, NotFoundError("playsheet", ruleset, [sheet.RULESET]))
+    by_period = sheet.period_rulesets()
+    if ruleset not in by_period:
+        return not_found(request, NotFoundError("playsheet", ruleset, list(by_period)))
     periods = get_ruleset(ruleset).period_ids
     if period not in periods:
         return not_found(request, NotFoundError("period", period, periods))
     try:
-        built = sheet.period_sheet(period, _variants(variant))
+        built = sheet.period_sheet(period, _variants(ruleset, variant), ruleset)
     except RulesError as e:
         context = {"title": "Not possible", "message": error_message(e)}
         return templates.TemplateResponse(request, "error.html", context, status_code=422)
@@ -68,7 +69,7 @@ def lookup_sheet(
             "html": Markup(blocks(s.blocks)),
             "variants": s.variants,
             "sources": s.sources,
-            "resolvers": " ".join(r for r, ids in sheet.RESOLVER_SECTIONS.items() if s.id in ids),
+            "resolvers": " ".join(s.resolvers),
         }
         for s in built.sections
     ]

@@ -181,15 +181,48 @@ templates.env.globals["answer_details"] = answer_details
 templates.env.globals["short_list"] = short_list
 templates.env.globals["period_labels"] = period_labels
 templates.env.globals["ruleset_title"] = lambda ruleset_id: get_ruleset(ruleset_id).name  # "Flanders Fields"
-# The printed sheets' rule set, the rule sets printing their own playsheet, and the cards' name and title,
-# for the print menu's links (playsheets/).
+
+
+class PrintedSheets:
+    """What the print menu links to (playsheets/), read from the registry each time the menu is drawn, so a rule
+    set registered later is in it: the rule sets printing their own playsheet and those printing one per war
+    period, each period's sheet and its label, and the aiming-point cards' name and title."""
+
+    cards = forms.CARDS
+    cards_title = forms.CARDS_TITLE
+
+    @property
+    def own(self) -> tuple[str, ...]:
+        return ruleset_sheet.own_sheets()
+
+    @property
+    def by_period(self) -> tuple[str, ...]:
+        return sheet.period_rulesets()
+
+    def periods(self, ruleset_id: str | None = None) -> list[tuple[str, str]]:
+        """Each period sheet's path and label: of the rule set `ruleset_id` when it prints them, else of every
+        rule set that does (its name in the label when there are several). The first such rule set's are at
+        `/playsheets/{period}`, every other's under its own id (app/routes/playsheets.py)."""
+        printed = self.by_period
+        chosen = [ruleset_id] if ruleset_id in printed else list(printed)
+        links: list[tuple[str, str]] = []
+        for rs_id in chosen:
+            rs = get_ruleset(rs_id)
+            labels = period_labels([{"id": p.id, "name": p.name} for p in rs.periods])
+            base = "/playsheets" if rs_id == printed[0] else f"/playsheets/rulesets/{rs_id}"
+            named = f"{rs.name}, " if len(chosen) > 1 else ""
+            links += [
+                (f"{base}/{p}", f"Playsheet, {named}{label[:1].upper()}{label[1:]}")
+                for p, label in labels.items()
+            ]
+        return links
+
+    @staticmethod
+    def aimed(ruleset_id: str) -> bool:
+        """A game of a rule set without aiming points prints no aiming-point cards (the route answers 404)."""
+        return game_rules_or_none(ruleset_id).book.plan_terms.aiming_field is not None
+
+
 # Without the PDF engine the menu offers each sheet's print view instead (app/core/pdf_engine.py).
 templates.env.globals["pdf_engine_problem"] = pdf_engine_problem
-templates.env.globals["sheets"] = {
-    "ruleset": sheet.RULESET,
-    "own": tuple(ruleset_sheet.SHEETS),
-    "cards": forms.CARDS,
-    "cards_title": forms.CARDS_TITLE,
-    # A game of a rule set without aiming points prints no aiming-point cards (the route answers 404).
-    "aimed": lambda ruleset_id: game_rules_or_none(ruleset_id).book.plan_terms.aiming_field is not None,
-}
+templates.env.globals["sheets"] = PrintedSheets()

@@ -18,9 +18,6 @@ from app.routes import (
     fireplans,
     forces,
     games,
-    geometry,
-    geometry_artillery,
-    geometry_fire,
     health,
     league,
     playsheets,
@@ -42,9 +39,6 @@ def api_routers() -> list[Router]:
         fireplans.router,
         arrivals.router,  # arrived fire-plan fire as cards (issue 26)
         events.router,
-        geometry.router,
-        geometry_fire.router,
-        geometry_artillery.router,
         campaigns.router,
         campaign_games.router,  # the campaign persisted like a game (issue 9)
         campaign_battles.router,  # campaign battles fought on the table (issue 17)

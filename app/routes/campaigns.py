@@ -1,10 +1,10 @@
-"""The Firestorm: Villers-Bretonneux campaign over HTTP, statelessly: the client holds the state and sends it
-back with each action (the pure state machine is rules.firestorm.campaign)."""
+"""The rule set's campaign over HTTP, statelessly: the client holds the state and sends it back with each action
+(the pure state machine is the one the rule set declares, rules.core.campaign.Campaign)."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -12,12 +12,16 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import Adjacency, Die, JsonObject, Variants
 from app.data.schemas_answers import CampaignResultOut
-from rules.firestorm import campaign
-from rules.firestorm.campaign import CampaignState
+from rules.registry import the_campaign
 
-router = Router(
-    prefix="/api/v1/rulesets/firestorm-villers-bretonneux/campaign", tags=["firestorm-villers-bretonneux"]
-)
+campaign = the_campaign()
+# The rule set's own model of the state, in the request and the answer (its schema in the API's documentation);
+# to the type checker, a model of any fields.
+if TYPE_CHECKING:
+    CampaignState = BaseModel
+else:
+    CampaignState = campaign.state
+router = Router(prefix=f"/api/v1/rulesets/{campaign.ruleset_id}/campaign", tags=[campaign.ruleset_id])
 
 
 class NewCampaign(BaseModel):
@@ -68,7 +72,7 @@ def _out(state: CampaignState) -> CampaignStateOut:
     "/new", response_model=CampaignStateOut, responses=errors.responses(422), summary="Set up a new campaign"
 )
 def new_campaign_state(body: NewCampaign) -> CampaignStateOut:
-    return _out(campaign.new_campaign(body.adjacency, body.variants))
+    return _out(campaign.new(body.adjacency, body.variants))
 
 
 @router.post(
@@ -86,7 +90,7 @@ def apply_campaign_action(body: ApplyIn) -> ApplyOut:
     dice = body.dice
     by_server = dice is None
     if dice is None:
-        campaign.check_state(body.state)
+        campaign.check(body.state)
         rng = random.SystemRandom()
         dice = [rng.randint(1, 6) for _ in range(campaign.dice_needed(body.state, body.action))]
     state, events = campaign.apply(body.state, body.action, dice)

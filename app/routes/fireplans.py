@@ -3,15 +3,13 @@ each arrives on the table, and verifiable against the commitment."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Union
 
 from fastapi import Body, Path
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from app import errors
 from app.core.routing import Router
-from app.data.bounded import Variants
 from app.data.schemas import PlanItemIn, PlanItemOut, PlanOut, plan_item_out
 from app.data.schemas_answers import PlanEditOut, PlanItemRevealedOut, PlanVerifiedOut, RehearsalOut
 from app.deps import GameId, SessionDep
@@ -21,9 +19,7 @@ from app.services import fireplans, games, rehearsal, seats, turns
 from app.services.seating import new_salt
 from app.services.writing import game_write
 from rules.core.errors import NotFoundError
-from rules.core.kit import Grid
 from rules.core.vocabulary import Side
-from rules.flanders_fields.planning.rehearsal import DEFAULT_SAMPLES, MAX_SAMPLES, MAX_TURNS, PLAN_FIRERS
 from rules.registry import all_game_rules
 
 router = Router(prefix="/api/v1/games/{game_id}/fireplans", tags=["fire plans"])
@@ -164,54 +160,11 @@ def verify(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDe
     return PlanVerifiedOut.model_validate(fireplans.verify_plan(session, game, side))
 
 
-PlanFirer = Literal[PLAN_FIRERS]  # type: ignore[valid-type]
-
-
-# Spelled out: app.data.bounded.Int's own bounds would win over a Field given as the default.
-RehearsalTurn = Annotated[
-    int, Strict(), Field(ge=1, le=MAX_TURNS, description="Turns to rehearse (default: to the plan's last).")
-]
-Seed = Annotated[
-    int, Strict(), Field(ge=0, le=2_147_483_647, description="Seed of the sampled wind (gas only).")
-]
-Samples = Annotated[
-    int, Strict(), Field(ge=1, le=MAX_SAMPLES, description="Courses of the wind to sample (gas only).")
-]
-SOSTurn = Annotated[int, Strict(), Field(ge=1, le=MAX_TURNS, description="The turn the SOS is called in.")]
-
-
-class SOSCallIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    grid: Grid
-    turn: SOSTurn
-
-
-class RehearsalIn(BaseModel):
-    """What to rehearse: how many turns, the seed of the sampled wind, the firer of each battery."""
-
-    model_config = ConfigDict(extra="forbid")
-    turns: RehearsalTurn | None = None
-    seed: Seed = 1
-    samples: Samples = DEFAULT_SAMPLES
-    firers: dict[Annotated[str, Field(max_length=12)], PlanFirer] = Field(
-        default_factory=dict,
-        max_length=64,
-        description="Plan item id -> what fires it (default: field guns for batteries, medium mortars).",
-    )
-    sos: list[SOSCallIn] = Field(
-        default_factory=list, max_length=8, description="SOS calls to rehearse (defender only)."
-    )
-    variants: Variants = Field(
-        default_factory=dict,
-        description="Readings of the errata for this rehearsal, over the game's own (e.g. "
-        "planned-fire-deviation: pre-registered); GET /api/v1/rulesets/flanders-fields lists them.",
-    )
-    brigades: dict[Annotated[str, Field(max_length=12)], Annotated[str, Field(max_length=64)]] = Field(
-        default_factory=dict,
-        max_length=64,
-        description="Plan item id -> its battery's brigade: with artillery-roll-per: brigade, one action "
-        "roll per brigade.",
-    )
+# The rehearsal's request is the rule set's own (its fire plan's `rehearsal`: its limits and options).
+REHEARSALS = tuple(
+    dict.fromkeys(r.book.plan_terms.rehearsal for r in all_game_rules() if r.book.plan_terms.rehearsal)
+)
+RehearsalIn = Union[REHEARSALS]  # type: ignore[valid-type]  # noqa: UP007  (a Union of the declared models)
 
 
 @router.post(
@@ -232,17 +185,5 @@ def rehearse(
     viewer.require_side(side, "rehearse the fire plan")
     game = games.get_game(session, game_id)
     # Encoded as it is (plain JSON types): FastAPI's own encoder walks it in Python, in this process.
-    answer = rehearsal.rehearse_plan(
-        session,
-        game,
-        viewer,
-        side,
-        body.turns,
-        body.seed,
-        body.samples,
-        body.firers,
-        [c.model_dump() for c in body.sos],
-        body.variants,
-        body.brigades,
-    )
+    answer = rehearsal.rehearse_plan(session, game, viewer, side, rehearsal.request_of(game, body))
     return JSONResponse(answer)

@@ -1,5 +1,6 @@
-"""Printed sheets: period playsheets, a rule set's own playsheet, the 1:1 template kit, fire-plan forms, aiming-point cards, and a game's
-playsheet, locked fire plan (its own side only) and aiming-point cards.
+"""Printed sheets: period playsheets (every rule set with war periods, each at its own id; the first's also at
+`/playsheets/{period}`), a rule set's own playsheet, the 1:1 template kit, fire-plan forms, aiming-point cards,
+and a game's playsheet, locked fire plan (its own side only) and aiming-point cards.
 
 Each sheet is served as print-ready HTML (the browser's print view uses the same print CSS) and as a PDF
 rendered by WeasyPrint. Fixed paths are declared before `/playsheets/{period}` so they are not read as
@@ -131,8 +132,8 @@ def _pdf_job(kind: str, *args: Any) -> tuple[Any, ...]:
     """What renders the PDF in the worker: a function of the playsheets and its arguments (the HTML, built
     and kept here, for the sheets printed from it)."""
     if kind == "playsheet":
-        period, paper, variants = args
-        return render.render_pdf, period, paper, dict(variants)
+        ruleset, period, paper, variants = args
+        return render.render_pdf, period, paper, dict(variants), ruleset
     if kind == "ruleset":
         ruleset, paper, variants = args
         return render.ruleset_sheet_pdf, ruleset, paper, dict(variants)
@@ -145,10 +146,11 @@ def _html_sheet(request: Request, kind: str, *args: Any) -> Response:
     return _answer(request, _cached(kind, *args), "text/html; charset=utf-8")
 
 
-def parse_variants(raw: Sequence[str], ruleset: str = sheet.RULESET) -> dict[str, str]:
-    """'erratum:reading' strings as a variants mapping; the rule set validates ids (422 naming them)."""
+def parse_variants(raw: Sequence[str], ruleset: str | None = None) -> dict[str, str]:
+    """'erratum:reading' strings as a variants mapping (of the rule set printed by period when none is named);
+    the rule set validates ids (422 naming them)."""
     out: dict[str, str] = {}
-    errata = get_ruleset(ruleset).errata
+    errata = (get_ruleset(ruleset) if ruleset else sheet.period_ruleset()).errata
     for i, item in enumerate(raw):
         eid, sep, rid = item.partition(":")
         if not sep:
@@ -162,7 +164,9 @@ def parse_variants(raw: Sequence[str], ruleset: str = sheet.RULESET) -> dict[str
 @lru_cache(maxsize=128)
 def _cached(kind: str, *args: Any) -> Printed:
     makers: dict[str, Callable[..., bytes | str]] = {
-        "playsheet-html": lambda period, paper, variants: render.render_html(period, paper, dict(variants)),
+        "playsheet-html": lambda rs, period, paper, variants: render.render_html(
+            period, paper, dict(variants), rs
+        ),
         "ruleset-html": lambda rs, paper, variants: render.ruleset_sheet_html(rs, paper, dict(variants)),
         "kit-html": render.template_kit_html,
         "form-html": lambda side, paper, variants: render.fire_plan_form_html(side, paper, dict(variants)),
@@ -275,8 +279,9 @@ def organisation(request: Request, table_id: str, paper: PaperQ = "a4") -> Respo
 def _ruleset_variants(ruleset_id: str, raw: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """The readings asked for, checked before any render: 404 for a rule set printing no sheet of its own,
     422 naming an unknown erratum or reading."""
-    if ruleset_id not in ruleset_sheet.SHEETS:
-        raise NotFoundError("rule set playsheet", ruleset_id, ruleset_sheet.SHEETS)
+    printed = ruleset_sheet.own_sheets()
+    if ruleset_id not in printed:
+        raise NotFoundError("rule set playsheet", ruleset_id, printed)
     variants = parse_variants(raw, ruleset_id)
     get_ruleset(ruleset_id).context(None, variants)
     return _key(variants)
@@ -315,18 +320,70 @@ def ruleset_playsheet(
     return _html_sheet(request, "ruleset-html", ruleset_id, paper, _ruleset_variants(ruleset_id, variant))
 
 
+# -- a rule set's period playsheets (every rule set with war periods, under its own id) -----------------------
+def _period_variants(ruleset_id: str, period: str, raw: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The readings asked for, checked before any render (and before the render is charged or holds the
+    address's one render): 404 for a rule set printing no sheet per period, 422 naming an unknown period,
+    erratum or reading."""
+    rs = sheet.period_ruleset(ruleset_id)
+    variants = parse_variants(raw, rs.id)
+    rs.context(period, variants)
+    return _key(variants)
+
+
+def _period_pdf(request: Request, ruleset_id: str, period: str, paper: str, raw: Sequence[str]) -> Response:
+    variants = _period_variants(ruleset_id, period, raw)
+    name = f"playsheet-{period}-{paper}.pdf"
+    return _pdf_sheet(request, "playsheet", ruleset_id, period, paper, variants, name=name)
+
+
+@router.get(
+    "/rulesets/{ruleset_id}/{period}.pdf",
+    response_class=Response,
+    responses={**PDF, **_errors(422)},
+    summary="A period's playsheet of a rule set with war periods (PDF, two pages at most)",
+)
+def ruleset_period_playsheet_pdf(
+    request: Request,
+    ruleset_id: str,
+    period: str,
+    paper: PaperQ = "a4",
+    variant: VariantQ = [],  # noqa: B006
+) -> Response:
+    return _period_pdf(request, ruleset_id, period, paper, variant)
+
+
+@router.get(
+    "/rulesets/{ruleset_id}/{period}",
+    response_class=HTMLResponse,
+    responses=_errors(422),
+    summary="A period's playsheet of a rule set with war periods: print-ready HTML (the browser's print view)",
+)
+def ruleset_period_playsheet(
+    request: Request,
+    ruleset_id: str,
+    period: str,
+    paper: PaperQ = "a4",
+    variant: VariantQ = [],  # noqa: B006
+) -> Response:
+    variants = _period_variants(ruleset_id, period, variant)
+    return _html_sheet(request, "playsheet-html", ruleset_id, period, paper, variants)
+
+
 # -- a game's sheets --------------------------------------------------------------------------------------
-def _game_sheet(session: SessionDep, game_id: int) -> tuple[str, str, dict[str, str]]:
-    """Which playsheet a game prints: its rule set's own ("ruleset", its id) or its period's ("playsheet", the
-    period), with the game's readings."""
+def _game_sheet(session: SessionDep, game_id: int) -> tuple[str, str, str | None, dict[str, str]]:
+    """Which playsheet a game prints: its rule set's own ("ruleset", its id, no period) or its period's
+    ("playsheet", its rule set and period), with the game's readings."""
     game = games.get_game(session, game_id)
     variants = {str(k): str(v) for k, v in game.variants.items()}
-    if game.ruleset in ruleset_sheet.SHEETS:
-        return "ruleset", game.ruleset, variants
-    if game.ruleset != sheet.RULESET or game.period is None:
-        printed = [sheet.RULESET, *ruleset_sheet.SHEETS]
+    own = ruleset_sheet.own_sheets()
+    if game.ruleset in own:
+        return "ruleset", game.ruleset, None, variants
+    by_period = sheet.period_rulesets()
+    if game.ruleset not in by_period or game.period is None:
+        printed = [*by_period, *own]
         raise RulesError("game_id", f"game {game_id} is of a rule set that prints no playsheet", printed)
-    return "playsheet", game.period, variants
+    return "playsheet", game.ruleset, game.period, variants
 
 
 @router.get(
@@ -338,11 +395,12 @@ def _game_sheet(session: SessionDep, game_id: int) -> tuple[str, str, dict[str, 
 def game_playsheet_pdf(
     request: Request, game_id: GameId, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
 ) -> Response:
-    kind, subject, variants = _game_sheet(session, game_id)
+    kind, ruleset, period, variants = _game_sheet(session, game_id)
+    subject = (ruleset,) if period is None else (ruleset, period)
     return _pdf_sheet(
         request,
         kind,
-        subject,
+        *subject,
         paper,
         _key(variants),
         name=f"game-{game_id}-playsheet.pdf",
@@ -359,9 +417,10 @@ def game_playsheet_pdf(
 def game_playsheet(
     game_id: GameId, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
 ) -> HTMLResponse:
-    kind, subject, variants = _game_sheet(session, game_id)
-    make = render.ruleset_sheet_html if kind == "ruleset" else render.render_html
-    return HTMLResponse(make(subject, paper, variants))
+    _, ruleset, period, variants = _game_sheet(session, game_id)
+    if period is None:
+        return HTMLResponse(render.ruleset_sheet_html(ruleset, paper, variants))
+    return HTMLResponse(render.render_html(period, paper, variants, ruleset))
 
 
 def _plan_html(game_id: int, side: str, session: SessionDep, viewer: Any, paper: str) -> str:
@@ -490,12 +549,7 @@ def playsheet_pdf(
     paper: PaperQ = "a4",
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:
-    variants = parse_variants(variant)
-    # Unknown readings refused here, before the render is charged or holds the address's one render.
-    get_ruleset(sheet.RULESET).context(period, variants)
-    return _pdf_sheet(
-        request, "playsheet", period, paper, _key(variants), name=f"playsheet-{period}-{paper}.pdf"
-    )
+    return _period_pdf(request, sheet.period_ruleset().id, period, paper, variant)
 
 
 @router.get(
@@ -510,4 +564,6 @@ def playsheet(
     paper: PaperQ = "a4",
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:
-    return _html_sheet(request, "playsheet-html", period, paper, _key(parse_variants(variant)))
+    return _html_sheet(
+        request, "playsheet-html", sheet.period_ruleset().id, period, paper, _key(parse_variants(variant))
+    )

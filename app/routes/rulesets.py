@@ -1,4 +1,4 @@
-"""Rule sets: list, describe, serve their datasets, and one POST route per resolver.
+"""Rule sets: list, describe, serve their datasets, and one POST route per resolver and per lookup.
 
 Routes are generated from the registry so each resolver's request model appears in the OpenAPI schema.
 """
@@ -17,7 +17,7 @@ from app.data.schemas import FormationIn
 from app.data.schemas_answers import ForceChartOut, FormationUnitOut, ResolutionOut
 from app.data.schemas_datasets import dataset_model
 from rules.core.forces import ForceChart, build_force, chart_dict, document_units
-from rules.core.ruleset import ResolveRequest, RuleSet
+from rules.core.ruleset import Lookup, ResolveRequest, RuleSet
 from rules.registry import all_rulesets, game_rules_or_none, get_ruleset
 
 
@@ -69,6 +69,26 @@ def _add_resolver_route(router: Router, rs: RuleSet, resolver_id: str) -> None:
         summary=f"{rs.name}: {resolver_cls.summary or resolver_id}",
         operation_id=f"resolve_{rs.id}_{resolver_id}".replace("-", "_"),
         tags=[rs.id],
+    )
+
+
+def _add_lookup_route(router: Router, rs: RuleSet, lookup: Lookup) -> None:
+    # Sent to the threadpool: a gas forecast samples for tens of milliseconds, which the event loop must not wait on.
+    def answer(req: Any) -> BaseModel:
+        return lookup.answer(req)
+
+    answer.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("req", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=lookup.request_model)]
+    )
+    router.add_api_route(
+        f"/api/v1/rulesets/{rs.id}/lookups/{lookup.id}",
+        answer,
+        methods=["POST"],
+        response_model=lookup.answer_model,
+        summary=f"{rs.name}: {lookup.summary}",
+        operation_id=f"lookup_{rs.id}_{lookup.id}".replace("-", "_"),
+        tags=[rs.id],
+        responses=errors.responses(422),
     )
 
 
@@ -156,6 +176,8 @@ def build_routers() -> list[Router]:
         ruleset_router = Router(tags=["rulesets"])
         for resolver_id in rs.resolvers:
             _add_resolver_route(ruleset_router, rs, resolver_id)
+        for lookup in rs.lookups.values():
+            _add_lookup_route(ruleset_router, rs, lookup)
         for name in rs.datasets:
             _add_dataset_route(ruleset_router, rs, name)
         chart = game_rules_or_none(rs.id).book.force_chart

@@ -22,8 +22,7 @@ from app.services.writing import unit_of_work
 from playsheets import render
 from rules.core.errors import RulesError
 from rules.core.scenario import ID_PATTERN
-from rules.flanders_fields.ruleset import FlandersFields  # the example document is one of its scenarios
-from rules.registry import get_ruleset
+from rules.registry import all_game_rules, get_ruleset
 
 router = Router(prefix="/api/v1/scenarios", tags=["scenarios"])
 
@@ -35,22 +34,9 @@ Document = Annotated[
     Body(
         description="A scenario document in the format of docs/scenario-format.md (format firestep-scenario/1).",
         openapi_examples={
-            "a small one": {
-                "value": {
-                    "format": "firestep-scenario/1",
-                    "title": "Trench raid",
-                    "ruleset": FlandersFields.id,
-                    "period": "mid",
-                    "table": {"width_cm": 120, "length_cm": 180},
-                    "sides": {
-                        "attacker": {
-                            "nationality": "british",
-                            "forces": [{"table_id": "gb-1915", "template": "battalion"}],
-                        },
-                        "defender": {"nationality": "german", "forces": []},
-                    },
-                }
-            }
+            f"a small one ({r.book.ruleset_id})": {"value": r.book.scenario_example}
+            for r in all_game_rules()
+            if r.book.scenario_example
         },
     ),
 ]

@@ -1,7 +1,7 @@
 """A Firestorm campaign's battle fought on the table (issue 17). From a battle waiting for its result the
-organiser opens a Flanders Fields game whose forces, terrain and period come from
-rules.firestorm.table_battle; once the game is finished its referee (or the organiser) records who holds the
-field, the losses are counted from the game's stands and rules.firestorm.table_battle.offer_of_game turns
+organiser opens a Flanders Fields game whose forces, terrain and period come from the campaign's
+`table_battle` (rules.core.campaign.Campaign); once the game is finished its referee (or the organiser) records
+who holds the field, the losses are counted from the game's stands and the campaign's `offer_of_game` turns
 them into a Great War score, which the organiser confirms (or overrides with their own) as the campaign's
 resolve action, through app.services.campaign_store like any other action. The link is a `CampaignBattle` row; the
 campaign log and the game log each name the other. Every step the campaign's devices see (opened, offered,
@@ -33,16 +33,12 @@ from app.services.games import get_game, lock_game
 from app.services.result import game_result
 from app.services.seating import Viewer
 from app.services.units import add_unit_tree
+from rules.core.campaign import CampaignState, ResultOffer, TableBattle, TableOutcome
 from rules.core.errors import NotFoundError, RulesError
-from rules.firestorm.campaign import CampaignState
-from rules.firestorm.data import AREA_NAMES
-from rules.firestorm.table_battle import (
-    ResultOffer,
-    TableBattle,
-    TableOutcome,
-    offer_of_game,
-    table_battle,
-)
+from rules.registry import the_campaign
+
+CAMPAIGN_RULES = the_campaign()  # the rule set's campaign (rules.core.campaign.Campaign)
+AREA_NAMES = CAMPAIGN_RULES.map.area_names
 
 FieldHeld = Literal["attacker", "defender", "neither"]
 FIELD_HELD: tuple[FieldHeld, ...] = ("attacker", "defender", "neither")
@@ -287,7 +283,7 @@ def open_table_battle(
         if (link.turn, link.battle) == (turn, battle) and link.status in OPEN and link.game_id is not None:
             return Opened(link, get_game(session, link.game_id), None)
     seed = secrets.randbelow(2**31) if layout_seed is None else layout_seed
-    tb = table_battle(state, seed)
+    tb = CAMPAIGN_RULES.table_battle(state, seed)
     place = tb.area if tb.area_name in ("", tb.area) else f"{tb.area_name} ({tb.area})"
     name = f"{place}, campaign turn {turn} battle {battle}"
     game, creds = create_game(
@@ -409,7 +405,7 @@ def outcome_of(session: Session, game: Game, field_held_by: FieldHeld) -> TableO
     started = {side: sum(1 for u in stands if u.side == side) for side in ("attacker", "defender")}
     lost = {side: sum(1 for u in stands if u.side == side and u.killed) for side in ("attacker", "defender")}
     held: Literal["attacker", "defender"] | None = None if field_held_by == "neither" else field_held_by
-    return TableOutcome(
+    return CAMPAIGN_RULES.outcome(
         attacker_bases=started["attacker"],
         defender_bases=started["defender"],
         attacker_lost=lost["attacker"],
@@ -467,7 +463,9 @@ def _offer(
     scored = game_result(session, game.pk)
     points = (scored.points["attacker"], scored.points["defender"]) if scored is not None else None
     # The losses and the field, or the points the table game scored, as the campaign reads them.
-    offer: ResultOffer = offer_of_game(outcome, points, table_battle(state, link.layout_seed))
+    offer: ResultOffer = CAMPAIGN_RULES.offer_of_game(
+        outcome, points, CAMPAIGN_RULES.table_battle(state, link.layout_seed)
+    )
     link.field_held_by = held
     link.offer_attacker_vp, link.offer_defender_vp = offer.attacker_vp, offer.defender_vp
     link.offer = {

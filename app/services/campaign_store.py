@@ -1,6 +1,7 @@
-"""Firestorm campaigns persisted like games: create with an organiser token and a join code per side, join,
-act for one's side, undo (organiser), change the map before play. The rules are the pure state machine in
-rules.firestorm.campaign; this module only stores its states and the log. The API routes
+"""Campaigns persisted like games: create with an organiser token and a join code per side, join, act for one's
+side, undo (organiser), change the map before play. The rules are the pure state machine the rule set declares
+(rules.core.campaign.Campaign, read through rules.registry.the_campaign); this module only stores its states
+and the log. The API routes
 (app/routes/campaign_games.py) and the pages (app/pages/campaigns.py) both call these functions, so
 both give the same answers and refusals. The seats (join codes, tokens, devices) are app.services.seating and
 the row lock, version check and undone entries app.services.versioned, the same code as a game's; the tables
@@ -26,13 +27,13 @@ from app.data.models import Campaign, CampaignEvent, CampaignSide, CampaignToken
 from app.errors import Conflict, Forbidden
 from app.services import seating, versioned
 from app.services.seating import REFEREE, Viewer
+from rules.core.campaign import CampaignState
 from rules.core.dice import DiceSource, roll
 from rules.core.errors import NotFoundError, RulesError
-from rules.firestorm import campaign as rules
-from rules.firestorm.campaign import CampaignState
-from rules.firestorm.data import SIDES, load_adjacency
+from rules.registry import the_campaign
 
-DEFAULT_NAME = "Firestorm: Villers-Bretonneux"
+CAMPAIGN_RULES = the_campaign()  # the rule set's campaign (rules.core.campaign.Campaign)
+DEFAULT_NAME = CAMPAIGN_RULES.name
 
 
 # -- reading -------------------------------------------------------------------------------------------------
@@ -86,7 +87,7 @@ def get(session: Session, campaign_id: int) -> Campaign:
 
 
 def state_of(row: Campaign) -> CampaignState:
-    return CampaignState.model_validate(row.state)
+    return CAMPAIGN_RULES.state.model_validate(row.state)
 
 
 def snapshot(row: Campaign) -> dict[str, Any]:
@@ -97,15 +98,15 @@ def snapshot(row: Campaign) -> dict[str, Any]:
         "name": row.name,
         "version": row.version,
         "state": state.model_dump(mode="json"),
-        "legal_actions": rules.legal_actions(state),
-        "result": rules.result(state),
+        "legal_actions": CAMPAIGN_RULES.legal_actions(state),
+        "result": CAMPAIGN_RULES.result(state),
     }
 
 
 def acting_side(state: CampaignState, action_type: str) -> str | None:
     """The side whose decision an action is (attack, defend, retreat ...); None when both sides take part
     (initiative, the battle dice, destroy and capture rolls), so either player or the organiser may tap it."""
-    for entry in rules.legal_actions(state):
+    for entry in CAMPAIGN_RULES.legal_actions(state):
         if entry["type"] == action_type:
             side = entry.get("side")
             return str(side) if side else None
@@ -139,7 +140,7 @@ def create(
 ) -> tuple[Campaign, seating.Credentials]:
     """A new campaign at the start of turn 1; returns it with the organiser's token and a join code per side
     (shown once: only their HMACs are kept)."""
-    state = rules.new_campaign(adjacency, variants)
+    state = CAMPAIGN_RULES.new(adjacency, variants)
     row = Campaign(
         name=name or DEFAULT_NAME,
         variants=dict(variants or {}),
@@ -154,7 +155,9 @@ def create(
     def new_side(owner_id: int, side: str, join_code_hash: str) -> CampaignSide:
         return CampaignSide(campaign_id=owner_id, side=side, join_code_hash=join_code_hash)
 
-    (creds,) = seating.seat_sides(session, seating.CAMPAIGN, secret_key, [campaign_id], SIDES, new_side)
+    (creds,) = seating.seat_sides(
+        session, seating.CAMPAIGN, secret_key, [campaign_id], CAMPAIGN_RULES.sides, new_side
+    )
     session.add(CampaignEvent(campaign_id=campaign_id, kind="created", actor=REFEREE, version=row.version))
     session.flush()
     return row, creds
@@ -245,11 +248,11 @@ def act(
         raise Forbidden(f"the {who.role} player may not {action.get('type')}: it is the {side}'s decision")
     by_server = dice is None
     rolled = (
-        list(roll([6] * rules.dice_needed(state, action), source or random.SystemRandom()))
+        list(roll([6] * CAMPAIGN_RULES.dice_needed(state, action), source or random.SystemRandom()))
         if dice is None
         else list(dice)
     )
-    new, happened = rules.apply(state, action, rolled)
+    new, happened = CAMPAIGN_RULES.apply(state, action, rolled)
     ev = CampaignEvent(
         campaign_id=campaign_id,
         kind="action",
@@ -275,7 +278,7 @@ def undo(session: Session, campaign_id: int, who: Viewer, version: int) -> tuple
     target = _last_action(session, campaign_id)
     if target is None or target.state_before is None:
         raise RulesError("version", "there is no action left to undo")
-    restored = CampaignState.model_validate(target.state_before)
+    restored: CampaignState = CAMPAIGN_RULES.state.model_validate(target.state_before)
     ev = CampaignEvent(
         campaign_id=campaign_id,
         kind="undo",
@@ -314,8 +317,10 @@ def set_map(
     _check_version(row, version)
     if _last_action(session, campaign_id) is not None:
         raise Forbidden("the map can only be changed before the first action (undo every action first)")
-    state = rules.new_campaign(adjacency, row.variants)
-    row.adjacency = {k: list(v) for k, v in (state.adjacency if adjacency else load_adjacency()).items()}
+    state = CAMPAIGN_RULES.new(adjacency, row.variants)
+    row.adjacency = {
+        k: list(v) for k, v in (state.adjacency if adjacency else CAMPAIGN_RULES.load_map()).items()
+    }
     session.add(row)
     ev = CampaignEvent(
         campaign_id=campaign_id,

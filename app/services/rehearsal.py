@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -30,22 +30,13 @@ from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.acts import RehearsePlan
 from rules.core.errors import RulesError
+from rules.core.game import RehearsalRequest
 from rules.core.records import Snapshot
 from rules.registry import get_game_rules
 
 
 def rehearse_plan(
-    session: Session,
-    game: Game,
-    viewer: Viewer,
-    side: str,
-    turns: int | None,
-    seed: int,
-    samples: int,
-    firers: Mapping[str, str],
-    sos: Sequence[Mapping[str, Any]],
-    variants: Mapping[str, str] | None = None,
-    brigades: Mapping[str, str] | None = None,
+    session: Session, game: Game, viewer: Viewer, side: str, asked: RehearsalRequest
 ) -> dict[str, Any]:
     """The side's own plan against the enemy's stands as they stand now, by the game's variants and the
     request's own over them. The caller has checked that the viewer plays this side or referees (the plan
@@ -58,12 +49,32 @@ def rehearse_plan(
             for i in plan_items(session, game.pk, side)
         ]
         units = list_units(session, game.pk)
-        snapshot = replace(snapshot_of(session, game, units), variants={**game.variants, **(variants or {})})
+        snapshot = replace(snapshot_of(session, game, units), variants={**game.variants, **asked.variants})
         names = display_names(units)  # "1/1/2 Coy Plt 3": every company has a "Platoon 3"
-        options = {"firers": dict(firers), "sos": list(sos), "brigades": dict(brigades or {})}
+        options = asked.options()  # the rule set's own fields of its request (its fire plan's `rehearsal`)
         # Everything else, reading the enemy's stands included, is CPU work: the worker process does it.
-        body = _run(_rehearse, game.ruleset, snapshot, side, items, names, options, turns, seed, samples)
+        body = _run(
+            _rehearse,
+            game.ruleset,
+            snapshot,
+            side,
+            items,
+            names,
+            options,
+            asked.turns,
+            asked.seed,
+            asked.samples,
+        )
     body["game"] = game.id  # its assumptions are the rules' own
+    return body
+
+
+def request_of(game: Game, body: RehearsalRequest) -> RehearsalRequest:
+    """The request, where it is the game's rule set's own (its fire plan's `rehearsal`); another rule set's
+    request is refused."""
+    model = rules_of(game).book.plan_terms.rehearsal
+    if model is not None and not isinstance(body, model):
+        raise RulesError("body", "this rule set rehearses a plan from a request of its own")
     return body
 
 

@@ -39,6 +39,11 @@ class RulesError(ValueError):
         self.message = message
         super().__init__(f"{field}: {message}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its parts where it crosses a process (a PDF rendered in the server's worker): an
+        # exception is pickled with its message alone, which this __init__ cannot take.
+        return type(self), (self.field, self.reason, self.allowed, self.source, self.why, self.ids)
+
 
 class NotFoundError(LookupError):
     """Something named in the URL does not exist (HTTP 404)."""
@@ -52,6 +57,9 @@ class NotFoundError(LookupError):
             message += f" (allowed: {', '.join(self.allowed)})"
         self.message = message
         super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.what, self.name, self.allowed)  # as RulesError's, across a process
 
 
 class Refusal(str):

@@ -12,9 +12,11 @@ the leaf module rules.core.records).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Annotated, Any, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.core.acts import (
     Act,
@@ -57,8 +59,10 @@ from rules.core.rolls import Outcome, RollTerms, work_out
 from rules.core.ruleset import REGISTERED, Context, RuleSet
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
 from rules.core.score import Verdict, by_points
+from rules.core.sheet import Bullets, Playsheet, SheetSection, fmt, label
+from rules.core.sheet import Table as SheetTable
 from rules.core.turn import Notice, Step
-from rules.table.frame import laid, shifted_about_centre
+from rules.table.frame import Table, laid, shifted_about_centre
 from rules.table.objectives import objectives_from_geojson
 from rules.table.terrain import Feature, terrain_from_geojson
 
@@ -179,6 +183,41 @@ BOARD_CHANGED: Moment = "board"
 
 
 @dataclass(frozen=True)
+class PlanMark:
+    """A planned item drawn on the fire-plan page's grid, in the table frame: the kit's template `template`
+    laid at `point` facing ahead of the side, or a band across the table from `band[0]` to `band[1]` (a rolling
+    barrage); `kind` its class on the page (the item's kind, "gas", "band"), `label` its words ("T2")."""
+
+    label: str
+    kind: str
+    point: tuple[float, float]
+    template: str | None = None
+    band: tuple[float, float] | None = None
+
+
+class RehearsalRequest(BaseModel):
+    """What every rehearsal of a side's plan is asked: how many turns, the seed and count of its sampled
+    draws, readings of the errata over the game's own. A rule set's rehearsal narrows these (its limits) and
+    adds its options (the rest of its fields, handed to its hook as `RehearsePlan.options`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    turns: Annotated[int, Strict(), Field(ge=1)] | None = None
+    seed: Annotated[
+        int, Strict(), Field(ge=0, le=2_147_483_647, description="Seed of the sampled draws.")
+    ] = 1
+    samples: Annotated[int, Strict(), Field(ge=1)] = 1
+    variants: dict[
+        Annotated[str, Field(min_length=1, max_length=64)], Annotated[str, Field(max_length=64)]
+    ] = Field(
+        default_factory=dict, max_length=32, description="Erratum id -> reading id, over the game's own."
+    )
+
+    def options(self) -> Mapping[str, Any]:
+        """The rule set's own fields, as plain JSON for its hook."""
+        return self.model_dump(exclude=set(RehearsalRequest.model_fields))
+
+
+@dataclass(frozen=True)
 class FirePlanTerms:
     """What a rule set's fire plan declares as data, in one record: how a side's plan is kept
     (`sealed_each_turn`: False, Flanders Fields, one plan for the game, written in set-up and locked once; True a
@@ -193,9 +232,12 @@ class FirePlanTerms:
 
     sealed_each_turn: bool = False
     aiming_field: str | None = None
-    rehearsed: bool = False
     arrival_steps: Mapping[str, str] = field(default_factory=dict)
     item_words: Mapping[str, tuple[str, Mapping[str, str]]] = field(default_factory=dict)
+    # The rehearsal's request (its limits and options; None: the plan is not rehearsed) and how a side's plan
+    # items are drawn on the page's grid (side, items as stored, the table -> its marks; None: not drawn).
+    rehearsal: type[RehearsalRequest] | None = None
+    marks: Callable[[str, Sequence[Mapping[str, Any]], Table], Sequence[PlanMark]] | None = None
 
 
 def item_words(terms: FirePlanTerms, kind: str, data: Mapping[str, Any]) -> str:
@@ -262,6 +304,8 @@ class Book:
     guns: tuple[str, ...] = ()
     force_chart: ForceChart | None = None
     scenarios: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # A small scenario document of the rule set, as the API's documentation shows one (none: not shown).
+    scenario_example: Mapping[str, Any] = field(default_factory=dict)
     # How a game is won (rules.core.score, `GameRules.outcome`): where the book prints no victory conditions,
     # the erratum listing the scenario's own objectives as firestep's reading, and the rule the winner comes from.
     victory_erratum: str = ""
@@ -343,6 +387,11 @@ class GameRules:
         """The steps of a side's turn (a bound) in `period`, in order (none: each advance ends the side's
         turn)."""
         return ()
+
+    def playsheet(self, period: str | None) -> Playsheet:
+        """The playsheet of a game in `period` (playsheets/ prints it): by default what the book already declares,
+        each value with its printed line (`default_playsheet`); a rule set printing its own tables overrides it."""
+        return default_playsheet(self, _ruleset(self.book.ruleset_id), period)
 
     def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
         """What the players may do to the table now, in words (one line each)."""
@@ -650,6 +699,60 @@ def terrain(
     features = terrain_from_geojson(collection, where, wire_belt_cm=rules.book.wire_belt_cm)
     rules.terrain_refused(features, period, f"{where}.features")
     return features
+
+
+def default_playsheet(rules: GameRules, rs: RuleSet, period: str | None) -> Playsheet:
+    """A sheet from what a rule set declares anyway: its units (the bases its stands stand on, the state they
+    carry), its turn's steps, its lookups (each one's summary) and datasets, and how a game is won (its
+    scenarios' objectives); a section with nothing to print is left out."""
+    book = rules.book
+    bases = [
+        [label(b.kind), f"{fmt(b.width_cm)} × {fmt(b.depth_cm)} cm ({b.shape})"]
+        for b in book.kit.bases.values()
+    ]
+    states = [
+        [f.label, fmt(f.default) + ("" if f.maximum is None else f" (at most {f.maximum})")]
+        for f in book.state_fields
+    ]
+    units = SheetSection(
+        "units",
+        "Units",
+        tuple(
+            t
+            for t in (SheetTable(["Base", "Size"], bases), SheetTable(["State", "Starts at"], states))
+            if t.rows
+        ),
+        tuple(dict.fromkeys(b.source for b in book.kit.bases.values() if b.source)),
+    )
+    steps = rules.steps(period)
+    turn = SheetSection(
+        "turn",
+        "The turn",
+        (Bullets([f"{s.printed}. {s.title}: {s.does}." for s in steps]),) if steps else (),
+        tuple(dict.fromkeys(s for s in (book.turn_source, *(s.source for s in steps)) if s)),
+    )
+    lookups = [f"{label(r.id)}: {r.summary}" for r in rs.resolvers.values() if r.summary]
+    tables = SheetSection(
+        "lookups",
+        "Lookups and tables",
+        (Bullets(lookups),) if lookups else (),
+        (rs.source,) if rs.source else (),
+        datasets=tuple(rs.datasets),
+        page=1,
+    )
+    objectives = [
+        f"{fmt(doc.get('title', sid))}: {fmt(doc['objectives'])}"
+        for sid, doc in book.scenarios.items()
+        if doc.get("objectives")
+    ]
+    victory = SheetSection(
+        "objectives",
+        "Objectives",
+        (Bullets(objectives),) if objectives else (),
+        (book.victory_source,) if book.victory_source else (),
+        page=1,
+    )
+    return Playsheet(tuple(s for s in (units, turn, tables, victory) if s.blocks or s.datasets))
 
 
 def _ruleset(ruleset_id: str) -> RuleSet:

@@ -1,9 +1,10 @@
 """Rule sets as registered classes with a few hooks; the war period is a parameter, not a subclass.
 
 A rule set declares its periods, its errata (places where the texts disagree, each with a default
-reading and the others as named variants), its datasets (tables served read-only) and its resolvers.
-Resolvers and datasets may live in any module of the rule set's package and attach themselves with the
-class decorators `RuleSet.resolver` and `RuleSet.dataset`.
+reading and the others as named variants), its datasets (tables served read-only), its resolvers and its
+lookups (stateless answers of no dice, such as the table's geometry). Resolvers, datasets and lookups may live
+in any module of the rule set's package and attach themselves with the class decorators `RuleSet.resolver`,
+`RuleSet.dataset` and `RuleSet.lookup`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import UnionType
-from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -260,6 +261,7 @@ class Resolver(ABC, Generic[Req]):
 
 
 ResolverT = TypeVar("ResolverT", bound=type[Resolver[Any]])
+LookupT = TypeVar("LookupT", bound=Callable[..., BaseModel])
 
 
 @dataclass(frozen=True)
@@ -272,6 +274,25 @@ class Dataset:
     per_period: bool = False
 
 
+@dataclass(frozen=True)
+class Lookup:
+    """A stateless answer of the rule set with no dice (the table's geometry: a distance, a line of sight, a
+    gas cloud's drift): its request and answer models are the function's own, read from its signature. Served
+    at /api/v1/rulesets/<rule set>/lookups/<id>; a refusal is a RulesError naming the field."""
+
+    id: str
+    summary: str
+    answer: Callable[[Any], BaseModel]
+    request_model: type[BaseModel]
+    answer_model: type[BaseModel]
+
+    @classmethod
+    def of(cls, lookup_id: str, summary: str, fn: Callable[[Any], BaseModel]) -> Lookup:
+        hints = get_type_hints(fn)
+        request = next(v for k, v in hints.items() if k != "return")
+        return cls(lookup_id, summary, fn, request, hints["return"])
+
+
 class RuleSet:
     id: ClassVar[str]
     name: ClassVar[str]
@@ -282,16 +303,21 @@ class RuleSet:
     _resolvers: ClassVar[dict[str, type[Resolver[Any]]]]
     _datasets: ClassVar[dict[str, Dataset]]
     _errata: ClassVar[dict[str, Erratum]]
+    _lookups: ClassVar[dict[str, Lookup]]
     # Its game rules where it is played as a game (a rules.core.game.GameRules, given by
     # rules.registry.register_game or written on the class); None: a rule set of lookups and dice. Typed where it
     # is read (rules.registry.get_game_rules): the hook's module sits above this one.
     game: ClassVar[object] = None
+    # Its campaign where it has one (a rules.core.campaign.Campaign, written on the class by its package), read
+    # by the app through rules.registry.the_campaign; None: no campaign.
+    campaign: ClassVar[object] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._resolvers = {}
         cls._datasets = {}
         cls._errata = {}
+        cls._lookups = {}
 
     # -- registration hooks (used by the rule set's own modules) -----------------------------------------
     @classmethod
@@ -309,6 +335,16 @@ class RuleSet:
             if name in cls._datasets:
                 raise ValueError(f"{cls.id}: dataset {name} registered twice")
             cls._datasets[name] = Dataset(name, summary, fn, per_period)
+            return fn
+
+        return deco
+
+    @classmethod
+    def lookup(cls, lookup_id: str, summary: str) -> Callable[[LookupT], LookupT]:
+        def deco(fn: LookupT) -> LookupT:
+            if lookup_id in cls._lookups:
+                raise ValueError(f"{cls.id}: lookup {lookup_id} registered twice")
+            cls._lookups[lookup_id] = Lookup.of(lookup_id, summary, fn)
             return fn
 
         return deco
@@ -332,6 +368,10 @@ class RuleSet:
     @property
     def errata(self) -> Mapping[str, Erratum]:
         return self._errata
+
+    @property
+    def lookups(self) -> Mapping[str, Lookup]:
+        return self._lookups
 
     @property
     def period_ids(self) -> tuple[str, ...]:

@@ -2,7 +2,7 @@
 
 Each module imported below attaches its resolvers, datasets and errata to FlandersFields: `resolvers/` (what a
 player asks at the table), `book/` (the book's tables as data), `play/` (the rule set played as a game) and
-`planning/` (scenarios and the fire-plan rehearsal). They are imported in this order, which is the order the
+`planning/` (scenarios and the fire-plan rehearsal); its geometry lookups last (play/geometry_*.py). They are imported in this order, which is the order the
 rule set lists its resolvers in.
 """
 
@@ -33,6 +33,9 @@ from rules.flanders_fields.resolvers import suppression  # noqa: F401  (imported
 from rules.flanders_fields.book import terrain_drawing  # noqa: F401  (imported to register)
 from rules.flanders_fields.resolvers import visibility  # noqa: F401  (imported to register)
 from rules.flanders_fields.resolvers import wire  # noqa: F401  (imported to register)
+from rules.flanders_fields.play import geometry_measure  # noqa: F401  (imported to register)
+from rules.flanders_fields.play import geometry_fire  # noqa: F401  (imported to register)
+from rules.flanders_fields.play import geometry_artillery  # noqa: F401  (imported to register)
 
 # isort: on
 from rules.flanders_fields.ruleset import FlandersFields

@@ -107,4 +107,4 @@ def test_507_is_documented_where_a_write_may_find_the_disk_full(app_client: Test
     assert "507" in paths["/api/v1/games/{game_id}/units"]["get"]["responses"]
     assert "507" in paths["/playsheets/{period}.pdf"]["get"]["responses"]
     assert "507" not in paths["/api/v1/rulesets"]["get"]["responses"]
-    assert "507" not in paths["/api/v1/geometry/distance"]["post"]["responses"]
+    assert "507" not in paths["/api/v1/rulesets/flanders-fields/lookups/distance"]["post"]["responses"]

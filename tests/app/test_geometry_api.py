@@ -1,4 +1,5 @@
-"""The /api/v1/geometry endpoints: hand-worked cases from the rule book and refusals that name the field."""
+"""Flanders Fields' geometry lookups (/api/v1/rulesets/flanders-fields/lookups/...): hand-worked cases from the
+rule book and refusals that name the field."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-API = "/api/v1/geometry"
+API = "/api/v1/rulesets/flanders-fields/lookups"
 
 
 def _inf(sid: str, x: float, y: float, side: str = "defender", facing: float = 270) -> dict[str, Any]:

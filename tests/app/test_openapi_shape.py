@@ -30,7 +30,7 @@ def test_each_door_status_is_declared_where_the_operation_can_meet_it() -> None:
     # A lookup of no address, no body and no token: none of them.
     assert _statuses("/api/v1/rulesets", "get") & door == set()
     # A pure computation on a body: the body's 400 and 413, nothing stored, no token.
-    assert _statuses("/api/v1/geometry/distance", "post") & door == {400, 413}
+    assert _statuses("/api/v1/rulesets/flanders-fields/lookups/distance", "post") & door == {400, 413}
     # A game made from a body: written (507), the organiser key read (429); its address names no thing.
     assert _statuses("/api/v1/games", "post") & door == {400, 413, 429, 507}
     # A game's units: an address naming a game, a token read (its last-seen time written, failures counted).

@@ -57,10 +57,6 @@ DYNAMIC = {
     ("app/core/pdf_engine.py", "problem"): "problem_sentence() for each system, held to one sentence by "
     "tests/app/test_pdf_engine.py",
     ("app/services/rehearsal.py", "reason"): "re-raises a rehearsal's RulesError, walked where it is raised",
-    (
-        "app/core/worker.py",
-        "reason",
-    ): "re-raises a RulesError from the worker process, walked where it is raised",
     ("app/services/turns.py", "refused"): "a rule set's Refusal: test_rules_of_play_refusals walks them all",
     (
         "app/services/undo.py",
@@ -435,7 +431,7 @@ AN_ID = re.compile(r"(?:^|[._])ids?$")  # a placeholder reading an id: unit.id, 
 # Where the id a sentence names is the name the client sent (a rule set's, a resolver's, a scenario's) or the
 # API's own request shape, not a unit or event of a game.
 NAMES_SENT = {
-    ("app/data/schemas_table.py", "s.id"): "a geometry request's own stand ids, echoed to its client",
+    ("rules/table/requests.py", "s.id"): "a geometry lookup's own stand ids, echoed to its client",
     ("app/routes/playsheets.py", "game_id"): "the address's game, asked for a playsheet",
     ("app/services/scenarios.py", "scenario_id"): "a scenario's id is its name (mons-1914)",
     ("rules/core/rolls.py", "resolver_id"): "a resolver's id is its name (shoot)",

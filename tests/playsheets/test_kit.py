@@ -7,6 +7,7 @@ import pytest
 from playsheets import kit
 from playsheets.render import PAPERS, template_kit_html, template_kit_pdf
 from rules.flanders_fields.book.table_sizes import TEMPLATES
+from rules.flanders_fields.play import kit_sheet
 from tests.playsheets import pdf
 
 DPI = 254  # 100 pixels per cm
@@ -66,11 +67,11 @@ def test_every_template_is_exactly_its_rule_size(rendered: tuple[str, bytes, lis
     )
     # The barrage band is drawn with its depth across the page: "covers an area 20cm wide" (deep).
     assert measured["rolling-barrage"][0] == pytest.approx(20, abs=tol)
-    assert measured["rolling-barrage"][1] == pytest.approx(kit.BARRAGE_SEGMENT_CM, abs=tol)
+    assert measured["rolling-barrage"][1] == pytest.approx(kit_sheet.BARRAGE_SEGMENT_CM, abs=tol)
     # MG: a 2 cm lane ("the width of their 2cm base") and "Beaten Zone = 15cm beyond First target".
     lane_len, lane_w = measured["mg-beaten-zone"]
     assert lane_w == pytest.approx(2, abs=tol)
-    assert lane_len == pytest.approx(kit.MG_LANE_STUB_CM + 15, abs=tol)
+    assert lane_len == pytest.approx(kit_sheet.MG_LANE_STUB_CM + 15, abs=tol)
 
 
 def test_pieces_stay_on_their_page_and_do_not_overlap() -> None:

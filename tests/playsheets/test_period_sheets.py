@@ -11,11 +11,13 @@ import pytest
 
 from playsheets import sheet, tables
 from playsheets.render import PAPERS, render_html
-from rules.registry import get_ruleset
+from rules.flanders_fields.book.sequence import SEQUENCES
+from rules.registry import get_game_rules, get_ruleset
 from tests.playsheets import pdf
 
 PERIODS = ("early", "mid", "late")
 RS = get_ruleset("flanders-fields")
+GAME = get_game_rules("flanders-fields")
 # A game playing other readings of rules on page 1 (the raw troops' order modifier, the barrage duration).
 PAGE_ONE_VARIANTS = {
     e: next(r.id for r in RS.errata[e].readings if r.id != RS.errata[e].default)
@@ -146,10 +148,10 @@ def test_every_value_of_generically_printed_datasets_is_printed(printed: tuple[s
     flat = reading_order(data)
     names = [
         n
-        for spec in sheet.SECTIONS
-        if period in spec.periods
+        for page in GAME.playsheet(period).pages(period)
+        for spec in page
         for n in spec.datasets
-        if n in RS.datasets and n not in sheet.VIEWS
+        if n in RS.datasets and n not in GAME.playsheet(period).views
     ]
     for name in names:
         data = sheet.with_readings(RS.data(name, period), RS)
@@ -229,7 +231,7 @@ def test_movement_cells_match_the_movement_table(printed: tuple[str, str, bytes,
 def test_order_sequence_steps_are_printed_in_order(printed: tuple[str, str, bytes, str]) -> None:
     period, _, data, _ = printed
     flat = reading_order(data)
-    steps = sheet.order_sequence(period).steps
+    steps = SEQUENCES[period].steps  # type: ignore[index]
     # early: "1 SUPPORT ORDERS ... 2 BATTALION ORDERS ... 3 MOVE COMMAND STANDS"; mid and late have 7 steps.
     assert len(steps) == (3 if period == "early" else 7)
     positions = [flat.find(squash(f"{s.number}. {s.title}")) for s in steps]

@@ -50,11 +50,22 @@
     // greyed on the map and named in the list while the target is picked; a tap on one says why.
     const loadMarks = async (u) => {
       play.marks = new Map();
+      const mine = play;
       const r = await call(`${api}/units/${u.id}/targets/${play.act.resolver}`);
-      if (!play || play.stand !== u.id || play.target !== null) return;
+      if (play !== mine || play.stand !== u.id || play.target !== null) return;
       play.marks = new Map((r.ok && Array.isArray(r.data) ? r.data : []).map((x) => [x.unit_id, x]));
       m.markTargets([...play.marks].map(([id, x]) => [id, x.mark]));
       renderPick(u);
+    };
+    // The play `mine` as its roll's answer comes (apply): the card's still; or put back, its step the game's now,
+    // where a live frame ended it meanwhile (a new step drawn before the answer: the roll is still this card's)
+    // and its stand is still the one shown; or null where the player has gone on to another stand or play.
+    const back = (mine) => {
+      if (play === mine) return mine;
+      if (play || m.selectedStand() !== mine.stand) return null;
+      mine.step = model.turn.step;
+      play = mine;
+      return mine;
     };
     const stop = () => { play = null; picking(false); panel.classList.remove("playing", "played"); delete root.dataset.playTarget; };
 
@@ -119,16 +130,18 @@
       const shown = (r.data.offers || []).filter((o) => o.refused && (o.kind === "roll" || o.kind === "edit"))
         .map((o) => ({ key: o.key, label: o.label, refused: o.refused }));
       const same = JSON.stringify([r.data.acts, r.data.refused, shown]) === JSON.stringify([acts, waiting, greyed]);
-      if (redraw) {
-        acts = r.data.acts;
-        waiting = r.data.refused;
-        greyed = shown;
-        if (!same) renderActs(model.units.get(id));
-      } else if (play && play.done && play.stand === id) {
+      // A roll's answer on the card stays (its acts drawn under it), even where the acts were read for a new step
+      // before the answer came (apply: `back`).
+      if (play && play.done && play.stand === id) {
         acts = r.data.acts;
         waiting = r.data.refused;
         greyed = shown;
         renderDone(play.done);
+      } else if (redraw) {
+        acts = r.data.acts;
+        waiting = r.data.refused;
+        greyed = shown;
+        if (!same) renderActs(model.units.get(id));
       }
       cardOffers = r.data.offers || [];
       greyCard();
@@ -303,9 +316,10 @@
       const u = model.units.get(m.selectedStand());
       const act = acts[i];
       if (!u || !act) return;
-      play = { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step: model.turn.step };
+      const mine = { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step: model.turn.step };
+      play = mine;
       await apply(dice);
-      if (play && !play.done) stop(); // refused or kept offline: the card's acts stay as they were
+      if (play === mine && !play.done) stop(); // refused or kept offline: the card's acts stay as they were
     };
     const begin = async (i) => {
       const u = model.units.get(m.selectedStand());
@@ -315,8 +329,11 @@
       panel.classList.remove("played"); // begun from the last roll's answer: this one's card
       panel.classList.add("playing");
       if (act.target) { renderPick(u); return; }
-      play.asked = await ask(null);
-      if (play && play.asked) renderAsked();
+      const mine = play;
+      const asked = await ask(null); // nothing written: a card ended meanwhile draws nothing of it
+      if (play !== mine || !asked) return;
+      play.asked = asked;
+      renderAsked();
     };
     const chooseTarget = async (id) => {
       const t = model.units.get(id);
@@ -331,7 +348,9 @@
         const order = play.given[play.act.order] || [];
         play.target = play.target ?? id;
         play.given = { ...play.given, [play.act.order]: [...order, id] };
+        const mine = play;
         const asked = await ask(null);
+        if (play !== mine) return;
         if (!asked) { play.given = { ...play.given, [play.act.order]: order }; return; }
         play.asked = asked;
         if (play.stand !== m.selectedStand()) m.showStand(play.stand);
@@ -342,29 +361,44 @@
       root.dataset.playTarget = String(id); // the card docks clear of the target's company too (table-dock.js)
       picking(false);
       m.showStand(play.stand);
-      play.asked = await ask(null);
-      if (play && play.asked) renderAsked();
+      const mine = play;
+      const asked = await ask(null);
+      if (play !== mine || !asked) return;
+      play.asked = asked;
+      renderAsked();
     };
     const tapDie = async (row, n) => {
       play.dice[row] = n;
       if (play.dice.filter(Boolean).length < diceCount()) { renderAsked(); return; }
       if (!play.act.target) { await apply(play.dice); return; }
+      const mine = play;
       const answer = await ask(play.dice);
-      if (!answer || !play) return;
+      if (!answer || play !== mine) return;
       play.asked = { ...play.asked, dice_answer: answer };
       renderAsked();
     };
     const apply = async (dice) => {
-      const body = { unit_id: play.act.unit_id, target_id: play.target, fields: play.given, apply: true };
+      const mine = play;
+      const body = { unit_id: mine.act.unit_id, target_id: mine.target, fields: mine.given, apply: true };
       if (dice) body.dice = dice;
-      const r = await send(`${api}/resolve/${play.act.resolver}`, { body });
+      const r = await send(`${api}/resolve/${mine.act.resolver}`, { body });
       if (failed(r)) { notice(refusal(r, "The roll was not recorded; check the connection.")); return; }
-      if (r.queued || !r.data) { notice("Kept on this device: it is recorded when the connection is back."); stop(); return; }
-      play.done = r.data;
-      picking(false);
-      panel.classList.add("playing");
+      if (r.queued || !r.data) {
+        notice("Kept on this device: it is recorded when the connection is back.");
+        if (play === mine) stop();
+        return;
+      }
+      // A live frame before the answer may have ended the card (a new step drawn): the answer is still the
+      // card's while its stand is shown; the player gone on to another stand sees its changes and nothing else.
+      const drawn = back(mine);
+      if (drawn) {
+        play.done = r.data;
+        picking(false);
+        panel.classList.add("playing");
+      }
       model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
       root.dataset.lastApplied = String(r.data.event_id);
+      if (!drawn) return;
       acts = []; // the acts before the roll are not what it leaves: the next are read anew
       delete root.dataset.standActs;
       renderDone(r.data);
@@ -426,7 +460,8 @@
       if (!Number.isFinite(cm) || cm < 0 || cm > 500) { notice("Enter the range in cm, from 0 to 500."); return; }
       play.given = { ...play.given, range_cm: cm };
       play.dice = [];
-      ask(null).then((asked) => { if (asked && play) { play.asked = asked; renderAsked(); } });
+      const mine = play;
+      ask(null).then((asked) => { if (asked && play === mine) { play.asked = asked; renderAsked(); } });
     });
     // A roll another device recorded with a value given over the table's (a range by the tape, a referee's
     // override) is shown to everyone else as the claim it is, as the log keeps it.

@@ -1,5 +1,6 @@
 // Coverage per template: for every template on the table, which stands it covers fully, partly, or too
-// close to call, as the geometry API says (POST /api/v1/geometry/coverage), named so no two stands read
+// close to call, as the rule set's coverage lookup says (POST /api/v1/rulesets/<id>/lookups/coverage, the
+// list's data-coverage-url; none where the rule set has no such lookup), named so no two stands read
 // alike; and one tap to put a suppression marker on every fully covered stand through the markers API (the
 // same rules of play as a marker placed by hand).
 (() => {
@@ -8,6 +9,7 @@
     const m = window.firestepMap;
     if (!m) return;
     const list = document.querySelector("[data-coverage-list]");
+    const coverageUrl = list?.dataset.coverageUrl || "";
     const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
     const sideName = (s) => (s === "attacker" ? "Attacker" : "Defender");
     const results = new Map(); // template id -> {full, partial, ambiguous} (unit ids)
@@ -85,7 +87,8 @@
       }));
       const templates = [...m.model.templates.values()];
       const answers = await Promise.all(templates.map(async (t) => {
-        const response = await fetch("/api/v1/geometry/coverage", {
+        if (!coverageUrl) return [t.id, null];
+        const response = await fetch(coverageUrl, {
           method: "POST",
           credentials: "same-origin",
           headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },

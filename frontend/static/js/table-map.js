@@ -371,6 +371,7 @@
     const t = model.turn;
     const box = document.querySelector("[data-map-turn]");
     box.dataset.turn = String(t.turn);
+    box.dataset.step = String(t.step ?? ""); // the step's index as the model has it (tests wait on a new step)
     // Who may act now (table-cards.js offers the draw to it): nobody outside play, as the server refuses a draw
     // before the start and after the end (issue 64: "Draw a card" stayed on the map after "Game over").
     box.dataset.sideToMove = t.status === "playing" ? t.side_to_move || "" : "";

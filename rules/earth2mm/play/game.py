@@ -23,6 +23,7 @@ from rules.earth2mm.play.kit import KIT
 from rules.earth2mm.play.report import EarthReport
 from rules.earth2mm.play.rolls import ROLL_TERMS, EarthRolls
 from rules.earth2mm.play.setup import CHART, DOCUMENTS, UNIT_KINDS
+from rules.earth2mm.play.sheet import EarthSheet
 from rules.earth2mm.play.shots import cover_terrain, stands
 from rules.earth2mm.play.steps import SRC_BOUNDS, SRC_CASUALTIES
 from rules.earth2mm.play.table import ROUGH_GROUND_KEY, EarthTable
@@ -63,7 +64,7 @@ BOOK = Book(
 )
 
 
-class EarthGame(EarthRolls, EarthFirePlan, EarthBound, EarthCardFields, EarthTable, EarthReport):
+class EarthGame(EarthRolls, EarthFirePlan, EarthBound, EarthCardFields, EarthTable, EarthReport, EarthSheet):
     """The core's game with the words a unit edit may set checked, and a move's bookkeeping: how far each base
     has moved this bound, that its sub-unit moved, and the ground a dug-in sub-unit leaves in the open."""
 

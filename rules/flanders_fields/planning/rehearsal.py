@@ -41,14 +41,17 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import shapely
+from pydantic import BaseModel, ConfigDict, Field, Strict
 from shapely import Polygon
 
 from rules.core.dice import all_rolls, count_rolls
 from rules.core.errors import RulesError
+from rules.core.game import PlanMark, RehearsalRequest
+from rules.core.kit import Grid
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import TEMPLATES
 from rules.flanders_fields.errata import (
@@ -1542,3 +1545,72 @@ def rehearse(
         told,
         readings,
     )
+
+
+# -- the request and the page's drawing the fire plan declares (rules.core.game.FirePlanTerms) ---------------
+PlanFirer = Literal[PLAN_FIRERS]  # type: ignore[valid-type]
+PlanItemId = Annotated[str, Field(max_length=12)]
+
+
+class SOSCallIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    grid: Grid
+    turn: Annotated[int, Strict(), Field(ge=1, le=MAX_TURNS, description="The turn the SOS is called in.")]
+
+
+class RehearsalIn(RehearsalRequest):
+    """What to rehearse: how many turns, the seed of the sampled wind, the firer of each battery."""
+
+    turns: (
+        Annotated[
+            int,
+            Strict(),
+            Field(ge=1, le=MAX_TURNS, description="Turns to rehearse (default: to the plan's last)."),
+        ]
+        | None
+    ) = None
+    seed: Annotated[
+        int, Strict(), Field(ge=0, le=2_147_483_647, description="Seed of the sampled wind (gas only).")
+    ] = 1
+    samples: Annotated[
+        int, Strict(), Field(ge=1, le=MAX_SAMPLES, description="Courses of the wind to sample (gas only).")
+    ] = DEFAULT_SAMPLES
+    firers: dict[PlanItemId, PlanFirer] = Field(
+        default_factory=dict,
+        max_length=64,
+        description="Plan item id -> what fires it (default: field guns for batteries, medium mortars).",
+    )
+    sos: list[SOSCallIn] = Field(
+        default_factory=list, max_length=8, description="SOS calls to rehearse (defender only)."
+    )
+    variants: dict[
+        Annotated[str, Field(min_length=1, max_length=64)], Annotated[str, Field(max_length=64)]
+    ] = Field(
+        default_factory=dict,
+        max_length=32,
+        description="Readings of the errata for this rehearsal, over the game's own (e.g. "
+        "planned-fire-deviation: pre-registered); GET /api/v1/rulesets/flanders-fields lists them.",
+    )
+    brigades: dict[PlanItemId, Annotated[str, Field(max_length=64)]] = Field(
+        default_factory=dict,
+        max_length=64,
+        description="Plan item id -> its battery's brigade: with artillery-roll-per: brigade, one action "
+        "roll per brigade.",
+    )
+
+
+def plan_marks(side: str, items: Sequence[Mapping[str, Any]], table: Table) -> list[PlanMark]:
+    """A side's plan items on the fire-plan page's grid: each template of fire where it lands, each gas
+    cloud (the side's own gas template), each rolling barrage a band across the table from its front."""
+    plan_side: Side = "attacker" if side == "attacker" else "defender"
+    plan = plan_from_items(plan_side, items, table)
+    marks = [PlanMark(f"T{f.first_turn}", f.kind, f.point, template=f.template) for f in plan.fire]
+    gas_kind = "gas-attacker" if plan_side == "attacker" else "gas-defender"
+    marks += [PlanMark(f"T{g.turn}", "gas", g.point, template=gas_kind) for g in plan.gas]
+    sign = 1.0 if plan_side == "attacker" else -1.0
+    for b in plan.barrages:
+        y0, y1 = sorted((b.front_y, b.front_y + sign * b.depth_cm))
+        marks.append(
+            PlanMark(f"barrage T{b.turn}", "band", (table.width_cm / 2, (y0 + y1) / 2), band=(y0, y1))
+        )
+    return marks

@@ -42,10 +42,24 @@ from rules.flanders_fields.play.game_sequence import (
 )
 from rules.flanders_fields.play.game_setup import NATIONS, UNIT_LEVELS, FlandersFieldsSetup
 from rules.flanders_fields.play.kit import KIT
+from rules.flanders_fields.play.sheet import FlandersFieldsSheet
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.flanders_fields.shipped import DOCUMENTS
 from rules.registry import register_game
+
+# A small scenario, as the API's documentation shows a scenario document (docs/scenario-format.md).
+SCENARIO_EXAMPLE = {
+    "format": "firestep-scenario/1",
+    "title": "Trench raid",
+    "ruleset": FlandersFields.id,
+    "period": "mid",
+    "table": {"width_cm": 120, "length_cm": 180},
+    "sides": {
+        "attacker": {"nationality": "british", "forces": [{"table_id": "gb-1915", "template": "battalion"}]},
+        "defender": {"nationality": "german", "forces": []},
+    },
+}
 
 BOOK = Book(
     ruleset_id=FlandersFields.id,
@@ -73,6 +87,7 @@ BOOK = Book(
     unit_kinds=KINDS,
     guns=tuple(GUNS),
     scenarios=DOCUMENTS,
+    scenario_example=SCENARIO_EXAMPLE,
     victory_erratum=SCENARIO_VICTORY,
     victory_source=cite("SPECIMEN GAMES"),
 )
@@ -86,6 +101,7 @@ class FlandersFieldsGame(
     FlandersFieldsTable,
     FlandersFieldsReport,
     FlandersFieldsSetup,
+    FlandersFieldsSheet,
 ):
     """The core's game with what a move (or a limbering, an unpacking) spends: an action of the unit the stands
     are ordered with, and one of a command stand's two moves; suppression markers placed and recovered by hand;

@@ -40,7 +40,9 @@ from rules.flanders_fields.planning.rehearsal import (
     BOMBARDMENT_STEP,
     DEFAULT_FIRER,
     DEFAULT_MORTAR,
+    RehearsalIn,
     fires_on_order,
+    plan_marks,
     range_from_rear,
 )
 from rules.flanders_fields.play import game_consequences, game_fill, game_rehearsal
@@ -272,9 +274,9 @@ def _effect(card: FireCard, turns: int, results: Mapping[int, list[str]], names:
     return f"{card.what}: {fire}; {rolled or 'no stand under it'}."
 
 
-# The fire plan's terms in the book: a battery carries its aiming point (changes.py's STATE_FIELDS), and a
-# side's plan is rehearsed.
-FIRE_PLAN_TERMS = FirePlanTerms(aiming_field="aiming_point", rehearsed=True)
+# The fire plan's terms in the book: a battery carries its aiming point (changes.py's STATE_FIELDS), a side's
+# plan is rehearsed (its request, planning/rehearsal.py) and drawn on the page's grid by its items' kinds.
+FIRE_PLAN_TERMS = FirePlanTerms(aiming_field="aiming_point", rehearsal=RehearsalIn, marks=plan_marks)
 
 
 class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):

@@ -1,16 +1,20 @@
-"""What Flanders Fields supplies to the table geometry (rules/table) and to the geometry API that measures the
-table by its rules: the sizes it measures with, the citations of the rules it measures, and the rules it
-reads beside the geometry (cover, movement, visibility, gas, their errata and their request types).
+"""What Flanders Fields supplies to the table geometry (rules/table) and to its geometry lookups that measure the
+table by its rules (play/geometry_*.py): the sizes it measures with, the citations of the rules it measures, the
+rules it reads beside the geometry (cover, movement, visibility, gas, their errata and their request types), and
+the table's request models narrowed to its kit's bases and templates.
 
 The geometry's queries take their sizes as parameters; these are the ones the rule book prints, taken from
 where each is defined (tables.py, barrage.py, reference.py). The rule modules are named here, not copied, so
-the geometry API imports Flanders Fields through this one module.
+the geometry lookups import Flanders Fields through this one module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from rules.core.ruleset import Context
 from rules.flanders_fields.book import cover
@@ -24,6 +28,7 @@ from rules.flanders_fields.resolvers.barrage import DANGER_ZONE_CM as _DANGER_ZO
 from rules.flanders_fields.resolvers.deviation import SRC_DEVIATION
 from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.registry import get_ruleset
+from rules.table import requests
 from rules.table.arcs import ArcSizes
 from rules.table.mgfire import MGSizes
 
@@ -52,9 +57,24 @@ ARC_SIZES = ArcSizes(
 MG_RANGE_CM = float(T.MG_RANGE_CM)
 WIRE_BELT_CM = float(T.WIRE_BELT_CM)
 DANGER_ZONE_CM = float(_DANGER_ZONE_CM)
-# The table kit the geometry API measures stands and templates with (its bases and templates, by kind).
+# The table kit the geometry lookups measure stands and templates with (its bases and templates, by kind).
 KIT_BASES = KIT.bases
 KIT_TEMPLATES = KIT.templates
+BASE_KINDS = tuple(KIT_BASES)
+TEMPLATE_KINDS = tuple(KIT_TEMPLATES)
+BaseKind = Literal[BASE_KINDS]  # type: ignore[valid-type]
+TemplateKind = Literal[TEMPLATE_KINDS]  # type: ignore[valid-type]
+
+
+class StandIn(requests.StandIn):
+    base: BaseKind
+
+
+class TemplateIn(requests.TemplateIn):
+    kind: TemplateKind
+
+
+Stands = Annotated[list[StandIn], Field(default_factory=list, max_length=requests.MAX_STANDS)]
 # The template a rolling barrage covers (ROLLING BARRAGE AREA OF EFFECT).
 BARRAGE_TEMPLATE = "rolling-barrage"
 # Bases seen at the "Buildings, Fieldworks, Vehicles & Heavy Artillery" distance (VISIBILITY DISTANCES).

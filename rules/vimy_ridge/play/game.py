@@ -61,6 +61,7 @@ from rules.vimy_ridge.play.setup import (
     placed_refused,
     strengths_checked,
 )
+from rules.vimy_ridge.play.sheet import VimySheet
 from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
@@ -1344,7 +1345,7 @@ BOOK = Book(
 )
 
 
-class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup):
+class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup, VimySheet):
     """Vimy Ridge's game: its turn, its rolls, its report and its new games, with a counter's edit worked out
     (a hex checked and the hex ledger kept, eliminated counters off the map, replacements counted) and the
     victory tally rewritten after every act."""

@@ -55,7 +55,10 @@ def test_the_route_table_has_the_write_endpoints_we_know() -> None:
     # Guards the enumeration itself: an empty or partial table would make every test below pass vacuously.
     paths = {p for _, p, _ in ROUTES}
     assert {"/api/v1/games", "/api/v1/games/{game_id}", "/api/v1/campaigns/{campaign_id}/map"} <= paths
-    assert {"/api/v1/geometry/coverage", "/api/v1/rulesets/flanders-fields/order-roll"} <= paths
+    assert {
+        "/api/v1/rulesets/flanders-fields/lookups/coverage",
+        "/api/v1/rulesets/flanders-fields/order-roll",
+    } <= paths
     assert len(STORAGE) >= 20 and len(STATELESS) >= 40
 
 
@@ -464,7 +467,7 @@ def test_resolver_requests_refuse_non_finite_and_boolean_numbers(
     reading_client: TestClient, value: str
 ) -> None:
     resp = reading_client.post(
-        "/api/v1/geometry/distance",
+        "/api/v1/rulesets/flanders-fields/lookups/distance",
         content='{"a": {"base": "infantry", "center": [10, 10]}, "b": {"base": "infantry", "center": [20, '
         + value
         + "]}}",

@@ -3,6 +3,9 @@ own for a block's time through `registered`, never through the registry's dicts.
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import pytest
 
 from rules import registry
@@ -10,16 +13,43 @@ from rules.core.errors import NotFoundError, RulesError
 from rules.core.ruleset import RuleSet
 from tests.skirmish import SKIRMISH_GAME, Skirmish
 
+ROOT = Path(__file__).resolve().parents[3]
+RULES = ROOT / "rules"
+
 
 def test_a_rule_set_owns_its_game_rules() -> None:
-    ff = registry.get_ruleset("flanders-fields")
-    assert registry.get_game_rules("flanders-fields") is ff.game
-    played = ["flanders-fields", "2mm-earth-1418", "vimy-ridge"]
+    """Each registered rule set played as a game owns its game rules, in the registry's order; one of lookups
+    only has none (the lists derived from the registry, not pinned: a fifth rule set needs no edit here)."""
+    rulesets = registry.all_rulesets()
+    played = [rs.id for rs in rulesets if rs.game is not None]
+    lookups_only = [rs.id for rs in rulesets if rs.game is None]
+    assert len(played) >= 3 and lookups_only
+    for rid in played:
+        assert registry.get_game_rules(rid) is registry.get_ruleset(rid).game
     assert [g.book.ruleset_id for g in registry.all_game_rules()] == played
-    with pytest.raises(RulesError) as e:  # a rule set of lookups only
-        registry.get_game_rules("firestorm-villers-bretonneux")
-    assert e.value.field == "ruleset" and e.value.allowed == sorted(played)
-    assert registry.game_rules_or_none("firestorm-villers-bretonneux") is registry.NO_RULES
+    for rid in lookups_only:
+        with pytest.raises(RulesError) as e:
+            registry.get_game_rules(rid)
+        assert e.value.field == "ruleset" and e.value.allowed == sorted(played)
+        assert registry.game_rules_or_none(rid) is registry.NO_RULES
+
+
+def test_every_rule_set_package_is_registered_and_forbidden_to_the_generic_code() -> None:
+    """The registry's packages are the folders of rules/ that define a rule set (a `ruleset.py` beside no other
+    floor's), and each import contract keeping rule sets out of code that knows none (the table's geometry, the
+    playsheets) forbids every one: a package added to the registry and not to those contracts fails here."""
+    folders = {f"rules.{p.parent.name}" for p in RULES.glob("*/ruleset.py") if p.parent.name != "core"}
+    assert set(registry.RULESET_MODULES) == folders
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    keeping_out = {
+        c["source_modules"][0]: set(c["forbidden_modules"])
+        for c in contracts
+        if c["type"] == "forbidden" and c["source_modules"] in (["rules.table"], ["playsheets"])
+    }
+    assert {source: folders - forbidden for source, forbidden in keeping_out.items()} == {
+        "rules.table": set(),
+        "playsheets": set(),
+    }
 
 
 def test_a_rule_set_is_registered_for_the_blocks_time_only() -> None:

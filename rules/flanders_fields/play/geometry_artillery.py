@@ -1,6 +1,6 @@
-"""Stateless table geometry, what the artillery and the gas put on the table: gas clouds drifting on the wind
-and their forecast, rolling barrages, deviation of an aiming point and fire-plan grid references. The geometry
-lives in rules/table; the shared request models and helpers in app/data/schemas_table.py."""
+"""Flanders Fields' geometry lookups, what the artillery and the gas put on the table: gas clouds drifting on the
+wind and their forecast, rolling barrages, deviation of an aiming point and fire-plan grid references. The
+geometry lives in rules/table, the request models it shares in rules.table.requests."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.core.routing import Router
-from app.data.bounded import Float, Int
-from app.data.schemas_table import (
-    ERRORS,
+from rules.flanders_fields.play import table_rules as ff
+from rules.flanders_fields.ruleset import FlandersFields
+from rules.table import barrage, coverage, frame
+from rules.table import gas as table_gas
+from rules.table.requests import (
     Angle,
     Coord,
+    Float,
+    Int,
     Point2,
-    StandIn,
-    Stands,
     Strict,
     TableIn,
     Variants,
@@ -25,12 +26,7 @@ from app.data.schemas_table import (
     rounded,
     stand_list,
 )
-from rules.flanders_fields.play import table_rules as ff
-from rules.table import barrage, coverage, frame
-from rules.table import gas as table_gas
 from rules.table.templates import Template
-
-router = Router(prefix="/api/v1/geometry", tags=["geometry"])
 
 
 # -- gas ------------------------------------------------------------------------------------------------------
@@ -47,7 +43,7 @@ class GasDriftIn(Strict):
     cloud: CloudIn
     wind_deg: Angle
     speed_cm: Annotated[Float, Field(ge=0, le=100, allow_inf_nan=False)]
-    stands: Stands
+    stands: ff.Stands
 
 
 XY = Annotated[list[float], Field(min_length=2, max_length=2)]
@@ -73,9 +69,7 @@ class GasDriftOut(BaseModel):
     sources: list[str]
 
 
-@router.post(
-    "/gas-drift", response_model=GasDriftOut, responses=ERRORS, summary="Move a gas cloud on the wind"
-)
+@FlandersFields.lookup("gas-drift", "Move a gas cloud on the wind")
 def post_gas_drift(req: GasDriftIn) -> GasDriftOut:
     tpl = req.cloud.template()
     moved_poly, swept = table_gas.drift(tpl.polygon(), req.wind_deg, req.speed_cm)
@@ -102,7 +96,7 @@ class GasForecastIn(Strict):
     wind_deg: Angle
     speed_cm: Annotated[Int, Field(ge=0, le=100)]
     turns: Annotated[Int, Field(ge=1, le=ff.gas.OFFENSIVE_MAX_TURNS)]
-    stands: Annotated[list[StandIn], Field(default_factory=list, max_length=200)]
+    stands: Annotated[list[ff.StandIn], Field(default_factory=list, max_length=200)]
     variants: Variants
 
 
@@ -130,12 +124,7 @@ class GasForecastOut(BaseModel):
     sources: list[str]
 
 
-@router.post(
-    "/gas-forecast",
-    response_model=GasForecastOut,
-    responses=ERRORS,
-    summary="Chance the cloud covers each stand",
-)
+@FlandersFields.lookup("gas-forecast", "Chance the cloud covers each stand")
 def post_gas_forecast(req: GasForecastIn) -> GasForecastOut:
     ctx = ff.context(req.variants)
     calm = str(ctx.value(ff.GAS_SPEED_BELOW_ZERO))
@@ -185,7 +174,7 @@ class BarrageIn(Strict):
 class BarrageAdvanceIn(Strict):
     barrage: BarrageIn
     distance_cm: Annotated[Float, Field(ge=0, le=200, allow_inf_nan=False)]
-    stands: Stands
+    stands: ff.Stands
     table: TableIn = Field(default_factory=TableIn)
 
 
@@ -212,12 +201,7 @@ class BarrageAdvanceOut(BaseModel):
     sources: list[str]
 
 
-@router.post(
-    "/barrage-advance",
-    response_model=BarrageAdvanceOut,
-    responses=ERRORS,
-    summary="Advance a rolling barrage",
-)
+@FlandersFields.lookup("barrage-advance", "Advance a rolling barrage")
 def post_barrage_advance(req: BarrageAdvanceIn) -> BarrageAdvanceOut:
     b = req.barrage
     tpl = Template(ff.KIT_TEMPLATES[ff.BARRAGE_TEMPLATE], (b.center[0], b.center[1]), b.facing_deg)
@@ -271,7 +255,7 @@ class DeviateOut(BaseModel):
     sources: list[str]
 
 
-@router.post("/deviate", response_model=DeviateOut, responses=ERRORS, summary="Deviate an aiming point")
+@FlandersFields.lookup("deviate", "Deviate an aiming point")
 def post_deviate(req: DeviateIn) -> DeviateOut:
     x, y = frame.deviate(req.side, (req.aim[0], req.aim[1]), req.direction_clock, req.distance_cm)
     t = req.table.table()
@@ -304,9 +288,7 @@ class GridRefOut(BaseModel):
     sources: list[str]
 
 
-@router.post(
-    "/grid-to-table", response_model=GridRefOut, responses=ERRORS, summary="Fire-plan grid ref to table"
-)
+@FlandersFields.lookup("grid-to-table", "Fire-plan grid ref to table")
 def post_grid_to_table(req: GridRefIn) -> GridRefOut:
     x, y = frame.grid_to_table(req.side, req.along_cm, req.up_cm, req.table.table())
     return GridRefOut(
@@ -318,7 +300,7 @@ def post_grid_to_table(req: GridRefIn) -> GridRefOut:
     )
 
 
-@router.post("/table-to-grid", response_model=GridRefOut, responses=ERRORS, summary="Table point to grid ref")
+@FlandersFields.lookup("table-to-grid", "Table point to grid ref")
 def post_table_to_grid(req: TablePointIn) -> GridRefOut:
     along, up = frame.table_to_grid(req.side, req.point[0], req.point[1], req.table.table())
     return GridRefOut(

@@ -1,6 +1,6 @@
-"""Stateless table geometry, direct fire: which stands a template covers, MG fire (lane, first target, beaten
-zone) and the stands in a firer's arc in priority order. The geometry lives in rules/table; the shared request
-models and helpers in app/data/schemas_table.py."""
+"""Flanders Fields' geometry lookups, direct fire: which stands a template covers, MG fire (lane, first target,
+beaten zone) and the stands in a firer's arc in priority order. The geometry lives in rules/table, the request
+models it shares in rules.table.requests."""
 
 from __future__ import annotations
 
@@ -9,34 +9,27 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 from shapely import box
 
-from app.core.routing import Router
-from app.data.bounded import Float
-from app.data.schemas_table import (
-    ERRORS,
+from rules.flanders_fields.play import table_rules as ff
+from rules.flanders_fields.ruleset import FlandersFields
+from rules.table import arcs, coverage, mgfire
+from rules.table.requests import (
     Angle,
-    BaseKind,
+    Float,
     Point2,
-    StandIn,
-    Stands,
     Strict,
     TableIn,
-    TemplateIn,
     Variants,
     geojson,
     kit_item,
     rounded,
     stand_list,
 )
-from rules.flanders_fields.play import table_rules as ff
-from rules.table import arcs, coverage, mgfire
-
-router = Router(prefix="/api/v1/geometry", tags=["geometry"])
 
 
 # -- coverage -------------------------------------------------------------------------------------------------
 class CoverageIn(Strict):
-    template: TemplateIn
-    stands: Stands
+    template: ff.TemplateIn
+    stands: ff.Stands
     tolerance_cm: Float = Field(default=coverage.DEFAULT_TOLERANCE_CM, ge=0, le=10, allow_inf_nan=False)
     table: TableIn = Field(default_factory=TableIn)
 
@@ -50,9 +43,7 @@ class CoverageOut(BaseModel):
     sources: list[str]
 
 
-@router.post(
-    "/coverage", response_model=CoverageOut, responses=ERRORS, summary="Which stands a template covers"
-)
+@FlandersFields.lookup("coverage", "Which stands a template covers")
 def post_coverage(req: CoverageIn) -> CoverageOut:
     tpl = req.template.template(ff.KIT_TEMPLATES)
     poly = tpl.polygon(req.table.table())
@@ -74,7 +65,7 @@ class GunIn(Strict):
     kind: Literal["mg", "blockhouse"] = "mg"
     center: Point2
     facing_deg: Angle = 90.0
-    base: BaseKind = "heavy-mg"
+    base: ff.BaseKind = "heavy-mg"
     id: str | None = Field(default=None, max_length=64, description="The gun's own stand id, never a target.")
     side: str | None = Field(default=None, max_length=32, description="Stands of this side are not targets.")
     width_cm: Float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
@@ -84,7 +75,7 @@ class GunIn(Strict):
 class MGFireIn(Strict):
     gun: GunIn
     aim_deg: Angle
-    stands: Stands
+    stands: ff.Stands
     variants: Variants
 
 
@@ -110,9 +101,7 @@ class MGFireOut(BaseModel):
 MG_SOURCES = [ff.cite("ARCS OF FIRE"), ff.cite("MACHINEGUN BEATEN ZONE"), ff.cite("DIRECT FIRE MODIFIERS")]
 
 
-@router.post(
-    "/mg-fire", response_model=MGFireOut, responses=ERRORS, summary="MG fire lane, first target, beaten zone"
-)
+@FlandersFields.lookup("mg-fire", "MG fire lane, first target, beaten zone")
 def post_mg_fire(req: MGFireIn) -> MGFireOut:
     ctx = ff.context(req.variants)
     spec = kit_item(ff.KIT_BASES, req.gun.base, "gun.base")
@@ -160,9 +149,9 @@ def post_mg_fire(req: MGFireIn) -> MGFireOut:
 
 # -- arcs -----------------------------------------------------------------------------------------------------
 class ArcIn(Strict):
-    firer: StandIn
+    firer: ff.StandIn
     firer_kind: arcs.FirerKind
-    stands: Stands
+    stands: ff.Stands
     width_cm: Float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
     depth_cm: Float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
     variants: Variants
@@ -184,9 +173,7 @@ class ArcOut(BaseModel):
     sources: list[str]
 
 
-@router.post(
-    "/arc", response_model=ArcOut, responses=ERRORS, summary="Stands in the firer's arc, in priority order"
-)
+@FlandersFields.lookup("arc", "Stands in the firer's arc, in priority order")
 def post_arc(req: ArcIn) -> ArcOut:
     ctx = ff.context(req.variants)
     firer = req.firer.stand(ff.KIT_BASES)

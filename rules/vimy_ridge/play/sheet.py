@@ -1,18 +1,21 @@
-"""Vimy Ridge: Arras Diversion's playsheet, from the tables its lookups and its game read (rules.vimy_ridge.data,
-rules.vimy_ridge.play).
+"""Vimy Ridge: Arras Diversion's playsheet (`GameRules.playsheet`), from the tables its lookups and its game read
+(rules.vimy_ridge.data, rules.vimy_ridge.play), each value with the exclusive rule it comes from.
 
 Page 1: the integrated combat results table (every terrain line, die 1-6) and the bombardment (its table,
 modifiers and limits). Page 2: the turn (Zero Hour, the phases, 11 turns), night and replacements, and victory.
-The readings in force follow (playsheets.ruleset_sheet). The map, the counters and the tracks are the club's:
+The readings in force follow (playsheets/ prints them). The map, the counters and the tracks are the club's:
 the sheet prints none of them.
 """
 
 from __future__ import annotations
 
-from playsheets.sheet import Section
-from playsheets.tables import Bullets, Note, Table
+from dataclasses import replace
+
+from rules.core.game import GameRules
+from rules.core.sheet import Bullets, Note, Playsheet, SheetSection, Table
+from rules.core.turn import Step
 from rules.vimy_ridge import data
-from rules.vimy_ridge.play import club, game
+from rules.vimy_ridge.play import club
 from rules.vimy_ridge.resolvers import crt_column
 from rules.vimy_ridge.ruleset import RULES
 
@@ -22,7 +25,7 @@ def where(*sources: str) -> list[str]:
     return ["Exclusive rules: " + "; ".join(s.removeprefix(f"{RULES}: ") for s in sources)]
 
 
-def crt_section() -> Section:
+def crt_section() -> SheetSection:
     """The CRT as printed: a row per die roll, the columns of the Clear line (the longest), each other line's
     columns shifted left as the text's alignment shows (a Peak's -1 column is Clear's -5)."""
     lines = list(data.CRT_LINES)
@@ -32,7 +35,7 @@ def crt_section() -> Section:
         labels = [crt_column(members[0], lo)[1] for lo, _ in data.line_columns(line)]
         header_rows.append([line, *labels, *([""] * (12 - len(labels)))])
     results = [[str(d), *(c or "-" for c in data.CRT_RESULTS[d])] for d in range(1, 7)]
-    return Section(
+    return SheetSection(
         "crt",
         "Integrated Combat Results Table (differential: attack minus defence)",
         [
@@ -51,7 +54,7 @@ def crt_section() -> Section:
     )
 
 
-def bombardment_section() -> Section:
+def bombardment_section() -> SheetSection:
     rows = [[str(d), "Hit (depletion)" if r == "hit" else "-"] for d, r in data.BOMBARDMENT_TABLE.items()]
     mods = [
         ["Gas (Allied, turn 1 only)", f"{data.GAS_MODIFIER:+d}"],
@@ -60,7 +63,7 @@ def bombardment_section() -> Section:
         *[[f"{f.replace('-', ' ').capitalize()} hex", f"{m:+d}"] for f, m in data.TERRAIN_MODIFIERS.items()],
         ["Night game turn", f"{data.NIGHT_MODIFIER:+d}"],
     ]
-    return Section(
+    return SheetSection(
         "bombardment",
         "Artillery bombardment",
         [
@@ -81,8 +84,8 @@ def bombardment_section() -> Section:
     )
 
 
-def turn_section() -> Section:
-    return Section(
+def turn_section(steps: tuple[Step, ...]) -> SheetSection:
+    return SheetSection(
         "turn",
         "The turn",
         [
@@ -90,7 +93,7 @@ def turn_section() -> Section:
                 [
                     f"{data.LAST_TURN} game turns from 9 April (Morning); the Allied player first (15.1).",
                     "Zero Hour: the game begins with the Allied combat phase (15.2).",
-                    *[f"{s.number}. {s.title}: {s.does}." for s in game.STEPS],
+                    *[f"{s.number}. {s.title}: {s.does}." for s in steps],
                 ]
             )
         ],
@@ -98,8 +101,8 @@ def turn_section() -> Section:
     )
 
 
-def night_section() -> Section:
-    return Section(
+def night_section() -> SheetSection:
+    return SheetSection(
         "night",
         "Night and replacements",
         [
@@ -117,8 +120,8 @@ def night_section() -> Section:
     )
 
 
-def victory_section() -> Section:
-    return Section(
+def victory_section() -> SheetSection:
+    return SheetSection(
         "victory",
         "Victory",
         [
@@ -145,8 +148,9 @@ def victory_section() -> Section:
     )
 
 
-def pages() -> list[list[Section]]:
-    return [
-        [crt_section(), bombardment_section()],
-        [turn_section(), night_section(), victory_section()],
-    ]
+class VimySheet(GameRules):
+    def playsheet(self, period: str | None) -> Playsheet:
+        """Page 1 the CRT and the bombardment, page 2 the turn, night and victory."""
+        first = (crt_section(), bombardment_section())
+        second = (turn_section(self.steps(period)), night_section(), victory_section())
+        return Playsheet((*first, *(replace(s, page=1) for s in second)))

@@ -1,14 +1,17 @@
-"""Battle for 2mm Earth 1418's playsheet, from the tables its lookups and its game read (rules.earth2mm.data).
+"""Battle for 2mm Earth 1418's playsheet (`GameRules.playsheet`), from the tables its lookups and its game read
+(rules.earth2mm.data), each value with the rule book's section it comes from.
 
 Page 1: the bound (its steps, the planning and executing orders), the high commands chart and the cover and
 resilience table. Page 2: the characteristics chart, movement, assault, artillery and smoke. The readings in
-force follow (playsheets.ruleset_sheet).
+force follow (playsheets/ prints them).
 """
 
 from __future__ import annotations
 
-from playsheets.sheet import Section
-from playsheets.tables import Bullets, Note, Table, fmt, label
+from dataclasses import replace
+
+from rules.core.game import GameRules
+from rules.core.sheet import Bullets, Note, Playsheet, SheetSection, Table, fmt, label
 from rules.earth2mm import data
 from rules.earth2mm.ruleset import RULES
 
@@ -30,8 +33,8 @@ def numbered(steps: tuple[str, ...]) -> list[str]:
     return [f"{i}. {step}" for i, step in enumerate(steps, start=1)]
 
 
-def bound_section() -> Section:
-    return Section(
+def bound_section() -> SheetSection:
+    return SheetSection(
         "bound",
         "The bound",
         [
@@ -44,7 +47,7 @@ def bound_section() -> Section:
     )
 
 
-def commands_section() -> Section:
+def commands_section() -> SheetSection:
     """The high commands chart: a row per situation, a column per command, the plans each allows."""
     rows = [
         [label(situation), *(" or ".join(label(p) for p in data.PLANS[c][i]) for c in data.COMMANDS)]
@@ -52,7 +55,7 @@ def commands_section() -> Section:
     ]
     dig = f"Yes but {data.DIGGING_PENALTY}R if attacked"
     rows.append(["Can choose to dig in?", *(dig if data.DIG_IN[c] else "No" for c in data.COMMANDS)])
-    return Section(
+    return SheetSection(
         "commands",
         "High commands chart",
         [Table(["Situation", *(label(c) for c in data.COMMANDS)], rows)],
@@ -60,10 +63,10 @@ def commands_section() -> Section:
     )
 
 
-def cover_section() -> Section:
+def cover_section() -> SheetSection:
     """The cover table: Resilience by terrain and posture (a sub-unit digging in counts as stationary)."""
     rows = [[label(t), *(resilience(m) for m in data.COVER[t])] for t in data.TERRAINS]
-    return Section(
+    return SheetSection(
         "cover",
         "Cover and resilience",
         [
@@ -75,14 +78,14 @@ def cover_section() -> Section:
     )
 
 
-def units_section() -> Section:
+def units_section() -> SheetSection:
     """The characteristics chart, a row per unit type as the book prints it."""
     rows = []
     for u in data.UNITS.values():
         row = u.as_dict()
         speed = f"{label(u.speed)} {data.SPEEDS_CM[u.speed]} cm" if data.SPEEDS_CM[u.speed] else "Immobile"
         rows.append([u.name, speed, fmt(row["arming"]), fmt(row["resilience"]), u.range_m])
-    return Section(
+    return SheetSection(
         "characteristics",
         "Characteristics chart",
         [Table(["Unit", "Speed", "Arming m/r", "Resilience", "Range (m)"], rows)],
@@ -91,10 +94,10 @@ def units_section() -> Section:
     )
 
 
-def movement_section() -> Section:
+def movement_section() -> SheetSection:
     speeds = [[label(s), f"{cm} ({cm * data.SCALE_M_PER_CM})"] for s, cm in data.SPEEDS_CM.items() if cm]
     terrain = [[label(t), f"{p:+d}%" if p else "0%"] for t, p in data.MOVE_PERCENT.items()]
-    return Section(
+    return SheetSection(
         "movement",
         "Movement",
         [
@@ -112,8 +115,8 @@ def movement_section() -> Section:
     )
 
 
-def assault_section() -> Section:
-    return Section(
+def assault_section() -> SheetSection:
+    return SheetSection(
         "assault",
         "Assault and melee",
         [
@@ -129,8 +132,8 @@ def assault_section() -> Section:
     )
 
 
-def artillery_section() -> Section:
-    return Section(
+def artillery_section() -> SheetSection:
+    return SheetSection(
         "artillery",
         "Artillery and smoke",
         [
@@ -147,8 +150,9 @@ def artillery_section() -> Section:
     )
 
 
-def pages() -> list[list[Section]]:
-    return [
-        [bound_section(), commands_section(), cover_section()],
-        [units_section(), movement_section(), assault_section(), artillery_section()],
-    ]
+class EarthSheet(GameRules):
+    def playsheet(self, period: str | None) -> Playsheet:
+        """Page 1 the bound, the high commands and cover; page 2 the units, movement, assault and artillery."""
+        first = (bound_section(), commands_section(), cover_section())
+        second = (units_section(), movement_section(), assault_section(), artillery_section())
+        return Playsheet((*first, *(replace(s, page=1) for s in second)))

@@ -1,6 +1,6 @@
-"""Stateless table geometry, measuring: the distance between bases, line of sight, the length and hazards of a
-move, and the terrain and cover under each stand. The geometry lives in rules/table; the shared request models
-and helpers in app/data/schemas_table.py; this module validates and serialises."""
+"""Flanders Fields' geometry lookups, measuring: the distance between bases, line of sight, the length and hazards
+of a move, and the terrain and cover under each stand. The geometry lives in rules/table, the request models it
+shares in rules.table.requests; this module reads the rules beside it and serialises."""
 
 from __future__ import annotations
 
@@ -9,34 +9,28 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from app.core.routing import Router
-from app.data.bounded import Bool
-from app.data.schemas_table import (
-    ERRORS,
+from rules.flanders_fields.play import table_rules as ff
+from rules.flanders_fields.ruleset import FlandersFields
+from rules.table import los, move
+from rules.table.bases import Stand
+from rules.table.requests import (
     MAX_STANDS,
     Angle,
-    BaseKind,
+    Bool,
     Point2,
-    StandIn,
     Strict,
-    TemplateIn,
     TerrainIn,
     Variants,
     kit_item,
     rounded,
     stand_list,
 )
-from rules.flanders_fields.play import table_rules as ff
-from rules.table import los, move
-from rules.table.bases import Stand
 from rules.table.terrain import terrain_to_geojson
-
-router = Router(prefix="/api/v1/geometry", tags=["geometry"])
 
 
 # -- distance -------------------------------------------------------------------------------------------------
 class PlacedBaseIn(Strict):
-    base: BaseKind
+    base: ff.BaseKind
     center: Point2
     facing_deg: Angle = 90.0
 
@@ -53,17 +47,15 @@ class DistanceOut(BaseModel):
     distance_cm: float = Field(description="Closest distance between the two bases (0 when they touch).")
 
 
-@router.post(
-    "/distance", response_model=DistanceOut, responses=ERRORS, summary="Closest distance between bases"
-)
+@FlandersFields.lookup("distance", "Closest distance between bases")
 def post_distance(req: DistanceIn) -> DistanceOut:
     return DistanceOut(distance_cm=rounded(req.a.stand("a").polygon().distance(req.b.stand("b").polygon())))
 
 
 # -- line of sight --------------------------------------------------------------------------------------------
 class LineOfSightIn(Strict):
-    viewer: StandIn
-    target: StandIn
+    viewer: ff.StandIn
+    target: ff.StandIn
     terrain: TerrainIn = Field(default_factory=TerrainIn)
     viewer_type: ff.visibility.Viewer = "infantry"
     target_quality: ff.Quality = "raw"
@@ -88,9 +80,7 @@ class LineOfSightOut(BaseModel):
     sources: list[str]
 
 
-@router.post(
-    "/line-of-sight", response_model=LineOfSightOut, responses=ERRORS, summary="Can the viewer see the target"
-)
+@FlandersFields.lookup("line-of-sight", "Can the viewer see the target")
 def post_line_of_sight(req: LineOfSightIn) -> LineOfSightOut:
     terrain = req.terrain.index(wire_belt_cm=ff.WIRE_BELT_CM)
     viewer, target = req.viewer.stand(ff.KIT_BASES), req.target.stand(ff.KIT_BASES)
@@ -123,14 +113,14 @@ def post_line_of_sight(req: LineOfSightIn) -> LineOfSightOut:
 # -- move -----------------------------------------------------------------------------------------------------
 class FireZoneIn(Strict):
     id: str = Field(min_length=1, max_length=64)
-    template: TemplateIn
+    template: ff.TemplateIn
     fired: Bool = Field(description="The zone has received at least one round of fire.")
 
 
 class MoveIn(Strict):
     period: ff.PeriodId
     mover: ff.movement.Mover
-    stand: StandIn
+    stand: ff.StandIn
     path: Annotated[list[Point2], Field(min_length=1, max_length=100)]
     final_facing_deg: Angle | None = None
     terrain: TerrainIn = Field(default_factory=TerrainIn)
@@ -173,9 +163,7 @@ class MoveOut(BaseModel):
     sources: list[str]
 
 
-@router.post(
-    "/move", response_model=MoveOut, responses=ERRORS, summary="Length, terrain and hazards of a move"
-)
+@FlandersFields.lookup("move", "Length, terrain and hazards of a move")
 def post_move(req: MoveIn) -> MoveOut:
     ctx = ff.context(req.variants, req.period)
     terrain = req.terrain.index(wire_belt_cm=ff.WIRE_BELT_CM)
@@ -240,7 +228,7 @@ def post_move(req: MoveIn) -> MoveOut:
 
 
 # -- terrain and cover ----------------------------------------------------------------------------------------
-class CoverStandIn(StandIn):
+class CoverStandIn(ff.StandIn):
     quality: ff.Quality = "raw"
 
 
@@ -261,9 +249,7 @@ class CoverOut(BaseModel):
     sources: list[str]
 
 
-@router.post(
-    "/cover", response_model=CoverOut, responses=ERRORS, summary="Terrain under each stand and its cover"
-)
+@FlandersFields.lookup("cover", "Terrain under each stand and its cover")
 def post_cover(req: CoverIn) -> CoverOut:
     terrain = req.terrain.index(wire_belt_cm=ff.WIRE_BELT_CM)
     stand_list(list(req.stands), ff.KIT_BASES)
