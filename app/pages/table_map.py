@@ -102,7 +102,7 @@ def counters_page(game_id: GameId, request: Request, session: SessionDep, settin
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         roles = events_service.roles_of(seat.viewer)
         return {
-            **counters_panel.panel(session, game, seat.viewer, counters_panel.Want()),
+            **counters_panel.panel(session, game, seat.viewer, counters_panel.Want()).context(),
             "entry": counters.entry_of(game) if seat.viewer.is_referee else None,
             "after": table_templates.last_event_id(session, game_id, roles),
             "result_line": game_result(session, game.pk),  # a finished game's, said first (issue 62)
