@@ -37,7 +37,7 @@
     const mine = ++reading;
     const r = await fetch(`/games/${game}/counters/panel?${want}`, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
     if (mine !== reading) return; // a newer read is on its way
-    if (!r?.ok) { notice(r?.status === 401 || r?.status === 403 ? "Join this game to see its counters." : "The counters could not be read; check the connection."); return; }
+    if (!r?.ok) { root.querySelector("[data-counter-card]")?.removeAttribute("aria-busy"); notice(r?.status === 401 || r?.status === 403 ? "Join this game to see its counters." : "The counters could not be read; check the connection."); return; }
     const fresh = document.createRange().createContextualFragment(await r.text());
     for (const next of fresh.querySelectorAll("[data-panel]")) root.querySelectorAll(`[data-panel="${next.dataset.panel}"]`).forEach((old) => morph(old, next));
     shown();
@@ -48,7 +48,8 @@
   };
   const go = (query) => {
     const opened = new URLSearchParams(query).get("unit"), was = new URLSearchParams(want).get("unit");
-    want = query;
+    want = query; // another counter's card on its way: the one shown is busy (nothing typed or tapped on it) till read
+    if (opened !== was) root.querySelector("[data-counter-card]")?.setAttribute("aria-busy", "true");
     return read().then(() => opened && opened !== was && window.matchMedia("(max-width: 899px)").matches && root.querySelector("[data-counter-card]")?.scrollIntoView({ block: "nearest" }));
   };
   // A write the server drew ({url, method, body}), a typed value put in its body; the panels read anew after it
