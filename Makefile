@@ -56,13 +56,13 @@ lint: $(TEST_STAMP)
 types: $(TEST_STAMP)
 	$(BIN)/mypy app rules playsheets
 
-# One worker more than the cores: the suite's processes wait about two fifths of the time (a page's answer, a
-# server starting, Chromium drawing: a quiet 2-core run used 780 s of CPU in 648 s, 60% of its two cores), and a
-# third worker's tests run in those waits. worksteal: a worker that runs out of tests takes queued ones from
-# another, so no core idles at the end. WORKERS=2 make test runs with two.
+# One worker a core (WORKERS=3 make test sets another number): a third worker on CI's two cores was no faster
+# (a quiet fresh-clone run, 3 workers: 10:58 for the parallel phase, its tests 1,820 s; with two, 10:47 and
+# 1,223 s): the suite keeps both cores busy.
+# worksteal: a worker that runs out of tests takes queued ones from another, so no core idles at the end.
 # Then the tests that hold the app to a wall-clock limit, alone on the machine (exit 5: none selected), from the
 # modules that mark one: collecting every module again would take longer than those tests take.
-WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+WORKERS ?= $(shell nproc)
 TIMED_MODULES = $(shell grep -rl --include='test_*.py' 'mark\.timed' tests)
 pytest: $(TEST_STAMP)
 	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not timed" --tier-budget --durations=30 $(PYTEST_ARGS)

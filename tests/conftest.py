@@ -4,8 +4,8 @@ suite needs may silently skip there.
 The suite has four tiers (TIERS below: rules, service, api, browser); a fact is proved once, at the lowest
 tier that can prove it, and `make test` fails when the browser tier takes over BROWSER_SHARE_LIMIT of the
 test time.
-A new test keeps `make test` (one worker more than the cores: 3 on CI's 2, under 8 minutes) quick by taking the
-cheapest fixture that serves it:
+A new test keeps `make test` (a worker a core: 2 on CI's 2, under 8 minutes) quick by taking the cheapest
+fixture that serves it:
 - `reading_client`: for a test that writes nothing (a lookup, a dataset, geometry, a refusal), the app and
   database its module's other such tests share (checked unchanged after each test);
 - `sqlite_client`: the app on a copy of the worker's migrated SQLite template (a file copy, no migration);
