@@ -9,7 +9,7 @@ stream got them in order. Two scenarios by default, each against its target:
 - 50 clients on 1 worker (SQLite): p99 under 100 ms;
 - 500 clients over 4 workers on PostgreSQL (FIRESTEP_BENCH_DATABASE_URL, else FIRESTEP_TEST_DATABASE_URL):
   p99 under 250 ms, nothing lost.
-`--clients`, `--workers` and `--database` run one scenario of your own; `--view map|board|mixed` has the
+`--clients`, `--workers` and `--database` run one scenario of your own; `--view map|board|counters|mixed` has the
 streams ask for the frames a page asks for (the map's units and state, the referee board's pieces; mixed:
 every other device a map, the rest boards), and the bytes each device read per event are reported.
 `--compare` (with `--view`) measures the bare event and the view's frames on the same server, in turns
@@ -303,7 +303,9 @@ def main() -> None:
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="postgresql")
     parser.add_argument("--events", type=int, help="markers posted (20; 600 with --compare)")
     parser.add_argument("--interval", type=float, help="seconds between markers (0.25; 0.1 with --compare)")
-    parser.add_argument("--view", choices=("", "map", "board", "mixed"), default="", help="what frames carry")
+    parser.add_argument(
+        "--view", choices=("", "map", "board", "counters", "mixed"), default="", help="what frames carry"
+    )
     parser.add_argument("--compare", action="store_true", help="the view against the bare event, in turns")
     parser.add_argument("--rounds", type=int, default=3, help="turns of each with --compare")
     args = parser.parse_args()

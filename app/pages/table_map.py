@@ -1,12 +1,11 @@
 """The table map of one game: the shared table every device of the game sees live (stands, markers, templates,
 gas clouds, barrages), drawn by frontend/static/js/table-map.js from the game's API and stream; and, for a
 game played on the players' own board of counters (`rules.core.kit.CounterBoard`), the page of counters that
-replaces it (frontend/static/js/counter-board.js: the counters by place and group, the turn track, a
-counter's card with the acts the pipeline would accept now)."""
+replaces it (its panels rendered by app.pages.counters_panel: the counters by place and group, the turn track,
+a counter's card with the acts the pipeline would accept now)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from fastapi import Request
@@ -15,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.core.routing import Router
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
+from app.pages import counters_panel
 from app.pages.seats import Seat, game_page
 from app.services import counters, unit_names
 from app.services import events as events_service
@@ -101,14 +101,10 @@ def counters_page(game_id: GameId, request: Request, session: SessionDep, settin
 
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         roles = events_service.roles_of(seat.viewer)
-        units = units_service.list_units(session, game_id)
-        board = counters.counter_board(session, game)
         return {
-            "board": board,
-            "board_json": {**asdict(board), "options": counters.roll_options(game.ruleset)},
+            **counters_panel.panel(session, game, seat.viewer, counters_panel.Want()).context(),
             "entry": counters.entry_of(game) if seat.viewer.is_referee else None,
             "after": table_templates.last_event_id(session, game_id, roles),
-            "names": names_of(units),
             "result_line": game_result(session, game.pk),  # a finished game's, said first (issue 62)
         }
 

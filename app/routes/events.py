@@ -129,11 +129,12 @@ async def stream_game(
     last_event_id: Annotated[int | None, Header(ge=0, le=2_147_483_647)] = None,
     after: Annotated[int | None, Query(ge=0, le=2_147_483_647, description="Like Last-Event-ID")] = None,
     view: Annotated[
-        Literal["map", "board"] | None,
+        Literal["map", "board", "counters"] | None,
         Query(
             description="What each frame carries besides the event, to apply it without a request: `map` the "
             "units it touched (as /units answers them) and, when the game itself changed, its state (as "
-            "/state, without the terrain); `board` the referee board's pieces it changed (HTML); either with "
+            "/state, without the terrain); `board` the referee board's pieces it changed (HTML); `counters` that "
+            "the page of counters reads its panels anew (and a finished game's result line); any with "
             "`as_of_event`, the newest event its parts may hold (read when the frame is rendered, which may be "
             "after newer events: apply them as of that event). A frame too big for that carries `refetch: true` "
             "instead."

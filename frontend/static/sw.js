@@ -23,6 +23,7 @@ const SHELL = [
   "/static/css/app.css",
   "/static/css/lookup.css",
   "/static/vendor/htmx.min.js",
+  "/static/js/dom.js",
   "/static/js/stepper.js",
   "/static/js/net-status.js",
   "/static/js/reveal.js",

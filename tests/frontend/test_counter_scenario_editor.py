@@ -374,6 +374,8 @@ def play(page: Any, errors: list[str], placing: int) -> None:
     expect(now).to_contain_text("Canadian: Movement phase")
     taps = 0
     on_top(page, counter["19th Bn"])
+    # Its card, as a player reads it before typing: the 1st Bn's card (its own field) is shown till it comes.
+    expect(page.locator("[data-card-name]")).to_have_text("19th Bn")
     on_top(page, moves.get_by_label("To another hex"))
     page.keyboard.type("0607")
     on_top(page, moves.get_by_role("button", name="Move", exact=True))

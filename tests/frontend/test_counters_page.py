@@ -255,6 +255,82 @@ def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -
     expect(german).to_contain_text("Depleted · 1 bombardment marker")
 
 
+def test_a_move_being_typed_stays_as_another_device_changes_the_counter_s_card(new_page: Any) -> None:
+    """The German seat types a move on its counter's card (the field focused, nothing sent) while the referee's
+    device records the counter's step loss: the card read anew drops its Step loss (a group above the field),
+    and what was typed stays, in the same field, still focused, where a card read anew once drew a new field
+    in its place and the typing was gone."""
+    referee = new_page(TABLET_LANDSCAPE)
+    gid, made, ids = seeded(referee)
+    api, by_referee = f"/api/v1/games/{gid}", bearer(made["referee_token"])
+    for _ in range(3):  # from the Allied combat phase on to the German movement phase
+        version = referee.request.get(f"{api}/turn", headers=by_referee).json()["version"]
+        advanced = referee.request.post(f"{api}/turn/advance", data={"version": version}, headers=by_referee)
+        assert advanced.status == 200, advanced.text()
+        turn = advanced.json()["turn"]
+        if (turn["side_to_move"], turn["step"]["id"]) == ("defender", "movement"):
+            break
+    else:
+        raise AssertionError("no German movement phase in the first turn")
+    german = new_page(TABLET_LANDSCAPE)
+    join_by_api(german, made["join_codes"]["defender"])
+    german.goto(f"/games/{gid}/counters")
+    expect(german.locator("[data-live-stream][data-live-connected]")).to_have_count(1)
+    tap(german, german.locator(f"[data-counter='{ids['RIR 261']}']"))
+    expect(german.locator("[data-card-name]")).to_have_text("RIR 261")
+    losses = german.get_by_role("group", name="Step loss")
+    expect(losses).to_be_visible()
+    field = german.locator("[data-place-form]").get_by_label("To another hex")
+    tap(german, field)
+    german.keyboard.type("1110")
+    uid = ids["RIR 261"]
+    version = referee.request.get(f"{api}/units/{uid}", headers=by_referee).json()["version"]
+    lost = referee.request.put(
+        f"{api}/units/{uid}", data={"version": version, "depleted": True}, headers=by_referee
+    )
+    assert lost.status == 200, lost.text()
+    expect(losses).to_have_count(0)  # the card read anew, by the stream
+    expect(german.locator(f"[data-counter='{uid}']")).to_contain_text("Depleted")
+    expect(field).to_have_value("1110")
+    expect(field).to_be_focused()
+
+
+def test_a_counter_s_card_is_busy_while_another_counter_s_card_is_read(new_page: Any) -> None:
+    """A counter tapped while another's card is shown: until the server's answer is drawn, the card shown says
+    it is busy and takes no tap (its Attack, its field, are the other counter's), so nothing typed or tapped on
+    it goes to the wrong counter or is lost when the new card comes; then the new counter's card, not busy."""
+    referee = new_page(TABLET_LANDSCAPE)
+    gid, _, ids = seeded(referee)
+    referee.goto(f"/games/{gid}/counters")
+    tap(referee, referee.locator(f"[data-counter='{ids['1st Bn']}']"))
+    card = referee.locator("[data-counter-card]")
+    expect(card.locator("[data-card-name]")).to_have_text("1st Bn")
+    attack = card.get_by_role("button", name="Attack", exact=True)
+    expect(attack).to_be_visible()
+    held: list[Any] = []  # the panel's read, held on its way to the server until the card is looked at
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    referee.route("**/counters/panel?*", hold)
+    tap(referee, referee.locator(f"[data-counter='{ids['18th Bn']}']"))
+    expect(card).to_have_attribute("aria-busy", "true")
+    hit = attack.evaluate(
+        """el => { const r = el.getBoundingClientRect();
+             return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"""
+    )
+    assert hit is False  # and so while the read is held: a tap at its centre does not reach it
+    expect(card.locator("[data-card-name]")).to_have_text("1st Bn")
+    assert held, "the 18th Bn's card was never asked for"
+    for route in held:
+        route.continue_()
+    referee.unroute("**/counters/panel?*", hold)
+    expect(card.locator("[data-card-name]")).to_have_text("18th Bn")
+    expect(card).not_to_have_attribute("aria-busy", "true")
+    tap(referee, attack)  # the 18th Bn's own Attack, on top again
+    expect(referee.locator("[data-play-prompt]")).to_be_visible()
+
+
 @pytest.mark.parametrize("size", [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN], ids=str)
 def test_the_page_of_counters_at_each_size(new_page: Any, size: dict[str, int]) -> None:
     referee = new_page(size)

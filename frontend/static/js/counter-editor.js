@@ -7,6 +7,7 @@
 // over its version, through the units API). Refusals are the server's, one sentence naming the field or the
 // counter.
 (() => {
+  const { h } = window.firestepDom;
   const root = document.querySelector("[data-club-editor]");
   if (!root) return;
   const spec = JSON.parse(document.getElementById("club-editor-data").textContent);
@@ -19,16 +20,6 @@
   let scenarioId = root.dataset.scenarioId || "";
   let version = Number(root.dataset.gameVersion || 0);
 
-  const h = (tag, attrs = {}, ...kids) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === "text") node.textContent = v;
-      else if (k.startsWith("data-") || k.startsWith("aria-") || k === "class" || k === "type") node.setAttribute(k, v);
-      else node[k] = v;
-    }
-    kids.flat().forEach((kid) => kid && node.append(kid));
-    return node;
-  };
   const tell = (text, good = false) => {
     message.textContent = text;
     message.classList.toggle("good", good); // said beside the Save button (role=status), nothing drawn over the form

@@ -10,26 +10,16 @@
 // Bound to [data-score-root] (data-score-url, data-role); other scripts hear `firestep:score` (detail: the
 // GameScore) and may read window.firestepScore.
 (() => {
+  const { h, humanise } = window.firestepDom;
   const root = document.querySelector("[data-score-root]");
   if (!root || !window.fetch) return;
   const url = root.dataset.scoreUrl;
   const role = root.dataset.role || "";
   let turnWord = root.dataset.turnWord || "turn";
   const cap = (s) => String(s || "").replace(/^./, (c) => c.toUpperCase());
-  const humanise = (s) => cap(String(s || "").replace(/[-_]/g, " "));
   // What the book calls each side where it names them (Book.side_names: "Canadian"), else attacker and defender.
   const sideName = (s) => (s === "attacker" ? root.dataset.sideAttacker || "Attacker" : s === "defender" ? root.dataset.sideDefender || "Defender" : humanise(s));
   const notice = (text, ok = false) => (window.firestepNotice ? window.firestepNotice(text, ok, { key: "score" }) : null);
-  const h = (tag, attrs = {}, ...kids) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "text") node.textContent = v;
-      else node.setAttribute(k, v === true ? "" : v);
-    }
-    kids.flat().forEach((kid) => kid && node.append(kid));
-    return node;
-  };
   // When an objective scores, in words (the scenario's `scored`).
   const WHEN = { each_turn: () => `each ${turnWord}`, game_end: () => "at the end of the game", first_taken: () => "the first time it is taken" };
   const when = (o) => (WHEN[o.scored] ? WHEN[o.scored]() : humanise(o.scored));

@@ -4,7 +4,8 @@
 //
 // Bound to the page's [data-live-stream] element: data-live-stream = stream URL, data-live-ticket = ticket URL,
 // data-live-after = the last event id the page shows, data-live-view = what each frame should carry for this
-// page besides the event (the stream's `view`: "map", "board"). It tells the page three things, and nothing else:
+// page besides the event (the stream's `view`: "map", "board", "counters"). It tells the page three things (named
+// with the other page events in app/pages/page_events.py), and nothing else:
 //   document "firestep:event"  detail = the event (EventOut: id, turn, side, step, kind, actor, visibility,
 //                              payload, reverses_id, created_at) with its view's parts (map: units, state;
 //                              board: board, HTML; or refetch: true when they did not fit), once per frame,

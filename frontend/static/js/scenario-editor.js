@@ -6,13 +6,13 @@
 // scenario-forces.js (forces, deployment) and scenario-file.js (save, import, export, start) build on
 // window.firestepScenario.
 (() => {
+  const { h, humanise } = window.firestepDom;
   const root = document.querySelector("[data-scenario-editor]");
   const canvas = document.querySelector("[data-scn-canvas]");
   if (!root || !canvas || !window.L || !L.PM) return;
   const data = JSON.parse(document.getElementById("scn-data").textContent);
   const form = root.querySelector("[data-scn-form]");
   const kinds = new Map(data.kinds.map((k) => [k.kind, k]));
-  const humanise = (s) => String(s || "").replace(/[-_]/g, " ").replace(/^./, (c) => c.toUpperCase());
   const say = (text, good = false) => (window.firestepNotice ? window.firestepNotice(text, good, { key: "editor" }) : null);
   const listeners = [];
   const changed = (what) => { root.dataset.dirty = "1"; listeners.forEach((fn) => fn(what)); };
@@ -648,15 +648,6 @@
   root.dataset.orientation = landscape ? "landscape" : "portrait";
 
   // An element with attributes ("text": its text; true: the bare attribute; false/null: left out) and children.
-  const h = (tag, attrs = {}, ...kids) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === "text") node.textContent = v;
-      else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
-    }
-    kids.flat().forEach((kid) => kid && node.append(kid));
-    return node;
-  };
 
   window.firestepScenario = {
     data, root, form, map, layers, toLL, fromLL, rect, round, insideZone, humanise, say, h,

@@ -4,13 +4,13 @@
 // alike; and one tap to put a suppression marker on every fully covered stand through the markers API (the
 // same rules of play as a marker placed by hand).
 (() => {
+  const { humanise } = window.firestepDom;
   const start = () => {
     const m = window.firestepMap;
     if (!m) return;
     const list = document.querySelector("[data-coverage-list]");
     const coverageUrl = list?.dataset.coverageUrl || "";
     const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
-    const humanise = (s) => (s === "sos" ? "SOS" : String(s || "").replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()));
     const sideName = (s) => (s === "attacker" ? "Attacker" : "Defender");
     const results = new Map(); // template id -> {full, partial, ambiguous} (unit ids)
     const applied = new Map(); // template id -> what its last "apply" did (kept across redraws)

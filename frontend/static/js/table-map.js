@@ -5,6 +5,7 @@
 // The table is drawn in the orientation that fits the screen, from the seat's own table edge: portrait with
 // the seat's side at the bottom, landscape with it on the left (the referee sees it from the attacker's edge).
 (() => {
+  const { h, humanise } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
   const canvas = document.querySelector("[data-map-canvas]");
   if (!root || !canvas || !window.L || !window.firestepTableModel) return;
@@ -27,7 +28,6 @@
   // What to do next ("Tap where … goes."): an instruction, in the notices' plain style, never a refusal's.
   const tell = (text) => (window.firestepNotice ? window.firestepNotice(text, false, { key: "instruction", tone: "info" }) : null);
   const api = `/api/v1/games/${game}`;
-  const humanise = (s) => (s === "sos" ? "SOS" : String(s || "").replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()));
   const sideName = (s) => (s === "attacker" ? "Attacker" : s === "defender" ? "Defender" : humanise(s));
   const nameOf = (u) => (names[u.id] ? names[u.id] : { full: u.name, short: u.name });
   // Every read of the units brings the names anew (a unit added since the page loaded, or one whose name
@@ -179,16 +179,6 @@
     if (name !== "ruler" && mode.kind !== "move" && !(mode.kind === "pick" && mode.panel === name)) setMode({ kind: "idle" });
   };
   const section = (name) => panel.querySelector(`[data-panel="${name}"]`);
-  const h = (tag, attrs = {}, ...kids) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === "text") node.textContent = v;
-      else if (k.startsWith("data-") || k.startsWith("aria-") || k === "type" || k === "class") node.setAttribute(k === "class" ? "class" : k, v);
-      else node[k] = v;
-    }
-    kids.flat().forEach((kid) => kid && node.append(kid));
-    return node;
-  };
 
   // -- drawing (terrain and the game's own items: table-board.js) --------------------------------------------
   const drawCloth = () => {

@@ -38,7 +38,7 @@ AIMED_AGAIN = [447.6875, 381.9375]  # the battery that fired, aimed again afterw
 CARD = re.compile(r"(?<![A-Za-z0-9_-])(?:10|[2-9JQKA])[HDCS](?![A-Za-z0-9_-])")
 STREAM = "/api/v1/games/{game_id}/stream"  # read live from the start of the game (a thread per side and view)
 pytestmark = pytest.mark.long  # a whole game walked route by route: about a minute per backend
-VIEWS = ("", "map", "board")  # every view of the stream a page asks for
+VIEWS = ("", "map", "board", "counters")  # every view of the stream a page asks for
 
 
 def renderings(point: list[float]) -> list[str]:

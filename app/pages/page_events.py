@@ -1,0 +1,28 @@
+"""The page events: the DOM events (`firestep:*`) the game pages' scripts dispatch and listen for, named once
+here with who sends each and what it says (issue 67: fifteen of them had no single list). A script that sends or
+hears a new one adds it here; tests/test_page_events.py holds every name in frontend/ to this list, and the list
+to the names in use."""
+
+from __future__ import annotations
+
+PAGE_EVENTS: dict[str, str] = {
+    # The game's stream (live.js), on document.
+    "firestep:event": "live.js: an event of the game's stream, with its view's parts (map, board, counters)",
+    "firestep:aside": "live.js: a frame that is no event (an event table's round timer), when it changes",
+    "firestep:resync": "live.js: reconnected, back online or shown again: each view reads what it shows anew",
+    "firestep:refresh": "outbox.js, api-action.js, clock-set.js: a write went through; read anew if not live",
+    # The referee board, the score and the event's table page.
+    "firestep:board-updated": "board-live.js: the referee board's pieces swapped or read anew",
+    "firestep:board": "event-board.js: the organiser's board drawn anew",
+    "firestep:score": "game-score.js: the game's score read (detail: the score), for the objectives drawn",
+    # The table map (window).
+    "firestep:map-ready": "table-map.js: the map drawn, its API (window.firestepMap) ready",
+    "firestep:map-changed": "table-map.js, table-formation.js: a stand, template or marker changed on the map",
+    "firestep:map-redraw": "table-map.js: the whole map drawn again",
+    "firestep:stand-shown": "table-map.js: a stand's card shown (detail: id, tapped, moved)",
+    "firestep:stand-acts": "table-act.js: a stand card's acts read (detail: id, edits, first)",
+    "firestep:template-selected": "table-map.js: a template selected (detail: id)",
+    # The scenario editor (window).
+    "firestep:scenario-ready": "scenario-editor.js: the editor's API (window.firestepScenario) ready",
+    "firestep:scenario-forces-ready": "scenario-forces.js: the forces' rows drawn",
+}

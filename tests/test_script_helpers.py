@@ -1,0 +1,41 @@
+"""The page scripts' shared helpers are written once (issue 67): `h` (an element built) and `humanise` (an
+identifier in words) in frontend/static/js/dom.js, every other script taking them from `window.firestepDom`; and
+the page of counters' script stays a few lines that swap the server's panels (app/pages/counters_panel.py), never
+building an element of its own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+JS = Path(__file__).resolve().parents[1] / "frontend/static/js"
+DEFINED = re.compile(r"\b(?:const|let|var|function)\s+(h|humanise)\b\s*(?:=\s*(?:\([^)]*\)|\w+)\s*=>|\()")
+
+
+def test_h_and_humanise_are_each_defined_once() -> None:
+    found = {(p.name, m) for p in JS.glob("*.js") for m in DEFINED.findall(p.read_text(encoding="utf-8"))}
+    assert found == {("dom.js", "h"), ("dom.js", "humanise")}
+
+
+def test_the_page_of_counters_script_only_swaps_the_server_s_panels() -> None:
+    script = (JS / "counter-board.js").read_text(encoding="utf-8")
+    assert len(script.splitlines()) <= 120
+    assert "createElement(" not in script and "window.firestepDom" not in script
+
+
+def test_each_page_loads_dom_js_before_a_script_that_takes_its_helpers() -> None:
+    """dom.js comes with the pages whose scripts take `window.firestepDom`, before them, and not with every page
+    (base.html): the lookup's first load stays under its 150 KB bar (tests/frontend/test_lookup.py)."""
+    users = {
+        p.name for p in JS.glob("*.js") if p.name != "dom.js" and "window.firestepDom" in p.read_text("utf-8")
+    }
+    loaded = re.compile(r"static_url\('js/([\w.-]+\.js)'\)")
+    pages = JS.parents[1] / "templates"
+    checked = 0
+    for page in pages.glob("*.html"):
+        scripts = loaded.findall(page.read_text(encoding="utf-8"))
+        for name in users.intersection(scripts):
+            assert "dom.js" in scripts[: scripts.index(name)], (page.name, name)
+            checked += 1
+    assert users and checked >= len(users), (users, checked)
+    assert "dom.js" not in loaded.findall((pages / "base.html").read_text(encoding="utf-8"))
