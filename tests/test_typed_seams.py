@@ -14,8 +14,10 @@ from typing import Any
 from app.main import app
 
 ROOT = Path(__file__).resolve().parents[1]
-FREE_FORM_CEILING = 27  # 24, then the streams' frames documented (EventFrame and its parts)
-DICT_STR_ANY_CEILING = 588  # 576, then app/openapi.py's schema walk (the schema is JSON)
+# 24, then the streams' frames documented (EventFrame and its parts): 27; the app's answers typed: 11
+FREE_FORM_CEILING = 11
+# 576, then app/openapi.py's schema walk (the schema is JSON): 588; the app's answers typed: 571
+DICT_STR_ANY_CEILING = 571
 
 
 def _reached(schema: Any, components: dict[str, Any], out: set[str]) -> set[str]:

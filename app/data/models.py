@@ -50,7 +50,7 @@ class Game(Stored, table=True):
     name: str = Field(max_length=200)
     ruleset: str = Field(max_length=64, index=True)
     period: str | None = Field(default=None, max_length=32)
-    variants: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    variants: dict[str, str] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     table_width_cm: float = TABLE_WIDTH_CM
     table_length_cm: float = TABLE_LENGTH_CM
     attacker_nation: str = Field(default="", max_length=32)
@@ -137,7 +137,7 @@ class Unit(Stored, table=True):
     # State: out of play, the special rules used, and the rule set's own state (its `GameRules.book.state_fields`,
     # by name: Flanders Fields' suppression markers, actions left, morale flags, aiming point ...).
     killed: bool = False
-    special_uses: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    special_uses: dict[str, int] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     state: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     version: int = 1
 
@@ -234,8 +234,10 @@ class Campaign(Stored, table=True):
 
     name: str = Field(max_length=200)
     ruleset: str = Field(default="firestorm-villers-bretonneux", max_length=64)
-    variants: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
-    adjacency: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    variants: dict[str, str] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    adjacency: dict[str, list[str]] = Field(
+        default_factory=empty_dict, sa_column=Column(JSON, nullable=False)
+    )
     state: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     version: int = 1
     created_at: datetime = Field(default_factory=utcnow)
