@@ -6,7 +6,7 @@ answer leaves out in some states is optional and the route answers with `respons
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -55,6 +55,21 @@ class EventOut(BaseModel):
     actor: str
     visibility: str
     payload: dict[str, Any]
+    reverses_id: int | None
+    created_at: str
+
+
+class LoggedEvent(TypedDict):
+    """An event of the log as a viewer reads it (`event_dict`): the JSON of the answers' EventOut."""
+
+    id: int
+    turn: int
+    side: str
+    step: str
+    kind: str
+    actor: str
+    visibility: str
+    payload: dict[str, Any]  # each kind's own record, as its act logged it (with the viewer's private parts)
     reverses_id: int | None
     created_at: str
 
