@@ -312,7 +312,7 @@ def _move_formation(
 ) -> Todo:
     p = planned or formations.plan(session, game, viewer, act.unit_id)
 
-    def again() -> tuple[formations.Plan, dict[int, dict[str, Any]]]:
+    def again() -> tuple[formations.Plan, dict[int, dict[str, float]]]:
         # Read anew under the lock (a stand changed meanwhile): the rules of play asked of its stands again,
         # and the rule set asked again where they go.
         anew = formations.plan(session, game, viewer, act.unit_id)
