@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlmodel import Session, and_, col, func, or_, select
 
@@ -118,7 +118,16 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
     return info
 
 
-def _permit_dict(p: Permit) -> dict[str, Any]:
+class PermitDict(TypedDict):
+    """What a step permits (the turn's PermitOut): the act, the units it is for, the rule's words and line."""
+
+    action: str
+    units: list[str]
+    quote: str
+    source: str
+
+
+def _permit_dict(p: Permit) -> PermitDict:
     return {"action": p.action, "units": list(p.units), "quote": p.quote, "source": p.source}
 
 
