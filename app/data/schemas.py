@@ -219,15 +219,21 @@ def _as_stored(annotation: Any) -> Any:
 
 
 def _plan_fields() -> dict[str, Any]:
-    """Every plan kind's fields but `kind` (the first kind to name one types it), in the kinds' order."""
-    out: dict[str, Any] = {}
+    """Every plan kind's fields but `kind`, in the kinds' order: a name two kinds type apart is either type,
+    described as the first kind describes it."""
+    types: dict[str, list[Any]] = {}
+    described: dict[str, str | None] = {}
     for kind in PLAN_KINDS:
         for name, f in kind.model_fields.items():
             if name != "kind":
-                out.setdefault(
-                    name, (_as_stored(f.annotation), Field(default=None, description=f.description))
-                )
-    return out
+                seen = types.setdefault(name, [])
+                if (tp := _as_stored(f.annotation)) not in seen:
+                    seen.append(tp)
+                described.setdefault(name, f.description)
+    return {
+        name: (Union[tuple(tps)], Field(default=None, description=described[name]))  # noqa: UP007 (built)
+        for name, tps in types.items()
+    }
 
 
 class PlanDataFields(AsWritten):
