@@ -361,35 +361,6 @@ class StandActsOut(BaseModel):
     first: str = Field(description='"edits" or "acts" when a remedy is offered first, else "".')
 
 
-class TrackTurnOut(BaseModel):
-    number: int
-    label: str = Field(description='As the track prints it: "9 April, Morning".')
-    note: str = Field(description="What the turn forbids or brings, one line with its rule.")
-    dark: bool = Field(description="Drawn as a night turn.")
-
-
-class CountersOut(BaseModel):
-    """A game played on a board of counters (rules.core.kit.CounterBoard): what its page shows besides the
-    units (GET .../units carries each counter's place in `place_field`)."""
-
-    place_field: str = Field(description="The unit field holding a counter's place.")
-    place_word: str = Field(description='What a place is called: "hex".')
-    group_level: str = Field(description="The level of the formation counters are grouped under.")
-    group_field: str = Field(description="The unit field naming a counter's group, where groups are words.")
-    values: list[str] = Field(description="The unit fields printed on a counter, in order.")
-    track: list[TrackTurnOut] = Field(description="The game's turn track, turn by turn.")
-    places: dict[str, str] = Field(description="What each named place is, with its rule.")
-    marks: dict[int, str] = Field(description="What lies on each counter besides its state, by unit id.")
-    badges: list[str] = Field(description="The rule set's game-wide values set, in words.")
-    steps: list[str] = Field(
-        description='Each step of a turn as the book prints it ("Combat phase"), in order.'
-    )
-    flipped: tuple[str, list[str]] = Field(
-        default=("", []),
-        description="The state flag that turns a counter to its other face and the fields printed there.",
-    )
-
-
 class TargetMarkOut(BaseModel):
     unit_id: int
     mark: str = Field(description='The reason in a few words: "out of range".')

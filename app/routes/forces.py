@@ -21,7 +21,7 @@ from app.data.bounded import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from app.data.changes import LoggedChange
 from app.data.models import Unit
 from app.data.schemas import ForceIn, GameFormationIn, Override
-from app.data.schemas_answers import CountersOut
+from app.data.schemas_counters import CountersOut
 from app.data.schemas_units import STATE_FIELDS, UnitOut
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep

@@ -64,7 +64,6 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     "GameNowOut": {"board"},
     "GamePatch": {"club"},
     "ClubData": {"hex_terrain"},
-    "CountersOut": {"flipped"},
     "UnitOut": {
         "action_under_way",
         "high_command",
