@@ -84,6 +84,9 @@ DYNAMIC = {
     ): "app.club.signing.DamagedKey's sentence (a damaged result-signing key), "
     "held to one sentence by tests/app/events/test_bundle_record.py",
     ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
+    ("app/pages/counters_parts.py", "str(detail or '')"): "the page of counters' copy of a refusal the act "
+    "pipeline answered (an ErrorOut, each checked on every test client, or a card's refused act, walked by "
+    "test_rules_of_play_refusals)",
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
     (
         "app/routes/forces.py",
