@@ -54,6 +54,16 @@ def short(value: object, width: int = 24) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+# The most characters of a refusal's reason (`why`): a reason echoes the value it refuses (an unknown period of
+# 60,000 characters answered 120 KB), cut here; the longest a rule quotes is under 1,000.
+WHY_MAX = 2_000
+
+
+def cut(text: str, width: int = WHY_MAX) -> str:
+    """A reason cut to `width` characters (its words as they are)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def choices(allowed: list[Any]) -> str:
     """Allowed values in words: "a, b or c"."""
     words = [str(a) for a in allowed]
@@ -101,7 +111,7 @@ def refusal(
 ) -> RefusalBody:
     """Every refusal's body (see ErrorOut): `detail` one sentence saying what to do, the rest beside it (a
     409's `current` even when None)."""
-    why = why or detail
+    why = cut(why or detail)
     detail = one_sentence(detail, "The request was refused: see why.")
     body: RefusalBody = {"detail": detail, "why": why}
     if field is not None:
@@ -303,7 +313,7 @@ def rules_refusal(exc: RulesError) -> RefusalBody:
         field=exc.field,
         allowed=exc.allowed,
         source=exc.source,
-        errors=[field_error(loc, exc.message, allowed=exc.allowed)],
+        errors=[field_error(loc, cut(exc.message), allowed=exc.allowed)],
     )
 
 
