@@ -94,6 +94,11 @@ routes_of = FastAPI(generate_unique_id_function=api_schema.operation_id)
 for router in [*api_routers(), pages.router]:
     routes_of.include_router(router)
 resolve(routes_of.router.routes)
+# Every page's template compiled here once: a fork finds it in the environment's cache (copied), where each server
+# compiled the templates its module's pages use again.
+from app.pages.templates import templates
+for name in templates.env.list_templates():
+    templates.env.get_template(name)
 assert "app.main" not in sys.modules and threading.active_count() == 1, "a fork must copy no other thread"
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the servers are reaped as they end
 print("ready", flush=True)
