@@ -18,6 +18,7 @@ from rules.core.vocabulary import SIDES
 from rules.registry import get_ruleset
 
 DATA = Path(__file__).parent / "data"
+FORM_RULESET = "flanders-fields"  # the rule book whose appendix the blank fire-plan form prints
 FIRE_PLANS = "Flanders Fields rule book: FIRE PLANS"
 GRID_HINT = (
     "Grid references in cm: along your own rear table edge from its left-hand corner, then up the table "
@@ -60,7 +61,7 @@ def _check_side(side: str) -> None:
 
 def _barrage_line(variants: Mapping[str, str] | None, period: str) -> tuple[str, str]:
     """The rolling barrage duration as the game plays it: the engine's erratum, default or variant."""
-    ctx = get_ruleset("flanders-fields").context(period, variants or {})
+    ctx = get_ruleset(FORM_RULESET).context(period, variants or {})
     base = ctx.value(BARRAGE_DURATION)
     text = f"Rolling barrage duration: number of turns available to attackers = {base} + D3"
     return text, ctx.citation(BARRAGE_DURATION)

@@ -14,7 +14,8 @@ from app.core.pdf_engine import pdf_engine_problem
 from playsheets import forms, ruleset_sheet, sheet
 from rules.core.game import state_field
 from rules.core.records import StateField
-from rules.registry import game_rules_or_none, get_ruleset
+from rules.core.vocabulary import SIDES
+from rules.registry import all_game_rules, game_rules_or_none, get_ruleset
 
 FRONTEND = shipped.frontend()
 STATIC_DIR = FRONTEND / "static"
@@ -221,6 +222,22 @@ class PrintedSheets:
     def aimed(ruleset_id: str) -> bool:
         """A game of a rule set without aiming points prints no aiming-point cards (the route answers 404)."""
         return game_rules_or_none(ruleset_id).book.plan_terms.aiming_field is not None
+
+    @staticmethod
+    def blanks(ruleset_id: str | None) -> list[tuple[str, str]]:
+        """The blank sheets of the rule set `ruleset_id` (of every one when None), each path and label: the
+        fire-plan forms of the book whose form is printed, the 1:1 template kit of a book that declares one."""
+        # A campaign's rule set (no game of its own) prints no blank sheet.
+        played = {r.book.ruleset_id: r for r in all_game_rules()}
+        chosen = list(played) if ruleset_id is None else [ruleset_id]
+        links = [
+            (f"/playsheets/fire-plan/{side}", f"Blank fire-plan form ({side})")
+            for side in SIDES
+            if forms.FORM_RULESET in chosen
+        ]
+        if any(played[r].playsheet(None).kit for r in chosen if r in played):
+            links.append(("/playsheets/template-kit", "Template kit (1:1)"))
+        return links
 
 
 # Without the PDF engine the menu offers each sheet's print view instead (app/core/pdf_engine.py).

@@ -67,3 +67,17 @@ def test_the_lookup_outside_a_game_links_the_period_playsheets_and_the_blank_she
     assert {"/playsheets/mid.pdf", "/playsheets/template-kit.pdf", "/playsheets/aiming-points.pdf"} <= links
     for href in sorted(links):
         assert reading_client.get(href).status_code == 200, href
+
+
+@pytest.mark.parametrize("ruleset", ["2mm-earth-1418", "vimy-ridge", "firestorm-villers-bretonneux"])
+def test_the_lookup_of_another_rule_set_links_none_of_flanders_fields_blank_sheets(
+    reading_client: TestClient, ruleset: str
+) -> None:
+    """Aiming-point cards, the fire-plan form and the template kit are Flanders Fields' (its appendix and its
+    templates): the Print menu of another rule set's lookup does not offer them (the newcomer pass of issue 66
+    found them under 2mm Earth 1418, Vimy Ridge and Firestorm)."""
+    page = reading_client.get(f"/lookup?ruleset={ruleset}")
+    assert page.status_code == 200
+    links = print_links(page.text)
+    flanders = {"/playsheets/aiming-points", "/playsheets/template-kit", "/playsheets/fire-plan/attacker"}
+    assert not {link.removesuffix(".pdf") for link in links} & flanders, sorted(links)
