@@ -21,6 +21,7 @@ from app.pages import (
     lookup,
     referee,
     scenario_editor,
+    stand_acts,
     table_map,
     trust,
 )
@@ -35,6 +36,7 @@ for pages in (
     games,
     referee,
     table_map,
+    stand_acts,
     counters_panel,
     lookup,
     fire_plan,

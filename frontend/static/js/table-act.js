@@ -1,5 +1,6 @@
-// Playing a stand's turn from its card on the map: the rolls the rules offer the stand now
-// (GET .../units/{id}/acts), a target tapped on the map or picked from a list (the stands it may not be are
+// Playing a stand's turn from its card on the map: the rolls the rules offer the stand now, the greyed ones with
+// their sentence and a direct roll's dice and odds, as the server renders them (GET /games/{id}/map/units/{id}/acts,
+// app/pages/stand_acts.py, from the act pipeline's own answer), a target tapped on the map or picked from a list (the stands it may not be are
 // greyed, each with why: GET .../units/{id}/targets/{resolver}), what the table fills and the
 // odds (POST .../ask/{resolver}, nothing written), the dice on the card, the answer with what it does to
 // whom, then one Apply (POST .../resolve/{resolver}): one event naming the target, on every device by the
@@ -26,9 +27,8 @@
 
     // play: { stand, act, target, dice, asked, given, event } for the stand whose card shows it.
     let play = null;
-    let acts = [];
-    let waiting = null; // why the rules of play offer this stand nothing now ({detail, why, source}), or null
-    let greyed = []; // the stand's rolls and edits the pipeline would refuse now, each with its sentence
+    let acts = []; // the rolls offered, as the card's data says them (a button's data-act is its index)
+    let actsHtml = ""; // the acts part of the card as the server rendered it for the stand `actsFor`
     let actsFor = null; // the stand whose acts `acts` are
     const area = () => {
       const box = section("stand");
@@ -70,85 +70,40 @@
     const stop = () => { play = null; picking(false); panel.classList.remove("playing", "played"); delete root.dataset.playTarget; };
 
     // -- the card's states -------------------------------------------------------------------------------
-    // A roll with nothing to choose but its die (no target, one die, no option: an order roll, a morale test)
-    // shows its dice on the card: the die tapped records it, one tap where there were two (issue 64); its Undo
-    // takes it back.
-    const direct = (a) => !a.target && a.dice === 1 && !a.pool && !a.order && !a.joined && !(a.options || []).length;
-    const actButtons = () => acts.map((a, i) => (direct(a)
-      ? h("div", { class: "play-direct", role: "group", "aria-label": a.label, "data-act-direct": String(i) },
-        h("p", { class: "play-direct-label", title: a.why || "", text: `${a.label}: tap the die rolled` }),
-        h("div", { class: "play-dice" }, [1, 2, 3, 4, 5, 6].map((n) => h("button", {
-          type: "button", "data-act-die": String(i), "data-face": String(n), text: String(n),
-        }))),
-        h("button", { type: "button", class: "button", "data-act-roll": String(i), text: "Let firestep roll" }),
-        h("div", { "data-direct-odds": String(i), hidden: true }))
-      : h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })));
-    // A direct roll's odds, asked of the table (nothing written) once its dice are on the card.
+    // The card's acts as the server drew them (a roll with nothing to choose but its die shows its dice: the die
+    // tapped records it, one tap where there were two, issue 64), as nodes to put in the card.
+    const partOf = (html) => document.createRange().createContextualFragment(html).firstElementChild;
     const oddsWords = (asked) => Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
-    // A direct roll's odds and what the table filled in (the lookup's link to change it), asked of the table
-    // (nothing written) once per event, as the card showed them before the die when its act took a tap.
-    const oddsAsked = new Map(); // "unit:resolver:as of event" -> the table's answer
-    const showOdds = () => acts.forEach(async (a, i) => {
-      if (!direct(a)) return;
-      const key = `${a.unit_id}:${a.resolver}:${model.asOf}`;
-      if (!oddsAsked.has(key)) {
-        const r = await call(`${api}/ask/${a.resolver}`, { unit_id: a.unit_id, target_id: null, fields: {} });
-        if (r.ok && r.data && !r.data.refused) oddsAsked.set(key, r.data); // asked again if lost
-      }
-      const asked = oddsAsked.get(key);
-      const el = area().querySelector(`[data-direct-odds="${i}"]`);
-      if (!(el && acts[i] === a && asked)) return;
-      const odds = oddsWords(asked);
-      el.replaceChildren(odds ? h("p", { class: "muted", text: `Odds: ${odds}` }) : "", filledDetails(a, asked));
-      el.hidden = false;
-    });
     const renderActs = (u) => {
-      const el = area();
-      // Why the acts are offered, once each ("Plt 1 takes the order roll of Coy 1", "2 actions left (Coy 1)").
-      const whys = [...new Set(acts.map((a) => a.why).filter(Boolean))];
-      // What the rules refuse now, greyed, each with the pipeline's sentence (a tap on it says it); the sentences
-      // that name a remedy on the card ("unpack it first") are said under the buttons, the waiting line once.
-      const said = [...new Set(greyed.filter((g) => g.refused.remedy).map((g) => g.refused.detail))]
-        .filter((d) => !waiting || d !== waiting.detail);
-      const grey = greyed.map((g) => h("button", {
-        type: "button", class: "button greyed", "aria-disabled": "true", "data-act-greyed": g.key,
-        title: g.refused.detail, "aria-label": `${g.label}, not now: ${g.refused.detail}`, text: g.label,
-      }));
-      el.replaceChildren(acts.length || grey.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Play this stand" },
-        actButtons(), grey) : "",
-      !acts.length && waiting ? h("p", { class: "play-waiting", "data-play-waiting": "", title: waiting.why || "", text: waiting.detail }) : "",
-      said.length ? h("ul", { class: "play-greyed", "data-acts-greyed": "" }, said.map((d) => h("li", { text: d }))) : "",
-      acts.length && whys.length ? h("p", { class: "muted", "data-acts-why": "", text: whys.join(" · ") }) : "");
-      if (u.killed) el.replaceChildren();
-      else showOdds();
+      const part = actsHtml && !u.killed ? partOf(actsHtml) : null;
+      area().replaceChildren(...(part ? part.childNodes : []));
     };
-    // What the stand may do now, read anew (GET .../units/{id}/acts): its rolls and greyed acts drawn here, its
-    // edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one, drawn above the rolls).
+    // The offered rolls of the card as drawn (not the greyed), for under a roll's answer.
+    const nextActs = () => {
+      const part = actsHtml ? partOf(actsHtml) : null;
+      return part ? [...part.querySelectorAll("[data-acts-group] > :is([data-act], [data-act-direct])")] : [];
+    };
+    // What the stand may do now, read anew (the server's card, GET /games/{id}/map/units/{id}/acts): its rolls and
+    // greyed acts drawn here, its edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one,
+    // drawn above the rolls).
     const readActs = async (id, redraw) => {
-      const r = await call(`${api}/units/${id}/acts`);
-      if (!(r.ok && r.data && Array.isArray(r.data.acts) && m.selectedStand() === id)) return;
-      const shown = (r.data.offers || []).filter((o) => o.refused && (o.kind === "roll" || o.kind === "edit"))
-        .map((o) => ({ key: o.key, label: o.label, refused: o.refused }));
-      const same = JSON.stringify([r.data.acts, r.data.refused, shown]) === JSON.stringify([acts, waiting, greyed]);
+      const r = await fetch(`/games/${root.dataset.game}/map/units/${id}/acts`, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
+      const html = r && r.ok ? await r.text().catch(() => "") : "";
+      const part = html ? partOf(html) : null;
+      if (!(part && part.dataset.standActsData && m.selectedStand() === id)) return;
+      const data = JSON.parse(part.dataset.standActsData);
       // A roll's answer on the card stays (its acts drawn under it), even where the acts were read for a new step
       // before the answer came (apply: `back`).
-      if (play && play.done && play.stand === id) {
-        acts = r.data.acts;
-        waiting = r.data.refused;
-        greyed = shown;
-        renderDone(play.done);
-      } else if (redraw) {
-        acts = r.data.acts;
-        waiting = r.data.refused;
-        greyed = shown;
-        if (!same) renderActs(model.units.get(id));
-      }
-      cardOffers = r.data.offers || [];
+      const done = play && play.done && play.stand === id, same = html === actsHtml;
+      if (done || redraw) { acts = data.acts; actsHtml = html; }
+      if (done) renderDone(play.done);
+      else if (redraw && !same) renderActs(model.units.get(id));
+      cardOffers = data.offers || [];
       greyCard();
       // The edits come first where a refusal's remedy is one, and where the stand may make no roll now (its
       // greyed rolls or choices below them): on a phone what it may do stays in view.
-      const first = r.data.first || (!r.data.acts.length && (r.data.edits || []).length ? "edits" : "");
-      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: r.data.edits, first } }));
+      const first = data.first || (!data.acts.length && (data.edits || []).length ? "edits" : "");
+      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: data.edits, first } }));
       root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
     };
     // The map's own buttons of the card (Move, Move its company, Recover a marker, +1 marker) read the same
@@ -299,9 +254,8 @@
           h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Done" })),
         // What the stand may do next, read after the roll (hits to allocate after a shot, a shot after an order
         // roll): a tap on it begins it, with no tap to open the card again (issue 64).
-        acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Next for this stand", "data-play-next": "" }, actButtons()) : "",
+        acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Next for this stand", "data-play-next": "" }, nextActs()) : "",
       );
-      showOdds();
     };
 
     // -- the acts ------------------------------------------------------------------------------------------
@@ -401,6 +355,7 @@
       root.dataset.lastApplied = String(r.data.event_id);
       if (!drawn) return;
       acts = []; // the acts before the roll are not what it leaves: the next are read anew
+      actsHtml = "";
       delete root.dataset.standActs;
       renderDone(r.data);
       // Its acts and edits as they now stand, shown under the roll's answer (hits to allocate after a shot; an
@@ -429,7 +384,7 @@
       const u = model.units.get(id);
       // The same stand shown again in the same step (a live frame changed it): its buttons stay while they are
       // read anew.
-      if (actsFor !== id || e.detail.moved) { acts = []; waiting = null; greyed = []; cardOffers = []; delete root.dataset.standActs; }
+      if (actsFor !== id || e.detail.moved) { acts = []; actsHtml = ""; cardOffers = []; delete root.dataset.standActs; }
       actsFor = id;
       renderActs(u);
       queueMicrotask(greyCard); // the card drawn again: its buttons greyed as last read, after every listener drew

@@ -1,0 +1,101 @@
+"""The acts of a stand's card on the map as the server renders them (app/pages/stand_acts.py, issue 67): the
+fragment shows what the act pipeline's answer of the stand's acts says (GET .../units/{id}/acts, the same
+function), each roll at its index, a direct roll with its dice and the table's odds, the acts refused greyed with
+the pipeline's sentence, why nothing is offered out of turn, and to the other side's seat nothing of the stand
+but what that seat's own answer holds; the template's context is the one `StandActs.context` builds. Its taps
+are the browser's (tests/frontend/test_map_play.py)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from app.guard.auth import COOKIE_NAME
+from app.pages.stand_acts import StandActs
+from tests.app.games.conftest import Game, advance_to, new_game
+from tests.app.games.test_stand_acts import first, units
+
+TEMPLATE = Path(__file__).resolve().parents[3] / "frontend" / "templates" / "_stand_acts.html"
+
+
+def fragment(http: TestClient, g: Game, seat: dict[str, str], unit_id: int) -> str:
+    """The card's acts for the seat of `seat` (its device's cookie)."""
+    http.cookies.set(COOKIE_NAME, seat["Authorization"].removeprefix("Bearer "))
+    try:
+        answer = http.get(f"/games/{g.id}/map/units/{unit_id}/acts", headers={"HX-Request": "true"})
+    finally:
+        http.cookies.clear()
+    assert answer.status_code == 200, answer.text
+    return answer.text
+
+
+def data_of(part: str) -> dict[str, object]:
+    found = re.search(r'data-stand-acts-data="([^"]*)"', part)
+    assert found, part
+    return dict(json.loads(html.unescape(found.group(1))))
+
+
+def words(part: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", part)))
+
+
+def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClient) -> None:
+    g = new_game(client)
+    api = f"/api/v1/games/{g.id}"
+    platoon = first(units(client, g), "attacker", "rifle-platoon")
+    # In set-up nothing is offered: the card holds no act.
+    assert "data-act" not in fragment(client, g, g.attacker, platoon["id"])
+    advance_to(client, g, "battalion-orders")
+    answer = client.get(f"{api}/units/{platoon['id']}/acts", headers=g.attacker).json()
+    part = fragment(client, g, g.attacker, platoon["id"])
+    assert data_of(part) == {k: answer[k] for k in ("acts", "edits", "first", "offers")}
+    # The company's order roll: a direct roll (its die tapped records it) with the table's odds.
+    assert [a["label"] for a in answer["acts"]] == ["Order roll"]
+    assert (
+        'data-act-direct="0"' in part and part.count('data-act-die="0"') == 6 and 'data-act-roll="0"' in part
+    )
+    asked = client.post(
+        f"{api}/ask/order-roll", headers=g.attacker, json={"unit_id": answer["acts"][0]["unit_id"]}
+    )
+    odds = asked.json()["odds_words"]
+    assert odds and all(f"{v}" in words(part) for v in odds.values()) and "Odds: " in words(part)
+    # Each act the pipeline refuses is greyed with its sentence.
+    for o in (o for o in answer["offers"] if o["refused"] and o["kind"] in ("roll", "edit")):
+        assert f'data-act-greyed="{o["key"]}"' in part and o["refused"]["detail"] in words(part)
+    # The other side's seat: nothing of the stand but what its own answer holds (no roll, no edit of it).
+    theirs = client.get(f"{api}/units/{platoon['id']}/acts", headers=g.defender).json()
+    other = fragment(client, g, g.defender, platoon["id"])
+    assert data_of(other) == {k: theirs[k] for k in ("acts", "edits", "first", "offers")}
+    assert "data-act=" not in other and "data-act-direct" not in other and "Order roll" not in words(other)
+    # Out of turn, the card says why in one sentence.
+    defender = first(units(client, g), "defender", "rifle-platoon")
+    waiting = client.get(f"{api}/units/{defender['id']}/acts", headers=g.defender).json()
+    assert waiting["refused"] and not waiting["acts"]
+    assert "data-play-waiting" in (said := fragment(client, g, g.defender, defender["id"]))
+    assert waiting["refused"]["detail"] in words(said)
+
+
+def test_the_card_refuses_a_stand_of_no_game_by_its_field(client: TestClient) -> None:
+    g = new_game(client)
+    client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    try:
+        missing = client.get(f"/games/{g.id}/map/units/999999/acts", headers={"HX-Request": "true"})
+        huge = client.get(f"/games/{g.id}/map/units/{2**40}/acts", headers={"HX-Request": "true"})
+    finally:
+        client.cookies.clear()
+    assert missing.status_code == 422 and "Unit id: game" in html.unescape(missing.text)
+    assert huge.status_code == 422 and "unit_id" in huge.text
+
+
+def test_the_template_renders_the_context_its_function_builds() -> None:
+    """The template's "Required context" names what `StandActs.context` gives it, and reads only its fields."""
+    text = TEMPLATE.read_text()
+    required = re.search(r"Required context: (\w+) \(app\.pages\.stand_acts\.StandActs\)", text)
+    built = StandActs(1, (), (), (), None, "", "{}").context()
+    assert required and set(built) == {required.group(1)}
+    read = set(re.findall(r"\bs\.(\w+)", text))
+    assert read and read <= set(StandActs.__dataclass_fields__), read - set(StandActs.__dataclass_fields__)
