@@ -9,8 +9,9 @@ which keeps the taps (the target picked on the map, the dice, Apply and Undo thr
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Annotated
 
 from fastapi import Path, Request
@@ -18,17 +19,29 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from app.core.routing import Router
-from app.data.models import Game
+from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Refused
 from app.pages.seats import game_page
 from app.pages.templates import humanise, rule_state
 from app.services import card as card_service
 from app.services import resolve as resolve_service
+from app.services import unit_names
+from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
+from app.services.units import list_units
 from rules.core.errors import RulesError
 
-__all__ = ["ActButton", "Greyed", "StandActs", "stand_acts", "stand_acts_page"]
+__all__ = [
+    "ActButton",
+    "Greyed",
+    "StandActs",
+    "StandPick",
+    "stand_acts",
+    "stand_acts_page",
+    "stand_pick",
+    "stand_pick_page",
+]
 
 router = Router()
 
@@ -172,4 +185,101 @@ def stand_acts_page(
         "_stand_acts.html",
         "_stand_acts.html",
         lambda game, seat: stand_acts(session, game, seat.viewer, unit_id).context(),
+    )
+
+
+@dataclass(frozen=True)
+class TargetOption:
+    """A stand the act may take as its target, as the list names it (its distance, why not where it may not)."""
+
+    id: int
+    text: str
+    disabled: bool
+
+
+@dataclass(frozen=True)
+class TargetGroup:
+    label: str
+    options: tuple[TargetOption, ...]
+
+
+@dataclass(frozen=True)
+class StandPick:
+    """The card while its act's target is picked: the prompt, the other side's stands on the table by company,
+    nearest first, each it may not take greyed with why; `marks` the same as JSON for the map (greyed stands,
+    a tap on one says its sentence)."""
+
+    unit_id: int
+    prompt: str
+    groups: tuple[TargetGroup, ...]
+    marks: str
+
+    def context(self) -> dict[str, object]:
+        """The context `_stand_pick.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
+        return {"stand_pick": self}
+
+
+def stand_pick(session: Session, game: Game, viewer: Viewer, unit_id: int, resolver: str) -> StandPick:
+    """The target list of the stand's roll `resolver` for `viewer`: the stands it may not take, as the pipeline
+    would refuse them (`resolve.target_marks`), greyed."""
+    marks = {m.unit_id: m for m in resolve_service.target_marks(session, game, viewer, unit_id, resolver)}
+    units = list_units(session, game.pk)
+    by_id = {u.pk: u for u in units}
+    u = by_id[unit_id]
+    label = next(
+        (
+            a.label
+            for a in rules_of(game).stand_card(snapshot_of(session, game, units), unit_id)
+            if getattr(a, "resolver", None) == resolver and getattr(a, "target", False)
+        ),
+        humanise(resolver),
+    )
+    names = unit_names.names(units)
+
+    def far(t: Unit) -> float:
+        if u.x is None or u.y is None or t.x is None or t.y is None:
+            return math.inf
+        return math.hypot(t.x - u.x, t.y - u.y)
+
+    enemy = [
+        t
+        for t in units
+        if t.base and t.side != u.side and not t.killed and t.x is not None and not t.off_table
+    ]
+    groups: dict[str, list[TargetOption]] = {}
+    for t in sorted(enemy, key=far):
+        parent = by_id.get(t.parent_id) if t.parent_id is not None else None
+        away = f" · {far(t):.0f} cm" if far(t) != math.inf else ""
+        mark = marks.get(t.pk)
+        text = f"{names[t.pk][1]}{away}{f' · {mark.mark}' if mark else ''}"
+        groups.setdefault(names[parent.pk][0] if parent else "", []).append(
+            TargetOption(t.pk, text, bool(mark))
+        )
+    greyed = " Greyed stands may not be its target: tap one to see why." if marks else ""
+    return StandPick(
+        unit_id,
+        f"{label}: tap the target on the map.{greyed}",
+        tuple(TargetGroup(g or "Other stands", tuple(o)) for g, o in groups.items()),
+        json.dumps([asdict(m) for m in marks.values()]),
+    )
+
+
+@router.get("/games/{game_id}/map/units/{unit_id}/targets/{resolver}", response_class=HTMLResponse)
+def stand_pick_page(
+    game_id: GameId,
+    unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    resolver: Annotated[str, Path(max_length=64)],
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Response:
+    """The card of a stand while its roll's target is picked, for this seat (`stand_pick`), as a fragment."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_stand_pick.html",
+        "_stand_pick.html",
+        lambda game, seat: stand_pick(session, game, seat.viewer, unit_id, resolver).context(),
     )

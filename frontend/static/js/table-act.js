@@ -17,7 +17,6 @@
     const ruleState = JSON.parse(document.getElementById("map-state").textContent);
     const labelOf = (field) => (ruleState.card.find((f) => f.name === field) || {}).label || humanise(field.replace(/_/g, "-"));
     const call = (url, body) => window.firestepOutbox.now(url, body); // answered now, never kept
-    const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
     // Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did.
     const alsoLines = (res) => (res.also || []).map((a) => `${a.name}: ${a.die}${a.modifiers.map((x) => ` ${x.value > 0 ? "+" : ""}${x.value} ${x.label.toLowerCase()}`).join(",")}, ${humanise(a.outcome)}`);
     // What a roll did, as the server says it from the rule set's words (the same before Apply and after it):
@@ -46,17 +45,6 @@
       if (!on) { m.stopPicking(); m.markTargets(null); }
       if (m.placeCard) m.placeCard();
     };
-    // The stands the act may not take as its target, each with why (GET .../units/{id}/targets/{resolver}):
-    // greyed on the map and named in the list while the target is picked; a tap on one says why.
-    const loadMarks = async (u) => {
-      play.marks = new Map();
-      const mine = play;
-      const r = await call(`${api}/units/${u.id}/targets/${play.act.resolver}`);
-      if (play !== mine || play.stand !== u.id || play.target !== null) return;
-      play.marks = new Map((r.ok && Array.isArray(r.data) ? r.data : []).map((x) => [x.unit_id, x]));
-      m.markTargets([...play.marks].map(([id, x]) => [id, x.mark]));
-      renderPick(u);
-    };
     // The play `mine` as its roll's answer comes (apply): the card's still; or put back, its step the game's now,
     // where a live frame ended it meanwhile (a new step drawn before the answer: the roll is still this card's)
     // and its stand is still the one shown; or null where the player has gone on to another stand or play.
@@ -73,6 +61,12 @@
     // The card's acts as the server drew them (a roll with nothing to choose but its die shows its dice: the die
     // tapped records it, one tap where there were two, issue 64), as nodes to put in the card.
     const partOf = (html) => document.createRange().createContextualFragment(html).firstElementChild;
+    // A part of the card read from the server (its HTML, and its element), or ["", null] where it could not be.
+    const read = async (url) => {
+      const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
+      const html = r && r.ok ? await r.text().catch(() => "") : "";
+      return [html, html ? partOf(html) : null];
+    };
     const oddsWords = (asked) => Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
     const renderActs = (u) => {
       const part = actsHtml && !u.killed ? partOf(actsHtml) : null;
@@ -87,9 +81,7 @@
     // greyed acts drawn here, its edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one,
     // drawn above the rolls).
     const readActs = async (id, redraw) => {
-      const r = await fetch(`/games/${root.dataset.game}/map/units/${id}/acts`, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
-      const html = r && r.ok ? await r.text().catch(() => "") : "";
-      const part = html ? partOf(html) : null;
+      const [html, part] = await read(`/games/${root.dataset.game}/map/units/${id}/acts`);
       if (!(part && part.dataset.standActsData && m.selectedStand() === id)) return;
       const data = JSON.parse(part.dataset.standActsData);
       // A roll's answer on the card stays (its acts drawn under it), even where the acts were read for a new step
@@ -130,42 +122,22 @@
         else { b.removeAttribute("aria-disabled"); b.removeAttribute("title"); b.removeAttribute("aria-label"); }
       }
     };
-    const targets = (u) => {
-      // The other side's living stands, grouped by company, nearest first where both are on the table.
-      // The other side's stands on the table (one off it is no target: it has no range, and is not on the map).
-      const enemy = [...model.units.values()].filter((t) => t.base && t.side !== u.side && !t.killed && t.x !== null && !t.off_table);
-      const placed = u.x !== null && u.y !== null;
-      const far = (t) => (placed && t.x !== null ? dist(t, u) : Infinity);
-      const groups = new Map();
-      for (const t of enemy.sort((a, b) => far(a) - far(b))) {
-        const parent = model.units.get(t.parent_id);
-        const key = parent ? nameOf(parent).full : "";
-        if (!groups.has(key)) groups.set(key, []);
-        groups.get(key).push(t);
-      }
-      return groups;
-    };
-    const renderPick = (u) => {
-      const el = area();
-      const marks = play.marks || new Map();
-      const option = (t) => {
-        const mark = marks.get(t.id);
-        const far = t.x !== null && u.x !== null ? ` · ${dist(t, u).toFixed(0)} cm` : "";
-        return h("option", { value: String(t.id), disabled: Boolean(mark), text: `${nameOf(t).short}${far}${mark ? ` · ${mark.mark}` : ""}` });
-      };
-      const list = h("select", { "data-target-list": "", "aria-label": "Or pick the target by name" },
-        h("option", { value: "", text: "Or pick it by name…" }),
-        [...targets(u).entries()].map(([group, ts]) => h("optgroup", { label: group || "Other stands" }, ts.map(option))));
-      list.addEventListener("change", () => { if (list.value) chooseTarget(Number(list.value)); });
-      const prompt = `${play.act.label}: tap the target on the map.${marks.size ? " Greyed stands may not be its target: tap one to see why." : ""}`;
-      el.replaceChildren(
-        h("p", { class: "play-answer", "data-play-prompt": "", text: prompt }),
-        h("div", { class: "play-row" }, list, h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })),
-      );
+    // The card while the act's target is picked, as the server draws it (GET /games/{id}/map/units/{id}/targets/
+    // {resolver}, app/pages/stand_acts.py): the other side's stands by company, nearest first, those the act may
+    // not take greyed with why (the pipeline's refusals), and on the map greyed too (a tap on one says why). Read
+    // anew each time the card is drawn (a stand moved), the last read shown meanwhile.
+    const renderPick = async (u) => {
+      const mine = play;
+      if (mine.pick) area().replaceChildren(...partOf(mine.pick).childNodes);
       picking(true);
       // The act's target is the other side's: a tap in base contact takes the enemy stand, not one's own.
       m.pickStand((id) => chooseTarget(id), { accept: (t) => t.side !== u.side && !t.killed });
-      if (!play.marks) loadMarks(u);
+      const [html, part] = await read(`/games/${root.dataset.game}/map/units/${u.id}/targets/${mine.act.resolver}`);
+      if (!part || play !== mine || mine.stand !== u.id || mine.target !== null) return;
+      mine.pick = html;
+      mine.marks = new Map(JSON.parse(part.dataset.targetMarks || "[]").map((x) => [x.unit_id, x]));
+      m.markTargets([...mine.marks].map(([id, x]) => [id, x.mark]));
+      area().replaceChildren(...part.childNodes);
     };
     // The dice a roll takes: the act's, or one more for each other stand its shot attacks (the table says).
     const diceCount = () => (play.asked && play.asked.resolution ? play.asked.resolution.dice.length : play.act.dice);
@@ -411,6 +383,7 @@
       else if (el.matches("[data-play-cancel]")) { stop(); m.showStand(m.selectedStand()); }
     });
     document.addEventListener("change", (e) => {
+      if (play && e.target.matches("[data-target-list]") && e.target.value) { chooseTarget(Number(e.target.value)); return; }
       if (!play || !e.target.matches("[data-play-range]")) return;
       const cm = Number(e.target.value);
       if (!Number.isFinite(cm) || cm < 0 || cm > 500) { notice("Enter the range in cm, from 0 to 500."); return; }

@@ -11,32 +11,34 @@ import html
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
-from app.pages.stand_acts import StandActs
-from tests.app.games.conftest import Game, advance_to, new_game
+from app.pages.stand_acts import StandActs, StandPick
+from tests.app.games.conftest import Game, advance_to, new_game, start_game
+from tests.app.games.test_fire_refusals import mg_facing
 from tests.app.games.test_stand_acts import first, units
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "frontend" / "templates" / "_stand_acts.html"
 
 
-def fragment(http: TestClient, g: Game, seat: dict[str, str], unit_id: int) -> str:
-    """The card's acts for the seat of `seat` (its device's cookie)."""
+def fragment(http: TestClient, g: Game, seat: dict[str, str], unit_id: int, part: str = "acts") -> str:
+    """The card's acts (or `part`: its target list) for the seat of `seat` (its device's cookie)."""
     http.cookies.set(COOKIE_NAME, seat["Authorization"].removeprefix("Bearer "))
     try:
-        answer = http.get(f"/games/{g.id}/map/units/{unit_id}/acts", headers={"HX-Request": "true"})
+        answer = http.get(f"/games/{g.id}/map/units/{unit_id}/{part}", headers={"HX-Request": "true"})
     finally:
         http.cookies.clear()
     assert answer.status_code == 200, answer.text
     return answer.text
 
 
-def data_of(part: str) -> dict[str, object]:
-    found = re.search(r'data-stand-acts-data="([^"]*)"', part)
+def data_of(part: str, name: str = "stand-acts-data") -> Any:
+    found = re.search(rf'data-{name}="([^"]*)"', part)
     assert found, part
-    return dict(json.loads(html.unescape(found.group(1))))
+    return json.loads(html.unescape(found.group(1)))
 
 
 def words(part: str) -> str:
@@ -91,11 +93,32 @@ def test_the_card_refuses_a_stand_of_no_game_by_its_field(client: TestClient) ->
     assert huge.status_code == 422 and "unit_id" in huge.text
 
 
-def test_the_template_renders_the_context_its_function_builds() -> None:
-    """The template's "Required context" names what `StandActs.context` gives it, and reads only its fields."""
-    text = TEMPLATE.read_text()
-    required = re.search(r"Required context: (\w+) \(app\.pages\.stand_acts\.StandActs\)", text)
-    built = StandActs(1, (), (), (), None, "", "{}").context()
-    assert required and set(built) == {required.group(1)}
-    read = set(re.findall(r"\bs\.(\w+)", text))
-    assert read and read <= set(StandActs.__dataclass_fields__), read - set(StandActs.__dataclass_fields__)
+def test_the_target_list_greys_each_stand_the_pipeline_refuses_with_why(client: TestClient) -> None:
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    start_game(client, g)
+    marks = client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/targets/shooting", headers=g.attacker).json()
+    part = fragment(client, g, g.attacker, mg["id"], "targets/shooting")
+    assert data_of(part, "target-marks") == marks and marks  # the map greys the same stands
+    options = dict(re.findall(r'<option value="(\d+)"( disabled)?', part))
+    assert int(next(iter(options))) == target["id"]  # nearest first, 28 cm straight ahead
+    assert {int(i) for i, off in options.items() if off} == {m["unit_id"] for m in marks}
+    assert all(f"· {m['mark']}</option>" in html.unescape(part) for m in marks)
+    assert "Greyed stands may not be its target: tap one to see why." in words(part)
+    # The other side's seat: no stand greyed (it reads nothing of this stand's roll).
+    assert data_of(fragment(client, g, g.defender, mg["id"], "targets/shooting"), "target-marks") == []
+
+
+def test_the_templates_render_the_context_their_functions_build() -> None:
+    """Each template's "Required context" names what its function's `context` gives it, and it reads only
+    that type's fields."""
+    for name, built in (
+        ("_stand_acts.html", StandActs(1, (), (), (), None, "", "{}")),
+        ("_stand_pick.html", StandPick(1, "", (), "[]")),
+    ):
+        text = (TEMPLATE.parent / name).read_text()
+        kind = type(built).__name__
+        required = re.search(rf"Required context: (\w+) \(app\.pages\.stand_acts\.{kind}\)", text)
+        assert required and set(built.context()) == {required.group(1)}, name
+        read = set(re.findall(r"\bs\.(\w+)", text))
+        assert read and read <= set(type(built).__dataclass_fields__), (name, read)
