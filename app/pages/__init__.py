@@ -22,6 +22,7 @@ from app.pages import (
     referee,
     scenario_editor,
     stand_acts,
+    stand_play,
     table_map,
     trust,
 )
@@ -37,6 +38,7 @@ for pages in (
     referee,
     table_map,
     stand_acts,
+    stand_play,
     counters_panel,
     lookup,
     fire_plan,

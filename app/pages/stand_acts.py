@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Path, Request
 from fastapi.responses import HTMLResponse, Response
@@ -37,6 +37,7 @@ __all__ = [
     "Greyed",
     "StandActs",
     "StandPick",
+    "field_lines",
     "stand_acts",
     "stand_acts_page",
     "stand_pick",
@@ -114,9 +115,20 @@ def _value(v: object) -> str:
     return str(v)
 
 
-def _odds(
-    session: Session, game: Game, viewer: Viewer, a: Mapping[str, object], labels: Mapping[str, str]
-) -> ActButton:
+def field_lines(game: Game, filled: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    """What the table filled in for a roll, a line each ("Range: 28 cm (base edge to edge)"), a flag only
+    where it is set: the field's label on the card, else its name in words."""
+    state = rule_state(game.ruleset)
+    labels = {f.name: f.label for f in state.card if f is not state.marker}
+    return tuple(
+        f"{labels.get(f['field']) or humanise(str(f['field']).replace('_', '-'))}: {_value(f['value'])}"
+        f"{' cm' if f['field'] == 'range_cm' else ''} ({f['why']})"
+        for f in filled
+        if not isinstance(f["value"], bool) or f["value"]
+    )
+
+
+def _odds(session: Session, game: Game, viewer: Viewer, a: Mapping[str, object]) -> ActButton:
     """A direct roll's button with the table's odds and what it filled in (asked, nothing written); without
     them where the table refuses it as it stands."""
     index, label, why = int(str(a["index"])), str(a["label"]), str(a["why"])
@@ -129,12 +141,7 @@ def _odds(
     if asked.get("refused"):
         return ActButton(index, label, why, True)
     odds = " · ".join(f"{humanise(k)} {v}" for k, v in (asked.get("odds_words") or {}).items())
-    filled = tuple(
-        f"{labels.get(f['field']) or humanise(f['field'].replace('_', '-'))}: {_value(f['value'])}"
-        f"{' cm' if f['field'] == 'range_cm' else ''} ({f['why']})"
-        for f in asked.get("filled") or []
-        if not isinstance(f["value"], bool) or f["value"]
-    )
+    filled = field_lines(game, asked.get("filled") or [])
     lookup = f"/lookup/{game.ruleset}/{resolver}?game={game.id}&unit={unit_id}"
     return ActButton(index, label, why, True, odds, filled, lookup)
 
@@ -142,12 +149,10 @@ def _odds(
 def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> StandActs:
     """What the stand's card offers `viewer` now, as the act pipeline answers it (`card.stand_card`)."""
     card = card_service.stand_card(session, game, viewer, unit_id)
-    state = rule_state(game.ruleset)
-    labels = {f.name: f.label for f in state.card if f is not state.marker}
     buttons = []
     for i, a in enumerate(card["acts"]):
         if _direct(a):
-            buttons.append(_odds(session, game, viewer, {**a, "index": i}, labels))
+            buttons.append(_odds(session, game, viewer, {**a, "index": i}))
         else:
             buttons.append(ActButton(i, a["label"], a["why"] or "", False))
     refused = card["refused"]

@@ -62,12 +62,13 @@
     // tapped records it, one tap where there were two, issue 64), as nodes to put in the card.
     const partOf = (html) => document.createRange().createContextualFragment(html).firstElementChild;
     // A part of the card read from the server (its HTML, and its element), or ["", null] where it could not be.
+    // (`error`: a refusal's sentence, as the error page's lead says it).
     const read = async (url) => {
       const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
-      const html = r && r.ok ? await r.text().catch(() => "") : "";
-      return [html, html ? partOf(html) : null];
+      const text = r ? await r.text().catch(() => "") : "";
+      if (!(r && r.ok && text)) return ["", null, (text && partOf(`<div>${text}</div>`).querySelector(".lead")?.textContent) || ""];
+      return [text, partOf(text), ""];
     };
-    const oddsWords = (asked) => Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
     const renderActs = (u) => {
       const part = actsHtml && !u.killed ? partOf(actsHtml) : null;
       area().replaceChildren(...(part ? part.childNodes : []));
@@ -139,82 +140,25 @@
       m.markTargets([...mine.marks].map(([id, x]) => [id, x.mark]));
       area().replaceChildren(...part.childNodes);
     };
-    // The dice a roll takes: the act's, or one more for each other stand its shot attacks (the table says).
-    const diceCount = () => (play.asked && play.asked.resolution ? play.asked.resolution.dice.length : play.act.dice);
-    const diceRow = (count) => {
-      const rows = [];
-      const also = (play.asked && play.asked.resolution && play.asked.resolution.also) || [];
-      const first = count - also.length;
-      for (let d = 0; d < count; d += 1) {
-        const label = d >= first ? `The die for ${also[d - first].name}`
-          : count === 1 ? "The die" : play.act.pool ? `Die ${d + 1} of the pool` : d === 0 ? "The attacker's die" : "The defender's die";
-        rows.push(h("div", { class: "play-dice", role: "group", "aria-label": label },
-          [1, 2, 3, 4, 5, 6].map((n) => h("button", {
-            type: "button", "data-die": String(n), "data-die-row": String(d), text: String(n),
-            "aria-pressed": String(play.dice[d] === n),
-          }))));
-      }
-      return rows;
+    // The card playing the roll as the server draws it for the play's state (GET /games/{id}/map/units/{id}/play/
+    // {resolver}, app/pages/stand_play.py: the table asked, nothing written): the odds, or its refusal, the dice
+    // (those tapped pressed), the order its hits fall in, the answer once every die is tapped with its Apply. The
+    // play's latest ask only is drawn; false where it could not be read (its sentence said), null where stale.
+    const askCard = async (dice) => {
+      const p = play, n = (p.asks = (p.asks || 0) + 1);
+      const q = new URLSearchParams({ act: p.act.label });
+      if (p.target !== null) q.set("target", String(p.target));
+      for (const id of (p.act.order && p.given[p.act.order]) || []) q.append("order", String(id));
+      if (p.given.range_cm !== undefined) q.set("range_cm", String(p.given.range_cm));
+      for (const d of dice || []) q.append("die", String(d || 0));
+      const [html, part, error] = await read(`/games/${root.dataset.game}/map/units/${p.stand}/play/${p.act.resolver}?${q}`);
+      if (play !== p || p.asks !== n) return null;
+      if (!part) { notice(error || "The table could not be asked; check the connection."); return false; }
+      p.count = Number(part.dataset.diceCount || 0);
+      p.asked = html;
+      return html;
     };
-    // What the table filled in, folded; every other input is the lookup's to change: the same roll, for the same
-    // unit, field by field.
-    const filledDetails = (act, asked) => {
-      const edit = `/lookup/${root.dataset.ruleset}/${act.resolver}?game=${root.dataset.game}&unit=${act.unit_id}`;
-      return h("details", { class: "play-why" }, h("summary", { text: "What the table filled in" }), filledList(asked),
-        h("p", {}, h("a", { href: edit, "data-play-lookup": "", text: "Change any of it in the lookup" })));
-    };
-    const filledList = (asked) => h("ul", { class: "play-filled", "data-play-filled": "" },
-      asked.filled.filter((f) => typeof f.value !== "boolean" || f.value).map((f) => h("li", {
-        text: `${labelOf(f.field)}: ${typeof f.value === "object" ? Object.values(f.value).filter((v) => typeof v === "string").join(" ") : f.value}${f.field === "range_cm" ? " cm" : ""} (${f.why})`,
-      })));
-    const renderAsked = () => {
-      const { act, asked } = play;
-      const u = model.units.get(play.stand);
-      const t = play.target ? model.units.get(play.target) : null;
-      const res = asked.resolution;
-      const odds = oddsWords(asked);
-      const range = asked.filled.find((f) => f.field === "range_cm");
-      const a = play.dice.length === diceCount() ? asked.dice_answer : null;
-      const kids = [h("p", { class: "play-answer", text: `${act.label}: ${nameOf(u).short}${t ? ` at ${nameOf(t).short}` : ""}` })];
-      if (asked.refused) {
-        // A roll the rules would refuse now (a shot that is not possible) is offered no dice and no odds.
-        const no = asked.refused;
-        area().replaceChildren(...kids,
-          h("p", { class: "play-answer", "data-play-refused": "", text: no.detail }),
-          h("details", { class: "play-why" }, h("summary", { text: "Why?" }), h("p", { text: no.why || "" }), h("cite", { text: no.source || "" })),
-          h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
-        return;
-      }
-      if (a) {
-        kids.push(h("p", { class: "play-answer", "data-play-outcome": a.resolution.outcome_key || "", text: `Rolled ${a.resolution.dice.join(" and ")}: ${a.outcome_words}.` }));
-        if (a.resolution.also) kids.push(h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(a.resolution).map((l) => h("li", { text: l }))));
-        kids.push(h("div", { class: "play-row" },
-          h("button", { type: "button", class: "button primary", "data-play-apply": "", text: "Apply" }),
-          h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
-        kids.push(saidList(a));
-      }
-      if (act.pool && diceCount()) kids.push(h("p", { "data-play-pool": String(diceCount()), text: `Dice pool: ${diceCount()} ${diceCount() === 1 ? "die" : "dice"}` }));
-      kids.push(...diceRow(diceCount()));
-      if (act.order && !a) {
-        const order = (play.given[act.order] || []).map((id) => (model.units.get(id) ? nameOf(model.units.get(id)).short : String(id)));
-        kids.push(h("p", { "data-play-order": String(order.length), text: `In this order: ${order.join(", ")}. Tap the next, or Apply; or leave it to the book's order.` }));
-        kids.push(h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-book": "", text: "Book's order" })));
-      }
-      if (!a) {
-        kids.push(h("div", { class: "play-row" },
-          h("button", { type: "button", class: "button", "data-play-roll": "", text: diceCount() ? "Let firestep roll" : "Apply" }),
-          h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
-      }
-      if (odds) kids.push(h("p", { class: "muted", "data-play-odds": "", text: `Odds: ${odds}` }));
-      if (range || play.given.range_cm !== undefined) {
-        kids.push(h("div", { class: "play-row" },
-          h("label", { htmlFor: "play-range", text: "Range by the tape (cm)" }),
-          h("input", { id: "play-range", type: "number", inputMode: "decimal", min: "0", max: "500", step: "0.5", value: String(play.given.range_cm ?? range.value), "data-play-range": "" })));
-      }
-      if (act.why) kids.push(h("p", { class: "muted", text: act.why }));
-      kids.push(filledDetails(act, asked));
-      area().replaceChildren(...kids);
-    };
+    const renderAsked = () => area().replaceChildren(...partOf(play.asked).childNodes);
     const renderDone = (result) => {
       const res = result.resolution;
       area().replaceChildren(
@@ -231,13 +175,6 @@
     };
 
     // -- the acts ------------------------------------------------------------------------------------------
-    const ask = async (dice) => {
-      const body = { unit_id: play.act.unit_id, target_id: play.target, fields: play.given };
-      if (dice) body.dice = dice;
-      const r = await call(`${api}/ask/${play.act.resolver}`, body);
-      if (!r.ok) { notice(refusal(r, "The table could not be asked; check the connection.")); return null; }
-      return r.data;
-    };
     // A direct roll's die tapped (or firestep asked to roll it): recorded at once, as its die row would.
     const rollNow = async (i, dice) => {
       const u = model.units.get(m.selectedStand());
@@ -257,9 +194,8 @@
       panel.classList.add("playing");
       if (act.target) { renderPick(u); return; }
       const mine = play;
-      const asked = await ask(null); // nothing written: a card ended meanwhile draws nothing of it
+      const asked = await askCard(null); // nothing written: a card ended meanwhile draws nothing of it
       if (play !== mine || !asked) return;
-      play.asked = asked;
       renderAsked();
     };
     const chooseTarget = async (id) => {
@@ -276,10 +212,9 @@
         play.target = play.target ?? id;
         play.given = { ...play.given, [play.act.order]: [...order, id] };
         const mine = play;
-        const asked = await ask(null);
-        if (play !== mine) return;
+        const asked = await askCard(null);
+        if (play !== mine || asked === null) return;
         if (!asked) { play.given = { ...play.given, [play.act.order]: order }; return; }
-        play.asked = asked;
         if (play.stand !== m.selectedStand()) m.showStand(play.stand);
         renderAsked();
         return;
@@ -289,19 +224,19 @@
       picking(false);
       m.showStand(play.stand);
       const mine = play;
-      const asked = await ask(null);
+      const asked = await askCard(null);
       if (play !== mine || !asked) return;
-      play.asked = asked;
       renderAsked();
     };
+    // A die tapped: the card read anew with it (the roll's answer once every die is tapped); a roll with no
+    // target is recorded as its last die is tapped.
     const tapDie = async (row, n) => {
       play.dice[row] = n;
-      if (play.dice.filter(Boolean).length < diceCount()) { renderAsked(); return; }
-      if (!play.act.target) { await apply(play.dice); return; }
+      const all = play.dice.filter(Boolean).length >= play.count;
+      if (all && !play.act.target) { await apply(play.dice); return; }
       const mine = play;
-      const answer = await ask(play.dice);
+      const answer = await askCard([...play.dice].map((d) => d || 0));
       if (!answer || play !== mine) return;
-      play.asked = { ...play.asked, dice_answer: answer };
       renderAsked();
     };
     const apply = async (dice) => {
@@ -390,7 +325,7 @@
       play.given = { ...play.given, range_cm: cm };
       play.dice = [];
       const mine = play;
-      ask(null).then((asked) => { if (asked && play === mine) { play.asked = asked; renderAsked(); } });
+      askCard(null).then((asked) => { if (asked && play === mine) renderAsked(); });
     });
     // A roll another device recorded with a value given over the table's (a range by the tape, a referee's
     // override) is shown to everyone else as the claim it is, as the log keeps it.

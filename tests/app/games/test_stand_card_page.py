@@ -17,6 +17,8 @@ from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
 from app.pages.stand_acts import StandActs, StandPick
+from app.pages.stand_play import AskedCard
+from app.pages.templates import humanise
 from tests.app.games.conftest import Game, advance_to, new_game, start_game
 from tests.app.games.test_fire_refusals import mg_facing
 from tests.app.games.test_stand_acts import first, units
@@ -109,16 +111,57 @@ def test_the_target_list_greys_each_stand_the_pipeline_refuses_with_why(client: 
     assert data_of(fragment(client, g, g.defender, mg["id"], "targets/shooting"), "target-marks") == []
 
 
+def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient) -> None:
+    """The MG's shot at the platoon before it: the odds and the dice as the table's answer asks them (nothing
+    written), the answer once every die is tapped as the same dice asked of the API say it, a range by the tape
+    given over the table's, and a roll the stand's card does not offer named by its field."""
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    advance_to(client, g, "battalion-orders")
+    api = f"/api/v1/games/{g.id}"
+    assert client.post(
+        f"{api}/resolve/order-roll", headers=g.attacker, json={"unit_id": mg["id"], "dice": [6]}
+    )
+    logged = len(client.get(f"{api}/events", headers=g.referee).json())
+    play = f"play/shooting?act=Shoot&target={target['id']}"
+    body = {"unit_id": mg["id"], "target_id": target["id"]}
+    asked = client.post(f"{api}/ask/shooting", headers=g.attacker, json=body).json()
+    part = fragment(client, g, g.attacker, mg["id"], play)
+    count = len(asked["resolution"]["dice"])
+    assert f'data-dice-count="{count}"' in part and part.count('data-die-row="0"') == 6
+    odds = " · ".join(f"{humanise(k)} {v}" for k, v in asked["odds_words"].items())
+    assert asked["odds_words"] and f"Odds: {odds}" in words(part)
+    assert "data-play-apply" not in part and "data-play-roll" in part
+    dice = [1] * count
+    answer = client.post(f"{api}/ask/shooting", headers=g.attacker, json={**body, "dice": dice}).json()
+    done = fragment(client, g, g.attacker, mg["id"], f"{play}{''.join(f'&die={d}' for d in dice)}")
+    assert f'data-play-outcome="{answer["resolution"]["outcome_key"]}"' in done and "data-play-apply" in done
+    assert f"{answer['outcome_words']}." in words(done)
+    assert all(line in words(done) for line in answer["said"] or ["Nothing changes on the table."])
+    assert len(client.get(f"{api}/events", headers=g.referee).json()) == logged  # asked: nothing written
+    taped = fragment(client, g, g.attacker, mg["id"], f"{play}&range_cm=12.5")
+    assert 'value="12.5" data-play-range' in taped
+    client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    try:
+        wrong = client.get(
+            f"/games/{g.id}/map/units/{mg['id']}/play/shooting?act=Nonsense", headers={"HX-Request": "true"}
+        )
+    finally:
+        client.cookies.clear()
+    assert wrong.status_code == 422 and "Act: pick a roll" in html.unescape(wrong.text)
+
+
 def test_the_templates_render_the_context_their_functions_build() -> None:
     """Each template's "Required context" names what its function's `context` gives it, and it reads only
     that type's fields."""
     for name, built in (
         ("_stand_acts.html", StandActs(1, (), (), (), None, "", "{}")),
         ("_stand_pick.html", StandPick(1, "", (), "[]")),
+        ("_stand_play.html", AskedCard(1, "", 0)),
     ):
         text = (TEMPLATE.parent / name).read_text()
-        kind = type(built).__name__
-        required = re.search(rf"Required context: (\w+) \(app\.pages\.stand_acts\.{kind}\)", text)
+        kind = f"{type(built).__module__}.{type(built).__name__}"
+        required = re.search(rf"Required context: (\w+) \({re.escape(kind)}\)", text)
         assert required and set(built.context()) == {required.group(1)}, name
         read = set(re.findall(r"\bs\.(\w+)", text))
         assert read and read <= set(type(built).__dataclass_fields__), (name, read)
