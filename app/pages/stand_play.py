@@ -16,20 +16,23 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from app.core.routing import Router
+from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import game_page
-from app.pages.stand_acts import field_lines
+from app.pages.stand_acts import StandActs, field_lines, stand_acts
 from app.pages.templates import humanise
+from app.services import events as events_service
 from app.services import resolve as resolve_service
 from app.services import unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.units import list_units
-from rules.core.errors import RulesError
-from rules.core.records import StandAct
+from rules.core.consequences import outcome_words, said
+from rules.core.errors import NotFoundError, RulesError
+from rules.core.records import AddToState, Change, SetState, StandAct
 
-__all__ = ["AskedCard", "stand_play", "stand_play_page"]
+__all__ = ["AskedCard", "StandDone", "stand_done", "stand_done_page", "stand_play", "stand_play_page"]
 
 router = Router()
 
@@ -209,4 +212,72 @@ def stand_play_page(
         lambda game, seat: stand_play(
             session, game, seat.viewer, unit_id, (resolver, act), target, (order or (), range_cm), die or ()
         ).context(),
+    )
+
+
+@dataclass(frozen=True)
+class StandDone:
+    """The card once its roll is recorded, as the roll's event says it: its dice and outcome (`line`), each
+    other stand its shot attacked, what it did to whom, its Undo, and the stand's next acts as the act
+    pipeline now offers them (`acts`)."""
+
+    event_id: int
+    line: str
+    also: tuple[str, ...]
+    said: tuple[str, ...]
+    acts: StandActs
+
+    def context(self) -> dict[str, object]:
+        """The context `_stand_done.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
+        return {"done": self}
+
+
+def stand_done(
+    session: Session, game: Game, viewer: Viewer, unit_id: int, event_id: int, label: str
+) -> StandDone:
+    """The card of stand `unit_id` after its roll `label` was recorded as event `event_id`, as `viewer` reads
+    that event (none the viewer may not read, nor one of another game or of another kind)."""
+    ev = events_service.get_event(session, game.pk, event_id)
+    if not viewer.sees(ev.visibility) or ev.kind != "roll":
+        raise NotFoundError("roll", str(event_id))
+    payload = events_service.event_dict(ev, events_service.roles_of(viewer))["payload"]
+    res = payload.get("resolution") or {}
+    done: list[Change] = []
+    for c in changes_in(payload):
+        if isinstance(c, UnitSet):
+            done.append(SetState("", "", c.unit, c.field, c.after))
+        elif isinstance(c, UnitCounted):
+            done.append(AddToState("", "", c.unit, c.field, c.delta))
+    units = list_units(session, game.pk)
+    words = outcome_words(res.get("outcome"))
+    name = label or humanise(str(payload.get("resolver") or "roll"))
+    dice = " and ".join(str(d) for d in res.get("dice") or [])
+    return StandDone(
+        ev.pk,
+        f"{name}: rolled {dice}, {words}." if dice else f"{name}: {words}.",
+        _also_lines(res),
+        tuple(said(done, rules_of(game).book.state_fields, unit_names.display_names(units))),
+        stand_acts(session, game, viewer, unit_id),
+    )
+
+
+@router.get("/games/{game_id}/map/units/{unit_id}/done/{event_id}", response_class=HTMLResponse)
+def stand_done_page(
+    game_id: GameId,
+    unit_id: Annotated[int, Path(ge=1, le=IDS)],
+    event_id: Annotated[int, Path(ge=1, le=IDS)],
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    act: Annotated[str, Query(max_length=120)] = "",
+) -> Response:
+    """The card of a stand once its roll (`act`: the card's words for it) is recorded, for this seat."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_stand_done.html",
+        "_stand_done.html",
+        lambda game, seat: stand_done(session, game, seat.viewer, unit_id, event_id, act).context(),
     )

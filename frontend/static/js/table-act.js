@@ -1,12 +1,13 @@
-// Playing a stand's turn from its card on the map: the rolls the rules offer the stand now, the greyed ones with
-// their sentence and a direct roll's dice and odds, as the server renders them (GET /games/{id}/map/units/{id}/acts,
-// app/pages/stand_acts.py, from the act pipeline's own answer), a target tapped on the map or picked from a list (the stands it may not be are
-// greyed, each with why: GET .../units/{id}/targets/{resolver}), what the table fills and the
-// odds (POST .../ask/{resolver}, nothing written), the dice on the card, the answer with what it does to
-// whom, then one Apply (POST .../resolve/{resolver}): one event naming the target, on every device by the
-// stream. A roll with no target and one die (an order roll, a morale test) shows its dice on the card and is
-// recorded as its die is tapped. The answer offers the stand's next acts under it; Undo takes the roll back
-// while it is the game's latest event.
+// Playing a stand's turn from its card on the map. The card is the server's (app/pages/stand_acts.py and
+// stand_play.py, from the act pipeline's own answers), read for the play's state: the rolls the rules offer the
+// stand now, greyed ones with their sentence and a direct roll's dice and odds (GET /games/{id}/map/units/{id}/acts);
+// while a roll's target is picked, the other side's stands, those it may not take greyed with why (.../targets/
+// {resolver}); the roll asked of the table, nothing written: its odds or refusal, the dice, the answer once every die
+// is tapped (.../play/{resolver}?act&target&order&range_cm&die); once recorded, its answer, Undo and the stand's next
+// acts (.../done/{event}). This script keeps what needs the browser: the play's state, the target tapped on the map
+// (table-map.js's pickStand and markTargets), the writes through the outbox (Apply: POST .../resolve/{resolver}, one
+// event on every device by the stream; a direct roll recorded as its die is tapped; Undo while it is the game's
+// latest event).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -16,13 +17,6 @@
     const panel = document.querySelector("[data-map-panel]");
     const ruleState = JSON.parse(document.getElementById("map-state").textContent);
     const labelOf = (field) => (ruleState.card.find((f) => f.name === field) || {}).label || humanise(field.replace(/_/g, "-"));
-    const call = (url, body) => window.firestepOutbox.now(url, body); // answered now, never kept
-    // Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did.
-    const alsoLines = (res) => (res.also || []).map((a) => `${a.name}: ${a.die}${a.modifiers.map((x) => ` ${x.value > 0 ? "+" : ""}${x.value} ${x.label.toLowerCase()}`).join(",")}, ${humanise(a.outcome)}`);
-    // What a roll did, as the server says it from the rule set's words (the same before Apply and after it):
-    // its outcome ("1 action") and a sentence for each change ("1/1 Coy Plt 1 destroyed.").
-    const saidList = (answer) => h("ul", { class: "play-effects", "data-play-effects": "" },
-      (answer.said && answer.said.length ? answer.said : ["Nothing changes on the table."]).map((l) => h("li", { text: l })));
 
     // play: { stand, act, target, dice, asked, given, event } for the stand whose card shows it.
     let play = null;
@@ -73,24 +67,24 @@
       const part = actsHtml && !u.killed ? partOf(actsHtml) : null;
       area().replaceChildren(...(part ? part.childNodes : []));
     };
-    // The offered rolls of the card as drawn (not the greyed), for under a roll's answer.
-    const nextActs = () => {
-      const part = actsHtml ? partOf(actsHtml) : null;
-      return part ? [...part.querySelectorAll("[data-acts-group] > :is([data-act], [data-act-direct])")] : [];
-    };
     // What the stand may do now, read anew (the server's card, GET /games/{id}/map/units/{id}/acts): its rolls and
     // greyed acts drawn here, its edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one,
     // drawn above the rolls).
-    const readActs = async (id, redraw) => {
-      const [html, part] = await read(`/games/${root.dataset.game}/map/units/${id}/acts`);
+    // `done`: the roll just recorded (its event), the card read as its answer with the stand's next acts under it
+    // (GET /games/{id}/map/units/{id}/done/{event}, app/pages/stand_play.py).
+    const readActs = async (id, redraw, done) => {
+      const mine = play, g = root.dataset.game;
+      const [html, part] = await read(done ? `/games/${g}/map/units/${id}/done/${done}?${new URLSearchParams({ act: mine.act.label })}` : `/games/${g}/map/units/${id}/acts`);
       if (!(part && part.dataset.standActsData && m.selectedStand() === id)) return;
       const data = JSON.parse(part.dataset.standActsData);
-      // A roll's answer on the card stays (its acts drawn under it), even where the acts were read for a new step
-      // before the answer came (apply: `back`).
-      const done = play && play.done && play.stand === id, same = html === actsHtml;
-      if (done || redraw) { acts = data.acts; actsHtml = html; }
-      if (done) renderDone(play.done);
-      else if (redraw && !same) renderActs(model.units.get(id));
+      if (done && !(play === mine && mine.done)) return; // the player has gone on
+      // A roll's answer on the card stays (its acts drawn under it by its own read), even where the acts were read
+      // for a new step before the answer came (apply: `back`).
+      const answer = play && play.done && play.stand === id, same = html === actsHtml;
+      if (done) { acts = data.acts; actsHtml = ""; mine.doneHtml = html; renderDone(); }
+      else if (answer) return;
+      else if (redraw) { acts = data.acts; actsHtml = html; }
+      if (!done && redraw && !same) renderActs(model.units.get(id));
       cardOffers = data.offers || [];
       greyCard();
       // The edits come first where a refusal's remedy is one, and where the stand may make no roll now (its
@@ -159,20 +153,7 @@
       return html;
     };
     const renderAsked = () => area().replaceChildren(...partOf(play.asked).childNodes);
-    const renderDone = (result) => {
-      const res = result.resolution;
-      area().replaceChildren(
-        h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: res.dice.length ? `${play.act.label}: rolled ${res.dice.join(" and ")}, ${result.outcome_words}.` : `${play.act.label}: ${result.outcome_words}.` }),
-        h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(res).map((l) => h("li", { text: l }))),
-        saidList(result),
-        h("div", { class: "play-row" },
-          h("button", { type: "button", class: "button", "data-play-undo": String(result.event_id), text: "Undo" }),
-          h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Done" })),
-        // What the stand may do next, read after the roll (hits to allocate after a shot, a shot after an order
-        // roll): a tap on it begins it, with no tap to open the card again (issue 64).
-        acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Next for this stand", "data-play-next": "" }, nextActs()) : "",
-      );
-    };
+    const renderDone = () => { if (play.doneHtml) area().replaceChildren(...partOf(play.doneHtml).childNodes); };
 
     // -- the acts ------------------------------------------------------------------------------------------
     // A direct roll's die tapped (or firestep asked to roll it): recorded at once, as its die row would.
@@ -241,9 +222,12 @@
     };
     const apply = async (dice) => {
       const mine = play;
+      if (mine.done || mine.sending) return; // recorded, or on its way: a second tap records nothing
       const body = { unit_id: mine.act.unit_id, target_id: mine.target, fields: mine.given, apply: true };
       if (dice) body.dice = dice;
+      mine.sending = true;
       const r = await send(`${api}/resolve/${mine.act.resolver}`, { body });
+      mine.sending = false;
       if (failed(r)) { notice(refusal(r, "The roll was not recorded; check the connection.")); return; }
       if (r.queued || !r.data) {
         notice("Kept on this device: it is recorded when the connection is back.");
@@ -264,11 +248,10 @@
       acts = []; // the acts before the roll are not what it leaves: the next are read anew
       actsHtml = "";
       delete root.dataset.standActs;
-      renderDone(r.data);
-      // Its acts and edits as they now stand, shown under the roll's answer (hits to allocate after a shot; an
-      // MG ordered may now be unpacked).
+      // The answer read as the roll's event says it, with the stand's acts and edits as they now stand under it
+      // (hits to allocate after a shot; an MG ordered may now be unpacked).
       panel.classList.add("played");
-      readActs(play.stand, false);
+      readActs(play.stand, false, r.data.event_id);
     };
     const undo = async (eventId) => {
       if (!(await m.undoEvent(eventId))) return;
@@ -282,7 +265,7 @@
       // begun ends when the game moves to another step (its acts are read anew).
       const over = play && ((e.detail.tapped && play.done) || play.step !== model.turn.step);
       if (play && play.stand === id && !over) {
-        if (play.done) renderDone(play.done);
+        if (play.done) renderDone();
         else if (play.target === null && play.act.target) renderPick(model.units.get(id));
         else if (play.asked) renderAsked();
         return;
@@ -309,7 +292,7 @@
       if (el.matches("[data-act]")) begin(Number(el.dataset.act));
       else if (el.matches("[data-act-die]")) rollNow(Number(el.dataset.actDie), [Number(el.dataset.face)]);
       else if (el.matches("[data-act-roll]")) rollNow(Number(el.dataset.actRoll), null);
-      else if (!play) return;
+      else if (!play || (play.done && el.matches("[data-die], [data-play-apply], [data-play-roll], [data-play-book]"))) return;
       else if (el.matches("[data-die]")) tapDie(Number(el.dataset.dieRow), Number(el.dataset.die));
       else if (el.matches("[data-play-apply]")) apply(play.dice);
       else if (el.matches("[data-play-roll]")) apply(null);

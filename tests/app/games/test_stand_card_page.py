@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
 from app.pages.stand_acts import StandActs, StandPick
-from app.pages.stand_play import AskedCard
+from app.pages.stand_play import AskedCard, StandDone
 from app.pages.templates import humanise
 from tests.app.games.conftest import Game, advance_to, new_game, start_game
 from tests.app.games.test_fire_refusals import mg_facing
@@ -149,6 +149,22 @@ def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient
     finally:
         client.cookies.clear()
     assert wrong.status_code == 422 and "Act: pick a roll" in html.unescape(wrong.text)
+    # Recorded: the card says it as the roll's answer did (its dice, outcome and effects), with its Undo and the
+    # stand's next acts as the pipeline now offers them; the other side's seat reads it too (the log is shared).
+    rolled = client.post(f"{api}/resolve/shooting", headers=g.attacker, json={**body, "dice": dice}).json()
+    after = fragment(client, g, g.attacker, mg["id"], f"done/{rolled['event_id']}?act=Shoot")
+    assert f"Shoot: rolled {' and '.join(map(str, dice))}, {rolled['outcome_words']}." in words(after)
+    assert all(line in words(after) for line in rolled["said"] or ["Nothing changes on the table."])
+    assert f'data-play-undo="{rolled["event_id"]}"' in after
+    now = client.get(f"{api}/units/{mg['id']}/acts", headers=g.attacker).json()
+    assert data_of(after) == {k: now[k] for k in ("acts", "edits", "first", "offers")}
+    assert ("data-play-next" in after) == bool(now["acts"])
+    client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    try:
+        none = client.get(f"/games/{g.id}/map/units/{mg['id']}/done/999999", headers={"HX-Request": "true"})
+    finally:
+        client.cookies.clear()
+    assert none.status_code == 404
 
 
 def test_the_templates_render_the_context_their_functions_build() -> None:
@@ -158,6 +174,7 @@ def test_the_templates_render_the_context_their_functions_build() -> None:
         ("_stand_acts.html", StandActs(1, (), (), (), None, "", "{}")),
         ("_stand_pick.html", StandPick(1, "", (), "[]")),
         ("_stand_play.html", AskedCard(1, "", 0)),
+        ("_stand_done.html", StandDone(1, "", (), (), StandActs(1, (), (), (), None, "", "{}"))),
     ):
         text = (TEMPLATE.parent / name).read_text()
         kind = f"{type(built).__module__}.{type(built).__name__}"
