@@ -108,6 +108,27 @@ def _label(count: int, d: int, also: Sequence[Mapping[str, Any]], pool: bool) ->
     return "The attacker's die" if d == 0 else "The defender's die"
 
 
+def _answer(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    roll: tuple[str, int, int | None],
+    fields: Mapping[str, object],
+    dice: Sequence[int],
+) -> Mapping[str, Any] | None:
+    """Every die tapped: the table's answer for them (asked once, its odds and fills the same as without them),
+    or None where they are not the dice the roll takes now or it is refused (then asked without them)."""
+    if not dice or not all(dice):
+        return None
+    resolver, unit_id, target = roll
+    try:
+        a = resolve_service.ask(session, game, viewer, resolver, dict(fields), list(dice), unit_id, target)
+    except RulesError:
+        return None
+    rolled = (a.get("resolution") or {}).get("dice") or []
+    return None if a.get("refused") or len(rolled) != len(dice) else a
+
+
 def stand_play(
     session: Session,
     game: Game,
@@ -139,7 +160,10 @@ def stand_play(
     if range_cm is not None:
         fields["range_cm"] = range_cm
     title = f"{act.label}: {names[stand_id][1]}{f' at {names[target][1]}' if target else ''}"
-    asked = resolve_service.ask(session, game, viewer, resolver, dict(fields), None, act.unit_id, target)
+    answer = _answer(session, game, viewer, (resolver, act.unit_id, target), fields, dice)
+    asked = answer or resolve_service.ask(
+        session, game, viewer, resolver, dict(fields), None, act.unit_id, target
+    )
     if refused := asked.get("refused"):
         return AskedCard(
             stand_id,
@@ -167,7 +191,9 @@ def stand_play(
     if range_cm is not None or ranged is not None:
         out["range_cm"] = _number(range_cm if range_cm is not None else ranged["value"] if ranged else "")
     if count and all(tapped):
-        a = resolve_service.ask(session, game, viewer, resolver, dict(fields), tapped, act.unit_id, target)
+        a = answer or resolve_service.ask(
+            session, game, viewer, resolver, dict(fields), tapped, act.unit_id, target
+        )
         res = a.get("resolution") or {}
         return AskedCard(
             stand_id,
