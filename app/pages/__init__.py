@@ -21,6 +21,8 @@ from app.pages import (
     lookup,
     referee,
     scenario_editor,
+    stand_acts,
+    stand_play,
     table_map,
     trust,
 )
@@ -35,6 +37,8 @@ for pages in (
     games,
     referee,
     table_map,
+    stand_acts,
+    stand_play,
     counters_panel,
     lookup,
     fire_plan,

@@ -1,11 +1,13 @@
-// Playing a stand's turn from its card on the map: the rolls the rules offer the stand now
-// (GET .../units/{id}/acts), a target tapped on the map or picked from a list (the stands it may not be are
-// greyed, each with why: GET .../units/{id}/targets/{resolver}), what the table fills and the
-// odds (POST .../ask/{resolver}, nothing written), the dice on the card, the answer with what it does to
-// whom, then one Apply (POST .../resolve/{resolver}): one event naming the target, on every device by the
-// stream. A roll with no target and one die (an order roll, a morale test) shows its dice on the card and is
-// recorded as its die is tapped. The answer offers the stand's next acts under it; Undo takes the roll back
-// while it is the game's latest event.
+// Playing a stand's turn from its card on the map. The card is the server's (app/pages/stand_acts.py and
+// stand_play.py, from the act pipeline's own answers), read for the play's state: the rolls the rules offer the
+// stand now, greyed ones with their sentence and a direct roll's dice and odds (GET /games/{id}/map/units/{id}/acts);
+// while a roll's target is picked, the other side's stands, those it may not take greyed with why (.../targets/
+// {resolver}); the roll asked of the table, nothing written: its odds or refusal, the dice, the answer once every die
+// is tapped (.../play/{resolver}?act&target&order&range_cm&die); once recorded, its answer, Undo and the stand's next
+// acts (.../done/{event}). This script keeps what needs the browser: the play's state, the target tapped on the map
+// (table-map.js's pickStand and markTargets), the writes through the outbox (Apply: POST .../resolve/{resolver}, one
+// event on every device by the stream; a direct roll recorded as its die is tapped; Undo while it is the game's
+// latest event).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -15,20 +17,11 @@
     const panel = document.querySelector("[data-map-panel]");
     const ruleState = JSON.parse(document.getElementById("map-state").textContent);
     const labelOf = (field) => (ruleState.card.find((f) => f.name === field) || {}).label || humanise(field.replace(/_/g, "-"));
-    const call = (url, body) => window.firestepOutbox.now(url, body); // answered now, never kept
-    const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
-    // Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did.
-    const alsoLines = (res) => (res.also || []).map((a) => `${a.name}: ${a.die}${a.modifiers.map((x) => ` ${x.value > 0 ? "+" : ""}${x.value} ${x.label.toLowerCase()}`).join(",")}, ${humanise(a.outcome)}`);
-    // What a roll did, as the server says it from the rule set's words (the same before Apply and after it):
-    // its outcome ("1 action") and a sentence for each change ("1/1 Coy Plt 1 destroyed.").
-    const saidList = (answer) => h("ul", { class: "play-effects", "data-play-effects": "" },
-      (answer.said && answer.said.length ? answer.said : ["Nothing changes on the table."]).map((l) => h("li", { text: l })));
 
     // play: { stand, act, target, dice, asked, given, event } for the stand whose card shows it.
     let play = null;
-    let acts = [];
-    let waiting = null; // why the rules of play offer this stand nothing now ({detail, why, source}), or null
-    let greyed = []; // the stand's rolls and edits the pipeline would refuse now, each with its sentence
+    let acts = []; // the rolls offered, as the card's data says them (a button's data-act is its index)
+    let actsHtml = ""; // the acts part of the card as the server rendered it for the stand `actsFor`
     let actsFor = null; // the stand whose acts `acts` are
     const area = () => {
       const box = section("stand");
@@ -46,17 +39,6 @@
       if (!on) { m.stopPicking(); m.markTargets(null); }
       if (m.placeCard) m.placeCard();
     };
-    // The stands the act may not take as its target, each with why (GET .../units/{id}/targets/{resolver}):
-    // greyed on the map and named in the list while the target is picked; a tap on one says why.
-    const loadMarks = async (u) => {
-      play.marks = new Map();
-      const mine = play;
-      const r = await call(`${api}/units/${u.id}/targets/${play.act.resolver}`);
-      if (play !== mine || play.stand !== u.id || play.target !== null) return;
-      play.marks = new Map((r.ok && Array.isArray(r.data) ? r.data : []).map((x) => [x.unit_id, x]));
-      m.markTargets([...play.marks].map(([id, x]) => [id, x.mark]));
-      renderPick(u);
-    };
     // The play `mine` as its roll's answer comes (apply): the card's still; or put back, its step the game's now,
     // where a live frame ended it meanwhile (a new step drawn before the answer: the roll is still this card's)
     // and its stand is still the one shown; or null where the player has gone on to another stand or play.
@@ -70,85 +52,45 @@
     const stop = () => { play = null; picking(false); panel.classList.remove("playing", "played"); delete root.dataset.playTarget; };
 
     // -- the card's states -------------------------------------------------------------------------------
-    // A roll with nothing to choose but its die (no target, one die, no option: an order roll, a morale test)
-    // shows its dice on the card: the die tapped records it, one tap where there were two (issue 64); its Undo
-    // takes it back.
-    const direct = (a) => !a.target && a.dice === 1 && !a.pool && !a.order && !a.joined && !(a.options || []).length;
-    const actButtons = () => acts.map((a, i) => (direct(a)
-      ? h("div", { class: "play-direct", role: "group", "aria-label": a.label, "data-act-direct": String(i) },
-        h("p", { class: "play-direct-label", title: a.why || "", text: `${a.label}: tap the die rolled` }),
-        h("div", { class: "play-dice" }, [1, 2, 3, 4, 5, 6].map((n) => h("button", {
-          type: "button", "data-act-die": String(i), "data-face": String(n), text: String(n),
-        }))),
-        h("button", { type: "button", class: "button", "data-act-roll": String(i), text: "Let firestep roll" }),
-        h("div", { "data-direct-odds": String(i), hidden: true }))
-      : h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })));
-    // A direct roll's odds, asked of the table (nothing written) once its dice are on the card.
-    const oddsWords = (asked) => Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
-    // A direct roll's odds and what the table filled in (the lookup's link to change it), asked of the table
-    // (nothing written) once per event, as the card showed them before the die when its act took a tap.
-    const oddsAsked = new Map(); // "unit:resolver:as of event" -> the table's answer
-    const showOdds = () => acts.forEach(async (a, i) => {
-      if (!direct(a)) return;
-      const key = `${a.unit_id}:${a.resolver}:${model.asOf}`;
-      if (!oddsAsked.has(key)) {
-        const r = await call(`${api}/ask/${a.resolver}`, { unit_id: a.unit_id, target_id: null, fields: {} });
-        if (r.ok && r.data && !r.data.refused) oddsAsked.set(key, r.data); // asked again if lost
-      }
-      const asked = oddsAsked.get(key);
-      const el = area().querySelector(`[data-direct-odds="${i}"]`);
-      if (!(el && acts[i] === a && asked)) return;
-      const odds = oddsWords(asked);
-      el.replaceChildren(odds ? h("p", { class: "muted", text: `Odds: ${odds}` }) : "", filledDetails(a, asked));
-      el.hidden = false;
-    });
-    const renderActs = (u) => {
-      const el = area();
-      // Why the acts are offered, once each ("Plt 1 takes the order roll of Coy 1", "2 actions left (Coy 1)").
-      const whys = [...new Set(acts.map((a) => a.why).filter(Boolean))];
-      // What the rules refuse now, greyed, each with the pipeline's sentence (a tap on it says it); the sentences
-      // that name a remedy on the card ("unpack it first") are said under the buttons, the waiting line once.
-      const said = [...new Set(greyed.filter((g) => g.refused.remedy).map((g) => g.refused.detail))]
-        .filter((d) => !waiting || d !== waiting.detail);
-      const grey = greyed.map((g) => h("button", {
-        type: "button", class: "button greyed", "aria-disabled": "true", "data-act-greyed": g.key,
-        title: g.refused.detail, "aria-label": `${g.label}, not now: ${g.refused.detail}`, text: g.label,
-      }));
-      el.replaceChildren(acts.length || grey.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Play this stand" },
-        actButtons(), grey) : "",
-      !acts.length && waiting ? h("p", { class: "play-waiting", "data-play-waiting": "", title: waiting.why || "", text: waiting.detail }) : "",
-      said.length ? h("ul", { class: "play-greyed", "data-acts-greyed": "" }, said.map((d) => h("li", { text: d }))) : "",
-      acts.length && whys.length ? h("p", { class: "muted", "data-acts-why": "", text: whys.join(" · ") }) : "");
-      if (u.killed) el.replaceChildren();
-      else showOdds();
+    // The card's acts as the server drew them (a roll with nothing to choose but its die shows its dice: the die
+    // tapped records it, one tap where there were two, issue 64), as nodes to put in the card.
+    const partOf = (html) => document.createRange().createContextualFragment(html).firstElementChild;
+    // A part of the card read from the server (its HTML, and its element), or ["", null] where it could not be.
+    // (`error`: a refusal's sentence, as the error page's lead says it).
+    const read = async (url) => {
+      const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
+      const text = r ? await r.text().catch(() => "") : "";
+      if (!(r && r.ok && text)) return ["", null, (text && partOf(`<div>${text}</div>`).querySelector(".lead")?.textContent) || ""];
+      return [text, partOf(text), ""];
     };
-    // What the stand may do now, read anew (GET .../units/{id}/acts): its rolls and greyed acts drawn here, its
-    // edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one, drawn above the rolls).
-    const readActs = async (id, redraw) => {
-      const r = await call(`${api}/units/${id}/acts`);
-      if (!(r.ok && r.data && Array.isArray(r.data.acts) && m.selectedStand() === id)) return;
-      const shown = (r.data.offers || []).filter((o) => o.refused && (o.kind === "roll" || o.kind === "edit"))
-        .map((o) => ({ key: o.key, label: o.label, refused: o.refused }));
-      const same = JSON.stringify([r.data.acts, r.data.refused, shown]) === JSON.stringify([acts, waiting, greyed]);
-      // A roll's answer on the card stays (its acts drawn under it), even where the acts were read for a new step
-      // before the answer came (apply: `back`).
-      if (play && play.done && play.stand === id) {
-        acts = r.data.acts;
-        waiting = r.data.refused;
-        greyed = shown;
-        renderDone(play.done);
-      } else if (redraw) {
-        acts = r.data.acts;
-        waiting = r.data.refused;
-        greyed = shown;
-        if (!same) renderActs(model.units.get(id));
-      }
-      cardOffers = r.data.offers || [];
+    const renderActs = (u) => {
+      const part = actsHtml && !u.killed ? partOf(actsHtml) : null;
+      area().replaceChildren(...(part ? part.childNodes : []));
+    };
+    // What the stand may do now, read anew (the server's card, GET /games/{id}/map/units/{id}/acts): its rolls and
+    // greyed acts drawn here, its edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one,
+    // drawn above the rolls).
+    // `done`: the roll just recorded (its event), the card read as its answer with the stand's next acts under it
+    // (GET /games/{id}/map/units/{id}/done/{event}, app/pages/stand_play.py).
+    const readActs = async (id, redraw, done) => {
+      const mine = play, g = root.dataset.game;
+      const [html, part] = await read(done ? `/games/${g}/map/units/${id}/done/${done}?${new URLSearchParams({ act: mine.act.label })}` : `/games/${g}/map/units/${id}/acts`);
+      if (!(part && part.dataset.standActsData && m.selectedStand() === id)) return;
+      const data = JSON.parse(part.dataset.standActsData);
+      if (done && !(play === mine && mine.done)) return; // the player has gone on
+      // A roll's answer on the card stays (its acts drawn under it by its own read), even where the acts were read
+      // for a new step before the answer came (apply: `back`).
+      const answer = play && play.done && play.stand === id, same = html === actsHtml;
+      if (done) { acts = data.acts; actsHtml = ""; mine.doneHtml = html; renderDone(); }
+      else if (answer) return;
+      else if (redraw) { acts = data.acts; actsHtml = html; }
+      if (!done && redraw && !same) renderActs(model.units.get(id));
+      cardOffers = data.offers || [];
       greyCard();
       // The edits come first where a refusal's remedy is one, and where the stand may make no roll now (its
       // greyed rolls or choices below them): on a phone what it may do stays in view.
-      const first = r.data.first || (!r.data.acts.length && (r.data.edits || []).length ? "edits" : "");
-      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: r.data.edits, first } }));
+      const first = data.first || (!data.acts.length && (data.edits || []).length ? "edits" : "");
+      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: data.edits, first } }));
       root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
     };
     // The map's own buttons of the card (Move, Move its company, Recover a marker, +1 marker) read the same
@@ -175,143 +117,45 @@
         else { b.removeAttribute("aria-disabled"); b.removeAttribute("title"); b.removeAttribute("aria-label"); }
       }
     };
-    const targets = (u) => {
-      // The other side's living stands, grouped by company, nearest first where both are on the table.
-      // The other side's stands on the table (one off it is no target: it has no range, and is not on the map).
-      const enemy = [...model.units.values()].filter((t) => t.base && t.side !== u.side && !t.killed && t.x !== null && !t.off_table);
-      const placed = u.x !== null && u.y !== null;
-      const far = (t) => (placed && t.x !== null ? dist(t, u) : Infinity);
-      const groups = new Map();
-      for (const t of enemy.sort((a, b) => far(a) - far(b))) {
-        const parent = model.units.get(t.parent_id);
-        const key = parent ? nameOf(parent).full : "";
-        if (!groups.has(key)) groups.set(key, []);
-        groups.get(key).push(t);
-      }
-      return groups;
-    };
-    const renderPick = (u) => {
-      const el = area();
-      const marks = play.marks || new Map();
-      const option = (t) => {
-        const mark = marks.get(t.id);
-        const far = t.x !== null && u.x !== null ? ` · ${dist(t, u).toFixed(0)} cm` : "";
-        return h("option", { value: String(t.id), disabled: Boolean(mark), text: `${nameOf(t).short}${far}${mark ? ` · ${mark.mark}` : ""}` });
-      };
-      const list = h("select", { "data-target-list": "", "aria-label": "Or pick the target by name" },
-        h("option", { value: "", text: "Or pick it by name…" }),
-        [...targets(u).entries()].map(([group, ts]) => h("optgroup", { label: group || "Other stands" }, ts.map(option))));
-      list.addEventListener("change", () => { if (list.value) chooseTarget(Number(list.value)); });
-      const prompt = `${play.act.label}: tap the target on the map.${marks.size ? " Greyed stands may not be its target: tap one to see why." : ""}`;
-      el.replaceChildren(
-        h("p", { class: "play-answer", "data-play-prompt": "", text: prompt }),
-        h("div", { class: "play-row" }, list, h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })),
-      );
+    // The card while the act's target is picked, as the server draws it (GET /games/{id}/map/units/{id}/targets/
+    // {resolver}, app/pages/stand_acts.py): the other side's stands by company, nearest first, those the act may
+    // not take greyed with why (the pipeline's refusals), and on the map greyed too (a tap on one says why). Read
+    // anew each time the card is drawn (a stand moved), the last read shown meanwhile.
+    const renderPick = async (u) => {
+      const mine = play;
+      if (mine.pick) area().replaceChildren(...partOf(mine.pick).childNodes);
       picking(true);
       // The act's target is the other side's: a tap in base contact takes the enemy stand, not one's own.
       m.pickStand((id) => chooseTarget(id), { accept: (t) => t.side !== u.side && !t.killed });
-      if (!play.marks) loadMarks(u);
+      const [html, part] = await read(`/games/${root.dataset.game}/map/units/${u.id}/targets/${mine.act.resolver}`);
+      if (!part || play !== mine || mine.stand !== u.id || mine.target !== null) return;
+      mine.pick = html;
+      mine.marks = new Map(JSON.parse(part.dataset.targetMarks || "[]").map((x) => [x.unit_id, x]));
+      m.markTargets([...mine.marks].map(([id, x]) => [id, x.mark]));
+      area().replaceChildren(...part.childNodes);
     };
-    // The dice a roll takes: the act's, or one more for each other stand its shot attacks (the table says).
-    const diceCount = () => (play.asked && play.asked.resolution ? play.asked.resolution.dice.length : play.act.dice);
-    const diceRow = (count) => {
-      const rows = [];
-      const also = (play.asked && play.asked.resolution && play.asked.resolution.also) || [];
-      const first = count - also.length;
-      for (let d = 0; d < count; d += 1) {
-        const label = d >= first ? `The die for ${also[d - first].name}`
-          : count === 1 ? "The die" : play.act.pool ? `Die ${d + 1} of the pool` : d === 0 ? "The attacker's die" : "The defender's die";
-        rows.push(h("div", { class: "play-dice", role: "group", "aria-label": label },
-          [1, 2, 3, 4, 5, 6].map((n) => h("button", {
-            type: "button", "data-die": String(n), "data-die-row": String(d), text: String(n),
-            "aria-pressed": String(play.dice[d] === n),
-          }))));
-      }
-      return rows;
+    // The card playing the roll as the server draws it for the play's state (GET /games/{id}/map/units/{id}/play/
+    // {resolver}, app/pages/stand_play.py: the table asked, nothing written): the odds, or its refusal, the dice
+    // (those tapped pressed), the order its hits fall in, the answer once every die is tapped with its Apply. The
+    // play's latest ask only is drawn; false where it could not be read (its sentence said), null where stale.
+    const askCard = async (dice) => {
+      const p = play, n = (p.asks = (p.asks || 0) + 1);
+      const q = new URLSearchParams({ act: p.act.label });
+      if (p.target !== null) q.set("target", String(p.target));
+      for (const id of (p.act.order && p.given[p.act.order]) || []) q.append("order", String(id));
+      if (p.given.range_cm !== undefined) q.set("range_cm", String(p.given.range_cm));
+      for (const d of dice || []) q.append("die", String(d || 0));
+      const [html, part, error] = await read(`/games/${root.dataset.game}/map/units/${p.stand}/play/${p.act.resolver}?${q}`);
+      if (play !== p || p.asks !== n) return null;
+      if (!part) { notice(error || "The table could not be asked; check the connection."); return false; }
+      p.count = Number(part.dataset.diceCount || 0);
+      p.asked = html;
+      return html;
     };
-    // What the table filled in, folded; every other input is the lookup's to change: the same roll, for the same
-    // unit, field by field.
-    const filledDetails = (act, asked) => {
-      const edit = `/lookup/${root.dataset.ruleset}/${act.resolver}?game=${root.dataset.game}&unit=${act.unit_id}`;
-      return h("details", { class: "play-why" }, h("summary", { text: "What the table filled in" }), filledList(asked),
-        h("p", {}, h("a", { href: edit, "data-play-lookup": "", text: "Change any of it in the lookup" })));
-    };
-    const filledList = (asked) => h("ul", { class: "play-filled", "data-play-filled": "" },
-      asked.filled.filter((f) => typeof f.value !== "boolean" || f.value).map((f) => h("li", {
-        text: `${labelOf(f.field)}: ${typeof f.value === "object" ? Object.values(f.value).filter((v) => typeof v === "string").join(" ") : f.value}${f.field === "range_cm" ? " cm" : ""} (${f.why})`,
-      })));
-    const renderAsked = () => {
-      const { act, asked } = play;
-      const u = model.units.get(play.stand);
-      const t = play.target ? model.units.get(play.target) : null;
-      const res = asked.resolution;
-      const odds = oddsWords(asked);
-      const range = asked.filled.find((f) => f.field === "range_cm");
-      const a = play.dice.length === diceCount() ? asked.dice_answer : null;
-      const kids = [h("p", { class: "play-answer", text: `${act.label}: ${nameOf(u).short}${t ? ` at ${nameOf(t).short}` : ""}` })];
-      if (asked.refused) {
-        // A roll the rules would refuse now (a shot that is not possible) is offered no dice and no odds.
-        const no = asked.refused;
-        area().replaceChildren(...kids,
-          h("p", { class: "play-answer", "data-play-refused": "", text: no.detail }),
-          h("details", { class: "play-why" }, h("summary", { text: "Why?" }), h("p", { text: no.why || "" }), h("cite", { text: no.source || "" })),
-          h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
-        return;
-      }
-      if (a) {
-        kids.push(h("p", { class: "play-answer", "data-play-outcome": a.resolution.outcome_key || "", text: `Rolled ${a.resolution.dice.join(" and ")}: ${a.outcome_words}.` }));
-        if (a.resolution.also) kids.push(h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(a.resolution).map((l) => h("li", { text: l }))));
-        kids.push(h("div", { class: "play-row" },
-          h("button", { type: "button", class: "button primary", "data-play-apply": "", text: "Apply" }),
-          h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
-        kids.push(saidList(a));
-      }
-      if (act.pool && diceCount()) kids.push(h("p", { "data-play-pool": String(diceCount()), text: `Dice pool: ${diceCount()} ${diceCount() === 1 ? "die" : "dice"}` }));
-      kids.push(...diceRow(diceCount()));
-      if (act.order && !a) {
-        const order = (play.given[act.order] || []).map((id) => (model.units.get(id) ? nameOf(model.units.get(id)).short : String(id)));
-        kids.push(h("p", { "data-play-order": String(order.length), text: `In this order: ${order.join(", ")}. Tap the next, or Apply; or leave it to the book's order.` }));
-        kids.push(h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-book": "", text: "Book's order" })));
-      }
-      if (!a) {
-        kids.push(h("div", { class: "play-row" },
-          h("button", { type: "button", class: "button", "data-play-roll": "", text: diceCount() ? "Let firestep roll" : "Apply" }),
-          h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
-      }
-      if (odds) kids.push(h("p", { class: "muted", "data-play-odds": "", text: `Odds: ${odds}` }));
-      if (range || play.given.range_cm !== undefined) {
-        kids.push(h("div", { class: "play-row" },
-          h("label", { htmlFor: "play-range", text: "Range by the tape (cm)" }),
-          h("input", { id: "play-range", type: "number", inputMode: "decimal", min: "0", max: "500", step: "0.5", value: String(play.given.range_cm ?? range.value), "data-play-range": "" })));
-      }
-      if (act.why) kids.push(h("p", { class: "muted", text: act.why }));
-      kids.push(filledDetails(act, asked));
-      area().replaceChildren(...kids);
-    };
-    const renderDone = (result) => {
-      const res = result.resolution;
-      area().replaceChildren(
-        h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: res.dice.length ? `${play.act.label}: rolled ${res.dice.join(" and ")}, ${result.outcome_words}.` : `${play.act.label}: ${result.outcome_words}.` }),
-        h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(res).map((l) => h("li", { text: l }))),
-        saidList(result),
-        h("div", { class: "play-row" },
-          h("button", { type: "button", class: "button", "data-play-undo": String(result.event_id), text: "Undo" }),
-          h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Done" })),
-        // What the stand may do next, read after the roll (hits to allocate after a shot, a shot after an order
-        // roll): a tap on it begins it, with no tap to open the card again (issue 64).
-        acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Next for this stand", "data-play-next": "" }, actButtons()) : "",
-      );
-      showOdds();
-    };
+    const renderAsked = () => area().replaceChildren(...partOf(play.asked).childNodes);
+    const renderDone = () => { if (play.doneHtml) area().replaceChildren(...partOf(play.doneHtml).childNodes); };
 
     // -- the acts ------------------------------------------------------------------------------------------
-    const ask = async (dice) => {
-      const body = { unit_id: play.act.unit_id, target_id: play.target, fields: play.given };
-      if (dice) body.dice = dice;
-      const r = await call(`${api}/ask/${play.act.resolver}`, body);
-      if (!r.ok) { notice(refusal(r, "The table could not be asked; check the connection.")); return null; }
-      return r.data;
-    };
     // A direct roll's die tapped (or firestep asked to roll it): recorded at once, as its die row would.
     const rollNow = async (i, dice) => {
       const u = model.units.get(m.selectedStand());
@@ -331,9 +175,8 @@
       panel.classList.add("playing");
       if (act.target) { renderPick(u); return; }
       const mine = play;
-      const asked = await ask(null); // nothing written: a card ended meanwhile draws nothing of it
+      const asked = await askCard(null); // nothing written: a card ended meanwhile draws nothing of it
       if (play !== mine || !asked) return;
-      play.asked = asked;
       renderAsked();
     };
     const chooseTarget = async (id) => {
@@ -350,10 +193,9 @@
         play.target = play.target ?? id;
         play.given = { ...play.given, [play.act.order]: [...order, id] };
         const mine = play;
-        const asked = await ask(null);
-        if (play !== mine) return;
+        const asked = await askCard(null);
+        if (play !== mine || asked === null) return;
         if (!asked) { play.given = { ...play.given, [play.act.order]: order }; return; }
-        play.asked = asked;
         if (play.stand !== m.selectedStand()) m.showStand(play.stand);
         renderAsked();
         return;
@@ -363,26 +205,29 @@
       picking(false);
       m.showStand(play.stand);
       const mine = play;
-      const asked = await ask(null);
+      const asked = await askCard(null);
       if (play !== mine || !asked) return;
-      play.asked = asked;
       renderAsked();
     };
+    // A die tapped: the card read anew with it (the roll's answer once every die is tapped); a roll with no
+    // target is recorded as its last die is tapped.
     const tapDie = async (row, n) => {
       play.dice[row] = n;
-      if (play.dice.filter(Boolean).length < diceCount()) { renderAsked(); return; }
-      if (!play.act.target) { await apply(play.dice); return; }
+      const all = play.dice.filter(Boolean).length >= play.count;
+      if (all && !play.act.target) { await apply(play.dice); return; }
       const mine = play;
-      const answer = await ask(play.dice);
+      const answer = await askCard([...play.dice].map((d) => d || 0));
       if (!answer || play !== mine) return;
-      play.asked = { ...play.asked, dice_answer: answer };
       renderAsked();
     };
     const apply = async (dice) => {
       const mine = play;
+      if (mine.done || mine.sending) return; // recorded, or on its way: a second tap records nothing
       const body = { unit_id: mine.act.unit_id, target_id: mine.target, fields: mine.given, apply: true };
       if (dice) body.dice = dice;
+      mine.sending = true;
       const r = await send(`${api}/resolve/${mine.act.resolver}`, { body });
+      mine.sending = false;
       if (failed(r)) { notice(refusal(r, "The roll was not recorded; check the connection.")); return; }
       if (r.queued || !r.data) {
         notice("Kept on this device: it is recorded when the connection is back.");
@@ -401,12 +246,12 @@
       root.dataset.lastApplied = String(r.data.event_id);
       if (!drawn) return;
       acts = []; // the acts before the roll are not what it leaves: the next are read anew
+      actsHtml = "";
       delete root.dataset.standActs;
-      renderDone(r.data);
-      // Its acts and edits as they now stand, shown under the roll's answer (hits to allocate after a shot; an
-      // MG ordered may now be unpacked).
+      // The answer read as the roll's event says it, with the stand's acts and edits as they now stand under it
+      // (hits to allocate after a shot; an MG ordered may now be unpacked).
       panel.classList.add("played");
-      readActs(play.stand, false);
+      readActs(play.stand, false, r.data.event_id);
     };
     const undo = async (eventId) => {
       if (!(await m.undoEvent(eventId))) return;
@@ -420,7 +265,7 @@
       // begun ends when the game moves to another step (its acts are read anew).
       const over = play && ((e.detail.tapped && play.done) || play.step !== model.turn.step);
       if (play && play.stand === id && !over) {
-        if (play.done) renderDone(play.done);
+        if (play.done) renderDone();
         else if (play.target === null && play.act.target) renderPick(model.units.get(id));
         else if (play.asked) renderAsked();
         return;
@@ -429,7 +274,7 @@
       const u = model.units.get(id);
       // The same stand shown again in the same step (a live frame changed it): its buttons stay while they are
       // read anew.
-      if (actsFor !== id || e.detail.moved) { acts = []; waiting = null; greyed = []; cardOffers = []; delete root.dataset.standActs; }
+      if (actsFor !== id || e.detail.moved) { acts = []; actsHtml = ""; cardOffers = []; delete root.dataset.standActs; }
       actsFor = id;
       renderActs(u);
       queueMicrotask(greyCard); // the card drawn again: its buttons greyed as last read, after every listener drew
@@ -447,7 +292,7 @@
       if (el.matches("[data-act]")) begin(Number(el.dataset.act));
       else if (el.matches("[data-act-die]")) rollNow(Number(el.dataset.actDie), [Number(el.dataset.face)]);
       else if (el.matches("[data-act-roll]")) rollNow(Number(el.dataset.actRoll), null);
-      else if (!play) return;
+      else if (!play || (play.done && el.matches("[data-die], [data-play-apply], [data-play-roll], [data-play-book]"))) return;
       else if (el.matches("[data-die]")) tapDie(Number(el.dataset.dieRow), Number(el.dataset.die));
       else if (el.matches("[data-play-apply]")) apply(play.dice);
       else if (el.matches("[data-play-roll]")) apply(null);
@@ -456,13 +301,14 @@
       else if (el.matches("[data-play-cancel]")) { stop(); m.showStand(m.selectedStand()); }
     });
     document.addEventListener("change", (e) => {
+      if (play && e.target.matches("[data-target-list]") && e.target.value) { chooseTarget(Number(e.target.value)); return; }
       if (!play || !e.target.matches("[data-play-range]")) return;
       const cm = Number(e.target.value);
       if (!Number.isFinite(cm) || cm < 0 || cm > 500) { notice("Enter the range in cm, from 0 to 500."); return; }
       play.given = { ...play.given, range_cm: cm };
       play.dice = [];
       const mine = play;
-      ask(null).then((asked) => { if (asked && play === mine) { play.asked = asked; renderAsked(); } });
+      askCard(null).then((asked) => { if (asked && play === mine) renderAsked(); });
     });
     // A roll another device recorded with a value given over the table's (a range by the tape, a referee's
     // override) is shown to everyone else as the claim it is, as the log keeps it.

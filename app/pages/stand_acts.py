@@ -1,0 +1,290 @@
+"""The acts on a stand's card on the table map, rendered by the server (issue 67): the rolls the rules offer the
+stand now (a roll with nothing to choose but its die shown with its dice and its odds), the acts the pipeline
+would refuse, greyed with its sentence, and why nothing is offered (out of turn). Built from the one answer of
+what the act pipeline would accept now, `app.services.card.stand_card` (the same that answers
+GET /api/v1/games/{id}/units/{unit_id}/acts), and `app.services.resolve.ask` for a direct roll's odds (nothing
+written); rendered per seat by `_stand_acts.html` and brought into the card by frontend/static/js/table-act.js,
+which keeps the taps (the target picked on the map, the dice, Apply and Undo through the outbox)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Annotated, Any
+
+from fastapi import Path, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
+
+from app.core.routing import Router
+from app.data.models import Game, Unit
+from app.deps import GameId, SessionDep, SettingsDep
+from app.errors import Refused
+from app.pages.seats import game_page
+from app.pages.templates import humanise, rule_state
+from app.services import card as card_service
+from app.services import resolve as resolve_service
+from app.services import unit_names
+from app.services.markers import rules_of, snapshot_of
+from app.services.seating import Viewer
+from app.services.units import list_units
+from rules.core.errors import RulesError
+
+__all__ = [
+    "ActButton",
+    "Greyed",
+    "StandActs",
+    "StandPick",
+    "field_lines",
+    "stand_acts",
+    "stand_acts_page",
+    "stand_pick",
+    "stand_pick_page",
+]
+
+router = Router()
+
+FACES = (1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True)
+class ActButton:
+    """A roll the card offers (its index in the acts the script plays): a button that begins it, or, `direct`
+    (no target, one die, nothing to choose), its dice to tap with the table's odds and what it filled."""
+
+    index: int
+    label: str
+    why: str
+    direct: bool
+    odds: str = ""
+    filled: tuple[str, ...] = ()
+    lookup: str = ""
+
+
+@dataclass(frozen=True)
+class Greyed:
+    """An act the pipeline would refuse now: its key, its words and the pipeline's one sentence."""
+
+    key: str
+    label: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Why the card offers nothing now, in one sentence, with its rule."""
+
+    detail: str
+    why: str
+
+
+@dataclass(frozen=True)
+class StandActs:
+    """The acts part of one stand's card for one seat; `data` the same answer as JSON for the script's taps
+    (the rolls it begins, the edits table-edit.js draws, the offers that grey the map's own buttons)."""
+
+    unit_id: int
+    acts: tuple[ActButton, ...]
+    greyed: tuple[Greyed, ...]
+    said: tuple[str, ...]
+    waiting: Waiting | None
+    whys: str
+    data: str
+
+    def context(self) -> dict[str, object]:
+        """The context `_stand_acts.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
+        return {"stand_acts": self}
+
+
+def _direct(a: Mapping[str, object]) -> bool:
+    return (
+        not a["target"]
+        and a["dice"] == 1
+        and not a["pool"]
+        and not a["order"]
+        and not a["joined"]
+        and not a["options"]
+    )
+
+
+def _value(v: object) -> str:
+    if isinstance(v, dict):
+        return " ".join(x for x in v.values() if isinstance(x, str))
+    return str(v)
+
+
+def field_lines(game: Game, filled: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    """What the table filled in for a roll, a line each ("Range: 28 cm (base edge to edge)"), a flag only
+    where it is set: the field's label on the card, else its name in words."""
+    state = rule_state(game.ruleset)
+    labels = {f.name: f.label for f in state.card if f is not state.marker}
+    return tuple(
+        f"{labels.get(f['field']) or humanise(str(f['field']).replace('_', '-'))}: {_value(f['value'])}"
+        f"{' cm' if f['field'] == 'range_cm' else ''} ({f['why']})"
+        for f in filled
+        if not isinstance(f["value"], bool) or f["value"]
+    )
+
+
+def _odds(session: Session, game: Game, viewer: Viewer, a: Mapping[str, object]) -> ActButton:
+    """A direct roll's button with the table's odds and what it filled in (asked, nothing written); without
+    them where the table refuses it as it stands."""
+    index, label, why = int(str(a["index"])), str(a["label"]), str(a["why"])
+    unit_id, resolver = a["unit_id"], str(a["resolver"])
+    try:
+        uid = unit_id if isinstance(unit_id, int) else None
+        asked = resolve_service.ask(session, game, viewer, resolver, {}, None, uid, None)
+    except (RulesError, Refused):
+        return ActButton(index, label, why, True)
+    if asked.get("refused"):
+        return ActButton(index, label, why, True)
+    odds = " · ".join(f"{humanise(k)} {v}" for k, v in (asked.get("odds_words") or {}).items())
+    filled = field_lines(game, asked.get("filled") or [])
+    lookup = f"/lookup/{game.ruleset}/{resolver}?game={game.id}&unit={unit_id}"
+    return ActButton(index, label, why, True, odds, filled, lookup)
+
+
+def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> StandActs:
+    """What the stand's card offers `viewer` now, as the act pipeline answers it (`card.stand_card`)."""
+    card = card_service.stand_card(session, game, viewer, unit_id)
+    buttons = []
+    for i, a in enumerate(card["acts"]):
+        if _direct(a):
+            buttons.append(_odds(session, game, viewer, {**a, "index": i}))
+        else:
+            buttons.append(ActButton(i, a["label"], a["why"] or "", False))
+    refused = card["refused"]
+    waiting = Waiting(refused["detail"], refused.get("why") or "") if refused else None
+    greyed = tuple(
+        Greyed(o["key"], o["label"], o["refused"]["detail"])
+        for o in card["offers"]
+        if o["refused"] and o["kind"] in ("roll", "edit")
+    )
+    remedies = [
+        o["refused"]["detail"]
+        for o in card["offers"]
+        if o["refused"] and o["kind"] in ("roll", "edit") and o["refused"]["remedy"]
+    ]
+    said = tuple(d for d in dict.fromkeys(remedies) if waiting is None or d != waiting.detail)
+    whys = " · ".join(dict.fromkeys(a["why"] for a in card["acts"] if a["why"]))
+    data = {k: card[k] for k in ("acts", "edits", "first", "offers")}
+    return StandActs(unit_id, tuple(buttons), greyed, said, waiting, whys, json.dumps(data))
+
+
+@router.get("/games/{game_id}/map/units/{unit_id}/acts", response_class=HTMLResponse)
+def stand_acts_page(
+    game_id: GameId,
+    unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Response:
+    """The acts part of a stand's card on the map for this seat (`stand_acts`), as a fragment."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_stand_acts.html",
+        "_stand_acts.html",
+        lambda game, seat: stand_acts(session, game, seat.viewer, unit_id).context(),
+    )
+
+
+@dataclass(frozen=True)
+class TargetOption:
+    """A stand the act may take as its target, as the list names it (its distance, why not where it may not)."""
+
+    id: int
+    text: str
+    disabled: bool
+
+
+@dataclass(frozen=True)
+class TargetGroup:
+    label: str
+    options: tuple[TargetOption, ...]
+
+
+@dataclass(frozen=True)
+class StandPick:
+    """The card while its act's target is picked: the prompt, the other side's stands on the table by company,
+    nearest first, each it may not take greyed with why; `marks` the same as JSON for the map (greyed stands,
+    a tap on one says its sentence)."""
+
+    unit_id: int
+    prompt: str
+    groups: tuple[TargetGroup, ...]
+    marks: str
+
+    def context(self) -> dict[str, object]:
+        """The context `_stand_pick.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
+        return {"stand_pick": self}
+
+
+def stand_pick(session: Session, game: Game, viewer: Viewer, unit_id: int, resolver: str) -> StandPick:
+    """The target list of the stand's roll `resolver` for `viewer`: the stands it may not take, as the pipeline
+    would refuse them (`resolve.target_marks`), greyed."""
+    marks = {m.unit_id: m for m in resolve_service.target_marks(session, game, viewer, unit_id, resolver)}
+    units = list_units(session, game.pk)
+    by_id = {u.pk: u for u in units}
+    u = by_id[unit_id]
+    label = next(
+        (
+            a.label
+            for a in rules_of(game).stand_card(snapshot_of(session, game, units), unit_id)
+            if getattr(a, "resolver", None) == resolver and getattr(a, "target", False)
+        ),
+        humanise(resolver),
+    )
+    names = unit_names.names(units)
+
+    def far(t: Unit) -> float:
+        if u.x is None or u.y is None or t.x is None or t.y is None:
+            return math.inf
+        return math.hypot(t.x - u.x, t.y - u.y)
+
+    enemy = [
+        t
+        for t in units
+        if t.base and t.side != u.side and not t.killed and t.x is not None and not t.off_table
+    ]
+    groups: dict[str, list[TargetOption]] = {}
+    for t in sorted(enemy, key=far):
+        parent = by_id.get(t.parent_id) if t.parent_id is not None else None
+        away = f" · {far(t):.0f} cm" if far(t) != math.inf else ""
+        mark = marks.get(t.pk)
+        text = f"{names[t.pk][1]}{away}{f' · {mark.mark}' if mark else ''}"
+        groups.setdefault(names[parent.pk][0] if parent else "", []).append(
+            TargetOption(t.pk, text, bool(mark))
+        )
+    greyed = " Greyed stands may not be its target: tap one to see why." if marks else ""
+    return StandPick(
+        unit_id,
+        f"{label}: tap the target on the map.{greyed}",
+        tuple(TargetGroup(g or "Other stands", tuple(o)) for g, o in groups.items()),
+        json.dumps([asdict(m) for m in marks.values()]),
+    )
+
+
+@router.get("/games/{game_id}/map/units/{unit_id}/targets/{resolver}", response_class=HTMLResponse)
+def stand_pick_page(
+    game_id: GameId,
+    unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    resolver: Annotated[str, Path(max_length=64)],
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Response:
+    """The card of a stand while its roll's target is picked, for this seat (`stand_pick`), as a fragment."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_stand_pick.html",
+        "_stand_pick.html",
+        lambda game, seat: stand_pick(session, game, seat.viewer, unit_id, resolver).context(),
+    )

@@ -1,0 +1,309 @@
+"""A stand's card on the table map playing a roll, rendered by the server (issue 67): the roll, its target, what
+the table fills and the odds as the act pipeline works them out (`app.services.resolve.ask`, nothing written, the
+same that answers POST /api/v1/games/{id}/ask/{resolver}) or its refusal, the dice to tap and, once every die is
+tapped, the answer with what it would do to whom and its Apply. The card's state (the act, its target, the
+order its hits fall in, a range by the tape, the dice tapped) is the request's query; frontend/static/js/
+table-act.js keeps it, reads the card for it and sends the roll through the outbox."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Path, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
+
+from app.core.routing import Router
+from app.data.changes import UnitCounted, UnitSet, changes_in
+from app.data.models import Game
+from app.deps import GameId, SessionDep, SettingsDep
+from app.pages.seats import game_page
+from app.pages.stand_acts import StandActs, field_lines, stand_acts
+from app.pages.templates import humanise
+from app.services import events as events_service
+from app.services import resolve as resolve_service
+from app.services import unit_names
+from app.services.markers import rules_of, snapshot_of
+from app.services.seating import Viewer
+from app.services.units import list_units
+from rules.core.consequences import outcome_words, said
+from rules.core.errors import NotFoundError, RulesError
+from rules.core.records import AddToState, Change, SetState, StandAct
+
+__all__ = ["AskedCard", "StandDone", "stand_done", "stand_done_page", "stand_play", "stand_play_page"]
+
+router = Router()
+
+IDS = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class DiceRowView:
+    """One die's row of faces to tap (`pressed`: the face tapped)."""
+
+    label: str
+    pressed: int
+
+
+@dataclass(frozen=True)
+class AskedCard:
+    """The card playing a roll for one seat: its title, the refusal of it as it stands (`refused`, `why`,
+    `source`), else the dice rows (`count` of them), the answer once every die is tapped (`outcome_key`,
+    `outcome`, `also`, `said`), the order its hits fall in, the odds, the range by the tape, why this unit
+    rolls and what the table filled in (its `lookup` to change any of it)."""
+
+    unit_id: int
+    title: str
+    count: int
+    refused: str = ""
+    why_refused: str = ""
+    source: str = ""
+    answered: bool = False
+    outcome_key: str = ""
+    outcome: str = ""
+    also: tuple[str, ...] = ()
+    said: tuple[str, ...] = ()
+    pool: bool = False
+    rows: tuple[DiceRowView, ...] = ()
+    order: bool = False
+    order_names: tuple[str, ...] = ()
+    odds: str = ""
+    range_cm: str = ""
+    why: str = ""
+    filled: tuple[str, ...] = ()
+    lookup: str = ""
+
+    def context(self) -> dict[str, object]:
+        """The context `_stand_play.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
+        return {"asked": self}
+
+
+def _also_lines(resolution: Mapping[str, Any]) -> tuple[str, ...]:
+    """Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did."""
+    return tuple(
+        f"{a['name']}: {a['die']}"
+        + ",".join(
+            f" {'+' if x['value'] > 0 else ''}{x['value']} {str(x['label']).lower()}" for x in a["modifiers"]
+        )
+        + f", {humanise(str(a['outcome']))}"
+        for a in resolution.get("also") or []
+    )
+
+
+def _number(v: object) -> str:
+    """A range as the tape's field shows it (30.0 -> "30", as the browser writes a number)."""
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _label(count: int, d: int, also: Sequence[Mapping[str, Any]], pool: bool) -> str:
+    first = count - len(also)
+    if d >= first:
+        return f"The die for {also[d - first]['name']}"
+    if count == 1:
+        return "The die"
+    if pool:
+        return f"Die {d + 1} of the pool"
+    return "The attacker's die" if d == 0 else "The defender's die"
+
+
+def _answer(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    roll: tuple[str, int, int | None],
+    fields: Mapping[str, object],
+    dice: Sequence[int],
+) -> Mapping[str, Any] | None:
+    """Every die tapped: the table's answer for them (asked once, its odds and fills the same as without them),
+    or None where they are not the dice the roll takes now or it is refused (then asked without them)."""
+    if not dice or not all(dice):
+        return None
+    resolver, unit_id, target = roll
+    try:
+        a = resolve_service.ask(session, game, viewer, resolver, dict(fields), list(dice), unit_id, target)
+    except RulesError:
+        return None
+    rolled = (a.get("resolution") or {}).get("dice") or []
+    return None if a.get("refused") or len(rolled) != len(dice) else a
+
+
+def stand_play(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    stand_id: int,
+    roll: tuple[str, str],
+    target: int | None,
+    given: tuple[Sequence[int], float | None],
+    dice: Sequence[int],
+) -> AskedCard:
+    """The card of stand `stand_id` playing its roll `roll` (resolver, the card's words for it), as `viewer`
+    asks the table for it with what the player gave (the order its hits fall in, a range by the tape) and the
+    dice tapped (0: not yet)."""
+    resolver, label = roll
+    order, range_cm = given
+    units = list_units(session, game.pk)
+    if stand_id not in {u.pk for u in units}:
+        raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {stand_id}")
+    card = rules_of(game).stand_card(snapshot_of(session, game, units), stand_id)
+    act = next(
+        (a for a in card if isinstance(a, StandAct) and a.resolver == resolver and a.label == label), None
+    )
+    if act is None:
+        raise RulesError("act", "pick a roll the stand's card offers now")
+    names = unit_names.names(units)
+    if target is not None and target not in names:
+        raise RulesError("target", "pick a stand of this game", why=f"game {game.id} has no unit {target}")
+    fields: dict[str, object] = {act.order: list(order)} if act.order and order else {}
+    if range_cm is not None:
+        fields["range_cm"] = range_cm
+    title = f"{act.label}: {names[stand_id][1]}{f' at {names[target][1]}' if target else ''}"
+    answer = _answer(session, game, viewer, (resolver, act.unit_id, target), fields, dice)
+    asked = answer or resolve_service.ask(
+        session, game, viewer, resolver, dict(fields), None, act.unit_id, target
+    )
+    if refused := asked.get("refused"):
+        return AskedCard(
+            stand_id,
+            title,
+            0,
+            refused=str(refused.get("detail") or ""),
+            why_refused=str(refused.get("why") or ""),
+            source=str(refused.get("source") or ""),
+        )
+    resolution = asked.get("resolution") or {}
+    count = len(resolution["dice"]) if resolution else act.dice
+    tapped = [*dice[:count], *([0] * max(0, count - len(dice)))][:count]
+    also = resolution.get("also") or []
+    out = {
+        "pool": act.pool,
+        "rows": tuple(DiceRowView(_label(count, d, also, act.pool), tapped[d]) for d in range(count)),
+        "order": bool(act.order),
+        "order_names": tuple(names[i][1] if i in names else str(i) for i in order) if act.order else (),
+        "odds": " · ".join(f"{humanise(k)} {v}" for k, v in (asked.get("odds_words") or {}).items()),
+        "why": act.why,
+        "filled": field_lines(game, asked.get("filled") or []),
+        "lookup": f"/lookup/{game.ruleset}/{resolver}?game={game.id}&unit={act.unit_id}",
+    }
+    ranged = next((f for f in asked.get("filled") or [] if f["field"] == "range_cm"), None)
+    if range_cm is not None or ranged is not None:
+        out["range_cm"] = _number(range_cm if range_cm is not None else ranged["value"] if ranged else "")
+    if count and all(tapped):
+        a = answer or resolve_service.ask(
+            session, game, viewer, resolver, dict(fields), tapped, act.unit_id, target
+        )
+        res = a.get("resolution") or {}
+        return AskedCard(
+            stand_id,
+            title,
+            count,
+            answered=True,
+            outcome_key=str(res.get("outcome_key") or ""),
+            outcome=f"Rolled {' and '.join(str(d) for d in res.get('dice') or tapped)}: {a.get('outcome_words')}.",
+            also=_also_lines(res),
+            said=tuple(a.get("said") or ()),
+            **out,  # type: ignore[arg-type]
+        )
+    return AskedCard(stand_id, title, count, **out)  # type: ignore[arg-type]
+
+
+@router.get("/games/{game_id}/map/units/{unit_id}/play/{resolver}", response_class=HTMLResponse)
+def stand_play_page(
+    game_id: GameId,
+    unit_id: Annotated[int, Path(ge=1, le=IDS)],
+    resolver: Annotated[str, Path(max_length=64)],
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    act: Annotated[str, Query(max_length=120)] = "",
+    target: Annotated[int | None, Query(ge=1, le=IDS)] = None,
+    order: Annotated[list[int] | None, Query(max_length=64)] = None,
+    range_cm: Annotated[float | None, Query(ge=0, le=500)] = None,
+    die: Annotated[list[int] | None, Query(max_length=16)] = None,
+) -> Response:
+    """The card of a stand playing its roll `resolver` (`act`: the card's words for it) for this seat."""
+    if any(not 0 <= d <= 6 for d in die or ()):
+        return HTMLResponse("die: each 1 to 6, or 0 while not tapped yet.", status_code=422)
+    if any(not 1 <= i <= IDS for i in order or ()):
+        return HTMLResponse("order: each a stand's id.", status_code=422)
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_stand_play.html",
+        "_stand_play.html",
+        lambda game, seat: stand_play(
+            session, game, seat.viewer, unit_id, (resolver, act), target, (order or (), range_cm), die or ()
+        ).context(),
+    )
+
+
+@dataclass(frozen=True)
+class StandDone:
+    """The card once its roll is recorded, as the roll's event says it: its dice and outcome (`line`), each
+    other stand its shot attacked, what it did to whom, its Undo, and the stand's next acts as the act
+    pipeline now offers them (`acts`)."""
+
+    event_id: int
+    line: str
+    also: tuple[str, ...]
+    said: tuple[str, ...]
+    acts: StandActs
+
+    def context(self) -> dict[str, object]:
+        """The context `_stand_done.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
+        return {"done": self}
+
+
+def stand_done(
+    session: Session, game: Game, viewer: Viewer, unit_id: int, event_id: int, label: str
+) -> StandDone:
+    """The card of stand `unit_id` after its roll `label` was recorded as event `event_id`, as `viewer` reads
+    that event (none the viewer may not read, nor one of another game or of another kind)."""
+    ev = events_service.get_event(session, game.pk, event_id)
+    if not viewer.sees(ev.visibility) or ev.kind != "roll":
+        raise NotFoundError("roll", str(event_id))
+    payload = events_service.event_dict(ev, events_service.roles_of(viewer))["payload"]
+    res = payload.get("resolution") or {}
+    done: list[Change] = []
+    for c in changes_in(payload):
+        if isinstance(c, UnitSet):
+            done.append(SetState("", "", c.unit, c.field, c.after))
+        elif isinstance(c, UnitCounted):
+            done.append(AddToState("", "", c.unit, c.field, c.delta))
+    units = list_units(session, game.pk)
+    words = outcome_words(res.get("outcome"))
+    name = label or humanise(str(payload.get("resolver") or "roll"))
+    dice = " and ".join(str(d) for d in res.get("dice") or [])
+    return StandDone(
+        ev.pk,
+        f"{name}: rolled {dice}, {words}." if dice else f"{name}: {words}.",
+        _also_lines(res),
+        tuple(said(done, rules_of(game).book.state_fields, unit_names.display_names(units))),
+        stand_acts(session, game, viewer, unit_id),
+    )
+
+
+@router.get("/games/{game_id}/map/units/{unit_id}/done/{event_id}", response_class=HTMLResponse)
+def stand_done_page(
+    game_id: GameId,
+    unit_id: Annotated[int, Path(ge=1, le=IDS)],
+    event_id: Annotated[int, Path(ge=1, le=IDS)],
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    act: Annotated[str, Query(max_length=120)] = "",
+) -> Response:
+    """The card of a stand once its roll (`act`: the card's words for it) is recorded, for this seat."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_stand_done.html",
+        "_stand_done.html",
+        lambda game, seat: stand_done(session, game, seat.viewer, unit_id, event_id, act).context(),
+    )

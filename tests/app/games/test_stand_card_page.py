@@ -1,0 +1,184 @@
+"""The acts of a stand's card on the map as the server renders them (app/pages/stand_acts.py, issue 67): the
+fragment shows what the act pipeline's answer of the stand's acts says (GET .../units/{id}/acts, the same
+function), each roll at its index, a direct roll with its dice and the table's odds, the acts refused greyed with
+the pipeline's sentence, why nothing is offered out of turn, and to the other side's seat nothing of the stand
+but what that seat's own answer holds; the template's context is the one `StandActs.context` builds. Its taps
+are the browser's (tests/frontend/test_map_play.py)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.guard.auth import COOKIE_NAME
+from app.pages.stand_acts import StandActs, StandPick
+from app.pages.stand_play import AskedCard, StandDone
+from app.pages.templates import humanise
+from tests.app.games.conftest import Game, advance_to, new_game, start_game
+from tests.app.games.test_fire_refusals import mg_facing
+from tests.app.games.test_stand_acts import first, units
+
+TEMPLATE = Path(__file__).resolve().parents[3] / "frontend" / "templates" / "_stand_acts.html"
+
+
+def fragment(http: TestClient, g: Game, seat: dict[str, str], unit_id: int, part: str = "acts") -> str:
+    """The card's acts (or `part`: its target list) for the seat of `seat` (its device's cookie)."""
+    http.cookies.set(COOKIE_NAME, seat["Authorization"].removeprefix("Bearer "))
+    try:
+        answer = http.get(f"/games/{g.id}/map/units/{unit_id}/{part}", headers={"HX-Request": "true"})
+    finally:
+        http.cookies.clear()
+    assert answer.status_code == 200, answer.text
+    return answer.text
+
+
+def data_of(part: str, name: str = "stand-acts-data") -> Any:
+    found = re.search(rf'data-{name}="([^"]*)"', part)
+    assert found, part
+    return json.loads(html.unescape(found.group(1)))
+
+
+def words(part: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", part)))
+
+
+def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClient) -> None:
+    g = new_game(client)
+    api = f"/api/v1/games/{g.id}"
+    platoon = first(units(client, g), "attacker", "rifle-platoon")
+    # In set-up nothing is offered: the card holds no act.
+    assert "data-act" not in fragment(client, g, g.attacker, platoon["id"])
+    advance_to(client, g, "battalion-orders")
+    answer = client.get(f"{api}/units/{platoon['id']}/acts", headers=g.attacker).json()
+    part = fragment(client, g, g.attacker, platoon["id"])
+    assert data_of(part) == {k: answer[k] for k in ("acts", "edits", "first", "offers")}
+    # The company's order roll: a direct roll (its die tapped records it) with the table's odds.
+    assert [a["label"] for a in answer["acts"]] == ["Order roll"]
+    assert (
+        'data-act-direct="0"' in part and part.count('data-act-die="0"') == 6 and 'data-act-roll="0"' in part
+    )
+    asked = client.post(
+        f"{api}/ask/order-roll", headers=g.attacker, json={"unit_id": answer["acts"][0]["unit_id"]}
+    )
+    odds = asked.json()["odds_words"]
+    assert odds and all(f"{v}" in words(part) for v in odds.values()) and "Odds: " in words(part)
+    # Each act the pipeline refuses is greyed with its sentence.
+    for o in (o for o in answer["offers"] if o["refused"] and o["kind"] in ("roll", "edit")):
+        assert f'data-act-greyed="{o["key"]}"' in part and o["refused"]["detail"] in words(part)
+    # The other side's seat: nothing of the stand but what its own answer holds (no roll, no edit of it).
+    theirs = client.get(f"{api}/units/{platoon['id']}/acts", headers=g.defender).json()
+    other = fragment(client, g, g.defender, platoon["id"])
+    assert data_of(other) == {k: theirs[k] for k in ("acts", "edits", "first", "offers")}
+    assert "data-act=" not in other and "data-act-direct" not in other and "Order roll" not in words(other)
+    # Out of turn, the card says why in one sentence.
+    defender = first(units(client, g), "defender", "rifle-platoon")
+    waiting = client.get(f"{api}/units/{defender['id']}/acts", headers=g.defender).json()
+    assert waiting["refused"] and not waiting["acts"]
+    assert "data-play-waiting" in (said := fragment(client, g, g.defender, defender["id"]))
+    assert waiting["refused"]["detail"] in words(said)
+
+
+def test_the_card_refuses_a_stand_of_no_game_by_its_field(client: TestClient) -> None:
+    g = new_game(client)
+    client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    try:
+        missing = client.get(f"/games/{g.id}/map/units/999999/acts", headers={"HX-Request": "true"})
+        huge = client.get(f"/games/{g.id}/map/units/{2**40}/acts", headers={"HX-Request": "true"})
+    finally:
+        client.cookies.clear()
+    assert missing.status_code == 422 and "Unit id: game" in html.unescape(missing.text)
+    assert huge.status_code == 422 and "unit_id" in huge.text
+
+
+def test_the_target_list_greys_each_stand_the_pipeline_refuses_with_why(client: TestClient) -> None:
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    start_game(client, g)
+    marks = client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/targets/shooting", headers=g.attacker).json()
+    part = fragment(client, g, g.attacker, mg["id"], "targets/shooting")
+    assert data_of(part, "target-marks") == marks and marks  # the map greys the same stands
+    options = dict(re.findall(r'<option value="(\d+)"( disabled)?', part))
+    assert int(next(iter(options))) == target["id"]  # nearest first, 28 cm straight ahead
+    assert {int(i) for i, off in options.items() if off} == {m["unit_id"] for m in marks}
+    assert all(f"· {m['mark']}</option>" in html.unescape(part) for m in marks)
+    assert "Greyed stands may not be its target: tap one to see why." in words(part)
+    # The other side's seat: no stand greyed (it reads nothing of this stand's roll).
+    assert data_of(fragment(client, g, g.defender, mg["id"], "targets/shooting"), "target-marks") == []
+
+
+def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient) -> None:
+    """The MG's shot at the platoon before it: the odds and the dice as the table's answer asks them (nothing
+    written), the answer once every die is tapped as the same dice asked of the API say it, a range by the tape
+    given over the table's, and a roll the stand's card does not offer named by its field."""
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    advance_to(client, g, "battalion-orders")
+    api = f"/api/v1/games/{g.id}"
+    assert client.post(
+        f"{api}/resolve/order-roll", headers=g.attacker, json={"unit_id": mg["id"], "dice": [6]}
+    )
+    logged = len(client.get(f"{api}/events", headers=g.referee).json())
+    play = f"play/shooting?act=Shoot&target={target['id']}"
+    body = {"unit_id": mg["id"], "target_id": target["id"]}
+    asked = client.post(f"{api}/ask/shooting", headers=g.attacker, json=body).json()
+    part = fragment(client, g, g.attacker, mg["id"], play)
+    count = len(asked["resolution"]["dice"])
+    assert f'data-dice-count="{count}"' in part and part.count('data-die-row="0"') == 6
+    odds = " · ".join(f"{humanise(k)} {v}" for k, v in asked["odds_words"].items())
+    assert asked["odds_words"] and f"Odds: {odds}" in words(part)
+    assert "data-play-apply" not in part and "data-play-roll" in part
+    dice = [1] * count
+    answer = client.post(f"{api}/ask/shooting", headers=g.attacker, json={**body, "dice": dice}).json()
+    done = fragment(client, g, g.attacker, mg["id"], f"{play}{''.join(f'&die={d}' for d in dice)}")
+    assert f'data-play-outcome="{answer["resolution"]["outcome_key"]}"' in done and "data-play-apply" in done
+    assert f"{answer['outcome_words']}." in words(done)
+    assert all(line in words(done) for line in answer["said"] or ["Nothing changes on the table."])
+    assert len(client.get(f"{api}/events", headers=g.referee).json()) == logged  # asked: nothing written
+    taped = fragment(client, g, g.attacker, mg["id"], f"{play}&range_cm=12.5")
+    assert 'value="12.5" data-play-range' in taped
+    client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    try:
+        wrong = client.get(
+            f"/games/{g.id}/map/units/{mg['id']}/play/shooting?act=Nonsense", headers={"HX-Request": "true"}
+        )
+    finally:
+        client.cookies.clear()
+    assert wrong.status_code == 422 and "Act: pick a roll" in html.unescape(wrong.text)
+    # Recorded: the card says it as the roll's answer did (its dice, outcome and effects), with its Undo and the
+    # stand's next acts as the pipeline now offers them; the other side's seat reads it too (the log is shared).
+    rolled = client.post(f"{api}/resolve/shooting", headers=g.attacker, json={**body, "dice": dice}).json()
+    after = fragment(client, g, g.attacker, mg["id"], f"done/{rolled['event_id']}?act=Shoot")
+    assert f"Shoot: rolled {' and '.join(map(str, dice))}, {rolled['outcome_words']}." in words(after)
+    assert all(line in words(after) for line in rolled["said"] or ["Nothing changes on the table."])
+    assert f'data-play-undo="{rolled["event_id"]}"' in after
+    now = client.get(f"{api}/units/{mg['id']}/acts", headers=g.attacker).json()
+    assert data_of(after) == {k: now[k] for k in ("acts", "edits", "first", "offers")}
+    assert ("data-play-next" in after) == bool(now["acts"])
+    client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    try:
+        none = client.get(f"/games/{g.id}/map/units/{mg['id']}/done/999999", headers={"HX-Request": "true"})
+    finally:
+        client.cookies.clear()
+    assert none.status_code == 404
+
+
+def test_the_templates_render_the_context_their_functions_build() -> None:
+    """Each template's "Required context" names what its function's `context` gives it, and it reads only
+    that type's fields."""
+    for name, built in (
+        ("_stand_acts.html", StandActs(1, (), (), (), None, "", "{}")),
+        ("_stand_pick.html", StandPick(1, "", (), "[]")),
+        ("_stand_play.html", AskedCard(1, "", 0)),
+        ("_stand_done.html", StandDone(1, "", (), (), StandActs(1, (), (), (), None, "", "{}"))),
+    ):
+        text = (TEMPLATE.parent / name).read_text()
+        kind = f"{type(built).__module__}.{type(built).__name__}"
+        required = re.search(rf"Required context: (\w+) \({re.escape(kind)}\)", text)
+        assert required and set(built.context()) == {required.group(1)}, name
+        read = set(re.findall(r"\bs\.(\w+)", text))
+        assert read and read <= set(type(built).__dataclass_fields__), (name, read)
