@@ -3,13 +3,15 @@ but the club's own data entered once from its copy of the game, as its rule set 
 (`rules.core.kit.CounterBoard.club`, a model whose JSON schema this page renders as a form: lists of places,
 pairs of places, places by kind, a sequence of words, rows of whole numbers, a number), and the order of battle
 (each side's counters with their printed values: the word and number state fields a player sets by hand, the
-place left to the set-up on the page of counters). Saved as a scenario document (docs/scenario-format.md:
+place left to the set-up on the page of counters), both rendered filled in by the server (app.pages.club_form).
+Saved as a scenario document (docs/scenario-format.md:
 `board` and the sides' counters) through the scenario API, or, for a game in set-up, to the game itself
 (PATCH /api/v1/games/{id} `club`, then its counters through the units API): frontend/static/js/counter-editor.js.
 The page never names a rule set's words: every label comes from the rule set's declarations."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import Request
@@ -18,6 +20,8 @@ from pydantic import BaseModel
 
 from app.data.models import Game, Unit
 from app.guard.auth import ORGANISER_HEADER
+from app.pages import club_form
+from app.pages.club_form import Counter
 from app.pages.templates import templates
 from rules.core.game import GameRules
 from rules.registry import get_game_rules, get_ruleset
@@ -132,49 +136,54 @@ def takes_club(ruleset_id: str) -> bool:
     return board is not None and board.club is not None
 
 
-def game_counters(rules: GameRules, game: Game, units: list[Unit]) -> dict[str, Any]:
+def _game_form(rules: GameRules, game: Game, units: list[Unit]) -> tuple[dict[str, object], list[Counter]]:
     """A game's club data (its board's club keys) and its counters as the editor reads them: each with its
     id and version, so an edit is saved over the version it was read at."""
     board = rules.book.kit.counters
     assert board is not None and board.club is not None
     keys = set(board.club.model_fields)
     names = [f["name"] for f in counter_fields(rules)]
-    return {
-        "board": {k: v for k, v in (game.board or {}).items() if k in keys},
-        "counters": [
-            {
-                "id": u.id,
-                "version": u.version,
-                "side": u.side,
-                "name": u.name,
-                "state": {n: u.state[n] for n in names if n in u.state},
-            }
-            for u in units
-            if not u.killed
-        ],
-    }
+    kept = {k: v for k, v in (game.board or {}).items() if k in keys}
+    return kept, club_form.game_counters(units, names)
 
 
 def context(
     ruleset_id: str,
     scenario_id: str | None = None,
     shipped: bool = False,
-    game_doc: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The page's context: a scenario (new, or stored as `scenario_id`) or a game's own (`game_doc`)."""
+    document: Mapping[str, Any] | None = None,
+    game: tuple[Game, list[Unit]] | None = None,
+) -> dict[str, object]:
+    """The page's context: a new scenario, a stored one (`scenario_id`, its `document`) or a game's own in
+    set-up (`game`: it and its units); the club's data and the order of battle filled in from it
+    (app.pages.club_form)."""
+    editor = editor_context(ruleset_id)
+    board: Mapping[str, object] = {}
+    counters: list[Counter] = []
+    if game is not None:
+        board, counters = _game_form(get_game_rules(ruleset_id), *game)
+    elif document is not None:
+        board, counters = document.get("board") or {}, club_form.scenario_counters(document)
     return {
         "ruleset_name": get_ruleset(ruleset_id).name,
-        "editor": editor_context(ruleset_id),
+        "editor": editor,
         "scenario_id": scenario_id,
         "shipped": shipped,
         "organiser_header": ORGANISER_HEADER,
-        "game_doc": game_doc,
+        "in_game": game is not None,
+        "title": str((document or {}).get("title") or ""),
+        "club": club_form.club_data(editor["fields"], board),
+        "order": club_form.order_of_battle(editor["sides"], editor["counter_fields"], counters),
     }
 
 
 def page(
-    request: Request, ruleset_id: str, scenario_id: str | None = None, shipped: bool = False
+    request: Request,
+    ruleset_id: str,
+    scenario_id: str | None = None,
+    shipped: bool = False,
+    document: Mapping[str, Any] | None = None,
 ) -> Response:
     return templates.TemplateResponse(
-        request, "counter_editor.html", context(ruleset_id, scenario_id, shipped)
+        request, "counter_editor.html", context(ruleset_id, scenario_id, shipped, document)
     )

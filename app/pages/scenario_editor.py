@@ -30,7 +30,6 @@ from app.pages.templates import templates
 from app.services import game_setup
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
-from app.services.markers import rules_of
 from rules.core.errors import NotFoundError
 from rules.core.forces import chart_dict
 from rules.core.kit import TERRAIN_CLASS
@@ -70,7 +69,10 @@ def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) 
         return not_found(request, NotFoundError("scenario", scenario_id))
     found = listed[scenario_id]
     if counter_editor.takes_club(str(found["ruleset"])):
-        return counter_editor.page(request, str(found["ruleset"]), scenario_id, bool(found["shipped"]))
+        document = scenarios_service.get_document(session, scenario_id)
+        return counter_editor.page(
+            request, str(found["ruleset"]), scenario_id, bool(found["shipped"]), document
+        )
     return _editor(request, scenario_id, str(found["ruleset"]), shipped=bool(found["shipped"]))
 
 
@@ -82,14 +84,13 @@ def edit_game_table_page(
     (409); its forces are the game's (not rebuilt here), so only the terrain, the objectives and the stands'
     places change. A game of counters: the club's data and its order of battle (counter_editor)."""
 
-    def build(game: Game, seat: Seat) -> dict[str, Any]:
+    def build(game: Game, seat: Seat) -> dict[str, object]:
         seat.viewer.require_referee("edit the table")
         if game.status != "setup":
             raise Conflict("the game has started: its table can be edited only before it starts")
         units = units_service.list_units(session, game_id)
         if counter_editor.takes_club(game.ruleset):
-            doc = counter_editor.game_counters(rules_of(game), game, units)
-            return counter_editor.context(game.ruleset, game_doc=doc)
+            return counter_editor.context(game.ruleset, game=(game, units))
         doc = game_document(game, units)
         return {**_context(game.ruleset), "scenario_id": None, "shipped": False, "game_doc": doc}
 

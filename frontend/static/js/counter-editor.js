@@ -1,18 +1,17 @@
 // The scenario editor of a game played on a board of counters (app/pages/counter_editor.py): the club's data as
 // its rule set declares it (places, pairs of places, places by kind, a sequence, rows of numbers, a number) and
 // the order of battle (each side's counters with their printed values). A scenario is saved through the
-// scenario API (POST a new one, PUT a stored one; a stored one is read back into the form) and a game is
+// scenario API (POST a new one, PUT a stored one; a stored one comes filled in) and a game is
 // started from it through the start page's form; a game in set-up is saved to the game itself (PATCH its
 // `club` over its version, then each new counter added with its values in one request, each changed one saved
 // over its version, through the units API). Refusals are the server's, one sentence naming the field or the
-// counter.
+// counter. The form comes filled in by the server (app/pages/club_form.py), a counter added a copy of its side's
+// blank row: this script reads it back and saves it, building no element of it.
 (() => {
-  const { h } = window.firestepDom;
   const root = document.querySelector("[data-club-editor]");
   if (!root) return;
   const spec = JSON.parse(document.getElementById("club-editor-data").textContent);
-  const gameDocNode = document.getElementById("club-game-doc");
-  const gameDoc = gameDocNode ? JSON.parse(gameDocNode.textContent) : null;
+  const inGame = Boolean(root.dataset.gameId);
   const form = root.querySelector("[data-club-form]");
   const message = root.querySelector("[data-club-message]");
   const keyInput = root.querySelector("[data-organiser-key]");
@@ -99,50 +98,9 @@
   const fit = (box) => { box.style.height = "auto"; box.style.height = `${box.scrollHeight + 4}px`; };
   form.addEventListener("input", (e) => { if (e.target.matches("textarea.club-places")) fit(e.target); });
   window.addEventListener("resize", () => form.querySelectorAll("textarea.club-places").forEach(fit)); // rewrapped
-  const fillClub = (board) => {
-    for (const f of spec.fields) {
-      const node = fieldNode(f.name);
-      const v = board[f.name];
-      if (!node || v === undefined || v === null) continue;
-      if (f.kind === "places") node.value = v.join(" ");
-      else if (f.kind === "pairs") node.value = v.map((p) => p.join("-")).join(" ");
-      else if (f.kind === "places_by_kind") {
-        for (const input of node.querySelectorAll("[data-club-kind]")) {
-          input.value = Object.keys(v).filter((place) => v[place].includes(input.dataset.clubKind)).join(" ");
-        }
-      } else if (f.kind === "sequence") node.querySelectorAll("[data-club-index]").forEach((s, i) => { s.value = v[i] || ""; });
-      else if (f.kind === "rows") {
-        node.querySelectorAll("[data-club-index]").forEach((input) => {
-          const cell = (v[Number(input.dataset.clubIndex)] || [])[Number(input.dataset.clubColumn)];
-          input.value = cell === undefined || cell === null ? "" : String(cell);
-        });
-      } else if (f.kind === "number") node.value = String(v);
-    }
-    form.querySelectorAll("textarea.club-places").forEach(fit);
-  };
-
   // -- the order of battle -----------------------------------------------------------------------------------
-  let made = 0; // rows made on this page: their inputs' ids
   const sideBox = (side) => root.querySelector(`[data-club-side="${side}"] [data-club-counters]`);
-  const counterRow = (side, counter = {}) => {
-    made += 1;
-    const n = made;
-    const state = counter.state || {};
-    const id = (name) => `club-c${n}-${name}`;
-    const cell = (name, label, input) => h("label", { class: "club-counter-field", htmlFor: id(name) }, h("span", { text: label }), input);
-    const row = h("div", { class: "club-counter", role: "group", "aria-label": `Counter ${n}`, "data-club-counter": side });
-    if (counter.id !== undefined) { row.dataset.unitId = String(counter.id); row.dataset.version = String(counter.version); }
-    row.append(cell("name", "Name", h("input", { id: id("name"), type: "text", maxLength: 200, required: true, autocomplete: "off", value: counter.name || "", "data-counter-name": "" })));
-    for (const f of spec.counter_fields) {
-      const value = state[f.name] ?? "";
-      const input = f.edit === "number"
-        ? h("input", { id: id(f.name), type: "number", inputMode: "numeric", min: 0, max: f.maximum ?? 999, step: 1, value: String(value), "data-counter-field": f.name, "data-edit": "number" })
-        : h("input", { id: id(f.name), type: "text", maxLength: 64, autocomplete: "off", value: String(value), "data-counter-field": f.name, "data-edit": "word" });
-      row.append(cell(f.name, f.label, input));
-    }
-    if (counter.id === undefined) row.append(h("button", { type: "button", class: "button club-remove", "data-club-remove": "", "aria-label": `Remove counter ${n}`, text: "×" }));
-    return row;
-  };
+  let made = root.querySelectorAll("[data-club-counter]").length; // rows on the page: a new one's ids follow
   const rowValues = (row) => {
     const state = {};
     for (const input of row.querySelectorAll("[data-counter-field]")) {
@@ -155,8 +113,11 @@
   const addCounter = (side) => {
     const box = sideBox(side);
     const last = box.lastElementChild;
-    const row = counterRow(side, last ? { state: rowValues(last).state } : {});
-    box.append(row);
+    made += 1;
+    box.insertAdjacentHTML("beforeend", root.querySelector(`[data-club-blank="${side}"]`).innerHTML.replaceAll("__N__", String(made)));
+    const row = box.lastElementChild;
+    const state = last ? rowValues(last).state : {};
+    row.querySelectorAll("[data-counter-field]").forEach((input) => { input.value = String(state[input.dataset.counterField] ?? ""); });
     row.querySelector("[data-counter-name]").focus();
   };
   const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "scenario";
@@ -222,7 +183,7 @@
   const exportFile = () => {
     const doc = documentOf();
     const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: "application/json" }));
-    const a = h("a", { href: url, download: `${slug(doc.title)}.json` });
+    const a = Object.assign(document.createElement("a"), { href: url, download: `${slug(doc.title)}.json` });
     document.body.append(a);
     a.click();
     a.remove();
@@ -234,7 +195,7 @@
     if (add) { addCounter(add.dataset.clubAdd); return; }
     const remove = e.target.closest("[data-club-remove]");
     if (remove) { remove.closest("[data-club-counter]").remove(); return; }
-    if (e.target.closest("[data-club-save]")) { (gameDoc ? saveGame : saveScenario)(); return; }
+    if (e.target.closest("[data-club-save]")) { (inGame ? saveGame : saveScenario)(); return; }
     if (e.target.closest("[data-club-export]")) exportFile();
   });
   // A file the club shares: stored as a new scenario (checked at the door, its refusal said), then edited here.
@@ -252,24 +213,8 @@
   form.addEventListener("submit", (e) => e.preventDefault());
   if (startForm && keyInput) startForm.addEventListener("submit", () => { startForm.querySelector("[data-start-key]").value = keyInput.value; });
 
-  // -- what the page opens with ------------------------------------------------------------------------------
-  const fill = (board, counters) => {
-    fillClub(board || {});
-    for (const c of counters) {
-      const row = counterRow(c.side, c);
-      sideBox(c.side).append(row);
-      if (c.id !== undefined) row.dataset.saved = JSON.stringify(rowValues(row));
-    }
-  };
-  if (gameDoc) fill(gameDoc.board, gameDoc.counters);
-  else if (scenarioId) {
-    call(`/api/v1/scenarios/${encodeURIComponent(scenarioId)}`, "GET").then((r) => {
-      if (!r.ok) { tell(refusal(r, "read")); return; }
-      form.querySelector("[data-club-title]").value = r.data.title || "";
-      const counters = Object.entries(r.data.sides || {}).flatMap(([side, s]) => (s.forces || []).map((u) => ({ side, name: u.name, state: u.state || {} })));
-      fill(r.data.board, counters);
-      root.dataset.loaded = "true";
-    });
-  }
-  if (!scenarioId || gameDoc) root.dataset.loaded = "true";
+  // -- what the page opens with: a game's counters as read (nothing to write until one changes) --------------
+  form.querySelectorAll("textarea.club-places").forEach(fit);
+  root.querySelectorAll("[data-club-counter][data-unit-id]").forEach((row) => { row.dataset.saved = JSON.stringify(rowValues(row)); });
+  root.dataset.loaded = "true";
 })();

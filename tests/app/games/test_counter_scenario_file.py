@@ -8,7 +8,6 @@ sizes) is tests/frontend/test_counter_scenario_editor.py; the club's values' own
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -151,10 +150,11 @@ def test_a_game_s_club_data_is_the_referee_s_in_set_up_and_set_once_it_starts(
         again.status_code == 200
         and "aircraft" not in http.get(f"{api}/state", headers=g.referee).json()["board"]
     )
-    doc = re.search(
-        r'id="club-game-doc">(.*?)</script>', _page(http, f"/games/{g.id}/table/edit", g.referee).text, re.S
-    )
-    assert doc is not None and json.loads(doc.group(1))["board"] == fewer
+    shown = _page(http, f"/games/{g.id}/table/edit", g.referee).text  # the form filled in by the server
+    peaks = re.search(r'data-club-field="peaks"[^>]*>([^<]*)</textarea>', shown)
+    aircraft = re.search(r'<input[^>]*data-club-field="aircraft"[^>]*>', shown)
+    assert peaks is not None and peaks.group(1) == " ".join(fewer["peaks"])
+    assert aircraft is not None and 'value=""' in aircraft.group(0)
 
     start_game(http, g)
     version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
