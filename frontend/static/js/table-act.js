@@ -75,6 +75,12 @@
     const readActs = async (id, redraw, done) => {
       const mine = play, g = root.dataset.game;
       const [html, part] = await read(done ? `/games/${g}/map/units/${id}/done/${done}?${new URLSearchParams({ act: mine.act.label })}` : `/games/${g}/map/units/${id}/acts`);
+      if (!part && done && play === mine) {
+        // The roll is recorded (its answer came) but the card's reading of it did not: read again once back.
+        notice("The roll is recorded; its answer shows when the connection is back.");
+        document.addEventListener("firestep:resync", () => { if (play === mine) readActs(id, redraw, done); }, { once: true });
+        return;
+      }
       if (!(part && part.dataset.standActsData && m.selectedStand() === id)) return;
       const data = JSON.parse(part.dataset.standActsData);
       if (done && !(play === mine && mine.done)) return; // the player has gone on
