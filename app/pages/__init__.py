@@ -21,6 +21,7 @@ from app.pages import (
     lookup,
     referee,
     scenario_editor,
+    score_panel,
     table_map,
     trust,
 )
@@ -36,6 +37,7 @@ for pages in (
     referee,
     table_map,
     counters_panel,
+    score_panel,
     lookup,
     fire_plan,
     campaigns,
