@@ -15,14 +15,17 @@
   document.addEventListener("firestep:event", (e) => { if (!map || (e.detail && e.detail.score)) read(); });
   ["firestep:resync", "firestep:refresh", "firestep:board-updated"].forEach((name) => document.addEventListener(name, read));
   document.addEventListener("toggle", (e) => { if (e.target.matches?.("[data-end-game]") && e.target.open) read(); }, true);
-  // "Yes, end the game" only once no objective is contested (app.services.result.end_refusal reads the same).
-  document.addEventListener("htmx:oobAfterSwap", () => {
+  // "Yes, end the game" only once no objective is contested (app.services.result.end_refusal reads the same); the
+  // map's open objective card shown anew from its new cards (table-objectives.js hears `firestep:score`).
+  document.addEventListener("htmx:oobAfterSwap", (e) => {
+    const target = e.detail.target;
+    if (target?.matches?.("[data-objective-cards]")) document.dispatchEvent(new CustomEvent("firestep:score"));
+    if (!target?.matches?.("[data-end-settle]")) return;
     document.querySelectorAll("[data-end-game]").forEach((box) => {
       const settle = box.querySelector("[data-end-settle][data-contested]");
       const yes = box.querySelector("[data-end-confirm]");
       if (settle && yes) yes.hidden = settle.dataset.contested !== "0";
     });
-    document.dispatchEvent(new CustomEvent("firestep:score"));
   });
   // A call refused: net-status.js says its sentence; the panels as they now stand.
   document.addEventListener("htmx:responseError", (e) => { if (e.target.matches?.("[data-score-call-form]")) read(); });
