@@ -21,3 +21,21 @@ def test_the_page_of_counters_script_only_swaps_the_server_s_panels() -> None:
     script = (JS / "counter-board.js").read_text(encoding="utf-8")
     assert len(script.splitlines()) <= 120
     assert "createElement(" not in script and "window.firestepDom" not in script
+
+
+def test_each_page_loads_dom_js_before_a_script_that_takes_its_helpers() -> None:
+    """dom.js comes with the pages whose scripts take `window.firestepDom`, before them, and not with every page
+    (base.html): the lookup's first load stays under its 150 KB bar (tests/frontend/test_lookup.py)."""
+    users = {
+        p.name for p in JS.glob("*.js") if p.name != "dom.js" and "window.firestepDom" in p.read_text("utf-8")
+    }
+    loaded = re.compile(r"static_url\('js/([\w.-]+\.js)'\)")
+    pages = JS.parents[1] / "templates"
+    checked = 0
+    for page in pages.glob("*.html"):
+        scripts = loaded.findall(page.read_text(encoding="utf-8"))
+        for name in users.intersection(scripts):
+            assert "dom.js" in scripts[: scripts.index(name)], (page.name, name)
+            checked += 1
+    assert users and checked >= len(users), (users, checked)
+    assert "dom.js" not in loaded.findall((pages / "base.html").read_text(encoding="utf-8"))
