@@ -10,8 +10,9 @@
   const root = document.querySelector("[data-score-panel]");
   if (!root || !window.htmx) return;
   const map = root.dataset.liveView === "map";
-  let timer = null;
-  const read = () => { clearTimeout(timer); timer = setTimeout(() => window.htmx.ajax("GET", root.dataset.scorePanel, { source: root, swap: "none" }), 60); };
+  // At once (the chip as soon as the frame comes): a read asked for while one is on its way waits for it, once
+  // (htmx's queue for one element keeps the last), so the frames of one burst make two reads at most.
+  const read = () => window.htmx.ajax("GET", root.dataset.scorePanel, { source: root, swap: "none" });
   document.addEventListener("firestep:event", (e) => { if (!map || (e.detail && e.detail.score)) read(); });
   ["firestep:resync", "firestep:refresh", "firestep:board-updated"].forEach((name) => document.addEventListener(name, read));
   document.addEventListener("toggle", (e) => { if (e.target.matches?.("[data-end-game]") && e.target.open) read(); }, true);
