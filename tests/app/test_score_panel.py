@@ -98,6 +98,10 @@ def test_each_seat_reads_the_score_the_api_answers_and_only_the_referee_a_call(
         assert shown.count(f'data-score-call="{BRIDGE}"') == calls * 2
         assert ("data-objective-cards" in shown) == (view == "map")
         assert ("data-end-settle" in shown) == (view == "board" and seat is g.referee)
+    # A view that is none is refused by its field; a game that is none, 404.
+    bad = http.get(f"/games/{g.id}/score/panel?view=lookup", headers={"HX-Request": "true"})
+    assert bad.status_code == 422 and bad.json()["field"] == "view", bad.text
+    assert http.get(f"/games/{g.id + 999}/score/panel", headers={"HX-Request": "true"}).status_code == 404
     http.cookies.clear()
     # No seat on this device: the join form, nothing of the game's score.
     r = http.get(f"/games/{g.id}/score/panel", headers={"HX-Request": "true"})
