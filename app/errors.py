@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, get_args
+from typing import Any, NotRequired, TypedDict, get_args
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -54,10 +54,47 @@ def short(value: object, width: int = 24) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+# The most characters of a refusal's reason (`why`): a reason echoes the value it refuses (an unknown period of
+# 60,000 characters answered 120 KB), cut here; the longest a rule quotes is under 1,000.
+WHY_MAX = 2_000
+
+
+def cut(text: str, width: int = WHY_MAX) -> str:
+    """A reason cut to `width` characters (its words as they are)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def choices(allowed: list[Any]) -> str:
     """Allowed values in words: "a, b or c"."""
     words = [str(a) for a in allowed]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+class FieldErrorBody(TypedDict):
+    """One bad field of a refusal (FieldError's JSON)."""
+
+    loc: list[str | int]
+    msg: str
+    type: str
+    allowed: NotRequired[Any]  # the refusal's own: a literal's values, a number's bounds...
+
+
+class RefusalBody(TypedDict):
+    """Every refusal's body (ErrorOut's JSON; a 503's `print_view`, a lost answer's `carried_out`:
+    docs/api-errors.md): a key is there only when given."""
+
+    detail: str
+    why: str
+    field: NotRequired[str]
+    allowed: NotRequired[Any]  # the refusal's own: the values a field allows, in its terms
+    source: NotRequired[str]
+    errors: NotRequired[list[FieldErrorBody]]
+    current: NotRequired[Any]  # a 409's: the state as it stands, whichever resource's
+    print_view: NotRequired[str]
+    carried_out: NotRequired[bool]
+
+
+_NOT_GIVEN: Any = object()
 
 
 def refusal(
@@ -67,17 +104,31 @@ def refusal(
     field: str | None = None,
     allowed: Any = None,
     source: str | None = None,
-    errors: list[dict[str, Any]] | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """Every refusal's body (see ErrorOut): `detail` one sentence saying what to do, the rest beside it."""
-    why = why or detail
+    errors: list[FieldErrorBody] | None = None,
+    current: Any = _NOT_GIVEN,
+    print_view: str | None = None,
+    carried_out: bool | None = None,
+) -> RefusalBody:
+    """Every refusal's body (see ErrorOut): `detail` one sentence saying what to do, the rest beside it (a
+    409's `current` even when None)."""
+    why = cut(why or detail)
     detail = one_sentence(detail, "The request was refused: see why.")
-    body: dict[str, Any] = {"detail": detail, "why": why}
-    for key, value in (("field", field), ("allowed", allowed), ("source", source), ("errors", errors)):
-        if value is not None:
-            body[key] = value
-    return {**body, **extra}
+    body: RefusalBody = {"detail": detail, "why": why}
+    if field is not None:
+        body["field"] = field
+    if allowed is not None:
+        body["allowed"] = allowed
+    if source is not None:
+        body["source"] = source
+    if errors is not None:
+        body["errors"] = errors
+    if current is not _NOT_GIVEN:
+        body["current"] = current
+    if print_view is not None:
+        body["print_view"] = print_view
+    if carried_out is not None:
+        body["carried_out"] = carried_out
+    return body
 
 
 class Refused(Exception):
@@ -176,8 +227,8 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 def field_error(
     loc: list[str | int], msg: str, kind: str = "value_error", allowed: Any = None
-) -> dict[str, Any]:
-    err: dict[str, Any] = {"loc": loc, "msg": msg, "type": kind}
+) -> FieldErrorBody:
+    err: FieldErrorBody = {"loc": loc, "msg": msg, "type": kind}
     if allowed is not None:
         err["allowed"] = allowed
     return err
@@ -247,7 +298,7 @@ def body_model(route: Any) -> Any:
 RULES_FALLBACK = "The rules refuse this: see why."
 
 
-def rules_refusal(exc: RulesError) -> dict[str, Any]:
+def rules_refusal(exc: RulesError) -> RefusalBody:
     """A RulesError's body: its reason as the sentence, naming the allowed values when they fit (never ids)."""
     reason = sentence(exc.reason)
     detail = reason
@@ -262,11 +313,11 @@ def rules_refusal(exc: RulesError) -> dict[str, Any]:
         field=exc.field,
         allowed=exc.allowed,
         source=exc.source,
-        errors=[field_error(loc, exc.message, allowed=exc.allowed)],
+        errors=[field_error(loc, cut(exc.message), allowed=exc.allowed)],
     )
 
 
-def validation_refusal(errors: list[dict[str, Any]], model: Any = None) -> dict[str, Any]:
+def validation_refusal(errors: list[FieldErrorBody], model: Any = None) -> RefusalBody:
     """A 422 from the request models: the first bad field as the sentence, named in words (`label_of`, from
     the body's `model`), its path in `field`, every one under `errors`."""
     first = errors[0]
@@ -289,7 +340,7 @@ def validation_refusal(errors: list[dict[str, Any]], model: Any = None) -> dict[
     return refusal(detail, why=msg, field=field, allowed=first.get("allowed"), errors=errors)
 
 
-def model_refusal(errors: Sequence[Any], model: Any = None) -> dict[str, Any]:
+def model_refusal(errors: Sequence[Any], model: Any = None) -> RefusalBody:
     """A request model's errors (pydantic's, each with its `loc` from the request's part) as the 422's body:
     pydantic's list minus the echoed input (which may be large or not JSON-serialisable)."""
     kept = [
@@ -312,7 +363,7 @@ def _allowed(error: Any) -> Any:
     return bounds or None
 
 
-def not_found_refusal(exc: NotFoundError, loc: list[str | int] | None = None) -> dict[str, Any]:
+def not_found_refusal(exc: NotFoundError, loc: list[str | int] | None = None) -> RefusalBody:
     """The refusal of a name that names nothing: of the address (404), or with `loc` of a request field (422,
     naming the field)."""
     name = exc.name if exc.name.startswith("(") or exc.name.isdigit() else repr(short(exc.name))
@@ -371,7 +422,7 @@ def _said(status: int, message: str) -> str:
     return one_sentence(message, HTTP_SENTENCES.get(status, "The request was refused: see why."))
 
 
-def refusal_body(exc: RulesError | Refused) -> dict[str, Any]:
+def refusal_body(exc: RulesError | Refused) -> RefusalBody:
     """The refusal's body as the API answers it (its sentence, the rule in full and its source), for a page
     that shows a refusal before the act is tried (a stand's card greys the act with it)."""
     if isinstance(exc, RulesError):

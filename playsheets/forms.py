@@ -9,10 +9,11 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from playsheets.tables import fmt, label
 from rules.core.errors import RulesError
+from rules.core.scenario import ForceNode
 from rules.core.vocabulary import SIDES
 from rules.registry import get_ruleset
 
@@ -176,9 +177,25 @@ class Card:
     aiming_point: str = ""
 
 
-def appendix_cards() -> list[dict[str, Any]]:
+class AppendixCard(TypedDict):
+    """An aiming-point reference card of the appendix: the nation, the gun and the card's reference."""
+
+    nation: str
+    gun: str
+    ref: str
+
+
+class AimingPoints(TypedDict):
+    """The appendix's file (data/aiming_points.json): its source, a note on its reading, the cards."""
+
+    source: str
+    note: str
+    cards: list[AppendixCard]
+
+
+def appendix_cards() -> list[AppendixCard]:
     """The rule book's aiming-point reference cards (AIMING POINTS appendix)."""
-    data: dict[str, Any] = json.loads((DATA / "aiming_points.json").read_text(encoding="utf-8"))
+    data: AimingPoints = json.loads((DATA / "aiming_points.json").read_text(encoding="utf-8"))
     return list(data["cards"])
 
 
@@ -215,20 +232,18 @@ class Organisation:
     source: str = ""
 
 
-def _walk(node: Mapping[str, Any], depth: int, out: list[OrgLine]) -> None:
-    children = node.get("children") or node.get("units") or []
-    count = node.get("count", node.get("models", 0))
-    boxes = int(count) if isinstance(count, int) and not children else 0
+def _walk(node: ForceNode, depth: int, out: list[OrgLine]) -> None:
+    children = node.children
     detail = ", ".join(
-        fmt(node[k]) for k in ("level", "kind", "quality", "base") if node.get(k) not in (None, "")
+        fmt(v) for v in (node.level, node.kind, node.quality, node.base) if v not in (None, "")
     )
-    out.append(OrgLine(depth, str(node.get("name", "")), detail, boxes))
+    out.append(OrgLine(depth, node.name, detail, 0 if children else node.models))
     for child in children:
         _walk(child, depth + 1, out)
 
 
-def organisation(force: Mapping[str, Any]) -> Organisation:
-    """A force tree: {name, level?, kind?, quality?, count?, children: [...]} down to stands."""
+def organisation(force: ForceNode) -> Organisation:
+    """A force tree as its rule set builds it, down to stands (a box each to tick off a loss)."""
     lines: list[OrgLine] = []
     _walk(force, 0, lines)
-    return Organisation(f"Organisation: {force.get('name', '')}", lines, fmt(force.get("source", "")))
+    return Organisation(f"Organisation: {force.name}", lines, fmt(force.source))

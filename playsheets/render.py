@@ -16,6 +16,7 @@ from typing import Any, Literal
 import jinja2
 
 from playsheets import forms, kit, ruleset_sheet, scenario_sheet, sheet
+from rules.core.scenario import ForceNode
 
 PaperId = Literal["a4", "letter"]
 PAPER_IDS: tuple[PaperId, ...] = ("a4", "letter")
@@ -177,7 +178,7 @@ def letter_ref(n: int) -> str:
     return out
 
 
-def organisation_html(force: Mapping[str, Any], paper: str = "a4") -> str:
+def organisation_html(force: ForceNode, paper: str = "a4") -> str:
     """A force's organisation sheet: its tree of formations down to stands, with boxes to tick off losses."""
     org = forms.organisation(force)
     return _page("organisation.html", paper, org.title, org=org)

@@ -47,6 +47,8 @@ from hypothesis import HealthCheck, settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine, make_url
 
+from tests.shared_routes import shared_resolutions
+
 IN_CI = os.environ.get("CI", "").lower() == "true"
 PG_ENV = "FIRESTEP_TEST_DATABASE_URL"
 BACKENDS = ["sqlite", "postgresql"]
@@ -83,6 +85,20 @@ def _rule_set_routes_built_once() -> None:
     rulesets = sys.modules.get("app.routes.rulesets")
     if rulesets is not None:  # else nothing collected in this process imports the app
         rulesets.build_routers = functools.cache(rulesets.build_routers)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _included_routes_resolved_once() -> Iterator[None]:
+    """Each process resolves a router's routes once for all its apps (tests/shared_routes.py)."""
+    found = shared_resolutions()
+    if found is None:
+        yield
+        return
+    cls, methods = found
+    with pytest.MonkeyPatch.context() as patch:
+        for name, method in methods.items():
+            patch.setattr(cls, name, method)
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)

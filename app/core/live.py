@@ -39,6 +39,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import URL, Engine
 from sqlmodel import Session
 
+from app.data.schemas_answers import LoggedEvent
+
 log = logging.getLogger(__name__)
 
 # A backlog (resume, or a stream that fell behind) is read in pages of this many rows.
@@ -572,7 +574,7 @@ async def stream(
 # A view's parts: parts(session, game, viewer, events as `events.event_dict` gives them, shared) -> one dict of
 # extra frame keys per event, as that viewer may read them. Registered by the module that draws the page (the
 # referee board's by app.pages.referee; routes never import pages), asked for by name on the stream.
-ViewParts = Callable[[Session, Any, Any, list[dict[str, Any]], Shared], list[dict[str, Any]]]
+ViewParts = Callable[[Session, Any, Any, list[LoggedEvent], Shared], list[dict[str, Any]]]
 VIEWS: dict[str, ViewParts] = {}
 # warm(session, game, kept): what a view keeps in a feed, read as a stream opens (`Viewing.warm`).
 ViewWarm = Callable[[Session, Any, Shared], None]

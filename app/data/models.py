@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import JsonValue
 from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, LargeBinary, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
@@ -15,7 +16,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def empty_terrain() -> dict[str, Any]:
+# A JSON column is stored JSON, any JSON until it is read: its annotation says so (pydantic's JsonValue, a
+# recursive JSON type) where its readers parse it or pass it on whole (a scenario document, a unit's or a
+# campaign's state, a plan item's terms, a signed bundle). The columns still `dict[str, Any]` are read key by key
+# by services that take the values as they come (the board, an event's payload, a side's hand, an offer).
+def empty_terrain() -> dict[str, JsonValue]:
     return {"type": "FeatureCollection", "features": []}
 
 
@@ -23,7 +28,7 @@ def empty_terrain() -> dict[str, Any]:
 # asking pydantic, for every field of every row, whether its factory takes the validated data, and pydantic
 # answers by reading the factory's signature, which for `list` is parsed from its text (0.5 ms a field; 1.3 ms a
 # GameSide row, half of a 200-table round's commit). A function's signature is read in microseconds.
-def empty_dict() -> dict[str, Any]:
+def empty_dict() -> dict[str, JsonValue]:
     return {}
 
 
@@ -50,7 +55,7 @@ class Game(Stored, table=True):
     name: str = Field(max_length=200)
     ruleset: str = Field(max_length=64, index=True)
     period: str | None = Field(default=None, max_length=32)
-    variants: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    variants: dict[str, str] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     table_width_cm: float = TABLE_WIDTH_CM
     table_length_cm: float = TABLE_LENGTH_CM
     attacker_nation: str = Field(default="", max_length=32)
@@ -60,14 +65,16 @@ class Game(Stored, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     # Play state. turn 0 is set-up (fire plans written, forces deployed); status setup -> playing -> finished.
-    terrain: dict[str, Any] = Field(default_factory=empty_terrain, sa_column=Column(JSON, nullable=False))
+    terrain: dict[str, JsonValue] = Field(
+        default_factory=empty_terrain, sa_column=Column(JSON, nullable=False)
+    )
     status: str = Field(default="setup", max_length=16)
     turn: int = 0
     side_to_move: str = Field(default="attacker", max_length=16)
     step: int = 0  # index into the period's order sequence (app.services.turns.sequence)
     # The rule set's game-wide values (its table kit's, rules.core.kit.BoardKey.value), by name; one not
     # stored reads as its default.
-    state: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    state: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     # Things on the table that are not stands: gas clouds, rolling barrages, the random-event deck.
     board: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     notes: str = Field(default="", max_length=4000)
@@ -137,8 +144,8 @@ class Unit(Stored, table=True):
     # State: out of play, the special rules used, and the rule set's own state (its `GameRules.book.state_fields`,
     # by name: Flanders Fields' suppression markers, actions left, morale flags, aiming point ...).
     killed: bool = False
-    special_uses: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
-    state: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    special_uses: dict[str, int] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    state: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     version: int = 1
 
 
@@ -154,7 +161,7 @@ class FirePlanItem(Stored, table=True):
     side: str = Field(max_length=16)
     kind: str = Field(max_length=32)
     arrival_turn: int = 1
-    data: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    data: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     salt: str = Field(max_length=64)
     leaf: str | None = Field(default=None, max_length=64)
     arrived: bool = False
@@ -195,7 +202,7 @@ class FirePlanEdit(Stored, table=True):
     )
     side: str = Field(max_length=16)
     action: str = Field(max_length=16)  # added or removed
-    item: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    item: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -234,9 +241,11 @@ class Campaign(Stored, table=True):
 
     name: str = Field(max_length=200)
     ruleset: str = Field(default="firestorm-villers-bretonneux", max_length=64)
-    variants: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
-    adjacency: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
-    state: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    variants: dict[str, str] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    adjacency: dict[str, list[str]] = Field(
+        default_factory=empty_dict, sa_column=Column(JSON, nullable=False)
+    )
+    state: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     version: int = 1
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
@@ -286,8 +295,10 @@ class CampaignEvent(Stored, table=True):
     action: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     dice: list[int] = Field(default_factory=empty_list, sa_column=Column(JSON, nullable=False))
     rolled_by_server: bool = False
-    events: list[dict[str, Any]] = Field(default_factory=empty_list, sa_column=Column(JSON, nullable=False))
-    state_before: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    events: list[dict[str, JsonValue]] = Field(
+        default_factory=empty_list, sa_column=Column(JSON, nullable=False)
+    )
+    state_before: dict[str, JsonValue] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     version: int = 1  # the campaign's version after this event
     reverses_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("campaign_event.id"), nullable=True)
@@ -371,7 +382,7 @@ class Scenario(SQLModel, table=True):
     ruleset: str = Field(max_length=64)
     title: str = Field(max_length=200)
     period: str = Field(max_length=32)
-    document: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    document: dict[str, JsonValue] = Field(sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -464,7 +475,7 @@ class TournamentTable(Stored, table=True):
     offered: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     a_confirmed: bool = False
     b_confirmed: bool = False
-    result: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    result: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     slip_hash: str = Field(
         default="", max_length=64
     )  # the re-key offered: side, end and nonce (tournament_results)
@@ -539,5 +550,5 @@ class LeagueGame(Stored, table=True):
     a_points: int
     b_points: int
     settled: str = Field(max_length=16)  # confirmed (by the table's game) or altered (by its organiser)
-    bundle: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    bundle: dict[str, JsonValue] = Field(sa_column=Column(JSON, nullable=False))
     imported_at: datetime = Field(default_factory=utcnow)

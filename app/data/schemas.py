@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Union
+from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.data.bounded import Bool, Die, Float, Id, Int, JsonObject, Key, Terrain, Variants
 from app.data.models import FirePlanItem
 from app.data.schemas_clock import ClockLimits
+from app.data.written import AsWritten
 from rules.core.kit import PlanKind
 from rules.core.vocabulary import Side
 from rules.registry import all_game_rules
@@ -206,13 +207,69 @@ class PlanItemIn(BaseModel):
         item: Union[PLAN_KINDS] = Field(discriminator="kind")  # noqa: UP007 (a union built from the rule sets)
 
 
+def _as_stored(annotation: Any) -> Any:
+    """A plan kind's field type as an answer reads it back: its bounds left to the writes (an item is checked
+    as it is written), and a number as stored, an int staying an int (a revealed item must hash as it was
+    committed, rules.core.commitment)."""
+    if get_origin(annotation) is Annotated:
+        return _as_stored(get_args(annotation)[0])
+    if get_origin(annotation) is list:
+        return list[_as_stored(get_args(annotation)[0])]  # type: ignore[misc]
+    return float | int if annotation is float else annotation
+
+
+def _plan_fields() -> dict[str, Any]:
+    """Every plan kind's fields but `kind`, in the kinds' order: a name two kinds type apart is either type,
+    described as the first kind describes it."""
+    types: dict[str, list[Any]] = {}
+    described: dict[str, str | None] = {}
+    for kind in PLAN_KINDS:
+        for name, f in kind.model_fields.items():
+            if name != "kind":
+                seen = types.setdefault(name, [])
+                if (tp := _as_stored(f.annotation)) not in seen:
+                    seen.append(tp)
+                described.setdefault(name, f.description)
+    return {
+        name: (Union[tuple(tps)], Field(default=None, description=described[name]))  # noqa: UP007 (built)
+        for name, tps in types.items()
+    }
+
+
+class PlanDataFields(AsWritten):
+    # A key an older version wrote is answered as it was stored.
+    model_config = ConfigDict(extra="allow")
+
+
+if TYPE_CHECKING:  # built from the rule sets' plan kinds; type-checked as its base
+    PlanData = PlanDataFields
+else:
+    PlanData = create_model(
+        "PlanData",
+        __base__=PlanDataFields,
+        __doc__="A plan item's terms: the fields of its kind (the rule sets' plan kinds, "
+        "rules.core.kit.TableKit.plan_kinds) but `kind`, as they were written.",
+        **_plan_fields(),
+    )
+
+
 class PlanItemOut(BaseModel):
     id: int
     side: str
     kind: str
     arrival_turn: int
-    data: dict[str, Any]
+    data: PlanData
     arrived: bool
+
+
+class PlanItemBodyOut(BaseModel):
+    """A plan item as its plan committed to it (app.services.fireplans.item_body)."""
+
+    id: int
+    side: str
+    kind: str
+    arrival_turn: int
+    data: PlanData
 
 
 class PlanOut(BaseModel):

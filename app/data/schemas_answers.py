@@ -1,18 +1,20 @@
 """The JSON answers of the game's routes that several routes share or that a service builds (the turn, an
-event, a roll asked, a stand's acts, the report, arrived fire, a plan checked, a campaign's result, a scenario
+event, a roll asked, a stand's acts, arrived fire, a plan checked, a campaign's result, a scenario
 document): one model per resource, so `/openapi.json` describes every answer. What a rule set adds of its own
 (its table kit's values flat beside the game's, a resolver's result) stays open (`extra="allow"`); a key an
 answer leaves out in some states is optional and the route answers with `response_model_exclude_unset`."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.data.changes import LoggedChange
-from app.data.schemas import FilledOut
-from app.data.schemas_score import GameResultOut, GameScore
+from app.data.schemas import FilledOut, PlanItemBodyOut
+from app.data.schemas_score import GameScore
+from app.data.written import AsWritten
+from rules.core.kit import Drawn
 
 # A PDF answer as /openapi.json documents it: the bytes of the file.
 PDF_CONTENT: dict[str, Any] = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
@@ -20,6 +22,25 @@ PDF_CONTENT: dict[str, Any] = {"application/pdf": {"schema": {"type": "string", 
 
 class _Open(BaseModel):
     model_config = ConfigDict(extra="allow")
+
+
+class GameNowOut(AsWritten):
+    """Where the game stands (app.services.games.game_state), with its rule set's values flat beside (its
+    table kit's), and its board; a live frame's adds what the map draws of the board."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: int
+    version: int
+    status: str
+    turn: int
+    side_to_move: str
+    step: int
+    # The rule set's own JSON (app.data.board_state): its things on the table are its records, kept whole.
+    board: dict[str, Any] = Field(description="The board as stored: what its rule set keeps on the table.")
+    board_drawn: list[Drawn] | None = Field(
+        default=None, description="In a live frame: what the map draws of the board, as GET /state's."
+    )
 
 
 # -- events -------------------------------------------------------------------------------------------------
@@ -34,6 +55,21 @@ class EventOut(BaseModel):
     actor: str
     visibility: str
     payload: dict[str, Any]
+    reverses_id: int | None
+    created_at: str
+
+
+class LoggedEvent(TypedDict):
+    """An event of the log as a viewer reads it (`event_dict`): the JSON of the answers' EventOut."""
+
+    id: int
+    turn: int
+    side: str
+    step: str
+    kind: str
+    actor: str
+    visibility: str
+    payload: dict[str, Any]  # each kind's own record, as its act logged it (with the viewer's private parts)
     reverses_id: int | None
     created_at: str
 
@@ -325,68 +361,12 @@ class StandActsOut(BaseModel):
     first: str = Field(description='"edits" or "acts" when a remedy is offered first, else "".')
 
 
-class TrackTurnOut(BaseModel):
-    number: int
-    label: str = Field(description='As the track prints it: "9 April, Morning".')
-    note: str = Field(description="What the turn forbids or brings, one line with its rule.")
-    dark: bool = Field(description="Drawn as a night turn.")
-
-
-class CountersOut(BaseModel):
-    """A game played on a board of counters (rules.core.kit.CounterBoard): what its page shows besides the
-    units (GET .../units carries each counter's place in `place_field`)."""
-
-    place_field: str = Field(description="The unit field holding a counter's place.")
-    place_word: str = Field(description='What a place is called: "hex".')
-    group_level: str = Field(description="The level of the formation counters are grouped under.")
-    group_field: str = Field(description="The unit field naming a counter's group, where groups are words.")
-    values: list[str] = Field(description="The unit fields printed on a counter, in order.")
-    track: list[TrackTurnOut] = Field(description="The game's turn track, turn by turn.")
-    places: dict[str, str] = Field(description="What each named place is, with its rule.")
-    marks: dict[int, str] = Field(description="What lies on each counter besides its state, by unit id.")
-    badges: list[str] = Field(description="The rule set's game-wide values set, in words.")
-    steps: list[str] = Field(
-        description='Each step of a turn as the book prints it ("Combat phase"), in order.'
-    )
-    flipped: tuple[str, list[str]] = Field(
-        default=("", []),
-        description="The state flag that turns a counter to its other face and the fields printed there.",
-    )
-
-
 class TargetMarkOut(BaseModel):
     unit_id: int
     mark: str = Field(description='The reason in a few words: "out of range".')
     refused: str
     why: str
     source: str | None
-
-
-# -- the after-action report ----------------------------------------------------------------------------------
-class ReportTurnOut(BaseModel):
-    turn: int
-    events: list[EventOut]
-
-
-class BattalionLossOut(BaseModel):
-    unit_id: int
-    name: str
-    side: str
-    rifle_platoons: int
-    rifle_platoons_lost: int
-    bases_lost: int
-    casualties: dict[str, Any]
-
-
-class ReportOut(BaseModel):
-    game: dict[str, Any]
-    turns: list[ReportTurnOut]
-    losses_by_battalion: list[BattalionLossOut]
-    casualties_by_side: dict[str, dict[str, Any]]
-    story: dict[str, Any]
-    ledger: dict[str, Any]
-    # How the game came out, once it is over (the story's `ending` says it in words).
-    result: GameResultOut | None = None
 
 
 # -- fire plans -----------------------------------------------------------------------------------------------
@@ -418,6 +398,18 @@ class CardAppliedOut(BaseModel):
     dice: list[int]
 
 
+class DeviationOut(AsWritten):
+    """An aiming point's deviation rolled as its item arrived (the deviation resolver's outcome, with its
+    dice); none rolled: no key."""
+
+    model_config = ConfigDict(extra="allow")
+
+    dice: list[int] | None = None
+    deviates: bool | None = None
+    clock: int | None = Field(default=None, description="The clock hour it deviates towards (12: ahead).")
+    distance_cm: int | None = None
+
+
 class FireCardOut(BaseModel):
     """An arrived item that fires this turn (rules.core.fire_cards.FireCard), with the event that applied it
     this turn (`applied`, null while it waits)."""
@@ -430,7 +422,7 @@ class FireCardOut(BaseModel):
     aimed: list[float]
     lands: list[float]
     polygon: list[list[float]]
-    deviation: dict[str, Any] = Field(description="Its aiming point's deviation as it arrived (none: {}).")
+    deviation: DeviationOut = Field(description="Its aiming point's deviation as it arrived (none: {}).")
     first: CardRollOut | None = Field(description="The roll that decides whether and how often it fires.")
     stands: dict[str, list[CardRollOut]] = Field(description="The stands' rolls by where they are under it.")
     notes: list[str]
@@ -450,14 +442,14 @@ class ArrivalAppliedOut(ArrivalsOut):
 
 class PlanEditOut(BaseModel):
     action: str
-    item: dict[str, Any]
+    item: PlanItemBodyOut
     at: str
 
 
 class PlanItemRevealedOut(BaseModel):
     """An item with its salt and the hashes on its way to the plan's root."""
 
-    item: dict[str, Any]
+    item: PlanItemBodyOut
     salt: str
     leaf: str
     slot: int | None
@@ -565,6 +557,3 @@ class ObjectiveCalledOut(BaseModel):
 
     event: EventOut
     score: GameScore
-
-
-ReportOut.model_rebuild()

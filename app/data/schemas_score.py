@@ -3,7 +3,7 @@ held or called, the game's result."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -20,6 +20,24 @@ class SideScoreOut(BaseModel):
     needed: int | None = Field(
         default=None, description="The points the side needs to win, where the book says."
     )
+
+
+class PointOut(BaseModel):
+    """A GeoJSON point: x and y, table cm."""
+
+    type: Literal["Point"]
+    coordinates: list[float]
+
+
+class PolygonOut(BaseModel):
+    """A GeoJSON polygon: its rings (the outer, then any holes), each closed, of x and y points in table cm."""
+
+    type: Literal["Polygon"]
+    coordinates: list[list[list[float]]]
+
+
+# An objective is a point or an area (rules.table.objectives).
+ObjectiveShape = Annotated[PointOut | PolygonOut, Field(discriminator="type")]
 
 
 class ObjectiveScoreOut(BaseModel):
@@ -48,7 +66,7 @@ class ObjectiveScoreOut(BaseModel):
         description="The side a call of the referee named that has lapsed since (the stands' holding changed), "
         "'nobody' for a call for nobody; null while a call stands or none lapsed",
     )
-    geometry: dict[str, Any] | None = Field(
+    geometry: ObjectiveShape | None = Field(
         default=None, description="Its point or area as the scenario writes it (GeoJSON, table cm)"
     )
     settled_words: str | None = Field(

@@ -3,14 +3,13 @@ as its frames (app/openapi.py's `sse`), each frame's `data:` one of these models
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field
 
-from app.data.schemas_answers import EventOut
+from app.data.schemas_answers import EventOut, GameNowOut
 from app.data.schemas_clock import GameClock
 from app.data.schemas_events import RoundLine
 from app.data.schemas_score import GameScore
+from app.data.schemas_units import UnitOut
 
 
 class EventFrame(EventOut):
@@ -24,12 +23,12 @@ class EventFrame(EventOut):
     refetch: bool | None = Field(
         default=None, description="The view's parts would make the frame too big: read them with a request"
     )
-    units: list[dict[str, Any]] | None = Field(
+    units: list[UnitOut] | None = Field(
         default=None, description="view=map: the units the event touched, as GET /units answers them"
     )
-    state: dict[str, Any] | None = Field(
+    state: GameNowOut | None = Field(
         default=None,
-        description="view=map, the game itself changed: its state as GET /state, without the terrain",
+        description="view=map, the game itself changed: where it stands, its board and what the map draws of it",
     )
     score: GameScore | None = Field(default=None, description="The score, where the event changed it")
     result: str | None = Field(default=None, description="A finished game's result line (HTML)")

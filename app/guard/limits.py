@@ -17,12 +17,12 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import field_error, field_of, label_of, refusal, short
+from app.errors import RefusalBody, field_error, field_of, label_of, refusal, short
 
 # -- request body size ----------------------------------------------------------------------------------------
 
 
-def too_large(max_bytes: int) -> dict[str, Any]:
+def too_large(max_bytes: int) -> RefusalBody:
     """The errors.py refusal for a body over the limit."""
     why = f"the request body is larger than the limit of {max_bytes} bytes"
     allowed = {"max_bytes": max_bytes}
@@ -136,7 +136,7 @@ class BodySizeLimit:
 # a 422 naming where it is, instead of failing at the database.
 
 
-def nul_refused(loc: list[str | int]) -> dict[str, Any]:
+def nul_refused(loc: list[str | int]) -> RefusalBody:
     why = "the text contains a NUL character (0x00), which is not allowed"
     field = field_of(loc)
     return refusal(
@@ -147,7 +147,7 @@ def nul_refused(loc: list[str | int]) -> dict[str, Any]:
     )
 
 
-def unencodable_refused(loc: list[str | int]) -> dict[str, Any]:
+def unencodable_refused(loc: list[str | int]) -> RefusalBody:
     why = "the text holds a lone surrogate (a code point U+D800..U+DFFF alone), which no encoding can store"
     field = field_of(loc)
     return refusal(
@@ -193,7 +193,7 @@ def _bad_in_json(value: Any, loc: list[str | int]) -> tuple[list[str | int], str
     return None
 
 
-def non_utf8_json() -> dict[str, Any]:
+def non_utf8_json() -> RefusalBody:
     why = "a JSON body must be encoded as UTF-8 (RFC 8259 section 8.1), not UTF-16 or UTF-32"
     allowed = {"encoding": "utf-8"}
     return refusal(

@@ -214,10 +214,11 @@ def _policy() -> ContentSecurityPolicy:
     )
 
 
-# Pages and scripts come from this server only; no inline script anywhere. Inline *styles* stay allowed:
-# the templates size bars and place map areas with style attributes, and htmx adds its indicator style.
+# Scripts from this server only, no inline one but a printed sheet's Print button (window.print(), by its hash: a
+# sheet is also a file opened without the server). Inline *styles* stay allowed (style attributes, htmx's).
+SCRIPTS = ("'self'", "'unsafe-hashes'", "'sha256-MguIPR6qNR8D3B+eAlK+bIRTZe8t3wkOY4B/56Me9FU='")
 APP_HEADERS = Secure(
-    csp=_policy().script_src("'self'").style_src("'self'", "'unsafe-inline'").img_src("'self'", "data:"),
+    csp=_policy().script_src(*SCRIPTS).style_src("'self'", "'unsafe-inline'").img_src("'self'", "data:"),
     referrer=ReferrerPolicy().same_origin(),
     xcto=XContentTypeOptions().nosniff(),
     xfo=XFrameOptions().deny(),

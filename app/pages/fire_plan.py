@@ -78,7 +78,7 @@ def _plan_context(
         "side": chosen,
         "items": items,
         "item_words": {
-            i.id: item_words(terms, i.kind, i.data) for i in items
+            i.id: item_words(terms, i.kind, i.data.model_dump()) for i in items
         },  # as chosen ("Chlorine cordon")
         "timeline": sorted(by_turn.items()),
         "plans": plans,

@@ -21,6 +21,7 @@ from app.core.routing import Router
 from app.core.touched import logged_kind, touched_units, touches_game
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
+from app.data.schemas_answers import LoggedEvent
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages import game_record
 from app.pages.seats import Seat, game_page
@@ -257,7 +258,7 @@ def referee_page(game_id: GameId, request: Request, session: SessionDep, setting
     return game_page(request, session, settings, game_id, "referee.html", "_referee_board.html", build)
 
 
-def _needs_turn_panel(events: Sequence[dict[str, Any]], rules: GameRules) -> bool:
+def _needs_turn_panel(events: Sequence[LoggedEvent], rules: GameRules) -> bool:
     """The turn panel changes with the game (its turn, step, board) and with the state the turn's steps read
     (a morale test falling due)."""
     read = {f.name for f in rules.book.state_fields if f.on_turn}
@@ -274,7 +275,7 @@ TREE_FIELDS = frozenset({"name", "parent_id", "level", "kind", "side", "ref", "i
 EVERY_ROLE = ["referee", *SIDES]
 
 
-def _reshapes(event: dict[str, Any]) -> bool:
+def _reshapes(event: LoggedEvent) -> bool:
     """Whether an event (as the referee reads it) may change more of the board than the units it names: new
     units, the game itself (a turn may change stands it does not name), a name or a place in the tree."""
     kind = logged_kind(event)
@@ -427,7 +428,7 @@ class _Now:
         }
 
 
-def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], after: int) -> dict[str, Any]:
+def changes_context(now: _Now, roles: list[str], events: list[LoggedEvent], after: int) -> dict[str, Any]:
     """What changed on the board after event `after` with `events` (as `roles` read them): the stands and
     block heads they touched, their log entries (and the entries they undid), and the turn panel when the
     turn moved on; or a reload of the whole board."""
@@ -446,8 +447,9 @@ def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], a
         if isinstance(c, UnitSet | UnitCounted) and c.field in head_fields
     }
     again = []  # entries shown before that the new events undid
-    for undone_id in sorted({e["payload"].get("undoes") for e in events if e["kind"] == "undo"} - {None}):
-        if isinstance(undone_id, int) and undone_id <= after:
+    undone = {u for e in events if e["kind"] == "undo" and isinstance(u := e["payload"].get("undoes"), int)}
+    for undone_id in sorted(undone):
+        if undone_id <= after:
             ev = events_service.get_event(now.session, now.game.pk, undone_id)
             if ev.visibility in ("all", *roles):
                 again.append(events_service.event_dict(ev, roles))
@@ -503,7 +505,7 @@ def _with_imports(name: str) -> tuple[str, ...]:
 
 @live.view("board")
 def board_view(
-    session: Session, game: Game, viewer: Viewer, events: list[dict[str, Any]], shared: live.Shared
+    session: Session, game: Game, viewer: Viewer, events: list[LoggedEvent], shared: live.Shared
 ) -> list[dict[str, Any]]:
     """The live frames' part for the board: each event's changes to the board, rendered as
     `/referee/changes?after=<the id before it>` would answer them to this viewer."""

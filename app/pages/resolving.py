@@ -30,7 +30,15 @@ from app.pages.lookup_sheet import sheet_url
 from app.pages.templates import humanise, templates
 from rules.core.dice import DiceSource
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet, validate_dice
+from rules.core.ruleset import (
+    CardShown,
+    Context,
+    ErratumDict,
+    Resolver,
+    ResolveRequest,
+    RuleSet,
+    validate_dice,
+)
 from rules.registry import all_rulesets, get_ruleset
 
 # -- asking the rules --------------------------------------------------------------------------------------
@@ -58,7 +66,7 @@ class Lookup:
     # (suit, rank) per die), and the cards the answer shows (heading, cards, held).
     pack: tuple[str, ...] | None = None
     card_picks: list[Pick] = field(default_factory=list)
-    cards: list[tuple[str, list[dict[str, Any]], bool]] = field(default_factory=list)
+    cards: list[tuple[str, list[CardShown], bool]] = field(default_factory=list)
     # Request fields the form does not show but the game fills (the game's pack, for the referee).
     hidden_values: dict[str, Any] = field(default_factory=dict)
 
@@ -288,7 +296,7 @@ def errata_touching(lk: Lookup) -> list[str]:
     return [eid for eid in lk.ruleset.errata if eid in ids]
 
 
-def errata_rows(lk: Lookup) -> list[dict[str, Any]]:
+def errata_rows(lk: Lookup) -> list[ErratumDict]:
     return [lk.ruleset.errata[eid].as_dict() for eid in errata_touching(lk)]
 
 

@@ -63,13 +63,24 @@ class OverrideIn(ConfirmIn):
     defender_vp: GamePoints = Field(description="The defender's Great War game points, 0 to 20.")
 
 
+class TableOutcomeOut(BaseModel):
+    """The table game as the campaign reads it (app.services.campaign_battles.outcome_of): each side's stands
+    and stands lost, and who held the field."""
+
+    attacker_bases: int
+    defender_bases: int
+    attacker_lost: int
+    defender_lost: int
+    field_held_by: str
+
+
 class OfferOut(BaseModel):
     attacker_vp: int
     defender_vp: int
     winner: str | None
     reasons: list[str]
     sources: list[str]
-    outcome: dict[str, Any]
+    outcome: TableOutcomeOut
 
 
 class ScoreOut(BaseModel):

@@ -51,7 +51,7 @@ class CampaignOut(BaseModel):
     version: int
     turn: int
     phase: str
-    variants: dict[str, Any]
+    variants: dict[str, str] = Field(description="Erratum id -> reading id.")
     created_at: datetime
     updated_at: datetime
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -20,7 +21,7 @@ from app.core import live
 from app.core.routing import Router
 from app.core.touched import touched_units, touches_game
 from app.data.models import Event, Game
-from app.data.schemas_answers import EventOut
+from app.data.schemas_answers import EventOut, LoggedEvent
 from app.data.schemas_clock import GameClock
 from app.data.schemas_events import RoundLine
 from app.data.schemas_stream import AsideFrame, EventFrame
@@ -193,7 +194,7 @@ async def stream_game(
     )
 
 
-def _json(obj: dict[str, Any]) -> str:
+def _json(obj: Mapping[str, Any]) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
@@ -202,7 +203,7 @@ def _with_view(
     game_id: int,
     viewer: Viewer,
     view: str,
-    events: list[dict[str, Any]],
+    events: list[LoggedEvent],
     shared: live.Shared,
 ) -> list[str]:
     """Each event with its view's parts and `as_of_event`, the newest event (of those this viewer reads) the
@@ -238,13 +239,13 @@ def _with_view(
     return out
 
 
-def _newest(events: list[dict[str, Any]]) -> datetime:
+def _newest(events: list[LoggedEvent]) -> datetime:
     """When the newest of the events was logged."""
     at = max(datetime.fromisoformat(e["created_at"]) for e in events)
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite's times are naive UTC
 
 
-def _timed(event: dict[str, Any], part: dict[str, Any], clock: dict[str, Any]) -> dict[str, Any]:
+def _timed(event: LoggedEvent, part: dict[str, Any], clock: dict[str, Any]) -> dict[str, Any]:
     """A frame's parts with the clock: the whole GameClock for an event the clock reads, each side's in the
     score the frame carries (GameScore.clocks, as GET /score answers them)."""
     timed = dict(part)
@@ -333,7 +334,7 @@ class _KeptGame:
 
 @live.view("map")
 def _map_parts(
-    session: Session, game: Game, viewer: Viewer, events: list[dict[str, Any]], shared: live.Shared
+    session: Session, game: Game, viewer: Viewer, events: list[LoggedEvent], shared: live.Shared
 ) -> list[dict[str, Any]]:
     """The map's parts: the units each event touched, as /units answers them to this viewer (without the
     names, which change only when a unit is added: a reload), and the game's state when the game changed, with

@@ -9,12 +9,9 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PrivateAttr,
-    SerializerFunctionWrapHandler,
     TypeAdapter,
     ValidationError,
     create_model,
-    model_serializer,
 )
 from sqlmodel import Session
 
@@ -24,7 +21,8 @@ from app.data.bounded import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from app.data.changes import LoggedChange
 from app.data.models import Unit
 from app.data.schemas import ForceIn, GameFormationIn, Override
-from app.data.schemas_answers import CountersOut
+from app.data.schemas_counters import CountersOut
+from app.data.schemas_units import STATE_FIELDS, UnitOut
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import acts, counters, games, unit_names
@@ -43,60 +41,12 @@ from rules.core.acts import (
 )
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
-from rules.core.records import StateField
 from rules.core.vocabulary import Side
-from rules.registry import all_game_rules
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["forces"])
 
 UnitId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Unit id")]
 SideLit = Side
-
-
-class UnitFields(BaseModel):
-    """A unit as the API answers it: the fields every rule set shares; UnitOut adds every rule set's state."""
-
-    # A state field of a rule set registered after start-up (a test's) comes as a further key.
-    model_config = ConfigDict(extra="allow")
-
-    id: int
-    game_id: int
-    parent_id: int | None
-    side: str
-    ref: str
-    name: str
-    level: str
-    kind: str
-    base: str | None
-    quality: str | None
-    models: int
-    is_command: bool
-    off_table: bool
-    x: float | None
-    y: float | None
-    facing_deg: float | None
-    source: str
-    killed: bool
-    special_uses: dict[str, Any]
-    version: int
-    short_name: str | None = Field(
-        default=None,
-        description="In the list of a game's units: a name unique within the game ('1/2 Coy Plt 3').",
-    )
-    full_name: str | None = Field(
-        default=None,
-        description="In the list of a game's units: the unit's place in its force tree, in words.",
-    )
-    # UnitOut declares every registered rule set's state fields; a unit answers its own game's only.
-    _not_its_rule_sets: frozenset[str] = PrivateAttr(default=frozenset())
-
-    # Unannotated on purpose: an annotated return would become the answer's schema instead of the model's.
-    @model_serializer(mode="wrap")
-    def _its_own_state(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
-        out: dict[str, Any] = handler(self)
-        for name in self._not_its_rule_sets:
-            out.pop(name, None)
-        return out
 
 
 class UnitIn(BaseModel):
@@ -143,8 +93,7 @@ class UnitEditFields(BaseModel):
     override: Override = False
 
 
-# How the API types a state field (rules.core.records.StateField): read by its kind, set by hand by its `edit`.
-_READ_TYPES: dict[str, Any] = {"flag": bool, "count": int, "value": Any}
+# How the API types a state field a player sets by hand (rules.core.records.StateField's `edit`).
 _EDIT_TYPES: dict[str, Any] = {
     "flag": Bool,
     "point": Annotated[
@@ -158,19 +107,6 @@ _EDIT_TYPES: dict[str, Any] = {
         Int, Field(ge=0, le=999, description="a whole number printed on the unit's counter.")
     ],
 }
-
-
-def _state_fields() -> dict[str, StateField]:
-    """Every registered rule set's state fields by name (the first rule set to name one types it)."""
-    out: dict[str, StateField] = {}
-    for rules in all_game_rules():
-        for f in rules.book.state_fields:
-            out.setdefault(f.name, f)
-    return out
-
-
-# The state fields UnitOut declares (a rule set registered later answers its own as further keys).
-STATE_FIELDS = _state_fields()
 
 
 def _state_in(rules: GameRules, state: dict[str, Any]) -> dict[str, Any]:
@@ -190,19 +126,9 @@ def _state_in(rules: GameRules, state: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _read_type(f: StateField) -> Any:
-    return list[float] | None if f.edit == "point" else _READ_TYPES[f.kind]
-
-
-if TYPE_CHECKING:  # the models below are built from the rule sets' state fields; type-check as their bases
-    UnitOut = UnitFields
+if TYPE_CHECKING:  # the model below is built from the rule sets' state fields; type-check as its base
     UnitEdit = UnitEditFields
 else:
-    # Flat on the unit as the API has always answered them; a game of a rule set without one answers its
-    # default.
-    UnitOut = create_model(
-        "UnitOut", __base__=UnitFields, **{n: (_read_type(f), f.default) for n, f in STATE_FIELDS.items()}
-    )
     UnitEdit = create_model(
         "UnitEdit",
         __base__=UnitEditFields,

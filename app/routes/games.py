@@ -18,11 +18,11 @@ from app.data.schemas_answers import (
     AskedOut,
     EventOut,
     GameTurnOut,
-    ReportOut,
     ResolvedOut,
     StandActsOut,
     TargetMarkOut,
 )
+from app.data.schemas_report import ReportOut
 from app.data.schemas_scenario import ScenarioBoard, TableObjectives
 from app.deps import GameId, PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
@@ -53,7 +53,9 @@ class GameOut(BaseModel):
     name: str
     ruleset: str
     period: str | None
-    variants: dict[str, Any]
+    variants: dict[str, str] = Field(
+        description="The errata readings the game is played by: erratum id -> reading id."
+    )
     table_width_cm: float
     table_length_cm: float
     attacker_nation: str

@@ -33,9 +33,7 @@ from playsheets import forms, render, ruleset_sheet, sheet
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
 from rules.core.vocabulary import Side
-from rules.flanders_fields.book import common as ff_common
-from rules.flanders_fields.book import organisation as ff_organisation
-from rules.registry import get_ruleset
+from rules.registry import all_rulesets, get_game_rules, get_ruleset
 
 router = Router(prefix="/playsheets", tags=["playsheets"])
 
@@ -248,11 +246,26 @@ def aiming_points(request: Request, paper: PaperQ = "a4") -> Response:
     return _html_sheet(request, "cards-html", paper)
 
 
+ORGANISATION_TABLES = "organisation-tables"  # the dataset a rule set with tables of organisation declares
+
+
 def _organisation_html(table_id: str, paper: str) -> str:
-    """The organisation sheet of a table of organisation, from the same force tree a game is built from."""
-    if table_id not in ff_organisation.ORGANISATION_TABLES:
-        raise NotFoundError("organisation table", table_id, ff_organisation.ORGANISATION_TABLES)
-    return render.organisation_html(ff_organisation.build_force(table_id).as_dict(), paper)
+    """The organisation sheet of a table of organisation, built by its rule set as a game builds a force from
+    it (`GameRules.force_from_table`), for the table's nation in the first period it is drawn for."""
+    tables = {
+        table["id"]: (rs.id, table)
+        for rs in all_rulesets()
+        if ORGANISATION_TABLES in rs.datasets
+        for table in rs.data(ORGANISATION_TABLES)
+    }
+    if table_id not in tables:
+        raise NotFoundError("organisation table", table_id, sorted(tables))
+    ruleset_id, table = tables[table_id]
+    entry = {"table_id": table_id}
+    force = get_game_rules(ruleset_id).force_from_table(
+        table["periods"][0], {}, table["nation"], entry, "table_id", table_id
+    )
+    return render.organisation_html(force, paper)
 
 
 @router.get(
@@ -545,7 +558,7 @@ def game_aiming_points(
 )
 def playsheet_pdf(
     request: Request,
-    period: ff_common.PeriodId,
+    period: str,
     paper: PaperQ = "a4",
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:
@@ -560,10 +573,10 @@ def playsheet_pdf(
 )
 def playsheet(
     request: Request,
-    period: ff_common.PeriodId,
+    period: str,
     paper: PaperQ = "a4",
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:
-    return _html_sheet(
-        request, "playsheet-html", sheet.period_ruleset().id, period, paper, _key(parse_variants(variant))
-    )
+    ruleset_id = sheet.period_ruleset().id
+    variants = _period_variants(ruleset_id, period, variant)
+    return _html_sheet(request, "playsheet-html", ruleset_id, period, paper, variants)

@@ -27,6 +27,7 @@ from sqlmodel import Session
 
 from app.data.changes import LoggedChange, logged, side_of
 from app.data.models import Event, Game, Unit, utcnow
+from app.data.overrides import Overridden
 from app.data.schemas_answers import ResolvedOut
 from app.data.schemas_table import TemplateOut
 from app.errors import Conflict, Refused
@@ -36,7 +37,7 @@ from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
-from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs
+from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs, Written
 from app.services.result import advance_ends, caller, end_refusal, may_end, seat_ends
 from app.services.seating import Viewer
 from rules.core.acts import (
@@ -107,10 +108,12 @@ def play(
         return Played(evs[-1], [], None, evs)  # a step moved on is always logged
     todo, snapshot, override = _judged(session, game, viewer, act, formation)
     answer = _answered(game, act, todo, snapshot)
-    payload, changes, out = todo.write(answer)
-    override = _merged(override, payload.pop("override", None))  # what the rule set's answer overrode
+    written = todo.write(answer)
+    payload, changes, out = written.payload, written.changes, written.answer
+    said = payload.pop("override", None)  # what the rule set's answer overrode, as its payload logs it
+    override = Overridden.merged(override, Overridden(**said) if said else None)
     if override:
-        payload = {**payload, "override": override}
+        payload = {**payload, "override": override.logged()}
     step = turns.logged_step(game) if todo.in_step else ""
     ev = record(session, game, act.event, viewer.role, payload, step=step, private=todo.private or None)
     if todo.logged is not None:
@@ -126,7 +129,7 @@ def _judged(
     act: Act,
     formation: formations.Plan | None,
     read: tuple[list[Unit], Snapshot] | None = None,
-) -> tuple[Todo, Snapshot, dict[str, Any] | None]:
+) -> tuple[Todo, Snapshot, Overridden | None]:
     """Steps 1 to 3 of the pipeline short of the rule set's answer: the act checked against the request, the
     rules of play, the snapshot and what the turn forbids (each refusal raised, unless the referee overrides
     it: then its record). `read`: the game's units and their snapshot, read by a caller that writes nothing
@@ -145,7 +148,7 @@ def _judged(
     whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
     snapshot = read[1] if read is not None and whole else snapshot_of(session, game, units)
     if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
-        override = _merged(override, turns.roll_of_play(game, viewer, act, snapshot))
+        override = Overridden.merged(override, turns.roll_of_play(game, viewer, act, snapshot))
     return todo, snapshot, _forbidden(game, viewer, act, snapshot, override)
 
 
@@ -176,9 +179,7 @@ def refusal(
     return None
 
 
-def _rules_of_play(
-    session: Session, game: Game, viewer: Viewer, act: Act, todo: Todo
-) -> dict[str, Any] | None:
+def _rules_of_play(session: Session, game: Game, viewer: Viewer, act: Act, todo: Todo) -> Overridden | None:
     """Every rules-of-play question the act asks; the override's record, the refusals in one sentence."""
     refused: list[str] = []
     for action, unit, side in todo.asks:
@@ -186,13 +187,13 @@ def _rules_of_play(
             session, game, viewer, action, unit, side=side, override=act.override, units=todo.units
         )
         if got:
-            refused.append(got["refused"])
-    return {"by": viewer.role, "refused": " ".join(dict.fromkeys(refused))} if refused else None
+            refused.append(got.refused)
+    return Overridden(viewer.role, " ".join(dict.fromkeys(refused))) if refused else None
 
 
 def _forbidden(
-    game: Game, viewer: Viewer, act: Act, snapshot: Snapshot, override: dict[str, Any] | None
-) -> dict[str, Any] | None:
+    game: Game, viewer: Viewer, act: Act, snapshot: Snapshot, override: Overridden | None
+) -> Overridden | None:
     """What the rule set's turn forbids of the act beyond the step and the side (GameRules.forbidden): a 409
     with the first refusal's sentence, or with the referee's override every refusal in the record."""
     refusals = rules_of(game).forbidden(snapshot, act)
@@ -200,15 +201,9 @@ def _forbidden(
         return override
     if not act.override:
         raise turns.conflict(game, refusals[0])
-    return _merged(override, {"by": viewer.role, "refused": " ".join(dict.fromkeys(r.why for r in refusals))})
-
-
-def _merged(*records: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The override records of one act as one: by whom, every rule it overrode."""
-    kept = [r for r in records if r]
-    if not kept:
-        return None
-    return {"by": kept[0]["by"], "refused": " ".join(dict.fromkeys(r["refused"] for r in kept))}
+    return Overridden.merged(
+        override, Overridden(viewer.role, " ".join(dict.fromkeys(r.why for r in refusals)))
+    )
 
 
 # -- the force tree ------------------------------------------------------------------------------------------
@@ -216,7 +211,7 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
     viewer.require_side(act.side, "add units")
     parent_id = act.fields.get("parent_id")
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         if parent_id is not None:
             parent = units_service.get_unit(session, game.pk, parent_id, "parent_id")
             if parent.side != act.side:
@@ -235,7 +230,7 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
         unit = Unit(game_id=game.pk, state=defaults, side=act.side, **fields)
         session.add(unit)
         session.flush()
-        return {"unit": units_service.unit_dict(unit), "changes": []}, [], unit
+        return Written({"unit": units_service.unit_dict(unit), "changes": []}, [], unit)
 
     return Todo([("build-forces", None, act.side)], None, write)
 
@@ -243,14 +238,14 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
 def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, _: Any) -> Todo:
     viewer.require_side(act.side, "add forces")
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         units = units_service.list_units(session, game.pk)
         roots = sum(u.parent_id is None for u in units)
         entry = {**act.entry, "side": act.side}
         tree = game_setup.table_force(game, entry, "", f"forces-{roots}")
         game_setup.require_room_for_units(session, game.id, game_setup.units_in(tree))
         root = units_service.add_unit_tree(session, game.pk, act.side, tree, {})
-        return {"side": act.side, "table_id": act.entry.get("table_id"), "root": root.id}, [], root
+        return Written({"side": act.side, "table_id": act.entry.get("table_id"), "root": root.id}, [], root)
 
     return Todo([("build-forces", None, act.side)], None, write)
 
@@ -261,13 +256,13 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
     viewer.require_side(unit.side, "change units")
     wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         changes: list[LoggedChange] = [
             *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
         ]
         # What the edit costs (an action to limber or unpack): written by the one applier.
         changes += _costs(session, game, [c for c in answer.changes if not isinstance(c, SetState)])
-        return {"unit_id": act.unit_id, "changes": changes}, changes, unit
+        return Written({"unit_id": act.unit_id, "changes": changes}, changes, unit)
 
     asks: list[tuple[str, Unit | None, str | None]] = [(a, unit, None) for a in sorted(wanted)]
     return Todo(asks, None, write)
@@ -282,14 +277,14 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
             "unit_id", "that stand is already destroyed: pick another", why=f"unit {act.unit_id} is destroyed"
         )
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         changes: list[LoggedChange] = [
             *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
         ]
         # What the move costs beyond the stand itself (an action of its company): written by the one applier.
         rest = [c for c in answer.changes if not (isinstance(c, SetState) and c.unit_id == unit.id)]
         changes += _costs(session, game, rest)
-        return {"unit_id": act.unit_id, "changes": changes}, changes, unit
+        return Written({"unit_id": act.unit_id, "changes": changes}, changes, unit)
 
     return Todo([("move-stands", unit, None)], None, write)
 
@@ -317,7 +312,7 @@ def _move_formation(
 ) -> Todo:
     p = planned or formations.plan(session, game, viewer, act.unit_id)
 
-    def again() -> tuple[formations.Plan, dict[int, dict[str, Any]]]:
+    def again() -> tuple[formations.Plan, dict[int, dict[str, float]]]:
         # Read anew under the lock (a stand changed meanwhile): the rules of play asked of its stands again,
         # and the rule set asked again where they go.
         anew = formations.plan(session, game, viewer, act.unit_id)
@@ -325,11 +320,11 @@ def _move_formation(
         moved = rules_of(game).play(snapshot_of(session, game, anew.units), act)
         return anew, formations.places(anew, moved.changes)[0]
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         placed, costs = formations.places(p, answer.changes)  # where the rules put each stand, what it costs
         changes: list[LoggedChange] = [*formations.write(session, game, p, placed, again)]
         changes += _costs(session, game, costs)  # an action of each unit moved
-        return {"unit_id": act.unit_id, "changes": changes}, changes, None
+        return Written({"unit_id": act.unit_id, "changes": changes}, changes)
 
     return Todo(formations.asks(p), p.units, write)
 
@@ -347,10 +342,10 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
     units = units_service.list_units(session, game.pk)
     cause = act.cause if isinstance(act, PlaceMarker) else None
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         changes = apply_changes(session, game, units, answer.changes)
         session.refresh(unit)
-        return {"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit
+        return Written({"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit)
 
     return Todo([(act.action, unit, None)], units, write)
 
@@ -358,9 +353,9 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
 def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate, _: Any) -> Todo:
     laid = templates.laying(game, viewer, act.kind, act.side)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         template = laid.placed(answer.shown)  # where the rules lay it
-        return {"template": template}, [], template
+        return Written({"template": template}, [], template)
 
     def logged(ev: Event, template: Any) -> TemplateOut:
         return TemplateOut.model_validate(laid.saved(session, template, ev))
@@ -371,9 +366,9 @@ def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate
 def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTemplate, _: Any) -> Todo:
     moving = templates.moving(game, viewer, act.template_id)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         payload, after = moving.moved(answer.shown, act.version)  # where the rules lay it
-        return payload, [], after
+        return Written(payload, [], after)
 
     def logged(ev: Event, after: Any) -> TemplateOut:
         return TemplateOut.model_validate(moving.saved(session, after, ev))
@@ -384,8 +379,8 @@ def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTempla
 def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTemplate, _: Any) -> Todo:
     gone = templates.removing(game, viewer, act.template_id)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
-        return {"template": {k: v for k, v in gone.items() if k != "version"}}, [], gone
+    def write(answer: Answer) -> Written:
+        return Written({"template": {k: v for k, v in gone.items() if k != "version"}}, [], gone)
 
     def logged(ev: Event, gone: Any) -> TemplateOut:
         templates.take_off(session, game, act.template_id)
@@ -401,7 +396,7 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> To
     units = resolve.checked(session, game, viewer, act)
     private: dict[str, Any] = {}
 
-    def write(w: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(w: Answer) -> Written:
         if not isinstance(w, Rolled):
             raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
         if w.spent:  # written, not logged: the roll's event says what was asked
@@ -410,11 +405,11 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> To
         payload = w.logged(act, logged(changes))
         override = None
         if w.overridden:  # a value the table keeps, set by the referee: kept for the log with the others
-            override = {"by": viewer.role, "refused": " ".join(w.overridden)}
+            override = Overridden(viewer.role, " ".join(w.overridden)).logged()
             payload["override"] = override
         if w.seen is None:
             told = w if act.apply else replace(w, changes=())  # an unapplied roll says nothing done
-            return payload, changes, {**payload, **resolve.in_words(game, units, told)}
+            return Written(payload, changes, {**payload, **resolve.in_words(game, units, told)})
         # One event: what the opponent learns of the draw is public; the drawer reads its own draw and what
         # changed of its own, the opponent only what changed in its own hand (a card handed over), the referee
         # the whole draw.
@@ -426,7 +421,7 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> To
         rival = other_side(drawer)
         theirs = [c for c in changes if side_of(c) == rival]
         private.update({drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})})
-        return public, changes, (payload if viewer.is_referee else mine)
+        return Written(public, changes, payload if viewer.is_referee else mine)
 
     def answered(ev: Event, out: dict[str, Any]) -> ResolvedOut:
         return ResolvedOut.model_validate({**out, "event_id": ev.pk})
@@ -437,11 +432,11 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> To
 def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> Todo:
     aiming = arrivals.aimed(session, game, viewer, act.item_id)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         if not isinstance(answer, CardApplied):
             raise TypeError(f"arrived fire is answered by a CardApplied, not {type(answer).__name__}")
         changes = apply_changes(session, game, aiming.units, answer.changes)
-        return aiming.payload(answer, changes), changes, None
+        return Written(aiming.payload(answer, changes), changes)
 
     return Todo([], aiming.units, write, act=replace(act, names=aiming.names))
 
@@ -450,10 +445,10 @@ def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: A
     viewer.require_side(act.side, "play the cards")
     units = units_service.list_units(session, game.pk)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         changes = apply_changes(session, game, units, answer.changes)
         payload = {"side": act.side, **answer.shown, "changes": changes, "source": answer.source}
-        return payload, changes, None
+        return Written(payload, changes)
 
     return Todo([], units, write, False)
 
@@ -488,8 +483,8 @@ def _clock(
     elif isinstance(act, SetClockLimits):
         payload = clock_service.payload(Limits.of(act))
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
-        return {**payload, "source": clock_service.SOURCE}, [], None
+    def write(answer: Answer) -> Written:
+        return Written({**payload, "source": clock_service.SOURCE}, [])
 
     return Todo([], [], write)
 
@@ -528,8 +523,8 @@ def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjec
             game, "Objectives are called while the game is played: start it first, or it is over."
         )
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
-        return dict(answer.shown), [], None
+    def write(answer: Answer) -> Written:
+        return Written(dict(answer.shown), [])
 
     return Todo([], [], write)
 
@@ -539,10 +534,10 @@ def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any
         viewer.require_referee("end the game")
     may_end(session, game, viewer)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+    def write(answer: Answer) -> Written:
         turn = game.turn
         bump_game(session, game, act.version, status="finished")
-        return {**answer.shown, "turn": turn}, [], None
+        return Written({**answer.shown, "turn": turn}, [])
 
     return Todo([], [], write)
 

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 
 from app.data.changes import LoggedChange
 from app.data.models import Event, Game
-from app.data.schemas_answers import ArrivalsOut
+from app.data.schemas_answers import ArrivalsOut, CardAppliedOut
 from app.errors import Conflict
 from app.services.events import reversed_ids
 from app.services.games import game_state
@@ -29,7 +29,7 @@ from rules.core.fire_cards import CardApplied, FireCard
 KIND = "arrival-fire"
 
 
-def applied(session: Session, game: Game) -> dict[int, dict[str, Any]]:
+def applied(session: Session, game: Game) -> dict[int, CardAppliedOut]:
     """The cards applied this turn and not undone: plan item id -> the event that applied it."""
     undone = reversed_ids(session, game.pk)
     rows = session.exec(
@@ -38,12 +38,12 @@ def applied(session: Session, game: Game) -> dict[int, dict[str, Any]]:
         .order_by(col(Event.id))
     )
     return {
-        int(ev.payload["item"]["id"]): {
-            "event_id": ev.id,
-            "effect": ev.payload.get("effect", ""),
-            "said": ev.payload.get("said", []),
-            "dice": [d for r in ev.payload.get("rolls") or [] for d in r["resolution"].get("dice", [])],
-        }
+        int(ev.payload["item"]["id"]): CardAppliedOut(
+            event_id=ev.pk,
+            effect=ev.payload.get("effect", ""),
+            said=ev.payload.get("said", []),
+            dice=[d for r in ev.payload.get("rolls") or [] for d in r["resolution"].get("dice", [])],
+        )
         for ev in rows
         if ev.id not in undone
     }

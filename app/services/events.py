@@ -18,6 +18,7 @@ from sqlmodel import Session, col, func, select
 
 from app.core import live
 from app.data.models import Event, Game, Token
+from app.data.schemas_answers import LoggedEvent
 from app.services import versioned
 from app.services.seating import Viewer
 from rules.core.errors import NotFoundError
@@ -136,11 +137,11 @@ def roles_of(viewer: Viewer) -> list[str]:
     return [*SIDES, "referee"] if viewer.is_referee else [viewer.role]
 
 
-def event_dict(ev: Event, roles: Iterable[str] = ()) -> dict[str, Any]:
+def event_dict(ev: Event, roles: Iterable[str] = ()) -> LoggedEvent:
     """An event as a viewer holding `roles` may read it (every read path comes through here): the public
     payload with that viewer's private parts merged in. No roles: the public view only."""
     return {
-        "id": ev.id,
+        "id": ev.pk,
         "turn": ev.turn,
         "side": ev.side,
         "step": ev.step,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from sqlmodel import Session, col, select
 
@@ -273,18 +273,31 @@ def may_read_plan(viewer: Viewer, side: str, game: Game) -> bool:
     return viewer.may_act_for(side) or game.status == "finished"
 
 
-def plan_summary(session: Session, game: Game, side: str) -> dict[str, Any]:
+class PlanSummary(TypedDict):
+    """A side's plan as both sides read it (the answers' PlanOut)."""
+
+    side: str
+    locked: bool
+    commitment: str | None
+    capacity: int
+    how_to_check: str
+    turn: NotRequired[int]  # a plan sealed each turn: the turn whose plan it is
+
+
+def plan_summary(session: Session, game: Game, side: str) -> PlanSummary:
     """A side's plan as both sides read it: locked or not and its commitment (sealed each turn: the current
     turn's plan), never what it holds."""
     seal = seal_of(session, game, side, game.turn)
-    summary = {
+    summary: PlanSummary = {
         "side": side,
         "locked": seal.locked,
         "commitment": seal.commitment,
         "capacity": PLAN_CAPACITY,
         "how_to_check": HOW_TO_CHECK,
     }
-    return {**summary, "turn": game.turn} if each_turn(game) else summary
+    if each_turn(game):
+        summary["turn"] = game.turn
+    return summary
 
 
 def reveal(item: FirePlanItem, row: Seal) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import leaves_under
 from rules.core.records import Change, SetState
 
-FIELDS = ("x", "y", "facing_deg")
+FIELDS = ("x", "y", "facing_deg")  # a stand's place, in table cm and degrees
 
 
 @dataclass(frozen=True)
@@ -73,11 +73,11 @@ def asks(p: Plan) -> list[tuple[str, Unit | None, str | None]]:
     return list(out.values())
 
 
-def places(p: Plan, changes: Sequence[Change]) -> tuple[dict[int, dict[str, Any]], list[Change]]:
+def places(p: Plan, changes: Sequence[Change]) -> tuple[dict[int, dict[str, float]], list[Change]]:
     """The rules' answer split: each stand's new place (the fields it changes), and the rest (what the move
     costs the units moved)."""
     ids = set(p.versions)
-    placed: dict[int, dict[str, Any]] = {}
+    placed: dict[int, dict[str, float]] = {}
     rest: list[Change] = []
     for c in changes:
         if isinstance(c, SetState) and c.unit_id in ids and c.field in FIELDS:
@@ -87,7 +87,7 @@ def places(p: Plan, changes: Sequence[Change]) -> tuple[dict[int, dict[str, Any]
     return placed, rest
 
 
-def _write(session: Session, p: Plan, placed: dict[int, dict[str, Any]]) -> list[UnitSet] | None:
+def _write(session: Session, p: Plan, placed: dict[int, dict[str, float]]) -> list[UnitSet] | None:
     """Every stand's new place in one statement, each over the version it was read at; None (nothing kept)
     when a stand changed since."""
     table = Unit.__table__  # type: ignore[attr-defined]
@@ -118,8 +118,8 @@ def write(
     session: Session,
     game: Game,
     p: Plan,
-    placed: dict[int, dict[str, Any]],
-    again: Callable[[], tuple[Plan, dict[int, dict[str, Any]]]],
+    placed: dict[int, dict[str, float]],
+    again: Callable[[], tuple[Plan, dict[int, dict[str, float]]]],
 ) -> list[UnitSet]:
     """The move written under the game's lock (`game`, locked); when a stand (or the table) changed since its
     stands were read, read and played again under the lock (`again`: the plan and the places anew)."""

@@ -48,6 +48,17 @@ class Played(Generic[T]):
     events: list[Event] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Written:
+    """What an act's writer answers once the rule set has: the payload its event logs (each act's own JSON),
+    the changes as the log keeps them, and the act's answer before it is logged (a unit, a template, a roll's
+    record; None for an act answered by its event)."""
+
+    payload: dict[str, Any]
+    changes: list[LoggedChange]
+    answer: Any = None
+
+
 @dataclass
 class Todo(Generic[T]):
     """An act checked against the request: the rules of play to ask (action, unit, side), the units read,
@@ -56,7 +67,7 @@ class Todo(Generic[T]):
 
     asks: list[tuple[str, Unit | None, str | None]]
     units: list[Unit] | None
-    write: Callable[[Answer], tuple[dict[str, Any], list[LoggedChange], Any]]
+    write: Callable[[Answer], Written]
     in_step: bool = True
     private: dict[str, Any] | None = None
     logged: Callable[[Event, Any], T] | None = None

@@ -8,6 +8,7 @@ from typing import Any
 from sqlmodel import Session
 
 from app.data.models import Game
+from app.data.schemas_answers import LoggedEvent
 from app.services import ledger, story
 from app.services.events import event_dict, list_events, reversed_ids, roles_of
 from app.services.games import game_state
@@ -32,7 +33,7 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
     events = list_events(session, game.pk, roles_of(viewer), limit=100_000)
     read = [event_dict(ev, roles_of(viewer)) for ev in events]
     names, undone = display_names(units), reversed_ids(session, game.pk)
-    by_turn: dict[int, list[dict[str, Any]]] = {}
+    by_turn: dict[int, list[LoggedEvent]] = {}
     for ev in read:
         by_turn.setdefault(ev["turn"], []).append(ev)
     battalions = []

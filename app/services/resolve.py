@@ -6,7 +6,7 @@ side reading its own view) are the rule set's too."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from sqlmodel import Session
 
@@ -84,7 +84,34 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
     return units
 
 
-def in_words(game: Game, units: Sequence[Unit], w: Rolled) -> dict[str, Any]:
+class InWords(TypedDict):
+    """What a roll did in words (the answers' `outcome_words`, `odds_words` and `said`)."""
+
+    outcome_words: str | None
+    odds_words: dict[str, str]
+    said: list[str]
+
+
+class RefusedNow(TypedDict):
+    """What /resolve would refuse of an asked roll now (the answers' RefusedOut)."""
+
+    detail: str
+    why: str | None
+    source: str | None
+
+
+class Effect(TypedDict):
+    """A change as a card words it (the answers' EffectOut): a unit's field moved by `delta` or set to `value`."""
+
+    reason: str
+    source: str
+    unit_id: NotRequired[int]
+    field: NotRequired[str]
+    delta: NotRequired[int]
+    value: NotRequired[Any]  # whatever the rule set's field holds
+
+
+def in_words(game: Game, units: Sequence[Unit], w: Rolled) -> InWords:
     """What the roll did, in words: its outcome ("1 action") and its changes as sentences from the rule set's
     words for its fields ("1/1 Coy Plt 1 destroyed."), the same before an Apply and after it."""
     fields = rules_of(game).book.state_fields
@@ -138,7 +165,7 @@ def _refusals(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> lis
     return [*([step] if step else []), *rules_of(game).forbidden(snapshot, roll)]
 
 
-def _refused_dict(refused: str) -> dict[str, Any]:
+def _refused_dict(refused: str) -> RefusedNow:
     return {
         "detail": str(refused),
         "why": getattr(refused, "why", None),
@@ -146,15 +173,15 @@ def _refused_dict(refused: str) -> dict[str, Any]:
     }
 
 
-def _effect(c: Change) -> dict[str, Any]:
+def _effect(c: Change) -> Effect:
     """A change as the card words it: whose field moves by how much (or to what), why and by which rule."""
-    out: dict[str, Any] = {"reason": c.reason, "source": c.source}
+    out: Effect = {"reason": c.reason, "source": c.source}
     if isinstance(c, UnitChange):
         out["unit_id"] = c.unit_id
     if isinstance(c, AddToState):
-        out.update(field=c.field, delta=c.delta)
+        out["field"], out["delta"] = c.field, c.delta
     elif isinstance(c, SetState):
-        out.update(field=c.field, value=c.value)
+        out["field"], out["value"] = c.field, c.value
     return out
 
 

@@ -16,7 +16,8 @@ import hmac
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, TypeVar
+from datetime import datetime
+from typing import Any, Generic, NamedTuple, TypedDict, TypeVar
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
@@ -181,7 +182,19 @@ def revoke_all(session: Session, seating: Seating[Any, Any], owner_id: int) -> N
     )
 
 
-def device_dict(row: Token | CampaignToken, this_device: int | None) -> dict[str, Any]:
+class DeviceDict(TypedDict):
+    """A token as its game or campaign lists it (the answers' DeviceOut)."""
+
+    id: int | None
+    role: str
+    issued_at: datetime
+    last_seen_at: datetime | None
+    revoked_at: datetime | None
+    revoked: bool
+    this_device: bool
+
+
+def device_dict(row: Token | CampaignToken, this_device: int | None) -> DeviceDict:
     return {
         "id": row.id,
         "role": row.role,

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import prod
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.services import clock, ledger
@@ -171,6 +171,31 @@ def _whose(side: str, names: Sequence[str], called: str = "") -> str:
     return f"the {called} {joined}" if called else f"the {side}'s {joined}"
 
 
+class Moment(TypedDict):
+    """A decisive moment as the report tells it (its MomentOut)."""
+
+    event_id: int
+    turn: int
+    words: str
+    odds: str
+    effect: int
+    probability: str
+    decisiveness: str
+
+
+class StoryTurn(TypedDict):
+    turn: int
+    sentences: list[str]
+
+
+class Story(TypedDict):
+    """The story of the game (the report's StoryOut); `ending` set by the report once the result is read."""
+
+    decisive: list[Moment]
+    turns: list[StoryTurn]
+    ending: NotRequired[str | None]
+
+
 class Teller:
     """The story's sentences for one game, in its rule set's words."""
 
@@ -233,7 +258,7 @@ class Teller:
         said = f"{who} {act.roll}" if act.worded else f"{who}'s {act.roll}"
         return f"{_capital(said)}."
 
-    def moment(self, act: Act, told: set[str]) -> dict[str, Any] | None:
+    def moment(self, act: Act, told: set[str]) -> Moment | None:
         """A decisive moment: the act in words, then what it did, leaving out what an earlier moment said
         (`told`, added to); None when it would only repeat them."""
         lost = self.by_side("Lost", act.killed)
@@ -295,7 +320,7 @@ def story(
     undone: set[int],
     rules: GameRules,
     taken: Sequence[Taken] = (),
-) -> dict[str, Any]:
+) -> Story:
     """The decisive moments (the most decisive acts, `decisiveness`, earliest first among equals) and each
     turn's sentences, with who took which objective (`taken`: the score's changes of hands, in order)."""
     told = acts(events, units, names, undone, rules)
@@ -303,7 +328,7 @@ def story(
     ranked = sorted((a for a in told if decisiveness(a) > 0), key=lambda a: (-decisiveness(a), a.event_id))
     turns = sorted({int(ev["turn"]) for ev in events} - {0})
     said: set[str] = set()
-    moments: list[dict[str, Any]] = []
+    moments: list[Moment] = []
     for act in ranked:
         if len(moments) == DECISIVE:
             break

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlmodel import Session, and_, col, func, or_, select
 
 from app.data.models import Event, Game, Unit
+from app.data.overrides import Overridden
 from app.errors import Conflict, Forbidden
 from app.services.events import record
 from app.services.fireplans import arrive, due_items, each_turn, lock_plan, seal_due
@@ -117,7 +118,16 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
     return info
 
 
-def _permit_dict(p: Permit) -> dict[str, Any]:
+class PermitDict(TypedDict):
+    """What a step permits (the turn's PermitOut): the act, the units it is for, the rule's words and line."""
+
+    action: str
+    units: list[str]
+    quote: str
+    source: str
+
+
+def _permit_dict(p: Permit) -> PermitDict:
     return {"action": p.action, "units": list(p.units), "quote": p.quote, "source": p.source}
 
 
@@ -131,7 +141,7 @@ def rules_of_play(
     side: str | None = None,
     override: bool = False,
     units: Sequence[Unit] | None = None,
-) -> dict[str, Any] | None:
+) -> Overridden | None:
     """Refuse what the game's status and the current step of its turn sequence do not allow: a 409 that
     names the rule or step and says what is allowed now. The referee may override; the answer is then the
     record of the override, for the event that logs the act (None when nothing was overridden). `units`: the
@@ -164,19 +174,16 @@ def roll_refused(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> 
     return rules_of(game).roll_refusal(game.status, snapshot, position(game), roll, side)
 
 
-def roll_of_play(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> dict[str, Any] | None:
+def roll_of_play(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> Overridden | None:
     """The rules of play of a roll: a 409 naming the step, or the record of the referee's override."""
     return _overridden(game, viewer, roll_refused(game, viewer, roll, snapshot), roll.override)
 
 
-def _overridden(game: Game, viewer: Viewer, refused: str | None, override: bool) -> dict[str, Any] | None:
+def _overridden(game: Game, viewer: Viewer, refused: str | None, override: bool) -> Overridden | None:
     if refused is None:
         return None
     if override:
-        return {
-            "by": viewer.role,
-            "refused": getattr(refused, "why", refused),
-        }  # the rule in full, for the log
+        return Overridden(viewer.role, getattr(refused, "why", refused))  # the rule in full, for the log
     raise conflict(game, refused)
 
 

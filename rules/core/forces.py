@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from rules.core.errors import RulesError
 from rules.core.scenario import ForceUnit
@@ -49,7 +49,46 @@ def base_of(chart: ForceChart, level: str, kind: str) -> str | None:
     return kind if level == chart.base_level and any(k.id == kind for k in chart.kinds) else None
 
 
-def chart_dict(chart: ForceChart) -> dict[str, Any]:
+class ChartWords(TypedDict):
+    formation: str
+    sub_unit: str
+    base: str
+
+
+class ChartKindRow(TypedDict):
+    id: str
+    name: str
+    what: str
+
+
+class ChartDict(TypedDict):
+    """The chart as JSON: its title, its words for the three levels, its kinds and qualities, how many
+    sub-units and bases a formation may have at most, and the printed line."""
+
+    title: str
+    words: ChartWords
+    kinds: list[ChartKindRow]
+    qualities: list[str]
+    default_quality: str | None
+    most_sub_units: int
+    most_bases: int
+    source: str
+
+
+class DocumentUnit(TypedDict):
+    """A unit as a scenario document writes it (docs/scenario-format.md), its children the same."""
+
+    id: str
+    name: str
+    level: str
+    kind: str
+    base: str | None
+    quality: str | None
+    source: str
+    children: list[DocumentUnit]
+
+
+def chart_dict(chart: ForceChart) -> ChartDict:
     """The chart as the API and the scenario editor show it."""
     return {
         "title": chart.title,
@@ -136,7 +175,7 @@ def build_force(chart: ForceChart, entry: Mapping[str, Any], field: str, id_pref
     )
 
 
-def document_units(node: ForceUnit) -> dict[str, Any]:
+def document_units(node: ForceUnit) -> DocumentUnit:
     """A built formation as a scenario document writes its units (docs/scenario-format.md)."""
     return {
         "id": node.id,

@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from rules.core.errors import RulesError
 
@@ -158,6 +158,17 @@ class FillRequest:
     given: Mapping[str, Any] = field(default_factory=dict)
 
 
+class FilledDict(TypedDict):
+    """A filled field as the game's log keeps it: the field, its value and why; a value given over the
+    table's is marked `given`, with the table's beside it."""
+
+    field: str
+    value: Any  # the request field's own value (a number, a word, a list of unit ids ...)
+    why: str
+    given: NotRequired[bool]
+    table: NotRequired[Any]  # the table's value of that field
+
+
 @dataclass(frozen=True)
 class Filled:
     """One request field the game's state knows: its value, why, and the rule that lets the game say so. A
@@ -172,9 +183,9 @@ class Filled:
     given: bool = False
     table: Any = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> FilledDict:
         """The form the game's log keeps (the citation is the rule set's, not the log's)."""
-        out = {"field": self.field, "value": self.value, "why": self.why}
+        out: FilledDict = {"field": self.field, "value": self.value, "why": self.why}
         return {**out, "given": True, "table": self.table} if self.given else out
 
 
@@ -328,6 +339,39 @@ class Arrival:
     step: str = ""
 
 
+class StandActDict(TypedDict):
+    """A stand card's roll as JSON (StandAct's fields)."""
+
+    label: str
+    resolver: str
+    unit_id: int
+    why: str
+    target: bool
+    dice: int
+    pool: bool
+    order: str
+    joined: str
+    on_enemy: bool
+    options: list[str]
+
+
+class EditChoiceDict(TypedDict):
+    value: Any  # the value the edit sets: the state field's own kind (a flag, a count, a word)
+    label: str
+    target: str
+    needs_target: bool
+
+
+class StandEditDict(TypedDict):
+    """A stand card's unit edit as JSON (StandEdit's fields, its choices each an EditChoiceDict)."""
+
+    label: str
+    field: str
+    unit_id: int
+    why: str
+    choices: list[EditChoiceDict]
+
+
 @dataclass(frozen=True)
 class StandAct:
     """A roll a stand's card offers now: the button's words, the resolver, the unit that rolls (a platoon
@@ -355,7 +399,7 @@ class StandAct:
     # yes or no or a whole number in a short range, as the resolver's request declares it.
     options: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> StandActDict:
         return {
             "label": self.label,
             "resolver": self.resolver,
@@ -381,7 +425,7 @@ class EditChoice:
     target: str = ""
     needs_target: bool = False
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> EditChoiceDict:
         return {
             "value": self.value,
             "label": self.label,
@@ -401,7 +445,7 @@ class StandEdit:
     why: str
     choices: tuple[EditChoice, ...]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> StandEditDict:
         return {
             "label": self.label,
             "field": self.field,

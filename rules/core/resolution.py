@@ -5,7 +5,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NotRequired, TypedDict
+
+
+class ModifierDict(TypedDict):
+    """A modifier as JSON (an answer's `modifiers`; a table's, where each is a number: else PrintedModifier)."""
+
+    label: str
+    value: int
+    source: str
+
+
+class PrintedModifier(TypedDict):
+    """A modifier as a rule table prints it: its words, its value (a number, or words such as "-n"), the rule,
+    and the erratum that disputes it where one does."""
+
+    label: str
+    value: int | str
+    source: str
+    erratum: NotRequired[str]
 
 
 @dataclass(frozen=True)
@@ -14,7 +32,7 @@ class Modifier:
     value: int
     source: str
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ModifierDict:
         return {"label": self.label, "value": self.value, "source": self.source}
 
 

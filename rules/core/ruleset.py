@@ -16,7 +16,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import UnionType
-from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, get_args, get_origin, get_type_hints
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    NotRequired,
+    TypedDict,
+    TypeVar,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -43,6 +55,25 @@ class Reading:
     text: str
     source: str
     value: Any = None
+
+
+class ReadingDict(TypedDict):
+    id: str
+    text: str
+    source: str
+    value: Any  # the value the engine uses under this reading: each erratum's own (a number, a table ...)
+
+
+class ErratumDict(TypedDict):
+    """An erratum as JSON: its topic, default reading, periods, note and section, and its readings."""
+
+    id: str
+    topic: str
+    default: str
+    periods: list[str]
+    note: str
+    section: str
+    readings: list[ReadingDict]
 
 
 @dataclass(frozen=True)
@@ -73,7 +104,7 @@ class Erratum:
                 return r
         raise KeyError(reading_id)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ErratumDict:
         return {
             "id": self.id,
             "topic": self.topic,
@@ -238,13 +269,13 @@ class Resolver(ABC, Generic[Req]):
         entered as the card itself. None: the dice are dice."""
         return None
 
-    def card(self, code: str) -> dict[str, Any]:
+    def card(self, code: str) -> CardShown:
         """What a card of the pack is: `card`, `name`, `kind`, `title` and `text` (for a resolver with a pack). By
         default the card as the pack writes it, with no title or text of its own (a pack whose cards say nothing
         but their face)."""
         return {"card": code, "name": code, "kind": "card", "title": None, "text": ""}
 
-    def cards_shown(self, outcome: Any) -> list[tuple[str, list[dict[str, Any]], bool]]:
+    def cards_shown(self, outcome: Any) -> list[tuple[str, list[CardShown], bool]]:
         """The cards an answer shows its player, as (heading, cards as `card()` describes them, whether they
         are held, so playable later): what was drawn and the player's own hand, never the pack."""
         return []
@@ -258,6 +289,18 @@ class Resolver(ABC, Generic[Req]):
         if count_rolls(sides) > MAX_ENUMERATION:
             raise RulesError("dice", f"{len(sides)} dice are too many to enumerate; resolve fewer at once")
         return exact_distribution(sides, lambda d: self.evaluate(req, ctx, d).key)
+
+
+class CardShown(TypedDict):
+    """A card of a resolver's pack as its player is shown it (`Resolver.card`): its face, its name (a dummy
+    has none), its kind, title and text, and whether it goes to the opponent (where the pack says)."""
+
+    card: str
+    name: NotRequired[str]
+    kind: str
+    title: str | None
+    text: str
+    to_opponent: NotRequired[bool]
 
 
 ResolverT = TypeVar("ResolverT", bound=type[Resolver[Any]])

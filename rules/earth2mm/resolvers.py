@@ -4,7 +4,7 @@ recovery, movement, bombardment shots, and the bombardment circle and smoke cord
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -12,6 +12,7 @@ from rules.core.dice import convolve
 from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
+from rules.earth2mm import data as D
 from rules.earth2mm import pools
 from rules.earth2mm.data import (
     ASSAULT_DICE,
@@ -798,8 +799,36 @@ class SmokeCordon(NoDice, Resolver[CordonRequest]):
 
 
 # -- datasets ------------------------------------------------------------------------------------------
+class HighCommand(TypedDict):
+    """A high command's plans in each situation, and whether it may dig in."""
+
+    plans: dict[D.Situation, list[D.Plan]]
+    may_dig_in: bool
+
+
+# A terrain's resilience moving, stationary and dug in (functional form: "dug-in" is no Python name).
+CoverRow = TypedDict("CoverRow", {"moving": int, "stationary": int, "dug-in": int})
+
+
+class MovementData(TypedDict):
+    speeds_cm: dict[D.SpeedClass, int]
+    terrain_percent: dict[D.MoveTerrain, int]
+    assault_percent: int
+    assault_reach_m: int
+    transport_percent: int
+    transport_max_cm: int
+    scale_metres_per_cm: int
+
+
+class BoundData(TypedDict):
+    bound: list[str]
+    planning: list[str]
+    executing: list[str]
+    source: str
+
+
 @Earth2mm.dataset("high-commands", "Plans each high command allows by situation, and digging in")
-def _commands(_p: str | None) -> dict[str, Any]:
+def _commands(_p: str | None) -> dict[D.Command, HighCommand]:
     ctx = Earth2mm().context(None)
     return {
         c: {
@@ -813,12 +842,12 @@ def _commands(_p: str | None) -> dict[str, Any]:
 
 
 @Earth2mm.dataset("cover", "The cover/resilience table (moving, stationary, dug in by terrain)")
-def _cover(_p: str | None) -> dict[str, Any]:
-    return {t: dict(zip(("moving", "stationary", "dug-in"), COVER[t], strict=True)) for t in TERRAINS}
+def _cover(_p: str | None) -> dict[D.Terrain, CoverRow]:
+    return {t: {"moving": COVER[t][0], "stationary": COVER[t][1], "dug-in": COVER[t][2]} for t in TERRAINS}
 
 
 @Earth2mm.dataset("movement", "Speeds (cm), terrain and road percentages, assault and transport")
-def _movement(_p: str | None) -> dict[str, Any]:
+def _movement(_p: str | None) -> MovementData:
     return {
         "speeds_cm": SPEEDS_CM,
         "terrain_percent": MOVE_PERCENT,
@@ -836,7 +865,7 @@ def _units(_p: str | None) -> list[dict[str, object]]:
 
 
 @Earth2mm.dataset("bound", "The bound, and the planning and executing order")
-def _bound(_p: str | None) -> dict[str, Any]:
+def _bound(_p: str | None) -> BoundData:
     return {
         "bound": list(BOUND),
         "planning": list(PLANNING_ORDER),

@@ -4,13 +4,14 @@ initiative, troop bonuses and situation modifiers, who wins, and the rolls to de
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from pydantic import Field
 
 from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
+from rules.firestorm import data as D
 from rules.firestorm.data import (
     ADJACENCY,
     AIF_NIGHT_BATTLES,
@@ -496,10 +497,64 @@ class Outcome(Resolver[OutcomeRequest]):
 
 
 # -- datasets --------------------------------------------------------------------------------------------------
+class MapArea(TypedDict):
+    """An area of the campaign map: its name, terrain, victory points, whose trench, who holds it first, and
+    its neighbours."""
+
+    id: str
+    name: str
+    terrain: D.Terrain
+    victory_points: int
+    trench_of: D.Side | None
+    initial_control: D.Side
+    adjacent: list[str]
+
+
+class CampaignMapData(TypedDict):
+    areas: list[MapArea]
+    supply: dict[D.Side, list[str]]
+    captured_troop_points: int
+    sources: list[str]
+    errata: list[str]
+
+
+class TroopRow(TypedDict):
+    id: str
+    name: str
+    side: D.Side
+    kind: D.Kind
+    points: int
+    area: str | None
+    brigade: str
+
+
+class TroopsData(TypedDict):
+    """The Firestorm Troops, each kind's value by terrain, and the situation modifiers."""
+
+    troops: list[TroopRow]
+    values: dict[D.Kind, dict[D.Terrain, int]]
+    situation_modifiers: dict[str, int]
+
+
+class TurnsData(TypedDict):
+    """The campaign's turns: battles a turn, initiative bonuses, fixed attacks, the rolls to destroy by result,
+    victory levels and the effects of being out of supply."""
+
+    battles: dict[int, int]
+    initiative_bonus: dict[int, D.Side]
+    turn_1_fixed_attacks: list[list[str]]
+    aif_night_battles_turn_3: int
+    destroy_generals_wargame_losing: dict[int, int]
+    destroy_generals_wargame_winning_printed: dict[int, int]
+    destroy_great_war_by_vp: dict[int, int | None]
+    victory_levels: dict[int, str]
+    out_of_supply_effects: list[str]
+
+
 @Firestorm.dataset(
     "map", "Campaign map: areas, terrain, victory points, supply edges, adjacency (reconstructed)"
 )
-def _map(_p: str | None) -> dict[str, Any]:
+def _map(_p: str | None) -> CampaignMapData:
     return {
         "areas": [
             {
@@ -521,7 +576,7 @@ def _map(_p: str | None) -> dict[str, Any]:
 
 
 @Firestorm.dataset("troops", "Firestorm Troops: side, kind, points, starting area; values by terrain")
-def _troops(_p: str | None) -> dict[str, Any]:
+def _troops(_p: str | None) -> TroopsData:
     return {
         "troops": [
             {
@@ -546,7 +601,7 @@ def _troops(_p: str | None) -> dict[str, Any]:
 
 
 @Firestorm.dataset("turns", "Campaign turns: battles, initiative bonuses, roll-to-destroy tables")
-def _turns(_p: str | None) -> dict[str, Any]:
+def _turns(_p: str | None) -> TurnsData:
     return {
         "battles": BATTLES,
         "initiative_bonus": INITIATIVE_BONUS,

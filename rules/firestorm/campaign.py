@@ -8,8 +8,8 @@ States are frozen pydantic models and round-trip through JSON; nothing here stor
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, Literal, Required, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -106,6 +106,108 @@ class CampaignState(BaseModel):
     aif_attacked: tuple[str, ...] = ()
     adjacency: dict[str, tuple[str, ...]]
     variants: dict[str, str] = Field(default_factory=dict)
+
+
+# -- what the machine answers ---------------------------------------------------------------------------
+class AttackOption(TypedDict):
+    """One attack the attacker may choose: from and to which area, and the troops it may commit."""
+
+    from_area: str
+    to_area: str
+    troops: list[str]
+
+
+class RollNeeded(TypedDict):
+    """A die a troop rolls (Roll as JSON): the troop and the score it needs."""
+
+    troop: str
+    needed: int
+
+
+# What may be done next (legal_actions): the action's `type` and `side` as the action takes them, the dice it
+# takes, and the choices of its kind the player fills the rest of the action from ("or": what replaces the
+# dice of a battle). Functional form: "or" is a Python keyword.
+LegalAction = TypedDict(
+    "LegalAction",
+    {
+        "type": Required[str],
+        "dice": Required[int],
+        "side": Side,
+        "options": list[AttackOption],
+        "max_troops": int,
+        "troops": list[str],
+        "dice_order": list[str],
+        "or": str,
+        "rolls": list[RollNeeded],
+        "areas": list[str] | dict[str, list[str]],
+        "survivors_first": list[str],
+        "candidates": dict[str, str],
+        "moves": dict[str, list[str]],
+    },
+    total=False,
+)
+
+EventKind = Literal[
+    "initiative", "battle arrow", "battle forfeited", "great war result", "battle", "survives", "captured",
+    "destroyed", "retreat", "advance", "redeploy", "reinforcement", "area captured", "withdrawn", "turn",
+    "lines tidied",
+]  # fmt: skip
+
+# What happened (apply's events): the event's kind and the fields that kind names. Functional form: "from" is
+# a Python keyword.
+CampaignEvent = TypedDict(
+    "CampaignEvent",
+    {
+        "event": Required[EventKind],
+        "attacker": Side,
+        "automatic": bool,
+        "german_total": int,
+        "bef_total": int,
+        "from": str | None,
+        "to": str | None,
+        "troops": list[str],
+        "side": Side,
+        "source": str,
+        "attacker_vp": int,
+        "defender_vp": int,
+        "attacker_won": bool,
+        "attacker_total": int,
+        "defender_total": int,
+        "troop": str,
+        "roll": int,
+        "needed": int,
+        "why": str,
+        "area": str | None,
+        "by": Side,
+        "turn": int,
+        "areas": list[str],
+        "troops_captured": list[str],
+    },
+    total=False,
+)
+
+
+class TroopUpdate(TypedDict, total=False):
+    """What an action changes of a troop (a Troop's fields)."""
+
+    area: str | None
+    status: Status
+    fixed: bool
+
+
+class CampaignResult(TypedDict):
+    """The campaign's score (result): each side's campaign points and troops captured, and the outcome."""
+
+    final: bool
+    turn: int
+    points: dict[Side, int]
+    captured_troops: dict[Side, int]
+    outcome_key: str
+    outcome: str
+    margin: int
+
+
+Events = list[CampaignEvent]
 
 
 # -- actions ---------------------------------------------------------------------------------------------
@@ -355,9 +457,9 @@ def attacker_of(state: CampaignState) -> Side:
     return state.current.attacker
 
 
-def possible_attacks(state: CampaignState, side: Side) -> list[dict[str, Any]]:
+def possible_attacks(state: CampaignState, side: Side) -> list[AttackOption]:
     """Every (from, to) the attacker may choose now, with the troops it may commit."""
-    out = []
+    out: list[AttackOption] = []
     fixed = fixed_attack(state.turn, state.battle)
     pairs = [fixed] if fixed else [(a, n) for a in state.adjacency for n in state.adjacency[a]]
     for a, n in pairs:
@@ -386,7 +488,7 @@ def dice_needed(state: CampaignState, action: Mapping[str, Any]) -> int:
     return 0
 
 
-def legal_actions(state: CampaignState) -> list[dict[str, Any]]:
+def legal_actions(state: CampaignState) -> list[LegalAction]:
     """What may be done next, each with the number of dice it takes ("dice"). An entry's `type` and `side`
     are fields of the action itself, which apply accepts as given (and checks); the other keys list the
     choices the player fills the rest of the action from."""
@@ -428,7 +530,7 @@ def legal_actions(state: CampaignState) -> list[dict[str, Any]]:
             {
                 "type": "destroy",
                 "dice": len(c.pending_destroy),
-                "rolls": [r.model_dump() for r in c.pending_destroy],
+                "rolls": [RollNeeded(troop=r.troop, needed=r.needed) for r in c.pending_destroy],
             }
         ]
     if p == "capture" and c:
@@ -436,7 +538,7 @@ def legal_actions(state: CampaignState) -> list[dict[str, Any]]:
             {
                 "type": "capture",
                 "dice": len(c.pending_capture),
-                "rolls": [r.model_dump() for r in c.pending_capture],
+                "rolls": [RollNeeded(troop=r.troop, needed=r.needed) for r in c.pending_capture],
             }
         ]
     if p == "retreat" and c:
@@ -533,7 +635,7 @@ SIDE_RULES = {
 
 def apply(
     state: CampaignState, action: Mapping[str, Any], dice: Sequence[int] | None = None
-) -> tuple[CampaignState, list[dict[str, Any]]]:
+) -> tuple[CampaignState, Events]:
     """The next state and the events of one action. Raises RulesError for anything the rules refuse."""
     check_state(state)
     act = parse_action(action)
@@ -551,18 +653,18 @@ def apply(
         if not 1 <= d <= 6:
             raise RulesError(f"dice.{i}", f"a D6 shows 1 to 6, got {d}", range(1, 7))
     handler = _HANDLERS[act.type]
-    events: list[dict[str, Any]] = []
+    events: Events = []
     new = handler(state, act, rolled, events)
     return _settle(new, events), events
 
 
-def _set_troops(state: CampaignState, **changes: dict[str, Any]) -> CampaignState:
+def _set_troops(state: CampaignState, changes: Mapping[str, TroopUpdate]) -> CampaignState:
     troops = tuple(t.model_copy(update=changes[t.id]) if t.id in changes else t for t in state.troops)
     return state.model_copy(update={"troops": troops})
 
 
 def _initiative(
-    state: CampaignState, act: InitiativeAction, dice: list[int], events: list[dict[str, Any]]
+    state: CampaignState, act: InitiativeAction, dice: list[int], events: Events
 ) -> CampaignState:
     auto = automatic_attacker(state.turn, state.battle)
     if auto:
@@ -574,9 +676,7 @@ def _initiative(
     return state.model_copy(update={"phase": "attack", "current": BattleState(attacker=attacker)})
 
 
-def _attack(
-    state: CampaignState, act: AttackAction, dice: list[int], events: list[dict[str, Any]]
-) -> CampaignState:
+def _attack(state: CampaignState, act: AttackAction, dice: list[int], events: Events) -> CampaignState:
     side = attacker_of(state)
     options = possible_attacks(state, side)
     match = [o for o in options if o["from_area"] == act.from_area and o["to_area"] == act.to_area]
@@ -622,9 +722,7 @@ def _attack(
     )
 
 
-def _pass(
-    state: CampaignState, act: PassAction, dice: list[int], events: list[dict[str, Any]]
-) -> CampaignState:
+def _pass(state: CampaignState, act: PassAction, dice: list[int], events: Events) -> CampaignState:
     events.append(
         {
             "event": "battle forfeited",
@@ -635,9 +733,7 @@ def _pass(
     return _end_battle(state.model_copy(update={"current": None}), None)
 
 
-def _defend(
-    state: CampaignState, act: DefendAction, dice: list[int], events: list[dict[str, Any]]
-) -> CampaignState:
+def _defend(state: CampaignState, act: DefendAction, dice: list[int], events: Events) -> CampaignState:
     c = state.current
     assert c is not None and c.to_area
     defender = other(c.attacker)
@@ -653,9 +749,7 @@ def _defend(
     return state.model_copy(update={"phase": "resolve", "current": c})
 
 
-def _resolve(
-    state: CampaignState, act: ResolveAction, dice: list[int], events: list[dict[str, Any]]
-) -> CampaignState:
+def _resolve(state: CampaignState, act: ResolveAction, dice: list[int], events: Events) -> CampaignState:
     c = state.current
     assert c is not None and c.from_area and c.to_area
     ctx = _ctx(state)
@@ -665,7 +759,14 @@ def _resolve(
         vp = {c.attacker: act.great_war.attacker_vp, other(c.attacker): act.great_war.defender_vp}
         difference = abs(act.great_war.attacker_vp - act.great_war.defender_vp)
         target = {side: destroy_target_by_vp(vp[other(side)]) for side in vp}
-        events.append({"event": "great war result", **act.great_war.model_dump(), "attacker_won": won})
+        events.append(
+            {
+                "event": "great war result",
+                "attacker_vp": act.great_war.attacker_vp,
+                "defender_vp": act.great_war.defender_vp,
+                "attacker_won": won,
+            }
+        )
     else:
         setup = BattleSetup(
             state.turn,
@@ -702,13 +803,11 @@ def _resolve(
     return state.model_copy(update={"phase": "destroy", "current": c})
 
 
-def _destroy(
-    state: CampaignState, act: DestroyAction, dice: list[int], events: list[dict[str, Any]]
-) -> CampaignState:
+def _destroy(state: CampaignState, act: DestroyAction, dice: list[int], events: Events) -> CampaignState:
     c = state.current
     assert c is not None and c.winner
     loser = other(c.winner)
-    changes: dict[str, dict[str, Any]] = {}
+    changes: dict[str, TroopUpdate] = {}
     capture: list[Roll] = []
     for roll, d in zip(c.pending_destroy, dice, strict=True):
         if d < roll.needed:
@@ -725,7 +824,7 @@ def _destroy(
             events.append({"event": "destroyed", "troop": roll.troop, "roll": d, "needed": roll.needed})
             if side == loser:
                 capture.append(roll)
-    state = _set_troops(state, **changes)
+    state = _set_troops(state, changes)
     return state.model_copy(
         update={
             "phase": "capture",
@@ -734,25 +833,21 @@ def _destroy(
     )
 
 
-def _capture(
-    state: CampaignState, act: CaptureAction, dice: list[int], events: list[dict[str, Any]]
-) -> CampaignState:
+def _capture(state: CampaignState, act: CaptureAction, dice: list[int], events: Events) -> CampaignState:
     c = state.current
     assert c is not None
-    changes = {}
+    changes: dict[str, TroopUpdate] = {}
     for roll, d in zip(c.pending_capture, dice, strict=True):
         if d >= roll.needed:
             changes[roll.troop] = {"status": "captured"}
             events.append({"event": "captured", "troop": roll.troop, "roll": d})
-    state = _set_troops(state, **changes)
+    state = _set_troops(state, changes)
     return state.model_copy(
         update={"phase": "retreat", "current": c.model_copy(update={"pending_capture": ()})}
     )
 
 
-def _retreat(
-    state: CampaignState, act: RetreatAction, dice: list[int], events: list[dict[str, Any]]
-) -> CampaignState:
+def _retreat(state: CampaignState, act: RetreatAction, dice: list[int], events: Events) -> CampaignState:
     c = state.current
     assert c is not None and c.to_area
     defender = other(c.attacker)
@@ -766,13 +861,11 @@ def _retreat(
         if area not in areas:
             raise RulesError(f"action.moves.{tid}", "retreat into an adjacent friendly area", areas)
     events.extend({"event": "retreat", "troop": t, "to": a} for t, a in act.moves.items())
-    state = _set_troops(state, **{t: {"area": a} for t, a in act.moves.items()})
+    state = _set_troops(state, {t: TroopUpdate(area=a) for t, a in act.moves.items()})
     return state.model_copy(update={"phase": "advance"})
 
 
-def _advance(
-    state: CampaignState, act: AdvanceAction, dice: list[int], events: list[dict[str, Any]]
-) -> CampaignState:
+def _advance(state: CampaignState, act: AdvanceAction, dice: list[int], events: Events) -> CampaignState:
     c = state.current
     assert c is not None and c.to_area
     cands = advance_candidates(state)
@@ -789,13 +882,11 @@ def _advance(
     ):
         raise RulesError("action.troops", "the surviving troops of the battle advance first", first)
     events.extend({"event": "advance", "troop": t, "to": c.to_area} for t in act.troops)
-    state = _set_troops(state, **{t: {"area": c.to_area} for t in act.troops})
+    state = _set_troops(state, {t: TroopUpdate(area=c.to_area) for t in act.troops})
     return _end_battle(state, c.winner)
 
 
-def _redeploy(
-    state: CampaignState, act: RedeployAction, dice: list[int], events: list[dict[str, Any]]
-) -> CampaignState:
+def _redeploy(state: CampaignState, act: RedeployAction, dice: list[int], events: Events) -> CampaignState:
     expected: Side = "german" if "german" not in state.redeployed else "bef"
     if act.side != expected:
         raise RulesError("action.side", "the Germans redeploy first, then the BEF", [expected])
@@ -808,17 +899,15 @@ def _redeploy(
                 f"action.moves.{tid}", "move at most one area, into a friendly area", options[tid]
             )
     events.extend({"event": "redeploy", "troop": t, "to": a} for t, a in act.moves.items())
-    state = _set_troops(state, **{t: {"area": a} for t, a in act.moves.items()})
+    state = _set_troops(state, {t: TroopUpdate(area=a) for t, a in act.moves.items()})
     return state.model_copy(update={"redeployed": (*state.redeployed, act.side)})
 
 
-def _reinforce(
-    state: CampaignState, act: ReinforceAction, dice: list[int], events: list[dict[str, Any]]
-) -> CampaignState:
+def _reinforce(state: CampaignState, act: ReinforceAction, dice: list[int], events: Events) -> CampaignState:
     expected: Side = "german" if "german" not in state.reinforced else "bef"
     if act.side != expected:
         raise RulesError("action.side", "the Germans place their reinforcements first", [expected])
-    changes: dict[str, dict[str, Any]] = {}
+    changes: dict[str, TroopUpdate] = {}
     if act.side == "german":
         allowed = [a for a, s in state.control.items() if s == "german"]
         for i, a in enumerate(act.areas):
@@ -838,11 +927,12 @@ def _reinforce(
             for tid in (f"{brigade}-bde-aif-a", f"{brigade}-bde-aif-b"):
                 changes[tid] = {"area": a, "status": "active", "fixed": True}
     events.extend({"event": "reinforcement", "troop": t, "area": c["area"]} for t, c in changes.items())
-    state = _set_troops(state, **changes)
+    state = _set_troops(state, changes)
     return state.model_copy(update={"reinforced": (*state.reinforced, act.side)})
 
 
-_HANDLERS: dict[str, Any] = {
+# Each action's handler by its type (each takes its own kind of action, parsed by parse_action).
+_HANDLERS: dict[str, Callable[[CampaignState, Any, list[int], Events], CampaignState]] = {
     "initiative": _initiative,
     "attack": _attack,
     "pass": _pass,
@@ -858,16 +948,15 @@ _HANDLERS: dict[str, Any] = {
 
 
 def _end_battle(state: CampaignState, winner: Side | None) -> CampaignState:
-    update: dict[str, Any] = {"battle": state.battle + 1, "current": None, "phase": "initiative"}
+    state = state.model_copy(update={"battle": state.battle + 1, "current": None, "phase": "initiative"})
     if winner is not None:
-        update["last_winner"] = winner
-    state = state.model_copy(update=update)
+        state = state.model_copy(update={"last_winner": winner})
     if state.battle >= BATTLES[state.turn]:
         state = state.model_copy(update={"phase": "redeploy" if state.turn < LAST_TURN else "finished"})
     return state
 
 
-def _settle(state: CampaignState, events: list[dict[str, Any]]) -> CampaignState:
+def _settle(state: CampaignState, events: Events) -> CampaignState:
     """Step through phases that need no one's decision."""
     while True:
         c = state.current
@@ -888,7 +977,7 @@ def _settle(state: CampaignState, events: list[dict[str, Any]]) -> CampaignState
                 lost = [t.id for t in here] + [
                     t for t in c.defender_troops if troop(state, t).status == "destroyed"
                 ]
-                state = _set_troops(state, **{t: {"status": "captured", "area": None} for t in lost})
+                state = _set_troops(state, {t: TroopUpdate(status="captured", area=None) for t in lost})
                 events.extend({"event": "captured", "troop": t, "why": "no retreat"} for t in lost)
                 here = []
             if here:
@@ -921,7 +1010,7 @@ def _settle(state: CampaignState, events: list[dict[str, Any]]) -> CampaignState
                     for t in state.troops
                     if TROOP_BY_ID[t.id].kind in TANK_KINDS and t.status == "active"
                 ]
-                state = _set_troops(state, **{t: {"status": "withdrawn", "area": None} for t in tanks})
+                state = _set_troops(state, {t: TroopUpdate(status="withdrawn", area=None) for t in tanks})
                 events.extend({"event": "withdrawn", "troop": t} for t in tanks)
             if state.turn != 2:
                 state = _next_turn(state, events)
@@ -938,7 +1027,7 @@ def _settle(state: CampaignState, events: list[dict[str, Any]]) -> CampaignState
             return state
 
 
-def _next_turn(state: CampaignState, events: list[dict[str, Any]]) -> CampaignState:
+def _next_turn(state: CampaignState, events: Events) -> CampaignState:
     events.append({"event": "turn", "turn": state.turn + 1})
     return state.model_copy(
         update={"turn": state.turn + 1, "battle": 0, "last_winner": None, "phase": "initiative"}
@@ -949,19 +1038,19 @@ def _untidy(state: CampaignState) -> list[str]:
     return [a for a, s in state.control.items() if not in_supply(state, a, s)]
 
 
-def _tidy(state: CampaignState, events: list[dict[str, Any]]) -> CampaignState:
+def _tidy(state: CampaignState, events: Events) -> CampaignState:
     """'At the end of the Forth turn any area that is cut off and out of supply is captured by the side that
     has them cut off. All Firestorm Troops in these areas are captured.'"""
     cut = _untidy(state)
     control = {**state.control, **{a: other(state.control[a]) for a in cut}}
     lost = [t.id for t in state.troops if t.status == "active" and t.area in cut]
     events.append({"event": "lines tidied", "areas": cut, "troops_captured": lost})
-    state = _set_troops(state, **{t: {"status": "captured", "area": None} for t in lost})
+    state = _set_troops(state, {t: TroopUpdate(status="captured", area=None) for t in lost})
     return state.model_copy(update={"control": control})
 
 
 # -- score ------------------------------------------------------------------------------------------------
-def result(state: CampaignState) -> dict[str, Any]:
+def result(state: CampaignState) -> CampaignResult:
     """Campaign victory points of each side and the outcome (final once the phase is 'finished')."""
     check_state(state)
     captured_by: dict[Side, int] = {"german": 0, "bef": 0}

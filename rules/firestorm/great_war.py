@@ -5,7 +5,7 @@ historical tank limits, Firestorm Troops taken as points, and the Out of Supply 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Literal, NotRequired, TypedDict
 
 from pydantic import Field
 
@@ -507,6 +507,15 @@ class OutOfSupplyRequest(FirestormRequest):
     )
 
 
+class SupplyOutcome(TypedDict):
+    """The Out of Supply roll's effect, and with them given, the platoon's motivation and the force's points
+    after it."""
+
+    effect: SupplyEffect
+    motivation: NotRequired[str]
+    force_points: NotRequired[int]
+
+
 def reduced_force(points: int, ctx: Context) -> int:
     kept = Fraction(points * STRENGTH_KEPT_PERCENT, 100)
     whole = kept.numerator // kept.denominator
@@ -522,7 +531,7 @@ class OutOfSupply(Resolver[OutOfSupplyRequest]):
 
     def evaluate(self, req: OutOfSupplyRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         effect: SupplyEffect = ctx.value("out-of-supply-table")[dice[0] - 1]
-        outcome: dict[str, Any] = {"effect": effect}
+        outcome: SupplyOutcome = {"effect": effect}
         sources: tuple[str, ...] = (SRC_OUT_OF_SUPPLY, ctx.citation("out-of-supply-table"), SRC_SUPPLY)
         if req.motivation is not None and effect in ("morale reduced", "one motivational level higher"):
             table = MORALE_REDUCED if effect == "morale reduced" else MORALE_RAISED
@@ -548,10 +557,50 @@ class OutOfSupply(Resolver[OutOfSupplyRequest]):
 
 
 # -- dataset -------------------------------------------------------------------------------------------------
+class HmgNests(TypedDict):
+    from_enemy_trench: int
+    from_other_area: int
+    gassed: int
+
+
+class TankAllowanceRow(TypedDict):
+    """A tank troop's tanks under the historical-play option: the base, the extra as printed, how many, cost."""
+
+    base: int
+    extra: str
+    max_extra: int
+    points_each: int
+
+
+class PointsCardRow(TypedDict):
+    side: str
+    points: int
+    unit: str
+    troops: list[str]
+
+
+class SupplyTables(TypedDict):
+    morale_reduced: dict[Motivation, str]
+    one_level_higher: dict[Motivation, str]
+
+
+class GreatWarData(TypedDict):
+    """Great War games in the campaign: the mission by where the attack comes from, the trench HMG nests, the
+    light of each battle, the historical tanks, the troops' points cards, out of supply, the errata."""
+
+    missions: dict[str, list[str]]
+    trench_hmg_nests: HmgNests
+    light_with_dusk_and_dawn: dict[int, list[Light]]
+    historical_tanks: dict[str, TankAllowanceRow]
+    points_cards: dict[str, PointsCardRow]
+    out_of_supply: SupplyTables
+    errata: list[str]
+
+
 @Firestorm.dataset(
     "great-war", "Great War games: missions, trench HMG nests, light, tank limits, points, supply"
 )
-def _great_war(_p: str | None) -> dict[str, Any]:
+def _great_war(_p: str | None) -> GreatWarData:
     return {
         "missions": {
             MISSION_NAMES["the-big-push"]: [BIG_PUSH],

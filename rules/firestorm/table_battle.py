@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from pydantic import JsonValue
 from shapely import Polygon
 from shapely.geometry import shape
 
@@ -81,6 +82,7 @@ from rules.flanders_fields.book.organisation import Unit as OrgUnit
 from rules.flanders_fields.planning.scenarios import DEPLOY_DEPTH, HILL_HEIGHT_CM, ROAD_WIDTH_CM
 from rules.flanders_fields.ruleset import cite as ff_cite
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
+from rules.table.geojson import FeatureCollection, GeoFeature, GeoGeometry
 
 Role = Literal["attacker", "defender"]
 ROLES: tuple[Role, ...] = ("attacker", "defender")
@@ -136,7 +138,7 @@ class TableBattle:
     attacker_nation: str
     defender_nation: str
     forces: tuple[TableForce, ...]
-    terrain: dict[str, Any]  # GeoJSON FeatureCollection, as a scenario's and create_game(terrain=...) take
+    terrain: FeatureCollection  # as a scenario's and create_game(terrain=...) take
     # rules/table/frame.py: 120 cm across (x), 180 cm from the attacker's base edge to the defender's (y).
     table_width_cm: float
     table_length_cm: float
@@ -423,10 +425,10 @@ class _Layout:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.features: list[dict[str, Any]] = []
+        self.features: list[GeoFeature] = []
         self.taken: list[Any] = []
 
-    def _add(self, kind: str, geometry: dict[str, Any], props: dict[str, Any], solid: bool) -> None:
+    def _add(self, kind: str, geometry: GeoGeometry, props: dict[str, JsonValue], solid: bool) -> None:
         self.features.append(
             {
                 "type": "Feature",
@@ -439,7 +441,7 @@ class _Layout:
             self.taken.append(shape(geometry).buffer(EDGE_GAP_CM))
 
     def line(self, kind: str, points: list[tuple[float, float]], solid: bool = True, **props: Any) -> None:
-        geometry = {"type": "LineString", "coordinates": [[_r(x), _r(y)] for x, y in points]}
+        geometry: GeoGeometry = {"type": "LineString", "coordinates": [[_r(x), _r(y)] for x, y in points]}
         self._add(kind, geometry, props, solid)
 
     def blob(
@@ -614,7 +616,7 @@ def _city(t: _Layout, area: str) -> None:
     _copses(t, 1, (Y_MIN, MID_Y - 10))
 
 
-def generate_terrain(state: CampaignState, layout_seed: int) -> dict[str, Any]:
+def generate_terrain(state: CampaignState, layout_seed: int) -> FeatureCollection:
     """The generated starting layout of the contested area (see the module docstring)."""
     c = state.current
     assert c is not None and c.to_area and c.from_area
@@ -743,12 +745,12 @@ POSITION_ACROSS = (1 / 6, 1 / 2, 5 / 6)  # of the table's width
 POSITION_ALONG = 2 / 3  # of its length, towards the defender's edge
 
 
-def table_objectives(width_cm: float, length_cm: float) -> dict[str, Any]:
+def table_objectives(width_cm: float, length_cm: float) -> FeatureCollection:
     """The campaign table's objectives: the defender's three positions (erratum campaign-table-objectives), held
     by the defender until an attacking stand alone is in one, each scored as the game ends."""
     half = POSITION_CM / 2
     y = _r(length_cm * POSITION_ALONG)
-    features = []
+    features: list[GeoFeature] = []
     for i, across in enumerate(POSITION_ACROSS, start=1):
         x = _r(width_cm * across)
         ring = [[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]]

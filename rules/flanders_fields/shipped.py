@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+
+from pydantic import JsonValue
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
 
 # The shipped documents by id, as their files write them (the game hook offers them: Book.scenarios).
-DOCUMENTS: dict[str, dict[str, Any]] = {
+# JsonValue: a document as its file writes it, not yet parsed (rules.core.scenario checks and reads it).
+DOCUMENTS: dict[str, dict[str, JsonValue]] = {
     doc["id"]: doc
     for doc in (json.loads(p.read_text(encoding="utf-8")) for p in sorted(SCENARIO_DIR.glob("*.json")))
 }

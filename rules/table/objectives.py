@@ -24,12 +24,14 @@ from functools import lru_cache
 from typing import Any, Literal, get_args
 
 import shapely
+from pydantic import JsonValue
 from shapely.errors import GEOSException
 from shapely.geometry import mapping, shape
 from shapely.geometry.base import BaseGeometry
 
 from rules.core.errors import RulesError
 from rules.table.bases import Stand
+from rules.table.geojson import GeoFeature
 
 Scored = Literal["each_turn", "game_end", "first_taken"]
 SCORED: tuple[str, ...] = get_args(Scored)
@@ -57,8 +59,8 @@ class Objective:
     held_by: str
     geometry: BaseGeometry
 
-    def as_geojson(self) -> dict[str, Any]:
-        props: dict[str, Any] = {"name": self.name, "vp": self.vp, "scored": self.scored}
+    def as_geojson(self) -> GeoFeature:
+        props: dict[str, JsonValue] = {"name": self.name, "vp": self.vp, "scored": self.scored}
         if self.held_by != "stands":
             props["held_by"] = self.held_by
         return {"type": "Feature", "id": self.id, "geometry": mapping(self.geometry), "properties": props}

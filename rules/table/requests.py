@@ -18,6 +18,7 @@ from shapely.geometry.base import BaseGeometry
 from rules.core.errors import RulesError
 from rules.table import frame
 from rules.table.bases import BaseSpec, Stand
+from rules.table.geojson import GeoGeometry
 from rules.table.templates import Template, TemplateSpec
 from rules.table.terrain import FEATURE_KINDS, TerrainIndex, terrain_from_geojson
 
@@ -157,10 +158,11 @@ def stand_list(items: Sequence[StandIn], bases: Mapping[str, BaseSpec], where: s
     return [s.stand(bases) for s in items]
 
 
-def geojson(geom: BaseGeometry | None) -> dict[str, Any] | None:
+def geojson(geom: BaseGeometry | None) -> GeoGeometry | None:
     if geom is None or geom.is_empty:
         return None
-    return dict(mapping(geom))
+    shown: GeoGeometry = mapping(geom)
+    return {**shown}
 
 
 def fraction_text(p: Fraction) -> str:

@@ -21,6 +21,7 @@ from shapely.geometry import mapping, shape
 from shapely.geometry.base import BaseGeometry
 
 from rules.core.errors import RulesError
+from rules.table.geojson import FeatureCollection, GeoFeature
 
 FeatureKind = Literal[
     "woods",
@@ -58,7 +59,7 @@ class Feature:
     def height_cm(self) -> float:
         return float(self.properties.get("height_cm", 0.0) or 0.0)
 
-    def as_geojson(self) -> dict[str, Any]:
+    def as_geojson(self) -> GeoFeature:
         return {
             "type": "Feature",
             "id": self.id,
@@ -118,7 +119,7 @@ def terrain_from_geojson(
     ]
 
 
-def terrain_to_geojson(features: Sequence[Feature]) -> dict[str, Any]:
+def terrain_to_geojson(features: Sequence[Feature]) -> FeatureCollection:
     return {"type": "FeatureCollection", "features": [f.as_geojson() for f in features]}
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from pydantic import Field
 
@@ -47,6 +47,64 @@ TurnNumber = Field(ge=1, le=LAST_TURN, description=f"Game turn, 1 (9 April Morni
 
 def is_night(ctx: Context, turn: int) -> bool:
     return bool(ctx.value("turn-track")[turn])
+
+
+class TurnOutcome(TypedDict):
+    """What a game turn brings (the turn resolver's outcome)."""
+
+    turn: int
+    date: str
+    part: str
+    night: bool
+    bombardment_markers: dict[str, int]
+    allied_gas_allowed: bool
+    movement_and_attacks_allowed: bool
+    replacements_per_side: int
+    allied_aircraft_markers_lost: int
+    line_of_sight: str
+
+
+class CrtLine(TypedDict):
+    """A terrain line of the combat results table: its terrains, its columns' labels, each die's results."""
+
+    line: str
+    terrains: list[str]
+    columns: list[str]
+    results: dict[str, list[str]]
+
+
+class CombatResultsTable(TypedDict):
+    source: str
+    lines: list[CrtLine]
+    results_by_die_all_columns: dict[str, list[str]]
+
+
+class BombardmentTable(TypedDict):
+    """The bombardment results table: each die's result, the automatic hit, the modifiers, the most markers."""
+
+    source: str
+    results: dict[str, str]
+    automatic_hit_on: int
+    terrain_modifiers_highest_applies: dict[str, int]
+    gas: int
+    allied_aircraft: int
+    allied_unit_targeted: int
+    night: int
+    max_markers_per_unit: int
+
+
+class TrackTurn(TypedDict):
+    turn: int
+    date: str
+    part: str
+    night: bool
+    bombardment_markers: dict[str, int]
+
+
+class TurnTrack(TypedDict):
+    total_bombardment_markers: int
+    turns: list[TrackTurn]
+    errata: list[str]
 
 
 def allotment(ctx: Context, turn: int) -> dict[str, int]:
@@ -305,7 +363,7 @@ class TurnInfo(Resolver[TurnRequest]):
     def evaluate(self, req: TurnRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         t = TURNS[req.turn - 1]
         night = is_night(ctx, req.turn)
-        info: dict[str, Any] = {
+        info: TurnOutcome = {
             "turn": t.number,
             "date": t.date,
             "part": t.part,
@@ -409,8 +467,8 @@ class Victory(Resolver[VictoryRequest]):
 
 # -- datasets ------------------------------------------------------------------------------------------
 @VimyRidge.dataset("combat-results-table", "The integrated combat results table by terrain line")
-def _crt(_period: str | None) -> dict[str, Any]:
-    lines = []
+def _crt(_period: str | None) -> CombatResultsTable:
+    lines: list[CrtLine] = []
     for line, members in CRT_LINES.items():
         cols = line_columns(line)
         lines.append(
@@ -429,7 +487,7 @@ def _crt(_period: str | None) -> dict[str, Any]:
 
 
 @VimyRidge.dataset("bombardment-table", "The bombardment results table and its modifiers")
-def _bombardment(_period: str | None) -> dict[str, Any]:
+def _bombardment(_period: str | None) -> BombardmentTable:
     return {
         "source": BOMBARD_SOURCE,
         "results": {str(k): v for k, v in BOMBARDMENT_TABLE.items()},
@@ -446,7 +504,7 @@ def _bombardment(_period: str | None) -> dict[str, Any]:
 @VimyRidge.dataset(
     "turn-track", "The turn track with night turns and artillery allotments (default readings)"
 )
-def _turns(_period: str | None) -> dict[str, Any]:
+def _turns(_period: str | None) -> TurnTrack:
     ctx = VimyRidge().context(None)
     return {
         "total_bombardment_markers": TOTAL_MARKERS,

@@ -39,21 +39,18 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     # an outcome, a card's request and deviation, an edit's or effect's value: the rule set's own record
     "RolledResolutionOut": {"outcome"},
     "CardRollOut": {"request"},
-    "FireCardOut": {"deviation"},
     "EditChoiceOut": {"value"},
     "EffectOut": {"value"},
     # the act pipeline: its answers are typed (ChangesOut, ResolvedOut, AskedOut, StandActsOut...); left are a
     # roll's outcome (the rule set's own record) and a logged event's payload (each act's own, issue 66)
     "ResolutionOut": {"outcome"},
     "EventOut": {"payload"},
-    "EventFrame": {"payload", "units", "state"},
-    "OfferOut": {"outcome"},
+    "EventFrame": {"payload"},
     "ArrivalApplyIn": {"dice", "measured", "shots"},
     "AskIn": {"fields"},
     "ResolveIn": {"fields"},
     "ActionIn": {"action"},
     "Acted": {"state", "legal_actions"},
-    "ReportOut": {"game", "story", "ledger"},
     # the campaign's state, a rule set's own (its legal actions and events as the rule set words them)
     "AppliedOut": {"campaign"},
     "ApplyIn": {"action"},
@@ -62,15 +59,12 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     "LogEntry": {"action", "events"},
     "Snapshot": {"state", "legal_actions"},
     # a rule set's own values, a game's club data, a unit's rule-set state fields
-    "CampaignOut": {"variants"},
-    "GameOut": {"variants"},
-    "GameDetail": {"variants", "terrain", "board"},
-    "GameState": {"variants", "terrain", "board"},
+    "GameDetail": {"terrain", "board"},
+    "GameState": {"terrain", "board"},
+    "GameNowOut": {"board"},
     "GamePatch": {"club"},
     "ClubData": {"hex_terrain"},
-    "CountersOut": {"flipped"},
     "UnitOut": {
-        "special_uses",
         "action_under_way",
         "high_command",
         "sub_plan",
@@ -87,15 +81,10 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     },
     "RuleSetOut": {"datasets", "errata"},
     "RuleSetSummary": {"datasets"},
-    # fire plans: an item's data is its rule set's fire-plan terms
-    "PlanEditOut": {"item"},
-    "PlanItemOut": {"data"},
-    "PlanItemRevealedOut": {"item"},
     # scenarios: the free-form document (docs/scenario-format.md)
     "ScenarioIn": {"fire_plan", "board"},
     "ScenarioSide": {"forces"},
     "TerrainFeature": {"properties"},
-    "ObjectiveScoreOut": {"geometry"},
     # club events and the league: a table's offered result and a signed record as the bundle carries them
     "ClubEventOut": {"scoring"},
     "TableLive": {"offered", "result"},
@@ -106,7 +95,6 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     "ArcOut": {"arc"},
     "BarrageAdvanceOut": {"polygon", "swept", "danger_zone"},
     "BarrageIn": {"center"},
-    "BattalionLossOut": {"casualties"},
     "CircleRequest": {"center"},
     "CloudIn": {"center"},
     "CordonRequest": {"center"},

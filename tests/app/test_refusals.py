@@ -84,6 +84,9 @@ DYNAMIC = {
     ): "app.club.signing.DamagedKey's sentence (a damaged result-signing key), "
     "held to one sentence by tests/app/events/test_bundle_record.py",
     ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
+    ("app/pages/counters_parts.py", "str(detail or '')"): "the page of counters' copy of a refusal the act "
+    "pipeline answered (an ErrorOut, each checked on every test client, or a card's refused act, walked by "
+    "test_rules_of_play_refusals)",
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
     (
         "app/routes/forces.py",
@@ -611,3 +614,23 @@ def test_every_request_models_refusal_is_one_sentence_in_words(reading_client: T
     assert bad == [], "\n".join(bad)
     assert len(said) > 50
     assert "Give the target: it is required." in said or any(d.startswith("Fix the target:") for d in said)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/playsheets/{long}",
+        "/playsheets/{long}.pdf",
+        "/playsheets/organisation/{long}",
+        "/playsheets/rulesets/flanders-fields/{long}",
+        "/playsheets/mid?variant={long}:b",
+    ],
+)
+def test_a_refusal_echoes_a_long_value_cut(reading_client: TestClient, path: str) -> None:
+    """A refusal's reason names the value it refuses, cut (app.errors.WHY_MAX): an unknown period of 60,000
+    characters answered 120 KB, the value in `why` and again in `errors` (the hostile pass of issue 66)."""
+    answer = reading_client.get(path.format(long="x" * 60_000))
+    assert 400 <= answer.status_code < 500 and len(answer.content) < 10_000, (
+        answer.status_code,
+        len(answer.content),
+    )

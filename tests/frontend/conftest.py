@@ -59,7 +59,7 @@ ALL_VIEWPORTS = (TABLET_LANDSCAPE, TABLET_PORTRAIT, REFEREE_SCREEN)
 # too, before uvicorn starts a thread: the server spawns a fresh interpreter that imports the app (a second or
 # more of CPU, which each module that opens a fire plan paid again); the worker runs the same code either way.
 # The rule sets' generated routes, most of building an app, are built here once and shared by every fork's app,
-# as tests/conftest.py shares them between the TestClient apps.
+# as tests/conftest.py shares them between the TestClient apps; the PDF engine is loaded here once too.
 _MAKER = r"""
 import functools, json, os, signal, socket, sys, threading
 from concurrent.futures import ProcessPoolExecutor
@@ -73,8 +73,19 @@ from app.core.config import Settings, get_settings
 from app.core.db import check_schema, make_engine
 from app.guard import idempotency, limits, security
 from app.routes import api_routers, rulesets
+from app import openapi as api_schema
+from app.core import pdf_engine
+from tests.shared_routes import resolve, share_for_the_process
 rulesets.build_routers = functools.cache(rulesets.build_routers)
 rulesets.build_routers()
+pdf_engine.pdf_engine_problem()  # WeasyPrint loaded here once: each server's start checks it (~1 s of CPU)
+# The routers' routes resolved here once (tests/shared_routes.py), included as create_app includes them (the
+# same routers, under an app with its operation ids): each fork's app finds them resolved (~1 s of CPU a server).
+share_for_the_process()
+routes_of = FastAPI(generate_unique_id_function=api_schema.operation_id)
+for router in [*api_routers(), pages.router]:
+    routes_of.include_router(router)
+resolve(routes_of.router.routes)
 assert "app.main" not in sys.modules and threading.active_count() == 1, "a fork must copy no other thread"
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the servers are reaped as they end
 print("ready", flush=True)
@@ -101,6 +112,9 @@ for line in sys.stdin:
     # A test's API requests (Playwright's request context) reuse a kept-alive connection and, unlike a browser,
     # do not retry one the server closed as they sent on it: a server closing idle connections after its 5 s
     # default reset a request sent after a pause on a busy machine (ECONNRESET). Idle ones stay open here.
+    # No browser test reads the API's schema: a test server builds it when asked, not in a thread as it starts
+    # (~1.5 s of CPU a server, beside its module's first taps), which the served app does (tests/app covers it).
+    api_schema.warm = lambda app: None
     config = uvicorn.Config("app.main:app", host="127.0.0.1", timeout_keep_alive=3600)
     uvicorn.Server(config).run(sockets=[sock])
     os._exit(0)

@@ -353,7 +353,13 @@ def test_the_attackers_taps_at_each_size_and_what_the_card_leaves_clear(new_page
     expect(page.locator(".notice p").first).to_have_text(shown["refused"])
     expect(page.locator("[data-die]")).to_have_count(0)
     expect(page.locator("[data-play-prompt]")).to_be_visible()
-    # Its nearest troops taken from the card's list (the taps on the map's stands are test_standard_turn.py's).
+    # The card's list offers the stands on the table only (a stand off it was offered, and picking it was a 422:
+    # the newcomer pass of issue 66); its nearest troops taken from it (the map's taps are test_standard_turn's).
+    listed = page.locator("[data-target-list] option:not([value=''])").evaluate_all(
+        "os => os.map(o => +o.value)"
+    )
+    off = [i for i in listed if units[i]["x"] is None or units[i]["off_table"]]
+    assert enemy and set(listed) <= set(enemy) and off == [], off
     page.locator("[data-target-list]").select_option(str(s["mg_target"]["id"]))
     # A row of dice for the target (and one for each stand of its beaten zone).
     expect(page.locator(".play-dice").first.locator("[data-die]")).to_have_count(6)

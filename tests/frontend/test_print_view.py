@@ -101,3 +101,17 @@ def test_the_join_cards_page_prints_one_card_to_a_page(new_page: Callable[..., A
     assert chromium["pages"] == cards.count() == 3, chromium["pages"]
     assert all(code in chromium["words"] for code in codes), (codes, chromium["words"])
     assert "Make" not in chromium["words"] and "Lookup" not in chromium["words"]
+
+
+def test_the_print_views_print_button_prints(new_page: Callable[..., Any]) -> None:
+    """The sheet's Print button (its one inline handler, a sheet being also a file opened without the server)
+    runs under the app's Content-Security-Policy, which allows it by its hash: the newcomer pass of issue 66
+    found it blocked on every HTML sheet ("Executing inline event handler violates ... script-src 'self'")."""
+    page = new_page(TABLET_LANDSCAPE)
+    page.add_init_script("window.printed = 0; window.print = () => { window.printed += 1; };")
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(f"/playsheets/mid?paper={SCREEN_PAPER}")
+    page.get_by_role("button", name="Print").click()
+    page.wait_for_function("window.printed === 1")
+    assert refused == []

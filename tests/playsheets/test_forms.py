@@ -16,6 +16,7 @@ from playsheets.render import (
     letter_ref,
     organisation_html,
 )
+from rules.core.scenario import ForceUnit
 from rules.registry import get_ruleset
 from tests.playsheets import pdf
 
@@ -150,19 +151,20 @@ def test_game_cards_number_guns_and_letter_mortars() -> None:
 
 
 def test_organisation_sheet_prints_the_tree() -> None:
-    force = {
-        "name": "1st Battalion",
-        "level": "battalion",
-        "quality": "veteran",
-        "children": [
-            {
-                "name": "A Company",
-                "level": "company",
-                "children": [{"name": "Rifle platoons", "kind": "infantry-platoon", "count": 4}],
-            },
-            {"name": "MG section", "kind": "heavy-mg", "count": 2},
-        ],
-    }
+    def unit(
+        name: str,
+        level: str = "",
+        kind: str = "",
+        quality: str | None = None,
+        models: int = 0,
+        children: tuple[ForceUnit, ...] = (),
+    ) -> ForceUnit:
+        return ForceUnit(name, name, level, kind, None, quality, models, children, "")
+
+    platoons = unit("Rifle platoons", kind="infantry-platoon", models=4)
+    company = unit("A Company", level="company", children=(platoons,))
+    mgs = unit("MG section", kind="heavy-mg", models=2)
+    force = unit("1st Battalion", level="battalion", quality="veteran", children=(company, mgs))
     html = organisation_html(force, "a4")
     assert html.count("&#9744;") == 6  # a box per stand: 4 platoons + 2 MGs
     text = squash(pdf.text(html_to_pdf(html), layout=False))

@@ -177,7 +177,8 @@
     };
     const targets = (u) => {
       // The other side's living stands, grouped by company, nearest first where both are on the table.
-      const enemy = [...model.units.values()].filter((t) => t.base && t.side !== u.side && !t.killed);
+      // The other side's stands on the table (one off it is no target: it has no range, and is not on the map).
+      const enemy = [...model.units.values()].filter((t) => t.base && t.side !== u.side && !t.killed && t.x !== null && !t.off_table);
       const placed = u.x !== null && u.y !== null;
       const far = (t) => (placed && t.x !== null ? dist(t, u) : Infinity);
       const groups = new Map();

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from rules.core.game import Need
 from rules.core.records import Change, SetState, Snapshot, UnitState
-from rules.earth2mm.data import SRC_ARTILLERY, SRC_ASSAULT, SRC_COMMANDS, SRC_COVER, SRC_ORDER
+from rules.earth2mm.data import COMMANDS, SRC_ARTILLERY, SRC_ASSAULT, SRC_COMMANDS, SRC_COVER, SRC_ORDER
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.fields import plan_anonymous
 from rules.earth2mm.play.judge import (
@@ -36,7 +36,9 @@ def needs(b: Board, step_id: str) -> list[str]:
     if step_id == "high-commands":
         sfs = {c.parent_id for c in companies}
         return [
-            f"a high command for {u.name}" for u in units if u.id in sfs and not u.state.get("high_command")
+            f"a high command for {u.name}"
+            for u in units
+            if u.id in sfs and u.state.get("high_command") not in COMMANDS  # none, or a word the book lacks
         ]
     planning = dict(PLANNING_STEPS).get(step_id)
     if planning is not None:

@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 
-from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand
+from rules.core.acts import Act, AddUnit, EditUnit, MoveFormation, MoveStand
 from rules.core.errors import RulesError
 from rules.core.game import Answer, Book, GameRules
 from rules.core.records import Change, SetBoard, SetState, Snapshot, StandAct, StandEdit
@@ -77,6 +77,8 @@ class EarthGame(EarthRolls, EarthFirePlan, EarthBound, EarthCardFields, EarthTab
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
         if isinstance(act, EditUnit):
             return Answer(edited(snapshot, act))
+        if isinstance(act, AddUnit):
+            words_checked(act.fields.get("state") or {}, "state.")
         answer = super().play(snapshot, act)
         if snapshot.turn >= 1 and isinstance(act, MoveStand):
             moved = moves(Board(snapshot, self.book.kit.bases), {act.unit_id: (act.x, act.y)})
@@ -85,6 +87,19 @@ class EarthGame(EarthRolls, EarthFirePlan, EarthBound, EarthCardFields, EarthTab
             b = Board(snapshot, self.book.kit.bases)
             return replace(answer, changes=(*answer.changes, *moves(b, destinations(b, act))))
         return answer
+
+
+def words_checked(values: Mapping[str, object], at: str = "") -> None:
+    """A high command and a plan are the book's words (a RulesError naming `<at><field>` otherwise), whether
+    edited or given with a unit as it is added: a stored word the book lacks has no plans to offer."""
+    for name, allowed, source in (
+        ("high_command", COMMANDS, SRC_COMMANDS),
+        ("sub_plan", _PLANS, SRC_COMMANDS),
+    ):
+        if name in values and values[name] not in ("", *allowed):
+            raise RulesError(
+                f"{at}{name}", f"give one of the book's {name.replace('_', ' ')}s", ["", *allowed], source
+            )
 
 
 def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
@@ -112,14 +127,7 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
             why="“Every sub-unit's action is made using the Plan/Execute system” (HIGH COMMANDS); “Most "
             "companies move as one” (STRATEGIC FORMATIONS)",
         )
-    for name, allowed, source in (
-        ("high_command", COMMANDS, SRC_COMMANDS),
-        ("sub_plan", _PLANS, SRC_COMMANDS),
-    ):
-        if name in values and values[name] not in ("", *allowed):
-            raise RulesError(
-                name, f"give one of the book's {name.replace('_', ' ')}s", ["", *allowed], source
-            )
+    words_checked(values)
     if "plan_target" in values:
         # A base tapped on the map names its sub-unit.
         tapped = snapshot.by_id.get(values["plan_target"])

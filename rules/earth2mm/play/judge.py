@@ -23,6 +23,7 @@ from rules.core.records import Snapshot, UnitState
 from rules.core.ruleset import Context
 from rules.earth2mm.data import (
     ASSAULT_REACH_M,
+    COMMANDS,
     COVER,
     DIG_IN,
     SCALE_M_PER_CM,
@@ -137,8 +138,11 @@ class Board:
         return bool(in_contact(ours, theirs, self.ctx)) if ours and theirs else False
 
     def command(self, company: UnitState) -> str:
+        """The high command of the company's formation; "" for none, and for a word the book lacks (stored by an
+        older firestep or a scenario file: no plan follows from it)."""
         sf = U.formation_of(company, self.by_id)
-        return str(sf.state.get("high_command", "")) if sf is not None else ""
+        command = str(sf.state.get("high_command") or "") if sf is not None else ""
+        return command if command in COMMANDS else ""
 
 
 # -- the sub-unit's situation --------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+
+from pydantic import JsonValue
 
 from rules.core.forces import ChartKind, ForceChart
 from rules.earth2mm.data import UNIT_IDS, UNITS
@@ -18,7 +19,8 @@ from rules.earth2mm.play.units import BASE, FORMATION_KIND, ORDINARY_QUALITY, QU
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 # The shipped documents by id, as their files write them: golden documents, checked by the importer's checks in
 # their test (tests/rules/test_shipped_scenarios.py), not at import.
-DOCUMENTS: dict[str, dict[str, Any]] = {
+# JsonValue: a document as its file writes it, not yet parsed (rules.core.scenario checks and reads it).
+DOCUMENTS: dict[str, dict[str, JsonValue]] = {
     doc["id"]: doc
     for doc in (json.loads(p.read_text(encoding="utf-8")) for p in sorted(SCENARIO_DIR.glob("*.json")))
 }

@@ -6,10 +6,23 @@ an empty cell shows as a double space in the text (e.g. "105mm 12,000  2.3"), an
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import TypedDict
 
 from rules.flanders_fields.ruleset import FlandersFields, cite
+
+
+class GunRow(TypedDict):
+    """A gun of the appendix tables as JSON (None: a cell the text leaves blank)."""
+
+    id: str
+    nation: str
+    name: str
+    range_m: int
+    shell_kg: float | None
+    weight_t: float | None
+    notes: str
+    source: str
 
 
 @dataclass(frozen=True)
@@ -23,8 +36,17 @@ class Gun:
     notes: str
     source: str
 
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def as_dict(self) -> GunRow:
+        return {
+            "id": self.id,
+            "nation": self.nation,
+            "name": self.name,
+            "range_m": self.range_m,
+            "shell_kg": self.shell_kg,
+            "weight_t": self.weight_t,
+            "notes": self.notes,
+            "source": self.source,
+        }
 
 
 BRITISH = cite("ARTILLERY, BRITISH ARTILLERY")
@@ -86,8 +108,15 @@ GUNS: dict[str, Gun] = {
 NATIONS: tuple[str, ...] = ("british", "french", "german")
 
 
+class ArtilleryTables(TypedDict):
+    columns: dict[str, str]
+    nations: dict[str, list[GunRow]]
+    notes: list[str]
+    sources: list[str]
+
+
 @FlandersFields.dataset("artillery-tables", "British, French and German guns: range, shell and gun weight")
-def artillery_tables(period: str | None = None) -> dict[str, Any]:
+def artillery_tables(period: str | None = None) -> ArtilleryTables:
     return {
         "columns": {"range_m": "Range (meters)", "shell_kg": "Shell Weight (Kg)", "weight_t": "Weight (t)"},
         "nations": {n: [g.as_dict() for g in GUNS.values() if g.nation == n] for n in NATIONS},

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from rules.flanders_fields.book.common import Cover, Quality
 from rules.flanders_fields.book.tables import SRC_ARMOUR, SRC_CAVALRY, SRC_WIRE
@@ -131,7 +131,35 @@ def cover_source(feature_kinds: Iterable[str], quality: Quality | str | None = N
     return cover_reading(feature_kinds, quality).source
 
 
-def cover_classes(_period: str | None = None) -> dict[str, Any]:
+class CoverRuleRow(TypedDict):
+    """A cover rule: the terrain kinds all under the stand, the cover they give, the rule and its line."""
+
+    kinds: list[str]
+    cover: str
+    source: str
+    text: str
+
+
+class CoverByTarget(TypedDict):
+    """A target whose cover is read before the terrain: what it is, its cover, the rule and its line."""
+
+    target: str
+    cover: str
+    source: str
+    text: str
+
+
+class CoverClasses(TypedDict):
+    """The cover rules in order, open ground's cover by quality (with the rule and its line), how the rules
+    are read, and the targets read first."""
+
+    rules: list[CoverRuleRow]
+    open_ground: dict[str, str]
+    order: str
+    by_target: list[CoverByTarget]
+
+
+def cover_classes(_period: str | None = None) -> CoverClasses:
     return {
         "rules": [
             {"kinds": sorted(needs), "cover": cover, "source": src, "text": line}

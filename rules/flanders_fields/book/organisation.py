@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -46,6 +46,56 @@ CREWED_QUALITY = "experienced"
 COUNT_ERRATA = {"infantry-formations": errata.ORG_INFANTRY_FORMATIONS_PER_DIVISION}
 
 
+class UnitRow(TypedDict):
+    """A unit of a built force as JSON: its name, level and kind, its stand's base and quality, its models and
+    gun, the rule, and the units under it."""
+
+    id: str
+    name: str
+    level: str
+    kind: str
+    base: str | None
+    quality: str | None
+    models: int
+    gun: str | None
+    source: str
+    children: list[UnitRow]
+
+
+class TemplateRow(TypedDict):
+    id: str
+    name: str | None
+    level: str | None
+
+
+class TableMetadata(TypedDict):
+    """A table of organisation: its nation, years, title, periods, qualities and their rule, special rules,
+    the subtrees a force may be built from alone, and its rule."""
+
+    id: str
+    nation: str
+    years: str
+    title: str
+    periods: list[str]
+    default_quality: str
+    qualities: list[str]
+    quality_rule: str
+    special_rules: list[str]
+    templates: list[TemplateRow]
+    source: str
+
+
+class TableListed(TableMetadata):
+    """A table as the list of tables serves it: with its dataset and the units it builds by level and kind."""
+
+    dataset: str
+    counts: dict[str, dict[str, int]]
+
+
+class TableWithForce(TableMetadata):
+    force: UnitRow
+
+
 @dataclass(frozen=True)
 class Unit:
     """One unit of a built force. A unit with a `base` is a stand on the table; `models` counts the
@@ -70,7 +120,7 @@ class Unit:
     def stands(self) -> list[Unit]:
         return [u for u in self.walk() if u.base is not None]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> UnitRow:
         return {
             "id": self.id,
             "name": self.name,
@@ -167,7 +217,7 @@ class Table(BaseModel):
     def source(self) -> str:
         return cite(f"TABLES OF ORGANISATION, {self.section}")
 
-    def metadata(self) -> dict[str, Any]:
+    def metadata(self) -> TableMetadata:
         return {
             "id": self.id,
             "nation": self.nation,
@@ -196,7 +246,7 @@ def _load() -> dict[str, Table]:
 
 TABLES: dict[str, Table] = _load()
 # id -> metadata (nation, years, title, source, qualities, special rules, periods)
-ORGANISATION_TABLES: dict[str, dict[str, Any]] = {t.id: t.metadata() for t in TABLES.values()}
+ORGANISATION_TABLES: dict[str, TableMetadata] = {t.id: t.metadata() for t in TABLES.values()}
 
 
 def _table(table_id: str) -> Table:
@@ -346,7 +396,7 @@ def count_units(unit: Unit) -> dict[str, dict[str, int]]:
 
 
 @FlandersFields.dataset("organisation-tables", "Tables of organisation that build a force (list)")
-def _organisation_tables(period: str | None) -> list[dict[str, Any]]:
+def _organisation_tables(period: str | None) -> list[TableListed]:
     return [
         {**meta, "dataset": f"organisation-{tid}", "counts": count_units(build_force(tid))}
         for tid, meta in ORGANISATION_TABLES.items()
@@ -354,7 +404,7 @@ def _organisation_tables(period: str | None) -> list[dict[str, Any]]:
 
 
 def _register_table(table_id: str) -> None:
-    def build(period: str | None) -> dict[str, Any]:
+    def build(period: str | None) -> TableWithForce:
         return {**ORGANISATION_TABLES[table_id], "force": build_force(table_id).as_dict()}
 
     FlandersFields.dataset(f"organisation-{table_id}", f"Organisation: {TABLES[table_id].title}")(build)

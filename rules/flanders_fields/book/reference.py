@@ -7,8 +7,8 @@ Each value quotes the rule book; block house range and the light mortar partial-
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NotRequired, TypedDict
 
 from rules.flanders_fields import errata
 from rules.flanders_fields.book import tables as T
@@ -29,9 +29,11 @@ def _ctx(variants: Mapping[str, str] | None = None) -> Any:
     return FlandersFields().context("late", variants)
 
 
-def weapon_ranges(variants: Mapping[str, str] | None = None) -> dict[str, Any]:
+def weapon_ranges(variants: Mapping[str, str] | None = None) -> dict[str, T.WeaponRangeDict]:
     ctx = _ctx(variants)
-    out = {k: {**v.as_dict(), "source": RANGES} for k, v in T.WEAPON_RANGES.items()}
+    out: dict[str, T.WeaponRangeDict] = {
+        k: {**v.as_dict(), "source": RANGES} for k, v in T.WEAPON_RANGES.items()
+    }
     out["block-house"] = {
         **out["block-house"],
         "max_cm": ctx.value(errata.BLOCKHOUSE_RANGE),
@@ -40,8 +42,24 @@ def weapon_ranges(variants: Mapping[str, str] | None = None) -> dict[str, Any]:
     return out
 
 
+class ArcOfFire(TypedDict):
+    """One line of ARCS OF FIRE: the arc's shape and the numbers its text gives (`source` where served)."""
+
+    arc: str
+    extra_each_side_cm: NotRequired[int]
+    may_reface: NotRequired[dict[str, bool]]
+    arc_deg: NotRequired[int]
+    fire_zone_width_cm: NotRequired[int]
+    max_targets: NotRequired[int]
+    free_pivot_deg: NotRequired[int]
+    faces: NotRequired[list[str]]
+    see: NotRequired[str]
+    text: str
+    source: NotRequired[str]
+
+
 # ARCS OF FIRE: "Troops and weapons have specific arcs of fire ... without requiring an order to reface."
-ARCS_OF_FIRE: dict[str, dict[str, Any]] = {
+ARCS_OF_FIRE: dict[str, ArcOfFire] = {
     "infantry-lmg": {
         "arc": "frontal",
         "extra_each_side_cm": 10,
@@ -80,7 +98,17 @@ ARCS_OF_FIRE: dict[str, dict[str, Any]] = {
 # "If present in a game medium and heavy mortars may not be refaced" (MORTARS) extends the arc note.
 MORTAR_REFACE = cite("TROOP TYPES, MORTARS")
 
-TARGET_PRIORITY: tuple[dict[str, Any], ...] = (
+
+class TargetRule(TypedDict):
+    """One rank of TARGET PRIORITY: the rule, the distance it names where it names one, and its text."""
+
+    rank: int
+    rule: str
+    within_cm: NotRequired[int]
+    text: str
+
+
+TARGET_PRIORITY: tuple[TargetRule, ...] = (
     {"rank": 1, "rule": "closest", "text": "Closest Enemy"},
     {"rank": 2, "rule": "in-arc-within", "within_cm": 15, "text": "Any enemy in arc within 15cm."},
     {
@@ -93,6 +121,30 @@ TARGET_PRIORITY: tuple[dict[str, Any], ...] = (
 )
 
 
+class TankTarget(TypedDict):
+    """How many targets a tank engages, where and with which weapon."""
+
+    count: int
+    where: str
+    weapon: str
+
+
+class TankTypeDict(TypedDict):
+    """A tank type as the dataset serves it: its fields and the rule it cites."""
+
+    id: str
+    nation: str
+    name: str
+    weight_class: str
+    guns: tuple[str, ...]
+    max_range_cm: int
+    move_and_fire: bool
+    move_fire_penalty: int | None
+    targets: tuple[TankTarget, ...]
+    text: str
+    source: str
+
+
 @dataclass(frozen=True)
 class TankType:
     id: str
@@ -103,13 +155,23 @@ class TankType:
     max_range_cm: int
     move_and_fire: bool
     move_fire_penalty: int | None
-    targets: tuple[dict[str, Any], ...]  # each {"count", "where", "weapon"}
+    targets: tuple[TankTarget, ...]
     text: str
 
-    def as_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["source"] = TANKS
-        return d
+    def as_dict(self) -> TankTypeDict:
+        return {
+            "id": self.id,
+            "nation": self.nation,
+            "name": self.name,
+            "weight_class": self.weight_class,
+            "guns": self.guns,
+            "max_range_cm": self.max_range_cm,
+            "move_and_fire": self.move_and_fire,
+            "move_fire_penalty": self.move_fire_penalty,
+            "targets": tuple(TankTarget(**t) for t in self.targets),
+            "text": self.text,
+            "source": TANKS,
+        }
 
 
 TANK_TYPES: dict[str, TankType] = {
@@ -215,7 +277,28 @@ TANK_NOTES = (
     'For game purposes in "Flanders Fields" tanks are split into two types, Heavy and Light.',
 )
 
-BLOCK_HOUSE_RULES: dict[str, Any] = {
+
+class BlockHouseRules(TypedDict):
+    """BLOCK HOUSES: who orders them, which faces fire and how, and the rule's lines."""
+
+    command: str
+    ordered: str
+    faces_that_fire: list[str]
+    arc_deg_per_face: int
+    fires_as: str
+    beaten_zone_cm: int
+    cover: str
+    text: list[str]
+
+
+class BlockHouses(BlockHouseRules):
+    """BLOCK HOUSES with the range in force (an erratum) and the rules it cites."""
+
+    max_range_cm: int
+    sources: list[str]
+
+
+BLOCK_HOUSE_RULES: BlockHouseRules = {
     "command": "regimental",
     "ordered": "individually in the Regimental Command phase, before battalion orders",
     "faces_that_fire": ["front", "left", "right"],
@@ -236,7 +319,7 @@ BLOCK_HOUSE_RULES: dict[str, Any] = {
 }
 
 
-def block_houses(variants: Mapping[str, str] | None = None) -> dict[str, Any]:
+def block_houses(variants: Mapping[str, str] | None = None) -> BlockHouses:
     ctx = _ctx(variants)
     return {
         **BLOCK_HOUSE_RULES,
@@ -250,7 +333,24 @@ PARTIAL = cite("ARTILLERY BATTERIES AREA OF EFFECT")
 MORTAR_AREA = cite("MORTAR AREA OF EFFECT")
 
 
-def template_areas(variants: Mapping[str, str] | None = None) -> dict[str, Any]:
+class TemplateArea(TypedDict):
+    """A template's area of effect: its size and source, the penalty for a base partly under it, and what the
+    rules add for some kinds (per gun, the barrage's danger zone and advance)."""
+
+    width_cm: float
+    depth_cm: float
+    across_table: bool
+    source: str
+    partial_modifier: NotRequired[int | None]
+    partial_source: NotRequired[str]
+    per_gun: NotRequired[bool]
+    note: NotRequired[str]
+    danger_zone_cm: NotRequired[int]
+    danger_source: NotRequired[str]
+    advance_cm: NotRequired[float]
+
+
+def template_areas(variants: Mapping[str, str] | None = None) -> dict[str, TemplateArea]:
     ctx = _ctx(variants)
     partial: dict[str, tuple[int | None, str]] = {
         # "if the platoon or weapon falls only partially within the area of effect it is attacked at -2"
@@ -262,9 +362,9 @@ def template_areas(variants: Mapping[str, str] | None = None) -> dict[str, Any]:
         "medium-mortar": (-2, MORTAR_AREA),
         "heavy-mortar": (-2, MORTAR_AREA),
     }
-    out: dict[str, Any] = {}
+    out: dict[str, TemplateArea] = {}
     for kind, t in TEMPLATES.items():
-        entry: dict[str, Any] = {
+        entry: TemplateArea = {
             "width_cm": t.width_cm,
             "depth_cm": t.depth_cm,
             "across_table": t.across_table,
@@ -287,7 +387,37 @@ def template_areas(variants: Mapping[str, str] | None = None) -> dict[str, Any]:
 
 SUPERIMPOSED = cite("SUPERIMPOSED ARTILLERY")
 DEFENDING = cite("DEFENDING ARTILLERY")
-ARTILLERY_ALLOWANCES: dict[str, Any] = {
+
+
+class SuperimposedAllowance(TypedDict):
+    """SUPERIMPOSED ARTILLERY: from when, how many batteries of each weight per regiment or division."""
+
+    from_period: str
+    field_batteries_per_regiment: int
+    heavy_batteries_per_two_regiments: int
+    super_heavy_batteries_whole_division: int
+    side: str
+    text: str
+    source: str
+
+
+class DefendingAllowance(TypedDict):
+    """DEFENDING ARTILLERY: how many brigades of each weight per regiment."""
+
+    field_artillery_brigades_per_regiment: int
+    heavy_artillery_brigades_per_two_regiments: int
+    super_heavy: bool
+    side: str
+    text: str
+    source: str
+
+
+class ArtilleryAllowances(TypedDict):
+    superimposed: SuperimposedAllowance
+    defending: DefendingAllowance
+
+
+ARTILLERY_ALLOWANCES: ArtilleryAllowances = {
     "superimposed": {
         "from_period": "late",
         "field_batteries_per_regiment": 1,
@@ -330,7 +460,28 @@ def defending_allowance(regiments: int) -> dict[str, int]:
 FORMATION_SPACING_CM: dict[str, int] = {"raw": 0, "experienced": 5, "veteran": 10, "storm": 10}
 
 
-def formations() -> dict[str, Any]:
+class Formations(TypedDict):
+    """PERMITTED FORMATIONS: the gap each quality may keep, close formation, regrouping, turning about."""
+
+    max_gap_cm: dict[str, int]
+    close_formation: str
+    regroup: str
+    turn_180_cm: int
+    sources: list[str]
+
+
+class TargetPriority(TypedDict):
+    priority: list[TargetRule]
+    source: str
+
+
+class TankTypes(TypedDict):
+    types: list[TankTypeDict]
+    notes: list[str]
+    source: str
+
+
+def formations() -> Formations:
     return {
         "max_gap_cm": dict(FORMATION_SPACING_CM),
         "close_formation": "It is permissible to place a base immediately behind another base and claim that the "
@@ -345,42 +496,42 @@ def formations() -> dict[str, Any]:
 
 
 @FlandersFields.dataset("weapon-ranges", "Maximum effective ranges and beaten zones")
-def _weapon_ranges(period: str | None) -> dict[str, Any]:
+def _weapon_ranges(period: str | None) -> dict[str, T.WeaponRangeDict]:
     return weapon_ranges()
 
 
 @FlandersFields.dataset("arcs-of-fire", "Arcs of fire by troop and weapon type")
-def _arcs(period: str | None) -> dict[str, Any]:
+def _arcs(period: str | None) -> dict[str, ArcOfFire]:
     return {k: {**v, "source": ARCS} for k, v in ARCS_OF_FIRE.items()}
 
 
 @FlandersFields.dataset("target-priority", "The order in which troops choose their targets")
-def _priority(period: str | None) -> dict[str, Any]:
+def _priority(period: str | None) -> TargetPriority:
     return {"priority": list(TARGET_PRIORITY), "source": PRIORITY}
 
 
 @FlandersFields.dataset("tank-types", "Tank types: guns, targets, range, move and fire")
-def _tanks(period: str | None) -> dict[str, Any]:
+def _tanks(period: str | None) -> TankTypes:
     return {"types": [t.as_dict() for t in TANK_TYPES.values()], "notes": list(TANK_NOTES), "source": TANKS}
 
 
 @FlandersFields.dataset("block-houses", "Block houses: command, arcs, range, beaten zone")
-def _block_houses(period: str | None) -> dict[str, Any]:
+def _block_houses(period: str | None) -> BlockHouses:
     return block_houses()
 
 
 @FlandersFields.dataset(
     "template-areas", "Areas of effect: artillery, SOS, mortars, MG indirect, barrage, gas"
 )
-def _templates(period: str | None) -> dict[str, Any]:
+def _templates(period: str | None) -> dict[str, TemplateArea]:
     return template_areas()
 
 
 @FlandersFields.dataset("artillery-allowances", "Superimposed and defending artillery allowances")
-def _allowances(period: str | None) -> dict[str, Any]:
+def _allowances(period: str | None) -> ArtilleryAllowances:
     return ARTILLERY_ALLOWANCES
 
 
 @FlandersFields.dataset("formations", "Formation spacing by troop quality")
-def _formations(period: str | None) -> dict[str, Any]:
+def _formations(period: str | None) -> Formations:
     return formations()

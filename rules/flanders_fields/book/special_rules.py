@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypedDict, get_args
 
 from rules.core.errors import RulesError
 from rules.flanders_fields.errata import ELAN_IN_ASSAULT, MAD_MINUTE_LIMIT, PRUSSIAN_DISCIPLINE_MORALE
@@ -29,6 +29,29 @@ SpecialRuleId = Literal[
 ]
 
 
+class SpecialRuleRow(TypedDict):
+    """A national special rule as JSON: where and when it applies, how often, its effect and modifier, its
+    text and rule, the resolvers that take it and the errata on it."""
+
+    id: str
+    name: str
+    nation: str
+    periods: list[str]
+    limit: str
+    uses_per_game: int | None
+    effect: str
+    modifier: int
+    text: str
+    source: str
+    resolvers: list[str]
+    errata: list[str]
+
+
+class SpecialRules(TypedDict):
+    source: str
+    rules: list[SpecialRuleRow]
+
+
 @dataclass(frozen=True)
 class SpecialRule:
     id: str
@@ -44,7 +67,7 @@ class SpecialRule:
     modifier: int = 0
     errata: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SpecialRuleRow:
         return {
             "id": self.id,
             "name": self.name,
@@ -236,7 +259,7 @@ def refuse(rule: SpecialRule, reason: str, allowed: Iterable[Any], field: str = 
 
 
 @FlandersFields.dataset("special-rules", "National special rules: periods, limits per game and effects")
-def special_rules_dataset(_period: str | None) -> dict[str, Any]:
+def special_rules_dataset(_period: str | None) -> SpecialRules:
     return {
         "source": cite(ORG),
         "rules": [r.as_dict() for r in SPECIAL_RULES.values()],

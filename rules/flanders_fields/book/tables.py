@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, NotRequired, TypedDict
 
 from rules.flanders_fields.ruleset import cite
 
@@ -210,14 +210,22 @@ COLUMN_LABELS = {
 Printed = int | Literal["Auto", "Ass", "No"]
 
 
+class CellDict(TypedDict):
+    """A firing cell as JSON: its two printed values, and `direct` when the firer needs a direct line of sight."""
+
+    suppress: Printed
+    kill: Printed
+    direct: NotRequired[bool]
+
+
 @dataclass(frozen=True)
 class Cell:
     suppress: Printed
     kill: Printed
     direct: bool = False
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"suppress": self.suppress, "kill": self.kill}
+    def as_dict(self) -> CellDict:
+        out: CellDict = {"suppress": self.suppress, "kill": self.kill}
         if self.direct:
             out["direct"] = True
         return out
@@ -349,6 +357,16 @@ SRC_LMG = cite("RANGED COMBAT, SHOOTING MATRIX notes")
 SRC_TANKS = cite("RANGED COMBAT, TANKS")
 
 
+class WeaponRangeDict(TypedDict, total=False):
+    """A line of WEAPON RANGES as JSON (the keys in the printed order; `source` where a dataset cites it)."""
+
+    min_cm: int
+    max_cm: int
+    beaten_zone_cm: int
+    text: str
+    source: str
+
+
 @dataclass(frozen=True)
 class WeaponRange:
     """One line of WEAPON RANGES: the values and the printed line they come from."""
@@ -358,8 +376,8 @@ class WeaponRange:
     min_cm: int | None = None
     beaten_zone_cm: int | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {} if self.min_cm is None else {"min_cm": self.min_cm}
+    def as_dict(self) -> WeaponRangeDict:
+        out: WeaponRangeDict = {} if self.min_cm is None else {"min_cm": self.min_cm}
         out["max_cm"] = self.max_cm
         if self.beaten_zone_cm is not None:
             out["beaten_zone_cm"] = self.beaten_zone_cm
@@ -463,14 +481,22 @@ ArmourCover = Literal["open", "cover"]
 ARMOUR_COVERS: tuple[ArmourCover, ...] = ("open", "cover")
 
 
+class ArmourCellDict(TypedDict):
+    """An armour cell as JSON: its two printed values, and the kill with an anti-tank rifle where printed."""
+
+    suppress: int
+    kill: int | Literal["Assault Only", "Not Possible"]
+    kill_with_at_rifle: NotRequired[int]
+
+
 @dataclass(frozen=True)
 class ArmourCell:
     suppress: int
     kill: int | Literal["Assault Only", "Not Possible"]
     kill_with_at_rifle: int | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"suppress": self.suppress, "kill": self.kill}
+    def as_dict(self) -> ArmourCellDict:
+        out: ArmourCellDict = {"suppress": self.suppress, "kill": self.kill}
         if self.kill_with_at_rifle is not None:
             out["kill_with_at_rifle"] = self.kill_with_at_rifle
         return out

@@ -4,7 +4,7 @@ kind draws, each with its printed line."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from rules.flanders_fields.book.common import PERIODS
 from rules.flanders_fields.book.tables import SRC_WIRE, WIRE_BELT_CM
@@ -29,7 +29,26 @@ BUILT_UP_NAME = "Built-up area (BuA)"
 BUILT_UP_LINE = "Close Terrain (Woods, BuA, Marsh etc unless on road)"
 
 
-def terrain_drawing(_period: str | None = None) -> dict[str, Any]:
+class DrawnWidth(TypedDict):
+    cm: float
+    text: str
+    source: str
+
+
+class DrawnKind(TypedDict):
+    """A terrain kind as the book draws it: its name (when not the kind's own) and the widths of a line of it."""
+
+    name: NotRequired[str]
+    text: NotRequired[str]
+    source: NotRequired[str]
+    widths: NotRequired[list[DrawnWidth]]
+
+
+class TerrainDrawing(TypedDict):
+    kinds: dict[str, DrawnKind]
+
+
+def terrain_drawing(_period: str | None = None) -> TerrainDrawing:
     """Per terrain kind: the name the book gives it (when not the kind's own), and the typical widths of a
     line drawn of it (the first the one to start with), each with its printed line."""
     return {

@@ -41,7 +41,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import numpy as np
 import shapely
@@ -782,19 +782,30 @@ def gas_courses(
     return [[[volley(*drift) for drift in turn] for turn in course] for course in courses]
 
 
+class _Cloud(TypedDict):
+    """A cloud on its course: its id, gas, how many turns it has moved, and how far it is from where it
+    started."""
+
+    id: str
+    gas: str
+    moves: int
+    dx: float
+    dy: float
+
+
 def _gas_course(
     plan: Plan, rules: Rules, turns: int, rng: random.Random
 ) -> list[list[tuple[str, str, GasArea]]]:
     """One course of the wind drawn from rng: per turn, each cloud's (id, "arrives" or "drifts", the area
     it passes over)."""
     out: list[list[tuple[str, str, GasArea]]] = [[] for _ in range(turns)]
-    clouds: list[dict[str, Any]] = []
+    clouds: list[_Cloud] = []
     wind: Wind | None = None
     first_direction = min(plan.gas, key=lambda g: (g.turn, g.id)).wind_deg
     for t in range(1, turns + 1):
         if clouds:
             wind = rules.wind(wind, first_direction, rng)
-            kept = []
+            kept: list[_Cloud] = []
             for c in clouds:
                 offensive = c["gas"] == "offensive"
                 if offensive and wind.dispersed:
@@ -1336,6 +1347,70 @@ def readings_of(rules: Rules) -> dict[str, str]:
 
 
 # -- the answer ---------------------------------------------------------------------------------------------------
+class VolleyRow(TypedDict):
+    """A volley of a turn as the answer shows it: what fires, its plan item, the chance it arrives, the
+    attacks it brings on average, whether it deviates, and the stands under its aiming points."""
+
+    what: str
+    item: str
+    chance: float
+    expected_attacks: float
+    deviates: bool
+    stands: list[str]
+
+
+class MarkerOdds(TypedDict):
+    markers: dict[str, float]
+    killed: float
+
+
+class StandOdds(MarkerOdds):
+    """A stand's chances at a turn's end: of each number of markers and of being killed, the markers it may
+    expect; sampled, their standard errors."""
+
+    expected_markers: float
+    standard_error: NotRequired[MarkerOdds]
+
+
+class StandTurn(StandOdds):
+    stand: str
+    name: str
+
+
+class TurnRow(TypedDict):
+    turn: int
+    volleys: list[VolleyRow]
+    stands: list[StandTurn]
+
+
+class RehearsedStand(TypedDict):
+    """An enemy stand as the rehearsal found it: where it stands, its cover and markers now."""
+
+    stand: str
+    name: str
+    center: list[float] | None
+    cover: str
+    markers_now: int
+
+
+class RehearsalDict(TypedDict):
+    """A rehearsal's answer: whose plan, over how many turns and how it was worked out, turn by turn, the items
+    not rehearsed, the assumptions and readings, the rule; in a game, the enemy's stands as they stand."""
+
+    side: str
+    turns: int
+    method: Literal["exact", "sampled"]
+    samples: int | None
+    seed: int | None
+    how: str
+    turn_by_turn: list[TurnRow]
+    not_rehearsed: list[dict[str, str]]
+    assumptions: list[str]
+    readings: dict[str, str]
+    sources: list[str]
+    stands: NotRequired[list[RehearsedStand]]
+
+
 @dataclass
 class Rehearsal:
     side: str
@@ -1346,16 +1421,16 @@ class Rehearsal:
     # stand id -> per turn [P(0 markers), P(1), P(2), P(killed)] and, when sampled, their standard errors
     stands: dict[str, list[list[float]]]
     errors: dict[str, list[list[float]]]
-    schedule: list[list[dict[str, Any]]]
+    schedule: list[list[VolleyRow]]
     skipped: list[dict[str, str]]
     names: dict[str, str]
     assumptions: list[str] = field(default_factory=list)
     readings: dict[str, str] = field(default_factory=dict)
 
-    def as_dict(self) -> dict[str, Any]:
-        def row(sid: str, t: int) -> dict[str, Any]:
+    def as_dict(self) -> RehearsalDict:
+        def row(sid: str, t: int) -> StandOdds:
             p = self.stands[sid][t]
-            r: dict[str, Any] = {
+            r: StandOdds = {
                 "markers": {str(m): round(p[m], 6) for m in range(KILLING_MARKERS)},
                 "killed": round(p[KILLING_MARKERS], 6),
                 "expected_markers": round(sum(m * p[m] for m in range(KILLING_MARKERS)), 6),
@@ -1404,7 +1479,7 @@ def _sort_key(sid: str) -> tuple[int, str]:
     return (int(sid), sid) if sid.isdigit() else (0, sid)
 
 
-def _describe(volleys: Sequence[Sequence[Volley]]) -> list[list[dict[str, Any]]]:
+def _describe(volleys: Sequence[Sequence[Volley]]) -> list[list[VolleyRow]]:
     return [
         [
             {
@@ -1487,7 +1562,7 @@ def rehearse(
     # courses that pass over them alike share one answer.
     base = _exact_run(groups, fixed, budget, views)
     group_of = {target.id: target.group for target in targets}
-    cache: dict[tuple[str, Any], dict[str, Any]] = {}
+    cache: dict[tuple[str, Any], dict[str, np.ndarray]] = {}  # (company, what reached it) -> per stand
     # What a gas volley (shared by the courses that pass over the same place) does to each company it
     # reaches, named by a number: its shots there, as (stand, id of the effects: the rules' cached answer).
     seen_by: dict[int, dict[str, int]] = {}
@@ -1521,10 +1596,10 @@ def rehearse(
         for sid, per in cache[key].items():
             sums[sid] += n * per
             squares[sid] += n * per**2
-    for sid, per in base.items():
+    for sid, unreached in base.items():
         untouched = samples - reached.get(group_of[sid], 0)
-        sums[sid] += untouched * np.array(per, dtype=float)
-        squares[sid] += untouched * np.array(per, dtype=float) ** 2
+        sums[sid] += untouched * np.array(unreached, dtype=float)
+        squares[sid] += untouched * np.array(unreached, dtype=float) ** 2
     mean_arrays = {s: total / samples for s, total in sums.items()}
     means = {s: m.tolist() for s, m in mean_arrays.items()}
     errors = {

@@ -11,15 +11,16 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from rules.core.errors import RulesError
 from rules.core.scenario import SIDES
-from rules.flanders_fields.book.organisation import Unit
+from rules.flanders_fields.book.organisation import Unit, UnitRow
 from rules.flanders_fields.play.game_setup import DEPLOY_DEPTH as DEPLOY_DEPTH
 from rules.flanders_fields.play.game_setup import FlandersFieldsSetup
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.flanders_fields.shipped import DOCUMENTS
+from rules.table.geojson import FeatureCollection
 from rules.table.terrain import FEATURE_KINDS
 
 # The feature kinds a scenario may use are the ones the table geometry models.
@@ -28,6 +29,28 @@ TERRAIN_KINDS: tuple[str, ...] = FEATURE_KINDS
 # file writes them on its roads and hills; a generated table (rules.firestorm.table_battle) reuses them.
 ROAD_WIDTH_CM = 2.0
 HILL_HEIGHT_CM = 1.0
+
+
+class ScenarioRow(TypedDict):
+    """A built scenario as the dataset serves it: its period, nations, table, terrain, forces, placements,
+    reinforcements, deployment zones, special rules, notes, errata and source."""
+
+    id: str
+    name: str
+    period: str
+    attacker_nation: str
+    defender_nation: str
+    table_width_cm: float
+    table_length_cm: float
+    terrain: FeatureCollection
+    forces: dict[str, list[UnitRow]]
+    placements: dict[str, Mapping[str, Any]]  # stand id -> its placement, as Scenario.placements
+    off_table: dict[str, list[str]]
+    deployment_zones: dict[str, list[float]]
+    special_rules: dict[str, list[str]]
+    notes: list[str]
+    errata: list[str]
+    source: str
 
 
 @dataclass(frozen=True)
@@ -41,7 +64,7 @@ class Scenario:
     defender_nation: str
     table_width_cm: float
     table_length_cm: float
-    terrain: dict[str, Any]  # GeoJSON FeatureCollection; feature properties carry `kind`
+    terrain: FeatureCollection  # feature properties carry `kind`
     forces: Mapping[str, tuple[Unit, ...]]  # side -> the side's whole order of battle
     placements: Mapping[str, Mapping[str, Any]]  # stand id -> {"center": [x, y], "facing_deg": deg}
     notes: tuple[str, ...]
@@ -53,7 +76,7 @@ class Scenario:
     special_rules: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     errata: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ScenarioRow:
         return {
             "id": self.id,
             "name": self.name,
@@ -99,7 +122,7 @@ def scenario_from_document(doc: Mapping[str, Any], variants: Mapping[str, str] |
         defender_nation=sides["defender"]["nationality"],
         table_width_cm=float(doc["table"]["width_cm"]),
         table_length_cm=float(doc["table"]["length_cm"]),
-        terrain=doc.get("terrain") or {"type": "FeatureCollection", "features": []},
+        terrain=doc.get("terrain") or FeatureCollection(type="FeatureCollection", features=[]),
         forces=forces,
         placements=made.placements,
         notes=tuple(doc.get("notes", ())),
@@ -130,5 +153,5 @@ SCENARIOS: dict[str, Scenario] = {sid: build_scenario(sid) for sid in DOCUMENTS}
 
 
 @FlandersFields.dataset("scenarios", "Ready scenarios: terrain, forces and placed stands")
-def _scenarios(period: str | None) -> list[dict[str, Any]]:
+def _scenarios(period: str | None) -> list[ScenarioRow]:
     return [s.as_dict() for s in SCENARIOS.values()]

@@ -122,4 +122,4 @@ class FlandersFieldsRehearsal(GameRules):
             }
             for t in targets
         ]
-        return body
+        return {**body}

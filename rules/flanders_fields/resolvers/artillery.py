@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired, TypedDict
 
 from pydantic import Field
 
@@ -266,10 +266,28 @@ class ArtilleryAction(Resolver[ArtilleryActionRequest]):
         )
 
 
-def artillery_action_table(period: str | None, variants: Mapping[str, str] | None = None) -> dict[str, Any]:
+class ArtilleryActionTable(TypedDict):
+    """The period's artillery action rolls: what an action is, the open-sights bonus, the deep suppression
+    penalty where the period has it, the scores for one and two actions (mid: the erratum's reading in force,
+    and each reading's), and the errata on them."""
+
+    period: str
+    source: str
+    actions: str
+    open_sights_bonus: int
+    deep_suppression: NotRequired[str]
+    open_sights_erratum: NotRequired[str]
+    thresholds: NotRequired[dict[str, int]]  # always set; after the notes above, in the printed order
+    erratum: NotRequired[str]
+    readings: NotRequired[dict[str, dict[str, int]]]  # each reading's thresholds
+
+
+def artillery_action_table(
+    period: str | None, variants: Mapping[str, str] | None = None
+) -> ArtilleryActionTable:
     ctx = FlandersFields().context(period, variants)
     assert period is not None
-    rows: dict[str, Any] = {
+    rows: ArtilleryActionTable = {
         "period": period,
         "source": SRC_ARTILLERY_ACTION,
         "actions": "remove a suppression level, redirect a battery aiming point, fire a battery or move",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -286,7 +286,7 @@ class Assault(Resolver[AssaultRequest]):
             sources.append(SRC_VS_ARMOUR)
         if req.defender_cover == "fortified":
             sources.append(SRC_FORTIFIED)
-        details: dict[str, Any] = {
+        details: AssaultDetails = {
             "attacker_total": a_total,
             "defender_total": d_total,
             "margin": a_total - d_total,
@@ -296,7 +296,31 @@ class Assault(Resolver[AssaultRequest]):
         return Evaluation(key, key, tuple(att + dfd), None, tuple(sources), details)
 
 
-def assault_factors_dataset(_period: str | None) -> dict[str, Any]:
+class AssaultDetails(TypedDict):
+    """What an assault answer says besides its result: each side's total, the margin, what follows, notes."""
+
+    attacker_total: int
+    defender_total: int
+    margin: int
+    consequence: str
+    notes: list[str]
+
+
+class AssaultFactorRow(TypedDict):
+    id: str
+    label: str
+    value: int
+    side: Literal["attacker", "defender", "either"]
+
+
+class AssaultFactors(TypedDict):
+    source: str
+    factors: list[AssaultFactorRow]
+    rules: list[str]
+    errata: list[str]
+
+
+def assault_factors_dataset(_period: str | None) -> AssaultFactors:
     return {
         "source": T.SRC_ASSAULT,
         "factors": [

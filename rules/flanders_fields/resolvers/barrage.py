@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from pydantic import Field
 
@@ -138,7 +138,51 @@ class RollingBarrage(Resolver[RollingBarrageRequest]):
         )
 
 
-def rolling_barrage_table() -> dict[str, Any]:
+class BarrageBand(TypedDict):
+    """A line of the rolling barrage's effect table: the faces, the result and its words."""
+
+    roll: list[int]
+    result: str
+    text: str
+
+
+class DangerAttack(TypedDict):
+    by: str
+    modifier: int
+
+
+class RollingBarrageTable(TypedDict):
+    """ROLLING BARRAGES: the effect table in medium cover, the modifier of each cover (or immune), the width,
+    advance, danger zone and its attack, the duration, and the errata on them."""
+
+    source: str
+    medium_cover: list[BarrageBand]
+    cover_modifiers: dict[str, int | Literal["immune"]]
+    width_cm: int
+    advance: str
+    danger_zone_cm: int
+    danger_attack: DangerAttack
+    duration: str
+    duration_erratum: str
+    natural_one_erratum: str
+
+
+class DangerThresholds(TypedDict):
+    suppressed: int
+    killed: int
+
+
+class DangerDetails(TypedDict):
+    """What a roll for the danger of one's own barrage says: safe or not, the danger zone, and when the field
+    artillery attacks, the scores it needs; the notes."""
+
+    safe: bool
+    danger_zone_cm: int
+    thresholds: NotRequired[DangerThresholds]
+    notes: NotRequired[list[str]]
+
+
+def rolling_barrage_table() -> RollingBarrageTable:
     return {
         "source": SRC_ROLLING_BARRAGE,
         "medium_cover": [
@@ -198,7 +242,7 @@ class BarrageDanger(Resolver[BarrageDangerRequest]):
         # "to be safe from the barrage the result must be less than the number of centimetres the figures
         # are from the barrage"
         safe = dice[0] < req.distance_cm
-        details: dict[str, Any] = {"safe": safe, "danger_zone_cm": DANGER_ZONE_CM}
+        details: DangerDetails = {"safe": safe, "danger_zone_cm": DANGER_ZONE_CM}
         if safe:
             return Evaluation(
                 key="safe",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from pydantic import Field
 
@@ -49,6 +49,18 @@ def quality_after(quality: str, drafts: int, roll: int) -> tuple[str, str]:
     return "reduced-to-raw", "raw"
 
 
+class CasualtiesOutcome(TypedDict):
+    """The men the bases killed stand for, split as the rule splits them, and with drafts, the battalion's
+    quality after them."""
+
+    men: int
+    killed: int
+    lightly_wounded: int
+    crippled: int
+    badly_wounded: int
+    quality: NotRequired[str]
+
+
 class CasualtiesRequest(FFRequest):
     bases_killed: int = Field(
         ge=0, le=10000, description="Playing bases (platoons, support weapons ...) killed."
@@ -83,7 +95,13 @@ class Casualties(Resolver[CasualtiesRequest]):
         sources = [SRC_CASUALTIES]
         if Fraction(men, 6).denominator != 1:
             sources.append(ctx.citation(CASUALTY_ROUNDING))
-        outcome: dict[str, Any] = dict(split)
+        outcome: CasualtiesOutcome = {
+            "men": split["men"],
+            "killed": split["killed"],
+            "lightly_wounded": split["lightly_wounded"],
+            "crippled": split["crippled"],
+            "badly_wounded": split["badly_wounded"],
+        }
         key = "casualties"
         notes = [f"{req.bases_killed} bases x {MEN_PER_BASE} = {men} men."]
         total = None

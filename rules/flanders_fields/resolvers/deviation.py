@@ -6,7 +6,7 @@ table geometry turns it into a bearing.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from pydantic import Field
 
@@ -94,7 +94,16 @@ class Deviation(Resolver[DeviationRequest]):
         )
 
 
-def deviation_table() -> dict[str, Any]:
+class DeviationTable(TypedDict):
+    source: str
+    applies_to: str
+    no_deviation: list[int]
+    direction: str
+    distance: str
+    deviation_die: str
+
+
+def deviation_table() -> DeviationTable:
     return {
         "source": SRC_DEVIATION,
         "applies_to": "unobserved off-table artillery and any artillery delivered gas attack",

@@ -8,14 +8,14 @@ the dice are the drawn cards' positions in the remaining pack (sides = cards lef
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import Field
 
 from rules.core.cards import PACK, RANK_NAMES, SUIT_NAMES
 from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation
-from rules.core.ruleset import Context, Resolver
+from rules.core.ruleset import CardShown, Context, Resolver
 from rules.flanders_fields.book.common import FFRequest
 from rules.flanders_fields.errata import EVENTS_PACK_EXHAUSTED, SRC_EVENTS
 from rules.flanders_fields.ruleset import FlandersFields
@@ -39,7 +39,7 @@ class EventCard:
     def kind(self) -> str:
         return "beneficial" if self.card[-1] in "HD" else "detrimental"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> CardShown:
         rank, suit = self.card[:-1], self.card[-1]
         return {
             "card": self.card,
@@ -222,7 +222,7 @@ class RandomEvent(Resolver[RandomEventRequest]):
         return pack_for(req, ctx).cards
 
     @staticmethod
-    def card(code: str) -> dict[str, Any]:
+    def card(code: str) -> CardShown:
         if code in EVENT_CARDS:
             return EVENT_CARDS[code].as_dict()
         return {
@@ -233,7 +233,7 @@ class RandomEvent(Resolver[RandomEventRequest]):
             "to_opponent": False,
         }
 
-    def cards_shown(self, outcome: Any) -> list[tuple[str, list[dict[str, Any]], bool]]:
+    def cards_shown(self, outcome: Any) -> list[tuple[str, list[CardShown], bool]]:
         # The drawn cards and the drawer's own hand: never the pack left nor the opponent's hand.
         return [
             ("Drawn", list(outcome["drawn"]), False),
@@ -289,7 +289,21 @@ class RandomEvent(Resolver[RandomEventRequest]):
         )
 
 
-def random_events_table() -> dict[str, Any]:
+class RandomEventsTable(TypedDict):
+    """RANDOM EVENTS: the pack, the dummies, what a beneficial and a detrimental card do, the draws and the hand
+    limit, and the twenty cards."""
+
+    source: str
+    pack: str
+    dummies: str
+    beneficial: str
+    detrimental: str
+    draw_per_turn: list[int]
+    hand_limit: int
+    cards: list[CardShown]
+
+
+def random_events_table() -> RandomEventsTable:
     return {
         "source": SRC_EVENTS,
         "pack": "a normal pack of 52 cards",

@@ -11,7 +11,7 @@ against any particular place. Once planned it is not possible to change the sche
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, NotRequired, TypedDict
 
 from pydantic import Field
 
@@ -25,8 +25,10 @@ from rules.flanders_fields.errata import FIREWALTZ_STRONG_POINT_COVER
 from rules.flanders_fields.resolvers.artillery import PeriodStep
 from rules.flanders_fields.resolvers.shooting import (
     SRC_COVER,
+    CellShown,
     Shooting,
     ShootingRequest,
+    Thresholds,
     firing_rows,
     row_source,
 )
@@ -75,6 +77,18 @@ FIREWALTZ_NOTES = (
     "The German infantry is covered by the German equivalent of the rolling barrage.",
     "Once planned, the Firewaltz's schedule cannot be changed.",
 )
+
+
+class FirewaltzDetails(TypedDict):
+    """What a Firewaltz attack says besides its result: the artillery and cover it reads as, the scores it
+    needs, the cell, the notes, and whether a suppression spreads to the company."""
+
+    artillery: str
+    cover: str
+    thresholds: Thresholds
+    cell: CellShown
+    notes: list[str]
+    spreads_to_company: NotRequired[bool]
 
 
 class FirewaltzRequest(FFRequest):
@@ -153,7 +167,7 @@ class Firewaltz(Resolver[FirewaltzRequest]):
         notes = [*s.notes, *FIREWALTZ_NOTES]
         if dice[0] == 1:
             notes.append("A roll of 1 is always a failure.")
-        details: dict[str, Any] = {
+        details: FirewaltzDetails = {
             "artillery": shot.firer,
             "cover": shot.cover,
             "thresholds": {"suppress": s.suppress, "kill": s.kill},
@@ -172,11 +186,31 @@ class Firewaltz(Resolver[FirewaltzRequest]):
         )
 
 
-def firewaltz_rules(period: str | None) -> dict[str, Any]:
+class FirewaltzAttack(TypedDict):
+    """One of the Firewaltz's two attacks as the playsheet prints it: its target, the artillery, the cover,
+    the late firing table's cell."""
+
+    target: str
+    artillery: str
+    cover: str
+    suppress: T.Printed
+    kill: T.Printed
+
+
+class FirewaltzRules(TypedDict):
+    source: str
+    sources: list[str]
+    when: str
+    deep_suppression: str
+    attacks: list[FirewaltzAttack]
+    infantry: str
+
+
+def firewaltz_rules(period: str | None) -> FirewaltzRules:
     """The playsheet's Firewaltz lines: what it does, and the late firing table's cells for its two attacks."""
     ctx = FlandersFields().context("late", {})
     rows = firing_rows(ctx)
-    attacks = []
+    attacks: list[FirewaltzAttack] = []
     for target, firer in FIREWALTZ_ARTILLERY.items():
         row_id = T.FIRER_SPECS[firer].row
         cover = default_cover(target, ctx)

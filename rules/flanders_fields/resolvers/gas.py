@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,6 +44,14 @@ CHANGED_SPEED_BASE = 5
 TURN_DEG: dict[int, int] = {1: -45, 2: -90, 3: -135, 4: 45, 5: 90, 6: 135}
 
 
+class WindDict(TypedDict):
+    """The wind as JSON (a gas answer's outcome, the board's wind)."""
+
+    direction_deg: float
+    speed_cm: int
+    dispersed: bool
+
+
 @dataclass(frozen=True)
 class Wind:
     """The wind carrying every offensive cloud of a game. direction_deg is counter-clockwise from +x."""
@@ -52,7 +60,7 @@ class Wind:
     speed_cm: int
     dispersed: bool = False
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> WindDict:
         return {"direction_deg": self.direction_deg, "speed_cm": self.speed_cm, "dispersed": self.dispersed}
 
 
@@ -153,7 +161,34 @@ def next_wind_distribution(wind: Wind, calm: str = "halt") -> dict[Wind, Fractio
     return out
 
 
-def gas_movement_table() -> dict[str, Any]:
+class GasBand(TypedDict):
+    """A line of the Gas Movement table: the faces, the result, its words, and a direction change's turns."""
+
+    roll: list[int]
+    result: str
+    text: str
+    turn_deg: NotRequired[dict[str, int]]
+
+
+class GasTemplate(TypedDict):
+    width: int
+    depth: int
+
+
+class GasMovementTable(TypedDict):
+    source: str
+    initial_speed: str
+    table: list[GasBand]
+    direction_convention: str
+    template_cm: dict[str, GasTemplate]
+    offensive_max_turns: int
+    denying_move_turns: int
+    projector_start_cm: int
+    partial_cover_modifier: int
+    speed_below_zero_erratum: str
+
+
+def gas_movement_table() -> GasMovementTable:
     return {
         "source": SRC_GAS_MOVEMENT,
         "initial_speed": "2D6 + 10 cm in the direction the controlling player states",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from pydantic import Field
 
 from rules.core.errors import RulesError
-from rules.core.resolution import Evaluation, Modifier
+from rules.core.resolution import Evaluation, Modifier, ModifierDict
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
@@ -16,6 +16,41 @@ from rules.flanders_fields.book.special_rules import SpecialRuleId, accept_speci
 from rules.flanders_fields.ruleset import FlandersFields, cite
 
 RESOLVER = "morale"
+
+
+class MoraleDetails(TypedDict):
+    """What a morale answer says besides its result: whether a test was due (and at 75%), the band's words and
+    what it does to the battalion, and the notes."""
+
+    test_due: bool
+    at_75_percent: bool
+    meaning: str
+    retreat_cm: int
+    suppressed: bool
+    abandon_crewed_weapons: bool
+    removed: bool
+    notes: list[str]
+
+
+class MoraleResult(TypedDict):
+    """A line of the morale table: the roll as printed, its outcome and what it does."""
+
+    roll: str
+    outcome: str
+    text: str
+    retreat_cm: int
+    suppressed: bool
+    abandon_crewed_weapons: bool
+    removed: bool
+
+
+class MoraleTable(TypedDict):
+    period: str | None
+    source: str
+    when: str
+    results: list[MoraleResult]
+    modifiers: list[ModifierDict]
+    notes: list[str]
 
 
 class MoraleRequest(FFRequest):
@@ -112,7 +147,7 @@ class Morale(Resolver[MoraleRequest]):
         notes.append(
             "Non battalion crewed weapons (and block houses) roll separately when their rifle battalion routs or is destroyed."
         )
-        details: dict[str, Any] = {
+        details: MoraleDetails = {
             "test_due": due,
             "at_75_percent": at_75,
             "meaning": band.text,
@@ -127,7 +162,7 @@ class Morale(Resolver[MoraleRequest]):
         )
 
 
-def morale_table_dataset(period: str | None) -> dict[str, Any]:
+def morale_table_dataset(period: str | None) -> MoraleTable:
     sheet = cite(T.MORALE_SECTION, period)
     return {
         "period": period,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from pydantic import Field
 
@@ -246,11 +246,30 @@ def limber_actions(mover: str) -> int | None:
     return LIMBER_ACTIONS if mover in (*_LIMBERED, *_DEPLOYED) else None
 
 
-def movement_table(period: str, variants: Mapping[str, str] | None = None) -> dict[str, Any]:
+class MoveCell(TypedDict):
+    """One mover on one terrain: its allowance (None: may not), the actions to cross, whether it may pass."""
+
+    allowance_cm: int | None
+    crossing_actions: int | None
+    may_pass: bool
+
+
+class MovementTable(TypedDict):
+    """A period's movement table: each terrain's cell per mover, the bonuses, limbering, notes and sources."""
+
+    period: str
+    terrain: dict[str, dict[str, MoveCell]]
+    bonuses_cm: dict[str, int]
+    limber_actions: dict[str, int]
+    notes: list[str]
+    sources: list[str]
+
+
+def movement_table(period: str, variants: Mapping[str, str] | None = None) -> MovementTable:
     """The whole table for a period: allowance per terrain per mover, crossing actions and bonuses."""
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[str, dict[str, MoveCell]] = {}
     for terrain in TERRAINS:
-        row: dict[str, Any] = {}
+        row: dict[str, MoveCell] = {}
         for mover in MOVERS:
             rule = move_rule(period, mover, terrain, variants=variants)
             row[mover] = {
@@ -280,7 +299,7 @@ def movement_table(period: str, variants: Mapping[str, str] | None = None) -> di
 
 
 @FlandersFields.dataset("movement-table", "Movement distances by mover and terrain", per_period=True)
-def _movement_table(period: str | None) -> dict[str, Any]:
+def _movement_table(period: str | None) -> MovementTable:
     assert period is not None
     return movement_table(period)
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from pydantic import Field
 
 from rules.core.errors import RulesError
-from rules.core.resolution import Evaluation, Modifier
+from rules.core.resolution import Evaluation, Modifier, PrintedModifier
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
@@ -310,7 +310,7 @@ class OrderRoll(Resolver[OrderRollRequest]):
             sources.append(SRC_ORDER_NATURAL_ONE)
         else:
             actions = T.actions_for(total, table.bands)
-        details: dict[str, Any] = {
+        details: OrderDetails = {
             "table": [{"roll": b.printed, "actions": b.actions} for b in table.bands],
             "actions_are": ACTIONS[req.unit],
             "natural_one": die == 1,
@@ -321,9 +321,44 @@ class OrderRoll(Resolver[OrderRollRequest]):
         )
 
 
-def order_tables_dataset(period: str | None) -> dict[str, Any]:
+class OrderBandRow(TypedDict):
+    """A band of an order table: the roll as printed and the actions it gives."""
+
+    roll: str
+    actions: int
+
+
+class OrderDetails(TypedDict):
+    """What an order roll says besides the actions: the unit's table, what an action is, whether the die was
+    a natural 1, the notes."""
+
+    table: list[OrderBandRow]
+    actions_are: str
+    natural_one: bool
+    notes: list[str]
+
+
+class OrderTableRow(TypedDict):
+    label: str
+    bands: list[OrderBandRow]
+    actions_are: str
+    source: str
+
+
+class OrderTables(TypedDict):
+    """A period's order tables: each unit's, the modifiers, the natural 1 and the errata on them."""
+
+    period: str | None
+    source: str
+    units: dict[str, OrderTableRow]
+    modifiers: list[PrintedModifier]
+    natural_one: str
+    errata: list[str]
+
+
+def order_tables_dataset(period: str | None) -> OrderTables:
     ctx = FlandersFields().context(period)
-    units: dict[str, Any] = {}
+    units: dict[str, OrderTableRow] = {}
     for unit in T.ORDER_UNITS:
         table = order_table(unit, ctx)
         if table is None:
@@ -336,7 +371,7 @@ def order_tables_dataset(period: str | None) -> dict[str, Any]:
         }
     sheet = cite(E.ORDER_MODIFIERS, period)
     late = period == "late"
-    modifiers: list[dict[str, Any]] = [
+    modifiers: list[PrintedModifier] = [
         {"label": "Commander or commanded in a GAS cloud", "value": -1, "source": sheet},
         {"label": "Any platoon more than 25cm from its Battalion Commander", "value": -1, "source": sheet},
         {"label": "Commanding stand is a Field Promotion", "value": -1, "source": sheet},

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.core.dice import exact_distribution
 from rules.core.errors import RulesError
-from rules.core.resolution import Evaluation, Modifier
+from rules.core.resolution import Evaluation, Modifier, ModifierDict, PrintedModifier
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
@@ -136,6 +136,55 @@ def one_target(req: ShootingRequest, also: AlsoAttacked) -> ShootingRequest:
     return req.model_copy(update={**also.model_dump(exclude={"name", "unit_id"}), "also": []})
 
 
+class CellShown(TypedDict, total=False):
+    """The cell a shot reads, as its answer shows it: the row and column as printed, and the cell's values (a
+    firing cell's `direct`, an armour cell's kill with an anti-tank rifle, where printed). In a deep shelter
+    the row is the one it was (None if none) and there is no suppressing."""
+
+    row: str | None
+    column: str
+    suppress: T.Printed | None
+    kill: T.Printed | Literal["Assault Only", "Not Possible"]
+    direct: bool
+    kill_with_at_rifle: int
+
+
+class Thresholds(TypedDict):
+    """The scores a shot needs to suppress and to kill (None: it cannot)."""
+
+    suppress: int | None
+    kill: int | None
+
+
+class ShootingDetails(TypedDict):
+    """What a shot's answer says besides its result: the scores needed, the cell, the range, the notes; with
+    more than one die, each die's result and the markers they leave; whether the suppression spreads to the
+    company."""
+
+    thresholds: Thresholds
+    auto_suppress: bool
+    cell: CellShown
+    max_range_cm: float | None
+    notes: list[str]
+    results: NotRequired[list[str]]
+    suppression_markers: NotRequired[int]
+    spreads_to_company: NotRequired[bool]
+
+
+class AlsoResult(TypedDict):
+    """Another stand the shot attacks, on its own die: its result, each modifier named, its own odds."""
+
+    name: str
+    unit_id: int | None
+    die: int
+    outcome: str
+    total: int | None
+    modifiers: list[ModifierDict]
+    thresholds: Thresholds
+    probabilities_exact: dict[str, str]
+    spreads_to_company: NotRequired[bool]
+
+
 @dataclass
 class Situation:
     """Everything about a shot except the die: the cell, the modifiers, or why it cannot be made."""
@@ -147,7 +196,7 @@ class Situation:
     modifiers: list[Modifier] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    cell: dict[str, Any] = field(default_factory=dict)
+    cell: CellShown = field(default_factory=CellShown)
     max_range_cm: float | None = None
 
 
@@ -532,12 +581,12 @@ class Shooting(Resolver[ShootingRequest]):
         sources = (*ev.sources, *(m["source"] for a in also for m in a["modifiers"]))
         return replace(ev, sources=tuple(dict.fromkeys(sources)), details={**ev.details, "also": also})
 
-    def also_attacked(self, req: ShootingRequest, ctx: Context, a: AlsoAttacked, die: int) -> dict[str, Any]:
+    def also_attacked(self, req: ShootingRequest, ctx: Context, a: AlsoAttacked, die: int) -> AlsoResult:
         """One other stand's roll: its result, each modifier named, and its own odds."""
         one = one_target(req, a)
         ev = self.evaluate_one(one, ctx, (die,))
         odds = exact_distribution((6,), lambda d: self.evaluate_one(one, ctx, d).key)
-        out: dict[str, Any] = {
+        out: AlsoResult = {
             "name": a.name,
             "unit_id": a.unit_id,
             "die": die,
@@ -566,7 +615,7 @@ class Shooting(Resolver[ShootingRequest]):
         if 1 in dice and not s.blocked and not s.auto_suppress:
             notes.append("A roll of 1 is always a failure.")
             sources.append(SRC_NATURAL_ONE)
-        details: dict[str, Any] = {
+        details: ShootingDetails = {
             "thresholds": {"suppress": s.suppress, "kill": s.kill},
             "auto_suppress": s.auto_suppress,
             "cell": s.cell,
@@ -583,7 +632,58 @@ class Shooting(Resolver[ShootingRequest]):
         return Evaluation(outcome, outcome, tuple(s.modifiers), total, tuple(dict.fromkeys(sources)), details)
 
 
-def firing_table_dataset(period: str | None) -> dict[str, Any]:
+class Column(TypedDict):
+    id: str
+    label: str
+
+
+class FiringTableRow(TypedDict):
+    id: str
+    label: str
+    cells: dict[str, T.CellDict]
+    source: str
+
+
+class FirerRanges(TypedDict):
+    """A firer's row of the table and its ranges."""
+
+    row: str
+    max_range_cm: float | None
+    min_range_cm: float
+    note: str
+
+
+class FiringTable(TypedDict):
+    """A period's firing table: its columns, rows, firers, beaten zones, legend, modifiers and two rules."""
+
+    period: str
+    source: str
+    target: str
+    columns: list[Column]
+    rows: list[FiringTableRow]
+    firers: dict[str, FirerRanges]
+    beaten_zone_cm: dict[str, int]
+    legend: dict[str, str]
+    modifiers: list[PrintedModifier]
+    natural_one: str
+    three_suppressions: str
+
+
+class ArmourTableRow(TypedDict):
+    id: str
+    label: str
+    cells: dict[str, T.ArmourCellDict]
+
+
+class ArmourTable(TypedDict):
+    source: str
+    columns: list[Column]
+    rows: list[ArmourTableRow]
+    modifiers: list[PrintedModifier]
+    notes: list[str]
+
+
+def firing_table_dataset(period: str | None) -> FiringTable:
     ctx = FlandersFields().context(period)
     p = period or "late"
     rows = firing_rows(ctx)
@@ -633,7 +733,11 @@ def firing_table_dataset(period: str | None) -> dict[str, Any]:
                 "source": sheet,
             },
             *(
-                [{"label": "Short Range Tanks – Under 5cm", "value": T.SHORT_RANGE_TANK[p], "source": sheet}]
+                [
+                    PrintedModifier(
+                        label="Short Range Tanks – Under 5cm", value=T.SHORT_RANGE_TANK[p], source=sheet
+                    )
+                ]
                 if p in T.SHORT_RANGE_TANK
                 else []
             ),
@@ -673,7 +777,7 @@ def firing_table_dataset(period: str | None) -> dict[str, Any]:
     }
 
 
-def armour_table_dataset(_period: str | None) -> dict[str, Any]:
+def armour_table_dataset(_period: str | None) -> ArmourTable:
     return {
         "source": T.SRC_ARMOUR,
         "columns": [{"id": "open", "label": "In Open"}, {"id": "cover", "label": "In Cover (Buildings Etc)"}],

@@ -5,7 +5,7 @@ The game layer calls the three plain functions; the `suppression` resolver serve
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Literal, TypedDict, get_args
 
 from pydantic import Field
 
@@ -88,6 +88,17 @@ def recovers_automatically(unit_level: str) -> bool:
     return unit_level in SELF_RECOVERING
 
 
+class SuppressionDetails(TypedDict):
+    """What a suppression answer says: whether it spreads to the company, kills, how it recovers, notes."""
+
+    spreads_to_company: bool
+    killed: bool
+    markers_to_kill: int
+    recovers_automatically: bool
+    recovery: str
+    notes: list[str]
+
+
 class SuppressionRequest(FFRequest):
     fire: FireType = Field(description="The kind of fire that caused the suppression.")
     markers: int = Field(
@@ -128,7 +139,7 @@ class Suppression(Resolver[SuppressionRequest]):
             if auto
             else "by one Action in the order phase for each marker removed"
         )
-        details: dict[str, Any] = {
+        details: SuppressionDetails = {
             "spreads_to_company": spreads,
             "killed": killed,
             "markers_to_kill": max(KILLING_MARKERS - req.markers, 0),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from pydantic import Field
 
@@ -80,7 +80,17 @@ class Visibility(Resolver[VisibilityRequest]):
         )
 
 
-def visibility_table() -> dict[str, Any]:
+class VisibilityTable(TypedDict):
+    """VISIBILITY: how far each viewer sees each target, in cover until it fires, and the targets' words."""
+
+    source: str
+    distances_cm: dict[str, dict[str, int]]
+    cover_until_fired: dict[str, str]
+    seen_firing_from_cover_cm: int
+    targets: dict[str, str]
+
+
+def visibility_table() -> VisibilityTable:
     return {
         "source": SRC_VISIBILITY,
         "distances_cm": VISIBILITY_CM,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import comb
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from pydantic import Field
 
@@ -26,6 +26,39 @@ class WireRequest(FFRequest):
     belts: int = Field(
         default=1, ge=1, le=MAX_BELTS, description="Belts of wire to cross (each 2 cm of depth is a belt)."
     )
+
+
+class WireDetails(TypedDict):
+    """What a wire roll says besides its result: the score each belt needs, a belt's depth, the chance a
+    platoon crosses (a fraction), and the notes."""
+
+    needs: int
+    belt_cm: int
+    chance_per_platoon: str
+    notes: list[str]
+
+
+class WireNeeds(TypedDict):
+    """A period's crossing roll as printed, and the erratum that disputes it where one does."""
+
+    period: str
+    printed: str
+    needs: int
+    erratum: NotRequired[str]
+
+
+class WireExtraRules(TypedDict):
+    source: str
+    rules: list[str]
+
+
+class WireRules(TypedDict):
+    source: str
+    belt_cm: int
+    needs: list[WireNeeds]
+    procedure: list[str]
+    early_playsheet: str
+    extra_rules: WireExtraRules
 
 
 def wire_needs(ctx: Context) -> int | None:
@@ -89,7 +122,7 @@ class WireCrossing(Resolver[WireRequest]):
                 }
             )
         crossed = sum(p["result"] == "crossed" for p in platoons)
-        details: dict[str, Any] = {
+        details: WireDetails = {
             "needs": needs,
             "belt_cm": T.WIRE_BELT_CM,
             "chance_per_platoon": str(platoon_crosses(needs, req.belts)),
@@ -113,7 +146,7 @@ class WireCrossing(Resolver[WireRequest]):
         return {f"{k}-crossed": comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
 
 
-def wire_rules_dataset(_period: str | None) -> dict[str, Any]:
+def wire_rules_dataset(_period: str | None) -> WireRules:
     return {
         "source": T.SRC_WIRE,
         "belt_cm": T.WIRE_BELT_CM,

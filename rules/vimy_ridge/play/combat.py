@@ -7,7 +7,7 @@ only as its result reads (the crt-codes erratum), once. Pure: it reads a snapsho
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from rules.core.game import Need
 from rules.core.records import SetBoard, Snapshot
@@ -44,16 +44,27 @@ BY_LETTER: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+class VimyAttack(TypedDict):
+    """An attack rolled this combat phase, as the board keeps it: its counters, the defender and its hex, the
+    result, and what of it has been applied to each counter (by unit id)."""
+
+    attackers: list[int]
+    defender: int
+    hex: str
+    result: str
+    applied: dict[str, list[str]]
+
+
 def _phase(snapshot: Snapshot) -> list[Any]:
     return [snapshot.turn, snapshot.side_to_move, snapshot.step]
 
 
-def this_phase(snapshot: Snapshot) -> list[dict[str, Any]]:
+def this_phase(snapshot: Snapshot) -> list[VimyAttack]:
     """The attacks rolled in this combat phase (empty in any other phase: the ledger is the phase's)."""
     kept = snapshot.board.get(ATTACKS) or {}
     if list(kept.get("phase") or ()) != _phase(snapshot):
         return []
-    return [dict(a) for a in kept.get("attacks") or ()]
+    return [cast(VimyAttack, dict(a)) for a in kept.get("attacks") or ()]  # as `recorded` wrote them
 
 
 def _kept(snapshot: Snapshot, attacks: Sequence[Mapping[str, Any]], why: str) -> SetBoard:
@@ -64,7 +75,13 @@ def recorded(snapshot: Snapshot, attackers: Sequence[int], defender: int, result
     """An attack rolled: its counters, the defender's hex (the one hex an advance enters) and its result kept
     for this phase."""
     at = next((str(u.state.get("hex") or "") for u in snapshot.units if u.id == defender), "")
-    attack = {"attackers": list(attackers), "defender": defender, "hex": at, "result": result, "applied": {}}
+    attack: VimyAttack = {
+        "attackers": list(attackers),
+        "defender": defender,
+        "hex": at,
+        "result": result,
+        "applied": {},
+    }
     return _kept(snapshot, [*this_phase(snapshot), attack], f"the attack's result {result} recorded")
 
 
@@ -108,7 +125,7 @@ def results_open(snapshot: Snapshot, unit_id: int) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def giving(snapshot: Snapshot, unit_id: int, choice: str) -> dict[str, Any] | None:
+def giving(snapshot: Snapshot, unit_id: int, choice: str) -> VimyAttack | None:
     """The first attack of this phase whose result still lets the players apply `choice` to the counter."""
     codes = VimyRidge().context(None, snapshot.variants).value("crt-codes")
     for attack in this_phase(snapshot):

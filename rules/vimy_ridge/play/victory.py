@@ -5,7 +5,7 @@ in the score's shape (the sides' points, the objectives with their holders). Pur
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TypedDict
 
 from rules.core.records import Snapshot, UnitState
 from rules.vimy_ridge.data import EAST_EDGE_UNITS, LAST_TURN, VP_TO_WIN
@@ -51,7 +51,41 @@ def _holder(holders: dict[str, str], hexes: list[str]) -> str | None:
     return next(iter(sides)) if len(sides) == 1 and None not in sides else None
 
 
-def tally(snapshot: Snapshot) -> dict[str, Any]:
+class VimyObjective(TypedDict):
+    """An objective as the tally shows it (the score's shape, rules.core.score.ObjectiveScore): its worth,
+    when it scores, who holds it, the rule, and whether the club entered its hexes."""
+
+    id: str
+    name: str
+    vp: int
+    scored: str
+    holder: str | None
+    source: str
+    entered: bool
+
+
+class VimyOutcome(TypedDict):
+    """Who wins (None: play on), why, and the rule."""
+
+    winner: str | None
+    reason: str
+    source: str
+
+
+class VimyTally(TypedDict):
+    """The running tally (the score's shape, rules.core.score.Score and Outcome): points, losses and the points
+    needed by side, the objectives, an instant win, the result, and the result should the game end now."""
+
+    points: dict[str, int]
+    losses: dict[str, int]
+    needed: dict[str, int]
+    objectives: list[VimyObjective]
+    instant_win: str | None
+    outcome: VimyOutcome
+    at_end: VimyOutcome
+
+
+def tally(snapshot: Snapshot) -> VimyTally:
     """The running tally: the objectives with their holders and points, each side's points, the instant wins
     and the result (the Canadian side needs 2 VP before the end of the last turn; else the German side wins)."""
     board = snapshot.board
@@ -69,7 +103,7 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
     )
     most = max(by_division.values(), default=0)
     # The score's shape (rules.core.score.ObjectiveScore): id, name, vp, when it scores, holder.
-    objectives: list[dict[str, Any]] = [
+    objectives: list[VimyObjective] = [
         {
             "id": "peaks",
             "name": "Every peak hex (13 in all)",
@@ -124,7 +158,7 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
     elif board.get("vimy_entered"):
         instant = f"an Allied unit entered Vimy (hex {board['vimy_entered']})"
     if instant is not None:
-        result: dict[str, Any] = {"winner": ALLIED, "reason": f"instant win: {instant}", "source": SRC_VP}
+        result: VimyOutcome = {"winner": ALLIED, "reason": f"instant win: {instant}", "source": SRC_VP}
     elif points >= VP_TO_WIN and (snapshot.turn > LAST_TURN or by_vp_any_moment(snapshot)):
         result = {"winner": ALLIED, "reason": f"{points} VP of {VP_TO_WIN}", "source": SRC_VP}
     elif snapshot.turn > LAST_TURN:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rules.core.acts import EditUnit, MoveStand, Roll
+from rules.core.acts import AddUnit, EditUnit, MoveStand, Roll
 from rules.core.errors import RulesError
 from rules.core.game import Position, edit_act, next_position, terrain
 from rules.core.records import SetBoard, SetState, Snapshot, UnitState
@@ -240,6 +240,29 @@ def test_a_unit_edit_takes_only_the_books_words_and_an_enemy_target() -> None:
         ("sub_plan", ""),
         ("plan_target", None),
     }
+
+
+def test_a_unit_added_with_a_state_takes_only_the_books_words() -> None:
+    """A unit given with its state (POST .../units, as a hostile player did) is held to the words an edit is: a
+    high command the book lacks was stored, and its company's card then failed (KeyError in allowed_plans)."""
+    rules = get_game_rules("2mm-earth-1418")
+    add = AddUnit(side="attacker", fields={"level": "battalion", "state": {"high_command": "zzz"}})
+    with pytest.raises(RulesError) as e:
+        rules.play(snapshot(), add)
+    assert e.value.field == "state.high_command" and "advance" in (e.value.allowed or [])
+    assert rules.play(snapshot(), replace(add, fields={"state": {"high_command": "hold"}})).changes == ()
+
+
+def test_a_stored_command_the_book_lacks_is_no_command() -> None:
+    """A word stored before it was checked (an older firestep, a scenario file) gives no plan and leaves the
+    high-commands step asking for a command, rather than failing the company's card."""
+    stored = {1: {"high_command": "zzz"}}
+    card = EarthCardFields.stand_edits(get_game_rules("2mm-earth-1418"), snapshot(stored, "plan-line"), 11)
+    assert [e.field for e in card] == ["high_command"]  # the formation's command, no plan under "zzz"
+    assert "a high command for unit 1" in needs(judge.Board(snapshot(stored), BASES), "high-commands")
+    assert refused(snapshot(stored, "plan-line"), edit(10, sub_plan="stay put")) == [
+        "Give unit 10's strategic formation its high command first"
+    ]
 
 
 # -- executing ---------------------------------------------------------------------------------------------
