@@ -4,42 +4,35 @@ with its holder) and the end's list of what is still to settle (the referee's bo
 renders them for one seat. Read from the same service that answers `GET /api/v1/games/{id}/score`
 (`app.services.score.score_answer`): the score is the same for every viewer; only the referee's seat is offered
 the calls, as only the referee may make one (`CallObjective`, refused to any other seat by the act pipeline).
-The referee's call is a form posted here (`POST /games/{id}/score/calls`), played through the one act pipeline
-(`app.services.acts.play`), its answer the panels again, or a refusal in its one sentence.
-frontend/static/js/game-score.js asks for them anew when the live stream says the score may have changed."""
+The referee's call is a button writing to `POST /api/v1/games/{id}/score/calls` through the outbox (api-action.js:
+kept offline, an idempotency key, sent once), after which the page reads the panels anew; a refusal is said in
+its one sentence. A live frame that may change the score carries the panels for its audience (`frame_panel`, in
+the map's and the board's views: rendered once per kind of seat and page), so no request follows it;
+frontend/static/js/game-score.js swaps them in, and reads them here as the page opens and after a resync."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import Form, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import ValidationError
 from sqlmodel import Session
 
-from app.core.config import Settings
+from app.core import live
 from app.core.routing import Router
 from app.data.models import Game
 from app.data.schemas_clock import SideClockOut
 from app.data.schemas_score import GameScore, ObjectiveScoreOut
 from app.deps import GameId, NowDep, SessionDep, SettingsDep
-from app.errors import Conflict, Forbidden, Refused, TooManyRequests, Unauthorized
-from app.guard.security import NOTICE_HEADER
-from app.pages.common import error_message
-from app.pages.seats import game_page, game_seat
-from app.pages.templates import humanise, rule_state
-from app.services import acts, games
+from app.pages.seats import game_page
+from app.pages.templates import humanise, rule_state, templates
 from app.services import clock as clock_service
 from app.services import score as score_service
-from app.services.writing import game_write
-from rules.core.acts import CallObjective
-from rules.core.errors import NotFoundError, RulesError
-from rules.table.objectives import ID_PATTERN
 
-__all__ = ["ScorePanel", "score_panel", "score_panel_page"]
+__all__ = ["ScorePanel", "frame_panel", "frame_score", "score_panel", "score_panel_page"]
 
 router = Router()
 
@@ -257,77 +250,28 @@ def score_panel_page(
     )
 
 
-REFUSED = (RulesError, ValidationError, NotFoundError, Refused)
-
-
-def refusal_status(e: Exception) -> int:
-    """The status of a refusal: 401 or 403 for who asked, 404, 409 for a stale or ended game, else 422."""
-    if isinstance(e, Unauthorized):
-        return 401
-    if isinstance(e, TooManyRequests):
-        return 429
-    if isinstance(e, Forbidden):
-        return 403
-    if isinstance(e, NotFoundError):
-        return 404
-    return 409 if isinstance(e, Conflict) else 422
-
-
-@router.post("/games/{game_id}/score/calls", response_class=HTMLResponse)
-def score_call_page(
-    game_id: GameId,
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
-    now: NowDep,
-    objective_id: Annotated[str, Form(min_length=1, max_length=40, pattern=ID_PATTERN.pattern)],
-    side: Annotated[str, Form(pattern="^(attacker|defender|)$")] = "",
-    view: Annotated[str, Form(pattern=VIEW)] = VIEWS[0],
-) -> Response:
-    """The referee's call on an objective, played through the act pipeline as `POST /api/v1/.../score/calls`
-    plays it; its answer the score's panels as they now stand, or the refusal in its one sentence."""
-    return call_objective(
-        request,
-        session,
-        settings,
-        game_id,
-        CallObjective(objective_id=objective_id, side=side or None),
-        now,
-        view,
+def frame_score(session: Session, game: Game, shared: live.Shared) -> GameScore:
+    """The score as a live frame's parts read it (GET /score's answer, its clocks as of now): once per wake-up of
+    the feed, for every audience and view."""
+    score: GameScore = shared.get(
+        "score-answer",
+        lambda: score_service.score_answer(
+            game,
+            score_service.game_score(session, game),
+            clock_service.game_clock(session, game, datetime.now(UTC)),
+        ),
     )
+    return score
 
 
-def call_objective(
-    request: Request,
-    session: Session,
-    settings: Settings,
-    game_id: int,
-    act: CallObjective,
-    now: datetime,
-    view: str,
-) -> Response:
-    """The call played as this device's seat, then the panels anew; a refusal in its sentence, nothing written."""
-    try:
-        seat = game_seat(request, session, settings, game_id)
-        if seat is None:
-            raise Unauthorized("Join this game first: only its referee calls an objective.")
-        seat.viewer.require_referee("call an objective")
-        with game_write(session, game_id) as game:
-            acts.play(session, game, seat.viewer, act)
-    except REFUSED as e:
-        session.rollback()
-        said = error_message(e)  # net-status.js says it (the header's), as for any refused htmx request
-        notice = said.encode("latin-1", "replace").decode("latin-1")
-        return HTMLResponse(said, status_code=refusal_status(e), headers={NOTICE_HEADER: notice})
-    session.expire_all()
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_score_panel.html",
-        "_score_panel.html",
-        lambda game, seat: score_panel(
-            session, games.get_game(session, game.pk), seat.viewer.role, now, view
-        ).context(),
+def frame_panel(session: Session, game: Game, referee: bool, view: str, shared: live.Shared) -> str:
+    """The panels a live frame carries (`score_panel`) to an audience: the referee's with its calls, a side's
+    without (nothing else differs: the score hides nothing), for the map's page or the board's; rendered once per
+    wake-up for each, as `GET /games/{id}/score/panel` answers that seat."""
+    html: str = shared.get(
+        ("score-panel", referee, view),
+        lambda: templates.get_template("_score_panel.html").render(
+            game=game, **panel_of(game, frame_score(session, game, shared), referee, view).context()
+        ),
     )
+    return html

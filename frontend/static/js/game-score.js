@@ -1,20 +1,29 @@
 // The score of a game (issue 55), in view on every page of the game: its chip ([data-score-chip]), its dashboard
 // ([data-score-dashboard]), the map's objective cards and the board's end list ([data-end-settle]) are the
-// server's (app/pages/score_panel.py, _score_panel.html), read by htmx from [data-score-panel] and swapped out
-// of band into the page's own. This script only says when to read them: as the page opens, after a reconnect
-// (`firestep:resync`) or a write (`firestep:refresh`), when a live frame says the score may have changed (the
-// map's frames carry `score` when it may: app.services.score.touches_score; the board's every frame), and as the
-// board's End the game opens. The referee's call is a form the server drew (hx-post); a refusal is said in its
-// one sentence. Each side's time in the chip ticks with game-clock.js's face.
+// server's (app/pages/score_panel.py, _score_panel.html), each part swapped out of band into the page's own by
+// htmx. A live frame that may change the score carries them for this seat (`score_panel`), swapped at once with
+// no request; they are read from [data-score-panel] as the page opens, after a reconnect (`firestep:resync`), a
+// write (`firestep:refresh`, a call among them: api-action.js sends it through the outbox), a frame too big to
+// carry them, and as the board's End the game opens. Each side's time in the chip ticks with game-clock.js's face.
 (() => {
   const root = document.querySelector("[data-score-panel]");
   if (!root || !window.htmx) return;
-  const map = root.dataset.liveView === "map";
-  // At once (the chip as soon as the frame comes): a read asked for while one is on its way waits for it, once
-  // (htmx's queue for one element keeps the last), so the frames of one burst make two reads at most.
+  let last = null; // the panels as last swapped: the board's turn panel, swapped anew, takes its end list again
+  const swap = (html) => { last = html; window.htmx.swap(root, html, { swapStyle: "none" }); };
+  // At once: a read asked for while one is on its way waits for it, once (htmx's queue for one element keeps the
+  // last), so a burst makes two reads at most.
   const read = () => window.htmx.ajax("GET", root.dataset.scorePanel, { source: root, swap: "none" });
-  document.addEventListener("firestep:event", (e) => { if (!map || (e.detail && e.detail.score)) read(); });
-  ["firestep:resync", "firestep:refresh", "firestep:board-updated"].forEach((name) => document.addEventListener(name, read));
+  root.addEventListener("htmx:afterRequest", (e) => { if (e.detail.elt === root && e.detail.successful) last = e.detail.xhr.responseText; });
+  document.addEventListener("firestep:event", (e) => {
+    const ev = e.detail || {};
+    if (typeof ev.score_panel === "string") swap(ev.score_panel);
+    else if (ev.refetch || "score_panel" in ev) read(); // the frame had no room for them
+  });
+  ["firestep:resync", "firestep:refresh"].forEach((name) => document.addEventListener(name, read));
+  // The board's pieces swapped (board-live.js): a turn panel anew has an empty end list until it takes the panels.
+  document.addEventListener("firestep:board-updated", () => {
+    if (document.querySelector("[data-end-settle]:not([data-contested])")) (last ? swap(last) : read());
+  });
   document.addEventListener("toggle", (e) => { if (e.target.matches?.("[data-end-game]") && e.target.open) read(); }, true);
   // "Yes, end the game" only once no objective is contested (app.services.result.end_refusal reads the same); the
   // map's open objective card shown anew from its new cards (table-objectives.js hears `firestep:score`).
@@ -28,8 +37,6 @@
       if (settle && yes) yes.hidden = settle.dataset.contested !== "0";
     });
   });
-  // A call refused: net-status.js says its sentence; the panels as they now stand.
-  document.addEventListener("htmx:responseError", (e) => { if (e.target.matches?.("[data-score-call-form]")) read(); });
   // A page without the map's tool panel: the chip opens and closes its dashboard in place.
   document.addEventListener("click", (event) => {
     const chip = event.target.closest("[data-score-chip][aria-controls]");
