@@ -34,7 +34,8 @@ class EventFrame(EventOut):
     score_panel: str | None = Field(
         default=None,
         description="view=map or board, where the event may change the score: the score's panels for this seat "
-        "(HTML, as GET /games/{id}/score/panel answers); null where they did not fit: read them",
+        "(HTML, as GET /games/{id}/score/panel answers), beside the other parts' 8 KB; null where they alone "
+        "would pass 8 KB: read them",
     )
     result: str | None = Field(default=None, description="A finished game's result line (HTML)")
     board: str | None = Field(

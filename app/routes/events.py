@@ -236,12 +236,16 @@ def _with_view(
     as_of = table_templates.last_event_id(session, game_id, _roles(viewer))
     out = []
     for event, part in zip(events, parts, strict=True):
-        data = _json({**event, **part, "as_of_event": as_of})
-        if len(data) > live.FRAME_BYTES and part.get(
-            "score_panel"
-        ):  # the rest fits: the page reads the panels
-            data = _json({**event, **part, "score_panel": None, "as_of_event": as_of})
-        out.append(data if part and len(data) <= live.FRAME_BYTES else _json({**event, "refetch": True}))
+        # The score's panels have a budget of their own: they are the bytes the page would read otherwise.
+        rest = {k: v for k, v in part.items() if k != "score_panel"}
+        data = _json({**event, **rest, "as_of_event": as_of})
+        if not part or len(data) > live.FRAME_BYTES:
+            out.append(_json({**event, "refetch": True}))
+            continue
+        if "score_panel" in part:  # null where they are too big: the page reads them
+            panel = part["score_panel"] if len(part["score_panel"]) <= live.FRAME_BYTES else None
+            data = _json({**event, **rest, "score_panel": panel, "as_of_event": as_of})
+        out.append(data)
     return out
 
 

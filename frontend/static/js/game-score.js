@@ -3,8 +3,8 @@
 // server's (app/pages/score_panel.py, _score_panel.html), each part swapped out of band into the page's own by
 // htmx. A live frame that may change the score carries them for this seat (`score_panel`), swapped at once with
 // no request; they are read from [data-score-panel] as the page opens, after a reconnect (`firestep:resync`), a
-// write (`firestep:refresh`, a call among them: api-action.js sends it through the outbox), a frame too big to
-// carry them, and as the board's End the game opens. Each side's time in the chip ticks with game-clock.js's face.
+// write (`firestep:refresh`, a call among them: api-action.js sends it through the outbox) and a frame with no
+// room for them. Each side's time in the chip ticks with game-clock.js's face.
 (() => {
   const root = document.querySelector("[data-score-panel]");
   if (!root || !window.htmx) return;
@@ -20,11 +20,11 @@
     else if (ev.refetch || "score_panel" in ev) read(); // the frame had no room for them
   });
   ["firestep:resync", "firestep:refresh"].forEach((name) => document.addEventListener(name, read));
-  // The board's pieces swapped (board-live.js): a turn panel anew has an empty end list until it takes the panels.
-  document.addEventListener("firestep:board-updated", () => {
-    if (document.querySelector("[data-end-settle]:not([data-contested])")) (last ? swap(last) : read());
-  });
-  document.addEventListener("toggle", (e) => { if (e.target.matches?.("[data-end-game]") && e.target.open) read(); }, true);
+  // The board's pieces swapped (board-live.js), or its End the game opened: a turn panel anew has an empty end
+  // list until it takes the panels (the newest, kept: the frames keep them up to date).
+  const fill = () => { if (document.querySelector("[data-end-settle]:not([data-contested])")) (last ? swap(last) : read()); };
+  document.addEventListener("firestep:board-updated", fill);
+  document.addEventListener("toggle", (e) => { if (e.target.matches?.("[data-end-game]") && e.target.open) fill(); }, true);
   // "Yes, end the game" only once no objective is contested (app.services.result.end_refusal reads the same); the
   // map's open objective card shown anew from its new cards (table-objectives.js hears `firestep:score`).
   document.addEventListener("htmx:oobAfterSwap", (e) => {
