@@ -490,7 +490,7 @@ def referee_changes(
 def board_warm(session: Session, game: Game, kept: live.Shared) -> None:
     """As a board's stream opens: the feed's board read (once per feed) and the frames' templates compiled."""
     kept.get("board", _Kept).units(session, game)
-    for name in _with_imports("_referee_changes.html"):
+    for name in (*_with_imports("_referee_changes.html"), *_with_imports("_score_panel.html")):
         templates.get_template(name)
 
 
