@@ -5,9 +5,10 @@
 // sits beside its objective, a finger's reach clear of every stand and off the other labels (else it is left
 // out until there is room), in a pane under the stands, the templates' handles and the stand labels, and
 // never over the card (outside the map). A tap on the label opens the objective's card, the server's
-// (_score_panel.html, brought by game-score.js: its worth, when it scores, who holds it, and for the referee a
-// contested one's call, a form): two taps; the stands on it named from the map. The shapes are drawn from the
-// score's JSON (GET .../score as the page opens and after a reconnect, then the map's frames that carry it).
+// (_score_panel.html, swapped by game-score.js: its worth, when it scores, who holds it, and for the referee a
+// contested one's call, buttons api-action.js sends through the outbox): two taps; the stands on it named from
+// the map. The shapes are drawn from the score's JSON (GET .../score as the page opens and after a reconnect,
+// then the map's frames that carry it).
 (() => {
   const start = () => {
     const m = window.firestepMap;
