@@ -34,9 +34,11 @@ def free_port() -> int:
 class Process:
     """A server command in its own process group, waited for until `health` answers 200."""
 
-    def __init__(self, args: list[str], port: int, env: dict[str, str], health: str = "/healthz") -> None:
+    def __init__(
+        self, args: list[str], port: int, env: dict[str, str], health: str = "/healthz", cwd: Path = ROOT
+    ) -> None:
         self.port = port
-        self.proc = subprocess.Popen(args, cwd=ROOT, env={**os.environ, **env}, start_new_session=True)
+        self.proc = subprocess.Popen(args, cwd=cwd, env={**os.environ, **env}, start_new_session=True)
         deadline = time.monotonic() + 180
         while True:
             if self.proc.poll() is not None:

@@ -39,3 +39,11 @@ def test_each_page_loads_dom_js_before_a_script_that_takes_its_helpers() -> None
             checked += 1
     assert users and checked >= len(users), (users, checked)
     assert "dom.js" not in loaded.findall((pages / "base.html").read_text(encoding="utf-8"))
+
+
+def test_the_score_s_script_only_asks_for_the_server_s_panels() -> None:
+    """The score's chip, dashboard, objective cards and end list are the server's (app/pages/score_panel.py):
+    game-score.js builds none of them, reads no JSON, and stays a few lines saying when to read them."""
+    script = (JS / "game-score.js").read_text(encoding="utf-8")
+    assert len(script.splitlines()) <= 60
+    assert not any(s in script for s in ("createElement(", "window.firestepDom", "fetch(", ".json()"))

@@ -31,6 +31,12 @@ class EventFrame(EventOut):
         description="view=map, the game itself changed: where it stands, its board and what the map draws of it",
     )
     score: GameScore | None = Field(default=None, description="The score, where the event changed it")
+    score_panel: str | None = Field(
+        default=None,
+        description="view=map or board, where the event may change the score: the score's panels for this seat "
+        "(HTML, as GET /games/{id}/score/panel answers), beside the other parts' 8 KB; null where they alone "
+        "would pass 8 KB: read them",
+    )
     result: str | None = Field(default=None, description="A finished game's result line (HTML)")
     board: str | None = Field(
         default=None, description="view=board: the referee board's pieces it changed (HTML)"

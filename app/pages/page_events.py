@@ -14,7 +14,7 @@ PAGE_EVENTS: dict[str, str] = {
     # The referee board, the score and the event's table page.
     "firestep:board-updated": "board-live.js: the referee board's pieces swapped or read anew",
     "firestep:board": "event-board.js: the organiser's board drawn anew",
-    "firestep:score": "game-score.js: the game's score read (detail: the score), for the objectives drawn",
+    "firestep:score": "game-score.js: the score's panels swapped anew (the map's objective cards among them)",
     # The table map (window).
     "firestep:map-ready": "table-map.js: the map drawn, its API (window.firestepMap) ready",
     "firestep:map-changed": "table-map.js, table-formation.js: a stand, template or marker changed on the map",

@@ -23,7 +23,7 @@ from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.data.schemas_answers import LoggedEvent
 from app.deps import GameId, SessionDep, SettingsDep
-from app.pages import game_record
+from app.pages import game_record, score_panel
 from app.pages.seats import Seat, game_page
 from app.pages.templates import templates
 from app.services import clock as clock_service
@@ -31,6 +31,7 @@ from app.services import events as events_service
 from app.services import markers, result, tournaments, turns
 from app.services import templates as table_templates
 from app.services.board import UnitRow, board_units, shared_units, unit_row
+from app.services.score import touches_score
 from app.services.seating import Viewer
 from app.services.unit_names import display_names, full_names
 from rules.core.game import GameRules
@@ -489,7 +490,7 @@ def referee_changes(
 def board_warm(session: Session, game: Game, kept: live.Shared) -> None:
     """As a board's stream opens: the feed's board read (once per feed) and the frames' templates compiled."""
     kept.get("board", _Kept).units(session, game)
-    for name in _with_imports("_referee_changes.html"):
+    for name in (*_with_imports("_referee_changes.html"), *_with_imports("_score_panel.html")):
         templates.get_template(name)
 
 
@@ -508,11 +509,16 @@ def board_view(
     session: Session, game: Game, viewer: Viewer, events: list[LoggedEvent], shared: live.Shared
 ) -> list[dict[str, Any]]:
     """The live frames' part for the board: each event's changes to the board, rendered as
-    `/referee/changes?after=<the id before it>` would answer them to this viewer."""
+    `/referee/changes?after=<the id before it>` would answer them to this viewer, and where it may change the
+    score the score's panels for this seat (app.pages.score_panel.frame_panel)."""
     now = _Now(session, game, shared)
     roles = events_service.roles_of(viewer)
     page = templates.get_template("_referee_changes.html")
-    return [
+    parts = [
         {"board": page.render(game=game, role=viewer.role, **changes_context(now, roles, [e], e["id"] - 1))}
         for e in events
     ]
+    for e, part in zip(events, parts, strict=True):
+        if touches_score(e):
+            part["score_panel"] = score_panel.frame_panel(session, game, viewer.is_referee, "board", shared)
+    return parts

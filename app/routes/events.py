@@ -28,6 +28,7 @@ from app.data.schemas_stream import AsideFrame, EventFrame
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import StreamViewerDep, ViewerDep
+from app.pages import score_panel
 from app.pages.templates import templates
 from app.services import clock as clock_service
 from app.services import events as events_service
@@ -134,7 +135,8 @@ async def stream_game(
         Query(
             description="What each frame carries besides the event, to apply it without a request: `map` the "
             "units it touched (as /units answers them) and, when the game itself changed, its state (as "
-            "/state, without the terrain); `board` the referee board's pieces it changed (HTML); `counters` that "
+            "/state, without the terrain); `board` the referee board's pieces it changed (HTML); `map` and `board` "
+            "the score's panels for this seat (HTML) where the event may change the score; `counters` that "
             "the page of counters reads its panels anew (and a finished game's result line); any with "
             "`as_of_event`, the newest event its parts may hold (read when the frame is rendered, which may be "
             "after newer events: apply them as of that event). A frame too big for that carries `refetch: true` "
@@ -234,8 +236,16 @@ def _with_view(
     as_of = table_templates.last_event_id(session, game_id, _roles(viewer))
     out = []
     for event, part in zip(events, parts, strict=True):
-        data = _json({**event, **part, "as_of_event": as_of})
-        out.append(data if part and len(data) <= live.FRAME_BYTES else _json({**event, "refetch": True}))
+        # The score's panels have a budget of their own: they are the bytes the page would read otherwise.
+        rest = {k: v for k, v in part.items() if k != "score_panel"}
+        data = _json({**event, **rest, "as_of_event": as_of})
+        if not part or len(data) > live.FRAME_BYTES:
+            out.append(_json({**event, "refetch": True}))
+            continue
+        if "score_panel" in part:  # null where they are too big: the page reads them
+            panel = part["score_panel"] if len(part["score_panel"]) <= live.FRAME_BYTES else None
+            data = _json({**event, **rest, "score_panel": panel, "as_of_event": as_of})
+        out.append(data)
     return out
 
 
@@ -350,7 +360,8 @@ def _map_parts(
         if touches_game(e):
             part["state"] = state
         if score_service.touches_score(e):  # the same for every viewer (app.services.score): worked out once
-            part["score"] = shared.get("score", lambda: _score_now(session, game))
+            part["score"] = shared.get("score", lambda: _score_now(session, game, shared))
+            part["score_panel"] = score_panel.frame_panel(session, game, viewer.is_referee, "map", shared)
         if e["kind"] == score_service.FINISHED and game.status == "finished":  # result-line.js swaps it in
             part["result"] = shared.get("result", lambda: _result_line(session, game))
         out.append(part)
@@ -363,6 +374,6 @@ def _result_line(session: Session, game: Game) -> str:
     return templates.get_template("_result_line.html").render(result_line=line)
 
 
-def _score_now(session: Session, game: Game) -> dict[str, Any]:
-    """The game's score as a frame carries it (GET /score's answer)."""
-    return score_service.score_answer(game, score_service.game_score(session, game)).model_dump(mode="json")
+def _score_now(session: Session, game: Game, shared: live.Shared) -> dict[str, Any]:
+    """The game's score as a frame carries it (GET /score's answer), read once with the score's panels."""
+    return score_panel.frame_score(session, game, shared).model_dump(mode="json")

@@ -94,6 +94,8 @@
           `${word(side.side)}: ${face(seconds)} ${what}${side.running ? ", running" : ""}${out ? ", out of time" : ""}`,
         );
         parts.push(el);
+        // The score chip's time for the side (_score_panel.html) reads as this face does.
+        document.querySelectorAll(`[data-side-clock="${side.side}"]`).forEach((chip) => { chip.textContent = ` ${face(seconds)}`; });
         if (out && !flagged.has(side.side)) {
           flagged.add(side.side);
           window.firestepNotice?.(`The ${side.side} is out of time: the referee decides what follows.`, false, {

@@ -4,9 +4,11 @@
 // map.css) and words ("Bridge 1 · Attacker's"). The label
 // sits beside its objective, a finger's reach clear of every stand and off the other labels (else it is left
 // out until there is room), in a pane under the stands, the templates' handles and the stand labels, and
-// never over the card (outside the map). A tap on the label opens the objective's card: its worth, when it
-// scores, who holds it with which stands, and for the referee a contested one's call (game-score.js sends
-// it): two taps. Drawn from the score (game-score.js: `firestep:score`).
+// never over the card (outside the map). A tap on the label opens the objective's card, the server's
+// (_score_panel.html, swapped by game-score.js: its worth, when it scores, who holds it, and for the referee a
+// contested one's call, buttons api-action.js sends through the outbox): two taps; the stands on it named from
+// the map. The shapes are drawn from the score's JSON (GET .../score as the page opens and after a reconnect,
+// then the map's frames that carry it).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -56,7 +58,7 @@
         const el = label.getElement();
         if (el) {
           el.replaceChildren(h("span", { class: "obj-name", text: o.name }), " ", h("span", { class: "obj-holder", text: `${holderShort(o)} · ${o.vp} VP` }),
-            h("span", { class: "sr-only", text: `: ${window.firestepScore ? window.firestepScore.holderWords(o) : holderShort(o)}; open its card` }));
+            h("span", { class: "sr-only", text: `: ${holderShort(o)}; open its card` }));
           // Centred on its place (Leaflet sets no margin for an icon of no given size).
           el.style.marginLeft = `${-el.offsetWidth / 2}px`;
           el.style.marginTop = `${-el.offsetHeight / 2}px`;
@@ -105,16 +107,14 @@
     const card = m.section("objective");
     const fill = () => {
       const entry = drawn.get(shown);
-      if (!entry || !card) return;
-      const { o } = entry;
-      const names = (o.stands || []).map((id) => m.model.units.get(id)).filter(Boolean).map((u) => m.nameOf(u).short);
-      const score = window.firestepScore;
-      card.replaceChildren(...[
-        h("h2", { "data-objective-name": "", text: o.name }),
-        h("p", { class: `objective-holder ${holderClass(o)}`, "data-objective-holder": o.holder || "", text: `${score ? score.holderWords(o) : holderShort(o)}. ${o.vp} VP ${score ? score.when(o) : ""}.` }),
-        names.length ? h("p", { class: "muted", text: `On it: ${names.join(", ")}.` }) : null,
-        score ? score.callButtons(o) : null,
-      ].filter(Boolean));
+      const server = document.querySelector(`[data-objective-cards] [data-objective-card="${CSS.escape(String(shown))}"]`);
+      if (!entry || !card || !server) return;
+      const names = (entry.o.stands || []).map((id) => m.model.units.get(id)).filter(Boolean).map((u) => m.nameOf(u).short);
+      const shownCard = server.cloneNode(true);
+      const on = shownCard.querySelector("[data-objective-on]");
+      if (on && names.length) { on.textContent = `On it: ${names.join(", ")}.`; on.hidden = false; }
+      card.replaceChildren(...shownCard.childNodes);
+      window.htmx?.process(card);
     };
     const openCard = (id) => {
       shown = id;
@@ -122,15 +122,17 @@
       m.showPanel("objective");
     };
 
-    document.addEventListener("firestep:score", (e) => {
-      objectives = (e.detail && e.detail.objectives) || [];
-      draw();
-      if (shown !== null && m.root.dataset.shows === "objective") fill();
-    });
+    const take = (score) => { objectives = (score && score.objectives) || []; draw(); };
+    const read = () => fetch(m.root.dataset.scoreUrl, { credentials: "same-origin", cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : null)).then((score) => score && take(score)).catch(() => null);
+    document.addEventListener("firestep:event", (e) => { if (e.detail && e.detail.score) take(e.detail.score); });
+    document.addEventListener("firestep:resync", read);
+    // The cards read anew (game-score.js): the one open shows it.
+    document.addEventListener("firestep:score", () => { if (shown !== null && m.root.dataset.shows === "objective") fill(); });
     window.addEventListener("firestep:map-redraw", draw); // the map turned to fit the screen
     m.model.listen(() => place());
     map.on("zoomend moveend", place);
-    if (window.firestepScore && window.firestepScore.score) { objectives = window.firestepScore.score.objectives || []; draw(); }
+    read();
     m.openObjective = openCard;
   };
   if (window.firestepMap) start();

@@ -1,0 +1,277 @@
+"""The score's panels, rendered by the server (issue 67): the chip (each side's points and clock, the contested
+objectives flagged), the dashboard (the turn or bound and its step, each side's points and losses, each objective
+with its holder) and the end's list of what is still to settle (the referee's board), as `_score_panel.html`
+renders them for one seat. Read from the same service that answers `GET /api/v1/games/{id}/score`
+(`app.services.score.score_answer`): the score is the same for every viewer; only the referee's seat is offered
+the calls, as only the referee may make one (`CallObjective`, refused to any other seat by the act pipeline).
+The referee's call is a button writing to `POST /api/v1/games/{id}/score/calls` through the outbox (api-action.js:
+kept offline, an idempotency key, sent once), after which the page reads the panels anew; a refusal is said in
+its one sentence. A live frame that may change the score carries the panels for its audience (`frame_panel`, in
+the map's and the board's views: rendered once per kind of seat and page), so no request follows it;
+frontend/static/js/game-score.js swaps them in, and reads them here as the page opens and after a resync."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import Query, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
+
+from app.core import live
+from app.core.routing import Router
+from app.data.models import Game
+from app.data.schemas_clock import SideClockOut
+from app.data.schemas_score import GameScore, ObjectiveScoreOut
+from app.deps import GameId, NowDep, SessionDep, SettingsDep
+from app.pages.seats import game_page
+from app.pages.templates import humanise, rule_state, templates
+from app.services import clock as clock_service
+from app.services import score as score_service
+
+__all__ = ["ScorePanel", "frame_panel", "frame_score", "score_panel", "score_panel_page"]
+
+router = Router()
+
+SIDES = ("attacker", "defender")
+VIEWS = ("board", "map")
+VIEW = "^(board|map)$"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One of the referee's calls on an objective: the side it names ("" for nobody), its words, whether it is
+    the call that stands."""
+
+    holder: str
+    label: str
+    pressed: bool
+
+
+@dataclass(frozen=True)
+class ObjectiveLine:
+    """An objective as the score stands, in words: its worth and when it scores, its holder; the referee's calls
+    (none for another seat, none outside play)."""
+
+    id: str
+    name: str
+    vp: int
+    when: str
+    holder: str  # "" for nobody
+    holder_class: str  # holder-attacker, holder-defender, holder-none or holder-contested
+    contested: bool
+    called: bool  # the holder is the referee's call
+    holder_words: str
+    calls: tuple[Call, ...]
+
+
+@dataclass(frozen=True)
+class SideLine:
+    """A side's points, losses and clock (as game-clock.js's face shows it: "" when it has none)."""
+
+    side: str
+    name: str
+    points: int
+    points_text: str  # "1 (5 VP to win)" where the book says what it needs
+    losses: int
+    clock: str
+
+
+@dataclass(frozen=True)
+class ScorePanel:
+    """The score's panels for one seat (`_score_panel.html`)."""
+
+    game_id: int
+    turn: int
+    turn_line: str
+    sides: tuple[SideLine, ...]
+    objectives: tuple[ObjectiveLine, ...]
+    flagged: int  # contested objectives with no call standing (the chip's flag)
+    unsettled: tuple[ObjectiveLine, ...]  # the end's list: contested with no call, or a call lapsed
+    contested: int  # of those, contested: "Yes, end the game" waits for none
+    referee: bool
+    view: str  # the page's parts: "map" (the objectives' cards) or "board" (the end's list)
+
+    def context(self) -> dict[str, object]:
+        """The template's names."""
+        return {"score_panel": self, "view": self.view}
+
+
+def clock_face(seconds: float) -> str:
+    """A side's time as m:ss (h:mm:ss), whole seconds cut, not rounded, as game-clock.js's face shows it."""
+    s = int(abs(seconds) // 1)
+    hh, mm, ss = s // 3600, (s % 3600) // 60, s % 60
+    return f"{'−' if seconds < 0 else ''}{f'{hh}:{mm:02d}' if hh else mm}:{ss:02d}"
+
+
+def clock_text(clocks: Sequence[SideClockOut], side: str) -> str:
+    """What a side's clock shows: the tighter of the time left in the game and in the turn, else the time used."""
+    c = next((c for c in clocks if c.side == side), None)
+    if c is None:
+        return ""
+    lefts = [v for v in (c.remaining_seconds, c.turn_remaining_seconds) if v is not None]
+    return clock_face(min(lefts) if lefts else c.used_seconds - c.given_seconds)
+
+
+class Words:
+    """The book's words for the sides and the turn, as the score's panels say them."""
+
+    def __init__(self, ruleset: str, turn_word: str) -> None:
+        self.state = rule_state(ruleset)
+        self.turn_word = turn_word
+
+    def name(self, side: str) -> str:
+        """A side's name in a heading ("Canadian", else "Attacker")."""
+        return self.state.side_name(side) or humanise(side)
+
+    def word(self, side: str) -> str:
+        """A side in a sentence ("the Canadian", else "the attacker")."""
+        return self.state.side_name(side) or side
+
+    def when(self, scored: str) -> str:
+        return {
+            "each_turn": f"each {self.turn_word}",
+            "game_end": "at the end of the game",
+            "first_taken": "the first time it is taken",
+        }.get(scored) or humanise(scored)
+
+    def lapsed(self, o: ObjectiveScoreOut) -> str:
+        if not o.lapsed_call:
+            return ""
+        who = "nobody" if o.lapsed_call == "nobody" else f"the {self.word(o.lapsed_call)}"
+        return f"; the referee's call for {who} lapsed as the stands moved"
+
+    def holder(self, o: ObjectiveScoreOut) -> str:
+        """Who holds it, in a sentence."""
+        if o.contested:
+            if o.called_by_referee:
+                whose = f"the {self.word(o.holder)}'s" if o.holder else "nobody's"
+                return f"Contested; the referee called it: {whose}"
+            return f"Contested: the referee's call{self.lapsed(o)}"
+        if not o.holder:
+            return f"Held by nobody{self.lapsed(o)}"
+        n = len(o.stands)
+        stands = f" ({n} stand{'s' if n > 1 else ''})" if n else ""
+        called = ", as the referee called it" if o.called_by_referee else ""
+        return f"Held by the {self.word(o.holder)}{stands}{called}{self.lapsed(o)}"
+
+
+def objective_line(o: ObjectiveScoreOut, words: Words, calls: bool) -> ObjectiveLine:
+    """An objective in words, with the referee's calls where `calls`."""
+    offered = tuple(
+        Call(
+            side,
+            f"{words.name(side)}'s" if side else "Nobody's",
+            o.called_by_referee and (o.holder or "") == side,
+        )
+        for side in (*SIDES, "")
+    )
+    return ObjectiveLine(
+        id=o.id,
+        name=o.name,
+        vp=o.vp,
+        when=words.when(o.scored),
+        holder=o.holder or "",
+        holder_class=f"holder-{'contested' if o.contested else o.holder or 'none'}",
+        contested=o.contested,
+        called=o.called_by_referee,
+        holder_words=f"{words.holder(o)}.",
+        calls=offered if calls else (),
+    )
+
+
+def panel_of(game: Game, score: GameScore, referee: bool, view: str) -> ScorePanel:
+    """The panels of `score` (GET /score's answer) for a seat, the referee's with its calls while in play."""
+    words = Words(game.ruleset, score.turn_word)
+    calling = referee and score.status == "playing"
+    if score.status == "finished":
+        turn_line = "The game is over."
+    elif score.status == "setup":
+        turn_line = "Setting up."
+    else:
+        of = f" of {score.last_turn}" if score.last_turn else ""
+        step = f": {humanise(score.step)}" if score.step else ""
+        turn_line = (
+            f"{humanise(score.turn_word)} {score.turn}{of}{step}; {words.name(score.side_to_move)} to move."
+        )
+    unsettled = [o for o in score.objectives if o.settled == "contested" or o.lapsed_call]
+    return ScorePanel(
+        game_id=score.game_id,
+        turn=score.turn,
+        turn_line=turn_line,
+        sides=tuple(
+            SideLine(
+                side=s.side,
+                name=words.name(s.side),
+                points=s.points,
+                points_text=f"{s.points} ({s.needed} VP to win)" if s.needed else str(s.points),
+                losses=s.losses,
+                clock=clock_text(score.clocks, s.side),
+            )
+            for s in score.sides
+        ),
+        objectives=tuple(objective_line(o, words, calling and o.contested) for o in score.objectives),
+        flagged=sum(1 for o in score.objectives if o.contested and not o.called_by_referee),
+        unsettled=tuple(objective_line(o, words, calling) for o in unsettled),
+        contested=sum(1 for o in unsettled if o.settled == "contested"),
+        referee=referee,
+        view=view,
+    )
+
+
+def score_panel(session: Session, game: Game, role: str, now: datetime, view: str = VIEWS[0]) -> ScorePanel:
+    """The score's panels for a seat of `role`, read as GET /api/v1/games/{id}/score answers."""
+    clock = clock_service.game_clock(session, game, now)
+    answer = score_service.score_answer(game, score_service.game_score(session, game), clock)
+    return panel_of(game, answer, role == "referee", view)
+
+
+@router.get("/games/{game_id}/score/panel", response_class=HTMLResponse)
+def score_panel_page(
+    game_id: GameId,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    now: NowDep,
+    view: Annotated[str, Query(pattern=VIEW)] = VIEWS[0],
+) -> Response:
+    """The score's panels for this seat (the chip's points and flag, the dashboard, the end's list)."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_score_panel.html",
+        "_score_panel.html",
+        lambda game, seat: score_panel(session, game, seat.viewer.role, now, view).context(),
+    )
+
+
+def frame_score(session: Session, game: Game, shared: live.Shared) -> GameScore:
+    """The score as a live frame's parts read it (GET /score's answer, its clocks as of now): once per wake-up of
+    the feed, for every audience and view."""
+    score: GameScore = shared.get(
+        "score-answer",
+        lambda: score_service.score_answer(
+            game,
+            score_service.game_score(session, game),
+            clock_service.game_clock(session, game, datetime.now(UTC)),
+        ),
+    )
+    return score
+
+
+def frame_panel(session: Session, game: Game, referee: bool, view: str, shared: live.Shared) -> str:
+    """The panels a live frame carries (`score_panel`) to an audience: the referee's with its calls, a side's
+    without (nothing else differs: the score hides nothing), for the map's page or the board's; rendered once per
+    wake-up for each, as `GET /games/{id}/score/panel` answers that seat."""
+    html: str = shared.get(
+        ("score-panel", referee, view),
+        lambda: templates.get_template("_score_panel.html").render(
+            game=game, **panel_of(game, frame_score(session, game, shared), referee, view).context()
+        ),
+    )
+    return html
