@@ -49,9 +49,16 @@ def refusal_page(request: Request, status: int, sentence: str, remedy: tuple[str
     return templates.TemplateResponse(request, "error.html", context, status_code=status)
 
 
+REFUSAL_MAX = 120  # a refusal is one sentence of at most 120 characters
+
+
 def error_message(e: Exception) -> str:
     if isinstance(e, RulesError):
-        return f"{humanise(e.field.rsplit('.', 1)[-1])}: {e.message}"
+        # One sentence of at most 120 characters: the values allowed are named where they fit (a resolver's
+        # dozens of names do not; the page's own choices offer them).
+        field = humanise(e.field.rsplit(".", 1)[-1])
+        said = f"{field}: {e.message}"
+        return said if len(said) <= REFUSAL_MAX else f"{field}: {e.reason}"
     if isinstance(e, ValidationError):
         return "; ".join(
             f"{humanise(str(err['loc'][-1])) if err.get('loc') else 'Value'}: {err['msg']}"

@@ -19,6 +19,7 @@ from app.core.routing import Router
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
+from app.errors import sentence
 from app.pages.seats import game_page
 from app.pages.stand_acts import StandActs, field_lines, stand_acts
 from app.pages.templates import humanise
@@ -27,6 +28,7 @@ from app.services import resolve as resolve_service
 from app.services import unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
+from app.services.undo import undo_refusal
 from app.services.units import list_units
 from rules.core.consequences import outcome_words, said
 from rules.core.errors import NotFoundError, RulesError
@@ -144,6 +146,10 @@ def stand_play(
     dice tapped (0: not yet)."""
     resolver, label = roll
     order, range_cm = given
+    if any(not 0 <= d <= 6 for d in dice):
+        raise RulesError("die", "tap each die 1 to 6, or 0 while it is not tapped yet")
+    if any(not 1 <= i <= IDS for i in order):
+        raise RulesError("order", "give each hit's stand by its id")
     units = list_units(session, game.pk)
     if stand_id not in {u.pk for u in units}:
         raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {stand_id}")
@@ -220,14 +226,10 @@ def stand_play_page(
     act: Annotated[str, Query(max_length=120)] = "",
     target: Annotated[int | None, Query(ge=1, le=IDS)] = None,
     order: Annotated[list[int] | None, Query(max_length=64)] = None,
-    range_cm: Annotated[float | None, Query(ge=0, le=500)] = None,
+    range_cm: Annotated[float | None, Query(ge=0, le=500, allow_inf_nan=False)] = None,
     die: Annotated[list[int] | None, Query(max_length=16)] = None,
 ) -> Response:
     """The card of a stand playing its roll `resolver` (`act`: the card's words for it) for this seat."""
-    if any(not 0 <= d <= 6 for d in die or ()):
-        return HTMLResponse("die: each 1 to 6, or 0 while not tapped yet.", status_code=422)
-    if any(not 1 <= i <= IDS for i in order or ()):
-        return HTMLResponse("order: each a stand's id.", status_code=422)
     return game_page(
         request,
         session,
@@ -252,6 +254,7 @@ class StandDone:
     also: tuple[str, ...]
     said: tuple[str, ...]
     acts: StandActs
+    undo_refused: str = ""  # why this seat may not undo the roll now (the undo service's sentence), or ""
 
     def context(self) -> dict[str, object]:
         """The context `_stand_done.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
@@ -284,7 +287,13 @@ def stand_done(
         _also_lines(res),
         tuple(said(done, rules_of(game).book.state_fields, unit_names.display_names(units))),
         stand_acts(session, game, viewer, unit_id),
+        _undo_refused(session, game, viewer, ev),
     )
+
+
+def _undo_refused(session: Session, game: Game, viewer: Viewer, ev: Any) -> str:
+    refused = undo_refusal(session, game, viewer, ev)
+    return "" if refused is None else sentence(str(getattr(refused, "message", refused)))
 
 
 @router.get("/games/{game_id}/map/units/{unit_id}/done/{event_id}", response_class=HTMLResponse)

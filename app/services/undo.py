@@ -67,30 +67,29 @@ def refusal(
     return None
 
 
-def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
-    """Reverse an event by appending its opposite. Players undo their own moves and markers back to the
-    last die roll, and their own roll while it is the game's latest event; any other roll is the referee's
-    call."""
-    ev = get_event(session, game.pk, event_id)
-    if not viewer.sees(ev.visibility):
-        raise NotFoundError("event", str(event_id))
+def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exception | None:
+    """Why `viewer` may not undo the event `ev` now (the refusal `undo` raises), or None: the card offers Undo
+    exactly when `undo` would take it back."""
+    event_id = ev.pk
     if ev.kind not in UNDOABLE:
-        raise RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
+        return RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
     if event_id in reversed_ids(session, game.pk):
-        raise Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
+        return Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
     if ev.kind == "side-ready" and game.status == "playing" and ev.payload.get("for") == "start":
         # The game started on both words: taken back, it would not start again (the log would say otherwise).
-        raise Conflict("The game has started: a word to start it is not taken back", current=game_state(game))
+        return Conflict(
+            "The game has started: a word to start it is not taken back", current=game_state(game)
+        )
     drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).book.roll_terms.secret_draws
     if drawn and not viewer.is_referee:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
         # come up are the opponent's hand.
-        raise Forbidden("a card drawn stays drawn: only the referee may take a draw back")
+        return Forbidden("a card drawn stays drawn: only the referee may take a draw back")
     terms = rules_of(game).book.roll_terms
     by_server = ev.kind == "roll" and bool((ev.payload.get("resolution") or {}).get("rolled_by_server"))
     if by_server and terms.rolled_dice_stand and not viewer.is_referee:
         # Undone, it is rolled again until it suits: the game's die stands, the referee's call alone.
-        raise Forbidden("a die the game rolled stands: undoing that roll is the referee's call")
+        return Forbidden("a die the game rolled stands: undoing that roll is the referee's call")
     asks_log = (
         not viewer.is_referee and game.status != "finished"
     )  # only a player's undo reads the log's ends
@@ -105,7 +104,20 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     )
     if refused is not None:
         error, message = refused
-        raise (Conflict(message, current=game_state(game)) if error is Conflict else error(message))
+        return Conflict(message, current=game_state(game)) if error is Conflict else error(message)
+    return None
+
+
+def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
+    """Reverse an event by appending its opposite. Players undo their own moves and markers back to the
+    last die roll, and their own roll while it is the game's latest event; any other roll is the referee's
+    call."""
+    ev = get_event(session, game.pk, event_id)
+    if not viewer.sees(ev.visibility):
+        raise NotFoundError("event", str(event_id))
+    if (refused := undo_refusal(session, game, viewer, ev)) is not None:
+        raise refused
+    drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).book.roll_terms.secret_draws
     whole = view(ev.payload, ev.private, [*SIDES, "referee"])
     if drawn:
         return _take_back_draw(session, game, viewer, ev, whole)

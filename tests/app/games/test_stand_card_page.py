@@ -167,6 +167,56 @@ def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient
     assert none.status_code == 404
 
 
+def page_refusal(http: TestClient, g: Game, seat: dict[str, str], path: str) -> tuple[int, str]:
+    """A card part's status and the sentence its refusal page leads with, for `seat`."""
+    http.cookies.set(COOKIE_NAME, seat["Authorization"].removeprefix("Bearer "))
+    try:
+        answer = http.get(f"/games/{g.id}/map/units/{path}", headers={"HX-Request": "true"})
+    finally:
+        http.cookies.clear()
+    lead = re.search(r'class="lead"[^>]*>(.*?)</', answer.text, re.S)
+    return answer.status_code, html.unescape(lead.group(1)).strip() if lead else answer.text
+
+
+def test_the_card_offers_undo_exactly_when_the_undo_service_takes_the_roll_back(client: TestClient) -> None:
+    """The hostile pass of issue 67: the other side's seat read the attacker's recorded roll with an Undo the API
+    then refused (403). Each seat's card of a recorded roll offers Undo as `undo` would answer it now, and says
+    why not where it would not."""
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    advance_to(client, g, "battalion-orders")
+    api = f"/api/v1/games/{g.id}"
+    rolled = client.post(
+        f"{api}/resolve/order-roll", headers=g.attacker, json={"unit_id": mg["id"], "dice": [6]}
+    ).json()
+    done = f"done/{rolled['event_id']}?act=Order%20roll"
+    undo = f'data-play-undo="{rolled["event_id"]}"'
+    assert undo in fragment(client, g, g.attacker, mg["id"], done)
+    assert undo in fragment(client, g, g.referee, mg["id"], done)
+    theirs = fragment(client, g, g.defender, mg["id"], done)
+    refused = client.post(f"{api}/events/{rolled['event_id']}/undo", headers=g.defender)
+    assert undo not in theirs and refused.status_code == 403
+    assert f"Undo: {refused.json()['detail']}" in words(theirs)
+
+
+def test_a_card_parts_refusal_is_one_sentence_naming_its_field(client: TestClient) -> None:
+    """The hostile pass of issue 67: an unknown roll's refusal listed the rule set's 30-odd rolls (347 characters),
+    a die out of range answered bare text, a range of NaN was refused as too large."""
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    start_game(client, g)
+    for path, field in (
+        (f"{mg['id']}/targets/nope", "Resolver"),
+        (f"{mg['id']}/play/shooting?act=Shoot&target={target['id']}&die=7", "Die"),
+        (f"{mg['id']}/play/shooting?act=Shoot&target={target['id']}&order=0", "Order"),
+    ):
+        status, said = page_refusal(client, g, g.attacker, path)
+        assert status == 422 and said.startswith(f"{field}: ") and len(said) <= 120, (path, said)
+    nan = f"{mg['id']}/play/shooting?act=Shoot&target={target['id']}&range_cm=nan"
+    status, said = page_refusal(client, g, g.attacker, nan)
+    assert status == 422 and "finite" in said, said
+
+
 def test_the_templates_render_the_context_their_functions_build() -> None:
     """Each template's "Required context" names what its function's `context` gives it, and it reads only
     that type's fields."""
