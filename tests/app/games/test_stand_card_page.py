@@ -183,7 +183,7 @@ def test_the_card_offers_undo_exactly_when_the_undo_service_takes_the_roll_back(
     then refused (403). Each seat's card of a recorded roll offers Undo as `undo` would answer it now, and says
     why not where it would not."""
     g = new_game(client)
-    mg, target = mg_facing(client, g)
+    mg, _ = mg_facing(client, g)
     advance_to(client, g, "battalion-orders")
     api = f"/api/v1/games/{g.id}"
     rolled = client.post(
