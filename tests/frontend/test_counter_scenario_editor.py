@@ -34,7 +34,7 @@ from tests.frontend.conftest import (
     small_targets,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long]  # over 10 s on CI: scheduled first (tests/conftest.py)
 
 # A club's copy, as a test fixture (the book prints no map): its key hexes and tracks.
 # The front runs between columns 05 and 06: the German RIR 261 on a peak (0601) and RIR 262 (0606) next to the

@@ -23,7 +23,7 @@ from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TAB
 from tests.frontend.games import join_by_api, map_at, open_maps, seed_game, settled
 from tests.frontend.test_map_play import Taps
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long]  # over 10 s on CI: scheduled first (tests/conftest.py)
 
 # Issue 51: 161 taps (30 of them only closing a card) before the card gave way; issue 64: at most 115 (94 while
 # the next act of a stand took a tap to open its card again and a recovery die a tap on the act).

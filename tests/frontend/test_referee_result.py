@@ -24,7 +24,7 @@ from tests.frontend.games import at_rest, join_by_api, open_maps, seed_game, set
 from tests.frontend.test_map import screen_point, start_game
 from tests.frontend.test_map_score import in_sight
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long]  # over 10 s on CI: scheduled first (tests/conftest.py)
 
 SIZES = (REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE)
 

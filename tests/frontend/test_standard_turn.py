@@ -19,7 +19,7 @@ from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TAB
 from tests.frontend.games import at_rest, bearer, join_by_api, seed_game, settled, sign_in
 from tests.frontend.test_map_play import api_of, die_for, docs_picture, open_map, units_of
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long]  # over 10 s on CI: scheduled first (tests/conftest.py)
 
 # Issue 64: 87 taps (a review's 95) while an order roll and a morale test took a tap on the act before the die.
 TAPS_AT_MOST = 85
