@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from app.core.routing import Router
+from app.data.bounded import INT32_MAX
 from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Refused
@@ -176,7 +177,7 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
 @router.get("/games/{game_id}/map/units/{unit_id}/acts", response_class=HTMLResponse)
 def stand_acts_page(
     game_id: GameId,
-    unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
@@ -272,7 +273,7 @@ def stand_pick(session: Session, game: Game, viewer: Viewer, unit_id: int, resol
 @router.get("/games/{game_id}/map/units/{unit_id}/targets/{resolver}", response_class=HTMLResponse)
 def stand_pick_page(
     game_id: GameId,
-    unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
     resolver: Annotated[str, Path(max_length=64)],
     request: Request,
     session: SessionDep,

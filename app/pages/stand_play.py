@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from app.core.routing import Router
+from app.data.bounded import INT32_MAX
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
@@ -37,8 +38,6 @@ from rules.core.records import AddToState, Change, SetState, StandAct
 __all__ = ["AskedCard", "StandDone", "stand_done", "stand_done_page", "stand_play", "stand_play_page"]
 
 router = Router()
-
-IDS = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -148,7 +147,7 @@ def stand_play(
     order, range_cm = given
     if any(not 0 <= d <= 6 for d in dice):
         raise RulesError("die", "tap each die 1 to 6, or 0 while it is not tapped yet")
-    if any(not 1 <= i <= IDS for i in order):
+    if any(not 1 <= i <= INT32_MAX for i in order):
         raise RulesError("order", "give each hit's stand by its id")
     units = list_units(session, game.pk)
     if stand_id not in {u.pk for u in units}:
@@ -218,13 +217,13 @@ def stand_play(
 @router.get("/games/{game_id}/map/units/{unit_id}/play/{resolver}", response_class=HTMLResponse)
 def stand_play_page(
     game_id: GameId,
-    unit_id: Annotated[int, Path(ge=1, le=IDS)],
+    unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
     resolver: Annotated[str, Path(max_length=64)],
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
     act: Annotated[str, Query(max_length=120)] = "",
-    target: Annotated[int | None, Query(ge=1, le=IDS)] = None,
+    target: Annotated[int | None, Query(ge=1, le=INT32_MAX)] = None,
     order: Annotated[list[int] | None, Query(max_length=64)] = None,
     range_cm: Annotated[float | None, Query(ge=0, le=500, allow_inf_nan=False)] = None,
     die: Annotated[list[int] | None, Query(max_length=16)] = None,
@@ -299,8 +298,8 @@ def _undo_refused(session: Session, game: Game, viewer: Viewer, ev: Any) -> str:
 @router.get("/games/{game_id}/map/units/{unit_id}/done/{event_id}", response_class=HTMLResponse)
 def stand_done_page(
     game_id: GameId,
-    unit_id: Annotated[int, Path(ge=1, le=IDS)],
-    event_id: Annotated[int, Path(ge=1, le=IDS)],
+    unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
+    event_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
