@@ -63,10 +63,14 @@
       if (!(r && r.ok && text)) return ["", null, (text && partOf(`<div>${text}</div>`).querySelector(".lead")?.textContent) || ""];
       return [text, partOf(text), ""];
     };
-    const renderActs = (u) => {
-      const part = actsHtml && !u.killed ? partOf(actsHtml) : null;
-      area().replaceChildren(...(part ? part.childNodes : []));
+    // The card drawn anew from a part the server drew, each of its pieces the same as before kept as it is (a row
+    // of dice not tapped, a "Why?" opened): a finger on it, or the focus, is not lost to a redraw of the same thing.
+    const draw = (part) => {
+      const el = area(), fresh = part ? [...part.childNodes] : [], old = [...el.childNodes];
+      if (fresh.length !== old.length) { el.replaceChildren(...fresh); return; }
+      fresh.forEach((node, i) => { if (!old[i].isEqualNode(node)) old[i].replaceWith(node); });
     };
+    const renderActs = (u) => draw(actsHtml && !u.killed ? partOf(actsHtml) : null);
     // What the stand may do now, read anew (the server's card, GET /games/{id}/map/units/{id}/acts): its rolls and
     // greyed acts drawn here, its edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one,
     // drawn above the rolls).
@@ -129,7 +133,7 @@
     // anew each time the card is drawn (a stand moved), the last read shown meanwhile.
     const renderPick = async (u) => {
       const mine = play;
-      if (mine.pick) area().replaceChildren(...partOf(mine.pick).childNodes);
+      if (mine.pick) draw(partOf(mine.pick));
       picking(true);
       // The act's target is the other side's: a tap in base contact takes the enemy stand, not one's own.
       m.pickStand((id) => chooseTarget(id), { accept: (t) => t.side !== u.side && !t.killed });
@@ -138,7 +142,7 @@
       mine.pick = html;
       mine.marks = new Map(JSON.parse(part.dataset.targetMarks || "[]").map((x) => [x.unit_id, x]));
       m.markTargets([...mine.marks].map(([id, x]) => [id, x.mark]));
-      area().replaceChildren(...part.childNodes);
+      draw(part);
     };
     // The card playing the roll as the server draws it for the play's state (GET /games/{id}/map/units/{id}/play/
     // {resolver}, app/pages/stand_play.py: the table asked, nothing written): the odds, or its refusal, the dice
@@ -158,8 +162,8 @@
       p.asked = html;
       return html;
     };
-    const renderAsked = () => area().replaceChildren(...partOf(play.asked).childNodes);
-    const renderDone = () => { if (play.doneHtml) area().replaceChildren(...partOf(play.doneHtml).childNodes); };
+    const renderAsked = () => draw(partOf(play.asked));
+    const renderDone = () => { if (play.doneHtml) draw(partOf(play.doneHtml)); };
 
     // -- the acts ------------------------------------------------------------------------------------------
     // A direct roll's die tapped (or firestep asked to roll it): recorded at once, as its die row would.
@@ -219,6 +223,8 @@
     // target is recorded as its last die is tapped.
     const tapDie = async (row, n) => {
       play.dice[row] = n;
+      // Pressed at once, as the card read anew will draw it: that row is then the same and stays.
+      area().querySelectorAll(`[data-die-row="${row}"]`).forEach((b) => b.setAttribute("aria-pressed", String(Number(b.dataset.die) === n)));
       const all = play.dice.filter(Boolean).length >= play.count;
       if (all && !play.act.target) { await apply(play.dice); return; }
       const mine = play;
