@@ -42,6 +42,11 @@ class EventFrame(EventOut):
         default=None, description="view=board: the referee board's pieces it changed (HTML)"
     )
     clock: GameClock | None = Field(default=None, description="The game clock, for an event the clock reads")
+    clock_panel: str | None = Field(
+        default=None,
+        description="The game clock's panel for this seat (HTML, as GET /games/{id}/clock/panel answers), for an "
+        "event the clock reads",
+    )
 
 
 class AsideFrame(BaseModel):

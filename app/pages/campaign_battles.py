@@ -14,7 +14,7 @@ from starlette.datastructures import FormData
 from app.core.config import Settings
 from app.core.routing import Router
 from app.data.schemas import CampaignId
-from app.deps import GameId, SessionDep, SettingsDep
+from app.deps import GameId, NowDep, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, Unauthorized
 from app.pages import campaigns, referee
 from app.pages.common import USER_ERRORS, error_message
@@ -143,7 +143,7 @@ REFUSED_STATUS = ((Unauthorized, 401), (Forbidden, 403), (Conflict, 409))
 
 @router.post("/games/{game_id}/campaign-battle/offer", response_class=HTMLResponse)
 async def offer_from_game(
-    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
 ) -> Response:
     """The game's referee says who holds the field; then back to the referee screen, which shows the offer.
     A refusal is the referee screen again with the sentence in the campaign banner."""
@@ -159,7 +159,7 @@ async def offer_from_game(
         session.expire_all()
         message = error_message(e)
         request.state.campaign_offer_error = message[:1].upper() + message[1:]
-        page = referee.referee_page(game_id, request, session, settings)
+        page = referee.referee_page(game_id, request, session, settings, now)
         if page.status_code == 200:  # the referee screen itself: say why the offer was refused
             page.status_code = next((code for kind, code in REFUSED_STATUS if isinstance(e, kind)), 422)
         return page

@@ -22,8 +22,8 @@ from app.core.touched import logged_kind, touched_units, touches_game
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.data.schemas_answers import LoggedEvent
-from app.deps import GameId, SessionDep, SettingsDep
-from app.pages import game_record, score_panel
+from app.deps import GameId, NowDep, SessionDep, SettingsDep
+from app.pages import clock_panel, game_record, score_panel
 from app.pages.seats import Seat, game_page
 from app.pages.templates import templates
 from app.services import clock as clock_service
@@ -242,7 +242,9 @@ def _record(board: Board, game: Game) -> game_record.Record:
 
 
 @router.get("/games/{game_id}/referee", response_class=HTMLResponse)
-def referee_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+def referee_page(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+) -> Response:
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         roles = _roles(seat)
         events = events_service.list_events(session, game_id, roles, 0, 100_000)
@@ -254,6 +256,7 @@ def referee_page(game_id: GameId, request: Request, session: SessionDep, setting
             # The clock as set, for the referee's form that sets it (issue 64; clock-set.js keeps it live).
             "clock_set": clock_service.game_clock(session, game).limits if seat.viewer.is_referee else None,
             "clock_sides": markers.rules_of(game).book.sides,
+            "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
         }
 
     return game_page(request, session, settings, game_id, "referee.html", "_referee_board.html", build)

@@ -13,8 +13,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.core.routing import Router
 from app.data.models import Game
-from app.deps import GameId, SessionDep, SettingsDep
-from app.pages import counters_panel
+from app.deps import GameId, NowDep, SessionDep, SettingsDep
+from app.pages import clock_panel, counters_panel
 from app.pages.seats import Seat, game_page
 from app.services import counters, unit_names
 from app.services import events as events_service
@@ -60,7 +60,9 @@ def names_of(units: list[Any]) -> dict[str, dict[str, str]]:
 
 
 @router.get("/games/{game_id}/map", response_class=HTMLResponse)
-def map_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+def map_page(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+) -> Response:
     found = session.get(Game, game_id)
     if found is not None and counters.plays_on_counters(found):  # no table: its page of counters
         return RedirectResponse(f"/games/{game_id}/counters", status_code=303)
@@ -87,6 +89,7 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
             "after": table_templates.last_event_id(session, game_id, roles),
             "names": names_of(units),
             "result_line": game_result(session, game.pk),  # a finished game's, said first (issue 62)
+            "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
         }
 
     return game_page(request, session, settings, game_id, "map.html", "map.html", build)

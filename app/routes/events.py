@@ -28,7 +28,7 @@ from app.data.schemas_stream import AsideFrame, EventFrame
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import StreamViewerDep, ViewerDep
-from app.pages import score_panel
+from app.pages import clock_panel, score_panel
 from app.pages.templates import templates
 from app.services import clock as clock_service
 from app.services import events as events_service
@@ -224,13 +224,15 @@ def _with_view(
         log = shared.get("clock-log", lambda: kept_log.get(session, game_id, shared, any(timed)))
         if any(timed):
             log = log if log is not None else kept_log.get(session, game_id, shared, True)
-            clock = shared.get(
-                "clock",
-                lambda: GameClock.of(clock_service.clock_of(game, log or [], _newest(events))).model_dump(
-                    mode="json"
-                ),
+            read: GameClock = shared.get(
+                "clock", lambda: GameClock.of(clock_service.clock_of(game, log or [], _newest(events)))
             )
-            parts = [_timed(e, p, clock) if t else p for e, p, t in zip(events, parts, timed, strict=True)]
+            clock = shared.get("clock-json", lambda: read.model_dump(mode="json"))
+            clock_part = clock_panel.frame_clock_panel(game, read, viewer.is_referee, shared)
+            parts = [
+                _timed(e, p, clock, clock_part) if t else p
+                for e, p, t in zip(events, parts, timed, strict=True)
+            ]
     # Read after the parts, which may have been read after newer events were written (a stream behind on a busy
     # machine, a backlog): the newest event they may hold, so no frame shows more than it says it holds.
     as_of = table_templates.last_event_id(session, game_id, _roles(viewer))
@@ -255,12 +257,13 @@ def _newest(events: list[LoggedEvent]) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite's times are naive UTC
 
 
-def _timed(event: LoggedEvent, part: dict[str, Any], clock: dict[str, Any]) -> dict[str, Any]:
-    """A frame's parts with the clock: the whole GameClock for an event the clock reads, each side's in the
-    score the frame carries (GameScore.clocks, as GET /score answers them)."""
+def _timed(event: LoggedEvent, part: dict[str, Any], clock: dict[str, Any], panel: str) -> dict[str, Any]:
+    """A frame's parts with the clock: the whole GameClock and this seat's clock panel for an event the clock
+    reads, each side's in the score the frame carries (GameScore.clocks, as GET /score answers them)."""
     timed = dict(part)
     if clock_service.reads(event):
         timed["clock"] = clock
+        timed["clock_panel"] = panel
     if isinstance(part.get("score"), dict):
         timed["score"] = {**part["score"], "clocks": clock["sides"]}
     return timed

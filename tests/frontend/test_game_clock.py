@@ -21,6 +21,16 @@ from tests.frontend.test_map import start_game
 
 pytestmark = pytest.mark.browser
 
+# The clock's panel as this seat reads it (GET /games/{id}/clock/panel), one side's face set to `seconds` left, as
+# a frame of a clock event would carry it (`clock_panel`): a frame made up, sent by the test below.
+PANEL_WITH = """async ([side, seconds]) => {
+  const url = document.querySelector('[data-game-clock]').dataset.gameClock;
+  const html = await (await fetch(url, { headers: { 'HX-Request': 'true' } })).text();
+  const part = document.createRange().createContextualFragment(html).firstElementChild;
+  part.querySelector(`[data-clock-side='${side}']`).dataset.clockSeconds = String(seconds);
+  return part.outerHTML;
+}"""
+
 
 def seconds(face: str) -> int:
     """A face of m:ss in seconds."""
@@ -35,7 +45,10 @@ def test_the_clock_runs_on_locally_flags_the_side_out_of_time_and_the_referee_pa
     game_id, made = seed_game(page, {"scenario": "mons-1914", "clock": {"turn_minutes": 1}})
     start_game(page, game_id, made["referee_token"])
     reads: list[str] = []
-    page.on("request", lambda r: reads.append(r.url) if r.url.endswith("/clock") else None)
+    page.on(
+        "request",
+        lambda r: reads.append(r.url) if "/clock/panel" in r.url or r.url.endswith("/clock") else None,
+    )
     page.clock.install()
     page.goto(f"/games/{game_id}/referee")
     expect(page.locator("[data-live-stream][data-live-connected]")).to_have_count(1)
@@ -48,12 +61,11 @@ def test_the_clock_runs_on_locally_flags_the_side_out_of_time_and_the_referee_pa
     page.clock.run_for(30_000)
     ran = seconds(before) - seconds(attacker.locator(".clock-time").inner_text())
     assert 29 <= ran <= 33, (before, ran)  # to the last whole second shown, and the real ones meanwhile
-    assert len(reads) == 1, reads  # read once as the page opened
+    assert reads == [], reads  # the page came with it (app/pages/clock_panel.py): no read, then or since
     # A frame whose clock leaves the attacker 3 s of its turn: the face crosses zero by itself and says so.
-    nearly = page.request.get(f"/api/v1/games/{game_id}/clock").json()
-    nearly["sides"][0]["turn_remaining_seconds"] = 3
+    nearly = page.evaluate(PANEL_WITH, ["attacker", 3])
     page.evaluate(
-        "(clock) => document.dispatchEvent(new CustomEvent('firestep:event', {detail: {kind: 'step', clock}}))",
+        "(panel) => document.dispatchEvent(new CustomEvent('firestep:event', {detail: {kind: 'step', clock_panel: panel}}))",
         nearly,
     )
     page.clock.run_for(5_000)
@@ -73,11 +85,10 @@ def test_the_clock_runs_on_locally_flags_the_side_out_of_time_and_the_referee_pa
     # may land after it and put the true clocks back: it is sent again until both show it, which only a chip
     # that rounded would never do. What both read is taken at that moment (a true answer landing a moment later
     # puts the true clocks back: one run read the chip again just after one).
-    paused = page.request.get(f"/api/v1/games/{game_id}/clock").json()
-    paused["sides"][1]["turn_remaining_seconds"] = 59.6
+    paused = page.evaluate(PANEL_WITH, ["defender", 59.6])
     shown = page.wait_for_function(
-        """(clock) => {
-            document.dispatchEvent(new CustomEvent('firestep:event', {detail: {kind: 'step', clock}}));
+        """(panel) => {
+            document.dispatchEvent(new CustomEvent('firestep:event', {detail: {kind: 'step', clock_panel: panel}}));
             const face = document.querySelector("[data-clock-side='defender'] .clock-time")?.textContent;
             const chip = document.querySelector('.score-bar [data-score-chip]')?.textContent || '';
             return face === '0:59' && chip.includes('Def 0 0:59') && { face, chip };
