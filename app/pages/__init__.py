@@ -10,6 +10,7 @@ from fastapi.responses import FileResponse
 from app.core.routing import Router
 from app.pages import (
     after_action,
+    arrival_cards,
     campaign_battles,
     campaigns,
     counters_panel,
@@ -40,6 +41,7 @@ for pages in (
     table_map,
     stand_acts,
     stand_play,
+    arrival_cards,
     counters_panel,
     score_panel,
     lookup,
