@@ -26,6 +26,7 @@ from app.pages import (
     stand_acts,
     stand_play,
     table_map,
+    template_coverage,
     trust,
 )
 from app.pages.common import refusal_page
@@ -42,6 +43,7 @@ for pages in (
     stand_acts,
     stand_play,
     arrival_cards,
+    template_coverage,
     counters_panel,
     score_panel,
     lookup,
