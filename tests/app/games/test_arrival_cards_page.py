@@ -2,9 +2,9 @@
 shows what the turn's cards answer (GET /api/v1/games/{id}/arrivals, the same function) for the seat reading it:
 the stands under it by the names the map gives them, each roll's dice to enter, Roll and apply to its side alone
 and, applied, what it did in words with the Undo the undo service would take; a card that leaves its shots to
-its side counts the shots the read names, at most what the card takes, and says why one more is refused. The
-template's context is the one `Arrivals.context` builds. Its taps are the browser's
-(tests/frontend/test_map_arrivals.py, tests/frontend/test_earth2mm_bound.py)."""
+its side counts the shots the read names, at most what the card takes, and says why one more is refused; an
+item not landed is in no seat's cards. The template's context is the one `Arrivals.context` builds. Its taps are
+the browser's (tests/frontend/test_map_arrivals.py, tests/frontend/test_earth2mm_bound.py)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def short_names(http: TestClient, g: Game) -> dict[int, str]:
 def test_the_card_shows_what_the_turn_s_cards_answer_to_each_seat(client: TestClient) -> None:
     g = new_game(client, ON_TARGET)
     assert 'data-count="0"' in fragment(client, g, g.attacker)  # in set-up no fire arrives
-    item_id, _ = plan_bombardment(client, g)
+    item_id, kept = plan_bombardment(client, g)
     start_game(client, g)
     [card] = client.get(f"/api/v1/games/{g.id}/arrivals", headers=g.attacker).json()["cards"]
     part = fragment(client, g, g.attacker)
@@ -65,6 +65,8 @@ def test_the_card_shows_what_the_turn_s_cards_answer_to_each_seat(client: TestCl
     theirs = fragment(client, g, g.defender)
     assert card["what"] in words(theirs) and "The attacker rolls it." in words(theirs)
     assert "data-arrival-apply" not in theirs and "data-die" not in theirs
+    # The attacker's item not landed yet is in no seat's cards, nor its id.
+    assert all(str(kept["later"]) not in p for p in (part, theirs))
 
     r = client.post(
         f"/api/v1/games/{g.id}/arrivals/{item_id}/apply", headers=g.attacker, json={"dice": {"action": [4]}}
