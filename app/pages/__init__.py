@@ -10,6 +10,7 @@ from fastapi.responses import FileResponse
 from app.core.routing import Router
 from app.pages import (
     after_action,
+    arrival_cards,
     campaign_battles,
     campaigns,
     clock_panel,
@@ -26,6 +27,7 @@ from app.pages import (
     stand_acts,
     stand_play,
     table_map,
+    template_coverage,
     trust,
 )
 from app.pages.common import refusal_page
@@ -41,6 +43,8 @@ for pages in (
     table_map,
     stand_acts,
     stand_play,
+    arrival_cards,
+    template_coverage,
     counters_panel,
     score_panel,
     clock_panel,
