@@ -133,7 +133,9 @@ def test_a_frame_of_a_clock_event_carries_each_seat_s_panel(sqlite_client: TestC
     start_game(http, g)
     seated(http, g, g.referee)
     r = http.post(
-        f"/api/v1/games/{g.id}/clock/pause", json={}, headers={**csrf.header(http), "Idempotency-Key": "clock-pause-2"}
+        f"/api/v1/games/{g.id}/clock/pause",
+        json={},
+        headers={**csrf.header(http), "Idempotency-Key": "clock-pause-2"},
     )
     assert r.status_code == 200, r.text
     paused = http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()[-1]["id"]
