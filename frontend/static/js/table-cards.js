@@ -9,7 +9,6 @@
     const tool = document.querySelector("[data-cards-tool]");
     const box = document.querySelector("[data-panel='cards']");
     if (!m || !tool || !box) return;
-    const { h } = m;
     const shown = box.querySelector("[data-card-drawn]");
 
     // The side to move may draw: the tool is there for it alone.
@@ -18,15 +17,16 @@
     if (turn) new MutationObserver(offer).observe(turn, { attributes: true, attributeFilter: ["data-side-to-move"] });
     offer();
 
-    // The cards drawn, each with its title and text, then what the rules do with them ("kept", "played at once").
-    const render = (answer) => {
-      const res = answer.resolution || {};
-      const drawn = (res.outcome && res.outcome.drawn) || [];
-      shown.replaceChildren(
-        h("ul", { class: "ev-cards", "data-cards-drawn": String(answer.event_id) }, drawn.map((c) => h("li", { class: `ev-card kind-${c.kind}`, "data-card": c.card },
-          h("strong", { class: "ev-card-title", text: `${c.card}: ${c.title || "no event"}` }),
-          h("span", { class: "ev-card-text", text: c.text })))),
-        ...(res.notes || []).map((t) => h("p", { class: "muted", text: t })));
+    // The cards drawn, each with its title and text, then what the rules do with them ("kept", "played at once"),
+    // as the server reads the draw's event for this seat (GET /games/{id}/map/cards/{event}, app/pages/drawn_cards.py).
+    const render = async (answer) => {
+      const r = await fetch(`/games/${m.root.dataset.game}/map/cards/${answer.event_id}`, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
+      if (!(r && r.ok)) {
+        m.notice("The card is recorded; it shows when the connection is back.");
+        document.addEventListener("firestep:resync", () => render(answer), { once: true });
+        return;
+      }
+      shown.replaceChildren(document.createRange().createContextualFragment(await r.text()));
     };
     const send = async (url, body, button) => {
       button.disabled = true;
