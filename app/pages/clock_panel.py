@@ -137,7 +137,7 @@ def frame_clock_panel(game: Game, clock: GameClock, referee: bool, shared: live.
     """The panel a live frame of a clock event carries (`clock_panel`): the referee's or any other seat's,
     rendered once per wake-up of the feed for each."""
     html: str = shared.get(
-        ("clock-panel", referee),
+        ("clock-panel", referee, clock.as_of),
         lambda: templates.get_template("_clock_panel.html").render(
             **clock_panel(game, clock, referee).context()
         ),

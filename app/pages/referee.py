@@ -521,7 +521,10 @@ def board_view(
         {"board": page.render(game=game, role=viewer.role, **changes_context(now, roles, [e], e["id"] - 1))}
         for e in events
     ]
+    at = clock_service.logged_at(events) if events else None
     for e, part in zip(events, parts, strict=True):
-        if touches_score(e):
-            part["score_panel"] = score_panel.frame_panel(session, game, viewer.is_referee, "board", shared)
+        if touches_score(e) and at is not None:
+            part["score_panel"] = score_panel.frame_panel(
+                session, game, viewer.is_referee, "board", shared, at
+            )
     return parts

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import Query, Request
@@ -250,28 +250,29 @@ def score_panel_page(
     )
 
 
-def frame_score(session: Session, game: Game, shared: live.Shared) -> GameScore:
-    """The score as a live frame's parts read it (GET /score's answer, its clocks as of now): once per wake-up of
-    the feed, for every audience and view."""
+def frame_score(session: Session, game: Game, shared: live.Shared, at: datetime) -> GameScore:
+    """The score as a live frame's parts read it (GET /score's answer, its clocks as of `at`, when the frame's
+    newest event was logged: the same frames whenever its events are rendered): once per wake-up of the feed, for
+    every audience and view."""
     score: GameScore = shared.get(
-        "score-answer",
+        ("score-answer", at),
         lambda: score_service.score_answer(
-            game,
-            score_service.game_score(session, game),
-            clock_service.game_clock(session, game, datetime.now(UTC)),
+            game, score_service.game_score(session, game), clock_service.game_clock(session, game, at)
         ),
     )
     return score
 
 
-def frame_panel(session: Session, game: Game, referee: bool, view: str, shared: live.Shared) -> str:
+def frame_panel(
+    session: Session, game: Game, referee: bool, view: str, shared: live.Shared, at: datetime
+) -> str:
     """The panels a live frame carries (`score_panel`) to an audience: the referee's with its calls, a side's
     without (nothing else differs: the score hides nothing), for the map's page or the board's; rendered once per
-    wake-up for each, as `GET /games/{id}/score/panel` answers that seat."""
+    wake-up for each, as `GET /games/{id}/score/panel` answers that seat (its clocks as of `at`, frame_score)."""
     html: str = shared.get(
-        ("score-panel", referee, view),
+        ("score-panel", referee, view, at),
         lambda: templates.get_template("_score_panel.html").render(
-            game=game, **panel_of(game, frame_score(session, game, shared), referee, view).context()
+            game=game, **panel_of(game, frame_score(session, game, shared, at), referee, view).context()
         ),
     )
     return html

@@ -7,7 +7,7 @@ import functools
 import json
 import threading
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Header, Path, Query, Request, Response
@@ -224,10 +224,11 @@ def _with_view(
         log = shared.get("clock-log", lambda: kept_log.get(session, game_id, shared, any(timed)))
         if any(timed):
             log = log if log is not None else kept_log.get(session, game_id, shared, True)
+            at = clock_service.logged_at(events)
             read: GameClock = shared.get(
-                "clock", lambda: GameClock.of(clock_service.clock_of(game, log or [], _newest(events)))
+                ("clock", at), lambda: GameClock.of(clock_service.clock_of(game, log or [], at))
             )
-            clock = shared.get("clock-json", lambda: read.model_dump(mode="json"))
+            clock = shared.get(("clock-json", at), lambda: read.model_dump(mode="json"))
             clock_part = clock_panel.frame_clock_panel(game, read, viewer.is_referee, shared)
             parts = [
                 _timed(e, p, clock, clock_part) if t else p
@@ -249,12 +250,6 @@ def _with_view(
             data = _json({**event, **rest, "score_panel": panel, "as_of_event": as_of})
         out.append(data)
     return out
-
-
-def _newest(events: list[LoggedEvent]) -> datetime:
-    """When the newest of the events was logged."""
-    at = max(datetime.fromisoformat(e["created_at"]) for e in events)
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite's times are naive UTC
 
 
 def _timed(event: LoggedEvent, part: dict[str, Any], clock: dict[str, Any], panel: str) -> dict[str, Any]:
@@ -363,8 +358,11 @@ def _map_parts(
         if touches_game(e):
             part["state"] = state
         if score_service.touches_score(e):  # the same for every viewer (app.services.score): worked out once
-            part["score"] = shared.get("score", lambda: _score_now(session, game, shared))
-            part["score_panel"] = score_panel.frame_panel(session, game, viewer.is_referee, "map", shared)
+            at = clock_service.logged_at(events)  # its clocks as of the newest event, as the frame's clock
+            part["score"] = shared.get(
+                ("score", at), functools.partial(_score_now, session, game, shared, at)
+            )
+            part["score_panel"] = score_panel.frame_panel(session, game, viewer.is_referee, "map", shared, at)
         if e["kind"] == score_service.FINISHED and game.status == "finished":  # result-line.js swaps it in
             part["result"] = shared.get("result", lambda: _result_line(session, game))
         out.append(part)
@@ -377,6 +375,6 @@ def _result_line(session: Session, game: Game) -> str:
     return templates.get_template("_result_line.html").render(result_line=line)
 
 
-def _score_now(session: Session, game: Game, shared: live.Shared) -> dict[str, Any]:
+def _score_now(session: Session, game: Game, shared: live.Shared, at: datetime) -> dict[str, Any]:
     """The game's score as a frame carries it (GET /score's answer), read once with the score's panels."""
-    return score_panel.frame_score(session, game, shared).model_dump(mode="json")
+    return score_panel.frame_score(session, game, shared, at).model_dump(mode="json")

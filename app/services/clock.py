@@ -140,6 +140,13 @@ def acts_since(session: Session, game: Game, side: str, at: float) -> int:
     return len(list(session.exec(q)))
 
 
+def logged_at(events: Sequence[Mapping[str, Any]]) -> datetime:
+    """When the newest of `events` (as the log answers them) was logged: a live frame's clock is as of it, so the
+    same events render the same frames whenever they are rendered (issue 65)."""
+    at = max(datetime.fromisoformat(str(e["created_at"])) for e in events)
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite's times are naive UTC
+
+
 def game_clock(session: Session, game: Game, now: datetime | None = None) -> Clock:
     """The game's clock as of `now` (None: as of its latest entry, for what does not depend on the time)."""
     return clock_of(game, entries(session, game.pk), now)

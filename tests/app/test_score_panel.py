@@ -11,15 +11,17 @@ import html
 import json
 import re
 from dataclasses import fields
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from jinja2 import StrictUndefined, meta
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from app.core import live
+from app.data.models import Event
 from app.data.schemas_score import GameScore
 from app.guard.auth import COOKIE_NAME
 from app.pages.score_panel import ScorePanel, panel_of
@@ -213,3 +215,29 @@ def test_a_frame_that_may_change_the_score_carries_each_seat_s_panels(
     monkeypatch.setattr(live, "FRAME_BYTES", len(whole["score_panel"]) - 1)
     cut = frame_of(http, g, called, "referee", "map")
     assert cut["score_panel"] is None and cut["score"] == whole["score"] and "refetch" not in cut
+
+
+def test_a_frame_reads_the_clock_as_of_its_newest_event_not_as_it_is_rendered(
+    sqlite_client: TestClient,
+) -> None:
+    """Issue 65: the same events render the same frames whenever they are rendered (ci54: two renders of a step's
+    frame a second apart differed, its score chip's clock 0:01 and 0:00). The score's and the clock's panels read
+    the clock as of the frame's newest event, as its `clock` does, not as of the render: a game whose events were
+    logged an hour ago has its frames' clocks as they stood then, seconds into the turn, not an hour on."""
+    http = sqlite_client
+    g = new_game(http)
+    start_game(http, g)
+    with Session(http.app.state.engine) as session:  # type: ignore[attr-defined]
+        for ev in session.exec(select(Event).where(Event.game_id == g.id)):
+            ev.created_at -= timedelta(hours=1)
+            session.add(ev)
+        session.commit()
+    step = http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()[-1]
+    for role, view in (("referee", "map"), ("attacker", "map"), ("referee", "board")):
+        frame = frame_of(http, g, step["id"], role, view)
+        used = {s["side"]: s["used_seconds"] for s in frame["clock"]["sides"]}
+        assert used["attacker"] < 60, used  # as of the step: the game started a moment before it
+        chip = re.search(r'data-side-clock="attacker">\s*([\d:]+)', frame["score_panel"])
+        assert chip is not None and chip.group(1).startswith("0:"), chip
+        face = re.search(r'data-clock-side="attacker" data-clock-seconds="([^"]+)"', frame["clock_panel"])
+        assert face is not None and float(face.group(1)) == used["attacker"], face
