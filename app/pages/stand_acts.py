@@ -4,7 +4,10 @@ would refuse, greyed with its sentence, and why nothing is offered (out of turn)
 what the act pipeline would accept now, `app.services.card.stand_card` (the same that answers
 GET /api/v1/games/{id}/units/{unit_id}/acts), and `app.services.resolve.ask` for a direct roll's odds (nothing
 written); rendered per seat by `_stand_acts.html` and brought into the card by frontend/static/js/table-act.js,
-which keeps the taps (the target picked on the map, the dice, Apply and Undo through the outbox)."""
+which keeps the taps (the target picked on the map, the dice, Apply and Undo through the outbox). Its unit edits
+(a formation's command, a plan and its target, a dig-in) are a part of their own, `_stand_edits.html`: each value
+the pipeline would accept a button, those it would refuse greyed with its sentence, and, once one is saved, its
+answer and Undo (`_stand_edited.html`); frontend/static/js/table-edit.js keeps their taps."""
 
 from __future__ import annotations
 
@@ -14,33 +17,43 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Annotated, Any
 
-from fastapi import Path, Request
+from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX
+from app.data.changes import UnitSet, changes_in
 from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
-from app.errors import Refused
+from app.errors import Refused, sentence
 from app.pages.seats import game_page
 from app.pages.templates import humanise, rule_state
 from app.services import card as card_service
+from app.services import events as events_service
 from app.services import resolve as resolve_service
 from app.services import unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
+from app.services.undo import undo_refusal
 from app.services.units import list_units
-from rules.core.errors import RulesError
+from rules.core.errors import NotFoundError, RulesError
 
 __all__ = [
     "ActButton",
+    "EditChoiceButton",
+    "EditPart",
     "Greyed",
     "StandActs",
+    "StandEdited",
+    "StandEdits",
     "StandPick",
+    "edit_parts",
     "field_lines",
     "stand_acts",
     "stand_acts_page",
+    "stand_edited",
+    "stand_edited_page",
     "stand_pick",
     "stand_pick_page",
 ]
@@ -82,9 +95,51 @@ class Waiting:
 
 
 @dataclass(frozen=True)
+class EditChoiceButton:
+    """One value an edit may set now, as its button carries it for the PUT table-edit.js sends: the unit and
+    field, the value as JSON (the field's own kind), the unit field a stand tapped on the map fills (`target`:
+    needed, or left to the player) and the card's words for it once chosen."""
+
+    index: int
+    label: str
+    unit_id: int
+    field: str
+    value: str
+    target: str
+    needs_target: bool
+    words: str
+
+
+@dataclass(frozen=True)
+class EditPart:
+    """A unit edit the card offers now (its index in the edits part): its words, why, the values the pipeline
+    would accept and those of it the pipeline would refuse, greyed with its sentence."""
+
+    index: int
+    label: str
+    why: str
+    choices: tuple[EditChoiceButton, ...]
+    greyed: tuple[Greyed, ...]
+
+
+@dataclass(frozen=True)
+class StandEdits:
+    """The edits part of one stand's card for one seat (`_stand_edits.html`): each edit offered, its values
+    and, while one needs its target tapped, the prompt; the script shows one of them at a time."""
+
+    unit_id: int
+    edits: tuple[EditPart, ...] = ()
+
+    def context(self) -> dict[str, object]:
+        """The context `_stand_edits.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
+        return {"stand_edits": self}
+
+
+@dataclass(frozen=True)
 class StandActs:
     """The acts part of one stand's card for one seat; `data` the same answer as JSON for the script's taps
-    (the rolls it begins, the edits table-edit.js draws, the offers that grey the map's own buttons)."""
+    (the rolls it begins, which part comes first, the offers that grey the map's own buttons); its unit edits
+    the part `edits` renders."""
 
     unit_id: int
     acts: tuple[ActButton, ...]
@@ -93,6 +148,7 @@ class StandActs:
     waiting: Waiting | None
     whys: str
     data: str
+    edits: StandEdits | None = None
 
     def context(self) -> dict[str, object]:
         """The context `_stand_acts.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
@@ -158,10 +214,14 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
             buttons.append(ActButton(i, a["label"], a["why"] or "", False))
     refused = card["refused"]
     waiting = Waiting(refused["detail"], refused.get("why") or "") if refused else None
+    edits = edit_parts(card)
+    # A value of an edit offered is greyed among its values (table-edit.js); an edit of no value now, here.
+    offered = {(e["unit_id"], e["field"]) for e in card["edits"]}
     greyed = tuple(
         Greyed(o["key"], o["label"], o["refused"]["detail"])
         for o in card["offers"]
-        if o["refused"] and o["kind"] in ("roll", "edit")
+        if o["refused"]
+        and (o["kind"] == "roll" or (o["kind"] == "edit" and (o["unit_id"], o["key"]) not in offered))
     )
     remedies = [
         o["refused"]["detail"]
@@ -170,8 +230,40 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     ]
     said = tuple(d for d in dict.fromkeys(remedies) if waiting is None or d != waiting.detail)
     whys = " · ".join(dict.fromkeys(a["why"] for a in card["acts"] if a["why"]))
-    data = {k: card[k] for k in ("acts", "edits", "first", "offers")}
-    return StandActs(unit_id, tuple(buttons), greyed, said, waiting, whys, json.dumps(data))
+    # The edits come first where a refusal's remedy is one, and where the stand may make no roll now (its
+    # greyed rolls below them): on a phone what it may do stays in view.
+    first = card["first"] or ("edits" if not card["acts"] and card["edits"] else "")
+    data = {"acts": card["acts"], "first": first, "offers": card["offers"]}
+    return StandActs(
+        unit_id, tuple(buttons), greyed, said, waiting, whys, json.dumps(data), StandEdits(unit_id, edits)
+    )
+
+
+def edit_parts(card: Mapping[str, Any]) -> tuple[EditPart, ...]:
+    """The card's unit edits offered (`card.stand_card`'s `edits`), each value a button, and the values of each
+    the pipeline would refuse (its `offers`), greyed with its sentence."""
+    parts = []
+    for i, e in enumerate(card["edits"]):
+        choices = tuple(
+            EditChoiceButton(
+                j,
+                c["label"],
+                e["unit_id"],
+                e["field"],
+                json.dumps(c["value"]),
+                c["target"],
+                c["needs_target"],
+                f"{e['label']}: {c['label']}",
+            )
+            for j, c in enumerate(e["choices"])
+        )
+        greyed = tuple(
+            Greyed(o["key"], o["label"], o["refused"]["detail"])
+            for o in card["offers"]
+            if o["refused"] and o["kind"] == "edit" and (o["unit_id"], o["key"]) == (e["unit_id"], e["field"])
+        )
+        parts.append(EditPart(i, e["label"], e["why"], choices, greyed))
+    return tuple(parts)
 
 
 @router.get("/games/{game_id}/map/units/{unit_id}/acts", response_class=HTMLResponse)
@@ -191,6 +283,64 @@ def stand_acts_page(
         "_stand_acts.html",
         "_stand_acts.html",
         lambda game, seat: stand_acts(session, game, seat.viewer, unit_id).context(),
+    )
+
+
+@dataclass(frozen=True)
+class StandEdited:
+    """The card once a unit edit is saved, as its event says it: the edit and its value in the card's words,
+    at the stand stored as its target, and its Undo (or why this seat may not undo it now)."""
+
+    event_id: int
+    line: str
+    undo_refused: str = ""
+
+    def context(self) -> dict[str, object]:
+        """The context `_stand_edited.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
+        return {"edited": self}
+
+
+def stand_edited(
+    session: Session, game: Game, viewer: Viewer, event_id: int, words: str, target: str
+) -> StandEdited:
+    """The card after the edit `words` ("Plan A Company: Assault") was saved as event `event_id`, as `viewer`
+    reads it (none the viewer may not read, nor one of another game or kind), naming the stand the rules stored
+    in its field `target` (a base tapped names its sub-unit)."""
+    ev = events_service.get_event(session, game.pk, event_id)
+    if not viewer.sees(ev.visibility) or ev.kind != "unit-update":
+        raise NotFoundError("edit", str(event_id))
+    payload = events_service.event_dict(ev, events_service.roles_of(viewer))["payload"]
+    stored = next(
+        (c.after for c in changes_in(payload) if isinstance(c, UnitSet) and c.field == target), None
+    )
+    names = unit_names.names(list_units(session, game.pk)) if target else {}
+    at = f" at {names[stored][1]}" if isinstance(stored, int) and stored in names else ""
+    refused = undo_refusal(session, game, viewer, ev)
+    why = "" if refused is None else sentence(str(getattr(refused, "message", refused)))
+    return StandEdited(ev.pk, f"{words or 'Saved'}{at}.", why)
+
+
+@router.get("/games/{game_id}/map/units/{unit_id}/edited/{event_id}", response_class=HTMLResponse)
+def stand_edited_page(
+    game_id: GameId,
+    unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
+    event_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    act: Annotated[str, Query(max_length=120)] = "",
+    target: Annotated[str, Query(max_length=64)] = "",
+) -> Response:
+    """The card of stand `unit_id` once its edit (`act`: the card's words for it; `target`: the field its
+    target stand fills) is saved, for this seat (`stand_edited`)."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_stand_edited.html",
+        "_stand_edited.html",
+        lambda game, seat: stand_edited(session, game, seat.viewer, event_id, act, target).context(),
     )
 
 

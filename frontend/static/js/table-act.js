@@ -54,7 +54,7 @@
     // -- the card's states -------------------------------------------------------------------------------
     // The card's acts as the server drew them (a roll with nothing to choose but its die shows its dice: the die
     // tapped records it, one tap where there were two, issue 64), as nodes to put in the card.
-    const partOf = (html) => document.createRange().createContextualFragment(html).firstElementChild;
+    const { partOf } = window.firestepDom;
     // A part of the card read from the server (its HTML, and its element), or ["", null] where it could not be.
     // (`error`: a refusal's sentence, as the error page's lead says it).
     const read = async (url) => {
@@ -63,17 +63,12 @@
       if (!(r && r.ok && text)) return ["", null, (text && partOf(`<div>${text}</div>`).querySelector(".lead")?.textContent) || ""];
       return [text, partOf(text), ""];
     };
-    // The card drawn anew from a part the server drew, each of its pieces the same as before kept as it is (a row
-    // of dice not tapped, a "Why?" opened): a finger on it, or the focus, is not lost to a redraw of the same thing.
-    const draw = (part) => {
-      const el = area(), fresh = part ? [...part.childNodes] : [], old = [...el.childNodes];
-      if (fresh.length !== old.length) { el.replaceChildren(...fresh); return; }
-      fresh.forEach((node, i) => { if (!old[i].isEqualNode(node)) old[i].replaceWith(node); });
-    };
+    // The card drawn anew from a part the server drew, its unchanged pieces kept (dom.js).
+    const draw = (part) => window.firestepDom.draw(area(), part);
     const renderActs = (u) => draw(actsHtml && !u.killed ? partOf(actsHtml) : null);
     // What the stand may do now, read anew (the server's card, GET /games/{id}/map/units/{id}/acts): its rolls and
-    // greyed acts drawn here, its edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one,
-    // drawn above the rolls).
+    // greyed acts drawn here, its edits part (the server's, beside it) handed to table-edit.js (`first`: "edits"
+    // where they are drawn above the rolls).
     // `done`: the roll just recorded (its event), the card read as its answer with the stand's next acts under it
     // (GET /games/{id}/map/units/{id}/done/{event}, app/pages/stand_play.py).
     const readActs = async (id, redraw, done) => {
@@ -97,10 +92,8 @@
       if (!done && redraw && !same) renderActs(model.units.get(id));
       cardOffers = data.offers || [];
       greyCard();
-      // The edits come first where a refusal's remedy is one, and where the stand may make no roll now (its
-      // greyed rolls or choices below them): on a phone what it may do stays in view.
-      const first = data.first || (!data.acts.length && (data.edits || []).length ? "edits" : "");
-      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: data.edits, first } }));
+      const edits = part.parentNode.querySelector("[data-stand-edits-part]");
+      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits, first: data.first } }));
       root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
     };
     // The map's own buttons of the card (Move, Move its company, Recover a marker, +1 marker) read the same

@@ -1,18 +1,22 @@
 // The unit edits a stand's card offers now besides its rolls (a formation's command, a plan and its target, a
-// dig-in): read with the rolls (GET .../units/{id}/acts, its `edits`, which table-act.js hands over as
-// `firestep:stand-acts`), each value the rules allow a button, the target a stand tapped on the map, written
-// in one PUT .../units/{unit} over the unit's version; its event is on every device by the stream, and Undo
-// takes it back while it is the game's latest.
+// dig-in), as the server draws them (app/pages/stand_acts.py): their part beside the card's acts
+// (`_stand_edits.html`, which table-act.js hands over as `firestep:stand-acts`) and, once one is saved, its
+// answer and Undo (`_stand_edited.html`). This script keeps what needs the browser: which piece of the part
+// shows, the target a stand tapped on the map, the PUT .../units/{unit} over the unit's version through the
+// outbox (its event on every device by the stream) and Undo while it is the game's latest.
 (() => {
   const start = () => {
     const m = window.firestepMap;
     if (!m || m.editing) return;
     m.editing = true;
-    const { h, section, api, model, nameOf, notice, refusal, failed, send } = m;
+    const { h, section, api, model, notice, refusal, failed, send, root } = m;
+    const { partOf, draw } = window.firestepDom;
     const panel = document.querySelector("[data-map-panel]");
-    let edits = [];
+    let part = null; // the edits part the server drew for the stand shown
     let shownFor = null; // the stand whose card the edits are of
-    let doing = null; // { edit, choice } while a value or its target is picked, { done } once saved
+    // { edit, choice (its button), step } while a value or its target is picked; { saving } while it is sent;
+    // { done (the server's answer), step } once saved.
+    let doing = null;
 
     const area = () => {
       const box = section("stand");
@@ -30,61 +34,47 @@
       if (!on && doing && doing.choice) m.stopPicking(); // only a pick of its own (a roll may be picking)
     };
     const stop = () => { busy(false); doing = null; };
-    const unitName = (id) => { const u = model.units.get(id); return u ? nameOf(u).short : ""; };
-
+    const piece = (key) => part && part.querySelector(`[data-edits-state="${key}"]`);
+    // One piece of the part at a time, a copy (the part is kept to show another): the edits, an edit's values,
+    // a value's prompt for its target, or the saved edit's answer.
     const render = () => {
-      const el = area();
-      if (!doing) {
-        el.replaceChildren(edits.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Plan this stand's part" },
-          edits.map((e, i) => h("button", { type: "button", class: "button", "data-edit": String(i), title: e.why, text: e.label }))) : "");
-        return;
-      }
-      if (doing.done) {
-        el.replaceChildren(
-          h("p", { class: "play-answer", "data-edit-done": String(doing.done.event_id), text: doing.done.text }),
-          h("div", { class: "play-row" },
-            h("button", { type: "button", class: "button", "data-edit-undo": String(doing.done.event_id), text: "Undo" }),
-            h("button", { type: "button", class: "button", "data-edit-cancel": "", text: "Done" })));
-        return;
-      }
-      const { edit, choice } = doing;
-      const cancel = h("button", { type: "button", class: "button", "data-edit-cancel": "", text: "Cancel" });
-      if (!choice) {
-        el.replaceChildren(
-          h("p", { class: "play-answer", text: `${edit.label}: ${edit.why}` }),
-          h("div", { class: "play-acts", role: "group", "aria-label": edit.label },
-            edit.choices.map((c, i) => h("button", { type: "button", class: "button", "data-edit-choice": String(i), text: c.label }))),
-          h("div", { class: "play-row" }, cancel));
-        return;
-      }
-      el.replaceChildren(
-        h("p", { class: "play-answer", "data-edit-prompt": "", text: `${edit.label}: ${choice.label}. Tap its target on the map.` }),
-        h("div", { class: "play-row" },
-          choice.needs_target ? null : h("button", { type: "button", class: "button", "data-edit-untargeted": "", text: "No target" }),
-          cancel));
+      if (doing && doing.saving) return; // the prompt stays until its answer is read
+      const key = doing && (doing.choice ? `pick-${doing.edit}-${doing.choice.dataset.editChoice}` : `edit-${doing.edit}`);
+      const shown = doing ? doing.done || piece(key) : piece("list");
+      draw(area(), shown ? shown.cloneNode(true) : null);
     };
 
+    // Its answer read as the server draws it (GET /games/{id}/map/units/{id}/edited/{event}: the card's words
+    // and the stand the rules stored as the target, a base tapped naming its sub-unit).
+    const answer = async (eventId, c, targeted) => {
+      const q = new URLSearchParams({ act: c.editWords, target: targeted ? c.editTarget : "" });
+      const url = `/games/${root.dataset.game}/map/units/${shownFor}/edited/${eventId}?${q}`;
+      const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
+      const text = r && r.ok ? await r.text().catch(() => "") : "";
+      return text ? partOf(text) : null;
+    };
     const save = async (target) => {
-      const { edit, choice } = doing;
-      const read = await fetch(`${api}/units/${edit.unit_id}`, { credentials: "same-origin", cache: "no-store" }).catch(() => null);
+      const c = doing.choice.dataset, step = doing.step;
+      const read = await fetch(`${api}/units/${c.editUnit}`, { credentials: "same-origin", cache: "no-store" }).catch(() => null);
       const unit = read && read.ok ? await read.json() : null;
       if (!unit) { notice("The unit could not be read; check the connection."); return; }
-      const body = { version: unit.version, [edit.field]: choice.value };
-      if (target !== null) body[choice.target] = target;
-      const r = await send(`${api}/units/${edit.unit_id}`, { method: "PUT", body });
+      const body = { version: unit.version, [c.editField]: JSON.parse(c.editValue) };
+      if (target !== null) body[c.editTarget] = target;
+      const r = await send(`${api}/units/${c.editUnit}`, { method: "PUT", body });
       if (failed(r)) { notice(refusal(r, "The change was not saved; check the connection.")); return; }
       if (r.queued || !r.data) { notice("Kept on this device: it is saved when the connection is back."); stop(); render(); return; }
       busy(false);
+      const mine = (doing = { saving: true, step });
       model.apply({ id: r.data.event_id, kind: "unit-update", payload: { changes: r.data.changes } });
-      // The unit the rules stored as the target (a base tapped names its sub-unit).
-      const stored = target !== null ? (r.data.changes || []).find((c) => c.field === choice.target) : null;
-      const at = target !== null ? ` at ${unitName(stored ? stored.after : target)}` : "";
-      doing = { done: { event_id: r.data.event_id, text: `${edit.label}: ${choice.label}${at}.` }, step: doing.step };
+      const done = await answer(r.data.event_id, c, target !== null);
+      if (doing !== mine) return; // the card has gone on meanwhile
+      if (!done) { notice("The change is saved; its answer shows when the stand is tapped again."); stop(); render(); return; }
+      doing = { done, step };
       render();
     };
-    const choose = (i) => {
-      doing.choice = doing.edit.choices[i];
-      if (!doing.choice.target) { save(null); return; }
+    const choose = (button) => {
+      doing.choice = button;
+      if (!button.dataset.editTarget) { save(null); return; }
       render();
       const own = model.units.get(shownFor);
       // The target is the other side's: a tap in base contact takes the enemy stand, not one's own.
@@ -101,7 +91,7 @@
       // begun ends when the game moves to another step.
       const over = doing && ((e.detail.tapped && doing.done) || doing.step !== model.turn.step);
       if (doing && shownFor === e.detail.id && !over) { render(); return; }
-      if (shownFor !== e.detail.id || e.detail.moved) edits = [];
+      if (shownFor !== e.detail.id || e.detail.moved) part = null;
       stop();
       shownFor = e.detail.id;
       render();
@@ -113,23 +103,22 @@
       const rolls = section("stand").querySelector("[data-play]");
       if (rolls && e.detail.first === "edits" && el.nextElementSibling !== rolls) rolls.before(el);
       else if (rolls && e.detail.first !== "edits" && rolls.nextElementSibling !== el) rolls.after(el);
-      const same = JSON.stringify(e.detail.edits || []) === JSON.stringify(edits);
-      edits = e.detail.edits || [];
-      if (!same) render(); // the buttons on screen stay while they are read anew
+      part = e.detail.edits;
+      render(); // the buttons on screen stay where they are the same
     });
     document.addEventListener("click", (e) => {
       const el = e.target.closest("[data-edit], [data-edit-choice], [data-edit-untargeted], [data-edit-cancel], [data-edit-undo], [data-act], [data-act-die], [data-act-roll], [data-panel-close]");
       if (!el) return;
       if (el.matches("[data-act], [data-act-die], [data-act-roll], [data-panel-close]")) { stop(); return; }
       if (el.matches("[data-edit]")) {
-        const edit = edits[Number(el.dataset.edit)];
-        if (!edit) return;
-        doing = { edit, choice: null, step: model.turn.step };
+        const values = piece(`edit-${el.dataset.edit}`)?.querySelectorAll("[data-edit-choice]") || [];
+        if (!values.length) return;
+        doing = { edit: el.dataset.edit, choice: null, step: model.turn.step };
         busy(true);
-        if (edit.choices.length === 1) choose(0);
+        if (values.length === 1) choose(values[0]); // one value: no choice to show
         else render();
       } else if (!doing) return;
-      else if (el.matches("[data-edit-choice]")) choose(Number(el.dataset.editChoice));
+      else if (el.matches("[data-edit-choice]")) choose(el);
       else if (el.matches("[data-edit-untargeted]")) save(null);
       else if (el.matches("[data-edit-undo]")) undo(Number(el.dataset.editUndo));
       else if (el.matches("[data-edit-cancel]")) { stop(); m.showStand(m.selectedStand()); }

@@ -16,7 +16,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
-from app.pages.stand_acts import StandActs, StandPick
+from app.pages.stand_acts import Greyed, StandActs, StandEdited, StandEdits, StandPick, edit_parts
 from app.pages.stand_play import AskedCard, StandDone
 from app.pages.templates import humanise
 from tests.app.games.conftest import Game, advance_to, new_game, start_game
@@ -47,6 +47,13 @@ def words(part: str) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", part)))
 
 
+def held(answer: dict[str, Any]) -> dict[str, Any]:
+    """What the card's data holds of the API's answer of the stand's acts: its rolls, which part comes first
+    (the edits also where no roll is offered but an edit is) and its offers; the edits are a part drawn."""
+    first = answer["first"] or ("edits" if not answer["acts"] and answer["edits"] else "")
+    return {"acts": answer["acts"], "first": first, "offers": answer["offers"]}
+
+
 def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClient) -> None:
     g = new_game(client)
     api = f"/api/v1/games/{g.id}"
@@ -56,7 +63,7 @@ def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClie
     advance_to(client, g, "battalion-orders")
     answer = client.get(f"{api}/units/{platoon['id']}/acts", headers=g.attacker).json()
     part = fragment(client, g, g.attacker, platoon["id"])
-    assert data_of(part) == {k: answer[k] for k in ("acts", "edits", "first", "offers")}
+    assert data_of(part) == held(answer)
     # The company's order roll: a direct roll (its die tapped records it) with the table's odds.
     assert [a["label"] for a in answer["acts"]] == ["Order roll"]
     assert (
@@ -73,7 +80,7 @@ def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClie
     # The other side's seat: nothing of the stand but what its own answer holds (no roll, no edit of it).
     theirs = client.get(f"{api}/units/{platoon['id']}/acts", headers=g.defender).json()
     other = fragment(client, g, g.defender, platoon["id"])
-    assert data_of(other) == {k: theirs[k] for k in ("acts", "edits", "first", "offers")}
+    assert data_of(other) == held(theirs)
     assert "data-act=" not in other and "data-act-direct" not in other and "Order roll" not in words(other)
     # Out of turn, the card says why in one sentence.
     defender = first(units(client, g), "defender", "rifle-platoon")
@@ -157,7 +164,7 @@ def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient
     assert all(line in words(after) for line in rolled["said"] or ["Nothing changes on the table."])
     assert f'data-play-undo="{rolled["event_id"]}"' in after
     now = client.get(f"{api}/units/{mg['id']}/acts", headers=g.attacker).json()
-    assert data_of(after) == {k: now[k] for k in ("acts", "edits", "first", "offers")}
+    assert data_of(after) == held(now)
     assert ("data-play-next" in after) == bool(now["acts"])
     client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
     try:
@@ -225,6 +232,8 @@ def test_the_templates_render_the_context_their_functions_build() -> None:
         ("_stand_pick.html", StandPick(1, "", (), "[]")),
         ("_stand_play.html", AskedCard(1, "", 0)),
         ("_stand_done.html", StandDone(1, "", (), (), StandActs(1, (), (), (), None, "", "{}"))),
+        ("_stand_edits.html", StandEdits(1)),
+        ("_stand_edited.html", StandEdited(1, "")),
     ):
         text = (TEMPLATE.parent / name).read_text()
         kind = f"{type(built).__module__}.{type(built).__name__}"
@@ -232,3 +241,97 @@ def test_the_templates_render_the_context_their_functions_build() -> None:
         assert required and set(built.context()) == {required.group(1)}, name
         read = set(re.findall(r"\bs\.(\w+)", text))
         assert read and read <= set(type(built).__dataclass_fields__), (name, read)
+
+
+def pieces(part: str) -> dict[str, str]:
+    """The edits part's pieces (data-edits-state), each its HTML, as table-edit.js shows one at a time."""
+    edits = part[part.index("data-stand-edits-part") :]
+    found = re.findall(
+        r'<div data-edits-state="([^"]+)">(.*?)</div></div>(?=<div data-edits-state|\s*</div>)', edits, re.S
+    )
+    return dict(found)
+
+
+def test_the_cards_edits_are_each_value_the_pipeline_allows_and_its_answer_once_saved(
+    sqlite_client: TestClient,
+) -> None:
+    """The 2mm bound's planning from the card's edits part (_stand_edits.html): the formation's command, each
+    value the pipeline would accept a button carrying what its PUT sends, those it refuses greyed with its
+    sentence; a plan's target prompt; once saved, the card's words, the stand stored as its target and Undo
+    as the undo service answers each seat; the other side's seat reads no edit of the stand."""
+    c = sqlite_client
+    g = new_game(c, {"scenario": "earth2mm-demo-ferme"})
+    start_game(c, g)
+    api = f"/api/v1/games/{g.id}"
+    named = {u["name"]: u for u in c.get(f"{api}/units", headers=g.referee).json()}
+    platoon, coy, enemy = (named[n] for n in ("A Company, platoon 1", "A Company", "1. Kompanie, platoon 1"))
+    answer = c.get(f"{api}/units/{platoon['id']}/acts", headers=g.attacker).json()
+    part = fragment(c, g, g.attacker, platoon["id"])
+    shown = pieces(part)
+    [command] = answer["edits"]
+    assert f">{html.escape(command['label'])}</button>" in shown["list"]
+    values = re.findall(r'data-edit-value="([^"]*)"', shown["edit-0"])
+    assert [json.loads(html.unescape(v)) for v in values] == [ch["value"] for ch in command["choices"]]
+    assert f'data-edit-unit="{command["unit_id"]}" data-edit-field="high_command"' in shown["edit-0"]
+    assert "data-edit" not in fragment(c, g, g.defender, platoon["id"]).replace("data-edits-", "")
+    # Saved: the card's words for it, Undo for the seat that may take it back, why not for the other.
+    sf = command["unit_id"]
+    version = c.get(f"{api}/units/{sf}", headers=g.attacker).json()["version"]
+    put = c.put(f"{api}/units/{sf}", headers=g.attacker, json={"version": version, "high_command": "advance"})
+    event = put.json()["event_id"]
+    said = f"edited/{event}?act={command['label']}: Advance"
+    saved = fragment(c, g, g.attacker, platoon["id"], said)
+    assert f"{command['label']}: Advance." in words(saved) and f'data-edit-undo="{event}"' in saved
+    theirs = fragment(c, g, g.defender, platoon["id"], said)
+    refused = c.post(f"{api}/events/{event}/undo", headers=g.defender)
+    assert "data-edit-undo=" not in theirs and refused.status_code == 403
+    assert f"Undo: {refused.json()['detail']}" in words(theirs)
+
+    # The line's plan: its target tapped on the map (not needed: "No target"); saved, the stand the rules
+    # stored is named (a base tapped names its sub-unit).
+    advance_to(c, g, "plan-line")
+    shown = pieces(fragment(c, g, g.attacker, platoon["id"]))
+    assert (
+        "Tap its target on the map." in words(shown["pick-0-0"])
+        and "data-edit-untargeted" in shown["pick-0-0"]
+    )
+    assert 'data-edit-target="plan_target"' in shown["edit-0"]
+    version = c.get(f"{api}/units/{coy['id']}", headers=g.attacker).json()["version"]
+    body = {"version": version, "sub_plan": "move", "plan_target": enemy["id"]}
+    event = c.put(f"{api}/units/{coy['id']}", headers=g.attacker, json=body).json()["event_id"]
+    saved = fragment(c, g, g.attacker, platoon["id"], f"edited/{event}?act=Plan: Move&target=plan_target")
+    assert re.search(r"Plan: Move at \S[^.]*\.", words(saved)), words(saved)
+    assert "Plan: Move." in words(fragment(c, g, g.attacker, platoon["id"], f"edited/{event}?act=Plan: Move"))
+    # Not an edit's event, or none: no card.
+    status, _ = page_refusal(c, g, g.attacker, f"{platoon['id']}/edited/1")
+    assert status == 404
+    # Words longer than a card's are refused by their field.
+    status, said = page_refusal(c, g, g.attacker, f"{platoon['id']}/edited/{event}?act={'x' * 121}")
+    assert status == 422 and json.loads(said)["field"] == "act", said
+
+
+def test_an_edits_refused_values_are_greyed_among_its_values() -> None:
+    """A value of an edit offered that the pipeline refuses is greyed with its sentence among the edit's values
+    (its card's offers of that unit and field), not those of another unit's edit of the same field."""
+    refused = {"detail": "Not now: the chart allows a move only.", "remedy": ""}
+    card = {
+        "edits": [
+            {
+                "label": "Plan A Company",
+                "field": "sub_plan",
+                "unit_id": 2,
+                "why": "its plan",
+                "choices": [
+                    {"value": "move", "label": "Move", "target": "plan_target", "needs_target": False}
+                ],
+            }
+        ],
+        "offers": [
+            {"kind": "edit", "key": "sub_plan", "label": "Move", "unit_id": 2, "refused": None},
+            {"kind": "edit", "key": "sub_plan", "label": "Assault", "unit_id": 2, "refused": refused},
+            {"kind": "edit", "key": "sub_plan", "label": "Hold", "unit_id": 5, "refused": refused},
+        ],
+    }
+    [plan] = edit_parts(card)
+    assert [c.words for c in plan.choices] == ["Plan A Company: Move"] and plan.choices[0].value == '"move"'
+    assert plan.greyed == (Greyed("sub_plan", "Assault", refused["detail"]),)
