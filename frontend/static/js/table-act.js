@@ -277,13 +277,13 @@
       }
       stop();
       const u = model.units.get(id);
-      // The same stand shown again in the same step (a live frame changed it): its buttons stay while they are
-      // read anew.
-      if (actsFor !== id || e.detail.moved) { acts = []; actsHtml = ""; cardOffers = []; delete root.dataset.standActs; }
+      // The same stand in the same step (a live frame changed it) keeps its buttons while they are read anew, unread.
+      if (actsFor !== id || e.detail.moved) { acts = []; actsHtml = ""; cardOffers = []; }
+      delete root.dataset.standActs;
       actsFor = id;
       renderActs(u);
       queueMicrotask(greyCard); // the card drawn again: its buttons greyed as last read, after every listener drew
-      if (!play) await readActs(id, true);
+      await readActs(id, true);
     });
     document.addEventListener("click", (e) => {
       const off = e.target.closest("[data-act-greyed]");
