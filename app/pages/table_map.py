@@ -24,7 +24,6 @@ from app.services.markers import rules_of, snapshot_of
 from app.services.result import game_result
 from rules.core.game import GameRules
 from rules.core.rolls import at_table as drawn_at_table
-from rules.registry import get_ruleset
 from rules.table.terrain import FEATURE_KINDS
 
 router = Router()
@@ -41,13 +40,6 @@ def map_sizes(rules: GameRules) -> dict[str, Any]:
             for k, t in rules.book.kit.templates.items()
         },
     }
-
-
-def coverage_url(ruleset_id: str) -> str:
-    """Where the map asks which stands its templates cover: the rule set's own coverage lookup; none if it has
-    no such lookup (the panel then lists no stands)."""
-    declared = "coverage" in get_ruleset(ruleset_id).lookups
-    return f"/api/v1/rulesets/{ruleset_id}/lookups/coverage" if declared else ""
 
 
 def names_of(units: list[Any]) -> dict[str, dict[str, str]]:
@@ -82,7 +74,6 @@ def map_page(
             "draw": draw,
             "sizes": map_sizes(rules_of(game)),
             "template_kinds": list(rules_of(game).book.kit.templates),
-            "coverage_url": coverage_url(game.ruleset),
             "feature_kinds": list(FEATURE_KINDS),
             # The stream starts after the newest event this device may read; the map's first state read is
             # at least as new, and later frames carry versions, so nothing is missed or rolled back.
