@@ -18,7 +18,7 @@ fixture that serves it:
 - The order is shuffled (pytest-randomly; `-p no:randomly` keeps the written order, `--randomly-seed=N`
   replays a run): no test may depend on another having run.
 - Wait for an event (a queue, a threading.Event, a response), never a fixed sleep or a timeout expiring.
-- Mark a test that takes over ~10 s on CI `@pytest.mark.long`: it is scheduled first, so that it does not
+- Mark a test that takes over ~6 s on CI `@pytest.mark.long`: it is scheduled first, so that it does not
   hold one core at the end while the other idles.
 - Mark a test that holds the app to a wall-clock limit (every live event on every device within 100 ms) `@pytest.mark.timed`:
   `make test` runs those alone after the parallel run, so that the limit measures the app, not the suite's
@@ -182,7 +182,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Each test gets its tier's marker (so `-m browser` or `-m "not browser"` select a tier). Tests marked
-    `long` (over ~10 s on the 2-core CI machine) run first: xdist's worksteal gives each worker a half of the
+    `long` (over ~6 s on the 2-core CI machine) run first: xdist's worksteal gives each worker a half of the
     collection and lets an idle one take the other's queued tests, but not the one it is running, so a long
     test started near the end keeps one core busy while the other idles."""
     for item in items:

@@ -259,6 +259,7 @@ def raise_sites() -> Iterator[tuple[str, int, str, ast.expr]]:
                     yield path, node.lineno, name, arg
 
 
+@pytest.mark.long
 def test_every_raise_site_is_one_short_sentence() -> None:
     checked, unread, bad = 0, set(), []
     for path, line, name, arg in raise_sites():

@@ -50,6 +50,7 @@ def confirm_fits(page: Any) -> None:
     screenshot(page, "join-confirm")
 
 
+@pytest.mark.long
 def test_start_page_join_confirm_fire_plan_referee_and_map(new_page: Any) -> None:
     referee = new_page()
     game_id, created = seed_game(referee)

@@ -277,6 +277,7 @@ def test_a_browser_that_does_not_trust_the_club_is_shown_the_trust_steps(
         ctx.close()
 
 
+@pytest.mark.long
 def test_a_scanned_join_card_signs_a_fresh_browser_in_with_one_tap(
     club_server: ClubServer, tablet: Callable[..., Any]
 ) -> None:
@@ -329,6 +330,7 @@ def test_a_scanned_join_card_signs_a_fresh_browser_in_with_one_tap(
     assert not found, "\n".join(found)
 
 
+@pytest.mark.long
 def test_over_the_club_https_the_board_and_map_work_offline_and_a_tap_made_then_lands_once(
     club_server: ClubServer, tablet: Callable[..., Any]
 ) -> None:

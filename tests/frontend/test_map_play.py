@@ -293,6 +293,7 @@ def covered(page: Any, ids: list[int], by_stand: bool = True) -> list[int]:
     return found
 
 
+@pytest.mark.long
 def test_the_attackers_taps_at_each_size_and_what_the_card_leaves_clear(new_page: Any) -> None:
     """One game seeded as the flow's (set_up), one page, the map opened once and resized to each size (map_at: as
     it opens there).

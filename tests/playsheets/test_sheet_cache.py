@@ -29,6 +29,7 @@ def test_a_period_playsheet_is_tagged_and_answers_304_to_its_own_tag(sqlite_clie
     assert stale.status_code == 200 and stale.content == first.content
 
 
+@pytest.mark.long
 def test_other_inputs_get_other_tags(sqlite_client: TestClient) -> None:
     tags = {
         sqlite_client.get("/playsheets/late.pdf", params=params).headers["etag"]
