@@ -267,16 +267,16 @@ def arrivals(session: Session, game: Game, viewer: Viewer, shots: Sequence[str] 
     """The turn's arrival cards as `viewer` sees them (arrived fire is public: every seat reads every card; only
     its side and the referee are offered its taps), with the shots laid so far (`shots`, "<item>:<key>" a
     shot) counted on the card that takes them."""
-    answer = arrivals_service.cards(session, game)
-    name = {uid: short for uid, (_, short) in unit_names.names(list_units(session, game.pk)).items()}
     asked: dict[int, Counter[str]] = {}
-    for s in shots:
+    for s in shots:  # checked before the cards are worked out: a malformed read costs nothing
         if not re.fullmatch(SHOT, s):
             raise RulesError(
                 "shot", "name each shot laid as <item id>:<roll key>, as 12:action or 12:345", []
             )
         item, key = s.split(":", 1)
         asked.setdefault(int(item), Counter())[key] += 1
+    answer = arrivals_service.cards(session, game)
+    name = {uid: short for uid, (_, short) in unit_names.names(list_units(session, game.pk)).items()}
     cards = [_card(session, game, viewer, c, name, asked.get(c.item_id, {})) for c in answer.cards]
     # The first card this seat lays the shots of takes the stands tapped on the map.
     laying = next((i for i, c in enumerate(cards) if c.shots and c.mine and c.done is None), None)

@@ -7,7 +7,7 @@ views). frontend/static/js/table-cards.js sends the draw through the outbox and 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Path, Request
 from fastapi.responses import HTMLResponse, Response
@@ -54,17 +54,15 @@ class CardsDrawn:
 def cards_drawn(session: Session, game: Game, viewer: Viewer, event_id: int) -> CardsDrawn:
     """The cards of the draw recorded as event `event_id`, as `viewer` reads it: none of an event the viewer may
     not read, of another game, or that is no draw of the game's cards (each the same refusal)."""
-    ev = events_service.get_event(session, game.pk, event_id)
-    draws = rules_of(game).book.roll_terms.secret_draws
-    payload: dict[str, Any] = (
-        events_service.event_dict(ev, events_service.roles_of(viewer))["payload"]
-        if viewer.sees(ev.visibility)
-        else {}
-    )
-    # The other side reads a draw's event without its cards (its count only): for it, as for any other event,
-    # there is no draw of cards to show.
-    if ev.kind != "roll" or payload.get("resolver") not in draws or "resolution" not in payload:
-        raise NotFoundError("draw", str(event_id))
+    ev = events_service.readable(session, game.pk, viewer, event_id, "roll")
+    payload = events_service.event_dict(ev, events_service.roles_of(viewer))["payload"]
+    # The other side reads a draw's event without its cards (its count only): for it, as for any other roll, there
+    # is no draw of cards to show, and the refusal is the one for an event that does not exist.
+    if (
+        payload.get("resolver") not in rules_of(game).book.roll_terms.secret_draws
+        or "resolution" not in payload
+    ):
+        raise NotFoundError("event", str(event_id))
     res = payload.get("resolution") or {}
     drawn = (res.get("outcome") or {}).get("drawn") or []
     return CardsDrawn(

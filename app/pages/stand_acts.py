@@ -36,8 +36,8 @@ from app.services import unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.undo import undo_refusal
-from app.services.units import list_units
-from rules.core.errors import NotFoundError, RulesError
+from app.services.units import get_unit, list_units
+from rules.core.errors import RulesError
 
 __all__ = [
     "ActButton",
@@ -301,14 +301,13 @@ class StandEdited:
 
 
 def stand_edited(
-    session: Session, game: Game, viewer: Viewer, event_id: int, words: str, target: str
+    session: Session, game: Game, viewer: Viewer, unit_id: int, event_id: int, words: str, target: str
 ) -> StandEdited:
     """The card after the edit `words` ("Plan A Company: Assault") was saved as event `event_id`, as `viewer`
     reads it (none the viewer may not read, nor one of another game or kind), naming the stand the rules stored
     in its field `target` (a base tapped names its sub-unit)."""
-    ev = events_service.get_event(session, game.pk, event_id)
-    if not viewer.sees(ev.visibility) or ev.kind != "unit-update":
-        raise NotFoundError("edit", str(event_id))
+    get_unit(session, game.pk, unit_id, "unit_id")  # the card of a stand of this game, as its acts are
+    ev = events_service.readable(session, game.pk, viewer, event_id, "unit-update")
     payload = events_service.event_dict(ev, events_service.roles_of(viewer))["payload"]
     stored = next(
         (c.after for c in changes_in(payload) if isinstance(c, UnitSet) and c.field == target), None
@@ -340,7 +339,7 @@ def stand_edited_page(
         game_id,
         "_stand_edited.html",
         "_stand_edited.html",
-        lambda game, seat: stand_edited(session, game, seat.viewer, event_id, act, target).context(),
+        lambda game, seat: stand_edited(session, game, seat.viewer, unit_id, event_id, act, target).context(),
     )
 
 

@@ -100,6 +100,16 @@ def get_event(session: Session, game_id: int, event_id: int) -> Event:
     return ev
 
 
+def readable(session: Session, game_id: int, viewer: Viewer, event_id: int, kind: str) -> Event:
+    """Event `event_id` of the game, of `kind`, that `viewer` may read (`event_dict` its payload); none of another game, one the
+    viewer may not read or of another kind is refused as one that does not exist, in the same sentence ("unknown
+    event"), so that a refusal tells a seat nothing of which ids exist nor what they are."""
+    ev = session.exec(select(Event).where(Event.id == event_id, Event.game_id == game_id)).first()
+    if ev is None or ev.kind != kind or not viewer.sees(ev.visibility):
+        raise NotFoundError("event", str(event_id))
+    return ev
+
+
 def reversed_ids(session: Session, game_id: int) -> set[int]:
     return versioned.reversed_ids(session, Event, "game_id", game_id)
 

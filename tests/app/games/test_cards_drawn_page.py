@@ -41,6 +41,8 @@ def test_the_side_that_drew_and_the_referee_read_the_card_and_the_other_side_not
     seated(c, g, g.defender)
     status, shown = read(c, g.id, drew)
     assert status == 404 and "10D" not in shown and card["title"] not in shown
+    # In the sentence of an event that does not exist: nothing says the id is a draw (the hostile pass of s11).
+    assert shown == read(c, g.id, 2**31 - 1)[1].replace(str(2**31 - 1), str(drew))
     first = ok(c.get(f"/api/v1/games/{g.id}/events", headers=g.defender))[0]["id"]  # the game made: no draw
     for other in (first, drew + 999):
         assert read(c, g.id, other)[0] == 404

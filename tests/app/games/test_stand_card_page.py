@@ -302,9 +302,15 @@ def test_the_cards_edits_are_each_value_the_pipeline_allows_and_its_answer_once_
     saved = fragment(c, g, g.attacker, platoon["id"], f"edited/{event}?act=Plan: Move&target=plan_target")
     assert re.search(r"Plan: Move at \S[^.]*\.", words(saved)), words(saved)
     assert "Plan: Move." in words(fragment(c, g, g.attacker, platoon["id"], f"edited/{event}?act=Plan: Move"))
-    # Not an edit's event, or none: no card.
-    status, _ = page_refusal(c, g, g.attacker, f"{platoon['id']}/edited/1")
-    assert status == 404
+    # Not an edit's event, or none: no card, in the one sentence of an event that does not exist.
+    status, said = page_refusal(c, g, g.attacker, f"{platoon['id']}/edited/1")
+    assert status == 404 and said == page_refusal(c, g, g.attacker, f"{platoon['id']}/edited/{2**31 - 1}")[
+        1
+    ].replace(str(2**31 - 1), "1"), said
+    # The card of no stand of this game: refused as the stand's acts are (hostile pass: any unit id answered 200).
+    for other in (2**31 - 1, coy["id"] + 100_000):
+        status, said = page_refusal(c, g, g.attacker, f"{other}/edited/{event}?act=Plan: Move")
+        assert status == 422 and f"has no unit {other}" in said, said
     # Words longer than a card's are refused by their field.
     status, said = page_refusal(c, g, g.attacker, f"{platoon['id']}/edited/{event}?act={'x' * 121}")
     assert status == 422 and json.loads(said)["field"] == "act", said
