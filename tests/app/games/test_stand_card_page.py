@@ -107,8 +107,10 @@ def test_the_target_list_greys_each_stand_the_pipeline_refuses_with_why(client: 
     assert {int(i) for i, off in options.items() if off} == {m["unit_id"] for m in marks}
     assert all(f"· {m['mark']}</option>" in html.unescape(part) for m in marks)
     assert "Greyed stands may not be its target: tap one to see why." in words(part)
-    # The other side's seat: no stand greyed (it reads nothing of this stand's roll).
-    assert data_of(fragment(client, g, g.defender, mg["id"], "targets/shooting"), "target-marks") == []
+    # The other side's seat: refused as playing the roll is (it answered 200 with no stand greyed; issue 67).
+    theirs = page_refusal(client, g, g.defender, f"{mg['id']}/targets/shooting")
+    assert theirs == page_refusal(client, g, g.defender, f"{mg['id']}/play/shooting?act=Shoot")
+    assert theirs[0] == 403 and "may not resolve for a unit" in theirs[1], theirs
 
 
 def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient) -> None:
