@@ -219,6 +219,17 @@ def test_a_card_parts_refusal_is_one_sentence_naming_its_field(client: TestClien
     assert status == 422 and "finite" in said, said
 
 
+def test_a_seat_is_refused_a_stand_it_may_not_act_for_before_its_act_is_read(client: TestClient) -> None:
+    """The hostile pass of issue 67: an act's label was checked before the seat, so the other side's seat read
+    422 for a label the stand has not and 403 for one it has: an oracle of the stand's rolls."""
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    start_game(client, g)
+    play = f"{mg['id']}/play/shooting?target={target['id']}&act="
+    theirs = page_refusal(client, g, g.defender, f"{play}Shoot")
+    assert theirs[0] == 403 and page_refusal(client, g, g.defender, f"{play}Nonsense") == theirs
+
+
 def test_the_templates_render_the_context_their_functions_build() -> None:
     """Each template's "Required context" names what its function's `context` gives it, and it reads only
     that type's fields."""
