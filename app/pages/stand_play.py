@@ -267,9 +267,13 @@ def stand_done(
     session: Session, game: Game, viewer: Viewer, unit_id: int, event_id: int, label: str
 ) -> StandDone:
     """The card of stand `unit_id` after its roll `label` was recorded as event `event_id`, as `viewer` reads
-    that event (none the viewer may not read, nor one of another game or of another kind)."""
-    ev = events_service.get_event(session, game.pk, event_id)
-    if not viewer.sees(ev.visibility) or ev.kind != "roll":
+    that event (none the viewer may not read, nor one of another game or of another kind: one refusal for all,
+    so that it tells no seat which event ids exist)."""
+    try:
+        ev = events_service.get_event(session, game.pk, event_id)
+    except NotFoundError:
+        ev = None
+    if ev is None or not viewer.sees(ev.visibility) or ev.kind != "roll":
         raise NotFoundError("roll", str(event_id))
     payload = events_service.event_dict(ev, events_service.roles_of(viewer))["payload"]
     res = payload.get("resolution") or {}

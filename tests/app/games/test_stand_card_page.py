@@ -230,6 +230,20 @@ def test_a_seat_is_refused_a_stand_it_may_not_act_for_before_its_act_is_read(cli
     assert theirs[0] == 403 and page_refusal(client, g, g.defender, f"{play}Nonsense") == theirs
 
 
+def test_a_recorded_roll_of_no_such_event_is_refused_as_one_not_a_roll(client: TestClient) -> None:
+    """The hostile pass of issue 67: done/{event} said "unknown event" for an id of no event and "unknown roll" for
+    an event not a roll, telling a seat which event ids exist: one sentence for both."""
+    g = new_game(client)
+    mg, _ = mg_facing(client, g)
+    start_game(client, g)
+    events = client.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()
+    not_a_roll = next(e["id"] for e in events if e["kind"] != "roll")
+    gone = max(e["id"] for e in events) + 1000
+    answers = [page_refusal(client, g, g.attacker, f"{mg['id']}/done/{i}") for i in (not_a_roll, gone)]
+    assert [status for status, _ in answers] == [404, 404]
+    assert answers[0][1].replace(str(not_a_roll), "N") == answers[1][1].replace(str(gone), "N"), answers
+
+
 def test_the_templates_render_the_context_their_functions_build() -> None:
     """Each template's "Required context" names what its function's `context` gives it, and it reads only
     that type's fields."""
