@@ -48,6 +48,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
 from app.errors import TooManyRequests, refusal
+from app.guard.caching import private_unless_said
 
 # -- CSRF ---------------------------------------------------------------------------------------------------
 CSRF_COOKIE = "firestep_csrf"
@@ -257,8 +258,8 @@ def _secure_cookie(name: bytes, value: bytes) -> tuple[bytes, bytes]:
 
 
 class SecurityHeaders:
-    """Sets the security headers on every HTTP answer (also refusals made by other middleware), and marks
-    every cookie Secure on an answer over HTTPS."""
+    """Sets the security headers on every HTTP answer (also refusals made by other middleware), private to the
+    asking device unless its route said otherwise (app.guard.caching), and marks every cookie Secure over HTTPS."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -277,8 +278,8 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 message.setdefault("headers", [])
                 headers = MutableHeaders(scope=message)
-                for name, value in APP_HEADERS.items():
-                    headers[name] = value
+                headers.update(APP_HEADERS)
+                private_unless_said(headers)  # after the route's own caching, before any cache between
                 if https:  # the club's HTTPS: no cookie of a seat or a form goes back over plain http
                     message["headers"] = [_secure_cookie(k, v) for k, v in message["headers"]]
             await send(message)

@@ -28,7 +28,7 @@ from app.pages.seats import Seat, game_page
 from app.pages.templates import templates
 from app.services import clock as clock_service
 from app.services import events as events_service
-from app.services import markers, result, tournaments, turns
+from app.services import fireplans, markers, result, seats, tournaments, turns
 from app.services import templates as table_templates
 from app.services.board import UnitRow, board_units, shared_units, unit_row
 from app.services.score import touches_score
@@ -230,6 +230,11 @@ def _game_now(
         "turn_badges": badges(
             markers.rules_of(game).book.kit, game.state
         ),  # the rule set's values set, in words
+        # In set-up, the sides whose fire plans starting the game locks as they stand (said by its button: a
+        # newcomer read "lock the attacker's fire plan" under Next as a step of its own, not what Start does).
+        "start_locks": [s.side for s in seats.sides(session, game.pk) if not s.plan_locked]
+        if with_turn and game.status == "setup" and not fireplans.each_turn(game)
+        else [],
         "markers_ok": markers_allowed(game),
         "last_roll": last_roll,
         "undone": set(undone),

@@ -381,6 +381,7 @@ def stand_pick(session: Session, game: Game, viewer: Viewer, unit_id: int, resol
     units = list_units(session, game.pk)
     by_id = {u.pk: u for u in units}
     u = by_id[unit_id]
+    viewer.require_side(u.side, "resolve for a unit")  # as play/{resolver} refuses it: 403, not an empty list
     label = next(
         (
             a.label

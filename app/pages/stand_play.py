@@ -150,8 +150,11 @@ def stand_play(
     if any(not 1 <= i <= INT32_MAX for i in order):
         raise RulesError("order", "give each hit's stand by its id")
     units = list_units(session, game.pk)
-    if stand_id not in {u.pk for u in units}:
+    stand = next((u for u in units if u.pk == stand_id), None)
+    if stand is None:
         raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {stand_id}")
+    # The seat before the act: a label refused (422) for a stand it may not act for would tell it the label exists.
+    viewer.require_side(stand.side, "resolve for a unit")
     card = rules_of(game).stand_card(snapshot_of(session, game, units), stand_id)
     act = next(
         (a for a in card if isinstance(a, StandAct) and a.resolver == resolver and a.label == label), None
@@ -264,9 +267,13 @@ def stand_done(
     session: Session, game: Game, viewer: Viewer, unit_id: int, event_id: int, label: str
 ) -> StandDone:
     """The card of stand `unit_id` after its roll `label` was recorded as event `event_id`, as `viewer` reads
-    that event (none the viewer may not read, nor one of another game or of another kind)."""
-    ev = events_service.get_event(session, game.pk, event_id)
-    if not viewer.sees(ev.visibility) or ev.kind != "roll":
+    that event (none the viewer may not read, nor one of another game or of another kind: one refusal for all,
+    so that it tells no seat which event ids exist)."""
+    try:
+        ev = events_service.get_event(session, game.pk, event_id)
+    except NotFoundError:
+        ev = None
+    if ev is None or not viewer.sees(ev.visibility) or ev.kind != "roll":
         raise NotFoundError("roll", str(event_id))
     payload = events_service.event_dict(ev, events_service.roles_of(viewer))["payload"]
     res = payload.get("resolution") or {}

@@ -114,8 +114,10 @@ def test_the_target_list_greys_each_stand_the_pipeline_refuses_with_why(client: 
     assert {int(i) for i, off in options.items() if off} == {m["unit_id"] for m in marks}
     assert all(f"· {m['mark']}</option>" in html.unescape(part) for m in marks)
     assert "Greyed stands may not be its target: tap one to see why." in words(part)
-    # The other side's seat: no stand greyed (it reads nothing of this stand's roll).
-    assert data_of(fragment(client, g, g.defender, mg["id"], "targets/shooting"), "target-marks") == []
+    # The other side's seat: refused as playing the roll is (it answered 200 with no stand greyed; issue 67).
+    theirs = page_refusal(client, g, g.defender, f"{mg['id']}/targets/shooting")
+    assert theirs == page_refusal(client, g, g.defender, f"{mg['id']}/play/shooting?act=Shoot")
+    assert theirs[0] == 403 and "may not resolve for a unit" in theirs[1], theirs
 
 
 def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient) -> None:
@@ -222,6 +224,31 @@ def test_a_card_parts_refusal_is_one_sentence_naming_its_field(client: TestClien
     nan = f"{mg['id']}/play/shooting?act=Shoot&target={target['id']}&range_cm=nan"
     status, said = page_refusal(client, g, g.attacker, nan)
     assert status == 422 and "finite" in said, said
+
+
+def test_a_seat_is_refused_a_stand_it_may_not_act_for_before_its_act_is_read(client: TestClient) -> None:
+    """The hostile pass of issue 67: an act's label was checked before the seat, so the other side's seat read
+    422 for a label the stand has not and 403 for one it has: an oracle of the stand's rolls."""
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    start_game(client, g)
+    play = f"{mg['id']}/play/shooting?target={target['id']}&act="
+    theirs = page_refusal(client, g, g.defender, f"{play}Shoot")
+    assert theirs[0] == 403 and page_refusal(client, g, g.defender, f"{play}Nonsense") == theirs
+
+
+def test_a_recorded_roll_of_no_such_event_is_refused_as_one_not_a_roll(client: TestClient) -> None:
+    """The hostile pass of issue 67: done/{event} said "unknown event" for an id of no event and "unknown roll" for
+    an event not a roll, telling a seat which event ids exist: one sentence for both."""
+    g = new_game(client)
+    mg, _ = mg_facing(client, g)
+    start_game(client, g)
+    events = client.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()
+    not_a_roll = next(e["id"] for e in events if e["kind"] != "roll")
+    gone = max(e["id"] for e in events) + 1000
+    answers = [page_refusal(client, g, g.attacker, f"{mg['id']}/done/{i}") for i in (not_a_roll, gone)]
+    assert [status for status, _ in answers] == [404, 404]
+    assert answers[0][1].replace(str(not_a_roll), "N") == answers[1][1].replace(str(gone), "N"), answers
 
 
 def test_the_templates_render_the_context_their_functions_build() -> None:

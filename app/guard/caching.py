@@ -1,0 +1,24 @@
+"""Who may keep an answer: every answer this server renders is private to the device that asked, unless its route
+says otherwise (a versioned static file, a public playsheet, a page kept from every cache with `no-store`).
+
+A seat's page, a stand card's fragment, the score panel, a JSON answer read by a token: each is drawn for the
+seat its cookie or token names, and a cache shared between devices (a club's proxy, a phone carrier's) that kept
+one would hand one seat's view, the other side's hidden stands included, to the next device asking the same URL.
+`private` keeps them out of every shared cache; `Vary: Cookie` keeps a browser from answering one seat's request
+with another seat's copy (two seats on one device); `no-cache` has the browser ask again each time (the answers
+carry no validator, so it fetches anew) while still letting the service worker keep a seat's pages for the
+table's offline minutes, per seat (frontend/static/sw.js keeps nothing marked `no-store`, and keeps a fragment
+never: only a navigation)."""
+
+from __future__ import annotations
+
+from starlette.datastructures import MutableHeaders
+
+PRIVATE = "private, no-cache"
+
+
+def private_unless_said(headers: MutableHeaders) -> None:
+    """Mark an answer private to the asking device where its route set no caching of its own."""
+    if "cache-control" not in headers:
+        headers["Cache-Control"] = PRIVATE
+        headers.add_vary_header("Cookie")
