@@ -32,7 +32,7 @@ from app.services.seating import Viewer
 from app.services.undo import undo_refusal
 from app.services.units import list_units
 from rules.core.consequences import outcome_words, said
-from rules.core.errors import NotFoundError, RulesError
+from rules.core.errors import RulesError
 from rules.core.records import AddToState, Change, SetState, StandAct
 
 __all__ = ["AskedCard", "StandDone", "stand_done", "stand_done_page", "stand_play", "stand_play_page"]
@@ -269,12 +269,7 @@ def stand_done(
     """The card of stand `unit_id` after its roll `label` was recorded as event `event_id`, as `viewer` reads
     that event (none the viewer may not read, nor one of another game or of another kind: one refusal for all,
     so that it tells no seat which event ids exist)."""
-    try:
-        ev = events_service.get_event(session, game.pk, event_id)
-    except NotFoundError:
-        ev = None
-    if ev is None or not viewer.sees(ev.visibility) or ev.kind != "roll":
-        raise NotFoundError("roll", str(event_id))
+    ev = events_service.readable(session, game.pk, viewer, event_id, "roll")
     payload = events_service.event_dict(ev, events_service.roles_of(viewer))["payload"]
     res = payload.get("resolution") or {}
     done: list[Change] = []
