@@ -179,3 +179,17 @@ def test_a_face_shows_the_tighter_limit_else_the_time_used() -> None:
         )
         f = face_of(s, "Attacker")
         assert (f.seconds, f.left, f.what) == (seconds, left, what)
+
+
+def test_a_player_s_dispute_button_is_bound_on_the_map(sqlite_client: TestClient) -> None:
+    """The newcomer pass of s11: a player's "Stop the clock: dispute" on the map did nothing, its page loading the
+    script that sends a button's write (api-action.js) for the referee alone. Every seat's map loads it."""
+    http = sqlite_client
+    g = new_game(http, CLOCK)
+    start_game(http, g)
+    for seat in (g.attacker, g.defender, g.referee):
+        seated(http, g, seat)
+        page = http.get(f"/games/{g.id}/map").text
+        assert re.search(r'<script src="/static/js/api-action\.js[^"]*" defer>', page), "no api-action.js"
+    seated(http, g, g.attacker)
+    assert f'data-api="/api/v1/games/{g.id}/clock/dispute"' in http.get(f"/games/{g.id}/map").text
