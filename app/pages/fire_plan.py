@@ -83,6 +83,9 @@ def _plan_context(
         "timeline": sorted(by_turn.items()),
         "plans": plans,
         "plan": plans.get(chosen),
+        "lock_refused": fireplans.lock_refusal(
+            game
+        ),  # in place of its Lock button, as the act would refuse it
         "error": error,
         # Where a seat lands in set-up: an event's table page (its result, the round timer) one tap away, as
         # from the map (issue 63).

@@ -189,6 +189,18 @@ def _commit(session: Session, game: Game, side: str, items: list[FirePlanItem], 
     return plan_leaves(items, padding)
 
 
+def lock_refusal(game: Game) -> str | None:
+    """Why no plan of this game may be locked (or sealed) now, in one sentence, or None where it may: what the
+    plan's page offers (its Lock button, or this sentence) is what `lock_plan` accepts."""
+    if each_turn(game):
+        return (
+            None
+            if game.status == "playing"
+            else "A plan sealed each turn is sealed in its turn: start the game first."
+        )
+    return None if game.status == "setup" else "Fire plans are locked before the game starts."
+
+
 def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
     """Publish the commitment: each item's leaf (hashed with its own secret salt) goes into a random slot of
     the tree, padding fills the rest. Items cannot change afterwards. Only during set-up: the game's start
@@ -196,8 +208,9 @@ def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
     is sealed during its turn instead (`seal_turn`)."""
     if each_turn(game):
         return seal_turn(session, game, side, actor)
-    if game.status != "setup":
-        raise Conflict("fire plans are locked before the game starts", current=game_state(game))
+    refused = lock_refusal(game)
+    if refused:
+        raise Conflict(refused, current=game_state(game))
     row = get_side(session, game.pk, side)
     if row.plan_locked:
         raise Conflict(f"the {side}'s fire plan is already locked", current=plan_summary(session, game, side))
@@ -220,8 +233,9 @@ def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
 def seal_turn(session: Session, game: Game, side: str, actor: str) -> Event:
     """Seal `side`'s plan for the current turn, with the same commitment as a plan locked once (over a fresh
     padding salt), published to both sides; the seal is kept for the turn, to verify after the game."""
-    if game.status != "playing":
-        raise Conflict("a plan sealed each turn is sealed during its turn", current=game_state(game))
+    refused = lock_refusal(game)
+    if refused:
+        raise Conflict(refused, current=game_state(game))
     if seal_of(session, game, side, game.turn).locked:
         raise Conflict(
             f"the {side}'s fire plan for turn {game.turn} is already sealed",

@@ -5,10 +5,12 @@ executing step, a new plan each bound, and every bound's seal verified after the
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.guard.auth import COOKIE_NAME
 from tests.app.games.conftest import Game, advance_to, new_game, start_game
 
 EARTH = "2mm-earth-1418"
@@ -158,3 +160,21 @@ def test_a_plan_holds_only_its_own_rule_sets_kinds(sqlite_client: TestClient) ->
     r = write(c, g, "attacker", 1, {"kind": "circle-bombardment", "battery": "A Battery", "grid": [60, 100]})
     assert r.status_code == 422 and r.json()["field"] == "item.kind", r.text
     assert "circle-bombardment" in r.json()["detail"]
+
+
+def test_the_plan_page_offers_its_lock_exactly_when_the_act_would_take_it(sqlite_client: TestClient) -> None:
+    """The newcomer pass of s11: in set-up the page offered "Lock the plan" for a plan sealed each bound, and the tap
+    was refused in a fragment of a sentence. The page and the act read one function (fireplans.lock_refusal): in
+    set-up, its sentence where the button was; in a bound, the button, and the act takes it."""
+    c = sqlite_client
+    g = new_game(c, {"ruleset": EARTH, "name": "Sealed bounds"})
+    c.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    page = c.get(f"/games/{g.id}/fire-plan?side=attacker").text
+    refused = c.post(f"/api/v1/games/{g.id}/fireplans/attacker/lock", headers=g.attacker)
+    assert refused.status_code == 409, refused.text
+    said = refused.json()["detail"]
+    assert 'value="lock"' not in page and f"data-lock-refused>{html.escape(said)}</p>" in page, said
+    assert said[0].isupper() and said.endswith(".") and "start the game first" in said
+    start_game(c, g)
+    assert 'value="lock"' in c.get(f"/games/{g.id}/fire-plan?side=attacker").text
+    assert c.post(f"/api/v1/games/{g.id}/fireplans/attacker/lock", headers=g.attacker).status_code == 200
