@@ -8,6 +8,7 @@ sends the markers through the markers API (the same rules of play as a marker pl
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -101,6 +102,40 @@ def _title(t: dict[str, object]) -> str:
     return f"{humanise(str(t['kind']))} · {str(t['side']).capitalize()}"
 
 
+Stand = tuple[int, str, str | None, float | None, float | None, float]  # id, side, base, x, y, facing
+
+
+# Every device with the map open reads the panel after each change of the map, and a template dragged changes only
+# its own line: each template's answer is kept for the stands and table it was worked out for (a pure function of
+# them), so one change is worked out once, not once per device and per template (60 templates over 942 stands
+# took ~1 s a read: the hostile pass of s11).
+@functools.lru_cache(maxsize=256)
+def _covered(
+    ruleset: str,
+    table: tuple[float, float],
+    template: tuple[str, float, float, float],
+    stands: tuple[Stand, ...],
+) -> Covered | str:
+    """What the rule set's coverage lookup says `template` (kind, x, y, rotation) covers of `stands`, or why it
+    could not answer (its sentence)."""
+    lookup = get_ruleset(ruleset).lookups["coverage"]
+    kind, x, y, rotation = template
+    try:
+        request = lookup.request_model.model_validate(
+            {
+                "template": {"kind": kind, "center": [x, y], "facing_deg": rotation},
+                "stands": [
+                    {"id": str(i), "side": side, "base": base, "center": [sx, sy], "facing_deg": facing}
+                    for i, side, base, sx, sy, facing in stands
+                ],
+                "table": {"width_cm": table[0], "length_cm": table[1]},
+            }
+        )
+        return Covered.model_validate(lookup.answer(request).model_dump())
+    except (RulesError, ValidationError) as e:
+        return sentence(str(getattr(e, "message", e)).splitlines()[0])
+
+
 def coverage(session: Session, game: Game) -> Coverage:
     """Every template on the table, what the rule set's coverage lookup says it covers of the stands on it."""
     templates = sorted(table_templates.templates_of(game), key=lambda t: int(t["id"]))
@@ -114,33 +149,19 @@ def coverage(session: Session, game: Game) -> Coverage:
     def on_table(u: Unit) -> bool:
         return u.x is not None and u.y is not None and bool(u.base) and not u.off_table and not u.killed
 
-    stands = [
-        {
-            "id": str(u.pk),
-            "side": u.side,
-            "base": u.base,
-            "center": [u.x, u.y],
-            "facing_deg": 90.0 if u.facing_deg is None else u.facing_deg,
-        }
+    stands = tuple(
+        (u.pk, u.side, u.base, u.x, u.y, 90.0 if u.facing_deg is None else u.facing_deg)
         for u in units
         if on_table(u) and u.base in bases
-    ]
-    table = {"width_cm": game.table_width_cm, "length_cm": game.table_length_cm}
+    )
+    table = (game.table_width_cm, game.table_length_cm)
     blocks: list[TemplateCoverage] = []
     cover: dict[str, str] = {}  # unit id -> its class on the map: fully under any template wins
     for t in templates:
-        try:
-            request = lookup.request_model.model_validate(
-                {
-                    "template": {"kind": t["kind"], "center": [t["x"], t["y"]], "facing_deg": t["rotation"]},
-                    "stands": stands,
-                    "table": table,
-                }
-            )
-            cov = Covered.model_validate(lookup.answer(request).model_dump())
-        except (RulesError, ValidationError) as e:
-            said = sentence(str(getattr(e, "message", e)).splitlines()[0])
-            blocks.append(TemplateCoverage(int(t["id"]), _title(t), (), (), "", said))
+        at = (str(t["kind"]), float(t["x"]), float(t["y"]), float(t["rotation"]))
+        cov = _covered(game.ruleset, table, at, stands)
+        if isinstance(cov, str):
+            blocks.append(TemplateCoverage(int(t["id"]), _title(t), (), (), "", cov))
             continue
         blocks.append(_block(t, cov, name))
         for i in cov.partial:

@@ -16,7 +16,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
-from app.pages.template_coverage import Coverage, CoverLine, TemplateCoverage
+from app.pages.template_coverage import Coverage, CoverLine, TemplateCoverage, _covered
 from tests.app.games.conftest import Game, new_game, start_game
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "frontend" / "templates" / "_template_coverage.html"
@@ -92,3 +92,32 @@ def test_the_template_renders_the_context_its_function_builds() -> None:
     for var, made in (("cv", Coverage), ("t", TemplateCoverage), ("line", CoverLine)):
         read = set(re.findall(rf"\b{var}\.(\w+)", text))
         assert read and read <= set(made.__dataclass_fields__), (var, read)
+
+
+def test_a_change_is_worked_out_once_for_every_device_and_only_for_the_template_it_moved(
+    sqlite_client: TestClient,
+) -> None:
+    """The hostile pass of s11: every open map reads the panel after every change, each read asking the lookup for
+    every template (60 templates over 942 stands: ~1 s a read). A template's answer is kept for the stands and
+    table it was worked out for: the other seats' reads of the same table ask the lookup nothing, and a template
+    moved is worked out again alone."""
+    c = sqlite_client
+    g = new_game(c)
+    start_game(c, g)
+    laid = [
+        c.post(
+            f"/api/v1/games/{g.id}/templates",
+            headers=g.attacker,
+            json={"kind": "artillery", "x": 20 + 20 * i, "y": 101, "rotation": 90},
+        ).json()["template"]
+        for i in range(3)
+    ]
+    _covered.cache_clear()
+    first = fragment(c, g, g.attacker)
+    assert _covered.cache_info().misses == 3
+    assert fragment(c, g, g.defender) == first == fragment(c, g, g.referee)
+    assert _covered.cache_info().misses == 3  # the other seats: nothing asked again
+    moved = c.patch(f"/api/v1/games/{g.id}/templates/{laid[0]['id']}", headers=g.attacker, json={"x": 30})
+    assert moved.status_code == 200, moved.text
+    fragment(c, g, g.attacker)
+    assert _covered.cache_info().misses == 4  # the moved template alone
