@@ -23,12 +23,11 @@ from app.core.routing import Router
 from app.data.models import Event, Game
 from app.data.schemas_answers import CardAppliedOut, CardRollOut, DeviationOut, FireCardOut
 from app.deps import GameId, SessionDep, SettingsDep
-from app.errors import sentence
 from app.pages.seats import game_page
 from app.services import arrivals as arrivals_service
 from app.services import unit_names
 from app.services.seating import Viewer
-from app.services.undo import undo_refusal
+from app.services.undo import undo_refused
 from app.services.units import list_units
 from rules.core.errors import RulesError
 
@@ -152,8 +151,7 @@ def _done(session: Session, game: Game, viewer: Viewer, side: str, applied: Card
     refused = ""
     if viewer.may_act_for(side):
         ev = session.get(Event, applied.event_id)
-        why = undo_refusal(session, game, viewer, ev) if ev is not None else None
-        refused = "" if why is None else sentence(str(getattr(why, "message", why)))
+        refused = undo_refused(session, game, viewer, ev) if ev is not None else ""
     return Done(
         applied.event_id,
         " ".join(applied.said) or "Nothing changes on the table.",

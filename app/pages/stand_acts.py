@@ -26,7 +26,7 @@ from app.data.bounded import INT32_MAX
 from app.data.changes import UnitSet, changes_in
 from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
-from app.errors import Refused, sentence
+from app.errors import Refused
 from app.pages.seats import game_page
 from app.pages.templates import humanise, rule_state
 from app.services import card as card_service
@@ -35,7 +35,7 @@ from app.services import resolve as resolve_service
 from app.services import unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
-from app.services.undo import undo_refusal
+from app.services.undo import undo_refused
 from app.services.units import get_unit, list_units
 from rules.core.errors import RulesError
 
@@ -314,9 +314,7 @@ def stand_edited(
     )
     names = unit_names.names(list_units(session, game.pk)) if target else {}
     at = f" at {names[stored][1]}" if isinstance(stored, int) and stored in names else ""
-    refused = undo_refusal(session, game, viewer, ev)
-    why = "" if refused is None else sentence(str(getattr(refused, "message", refused)))
-    return StandEdited(ev.pk, f"{words or 'Saved'}{at}.", why)
+    return StandEdited(ev.pk, f"{words or 'Saved'}{at}.", undo_refused(session, game, viewer, ev))
 
 
 @router.get("/games/{game_id}/map/units/{unit_id}/edited/{event_id}", response_class=HTMLResponse)

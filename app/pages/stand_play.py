@@ -20,7 +20,6 @@ from app.data.bounded import INT32_MAX
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
-from app.errors import sentence
 from app.pages.seats import game_page
 from app.pages.stand_acts import StandActs, field_lines, stand_acts
 from app.pages.templates import humanise
@@ -29,7 +28,7 @@ from app.services import resolve as resolve_service
 from app.services import unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
-from app.services.undo import undo_refusal
+from app.services.undo import undo_refused
 from app.services.units import list_units
 from rules.core.consequences import outcome_words, said
 from rules.core.errors import RulesError
@@ -288,13 +287,8 @@ def stand_done(
         _also_lines(res),
         tuple(said(done, rules_of(game).book.state_fields, unit_names.display_names(units))),
         stand_acts(session, game, viewer, unit_id),
-        _undo_refused(session, game, viewer, ev),
+        undo_refused(session, game, viewer, ev),
     )
-
-
-def _undo_refused(session: Session, game: Game, viewer: Viewer, ev: Any) -> str:
-    refused = undo_refusal(session, game, viewer, ev)
-    return "" if refused is None else sentence(str(getattr(refused, "message", refused)))
 
 
 @router.get("/games/{game_id}/map/units/{unit_id}/done/{event_id}", response_class=HTMLResponse)

@@ -8,7 +8,7 @@ from sqlmodel import Session
 
 from app.data.changes import GameSet, LoggedChange, SideSet, UnitCounted, read_changes
 from app.data.models import Event, Game
-from app.errors import Conflict, Forbidden
+from app.errors import Conflict, Forbidden, sentence
 from app.services.events import (
     ROLL_KINDS,
     get_event,
@@ -106,6 +106,12 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
         error, message = refused
         return Conflict(message, current=game_state(game)) if error is Conflict else error(message)
     return None
+
+
+def undo_refused(session: Session, game: Game, viewer: Viewer, ev: Event) -> str:
+    """Why `viewer` may not undo `ev` now in the card's one sentence, or "" where the card offers its Undo."""
+    refused = undo_refusal(session, game, viewer, ev)
+    return "" if refused is None else sentence(str(getattr(refused, "message", refused)))
 
 
 def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
