@@ -297,13 +297,13 @@ def play(page: Any, errors: list[str], placing: int) -> None:
 
     # A combat whose terrain the club's data gives (RIR 261 on a peak): the attacker, Attack, the defender, the die.
     taps = 0
-    for target in (
-        counter["1st Bn"],
-        page.get_by_role("button", name="Attack", exact=True),
-        counter["RIR 261"],
-    ):
-        on_top(page, target)
-        taps += 1
+    on_top(page, counter["1st Bn"])
+    on_top(page, page.get_by_role("button", name="Attack", exact=True))
+    # As a player reads the card's prompt before tapping the counter attacked (ci58: a tap before it drew took
+    # the counter's own card, the prompt arriving after).
+    expect(page.locator("[data-play-prompt]")).to_contain_text("Tap the German counter it attacks")
+    on_top(page, counter["RIR 261"])
+    taps += 3
     odds = page.locator("[data-play-odds]")
     expect(odds).to_contain_text("Terrain peak")
     expect(odds).to_contain_text("A2 1 in 6")
@@ -321,13 +321,11 @@ def play(page: Any, errors: list[str], placing: int) -> None:
 
     # A combat on a hex the club's data says nothing of: the players pick its line (a hill), then the die.
     taps = 0
-    for target in (
-        counter["18th Bn"],
-        page.get_by_role("button", name="Attack", exact=True),
-        counter["RIR 262"],
-    ):
-        on_top(page, target)
-        taps += 1
+    on_top(page, counter["18th Bn"])
+    on_top(page, page.get_by_role("button", name="Attack", exact=True))
+    expect(page.locator("[data-play-prompt]")).to_contain_text("Tap the German counter it attacks")
+    on_top(page, counter["RIR 262"])
+    taps += 3
     lines = page.get_by_role("group", name="Terrain")
     on_top(page, lines.get_by_role("button", name="Town, Hill, La Folie Farm", exact=True))
     taps += 1
