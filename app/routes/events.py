@@ -229,7 +229,9 @@ def _with_view(
                 ("clock", at), lambda: GameClock.of(clock_service.clock_of(game, log or [], at))
             )
             clock = shared.get(("clock-json", at), lambda: read.model_dump(mode="json"))
-            clock_part = clock_panel.frame_clock_panel(game, read, viewer.is_referee, shared)
+            # The seat's clock panel only where an event the clock reads carries it (a score's frame does not).
+            reads = any(clock_service.reads(e) for e in events)
+            clock_part = clock_panel.frame_clock_panel(game, read, viewer.is_referee, shared) if reads else ""
             parts = [
                 _timed(e, p, clock, clock_part) if t else p
                 for e, p, t in zip(events, parts, timed, strict=True)
