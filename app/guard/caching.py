@@ -8,17 +8,22 @@ one would hand one seat's view, the other side's hidden stands included, to the 
 with another seat's copy (two seats on one device); `no-cache` has the browser ask again each time (the answers
 carry no validator, so it fetches anew) while still letting the service worker keep a seat's pages for the
 table's offline minutes, per seat (frontend/static/sw.js keeps nothing marked `no-store`, and keeps a fragment
-never: only a navigation)."""
+never: only a navigation). A page that answers htmx with a fragment of itself (app.pages.common.is_htmx) also
+varies on `HX-Request`, so that no cache answers the page's URL with its fragment, or the other way round."""
 
 from __future__ import annotations
 
 from starlette.datastructures import MutableHeaders
+from starlette.types import Scope
 
 PRIVATE = "private, no-cache"
 
 
-def private_unless_said(headers: MutableHeaders) -> None:
-    """Mark an answer private to the asking device where its route set no caching of its own."""
+def private_unless_said(headers: MutableHeaders, scope: Scope) -> None:
+    """Mark an answer private to the asking device where its route set no caching of its own, and say
+    `Vary: HX-Request` where the route read it (app.pages.common.is_htmx marks the request's state)."""
     if "cache-control" not in headers:
         headers["Cache-Control"] = PRIVATE
         headers.add_vary_header("Cookie")
+    if scope.get("state", {}).get("varies_on_htmx"):
+        headers.add_vary_header("HX-Request")

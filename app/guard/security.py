@@ -279,7 +279,7 @@ class SecurityHeaders:
                 message.setdefault("headers", [])
                 headers = MutableHeaders(scope=message)
                 headers.update(APP_HEADERS)
-                private_unless_said(headers)  # after the route's own caching, before any cache between
+                private_unless_said(headers, scope)  # after the route's own caching, before any cache between
                 if https:  # the club's HTTPS: no cookie of a seat or a form goes back over plain http
                     message["headers"] = [_secure_cookie(k, v) for k, v in message["headers"]]
             await send(message)

@@ -19,6 +19,9 @@ from rules.core.errors import NotFoundError, RulesError
 
 
 def is_htmx(request: Request) -> bool:
+    """Whether htmx asked (for the fragment it swaps); the answer then varies on the header, and says so
+    (app.guard.caching: a cache keeps the page and the fragment of one URL apart)."""
+    request.state.varies_on_htmx = True
     return request.headers.get("HX-Request") == "true"
 
 

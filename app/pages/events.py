@@ -24,7 +24,7 @@ from app.data.numbers import whole_number
 from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.guard import auth, security
-from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
+from app.pages.common import USER_ERRORS, error_message, is_htmx, organiser_refusal, too_many
 from app.pages.seats import game_seat, remember_game, remember_seat
 from app.pages.templates import templates
 from app.pages.trust import club_host
@@ -320,7 +320,7 @@ async def commit_drafted(
         if done is None:  # stopped on the request's CPU budget: the page says how far and carries on (htmx)
             made = round_commit.progress(session, event_id, number)
             return event_page(event_id, request, session, settings, committing=made)
-        if request.headers.get("HX-Request"):  # a carrying-on of the page's: the whole page, the round played
+        if is_htmx(request):  # a carrying-on of the page's: the whole page, the round played
             return Response(headers={"HX-Redirect": f"/events/{event_id}#tables"})
         return "#tables"
 

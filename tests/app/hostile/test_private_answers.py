@@ -5,6 +5,9 @@ unless its route says otherwise (app/guard/caching.py); what a route says itself
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
@@ -50,3 +53,24 @@ def test_every_answer_drawn_for_a_seat_is_private_to_its_device(client: TestClie
     static = client.get("/static/css/app.css?v=1")
     assert static.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert "Cookie" not in static.headers.get("vary", "")
+
+
+def test_a_page_answering_htmx_with_its_fragment_says_it_varies_on_the_header(
+    reading_client: TestClient,
+) -> None:
+    """A cache (the browser's, the service worker's) must not answer the lookup page's URL with its panel: the
+    answer says `Vary: HX-Request` wherever the route read it, and only there (the secrets walk reads a page's
+    fragment where its answer says so)."""
+    page, fragment = (reading_client.get("/lookup", headers=h) for h in ({}, {"HX-Request": "true"}))
+    assert page.text != fragment.text
+    for r in (page, fragment):
+        assert "HX-Request" in [v.strip() for v in r.headers["vary"].split(",")]
+    assert "HX-Request" not in reading_client.get("/").headers["vary"]
+
+
+def test_the_app_reads_the_htmx_header_only_where_it_says_so() -> None:
+    """Every read of HX-Request is app.pages.common.is_htmx's, which marks the answer as varying on it."""
+    app = Path(__file__).resolve().parents[3] / "app"
+    reads = re.compile(r"""headers(\.get\(|\[)\s*["']hx-request["']""", re.IGNORECASE)
+    readers = sorted(str(p.relative_to(app)) for p in app.rglob("*.py") if reads.search(p.read_text()))
+    assert readers == ["pages/common.py"]
