@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Cookie, Depends, Request
+from fastapi import Cookie, Depends, Request, Response
 
 from app import errors
 from app.core.routing import Router
@@ -24,6 +24,7 @@ from app.data.schemas_league import (
     LeagueOut,
     LeagueTableOut,
     RowId,
+    bundle_schema,
 )
 from app.deps import PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
@@ -48,6 +49,16 @@ def league_token(
 
 
 Token = Annotated[str | None, Depends(league_token)]
+SCHEMA_OF_A_SCHEMA = {  # what the format's answer holds, in OpenAPI's words: a JSON Schema of a bundle's fields
+    "type": "object",
+    "required": ["$schema", "$id", "properties"],
+    "properties": {
+        "$schema": {"const": "https://json-schema.org/draft/2020-12/schema"},
+        "$id": {"type": "string"},
+        "title": {"type": "string"},
+        "properties": {"type": "object", "description": "Each field of a bundle with its constraints."},
+    },
+}
 WRITES = errors.responses(401, 403, 404, 409, 422)
 
 
@@ -87,6 +98,21 @@ def game_out(row: LeagueGame, trusted: set[str]) -> LeagueGameOut:
         winner="attacker" if row.winner == "attacker" else "defender" if row.winner == "defender" else None,
         points={"attacker": row.a_points, "defender": row.b_points},
         checked=league.checked_words(row.settled),
+    )
+
+
+@router.get(
+    "/leagues/formats/firestep-result-3.schema.json",
+    response_class=Response,
+    summary="The result bundle's format as a JSON Schema (draft 2020-12; no token)",
+    responses={200: {"content": {"application/schema+json": {"schema": SCHEMA_OF_A_SCHEMA}}}},
+)
+def result_format() -> Response:
+    """Public and the same for everyone (it changes only with a release): any cache may keep it a day."""
+    return Response(
+        bundle_schema(),
+        media_type="application/schema+json",
+        headers={"Cache-Control": "public, max-age=86400"},
     )
 
 
