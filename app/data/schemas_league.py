@@ -213,6 +213,9 @@ class LeagueLineOut(BaseModel):
     lost: int
     points: int
     vp: int
+    claimed: int = Field(
+        description="Of the games played, those resting on the organiser's claim (a CSV row), not a signed bundle."
+    )
 
 
 class LeagueTableOut(BaseModel):

@@ -11,7 +11,8 @@ from fastapi import Cookie, Depends, Request, Response
 
 from app import errors
 from app.core.routing import Router
-from app.data.models import League, LeagueGame, LeagueKey
+from app.data.models import League, LeagueClaim, LeagueGame, LeagueKey
+from app.data.schemas_claims import CLAIM, ClaimOut, ClaimPlayer, ClaimsIn, ClaimsOut
 from app.data.schemas_league import (
     BundleIn,
     KeyIn,
@@ -28,7 +29,7 @@ from app.data.schemas_league import (
 )
 from app.deps import PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
-from app.services import league
+from app.services import league, league_claims
 from app.services.writing import unit_of_work
 
 router = Router(prefix="/api/v1", tags=["league"])
@@ -237,3 +238,34 @@ def add_key(league_id: LeagueId, body: KeyIn, session: SessionDep) -> KeyOut:
 def remove_key(league_id: LeagueId, key_id: RowId, session: SessionDep) -> None:
     with unit_of_work(session):
         league.distrust(session, league_id, key_id)
+
+
+def claim_out(row: LeagueClaim) -> ClaimOut:
+    return ClaimOut(
+        id=row.pk,
+        kept_as=CLAIM,
+        event=row.event,
+        round=row.round,
+        first=ClaimPlayer(name=row.a_name, club=row.a_club, points=row.a_points),
+        second=ClaimPlayer(name=row.b_name, club=row.b_club, points=row.b_points),
+        winner="first" if row.winner == "a" else "second" if row.winner == "b" else None,
+    )
+
+
+@router.post(
+    "/leagues/{league_id:int}/claims",
+    response_model=ClaimsOut,
+    status_code=201,
+    summary="Import results from another tool's CSV (organiser), its columns named: kept as the organiser's "
+    "claim, never as a signed result",
+    responses=WRITES,
+    dependencies=Organiser,
+)
+def import_claims(league_id: LeagueId, body: ClaimsIn, session: SessionDep) -> ClaimsOut:
+    with unit_of_work(session):
+        league.lock_league(session, league_id)
+        rows, already = league_claims.import_claims(session, league_id, body.event, body.csv, body.columns)
+        out = ClaimsOut(
+            imported=len(rows) - already, kept_already=already, claims=[claim_out(r) for r in rows]
+        )
+    return out
