@@ -20,7 +20,9 @@ by hand with its fingerprint, or by saying yes to a game waiting from an unknown
 trusted waits (pending), not counted, until then; saying no removes it. One game is one row: its identity is
 the signing key, the event's number, the round and the table, so a bundle re-spelt (the signature's hex case or
 spaces) or exported under another club name is the same game. The same bundle imported again is the row kept;
-another bundle of a game already kept (its result changed and signed again) is refused in one sentence.
+another bundle of a game already kept (its result changed and signed again) is refused in one sentence. The
+table counts too the rows of another tool's CSV its organiser imported, each line saying how many of its games
+rest on that claim (app.services.league_claims); docs/result-format.md publishes the bundle's format.
 
 Nothing here commits: the route or page wraps each write in `app.services.writing.unit_of_work`.
 """

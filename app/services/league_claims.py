@@ -93,7 +93,7 @@ def _name(cell: str, at: str, required: bool) -> str:
     try:
         return player_names.normalised(cell, "csv")
     except RulesError as e:
-        raise RulesError("csv", f"{at}: {e.reason[:80]}") from None
+        raise RulesError("csv", f"{at}: {e.reason.split(' (')[0][:60]}") from None  # one sentence, short
 
 
 def _winner(a: int, b: int, result: str | None = None, at: str = "") -> str | None:
