@@ -552,3 +552,28 @@ class LeagueGame(Stored, table=True):
     settled: str = Field(max_length=16)  # confirmed (by the table's game) or altered (by its organiser)
     bundle: dict[str, JsonValue] = Field(sa_column=Column(JSON, nullable=False))
     imported_at: datetime = Field(default_factory=utcnow)
+
+
+class LeagueClaim(Stored, table=True):
+    """One result a league's organiser imported from another tool's CSV (Best Coast Pairings, Longshanks): the
+    organiser's claim, signed by no club. The league table counts it and says, line by line, how many games
+    rest on claims; one row per `identity` (the event as the organiser named it, the round, the two players)."""
+
+    __tablename__ = "league_claim"
+    __table_args__ = (UniqueConstraint("league_id", "identity"),)
+
+    league_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("league.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    identity: str = Field(max_length=64)
+    result_hash: str = Field(max_length=64)  # the row's result: the same row again is the row kept
+    event: str = Field(max_length=80)  # as the organiser named the file's event
+    round: int
+    a_name: str = Field(max_length=80)  # the row's first player
+    a_club: str = Field(max_length=80)
+    b_name: str = Field(max_length=80)
+    b_club: str = Field(max_length=80)
+    winner: str | None = Field(default=None, max_length=1)  # a, b, None for a draw
+    a_points: int
+    b_points: int
+    imported_at: datetime = Field(default_factory=utcnow)

@@ -4,11 +4,17 @@ bundle (firestep-result/3), exported by an event's organiser and imported by a l
 A bundle is checked field by field at import, before anything else reads it: every field the league reads is
 typed, bounded and required, none other is allowed (a refusal names the field, 422). The model coerces and
 normalises nothing (strict), so the body it validated is, field for field, the one its club signed: the
-signature is verified over the body as sent."""
+signature is verified over the body as sent.
+
+The format is published as a JSON Schema inside this package (BUNDLE_SCHEMA, served by app/routes/league.py;
+docs/result-format.md says how a bundle is signed and checked): it is the source another club's tool reads,
+and tests/app/league/test_result_format.py holds these models to it."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
+from importlib.resources import files
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
@@ -23,6 +29,7 @@ MAX_LOG_ENTRIES = 100_000  # a game's record, at most (app.services.league.game_
 MAX_TRUSTED_KEYS = 200  # the clubs one league trusts, at most
 RECORD_MAX_DEPTH = 32  # a game's record: its log, an event, its payload (a few levels), with room to spare
 MAX_LEAGUE_GAMES = 5_000  # the games one league keeps, at most (its table is read in one query)
+BUNDLE_SCHEMA = "firestep-result-3.schema.json"  # this package's file: the format as another tool reads it
 
 LeagueId = Annotated[int, Path(ge=1, le=2_147_483_647, description="League id")]
 RowId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Row id, from the league's lists")]
@@ -40,6 +47,12 @@ Count = Annotated[int, Strict(), Field(ge=0, le=MAX_POINTS)]
 Text200 = Annotated[str, Strict(), Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Id = Annotated[str, Strict(), Field(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Side = Literal["attacker", "defender"]
+
+
+@cache
+def bundle_schema() -> bytes:
+    """The published JSON Schema of a bundle, read through the package (an installed wheel carries it)."""
+    return files("app.data").joinpath(BUNDLE_SCHEMA).read_bytes()
 
 
 class _Exact(BaseModel):
@@ -200,6 +213,9 @@ class LeagueLineOut(BaseModel):
     lost: int
     points: int
     vp: int
+    claimed: int = Field(
+        description="Of the games played, those resting on the organiser's claim (a CSV row), not a signed bundle."
+    )
 
 
 class LeagueTableOut(BaseModel):

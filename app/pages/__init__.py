@@ -21,6 +21,7 @@ from app.pages import (
     games,
     join_cards,
     league,
+    league_claims,
     lookup,
     referee,
     scenario_editor,
@@ -61,6 +62,7 @@ for pages in (
     events,
     events,
     league,
+    league_claims,
 ):
     router.include_router(pages.router)
 

@@ -157,7 +157,7 @@ async def sign_in(league_id: int, request: Request, session: SessionDep, setting
     return response
 
 
-async def _organiser_write(
+async def organiser_write(
     request: Request, session: Session, settings: Settings, league_id: int, act: Any
 ) -> Response:
     form = await request.form()
@@ -229,7 +229,7 @@ async def import_bundle(
         game = f"{row.a_name} v {row.b_name} ({row.event}, round {row.round}, table {row.table})"
         return f"{game} is here already, kept once: {where}." if already else f"Imported {game}: {where}."
 
-    return await _organiser_write(request, session, settings, league_id, act)
+    return await organiser_write(request, session, settings, league_id, act)
 
 
 @router.post("/leagues/{league_id:int}/keys", response_class=HTMLResponse)
@@ -244,7 +244,7 @@ async def add_key(league_id: int, request: Request, session: SessionDep, setting
         league.trust(session, league_id, public, club)
         return ""
 
-    return await _organiser_write(request, session, settings, league_id, act)
+    return await organiser_write(request, session, settings, league_id, act)
 
 
 @router.post("/leagues/{league_id:int}/keys/{key_id:int}/remove", response_class=HTMLResponse)
@@ -255,7 +255,7 @@ async def remove_key(
         league.distrust(session, league_id, key_id)
         return ""
 
-    return await _organiser_write(request, session, settings, league_id, act)
+    return await organiser_write(request, session, settings, league_id, act)
 
 
 @router.post("/leagues/{league_id:int}/games/{game_id:int}/{answer:str}", response_class=HTMLResponse)
@@ -271,7 +271,7 @@ async def answer_pending(
             raise NotFoundError("answer", answer[:8])
         return ""
 
-    return await _organiser_write(request, session, settings, league_id, act)
+    return await organiser_write(request, session, settings, league_id, act)
 
 
 # -- an event's bundles ----------------------------------------------------------------------------------------

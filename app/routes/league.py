@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Cookie, Depends, Request
+from fastapi import Cookie, Depends, Request, Response
 
 from app import errors
 from app.core.routing import Router
-from app.data.models import League, LeagueGame, LeagueKey
+from app.data.models import League, LeagueClaim, LeagueGame, LeagueKey
+from app.data.schemas_claims import CLAIM, ClaimOut, ClaimPlayer, ClaimsIn, ClaimsOut
 from app.data.schemas_league import (
     BundleIn,
     KeyIn,
@@ -24,10 +25,11 @@ from app.data.schemas_league import (
     LeagueOut,
     LeagueTableOut,
     RowId,
+    bundle_schema,
 )
 from app.deps import PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
-from app.services import league
+from app.services import league, league_claims
 from app.services.writing import unit_of_work
 
 router = Router(prefix="/api/v1", tags=["league"])
@@ -48,6 +50,16 @@ def league_token(
 
 
 Token = Annotated[str | None, Depends(league_token)]
+SCHEMA_OF_A_SCHEMA = {  # what the format's answer holds, in OpenAPI's words: a JSON Schema of a bundle's fields
+    "type": "object",
+    "required": ["$schema", "$id", "properties"],
+    "properties": {
+        "$schema": {"const": "https://json-schema.org/draft/2020-12/schema"},
+        "$id": {"type": "string"},
+        "title": {"type": "string"},
+        "properties": {"type": "object", "description": "Each field of a bundle with its constraints."},
+    },
+}
 WRITES = errors.responses(401, 403, 404, 409, 422)
 
 
@@ -87,6 +99,21 @@ def game_out(row: LeagueGame, trusted: set[str]) -> LeagueGameOut:
         winner="attacker" if row.winner == "attacker" else "defender" if row.winner == "defender" else None,
         points={"attacker": row.a_points, "defender": row.b_points},
         checked=league.checked_words(row.settled),
+    )
+
+
+@router.get(
+    "/leagues/formats/firestep-result-3.schema.json",
+    response_class=Response,
+    summary="The result bundle's format as a JSON Schema (draft 2020-12; no token)",
+    responses={200: {"content": {"application/schema+json": {"schema": SCHEMA_OF_A_SCHEMA}}}},
+)
+def result_format() -> Response:
+    """Public and the same for everyone (it changes only with a release): any cache may keep it a day."""
+    return Response(
+        bundle_schema(),
+        media_type="application/schema+json",
+        headers={"Cache-Control": "public, max-age=86400"},
     )
 
 
@@ -211,3 +238,34 @@ def add_key(league_id: LeagueId, body: KeyIn, session: SessionDep) -> KeyOut:
 def remove_key(league_id: LeagueId, key_id: RowId, session: SessionDep) -> None:
     with unit_of_work(session):
         league.distrust(session, league_id, key_id)
+
+
+def claim_out(row: LeagueClaim) -> ClaimOut:
+    return ClaimOut(
+        id=row.pk,
+        kept_as=CLAIM,
+        event=row.event,
+        round=row.round,
+        first=ClaimPlayer(name=row.a_name, club=row.a_club, points=row.a_points),
+        second=ClaimPlayer(name=row.b_name, club=row.b_club, points=row.b_points),
+        winner="first" if row.winner == "a" else "second" if row.winner == "b" else None,
+    )
+
+
+@router.post(
+    "/leagues/{league_id:int}/claims",
+    response_model=ClaimsOut,
+    status_code=201,
+    summary="Import results from another tool's CSV (organiser), its columns named: kept as the organiser's "
+    "claim, never as a signed result",
+    responses=WRITES,
+    dependencies=Organiser,
+)
+def import_claims(league_id: LeagueId, body: ClaimsIn, session: SessionDep) -> ClaimsOut:
+    with unit_of_work(session):
+        league.lock_league(session, league_id)
+        rows, already = league_claims.import_claims(session, league_id, body.event, body.csv, body.columns)
+        out = ClaimsOut(
+            imported=len(rows) - already, kept_already=already, claims=[claim_out(r) for r in rows]
+        )
+    return out

@@ -1,0 +1,216 @@
+"""A league's results from another tool's CSV (issue 70): a club that ran its event in Best Coast Pairings or
+Longshanks has a file of pairings, a row a game (round, the two players, their scores), not signed bundles.
+Its organiser names which column is which (by the header); each row is kept as the organiser's claim
+(app.data.models.LeagueClaim), apart from the signed games: the league table counts it and says how many of a
+line's games rest on claims, and nothing calls it verified.
+
+Bounded before anything is kept: the file's characters, rows, columns and every cell's length; a malformed
+file is refused in one sentence naming its row and column (the whole file or nothing). Names are kept as an
+event keeps them (app.services.player_names). A cell such as `=HYPERLINK(...)` is kept as text: HTML and JSON
+escape it, and `csv_cell` is how any CSV written from it must write it. One game is one row: its identity is
+the event as named, the round and the two players; the same row again is the row kept, another result for it
+is refused. Nothing here commits: the route or page wraps the import in `app.services.writing.unit_of_work`."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+
+from sqlmodel import Session, col, func, select
+
+from app.data.models import LeagueClaim
+from app.data.schemas_claims import (
+    MAX_CELL_CHARS,
+    MAX_CSV_CHARS,
+    MAX_CSV_COLUMNS,
+    MAX_CSV_ROWS,
+    ClaimColumns,
+)
+from app.data.schemas_events import MAX_POINTS
+from app.data.schemas_league import MAX_LEAGUE_GAMES
+from app.errors import Conflict
+from app.services import player_names
+from rules.core.commitment import sha256
+from rules.core.errors import RulesError
+
+MAX_ROUND = 99  # a league's event may run more rounds than a firestep event (12)
+WON, LOST, DRAWN = ("w", "win", "won", "1"), ("l", "loss", "lost", "0"), ("d", "draw", "drawn", "tie", "0.5")
+FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell starting so as a formula
+
+
+def csv_cell(text: str) -> str:
+    """A cell as any CSV written from a claim writes it: a leading formula character quoted away (OWASP)."""
+    return "'" + text if text.startswith(FORMULA) else text
+
+
+def _rows(text: str) -> Iterator[tuple[int, list[str]]]:
+    """The file's rows with their line numbers (from 1, the header's), blank lines skipped; a row the csv
+    module cannot read (an unclosed quote) refused naming it."""
+    if len(text) > MAX_CSV_CHARS:
+        raise RulesError("csv", f"the file is over {MAX_CSV_CHARS} characters: split it by rounds")
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), strict=True)
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            raise RulesError("csv", f"row {reader.line_num} cannot be read as CSV ({str(e)[:40]})") from None
+        if any(cell.strip() for cell in row):
+            yield reader.line_num, row
+
+
+def header(text: str) -> list[str]:
+    """The file's column names (its first row), each once: the choices the organiser names columns from."""
+    first = next(_rows(text), None)
+    if first is None:
+        raise RulesError("csv", "the file is empty: choose the CSV your pairing tool exported")
+    names = [cell.strip() for cell in first[1]]
+    if len(names) > MAX_CSV_COLUMNS:
+        raise RulesError("csv", f"the header has {len(names)} columns: at most {MAX_CSV_COLUMNS}")
+    for i, name in enumerate(names):
+        if not name or len(name) > MAX_CELL_CHARS:
+            raise RulesError(
+                "csv", f"row 1, column {i + 1}: a column's name is 1 to {MAX_CELL_CHARS} characters"
+            )
+        if name in names[:i]:
+            raise RulesError("csv", f"row 1, column {i + 1}: “{name[:30]}” names two columns")
+    return names
+
+
+def _number(cell: str, at: str, lowest: int, highest: int) -> int:
+    if not cell.strip().isascii() or not cell.strip().isdigit() or not lowest <= int(cell) <= highest:
+        raise RulesError("csv", f"{at}: “{cell[:20]}” is not a whole number from {lowest} to {highest}")
+    return int(cell)
+
+
+def _name(cell: str, at: str, required: bool) -> str:
+    if not cell.strip():
+        if required:
+            raise RulesError("csv", f"{at}: a player's name is missing")
+        return ""
+    try:
+        return player_names.normalised(cell, "csv")
+    except RulesError as e:
+        raise RulesError("csv", f"{at}: {e.reason.split(' (')[0][:60]}") from None  # one sentence, short
+
+
+def _winner(a: int, b: int, result: str | None = None, at: str = "") -> str | None:
+    if result is None:
+        return "a" if a > b else "b" if b > a else None
+    said = result.strip().casefold()
+    if said in WON:
+        return "a"
+    if said in LOST:
+        return "b"
+    if said in DRAWN:
+        return None
+    raise RulesError("csv", f"{at}: “{result[:20]}” is not W, L or D for the first player")
+
+
+def _claim(
+    league_id: int, event: str, line: int, row: list[str], names: list[str], where: dict[str, int]
+) -> LeagueClaim:
+    """One row as a claim: its named cells read, a refusal naming the row and column of the first at fault."""
+
+    def cell(role: str) -> tuple[str, str]:
+        return row[where[role]], f"row {line}, column “{names[where[role]][:30]}”"
+
+    a_points, b_points = _number(*cell("a_points"), 0, MAX_POINTS), _number(*cell("b_points"), 0, MAX_POINTS)
+    rnd = _number(*cell("round"), 1, MAX_ROUND)
+    a_club = _name(*cell("a_club"), required=False) if "a_club" in where else ""
+    b_club = _name(*cell("b_club"), required=False) if "b_club" in where else ""
+    a = [_name(*cell("a_name"), required=True), a_club]
+    b = [_name(*cell("b_name"), required=True), b_club]
+    winner = (
+        _winner(a_points, b_points, *cell("result")) if "result" in where else _winner(a_points, b_points)
+    )
+    return LeagueClaim(
+        league_id=league_id,
+        identity=sha256([event, rnd, sorted([a, b])]),  # either player first: one game
+        result_hash=sha256([*a, winner, a_points, b_points]),
+        event=event,
+        round=rnd,
+        a_name=a[0],
+        a_club=a[1],
+        b_name=b[0],
+        b_club=b[1],
+        a_points=a_points,
+        b_points=b_points,
+        winner=winner,
+    )
+
+
+def parse(league_id: int, event: str, text: str, columns: ClaimColumns) -> list[LeagueClaim]:
+    """The file's rows as claims (not yet kept), or a refusal naming the first row and column at fault."""
+    names = header(text)
+    where: dict[str, int] = {}
+    for role, name in columns.model_dump().items():
+        if name is None:
+            continue
+        if name not in names:
+            raise RulesError(
+                f"columns.{role}", f"the file has no column “{name[:30]}”: choose one of its header"
+            )
+        where[role] = names.index(name)
+    claims: list[LeagueClaim] = []
+    for line, row in _rows(text):
+        if line == 1:
+            continue
+        if len(claims) >= MAX_CSV_ROWS:
+            raise RulesError("csv", f"the file has over {MAX_CSV_ROWS} pairings: split it by rounds")
+        if len(row) != len(names):
+            raise RulesError("csv", f"row {line} has {len(row)} cells, the header {len(names)}")
+        for i, text_of in enumerate(row):
+            if len(text_of) > MAX_CELL_CHARS:
+                raise RulesError(
+                    "csv", f"row {line}, column “{names[i][:30]}”: over {MAX_CELL_CHARS} characters"
+                )
+        claims.append(_claim(league_id, event, line, row, names, where))
+    if not claims:
+        raise RulesError("csv", "the file has a header and no pairing under it")
+    return claims
+
+
+def import_claims(
+    session: Session, league_id: int, event: str, text: str, columns: ClaimColumns
+) -> tuple[list[LeagueClaim], int]:
+    """The file's rows kept for the league as the organiser's claims (and how many were kept already)."""
+    event = player_names.normalised(event, "event")
+    parsed = parse(league_id, event, text, columns)
+    kept: list[LeagueClaim] = []
+    already = 0
+    count = session.exec(
+        select(func.count()).select_from(LeagueClaim).where(LeagueClaim.league_id == league_id)
+    ).one()
+    for claim in parsed:
+        found = session.exec(
+            select(LeagueClaim).where(
+                LeagueClaim.league_id == league_id, LeagueClaim.identity == claim.identity
+            )
+        ).first()
+        if found is not None:
+            if found.result_hash != claim.result_hash:
+                raise Conflict(
+                    f"round {claim.round}'s {claim.a_name[:30]} v {claim.b_name[:30]} is here already with "
+                    "another result: refused"
+                )
+            kept.append(found)
+            already += 1
+            continue
+        if count >= MAX_LEAGUE_GAMES:
+            raise Conflict(f"a league keeps at most {MAX_LEAGUE_GAMES} claimed games: start a new league")
+        session.add(claim)
+        session.flush()
+        kept.append(claim)
+        count += 1
+    return kept, already
+
+
+def claims(session: Session, league_id: int) -> list[LeagueClaim]:
+    return list(
+        session.exec(
+            select(LeagueClaim).where(LeagueClaim.league_id == league_id).order_by(col(LeagueClaim.id))
+        )
+    )

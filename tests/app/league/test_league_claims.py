@@ -1,0 +1,161 @@
+"""A league's results from another tool's CSV (issue 70): a Best Coast Pairings or Longshanks file of pairings,
+its columns named by the organiser, kept as the organiser's claim (never a signed, verified result): the table
+counts them and says which lines rest on them; a malformed file is refused naming the row and the column; a
+formula cell is kept as text and never written out as a formula."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from fastapi.testclient import TestClient
+
+from app.club import signing
+from app.services.league_claims import csv_cell
+from tests.app.league.test_league import new_league, signed
+from tests.csrf import form
+
+BCP = (
+    "Round,Player 1,Faction 1,Score 1,Player 2,Faction 2,Score 2,Result\r\n"
+    'Round,"Ann",Ypres,14,Bob,Arras,6,W\r\n'
+    "1,Cleo,Mons,8,Dirk,Lille,8,D\r\n"
+    "2,Ann,Ypres,3,Cleo,Mons,17,L\r\n"
+)
+COLUMNS = {
+    "round": "Round",
+    "a_name": "Player 1",
+    "a_club": "Faction 1",
+    "a_points": "Score 1",
+    "b_name": "Player 2",
+    "b_club": "Faction 2",
+    "b_points": "Score 2",
+    "result": "Result",
+}
+
+
+def file_of(rows: str) -> str:
+    return BCP.split("\r\n", 1)[0] + "\r\n" + rows
+
+
+def test_a_csvs_rows_are_kept_as_the_organisers_claim_and_the_table_says_so(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    league_id, organiser = new_league(c)
+    url = f"/api/v1/leagues/{league_id}"
+    good = BCP.replace('Round,"Ann"', '1,"Ann"')
+    body: dict[str, Any] = {"event": "Autumn GT", "csv": good, "columns": COLUMNS}
+    assert c.post(f"{url}/claims", json=body).status_code == 401
+    r = c.post(f"{url}/claims", headers=organiser, json=body)
+    assert r.status_code == 201, r.text
+    assert r.json()["imported"] == 3 and {k["kept_as"] for k in r.json()["claims"]} == {
+        "the organiser's claim"
+    }
+    assert [(k["winner"], [k["first"]["points"], k["second"]["points"]]) for k in r.json()["claims"]] == [
+        ("first", [14, 6]),
+        (None, [8, 8]),
+        ("second", [3, 17]),
+    ]
+    # A signed game beside them, its key trusted: Bob's line rests on one claim and one signed game.
+    key = Ed25519PrivateKey.generate()
+    bundle = signed(key, players={"attacker": ["Bob", "Arras"], "defender": ["Eve", "Arras"]})
+    assert c.post(f"{url}/results", headers=organiser, json={"bundle": bundle}).status_code == 201
+    assert c.post(
+        f"{url}/keys", headers=organiser, json={"public_key": signing.public_hex(key), "club": "Ypres"}
+    ).is_success
+    lines = {line["player"]: line for line in c.get(url).json()["lines"]}
+    assert (lines["Cleo"]["points"], lines["Cleo"]["played"], lines["Cleo"]["claimed"]) == (4, 2, 2)
+    assert (lines["Bob"]["played"], lines["Bob"]["claimed"], lines["Eve"]["claimed"]) == (2, 1, 0)
+    # The same file again keeps each row once; another result for a row kept is refused.
+    again = c.post(f"{url}/claims", headers=organiser, json=body)
+    assert (again.json()["imported"], again.json()["kept_already"]) == (0, 3)
+    changed = c.post(f"{url}/claims", headers=organiser, json={**body, "csv": good.replace(",8,D", ",9,D")})
+    assert changed.status_code == 409 and "Cleo v Dirk is here already with another result" in changed.text
+    assert c.get(url).json()["lines"] == list(lines.values())
+    # The page marks the lines resting on claims.
+    c.cookies.clear()
+    page = c.get(f"/leagues/{league_id}").text
+    assert re.search(r"Cleo .*2 of 2 on the organiser's claim, not signed", page)
+    assert "Eve" in page and page.count("data-claimed") == 4  # Ann, Bob, Cleo, Dirk: not Eve
+
+
+def test_a_malformed_file_is_refused_naming_its_row_and_column(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    league_id, organiser = new_league(c)
+    url = f"/api/v1/leagues/{league_id}/claims"
+
+    def refused(csv: str, columns: dict[str, str] = COLUMNS) -> tuple[int, str, str]:
+        r = c.post(url, headers=organiser, json={"event": "GT", "csv": csv, "columns": columns})
+        return r.status_code, r.json().get("field", ""), r.json()["detail"]
+
+    assert refused(BCP) == (422, "csv", "Row 2, column “Round”: “Round” is not a whole number from 1 to 99.")
+    assert refused(file_of("1,Ann,Ypres,fourteen,Bob,Arras,6,W\r\n"))[2].startswith("Row 2, column “Score 1”")
+    assert refused(file_of('1,"Ann,Ypres,14,Bob,Arras,6,W\r\n'))[2].startswith("Row 2 cannot be read as CSV")
+    assert refused(file_of("1,Ann,Ypres,14,Bob,Arras,6\r\n"))[2] == "Row 2 has 7 cells, the header 8."
+    assert refused(file_of("1,Ann,Ypres,14,Bob,Arras,6,maybe\r\n"))[2].startswith("Row 2, column “Result”")
+    assert refused(file_of(f"1,Ann,{'Y' * 81},14,Bob,Arras,6,W\r\n"))[2].startswith(
+        "Row 2, column “Faction 1”: over 80"
+    )
+    assert refused(file_of("1,Ann\u202e,Ypres,14,Bob,Arras,6,W\r\n"))[2].startswith(
+        "Row 2, column “Player 1”"
+    )
+    assert refused(file_of(""))[2] == "The file has a header and no pairing under it."
+    assert refused("A,A\r\n1,2\r\n")[2] == "Row 1, column 2: “A” names two columns."
+    assert refused(file_of("1,Ann,Ypres,14,Bob,Arras,6,W\r\n"), {**COLUMNS, "round": "Rnd"})[:2] == (
+        422,
+        "columns.round",
+    )
+    too_big = c.post(url, headers=organiser, json={"event": "GT", "csv": "x" * 200_001, "columns": COLUMNS})
+    assert too_big.status_code == 422 and too_big.json()["field"] == "csv"
+    many = file_of("".join(f"1,P{i},,1,Q{i},,0,W\r\n" for i in range(2_001)))
+    assert refused(many)[2] == "The file has over 2000 pairings: split it by rounds."
+    assert c.get(f"/api/v1/leagues/{league_id}").json()["lines"] == []  # the whole file or nothing
+
+
+def test_a_formula_in_a_cell_is_kept_as_text_and_never_written_out_as_one(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    league_id, organiser = new_league(c)
+    formula = '=HYPERLINK("http://evil.example","x")'
+    csv = file_of(f'1,"{formula.replace(chr(34), chr(34) * 2)}",Ypres,5,@Bob,Arras,3,W\r\n')
+    r = c.post(
+        f"/api/v1/leagues/{league_id}/claims",
+        headers=organiser,
+        json={"event": "GT", "csv": csv, "columns": COLUMNS},
+    )
+    assert r.status_code == 201 and r.json()["claims"][0]["first"]["name"] == formula, r.text
+    assert csv_cell(formula) == "'" + formula and csv_cell("@Bob") == "'@Bob" and csv_cell("Bob") == "Bob"
+    page = c.get(f"/leagues/{league_id}").text
+    assert formula not in page and "=HYPERLINK(&#34;http://evil.example&#34;" in page
+
+
+def test_the_organiser_names_the_columns_from_the_files_header_on_the_page(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "CSV league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    assert "Import another tool's results (CSV)" in c.get(f"/leagues/{league_id}").text
+    good = BCP.replace('Round,"Ann"', '1,"Ann"')
+    files = {"csv": ("round.csv", good.encode(), "text/csv")}
+    page = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "Autumn GT"}), files=files)
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
+    offered = re.findall(r'<select id="cl-round" name="round" required>(.*?)</select>', page.text, re.S)[0]
+    assert re.findall(r'<option value="([^"]*)">', offered) == ["", *COLUMNS.values()]
+    kept_text = re.search(r'name="csv" value="([^"]*)"', page.text)
+    assert kept_text is not None
+    chosen = {**COLUMNS, "a_club": "", "b_club": "", "event": "Autumn GT", "csv": good}
+    missing = c.post(f"/leagues/{league_id}/claims", data=form(c, {**chosen, "b_points": ""}))
+    assert (
+        missing.status_code == 422
+        and "choose the column of the second player&#39;s score" in missing.text.lower()
+    )
+    malformed = c.post(f"/leagues/{league_id}/claims", data=form(c, {**chosen, "csv": BCP}))
+    assert "Row 2, column “Round”: “Round” is not a whole number from 1 to 99." in malformed.text
+    done = c.post(f"/leagues/{league_id}/claims", data=form(c, chosen))
+    assert "Imported 3 games from the file, kept as the organiser&#39;s claim" in done.text
+    assert "2 of 2 on the organiser's claim, not signed" in done.text
+    bad = c.post(
+        f"/leagues/{league_id}/claims/columns",
+        data=form(c, {"event": "GT"}),
+        files={"csv": ("x.csv", b"", "text/csv")},
+    )
+    assert bad.status_code == 422 and "The file is empty" in bad.text
