@@ -143,9 +143,11 @@ def test_publishing_again_writes_only_what_changed(
     get_settings.cache_clear()
     try:
         run = CliRunner().invoke(cli, ["league", "publish", str(out), "--league", str(league_id)])
+        missing = CliRunner().invoke(cli, ["league", "publish", str(out), "--league", "999"])
     finally:
         get_settings.cache_clear()
     assert run.exit_code == 0, run.output
+    assert missing.exit_code == 1 and "no league 999 in this database" in missing.output
     assert not list((out / "games").iterdir()) and not list((out / "players").iterdir())
     # the standings, events, index and feed written; 3 games (page and bundle) and 6 players' and clubs' pages removed
     assert run.output.splitlines()[-1] == f"4 written, 12 removed, 2 kept in {out}"
