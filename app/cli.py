@@ -551,6 +551,24 @@ def template_kit(
     typer.echo(f"template kit ({paper}) written to {output}")
 
 
+league_app = typer.Typer(help="A league's results, as its organiser publishes them.", no_args_is_help=True)
+app.add_typer(league_app, name="league", short_help="Publish a league's static site.")
+
+
+@league_app.command(short_help="Write a league's static site into a folder.")
+def publish(
+    out: str = typer.Argument(
+        ..., metavar="OUT/", help="The folder to write the site into (made if missing)."
+    ),
+    league_id: int = typer.Option(..., "--league", min=1, metavar="ID", help="The league's number."),
+) -> None:
+    """Write a league's static site into OUT/: only the files that changed, pages of what left it removed."""
+    from app.services.league_site import publish_league
+
+    for line in publish_league(league_id, out):
+        typer.echo(line)
+
+
 def main() -> None:
     """The command line, every mistake on it and every first-run or settings error said in one sentence."""
     try:

@@ -1,0 +1,313 @@
+"""A league's static site (issue 70): what `firestep league publish OUT/` writes, opened from a folder or served
+by any host, so a league's table outlives the laptop that keeps it.
+
+The site is files, each rendered from the league as the database keeps it (app.services.league): the standings
+(`table`, as the app's league page shows them), the events, one page per counted game beside its signed bundle
+as a .json file and what checking its signature says, one page per club and per player, `index.json`
+(SiteIndex, versioned) and `feed.atom` (Atom 1.0, RFC 4287) of the results, newest first. Only games signed by a
+key the league trusts are published: a game waiting for the organiser's yes is the organiser's, not the league's.
+
+Nothing reads the clock: the feed's times are when each result entered the league, so the same league gives
+byte-identical files, and `publish` writes only the files whose bytes changed and removes the pages of what
+left the league (a game refused, a key distrusted). Every link is relative and the CSS is copied beside the
+pages, so the folder opens over file:// with no server, no script and no CDN. Names are escaped by Jinja's
+autoescape (HTML) and by ElementTree (the feed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+from xml.etree import ElementTree as ET
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from pydantic import BaseModel
+from sqlmodel import Session
+
+from app.club import signing
+from app.core import shipped
+from app.data.models import League, LeagueGame
+from app.services import league
+from rules.core.commitment import canonical
+
+SITE_VERSION: Literal[1] = 1  # index.json's format: a reader checks it before reading the rest
+CSS = ("app.css", "events.css")  # the app's own, so the site and the app show a league alike
+MANAGED = (
+    "games",
+    "clubs",
+    "players",
+    "css",
+)  # folders whose files not in the site are removed at publishing
+TOP = ("index.html", "events.html", "index.json", "feed.atom")
+ATOM = "http://www.w3.org/2005/Atom"
+
+_env = Environment(
+    loader=FileSystemLoader(shipped.frontend() / "templates"),
+    autoescape=True,
+    undefined=StrictUndefined,
+    keep_trailing_newline=True,
+)
+
+
+# -- the index a program reads ----------------------------------------------------------------------------------
+class SiteLine(BaseModel):
+    place: int
+    player: str
+    club: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    points: int
+    vp: int
+    claimed: int
+    page: str
+
+
+class SiteGame(BaseModel):
+    id: str  # the game's identity in the league (app.services.league.identity), its page's name
+    event: str
+    event_id: int
+    round: int
+    table: int
+    attacker: tuple[str, str]
+    defender: tuple[str, str]
+    winner: Literal["attacker", "defender"] | None
+    points: tuple[int, int]
+    settled: str
+    signed_by: str  # the trusted club's name as the league trusts its key
+    fingerprint: str
+    verified: bool
+    recorded: datetime  # when the result entered the league
+    page: str
+    bundle: str
+
+
+class SiteIndex(BaseModel):
+    version: Literal[1] = SITE_VERSION
+    league: str
+    standings: list[SiteLine]
+    games: list[SiteGame]
+
+
+# -- building the site ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Game:
+    row: LeagueGame
+    info: SiteGame
+    checked: str
+
+
+def slug(text: str, kind: str) -> str:
+    """A file name for a name: its ASCII letters, then a hash of the name itself (two names spelt alike in ASCII,
+    or one with none, are two pages)."""
+    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    words = re.sub(r"[^a-z0-9]+", "-", ascii_).strip("-")[:40] or kind
+    return f"{words}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+
+
+def verified(row: LeagueGame) -> bool:
+    """Whether the kept bundle's signature is its key's over its body: the import's own check
+    (league.verify_bundle) of what the league keeps (the record is not kept, its signed hash is)."""
+    body = {k: v for k, v in row.bundle.items() if k != "signature"}
+    return signing.verifies(row.club_key, str(row.bundle.get("signature", "")), canonical(body))
+
+
+def _games(session: Session, league_id: int) -> list[_Game]:
+    clubs = {k.public_key: k.club for k in league.keys(session, league_id)}
+    out = []
+    for row in league.games(session, league_id):
+        if row.club_key not in clubs:
+            continue  # waiting for the organiser's yes: not published
+        ident = row.identity[:16]
+        ok = verified(row)
+        info = SiteGame(
+            id=ident,
+            event=row.event,
+            event_id=int(str(row.bundle.get("event_id", 0))),  # kept from a typed bundle
+            round=row.round,
+            table=row.table,
+            attacker=(row.a_name, row.a_club),
+            defender=(row.b_name, row.b_club),
+            winner=row.winner,
+            points=(row.a_points, row.b_points),
+            settled=row.settled,
+            signed_by=clubs[row.club_key],
+            fingerprint=league.fingerprint(row.club_key),
+            verified=ok,
+            recorded=row.imported_at.replace(microsecond=0, tzinfo=UTC),
+            page=f"games/{ident}.html",
+            bundle=f"games/{ident}.json",
+        )
+        words = (
+            league.checked_words(row.settled)
+            if ok
+            else "The signature does not verify: do not trust this result."
+        )
+        out.append(_Game(row, info, words))
+    out.sort(key=lambda g: (g.info.event, g.info.event_id, g.info.round, g.info.table, g.info.id))
+    return out
+
+
+@dataclass
+class Site:
+    """The site's files: each relative path and its bytes."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    def page(self, path: str, template: str, **context: object) -> None:
+        root = "../" * path.count("/")
+        html = _env.get_template(f"league_site/{template}").render(root=root, **context)
+        self.files[path] = html.encode()
+
+
+def build(session: Session, league_id: int) -> Site:
+    """The league's site, from the league as kept: the same league, the same bytes."""
+    row = league.get(session, league_id)
+    games = _games(session, league_id)
+    lines = league.table(session, league_id)
+    site = Site()
+    standings = [
+        SiteLine(**vars(line), page=f"players/{slug(line.player + chr(0) + line.club, 'player')}.html")
+        for line in lines
+    ]
+    clubs = sorted(
+        {g.info.attacker[1] for g in games}
+        | {g.info.defender[1] for g in games}
+        | {line.club for line in lines}
+    )
+    club_page = {c: f"clubs/{slug(c, 'club')}.html" for c in clubs}
+    player_page = {(line.player, line.club): line.page for line in standings}
+    for g in games:
+        for name, club in (g.info.attacker, g.info.defender):
+            player_page.setdefault((name, club), f"players/{slug(name + chr(0) + club, 'player')}.html")
+    common = {"league": row, "club_page": club_page, "player_page": player_page}
+    site.page("index.html", "index.html", lines=standings, games=games, **common)
+    events: dict[tuple[str, int], list[_Game]] = {}
+    for g in games:
+        events.setdefault((g.info.event, g.info.event_id), []).append(g)
+    site.page("events.html", "events.html", events=sorted(events.items()), **common)
+    for g in games:
+        site.page(g.info.page, "game.html", game=g, **common)
+        site.files[g.info.bundle] = canonical(g.row.bundle) + b"\n"
+    for club in clubs:
+        mine = [g for g in games if club in (g.info.attacker[1], g.info.defender[1])]
+        members = [line for line in standings if line.club == club]
+        site.page(club_page[club], "club.html", club=club, games=mine, lines=members, **common)
+    for (name, club), page in sorted(player_page.items()):
+        mine = [g for g in games if (name, club) in (g.info.attacker, g.info.defender)]
+        line = next((x for x in standings if (x.player, x.club) == (name, club)), None)
+        site.page(page, "player.html", name=name, club=club, games=mine, line=line, **common)
+    index = SiteIndex(league=row.name, standings=standings, games=[g.info for g in games])
+    site.files["index.json"] = (index.model_dump_json(indent=1) + "\n").encode()
+    site.files["feed.atom"] = feed(row, games)
+    for name in CSS:
+        site.files[f"css/{name}"] = (shipped.frontend() / "static" / "css" / name).read_bytes()
+    return site
+
+
+def feed(row: League, games: list[_Game]) -> bytes:
+    """The league's results as Atom 1.0, newest first: each entry's id the game's identity (the same game, the
+    same id at every publishing) and its time the result's entry into the league."""
+    ET.register_namespace("", ATOM)
+
+    def sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+        el = ET.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
+        el.text = text
+        return el
+
+    newest = sorted(games, key=lambda g: (g.info.recorded, g.info.id), reverse=True)
+    created = row.created_at.replace(microsecond=0, tzinfo=UTC)
+    root = ET.Element(f"{{{ATOM}}}feed")
+    sub(root, "id", f"urn:firestep:league:{row.pk}:{int(created.timestamp())}")
+    sub(root, "title", f"{row.name}: results")
+    sub(root, "updated", _when(newest[0].info.recorded if newest else created))
+    sub(sub(root, "author"), "name", row.name)
+    sub(root, "link", rel="alternate", type="text/html", href="index.html")
+    sub(root, "link", rel="self", type="application/atom+xml", href="feed.atom")
+    for g in newest:
+        entry = sub(root, "entry")
+        sub(entry, "id", f"urn:firestep:result:{g.row.identity}")
+        sub(entry, "title", _headline(g.info))
+        sub(entry, "updated", _when(g.info.recorded))
+        sub(entry, "link", rel="alternate", type="text/html", href=g.info.page)
+        sub(
+            entry,
+            "summary",
+            f"{g.info.event}, round {g.info.round}, table {g.info.table}. Signed by {g.info.signed_by}.",
+        )
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _headline(g: SiteGame) -> str:
+    (a, _), (b, _) = g.attacker, g.defender
+    outcome = "a draw" if g.winner is None else f"{a if g.winner == 'attacker' else b} won"
+    return f"{a} v {b}: {g.points[0]}–{g.points[1]}, {outcome}"
+
+
+_env.globals["headline"] = _headline
+
+
+# -- writing it -------------------------------------------------------------------------------------------------
+@dataclass
+class Published:
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+
+
+def publish(site: Site, out: Path) -> Published:
+    """The site written into `out`: a file only when its bytes changed, the site's files no longer in it
+    removed (only in the site's own folders: another file in `out` is the host's)."""
+    done = Published()
+    out.mkdir(parents=True, exist_ok=True)
+    for path, data in sorted(site.files.items()):
+        target = out / path
+        if target.is_file() and target.read_bytes() == data:
+            done.kept.append(path)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        done.written.append(path)
+    for folder in MANAGED:
+        for target in sorted((out / folder).glob("*")) if (out / folder).is_dir() else ():
+            path = target.relative_to(out).as_posix()
+            if target.is_file() and path not in site.files:
+                target.unlink()
+                done.removed.append(path)
+    return done
+
+
+def publish_league(league_id: int, out: str) -> list[str]:
+    """`firestep league publish`: the league in the configured database published into `out`, in lines to print
+    (each file written or removed, then the counts); a league not found is said in one sentence."""
+    from app.core.config import get_settings
+    from app.core.db import make_engine
+    from rules.core.errors import NotFoundError
+
+    engine = make_engine(get_settings().database_url)
+    try:
+        with Session(engine) as session:
+            site = build(session, league_id)
+    except NotFoundError:
+        raise SystemExit(
+            f"no league {league_id} in this database: firestep serve lists them at /leagues"
+        ) from None
+    finally:
+        engine.dispose()
+    done = publish(site, Path(out))
+    lines = [f"written: {p}" for p in done.written] + [f"removed: {p}" for p in done.removed]
+    return [
+        *lines,
+        f"{len(done.written)} written, {len(done.removed)} removed, {len(done.kept)} kept in {out}",
+    ]

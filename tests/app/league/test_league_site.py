@@ -1,0 +1,153 @@
+"""A league's static site (issue 70; app/services/league_site.py): what `firestep league publish OUT/` writes from
+bundles imported as a club's organiser imports them (the league's API), byte-identical when the league is the same,
+only what changed written again, the pages of a game no longer counted removed, its feed Atom 1.0 (RFC 4287's
+required elements checked with ElementTree: feedparser is not installed)."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from fastapi.testclient import TestClient
+from sqlmodel import Session
+from typer.testing import CliRunner
+
+from app.cli import app as cli
+from app.club import signing
+from app.core.config import get_settings
+from app.core.db import make_engine
+from app.services import league_site
+from tests.app.league.test_league import new_league, signed
+
+A = "{http://www.w3.org/2005/Atom}"
+
+
+@pytest.fixture
+def session(sqlite_client: TestClient, tmp_path: Path) -> Iterator[Session]:
+    engine = make_engine(f"sqlite:///{tmp_path / 'firestep.db'}")  # the sqlite_client's database
+    with Session(engine) as s:
+        yield s
+    engine.dispose()
+
+
+def seeded(c: TestClient) -> tuple[int, dict[str, str], Ed25519PrivateKey]:
+    """A league trusting Ypres's key, two of its games imported, and one from a key it does not trust."""
+    league_id, organiser = new_league(c, "Flanders <league> & co")
+    ours = Ed25519PrivateKey.generate()
+    url = f"/api/v1/leagues/{league_id}"
+    key = {"public_key": signing.public_hex(ours), "club": "Ypres"}
+    assert c.post(f"{url}/keys", headers=organiser, json=key).status_code == 201
+    for bundle in (
+        signed(ours),
+        signed(ours, table=2, players={"attacker": ["Cléo <b>", "Ypres"], "defender": ["Dan", "Arras"]}),
+        signed(
+            Ed25519PrivateKey.generate(),
+            table=3,
+            players={"attacker": ["Zora", "Lens"], "defender": ["Fay", "Lens"]},
+        ),
+    ):
+        r = c.post(f"{url}/results", headers=organiser, json={"bundle": bundle})
+        assert r.status_code in (200, 201), r.text
+    return league_id, organiser, ours
+
+
+def test_the_site_shows_the_counted_games_with_their_bundles_and_checks(
+    sqlite_client: TestClient, session: Session
+) -> None:
+    league_id, _, ours = seeded(sqlite_client)
+    files = league_site.build(session, league_id).files
+    index = league_site.SiteIndex.model_validate_json(files["index.json"])
+    assert index.version == 1 and index.league == "Flanders <league> & co"
+    assert [(g.table, g.signed_by, g.verified) for g in index.games] == [
+        (1, "Ypres", True),
+        (2, "Ypres", True),
+    ]
+    assert [(x.player, x.points) for x in index.standings][:2] == [("Ann", 3), ("Cléo <b>", 3)]
+    assert not any(b"Zora" in p for p in files.values())  # waiting: the organiser's only
+    game = index.games[0]
+    bundle = json.loads(files[game.bundle])
+    assert bundle["public_key"] == signing.public_hex(ours) and "record" not in bundle
+    page = files[game.page].decode()
+    assert "Verified" in page and game.fingerprint in page and f'href="../{game.bundle}"' in page
+    home = files["index.html"].decode()
+    assert "Flanders &lt;league&gt; &amp; co" in home and "Cléo &lt;b&gt;" in home and "<b>" not in home
+    for path, data in files.items():  # every link relative, to a file of the site: it opens from a folder
+        if path.endswith(".html"):
+            for href in re.findall(r'href="([^"#][^"]*)"', data.decode()):
+                assert posixpath.normpath(posixpath.join(posixpath.dirname(path), href)) in files, (
+                    path,
+                    href,
+                )
+
+
+def test_a_kept_bundle_changed_reads_not_verified(sqlite_client: TestClient, session: Session) -> None:
+    from app.data.models import LeagueGame
+
+    league_id, _, _ = seeded(sqlite_client)
+    row = league_site.league.games(session, league_id)[0]
+    assert league_site.verified(row)
+    row.bundle = {**row.bundle, "table": 9}
+    assert not league_site.verified(LeagueGame.model_validate(row))
+
+
+def test_the_feed_is_atom_newest_first_with_stable_ids(sqlite_client: TestClient, session: Session) -> None:
+    league_id, _, _ = seeded(sqlite_client)
+    feed = ET.fromstring(league_site.build(session, league_id).files["feed.atom"])
+    assert feed.tag == f"{A}feed"
+    for required in ("id", "title", "updated", "author"):  # RFC 4287 4.1.1 (author: 4.2.1, none per entry)
+        assert feed.find(f"{A}{required}") is not None, required
+    entries = feed.findall(f"{A}entry")
+    assert len(entries) == 2
+    for e in entries:
+        assert all(e.find(f"{A}{x}") is not None for x in ("id", "title", "updated", "link"))
+        assert e.findtext(f"{A}id", "").startswith("urn:firestep:result:")
+    times = [e.findtext(f"{A}updated", "") for e in entries]
+    assert times == sorted(times, reverse=True) and feed.findtext(f"{A}updated") == times[0]
+
+
+def test_publishing_again_writes_only_what_changed(
+    sqlite_client: TestClient, session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    league_id, organiser, ours = seeded(sqlite_client)
+    out = tmp_path / "site"
+    (out / "games").mkdir(parents=True)
+    (out / "CNAME").write_text("league.example\n")  # the host's own file: left alone
+    first = league_site.publish(league_site.build(session, league_id), out)
+    assert "index.html" in first.written and not first.removed and not first.kept
+    snapshot = {p: (out / p).read_bytes() for p in first.written}
+    again = league_site.publish(league_site.build(session, league_id), out)
+    assert not again.written and not again.removed and sorted(again.kept) == sorted(snapshot)
+    # A third game counted: its pages and what lists it are written, the other games' pages kept.
+    url = f"/api/v1/leagues/{league_id}/results"
+    third = signed(ours, table=4, players={"attacker": ["Ann", "Ypres"], "defender": ["Dan", "Arras"]})
+    assert sqlite_client.post(url, headers=organiser, json={"bundle": third}).status_code in (200, 201)
+    session.expire_all()
+    later = league_site.publish(league_site.build(session, league_id), out)
+    assert {"index.html", "index.json", "feed.atom", "events.html"} <= set(later.written)
+    assert not later.removed and len([p for p in later.written if p.startswith("games/")]) == 2
+    assert "clubs/lens" not in " ".join(later.written) and (out / "CNAME").exists()
+    # Its key no longer trusted (through the CLI as an organiser runs it): every game's page removed.
+    keys = sqlite_client.get(f"/api/v1/leagues/{league_id}/keys", headers=organiser).json()
+    kid = keys[0]["id"]
+    assert (
+        sqlite_client.delete(f"/api/v1/leagues/{league_id}/keys/{kid}", headers=organiser).status_code < 300
+    )
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", f"sqlite:///{tmp_path / 'firestep.db'}")
+    monkeypatch.setenv("FIRESTEP_SECRET_KEY", "x" * 32)
+    get_settings.cache_clear()
+    try:
+        run = CliRunner().invoke(cli, ["league", "publish", str(out), "--league", str(league_id)])
+        missing = CliRunner().invoke(cli, ["league", "publish", str(out), "--league", "999"])
+    finally:
+        get_settings.cache_clear()
+    assert run.exit_code == 0, run.output
+    assert missing.exit_code == 1 and "no league 999 in this database" in missing.output
+    assert not list((out / "games").iterdir()) and not list((out / "players").iterdir())
+    # the standings, events, index and feed written; 3 games (page and bundle) and 6 players' and clubs' pages removed
+    assert run.output.splitlines()[-1] == f"4 written, 12 removed, 2 kept in {out}"
