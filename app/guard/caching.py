@@ -24,6 +24,12 @@ def private_unless_said(headers: MutableHeaders, scope: Scope) -> None:
     `Vary: HX-Request` where the route read it (app.pages.common.is_htmx marks the request's state)."""
     if "cache-control" not in headers:
         headers["Cache-Control"] = PRIVATE
-        headers.add_vary_header("Cookie")
+        _vary(headers, "Cookie")
     if scope.get("state", {}).get("varies_on_htmx"):
-        headers.add_vary_header("HX-Request")
+        _vary(headers, "HX-Request")
+
+
+def _vary(headers: MutableHeaders, name: str) -> None:
+    """`name` in the answer's Vary once (a route may have said it already; Starlette's add_vary_header adds)."""
+    if name.lower() not in {v.strip().lower() for v in headers.get("vary", "").split(",")}:
+        headers.add_vary_header(name)

@@ -62,10 +62,20 @@ async def name_columns(
     if not is_organiser(request, session, settings, league_id):
         raise Forbidden("only the league's organiser may do this: sign in with the league's token")
     upload, event = form.get("csv"), " ".join(str(form.get("event", "")).split())[:80]
-    if not isinstance(upload, UploadFile):
-        raise Forbidden("choose the CSV file your pairing tool exported")
+    if not isinstance(upload, UploadFile):  # the league's page says so, as for a file it cannot read
+        return _league(
+            league_id,
+            request,
+            session,
+            settings,
+            error=sentence("choose the CSV file your pairing tool exported"),
+        )
     raw = await upload.read(MAX_CSV_CHARS * 4 + 1)  # UTF-8: at most four bytes a character
-    text = raw.decode("utf-8", "replace")
+    try:
+        text = raw.decode("utf-8")  # as the API reads it: a byte that is not UTF-8 is no name of anyone's
+    except UnicodeDecodeError as e:
+        said = f"byte {e.start + 1} of that file is not UTF-8 text: export it again as a UTF-8 CSV"
+        return _league(league_id, request, session, settings, error=sentence(said))
     try:
         if len(text) > MAX_CSV_CHARS:
             raise Forbidden(f"that file is over {MAX_CSV_CHARS} characters: split it by rounds")
@@ -81,15 +91,19 @@ async def import_claims(
     league_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     async def act(form: Any) -> str:
-        text = str(form.get("csv", ""))
+        # The file as read on the first page: a browser sends a form's line breaks as CRLF.
+        text = str(form.get("csv", "")).replace("\r\n", "\n")
         if len(text) > MAX_CSV_CHARS:
             raise Forbidden(f"that file is over {MAX_CSV_CHARS} characters: split it by rounds")
-        chosen = {role: str(form.get(role, "")).strip()[:100] or None for role, _, _ in ROLES}
+        chosen = {role: str(form.get(role, "")).strip() or None for role, _, _ in ROLES}
         try:
             columns = ClaimColumns.model_validate(chosen)
-        except ValidationError:
-            missing = next(words for role, words, needed in ROLES if needed and not chosen[role])
-            raise Forbidden(f"choose the column of the {missing.lower()}") from None
+        except ValidationError as e:  # a column not chosen, or a name no header of the file has (too long)
+            role = str(e.errors()[0]["loc"][0])
+            words = next(words for field, words, _ in ROLES if field == role)
+            raise Forbidden(
+                f"choose the column of the {words[0].lower()}{words[1:]} from the file's header"
+            ) from None
         event = " ".join(str(form.get("event", "")).split())[:80]
         if not event:
             raise Forbidden("name the event the file is of")

@@ -8,8 +8,9 @@ Bounded before anything is kept: the file's characters, rows, columns and every 
 file is refused in one sentence naming its row and column (the whole file or nothing). Names are kept as an
 event keeps them (app.services.player_names). A cell such as `=HYPERLINK(...)` is kept as text: HTML and JSON
 escape it, and `csv_cell` is how any CSV written from it must write it. One game is one row: its identity is
-the event as named, the round and the two players; the same row again is the row kept, another result for it
-is refused. Nothing here commits: the route or page wraps the import in `app.services.writing.unit_of_work`."""
+the event, the round and the two players, however a tool spells their case or lists them first; the same
+row again is the row kept, another result for it is refused, and a name the league keeps already (a signed
+game's, an earlier claim's) is kept as the league first spelt it. Nothing here commits: the route or page wraps the import in `app.services.writing.unit_of_work`."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ import csv
 import io
 from collections.abc import Iterator
 
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
-from app.data.models import LeagueClaim
+from app.data.models import LeagueClaim, LeagueGame
 from app.data.schemas_claims import (
     MAX_CELL_CHARS,
     MAX_CSV_CHARS,
@@ -37,6 +39,11 @@ from rules.core.errors import RulesError
 MAX_ROUND = 99  # a league's event may run more rounds than a firestep event (12)
 WON, LOST, DRAWN = ("w", "win", "won", "1"), ("l", "loss", "lost", "0"), ("d", "draw", "drawn", "tie", "0.5")
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell starting so as a formula
+
+
+def _look(text: str) -> str:
+    """What a name looks like whatever its case (TR39's skeleton of it casefolded): one player, one event."""
+    return player_names.skeleton(text.casefold())
 
 
 def csv_cell(text: str) -> str:
@@ -123,13 +130,19 @@ def _claim(
     b_club = _name(*cell("b_club"), required=False) if "b_club" in where else ""
     a = [_name(*cell("a_name"), required=True), a_club]
     b = [_name(*cell("b_name"), required=True), b_club]
+    look_a, look_b = ([_look(t) for t in p] for p in (a, b))
+    if look_a == look_b:  # one player counted twice, won and lost (an event registers no look-alike)
+        raise RulesError("csv", f"row {line}: the second player is the first (the same name and club)")
     winner = (
         _winner(a_points, b_points, *cell("result")) if "result" in where else _winner(a_points, b_points)
     )
+    # One game whichever player a tool lists first and however it spells the event or a name's case: the same
+    # pairing again is the row kept, and another result for it is a conflict, never a second game.
+    sides = sorted([(look_a, a_points, winner == "a"), (look_b, b_points, winner == "b")])
     return LeagueClaim(
         league_id=league_id,
-        identity=sha256([event, rnd, sorted([a, b])]),  # either player first: one game
-        result_hash=sha256([*a, winner, a_points, b_points]),
+        identity=sha256([_look(event), rnd, [look for look, _, _ in sides]]),
+        result_hash=sha256([[points, won] for _, points, won in sides]),
         event=event,
         round=rnd,
         a_name=a[0],
@@ -179,6 +192,12 @@ def import_claims(
     """The file's rows kept for the league as the organiser's claims (and how many were kept already)."""
     event = player_names.normalised(event, "event")
     parsed = parse(league_id, event, text, columns)
+    spelt = _spellings(session, league_id)
+    for claim in parsed:  # a player is one line of the table however a tool spells their name's case
+        claim.a_name, claim.a_club, claim.b_name, claim.b_club = (
+            spelt.setdefault(_look(t), t) if t else t
+            for t in (claim.a_name, claim.a_club, claim.b_name, claim.b_club)
+        )
     kept: list[LeagueClaim] = []
     already = 0
     count = session.exec(
@@ -206,6 +225,20 @@ def import_claims(
         kept.append(claim)
         count += 1
     return kept, already
+
+
+def _spellings(session: Session, league_id: int) -> dict[str, str]:
+    """Each name and club the league keeps (its signed games' and its claims'), by what it looks like: a claim
+    naming one as another tool spells it is kept as the league first spelt it."""
+    kept: dict[str, str] = {}
+    for g in (LeagueGame, LeagueClaim):
+        names = (col(g.a_name), col(g.a_club), col(g.b_name), col(g.b_club))
+        rows = session.execute(sa_select(*names).where(col(g.league_id) == league_id).order_by(col(g.id)))
+        for row in rows:
+            for text in row:
+                if text:
+                    kept.setdefault(_look(text), text)
+    return kept
 
 
 def claims(session: Session, league_id: int) -> list[LeagueClaim]:

@@ -159,3 +159,69 @@ def test_the_organiser_names_the_columns_from_the_files_header_on_the_page(sqlit
         files={"csv": ("x.csv", b"", "text/csv")},
     )
     assert bad.status_code == 422 and "The file is empty" in bad.text
+
+
+def test_one_game_is_one_claim_however_a_tool_spells_or_orders_it(sqlite_client: TestClient) -> None:
+    """The hostile pass of this session: a row under another case of its event, its players the other way
+    round, or a player's name in another case was a second game; a player paired with themselves counted."""
+    c = sqlite_client
+    league_id, organiser = new_league(c)
+    url = f"/api/v1/leagues/{league_id}"
+    cols = {k: v for k, v in COLUMNS.items() if k not in ("a_club", "b_club", "result")}
+    head = "Round,Player 1,Score 1,Player 2,Score 2\r\n"
+
+    def send(event: str, rows: str) -> Any:
+        return c.post(
+            f"{url}/claims", headers=organiser, json={"event": event, "csv": head + rows, "columns": cols}
+        )
+
+    assert send("Dup Open", "1,Dora,10,Eve,5\r\n").json()["imported"] == 1
+    for event, row in (("dup open", "1,Dora,10,Eve,5\r\n"), ("DUP OPEN", "1,Eve,5,Dora,10\r\n")):
+        again = send(event, row)
+        assert again.status_code == 201 and (again.json()["imported"], again.json()["kept_already"]) == (0, 1)
+    reversed_other_result = send("Dup Open", "1,Eve,10,Dora,5\r\n")
+    assert reversed_other_result.status_code == 409
+    assert (
+        send("Dup Open", "2,DORA,7,eve,7\r\n").json()["imported"] == 1
+    )  # a second round: the same two players
+    lines = {line["player"]: line["played"] for line in c.get(url).json()["lines"]}
+    assert lines == {"Dora": 2, "Eve": 2}
+    itself = send("Dup Open", "3,Same,1,SAME,2\r\n")
+    assert itself.status_code == 422 and itself.json()["detail"] == (
+        "Row 2: the second player is the first (the same name and club)."
+    )
+
+
+def test_the_pages_two_steps_take_any_file_the_first_accepts_and_refuse_in_a_sentence(
+    sqlite_client: TestClient,
+) -> None:
+    """The hostile pass: a column name past 80 characters sent to the second step was a 500; a file near the
+    limit with LF line breaks came back from the browser as CRLF and was refused as too long; bytes that are not
+    UTF-8 were read as replacement characters and kept as a player's name; no file at all answered JSON."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "CSV league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    good = BCP.replace('Round,"Ann"', '1,"Ann"')
+    chosen = {**COLUMNS, "event": "Autumn GT", "csv": good}
+    long_name = c.post(f"/leagues/{league_id}/claims", data=form(c, {**chosen, "a_club": "F" * 81}))
+    assert long_name.status_code == 422
+    assert (
+        "choose the column of the first player&#39;s club from the file&#39;s header"
+        in long_name.text.lower()
+    )
+    # 1,990 pairings of LF lines, under the limit as uploaded; sent back with each line break as CRLF.
+    rows = "".join(f"{1 + i % 9},P{i:04d}{'x' * 58},,1,Q{i:04d}{'y' * 20},,0,W\n" for i in range(1_990))
+    near = BCP.split("\r\n", 1)[0] + "\n" + rows
+    assert 200_000 - 2_000 < len(near) <= 200_000 < len(near.replace("\n", "\r\n"))
+    files = {"csv": ("near.csv", near.encode(), "text/csv")}
+    step_one = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "Big"}), files=files)
+    assert step_one.status_code == 200
+    sent_back = {**chosen, "event": "Big", "csv": near.replace("\n", "\r\n")}
+    assert "Imported 1990 games" in c.post(f"/leagues/{league_id}/claims", data=form(c, sent_back)).text
+    not_utf8 = {"csv": ("x.csv", b"Round,P1,S1,P2,S2\n1,Ann\xff,1,B,2\n", "text/csv")}
+    refused = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "GT"}), files=not_utf8)
+    assert "Byte 24 of that file is not UTF-8 text: export it again as a UTF-8 CSV." in refused.text
+    assert "Ann\ufffd" not in c.get(f"/leagues/{league_id}").text
+    no_file = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "GT"}))
+    assert no_file.headers["content-type"].startswith("text/html")
+    assert "Choose the CSV file your pairing tool exported." in no_file.text
