@@ -6,21 +6,21 @@ the two pages."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 
 from app.core.routing import Router
-from app.data.schemas_claims import MAX_CSV_CHARS, ClaimColumns
+from app.data.schemas_claims import MAX_CELL_CHARS, MAX_CSV_CHARS, ClaimColumns
 from app.deps import SessionDep, SettingsDep
 from app.errors import Forbidden, sentence
 from app.pages.common import USER_ERRORS, error_message
-from app.pages.league import _league, is_organiser, organiser_write
+from app.pages.league import _league, is_organiser
 from app.pages.templates import templates
 from app.services import league, league_claims
+from app.services.league_claims import ColumnRefused
+from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
 
 router = Router(include_in_schema=False)
@@ -38,19 +38,37 @@ ROLES = [
 ]
 
 
-def _columns_page(request: Request, league_id: int, event: str, text: str, names: list[str], error: str | None,
-                  status: int = 200) -> Response:  # fmt: skip
+def _columns_page(
+    request: Request,
+    league_id: int,
+    event: str,
+    text: str,
+    names: list[str],
+    error: str | None = None,
+    chosen: dict[str, str] | None = None,
+    refused: str | None = None,
+) -> Response:
+    """The file's header offered for each column: after a refusal, the sentence at the top and every choice,
+    the event's name and the file kept (`refused` the role whose column to choose again)."""
     context = {
         "league_id": league_id,
         "event": event,
         "csv": text,
         "names": names,
         "roles": ROLES,
+        "separator": league_claims.SEPARATORS[league_claims.delimiter(text)],
+        "chosen": chosen or {},
+        "refused": refused,
         "error": error,
     }
-    response = templates.TemplateResponse(request, "league_claims.html", context, status)
+    response = templates.TemplateResponse(request, "league_claims.html", context, 422 if error else 200)
     response.headers["Cache-Control"] = "no-store"  # the organiser's file
     return response
+
+
+def _role_words(role: str) -> str:
+    """A role as a refusal names it: its label without the parenthesis ("Result for the first player")."""
+    return next(words for field, words, _ in ROLES if field == role).split(" (")[0]
 
 
 @router.post("/leagues/{league_id:int}/claims/columns", response_class=HTMLResponse)
@@ -83,36 +101,58 @@ async def name_columns(
     except USER_ERRORS as e:
         said = e.reason if isinstance(e, RulesError) else error_message(e)  # the row and column, not "csv:"
         return _league(league_id, request, session, settings, error=sentence(said))
-    return _columns_page(request, league_id, event, text, names, None)
+    return _columns_page(request, league_id, event, text, names)
+
+
+def _chosen_columns(chosen: dict[str, str]) -> ClaimColumns:
+    try:
+        return ClaimColumns.model_validate({role: name or None for role, name in chosen.items()})
+    except ValidationError as e:  # a column not chosen, or a name no header of the file has (too long)
+        role = str(e.errors()[0]["loc"][0])
+        words = _role_words(role)
+        raise ColumnRefused(
+            role, f"choose the column of the {words[0].lower()}{words[1:]} from the file's header", ""
+        ) from None
 
 
 @router.post("/leagues/{league_id:int}/claims", response_class=HTMLResponse)
 async def import_claims(
     league_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    async def act(form: Any) -> str:
-        # The file as read on the first page: a browser sends a form's line breaks as CRLF.
-        text = str(form.get("csv", "")).replace("\r\n", "\n")
+    """The rows kept as claims, or the columns page again: its refusal at the top, the file, the event's name
+    and every choice kept, so that the organiser chooses again what was refused and nothing else."""
+    form = await request.form()
+    if not is_organiser(request, session, settings, league_id):
+        raise Forbidden("only the league's organiser may do this: sign in with the league's token")
+    # The file as read on the first page: a browser sends a form's line breaks as CRLF.
+    text = str(form.get("csv", "")).replace("\r\n", "\n")
+    event = " ".join(str(form.get("event", "")).split())[:80]
+    chosen = {role: str(form.get(role, "")).strip()[: MAX_CELL_CHARS + 1] for role, _, _ in ROLES}
+    try:
         if len(text) > MAX_CSV_CHARS:
             raise Forbidden(f"that file is over {MAX_CSV_CHARS} characters: split it by rounds")
-        chosen = {role: str(form.get(role, "")).strip() or None for role, _, _ in ROLES}
-        try:
-            columns = ClaimColumns.model_validate(chosen)
-        except ValidationError as e:  # a column not chosen, or a name no header of the file has (too long)
-            role = str(e.errors()[0]["loc"][0])
-            words = next(words for field, words, _ in ROLES if field == role)
-            raise Forbidden(
-                f"choose the column of the {words[0].lower()}{words[1:]} from the file's header"
-            ) from None
-        event = " ".join(str(form.get("event", "")).split())[:80]
+        names = league_claims.header(text)
+    except USER_ERRORS as e:  # not the file the first page read: that page again
+        said = e.reason if isinstance(e, RulesError) else error_message(e)
+        return _league(league_id, request, session, settings, error=sentence(said))
+    try:
+        columns = _chosen_columns(chosen)
         if not event:
             raise Forbidden("name the event the file is of")
-        league.lock_league(session, league_id)
-        try:
+        with unit_of_work(session):
+            league.lock_league(session, league_id)
             rows, already = league_claims.import_claims(session, league_id, event, text, columns)
-        except RulesError as e:  # said by its row and column, not by the API's field ("csv")
-            raise Forbidden(e.reason) from None
-        kept = f" ({already} here already, kept once)" if already else ""
-        return f"Imported {len(rows)} games from the file{kept}, kept as the organiser's claim: not signed by a club."
-
-    return await organiser_write(request, session, settings, league_id, act)
+    except ColumnRefused as e:  # the column's role named, so that the organiser chooses it again
+        session.rollback()
+        words = _role_words(e.role)
+        said = f"the {words[0].lower()}{words[1:]}: {e.said}" if e.said else e.reason
+        return _columns_page(request, league_id, event, text, names, sentence(said), chosen, e.role)
+    except USER_ERRORS as e:
+        session.rollback()
+        said = e.reason if isinstance(e, RulesError) else error_message(e)  # the row and column, not "csv:"
+        return _columns_page(request, league_id, event, text, names, sentence(said), chosen)
+    new = len(rows) - already
+    games = f"{new} new game{'' if new == 1 else 's'} kept, {already} already here"
+    return _league(
+        league_id, request, session, settings, said=f"{games}: the organiser's claim, not signed by a club."
+    )

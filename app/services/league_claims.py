@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
@@ -39,6 +40,7 @@ from rules.core.errors import RulesError
 MAX_ROUND = 99  # a league's event may run more rounds than a firestep event (12)
 WON, LOST, DRAWN = ("w", "win", "won", "1"), ("l", "loss", "lost", "0"), ("d", "draw", "drawn", "tie", "0.5")
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell starting so as a formula
+SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}  # what a file's columns are read apart by
 
 
 def _look(text: str) -> str:
@@ -51,12 +53,36 @@ def csv_cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA) else text
 
 
+class ColumnRefused(RulesError):
+    """A named column's cell refused: the API says its row and column, the page which choice to make again
+    (`role`, the ClaimColumns field) and what the cell held (`said`: after the role's words, one clause)."""
+
+    def __init__(self, role: str, reason: str, said: str) -> None:
+        super().__init__("csv", reason)
+        self.role, self.said = role, said
+
+
+def delimiter(text: str) -> str:
+    """The file's separator: the one of SEPARATORS that splits its header into the most columns (a comma on a
+    tie). Excel in a European locale writes semicolons, read with commas as one column."""
+    first = text.lstrip("\ufeff").split("\n", 1)[0][: MAX_CELL_CHARS * MAX_CSV_COLUMNS]
+    counts: dict[str, int] = {}
+    for d in SEPARATORS:
+        try:
+            counts[d] = len(next(csv.reader([first], delimiter=d), []))
+        except csv.Error:  # read as _rows reads it, which names the row
+            counts[d] = 0
+    return max(SEPARATORS, key=lambda d: counts[d])  # max keeps the first of equals: the comma
+
+
 def _rows(text: str) -> Iterator[tuple[int, list[str]]]:
     """The file's rows with their line numbers (from 1, the header's), blank lines skipped; a row the csv
     module cannot read (an unclosed quote) refused naming it."""
     if len(text) > MAX_CSV_CHARS:
         raise RulesError("csv", f"the file is over {MAX_CSV_CHARS} characters: split it by rounds")
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), strict=True)
+    reader = csv.reader(
+        io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter(text), strict=True
+    )
     while True:
         try:
             row = next(reader)
@@ -86,34 +112,58 @@ def header(text: str) -> list[str]:
     return names
 
 
-def _number(cell: str, at: str, lowest: int, highest: int) -> int:
-    if not cell.strip().isascii() or not cell.strip().isdigit() or not lowest <= int(cell) <= highest:
-        raise RulesError("csv", f"{at}: “{cell[:20]}” is not a whole number from {lowest} to {highest}")
-    return int(cell)
+class _Cell(NamedTuple):
+    """A named column's cell in a row: its text, where the API says it is, and the column's role."""
+
+    text: str
+    line: int
+    at: str  # "row 2, column “Army”"
+    role: str
+
+    def short(self) -> str:  # a cell as a page's sentence quotes it: that sentence stays under 120 characters
+        return self.text if len(self.text) <= 16 else self.text[:15] + "…"
 
 
-def _name(cell: str, at: str, required: bool) -> str:
-    if not cell.strip():
+def _number(cell: _Cell, lowest: int, highest: int) -> int:
+    text = cell.text.strip()
+    if not text.isascii() or not text.isdigit() or not lowest <= int(text) <= highest:
+        raise ColumnRefused(
+            cell.role,
+            f"{cell.at}: “{cell.text[:20]}” is not a whole number from {lowest} to {highest}",
+            f"row {cell.line}'s “{cell.short()}” is not a whole number from {lowest} to {highest}: "
+            "choose another column",
+        )
+    return int(text)
+
+
+def _name(cell: _Cell, required: bool) -> str:
+    if not cell.text.strip():
         if required:
-            raise RulesError("csv", f"{at}: a player's name is missing")
+            said = f"row {cell.line} has no name in it: choose another column"
+            raise ColumnRefused(cell.role, f"{cell.at}: a player's name is missing", said)
         return ""
     try:
-        return player_names.normalised(cell, "csv")
+        return player_names.normalised(cell.text, "csv")
     except RulesError as e:
-        raise RulesError("csv", f"{at}: {e.reason.split(' (')[0][:60]}") from None  # one sentence, short
+        why = e.reason.split(" (")[0][:60]  # one sentence, short
+        raise ColumnRefused(cell.role, f"{cell.at}: {why}", f"row {cell.line}: {why}") from None
 
 
-def _winner(a: int, b: int, result: str | None = None, at: str = "") -> str | None:
+def _winner(a: int, b: int, result: _Cell | None = None) -> str | None:
     if result is None:
         return "a" if a > b else "b" if b > a else None
-    said = result.strip().casefold()
+    said = result.text.strip().casefold()
     if said in WON:
         return "a"
     if said in LOST:
         return "b"
     if said in DRAWN:
         return None
-    raise RulesError("csv", f"{at}: “{result[:20]}” is not W, L or D for the first player")
+    raise ColumnRefused(
+        result.role,
+        f"{result.at}: “{result.text[:20]}” is not W, L or D for the first player",
+        f"row {result.line}'s “{result.short()}” is not W, L or D: choose another column",
+    )
 
 
 def _claim(
@@ -121,21 +171,19 @@ def _claim(
 ) -> LeagueClaim:
     """One row as a claim: its named cells read, a refusal naming the row and column of the first at fault."""
 
-    def cell(role: str) -> tuple[str, str]:
-        return row[where[role]], f"row {line}, column “{names[where[role]][:30]}”"
+    def cell(role: str) -> _Cell:
+        return _Cell(row[where[role]], line, f"row {line}, column “{names[where[role]][:30]}”", role)
 
-    a_points, b_points = _number(*cell("a_points"), 0, MAX_POINTS), _number(*cell("b_points"), 0, MAX_POINTS)
-    rnd = _number(*cell("round"), 1, MAX_ROUND)
-    a_club = _name(*cell("a_club"), required=False) if "a_club" in where else ""
-    b_club = _name(*cell("b_club"), required=False) if "b_club" in where else ""
-    a = [_name(*cell("a_name"), required=True), a_club]
-    b = [_name(*cell("b_name"), required=True), b_club]
+    a_points, b_points = _number(cell("a_points"), 0, MAX_POINTS), _number(cell("b_points"), 0, MAX_POINTS)
+    rnd = _number(cell("round"), 1, MAX_ROUND)
+    a_club = _name(cell("a_club"), required=False) if "a_club" in where else ""
+    b_club = _name(cell("b_club"), required=False) if "b_club" in where else ""
+    a = [_name(cell("a_name"), required=True), a_club]
+    b = [_name(cell("b_name"), required=True), b_club]
     look_a, look_b = ([_look(t) for t in p] for p in (a, b))
     if look_a == look_b:  # one player counted twice, won and lost (an event registers no look-alike)
         raise RulesError("csv", f"row {line}: the second player is the first (the same name and club)")
-    winner = (
-        _winner(a_points, b_points, *cell("result")) if "result" in where else _winner(a_points, b_points)
-    )
+    winner = _winner(a_points, b_points, cell("result")) if "result" in where else _winner(a_points, b_points)
     # One game whichever player a tool lists first and however it spells the event or a name's case: the same
     # pairing again is the row kept, and another result for it is a conflict, never a second game.
     sides = sorted([(look_a, a_points, winner == "a"), (look_b, b_points, winner == "b")])
@@ -189,7 +237,8 @@ def parse(league_id: int, event: str, text: str, columns: ClaimColumns) -> list[
 def import_claims(
     session: Session, league_id: int, event: str, text: str, columns: ClaimColumns
 ) -> tuple[list[LeagueClaim], int]:
-    """The file's rows kept for the league as the organiser's claims (and how many were kept already)."""
+    """The file's games kept for the league as the organiser's claims, each once however often the file lists
+    it, and how many of them the league kept already."""
     event = player_names.normalised(event, "event")
     parsed = parse(league_id, event, text, columns)
     spelt = _spellings(session, league_id)
@@ -203,7 +252,16 @@ def import_claims(
     count = session.exec(
         select(func.count()).select_from(LeagueClaim).where(LeagueClaim.league_id == league_id)
     ).one()
+    in_file: dict[str, LeagueClaim] = {}  # a per-player export lists each game twice: one game, kept once
     for claim in parsed:
+        seen = in_file.get(claim.identity)
+        if seen is not None:
+            if seen.result_hash != claim.result_hash:
+                raise Conflict(
+                    f"the file gives round {claim.round}'s {claim.a_name[:30]} v {claim.b_name[:30]} two "
+                    "results: refused"
+                )
+            continue
         found = session.exec(
             select(LeagueClaim).where(
                 LeagueClaim.league_id == league_id, LeagueClaim.identity == claim.identity
@@ -215,6 +273,7 @@ def import_claims(
                     f"round {claim.round}'s {claim.a_name[:30]} v {claim.b_name[:30]} is here already with "
                     "another result: refused"
                 )
+            in_file[claim.identity] = found
             kept.append(found)
             already += 1
             continue
@@ -222,6 +281,7 @@ def import_claims(
             raise Conflict(f"a league keeps at most {MAX_LEAGUE_GAMES} claimed games: start a new league")
         session.add(claim)
         session.flush()
+        in_file[claim.identity] = claim
         kept.append(claim)
         count += 1
     return kept, already

@@ -40,6 +40,7 @@ PLACEHOLDER = 12  # the width a placeholder is counted at: an id, a side, a peri
 # The message's argument position of each refusal (a keyword `message` wins).
 MESSAGE_ARG = {
     "RulesError": 1,
+    "ColumnRefused": 1,  # app/services/league_claims.py: the API's sentence (the page's is proved by its test)
     "_fail": 1,  # rules/core/scenario.py's RulesError
     "Conflict": 0,
     "Forbidden": 0,
@@ -54,11 +55,6 @@ MESSAGE_ARG = {
 # Messages the walk cannot read, each bounded another way: app/errors.py answers a message that is not one
 # sentence of at most 120 characters with a fixed sentence for its status (the `why` keeps the message).
 DYNAMIC = {
-    (
-        "app/pages/league_claims.py",
-        "e.reason",
-    ): "re-raises a CSV's RulesError (app.services.league_claims: its row "
-    "and column), walked where it is raised",
     ("app/core/pdf_engine.py", "problem"): "problem_sentence() for each system, held to one sentence by "
     "tests/app/test_pdf_engine.py",
     ("app/services/rehearsal.py", "reason"): "re-raises a rehearsal's RulesError, walked where it is raised",

@@ -149,9 +149,11 @@ def test_the_organiser_names_the_columns_from_the_files_header_on_the_page(sqlit
         and "choose the column of the second player&#39;s score" in missing.text.lower()
     )
     malformed = c.post(f"/leagues/{league_id}/claims", data=form(c, {**chosen, "csv": BCP}))
-    assert "Row 2, column “Round”: “Round” is not a whole number from 1 to 99." in malformed.text
+    assert "The round: row 2&#39;s “Round” is not a whole number from 1 to 99: choose another column." in (
+        malformed.text
+    )
     done = c.post(f"/leagues/{league_id}/claims", data=form(c, chosen))
-    assert "Imported 3 games from the file, kept as the organiser&#39;s claim" in done.text
+    assert "3 new games kept, 0 already here: the organiser&#39;s claim, not signed by a club." in done.text
     assert "2 of 2 on the organiser's claim, not signed" in done.text
     bad = c.post(
         f"/leagues/{league_id}/claims/columns",
@@ -217,7 +219,10 @@ def test_the_pages_two_steps_take_any_file_the_first_accepts_and_refuse_in_a_sen
     step_one = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "Big"}), files=files)
     assert step_one.status_code == 200
     sent_back = {**chosen, "event": "Big", "csv": near.replace("\n", "\r\n")}
-    assert "Imported 1990 games" in c.post(f"/leagues/{league_id}/claims", data=form(c, sent_back)).text
+    assert (
+        "1990 new games kept, 0 already here"
+        in c.post(f"/leagues/{league_id}/claims", data=form(c, sent_back)).text
+    )
     not_utf8 = {"csv": ("x.csv", b"Round,P1,S1,P2,S2\n1,Ann\xff,1,B,2\n", "text/csv")}
     refused = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "GT"}), files=not_utf8)
     assert "Byte 24 of that file is not UTF-8 text: export it again as a UTF-8 CSV." in refused.text
@@ -225,3 +230,104 @@ def test_the_pages_two_steps_take_any_file_the_first_accepts_and_refuse_in_a_sen
     no_file = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "GT"}))
     assert no_file.headers["content-type"].startswith("text/html")
     assert "Choose the CSV file your pairing tool exported." in no_file.text
+
+
+def _columns_page(c: TestClient, league_id: int, text: str, event: str = "Autumn GT") -> Any:
+    files = {"csv": ("round.csv", text.encode("utf-8"), "text/csv")}
+    return c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": event}), files=files)
+
+
+def _page_league(c: TestClient) -> int:
+    made = c.post("/leagues", data=form(c, {"name": "CSV league"}), follow_redirects=False)
+    return int(made.headers["location"].rsplit("/", 1)[1])
+
+
+def test_a_refusal_on_the_columns_page_keeps_the_file_the_event_and_every_choice(
+    sqlite_client: TestClient,
+) -> None:
+    """The newcomer pass: a wrong column chosen sent the organiser back to the league page, far above its form
+    at 390 wide, the file, the event's name and every choice lost. Now the columns page again, its sentence
+    first and naming the column's role, the choice to make again marked."""
+    c = sqlite_client
+    league_id = _page_league(c)
+    good = BCP.replace('Round,"Ann"', '1,"Ann"')
+    chosen = {**COLUMNS, "a_points": "Faction 1", "event": "Autumn GT", "csv": good}
+    wrong = c.post(f"/leagues/{league_id}/claims", data=form(c, chosen))
+    assert wrong.status_code == 422
+    said = "The first player's score: row 2's “Ypres” is not a whole number from 0 to 10000: choose another column."
+    main = wrong.text.split("<main", 1)[1]
+    first = re.search(
+        r'<h1 id="claims-h">.*?</h1>\s*<div class="errors" role="alert" id="cl-error"><p>(.*?)</p>',
+        main,
+        re.S,
+    )
+    assert first is not None and first.group(1).replace("&#39;", "'") == said and len(said) <= 120
+    assert 'name="event" value="Autumn GT"' in wrong.text
+    kept = re.search(r'name="csv" value="([^"]*)"', wrong.text)
+    assert kept is not None and kept.group(1).replace("&#34;", '"').replace("\r\n", "\n") == good.replace(
+        "\r\n", "\n"
+    )
+    for role in COLUMNS:
+        chosen_column = chosen[role]
+        select = re.search(rf'<select id="cl-{role}"[^>]*>(.*?)</select>', wrong.text, re.S)
+        assert select is not None
+        assert re.findall(r'<option value="([^"]*)" selected>', select.group(1)) == [chosen_column], role
+    assert re.search(r'<select id="cl-a_points" name="a_points" required aria-invalid="true"', wrong.text)
+    # The longest cell and row number still a sentence of at most 120 characters.
+    rows = (
+        "".join(f"{r % 99 + 1},P{r},1,1,Q{r},y,0,W\n" for r in range(1, 1_999))
+        + "5,Z,Ypresxxxxxxxxxxxxxxxxxxxxxx,1,Y,y,0,W\n"
+    )
+    long = c.post(
+        f"/leagues/{league_id}/claims",
+        data=form(c, {**chosen, "a_points": "Faction 1", "csv": file_of(rows)}),
+    )
+    refusal = re.search(r'role="alert" id="cl-error"><p>(.*?)</p>', long.text)
+    assert refusal is not None and "row 2000&#39;s “Ypresxxxxxxxxxx…”" in refusal.group(1)
+    assert len(refusal.group(1).replace("&#39;", "'")) <= 120
+    # A file refused in the second step (two results for one game) keeps the page too.
+    twice = file_of("1,Ann,x,3,Bob,y,1,W\n1,Bob,y,3,Ann,x,1,W\n")
+    refused = c.post(
+        f"/leagues/{league_id}/claims", data=form(c, {**chosen, "a_points": "Score 1", "csv": twice})
+    )
+    assert refused.status_code == 422
+    assert "two results: refused." in refused.text and 'name="event" value="Autumn GT"' in refused.text
+
+
+def test_a_semicolon_separated_file_is_read_by_its_separator(sqlite_client: TestClient) -> None:
+    """Excel in a European locale writes semicolons, with a byte-order mark: read as one column before."""
+    c = sqlite_client
+    league_id = _page_league(c)
+    excel = '\ufeffRound;Player 1;Score 1;Player 2;Score 2\r\n1;Ann;14;Bob;6\r\n1;Cleo;8;"Dirk; Jr";8\r\n'
+    page = _columns_page(c, league_id, excel)
+    assert page.status_code == 200 and "read as separated by semicolons." in page.text
+    offered = re.findall(r'<select id="cl-round" name="round" required>(.*?)</select>', page.text, re.S)[0]
+    assert re.findall(r'<option value="([^"]*)">', offered) == [
+        "",
+        "Round",
+        "Player 1",
+        "Score 1",
+        "Player 2",
+        "Score 2",
+    ]
+    assert "read as separated by commas." in _columns_page(c, league_id, BCP).text
+    cols = {k: v for k, v in COLUMNS.items() if k not in ("a_club", "b_club", "result")}
+    done = c.post(f"/leagues/{league_id}/claims", data=form(c, {**cols, "event": "GT", "csv": excel}))
+    assert "2 new games kept, 0 already here" in done.text and "Dirk; Jr" in done.text
+
+
+def test_a_game_listed_twice_is_counted_once_in_what_the_import_says(sqlite_client: TestClient) -> None:
+    """A per-player export lists each game twice, once from each side: the page said "Imported 4 games"."""
+    c = sqlite_client
+    league_id = _page_league(c)
+    head = "Round,Player 1,Score 1,Player 2,Score 2\r\n"
+    per_player = head + "1,Ann,14,Bob,6\r\n1,Bob,6,Ann,14\r\n1,Cleo,8,Dirk,8\r\n1,Dirk,8,Cleo,8\r\n"
+    cols = {k: v for k, v in COLUMNS.items() if k not in ("a_club", "b_club", "result")}
+    chosen = {**cols, "event": "GT", "csv": per_player}
+    assert (
+        "2 new games kept, 0 already here"
+        in c.post(f"/leagues/{league_id}/claims", data=form(c, chosen)).text
+    )
+    again = head + "1,Ann,14,Bob,6\r\n1,Bob,6,Ann,14\r\n2,Ann,1,Cleo,0\r\n"
+    said = c.post(f"/leagues/{league_id}/claims", data=form(c, {**chosen, "csv": again})).text
+    assert "1 new game kept, 1 already here" in said
