@@ -5,7 +5,9 @@ The site is files, each rendered from the league as the database keeps it (app.s
 (`table`, as the app's league page shows them), the events, one page per counted game beside its signed bundle
 as a .json file and what checking its signature says, one page per club and per player, `index.json`
 (SiteIndex, versioned) and `feed.atom` (Atom 1.0, RFC 4287) of the results, newest first. Only games signed by a
-key the league trusts are published: a game waiting for the organiser's yes is the organiser's, not the league's.
+key the league trusts are published as games: a game waiting for the organiser's yes is the organiser's, not the
+league's. The organiser's claims (another tool's file) are listed as such on the events and players' pages and in
+index.json, never in the feed: it carries signed results only.
 
 Nothing reads the clock: the feed's times are when each result entered the league, so the same league gives
 byte-identical files, and `publish` writes only the files whose bytes changed and removes the pages of what
@@ -26,13 +28,13 @@ from typing import Literal
 from xml.etree import ElementTree as ET
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.club import signing
 from app.core import shipped
 from app.data.models import League, LeagueGame
-from app.services import league
+from app.services import league, league_claims
 from rules.core.commitment import canonical
 
 SITE_VERSION: Literal[1] = 1  # index.json's format: a reader checks it before reading the rest
@@ -45,6 +47,7 @@ MANAGED = (
 )  # folders whose files not in the site are removed at publishing
 TOP = ("index.html", "events.html", "index.json", "feed.atom")
 ATOM = "http://www.w3.org/2005/Atom"
+CLAIMED: Literal["the organiser's claim, not signed"] = "the organiser's claim, not signed"
 
 _env = Environment(
     loader=FileSystemLoader(shipped.frontend() / "templates"),
@@ -88,11 +91,25 @@ class SiteGame(BaseModel):
     bundle: str
 
 
+class SiteClaim(BaseModel):
+    """A game its organiser imported from another tool's file (app.services.league_claims): counted in the
+    standings, signed by nobody, so it has no page, no bundle and no entry in the feed."""
+
+    kept_as: Literal["the organiser's claim, not signed"] = CLAIMED
+    event: str
+    round: int
+    first: tuple[str, str]  # the player's name and club ("" for none)
+    second: tuple[str, str]
+    winner: Literal["first", "second"] | None
+    points: tuple[int, int]
+
+
 class SiteIndex(BaseModel):
-    version: Literal[1] = SITE_VERSION
+    version: Literal[1] = SITE_VERSION  # claims added beside games: a version 1 reader reads what it knew
     league: str
     standings: list[SiteLine]
     games: list[SiteGame]
+    claims: list[SiteClaim] = Field(default_factory=list)
 
 
 # -- building the site ------------------------------------------------------------------------------------------
@@ -176,10 +193,14 @@ def build(session: Session, league_id: int) -> Site:
         SiteLine(**vars(line), page=f"players/{slug(line.player + chr(0) + line.club, 'player')}.html")
         for line in lines
     ]
+    claims = _claims(session, league_id)
     clubs = sorted(
-        {g.info.attacker[1] for g in games}
-        | {g.info.defender[1] for g in games}
-        | {line.club for line in lines}
+        (
+            {g.info.attacker[1] for g in games}
+            | {g.info.defender[1] for g in games}
+            | {line.club for line in lines}
+        )
+        - {""}  # a player of no club: no link and no page (a link with no name, a "No club" page)
     )
     club_page = {c: f"clubs/{slug(c, 'club')}.html" for c in clubs}
     player_page = {(line.player, line.club): line.page for line in standings}
@@ -191,7 +212,12 @@ def build(session: Session, league_id: int) -> Site:
     events: dict[tuple[str, int], list[_Game]] = {}
     for g in games:
         events.setdefault((g.info.event, g.info.event_id), []).append(g)
-    site.page("events.html", "events.html", events=sorted(events.items()), **common)
+    claimed: dict[str, list[SiteClaim]] = {}
+    for k in claims:
+        claimed.setdefault(k.event, []).append(k)
+    site.page(
+        "events.html", "events.html", events=sorted(events.items()), claimed=sorted(claimed.items()), **common
+    )
     for g in games:
         site.page(g.info.page, "game.html", game=g, **common)
         site.files[g.info.bundle] = canonical(g.row.bundle) + b"\n"
@@ -201,14 +227,33 @@ def build(session: Session, league_id: int) -> Site:
         site.page(club_page[club], "club.html", club=club, games=mine, lines=members, **common)
     for (name, club), page in sorted(player_page.items()):
         mine = [g for g in games if (name, club) in (g.info.attacker, g.info.defender)]
+        theirs = [k for k in claims if (name, club) in (k.first, k.second)]
         line = next((x for x in standings if (x.player, x.club) == (name, club)), None)
-        site.page(page, "player.html", name=name, club=club, games=mine, line=line, **common)
-    index = SiteIndex(league=row.name, standings=standings, games=[g.info for g in games])
+        site.page(page, "player.html", name=name, club=club, games=mine, claims=theirs, line=line, **common)
+    index = SiteIndex(league=row.name, standings=standings, games=[g.info for g in games], claims=claims)
     site.files["index.json"] = (index.model_dump_json(indent=1) + "\n").encode()
     site.files["feed.atom"] = feed(row, games)
     for name in CSS:
         site.files[f"css/{name}"] = (shipped.frontend() / "static" / "css" / name).read_bytes()
     return site
+
+
+_SIDE: dict[str, Literal["first", "second"]] = {"a": "first", "b": "second"}  # a claim's winner, as kept
+
+
+def _claims(session: Session, league_id: int) -> list[SiteClaim]:
+    claimed = [
+        SiteClaim(
+            event=k.event,
+            round=k.round,
+            first=(k.a_name, k.a_club),
+            second=(k.b_name, k.b_club),
+            winner=_SIDE.get(k.winner or ""),
+            points=(k.a_points, k.b_points),
+        )
+        for k in league_claims.claims(session, league_id)
+    ]
+    return sorted(claimed, key=lambda k: (k.event, k.round, k.first, k.second))
 
 
 def feed(row: League, games: list[_Game]) -> bytes:
@@ -255,7 +300,14 @@ def _headline(g: SiteGame) -> str:
     return f"{a} v {b}: {g.points[0]}–{g.points[1]}, {outcome}"
 
 
+def _claim_headline(k: SiteClaim) -> str:
+    (a, _), (b, _) = k.first, k.second
+    outcome = "a draw" if k.winner is None else f"{a if k.winner == 'first' else b} won"
+    return f"{a} v {b}: {k.points[0]}–{k.points[1]}, {outcome}"
+
+
 _env.globals["headline"] = _headline
+_env.globals["claim_headline"] = _claim_headline
 
 
 # -- writing it -------------------------------------------------------------------------------------------------

@@ -151,3 +151,42 @@ def test_publishing_again_writes_only_what_changed(
     assert not list((out / "games").iterdir()) and not list((out / "players").iterdir())
     # the standings, events, index and feed written; 3 games (page and bundle) and 6 players' and clubs' pages removed
     assert run.output.splitlines()[-1] == f"4 written, 12 removed, 2 kept in {out}"
+
+
+def with_claims(c: TestClient) -> tuple[int, dict[str, str], Ed25519PrivateKey]:
+    """The seeded league and two games its organiser imported from another tool's file, Hal of no club."""
+    league_id, organiser, ours = seeded(c)
+    columns = {"round": "Round", "a_name": "P1", "a_points": "S1", "b_name": "P2", "b_points": "S2"}
+    columns |= {"a_club": "C1", "b_club": "C2"}
+    text = "Round,P1,C1,S1,P2,C2,S2\r\n1,Hal,,9,Ann,Ypres,4\r\n2,Ivy,Mons,5,Hal,,5\r\n"
+    body = {"event": "Spring Open", "csv": text, "columns": columns}
+    assert c.post(f"/api/v1/leagues/{league_id}/claims", headers=organiser, json=body).status_code == 201
+    return league_id, organiser, ours
+
+
+def test_claims_are_listed_marked_and_a_player_of_no_club_has_no_club_link(
+    sqlite_client: TestClient, session: Session
+) -> None:
+    """The newcomer pass: a player of no club had a link with no name (axe link-name) to a "No club" page, and
+    the organiser's claims showed only in the standings."""
+    league_id, _, _ = with_claims(sqlite_client)
+    files = league_site.build(session, league_id).files
+    assert not [p for p in files if p.startswith("clubs/club-")]  # the slug of "": no page
+    for path, data in files.items():
+        if path.endswith(".html"):
+            assert not re.search(r"<a [^>]*>\s*</a>", data.decode()), path
+            assert "No club</h1>" not in data.decode()
+    index = league_site.SiteIndex.model_validate_json(files["index.json"])
+    assert [(k.event, k.round, k.first, k.second, k.winner, k.kept_as) for k in index.claims] == [
+        ("Spring Open", 1, ("Hal", ""), ("Ann", "Ypres"), "first", "the organiser's claim, not signed"),
+        ("Spring Open", 2, ("Ivy", "Mons"), ("Hal", ""), None, "the organiser's claim, not signed"),
+    ]
+    events = files["events.html"].decode()
+    assert 'Spring Open <span class="muted">(the organiser\'s claim, not signed)</span>' in events
+    assert "Hal v Ann: 9–4, Hal won" in events and "Ivy v Hal: 5–5, a draw" in events
+    hal = next(line.page for line in index.standings if line.player == "Hal")
+    page = files[hal].decode()
+    assert "Of no club." in page and "Hal v Ann: 9–4, Hal won" in page and "Ivy v Hal: 5–5, a draw" in page
+    assert page.count("the organiser&#39;s claim, not signed</span>") == 2
+    assert b"Hal" not in files["feed.atom"]  # signed results only, as the site says
+    assert "The results feed (Atom) carries signed results only" in files["index.html"].decode()
