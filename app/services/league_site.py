@@ -47,6 +47,10 @@ MANAGED = (
 )  # folders whose files not in the site are removed at publishing
 TOP = ("index.html", "events.html", "index.json", "feed.atom")
 ATOM = "http://www.w3.org/2005/Atom"
+NO_DATABASE = (
+    "No league database here: run firestep serve (or set FIRESTEP_VAR_DIR to the folder that holds firestep.db) "
+    "first."
+)
 CLAIMED: Literal["the organiser's claim, not signed"] = "the organiser's claim, not signed"
 
 _env = Environment(
@@ -343,11 +347,21 @@ def publish(site: Site, out: Path) -> Published:
 def publish_league(league_id: int, out: str) -> list[str]:
     """`firestep league publish`: the league in the configured database published into `out`, in lines to print
     (each file written or removed, then the counts); a league not found is said in one sentence."""
-    from app.core.config import get_settings
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import OperationalError
+
+    from app.core.config import Settings
     from app.core.db import make_engine
     from rules.core.errors import NotFoundError
 
-    engine = make_engine(get_settings().database_url)
+    url = Settings(secret_key="-").database_url  # publishing signs nothing: no secret key made for it
+    parsed = make_url(url)
+    sqlite = parsed.get_backend_name() == "sqlite"
+    if (
+        sqlite and not Path(parsed.database or "").is_file()
+    ):  # SQLite would make an empty one and say "no league"
+        raise SystemExit(NO_DATABASE)
+    engine = make_engine(url)
     try:
         with Session(engine) as session:
             site = build(session, league_id)
@@ -355,6 +369,10 @@ def publish_league(league_id: int, out: str) -> list[str]:
         raise SystemExit(
             f"no league {league_id} in this database: firestep serve lists them at /leagues"
         ) from None
+    except OperationalError:
+        if not sqlite:  # a server not answering: said by the command line (app.cli_mistakes.said)
+            raise
+        raise SystemExit(NO_DATABASE) from None  # a file that is not firestep's database
     finally:
         engine.dispose()
     done = publish(site, Path(out))

@@ -190,3 +190,33 @@ def test_claims_are_listed_marked_and_a_player_of_no_club_has_no_club_link(
     assert page.count("the organiser&#39;s claim, not signed</span>") == 2
     assert b"Hal" not in files["feed.atom"]  # signed results only, as the site says
     assert "The results feed (Atom) carries signed results only" in files["index.html"].decode()
+
+
+def test_publishing_with_no_database_says_so_and_makes_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newcomer pass: run in a folder with no database, publish made an empty firestep.db and said there was
+    no league 1 in it."""
+    here = tmp_path / "data"
+    here.mkdir()
+    monkeypatch.delenv("FIRESTEP_DATABASE_URL", raising=False)
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(here))
+    run = CliRunner().invoke(cli, ["league", "publish", str(tmp_path / "site"), "--league", "1"])
+    assert run.exit_code == 1 and run.output.strip() == league_site.NO_DATABASE
+    assert len(league_site.NO_DATABASE) <= 120 and list(here.iterdir()) == []
+    (here / "firestep.db").write_bytes(b"")  # a file, not firestep's database: the same sentence
+    again = CliRunner().invoke(cli, ["league", "publish", str(tmp_path / "site"), "--league", "1"])
+    assert again.exit_code == 1 and again.output.strip() == league_site.NO_DATABASE
+
+
+def test_the_organisers_league_page_says_how_to_publish_its_site(sqlite_client: TestClient) -> None:
+    """The newcomer pass found the site only by reading app/cli.py: the page names the command, with the number."""
+    from tests.csrf import form
+
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Site league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    said = f'<p class="lg-fp"><code data-publish>firestep league publish OUT/ --league {league_id}</code>'
+    assert said in c.get(f"/leagues/{league_id}").text
+    c.cookies.clear()
+    assert "data-publish" not in c.get(f"/leagues/{league_id}").text  # the organiser's, as imports are
