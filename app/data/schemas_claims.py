@@ -63,6 +63,8 @@ class ClaimOut(BaseModel):
 
 
 class ClaimsOut(BaseModel):
-    imported: int = Field(description="Rows kept anew.")
-    kept_already: int = Field(description="Rows the league kept already, the same result: kept once.")
+    imported: int = Field(
+        description="Games kept anew (a game the file lists twice, once from each side, is one)."
+    )
+    kept_already: int = Field(description="Games the league kept already, the same result: kept once.")
     claims: list[ClaimOut]

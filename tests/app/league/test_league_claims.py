@@ -331,3 +331,9 @@ def test_a_game_listed_twice_is_counted_once_in_what_the_import_says(sqlite_clie
     again = head + "1,Ann,14,Bob,6\r\n1,Bob,6,Ann,14\r\n2,Ann,1,Cleo,0\r\n"
     said = c.post(f"/leagues/{league_id}/claims", data=form(c, {**chosen, "csv": again})).text
     assert "1 new game kept, 1 already here" in said
+    # The API counts games as the page does.
+    c.cookies.clear()  # the page's organiser cookie: the API is asked with the organiser's bearer token
+    api_league, organiser = new_league(c)
+    body = {"event": "GT", "csv": per_player, "columns": cols}
+    r = c.post(f"/api/v1/leagues/{api_league}/claims", headers=organiser, json=body).json()
+    assert (r["imported"], r["kept_already"], len(r["claims"])) == (2, 0, 2)
