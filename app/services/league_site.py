@@ -34,6 +34,7 @@ from sqlmodel import Session
 from app.club import signing
 from app.core import shipped
 from app.data.models import League, LeagueGame
+from app.data.schemas_league import LeagueLineOut
 from app.services import league, league_claims
 from rules.core.commitment import canonical
 
@@ -62,17 +63,9 @@ _env = Environment(
 
 
 # -- the index a program reads ----------------------------------------------------------------------------------
-class SiteLine(BaseModel):
-    place: int
-    player: str
-    club: str
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    points: int
-    vp: int
-    claimed: int
+class SiteLine(LeagueLineOut):
+    """A line of the table as GET /api/v1/leagues/{id} answers it, with its player's page on the site."""
+
     page: str
 
 
