@@ -31,7 +31,9 @@ class Mistake(ClickException):
 
 
 # The commands as an organiser meets them: --help lists them in this order.
-ORDER = ("doctor", "serve", "credentials", "playsheet", "template-kit", "migrate", "demo")
+# `league` (its organiser's static site, issue 70) with the other things an organiser writes, before the setup's
+# own commands; a command not here is listed last and left out of an unknown command's "type one of".
+ORDER = ("doctor", "serve", "credentials", "playsheet", "template-kit", "league", "migrate", "demo")
 
 
 def listed(values: Iterable[Any]) -> str:

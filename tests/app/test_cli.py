@@ -323,6 +323,7 @@ def test_the_help_is_a_guide_commands_in_use_order_flags_without_types(
     commands = out[out.index("Commands:") :].split()[1::1]
     listed = [word for word in commands if word in {"doctor", "serve", "credentials", "playsheet", "migrate"}]
     assert listed[:3] == ["doctor", "serve", "credentials"], out
+    assert commands.index("template-kit") < commands.index("league") < commands.index("migrate"), out
     for command in ("serve", "credentials", "playsheet", "doctor", "migrate", "template-kit"):
         code, out, _ = run_main([command, "--help"], monkeypatch, capsys)
         assert code == 0 and "<bool>" not in out and "<str>" not in out and "─" not in out, out

@@ -9,12 +9,15 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 from app.club import signing
 from app.core.config import Settings
 from app.main import create_app
+from app.services import league
 from app.services.league import LEAGUE_COOKIE, fingerprint
 from tests.app.league.test_league import signed
 from tests.conftest import _sqlite_clone
@@ -200,6 +203,42 @@ def test_a_file_of_too_many_tables_is_refused_saying_so(sqlite_client: TestClien
     page = upload(c, league_id, [signed(key, table=n) for n in range(1, 103)])
     assert "file holds 102 tables&#39; bundles: import at most 100 at a time" in page, page[-800:]
     assert c.get(f"/api/v1/leagues/{league_id}").json()["pending"] == 0
+
+
+def test_a_file_of_many_tables_counts_the_league_games_once(sqlite_client: TestClient) -> None:
+    """The bound on a league's games was counted before each bundle: a 100-table file into a league of 10,000
+    games read its every row 100 times (bench/league_import.py). One import counts them once."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    key = Ed25519PrivateKey.generate()
+    engine = c.app.state.engine  # type: ignore[attr-defined]
+    asked: list[str] = []
+    record = lambda *a: asked.append(a[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        page = upload(c, league_id, [signed(key, table=n) for n in range(1, 6)])
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert "Imported 5 games: 0 counted, 5 waiting" in page
+    counts = [q for q in asked if re.search(r"count\(\*\).*FROM league_game", q, re.S) and " IN " not in q]
+    assert len(counts) == 1, counts  # kept_already's count of these bundles' games aside
+
+
+def test_the_bound_on_a_league_games_counts_the_file_own_games_too(
+    sqlite_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted once a file, the league's games are counted on as its bundles are kept: a file that would take
+    the league past its bound is refused whole."""
+    monkeypatch.setattr(league, "MAX_LEAGUE_GAMES", 3)
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    key = Ed25519PrivateKey.generate()
+    assert "Imported 2 games" in upload(c, league_id, [signed(key, table=n) for n in range(1, 3)])
+    page = upload(c, league_id, [signed(key, table=n) for n in range(3, 5)])
+    assert "A league keeps at most 3 games: start a new league." in page, page[-600:]
+    assert len(c.get(f"/leagues/{league_id}").text.split('/yes">')) - 1 == 2
 
 
 def test_the_page_lists_the_first_games_waiting_and_counts_the_rest(sqlite_client: TestClient) -> None:

@@ -1,0 +1,362 @@
+"""Benchmark: a national league of 10,000 signed result bundles from 100 clubs (issue 70). Run by hand:
+`.venv/bin/python bench/league_import.py` (both databases; `--only sqlite|postgresql`, `--clubs`, `--games`).
+Not a test: it only reports, and exits non-zero when an accepted request took over 1 s of the server's CPU.
+
+Made first, outside the measured part, in a process pool: `--clubs` clubs' Ed25519 keys and `--games` bundles
+each (firestep-result/3, as app.services.league.export_bundle makes them: a club's two events of 5 rounds and
+10 tables, its members against visitors from other clubs, names with accents, a record of 20 to 60 public log
+entries ending the game, the result it ended with; one in ten settled by the organiser). Then, on SQLite with
+one worker and on PostgreSQL with `firestep serve --workers 4` (the server of `--postgresql`, else of
+FIRESTEP_BENCH_DATABASE_URL or FIRESTEP_TEST_DATABASE_URL; a scratch database made and dropped there): each
+kind of request is first sent 3 times a worker on a league of its own (warm-up, printed apart: a worker's
+first requests load its code and open its connections), then a league is made, every club's key trusted
+(POST /api/v1/leagues/{id}/keys), and each club imports its bundles as a club sends them: most as the file of
+an event's every table on the league page (POST /leagues/{id}/import, at most app.pages.league.MAX_FILES =
+100 bundles a request, with the organiser's cookie and the form's CSRF token), the last `--api-clubs` clubs
+one bundle a request through the API (POST /api/v1/leagues/{id}/results). At every tenth of the games kept, the standings are read, as JSON
+(GET /api/v1/leagues/{id}) and as the league page (GET /leagues/{id}, a visitor's, and the organiser's with
+the games waiting), `--reads` times each. Requests are sent one at a time, each timed by the wall clock and by
+the server's CPU (every process of its group, Linux's /proc: 10 ms ticks; with one request at a time, the
+CPU the server spent meanwhile is that request's). On PostgreSQL the CPU is firestep's processes' alone.
+
+It prints, per kind of request: count, wall p50/p99/max and the worst CPU of a request, and the growth of the
+standings' reads and of a page import from the first tenth of the games to the last (the baseline: the same
+request on the same server with a tenth of the games).
+
+Figures (h-bench70, a 2-core machine shared, load 3-6; worst CPU of a request, wall p50): SQLite one worker,
+a 100-bundle page import 280 ms (346 ms), a bundle through the API 20 ms (23 ms), the standings as JSON 80 ms
+(15 ms with 1,000 games, 101 ms with 10,000), the league page 120-130 ms; PostgreSQL 4 workers, page import
+270-280 ms (233 ms; 344 ms while each bundle counted the league's games again), API 20 ms, standings JSON
+80-90 ms (16 -> 64 ms), league page 60-100 ms. A worker's first requests (warm-up) up to 1.03 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import sys
+import time
+import uuid
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
+
+from event_day import serve
+from live_fanout import group_cpu
+from serving import ROOT, Process, encode, load_line, percentile, scratch_database
+
+LIMIT = 1.0  # the standard: every accepted request within 1 s of the server's CPU
+RULESET, SCENARIO = "flanders-fields", "mons-1914"
+FIRST = ["Anne", "Émile", "Zoë", "Bruno", "Chloé", "Dirk", "Eva", "Frans", "Greta", "Henri", "Inès", "Jan",
+         "Katrien", "Luc", "Marie", "Noël", "Otto", "Pieter", "Rosa", "Sven", "Thérèse", "Wim"]  # fmt: skip
+LAST = ["Peeters", "Janssens", "Dubois", "Lambert", "Maes", "Willems", "Claes", "Goossens", "Wouters",
+        "Mertens", "Lefèvre", "Dumont", "Leroy", "Hermans", "Michiels", "Desmet"]  # fmt: skip
+MEMBERS = 30  # players a club has
+
+
+def club_name(i: int) -> str:
+    return f"Club {i:03d} Wargamers"
+
+
+def member(club: int, n: int) -> tuple[str, str]:
+    """A club's n-th member: a name unique within the league, and their club."""
+    return f"{FIRST[(club + n) % len(FIRST)]} {LAST[(club * 7 + n) % len(LAST)]} {n}", club_name(club)
+
+
+def moved(rng: random.Random) -> dict[str, Any]:
+    """A log entry's public payload: a unit moved on the table (its x and y in inches)."""
+    unit = f"{rng.randrange(1, 40)}/RIR {rng.randrange(200, 270)}"
+    return {"unit": unit, "x": rng.randrange(720) / 10, "y": rng.randrange(480) / 10}
+
+
+def club_bundles(
+    club: int, clubs: int, games: int, ruleset_hash: str, scenario_hash: str
+) -> tuple[str, list[str]]:
+    """One club's key (its public hex) and `games` bundles it signed, each as JSON text."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from rules.core.commitment import canonical, sha256
+
+    rng = random.Random(club)
+    key = Ed25519PrivateKey.generate()
+    public = key.public_key().public_bytes_raw().hex()
+    out = []
+    for g in range(games):
+        event, rnd, table = 1 + g // 50, 1 + g // 10 % 5, 1 + g % 10
+        home = member(club, rng.randrange(MEMBERS))
+        visitor = rng.randrange(clubs - 1)
+        away = member(visitor + (visitor >= club), rng.randrange(MEMBERS))
+        a, b = (home, away) if rng.random() < 0.5 else (away, home)
+        points = {"attacker": rng.randrange(11), "defender": rng.randrange(11)}
+        losses = {"attacker": rng.randrange(20), "defender": rng.randrange(20)}
+        winner = (
+            None
+            if points["attacker"] == points["defender"]
+            else "attacker"
+            if points["attacker"] > points["defender"]
+            else "defender"
+        )
+        entries = rng.randrange(20, 61)
+        log: list[list[Any]] = [
+            [
+                i + 1,
+                1 + i // 8,
+                "attacker" if i % 2 else "defender",
+                "orders",
+                "unit-moved",
+                "referee",
+                move,
+                None,
+            ]
+            for i, move in enumerate(moved(rng) for _ in range(entries - 1))
+        ]
+        log.append([entries, 1 + entries // 8, "defender", "end", "game-finished", "referee", {}, None])
+        record = {"log": log, "ended": {"winner": winner, "points": points, "losses": losses}}
+        body = {
+            "format": "firestep-result/3",
+            "club": club_name(club),
+            "public_key": public,
+            "event": f"{club_name(club)} season, event {event}",
+            "event_id": 1000 + event,
+            "round": rnd,
+            "table": table,
+            "ruleset": RULESET,
+            "ruleset_hash": ruleset_hash,
+            "period": "early",
+            "scenario": SCENARIO,
+            "scenario_hash": scenario_hash,
+            "forces_hash": sha256({"attacker": a[0], "defender": b[0], "g": g}),
+            "players": {"attacker": list(a), "defender": list(b)},
+            "result": {"winner": winner, "points": points, "losses": losses, "reason": "the game ended"},
+            "settled": "altered" if g % 10 == 9 else "confirmed",
+            "log_hash": sha256(record),
+            "log_entries": len(log),
+        }
+        bundle = {**body, "signature": key.sign(canonical(body)).hex(), "record": record}
+        out.append(json.dumps(bundle, ensure_ascii=False))
+    return public, out
+
+
+def make_bundles(clubs: int, games: int) -> list[tuple[str, list[str]]]:
+    from app.services import scenarios
+    from app.services.league import ruleset_hash
+    from rules.core.commitment import sha256
+
+    hashes = ruleset_hash(RULESET), sha256(dict(scenarios.shipped()[SCENARIO]))
+    with ProcessPoolExecutor() as pool:
+        return list(pool.map(club_bundles, range(clubs), [clubs] * clubs, [games] * clubs,
+                             *([h] * clubs for h in hashes)))  # fmt: skip
+
+
+class Timed:
+    """Requests to one server, one at a time: each kind's wall times and the server's CPU meanwhile."""
+
+    def __init__(self, server: Process) -> None:
+        self.server = server
+        self.wall: dict[str, list[float]] = {}
+        self.cpu: dict[str, list[float]] = {}
+
+    def __call__(self, kind: str, raw: bytes, ok: tuple[int, ...] = (200, 201)) -> tuple[bytes, bytes]:
+        before = group_cpu(self.server.proc.pid)
+        t0 = time.perf_counter()
+        status, head, body = asyncio.run(_send(self.server.port, raw))
+        wall = time.perf_counter() - t0
+        if status not in ok:  # only accepted requests are measured: a refusal stops the bench
+            raise RuntimeError(f"{kind}: {status} {body[:300]!r}")
+        self.cpu.setdefault(kind, []).append(group_cpu(self.server.proc.pid) - before)
+        self.wall.setdefault(kind, []).append(wall)
+        return head, body
+
+    def json(
+        self, kind: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> Any:
+        return json.loads(self(kind, encode(method, path, body, headers))[1])
+
+
+async def _send(port: int, raw: bytes) -> tuple[int, bytes, bytes]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(raw)
+        head = await reader.readuntil(b"\r\n\r\n")
+        found = re.search(rb"\r\ncontent-length: *(\d+)", head, re.IGNORECASE)
+        body = await reader.readexactly(int(found.group(1))) if found else await reader.read()
+        return int(head[9:12]), head, body
+    finally:
+        writer.close()
+
+
+def multipart(csrf: str, bundles: list[str]) -> tuple[bytes, str]:
+    """The league page's import form: the CSRF token first, then one file holding an event's bundles."""
+    boundary = uuid.uuid4().hex
+    data = "[" + ",".join(bundles) + "]"
+    parts = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="csrftoken"\r\n\r\n{csrf}\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="bundle"; filename="event.json"\r\n'
+        f"Content-Type: application/json\r\n\r\n{data}\r\n--{boundary}--\r\n"
+    )
+    return parts.encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def raw_post(path: str, body: bytes, content_type: str, headers: dict[str, str]) -> bytes:
+    lines = [f"POST {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(body)}",
+             f"Content-Type: {content_type}", *(f"{k}: {v}" for k, v in headers.items())]  # fmt: skip
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+WARM = "warm-up: each worker's first requests"
+
+
+def signed_in(ask: Timed, kind: str, lid: int, token: str) -> tuple[str, dict[str, str]]:
+    """The organiser's league page read with the organiser's cookie: the form's CSRF token it sets, and the
+    headers of a page's write (both cookies)."""
+    cookie = f"firestep_league={lid}:{token}"
+    head, _ = ask(kind, encode("GET", f"/leagues/{lid}", headers={"Cookie": cookie}))
+    found = re.search(rb"firestep_csrf=([^;\r\n]+)", head)
+    if found is None:
+        raise RuntimeError("the league page set no CSRF cookie")
+    return found.group(1).decode(), {"Cookie": f"{cookie}; firestep_csrf={found.group(1).decode()}"}
+
+
+def warm(ask: Timed, made: list[tuple[str, list[str]]], workers: int) -> None:
+    """Each kind of request 3 times a worker on a league of its own, before the measured league: a worker's
+    first requests load code, compile queries and open connections (0.8 s of CPU seen on PostgreSQL), a cost
+    each worker pays once, not the league's. Printed apart, and not in the verdict."""
+    made_league = ask.json(WARM, "POST", "/api/v1/leagues", {"name": "Warm-up league"})
+    lid, token = made_league["league"]["id"], made_league["organiser_token"]
+    bearer = {"Authorization": f"Bearer {token}"}
+    for n in range(3 * workers):
+        public, bundles = made[n % len(made)]
+        csrf, page = signed_in(ask, WARM, lid, token)
+        ask.json(
+            WARM, "POST", f"/api/v1/leagues/{lid}/keys", {"public_key": public, "club": club_name(n)}, bearer
+        )
+        body, kind = multipart(csrf, bundles[n * 2 % 90 : n * 2 % 90 + 2])  # a club's two tables, once each
+        ask(WARM, raw_post(f"/leagues/{lid}/import", body, kind, page))
+        text = bundles[90 + n % 10]
+        ask(WARM, encode("POST", f"/api/v1/leagues/{lid}/results", {"bundle": json.loads(text)}, bearer))
+        ask.json(WARM, "GET", f"/api/v1/leagues/{lid}")
+        ask(WARM, encode("GET", f"/leagues/{lid}"))
+
+
+def league(
+    database: str, workers: int, made: list[tuple[str, list[str]]], api_clubs: int, reads: int
+) -> Timed:
+    """The whole league on a scratch database of `database` served by `workers` workers."""
+    total = sum(len(b) for _, b in made)
+    with scratch_database(database) as url:
+        server = serve(url, workers)
+        try:
+            ask = Timed(server)
+            warm(ask, made, workers)
+            created = ask.json("league made", "POST", "/api/v1/leagues", {"name": "National league"})
+            lid, token = created["league"]["id"], created["organiser_token"]
+            bearer = {"Authorization": f"Bearer {token}"}
+            for i, (public, _) in enumerate(made):
+                ask.json("club's key trusted (API)", "POST", f"/api/v1/leagues/{lid}/keys",
+                         {"public_key": public, "club": club_name(i)}, bearer)  # fmt: skip
+            csrf, page = signed_in(ask, "league page (organiser)", lid, token)
+            kept, tenth = 0, max(1, total // 10)
+            for i, (_, bundles) in enumerate(made):
+                if i >= len(made) - api_clubs:
+                    for text in bundles:
+                        raw = encode(
+                            "POST", f"/api/v1/leagues/{lid}/results", {"bundle": json.loads(text)}, bearer
+                        )
+                        ask("import, 1 bundle (API)", raw)
+                else:
+                    for at in range(0, len(bundles), 100):  # the page's bound: MAX_FILES bundles a request
+                        body, kind = multipart(csrf, bundles[at : at + 100])
+                        _, answer = ask(
+                            "import, 100 bundles (page)", raw_post(f"/leagues/{lid}/import", body, kind, page)
+                        )
+                        if b"Imported" not in answer:
+                            raise RuntimeError(f"import refused: {answer[-600:]!r}")
+                before, kept = kept, kept + len(bundles)
+                if kept // tenth != before // tenth or kept == total:
+                    for _ in range(reads):
+                        got = ask.json(f"standings JSON @{kept}", "GET", f"/api/v1/leagues/{lid}")
+                        ask(f"league page @{kept}", encode("GET", f"/leagues/{lid}"))
+                        ask(
+                            f"league page (organiser) @{kept}", encode("GET", f"/leagues/{lid}", headers=page)
+                        )
+                    print(f"  {kept} games kept: {len(got['lines'])} players in the standings, {got['pending']} pending",
+                          flush=True)  # fmt: skip
+            if got["pending"] or sum(line["played"] for line in got["lines"]) != 2 * total:
+                raise RuntimeError(f"the standings count not the {total} games imported")
+            return ask
+        finally:
+            server.stop()
+
+
+def report(title: str, ask: Timed) -> bool:
+    """Each kind's count, wall p50/p99/max and worst CPU; the growth from the first tenth to all the games."""
+    print(f"\n{title}")
+    print(f"  {'request':44} {'count':>5} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'worst CPU ms':>13}")
+    ok = True
+    kinds: dict[str, tuple[list[float], list[float]]] = {}  # the standings' reads at every tenth, together
+    for kind, walls in ask.wall.items():
+        wall, cpu = kinds.setdefault(kind.split(" @")[0], ([], []))
+        wall += walls
+        cpu += ask.cpu[kind]
+    for kind, (walls, cpus) in kinds.items():
+        worst = max(cpus)
+        flag = "" if worst <= LIMIT else "  OVER 1 s"
+        ok = ok and (not flag or kind == WARM)
+        print(f"  {kind:44} {len(walls):5} {percentile(walls, 50) * 1000:8.0f} {percentile(walls, 99) * 1000:8.0f} "
+              f"{max(walls) * 1000:8.0f} {worst * 1000:13.0f}{flag}")  # fmt: skip
+    checkpoints = sorted({int(k.rsplit("@", 1)[1]) for k in ask.wall if "@" in k})
+    if len(checkpoints) > 1:
+        first, last = checkpoints[0], checkpoints[-1]
+        for kind in ("standings JSON", "league page", "league page (organiser)"):
+            a, b = (percentile(ask.wall[f"{kind} @{n}"], 50) for n in (first, last))
+            print(f"  {kind}: wall p50 {a * 1000:.0f} ms with {first} games, {b * 1000:.0f} ms with {last}: "
+                  f"{b / a:.1f}x for {last / first:.0f}x the games")  # fmt: skip
+    imports = ask.wall.get("import, 100 bundles (page)", [])
+    if len(imports) > 10:
+        a, b = percentile(imports[:10], 50), percentile(imports[-10:], 50)
+        print(
+            f"  a page import's wall p50: {a * 1000:.0f} ms among the first 10, {b * 1000:.0f} ms among the last 10"
+        )
+    return ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clubs", type=int, default=100)
+    parser.add_argument("--games", type=int, default=100, help="bundles a club sends")
+    parser.add_argument(
+        "--api-clubs", type=int, default=2, help="the last clubs send one bundle a request (API)"
+    )
+    parser.add_argument("--reads", type=int, default=5, help="reads of each standings kind at each tenth")
+    parser.add_argument("--only", choices=("sqlite", "postgresql"))
+    parser.add_argument("--workers", type=int, default=4, help="PostgreSQL's server's workers")
+    parser.add_argument("--postgresql", help="a PostgreSQL URL for the scratch database's server")
+    args = parser.parse_args()
+    if args.postgresql:
+        os.environ["FIRESTEP_BENCH_DATABASE_URL"] = args.postgresql
+    t0 = time.perf_counter()
+    made = make_bundles(args.clubs, args.games)
+    print(f"firestep league import from {ROOT}; {load_line()}")
+    print(f"{args.clubs} clubs' keys and {args.clubs * args.games} signed bundles made in "
+          f"{time.perf_counter() - t0:.1f} s (not measured)")  # fmt: skip
+    ok = True
+    for database, workers in (("sqlite", 1), ("postgresql", args.workers)):
+        if args.only in (None, database):
+            print(f"\n{database}, {workers} worker{'s' if workers > 1 else ''}:", flush=True)
+            ask = league(database, workers, made, args.api_clubs, args.reads)
+            ok = (
+                report(f"{database}, {workers} worker{'s' if workers > 1 else ''}; {load_line()}", ask) and ok
+            )
+    print(f"\nevery accepted request within {LIMIT:.0f} s of CPU: {'yes' if ok else 'NO'}")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
