@@ -323,6 +323,7 @@ class StandDone:
     said: tuple[str, ...]
     acts: StandActs
     undo_refused: str = ""  # why this seat may not undo the roll now (the undo service's sentence), or ""
+    readings: tuple[str, ...] = ()  # each erratum's reading the recorded answer was decided by, citing it
 
     def context(self) -> dict[str, object]:
         """The context `_stand_done.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
@@ -355,7 +356,24 @@ def stand_done(
         tuple(said(done, rules_of(game).book.state_fields, unit_names.display_names(units))),
         stand_acts(session, game, viewer, unit_id),
         undo_refused(session, game, viewer, ev),
+        _recorded_readings(game, payload),
     )
+
+
+def _recorded_readings(game: Game, payload: Mapping[str, Any]) -> tuple[str, ...]:
+    """The readings a recorded roll's answer was decided by, from its request and dice as the log keeps them
+    (and this seat reads them): named, not offered, for the roll stands as it was recorded."""
+    rs = get_ruleset(game.ruleset)
+    resolver = str(payload.get("resolver") or "")
+    dice = (payload.get("resolution") or {}).get("dice")
+    if resolver not in rs.resolvers or not dice:
+        return ()
+    try:
+        req = rs.resolvers[resolver].Request.model_validate({**(payload.get("request") or {}), "dice": None})
+        used = readings_deciding(rs, resolver, req, tuple(dice))
+    except (ValueError, RulesError):
+        return ()  # a request this seat reads only in part names no reading rather than a wrong one
+    return tuple(f"{u.line}{' (a variant)' if u.variant else ''} ({u.used.source})" for u in used)
 
 
 @router.get("/games/{game_id}/map/units/{unit_id}/done/{event_id}", response_class=HTMLResponse)

@@ -63,3 +63,27 @@ def test_the_cards_answer_names_its_reading_and_the_referee_changes_it_in_one_ta
     assert before and after and before.group(1) != after.group(1)
     # The card drew the game's version: the same change again is stale, 409.
     assert client.patch(api, headers=g.referee, json=change).status_code == 409
+
+
+def test_a_recorded_rolls_card_names_the_reading_it_was_decided_by(client: TestClient) -> None:
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    api = f"/api/v1/games/{g.id}"
+    version = next(u for u in client.get(f"{api}/units", headers=g.referee).json() if u["id"] == mg["id"])[
+        "version"
+    ]
+    assert client.put(
+        f"{api}/units/{mg['id']}", headers=g.referee, json={"version": version, "quality": "raw"}
+    )
+    advance_to(client, g, "battalion-orders")
+    assert client.post(
+        f"{api}/resolve/order-roll", headers=g.attacker, json={"unit_id": mg["id"], "dice": [6]}
+    )
+    shot = {"unit_id": mg["id"], "target_id": target["id"]}
+    count = len(
+        client.post(f"{api}/ask/shooting", headers=g.attacker, json=shot).json()["resolution"]["dice"]
+    )
+    rolled = client.post(f"{api}/resolve/shooting", headers=g.attacker, json={**shot, "dice": [4] * count})
+    assert rolled.status_code == 200, rolled.text
+    done = fragment(client, g, g.attacker, mg["id"], f"done/{rolled.json()['event_id']}?act=Shoot")
+    assert "Reading: Raw troops shooting: Playsheet (Flanders Fields playsheet" in words(done)
