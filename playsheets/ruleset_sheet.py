@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from playsheets.sheet import Section, VariantNote, section, variant_notes
+from playsheets.sheet import Section, VariantNote, rules_version, section, variant_notes
 from playsheets.tables import Bullets
 from rules.core.errors import NotFoundError
 from rules.core.ruleset import RuleSet
@@ -32,6 +32,7 @@ class RuleSetSheet:
     source: str
     pages: list[list[Section]]
     variants: list[VariantNote]  # every non-default reading the game plays
+    version: str = ""  # of its book, as printed (playsheets.sheet.rules_version)
 
     @property
     def sections(self) -> list[Section]:
@@ -71,4 +72,4 @@ def ruleset_sheet(ruleset_id: str, variants: Mapping[str, str] | None = None) ->
         pages.append([])
     if rs.errata:  # a rule set with no erratum has no reading to print
         pages[-1].append(readings)
-    return RuleSetSheet(rs.id, rs.name, rs.source, pages, readings.variants)
+    return RuleSetSheet(rs.id, rs.name, rs.source, pages, readings.variants, rules_version(rs))

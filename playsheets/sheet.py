@@ -15,7 +15,8 @@ from typing import Any
 
 from playsheets.tables import Block, Group, Note, blocks
 from rules.core.errors import NotFoundError
-from rules.core.ruleset import Erratum, RuleSet
+from rules.core.readings import in_force, reading_label
+from rules.core.ruleset import Context, Erratum, RuleSet
 from rules.core.sheet import Playsheet, SheetSection, View, short_sources, without_citations
 from rules.registry import all_game_rules, get_game_rules, get_ruleset
 
@@ -52,6 +53,10 @@ class PeriodSheet:
     # Datasets the layout asks for that no engine module registers (yet): listed, never faked.
     missing: list[str] = field(default_factory=list)
     name: str = ""  # the rule set's
+    version: str = ""  # of its book, as printed (rules_version)
+    readings: list[str] = field(
+        default_factory=list
+    )  # the errata's readings its sections use (readings_used)
 
     @property
     def sections(self) -> list[Section]:
@@ -208,6 +213,26 @@ def section(
     return Section(spec.id, spec.title, sec_blocks, "", sources, spec.wide, mine, spec.resolvers), missing
 
 
+def rules_version(rs: RuleSet) -> str:
+    """The rules a sheet prints, by name and the version of its book (issue 69), or that the book prints none."""
+    return f"{rs.name}, version {rs.version}" if rs.version else f"{rs.name} (its book prints no version)"
+
+
+def readings_used(ctx: Context, declared: Playsheet) -> list[str]:
+    """The reading in force of every erratum a value the sheet prints depends on (its datasets name them), a line
+    each ("<topic>: <reading>", a game's own marked VARIANT). An erratum no printed value depends on is printed
+    only where a game plays its variant (the VARIANT notes): the sheet does not use its reading."""
+    rs, used = ctx.ruleset, set[str]()
+    for specs in declared.pages(ctx.period):
+        for spec in specs:
+            for name in (n for n in spec.datasets if n in rs.datasets):
+                used |= referenced_errata(rs.data(name, ctx.period), rs)
+    return [
+        f"{u.erratum.topic}: {reading_label(u.used)}{' (VARIANT)' if u.variant else ''}"
+        for u in in_force(ctx, used)
+    ]
+
+
 def period_sheet(
     period: str, variants: Mapping[str, str] | None = None, ruleset: str | None = None
 ) -> PeriodSheet:
@@ -226,6 +251,7 @@ def period_sheet(
             missing.extend(absent)
             if printed is not None:
                 pages[page].append(printed)
+    readings = readings_used(ctx, declared)
     period_obj = next(p for p in rs.periods if p.id == period)
     return PeriodSheet(
         period,
@@ -236,4 +262,6 @@ def period_sheet(
         [n for n in notes if n.erratum not in placed],
         missing,
         rs.name,
+        rules_version(rs),
+        readings,
     )

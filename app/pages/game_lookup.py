@@ -15,15 +15,26 @@ from app.pages.common import USER_ERRORS, error_message
 from app.pages.forms import PRESENT, request_body, walk_specs
 from app.pages.games import unit_tree
 from app.pages.lookup_cards import hand_context, referee_pack
-from app.pages.resolving import Lookup, errata_rows, new_lookup, odds_rows, show_cards
+from app.pages.resolving import (
+    Lookup,
+    errata_rows,
+    new_lookup,
+    note_readings,
+    odds_rows,
+    reading_tapped,
+    show_cards,
+    with_reading,
+)
 from app.pages.seats import Seat
 from app.pages.templates import humanise
 from app.services import acts, markers, resolve
 from app.services import units as units_service
+from app.services.seating import Viewer
 from app.services.unit_names import display_names
 from app.services.writing import game_write
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
+from rules.registry import get_ruleset
 
 
 @dataclass
@@ -119,6 +130,7 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
     lk.answer = answer
     lk.dice = list(answer.get("dice", []))  # a side's own card draw does not say where in the pack
     show_cards(lk)
+    note_readings(lk)
     labels = lk.labels
     gl.recorded = {
         "event_id": event.pk,
@@ -130,6 +142,38 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
             for f in out.filled
         ],
     }
+
+
+def reading_refused(game: Game, viewer: Viewer) -> str:
+    """Why this seat cannot change the reading a game plays from an answer ("" when it can): the referee's
+    change, as PATCH /api/v1/games/{id} makes it, while the game is not finished."""
+    if not viewer.is_referee:
+        return "Only the referee changes the readings this game plays."
+    if game.status == "finished":
+        return "The game is finished: its readings stand as it was played."
+    return ""
+
+
+def read_otherwise(session: Session, game: Game, seat: Seat, gl: GameLookup, form: Any) -> None:
+    """The reading tapped under an answer made the game's (the referee's change of its variants, logged as
+    any edit of the game), so the lookup is asked again by it; refused in the panel when the seat may not."""
+    try:
+        tapped = reading_tapped(gl.lk.ruleset, form)
+        refused = reading_refused(game, seat.viewer)
+        if tapped is None or refused:
+            gl.lk.errors.append(
+                {"field": "_reading", "label": "Reading", "message": refused or "none tapped"}
+            )
+            return
+        with game_write(session, game.pk) as locked:
+            variants = with_reading(locked.variants, gl.lk.ruleset, *tapped)
+            get_ruleset(locked.ruleset).context(locked.period, variants)  # a reading of this period
+            acts.edit_game(session, locked, seat.viewer, locked.version, {"variants": variants})
+    except USER_ERRORS as e:
+        session.rollback()
+        gl.lk.errors.append({"field": "_reading", "label": "Reading", "message": error_message(e)})
+        return
+    gl.lk.variants = dict(variants)
 
 
 def game_lookup_context(
@@ -175,6 +219,7 @@ def game_lookup_response(
         "lk": gl.lk,
         **hand_context(session, game, seat.viewer, gl.lk.resolver_cls),
         "recorded": gl.recorded,
+        "reading_refused": reading_refused(game, seat.viewer),
         "errata_count": len(rows),
         "errata": rows if errata_open else [],
     }

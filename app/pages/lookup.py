@@ -23,10 +23,12 @@ from app.pages.game_lookup import (
     game_lookup_context,
     game_lookup_response,
     picked_unit,
+    read_otherwise,
     record_in_game,
 )
 from app.pages.lookup_cards import card_picks_from, play_from_hand
 from app.pages.resolving import (
+    apply_tapped_reading,
     chosen_period,
     errata_rows,
     form_error,
@@ -262,6 +264,8 @@ async def lookup_resolve(
         def build(g: Game, seat: Seat) -> dict[str, Any]:
             gl = game_lookup(session, g, seat, resolver, whole_number(unit_field, 10**9))
             gl.lk.values, form_errors = values_from_form(gl.lk.specs, form)
+            if form.get("_reading"):  # the other reading, tapped under an answer: the game's, by its referee
+                read_otherwise(session, g, seat, gl, form)
             if action.startswith("play."):  # one tap on a card in the hand plays it
                 refused = play_from_hand(session, g.pk, seat.viewer, action.removeprefix("play."))
                 if refused:
@@ -291,6 +295,7 @@ async def lookup_resolve(
         return _index(request, lk.ruleset, None, resolver)
     lk.values, form_errors = values_from_form(lk.specs, form)
     lk.variants = variants_from(lk.ruleset, form)
+    apply_tapped_reading(lk, form)
     if form_errors:
         lk.errors = [form_error(lk, e) for e in form_errors]
     else:

@@ -30,6 +30,7 @@ from app.pages.lookup_sheet import sheet_url
 from app.pages.templates import humanise, templates
 from rules.core.dice import DiceSource
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.readings import ReadingUsed, reading_label, readings_deciding, tracing
 from rules.core.ruleset import (
     CardShown,
     Context,
@@ -62,6 +63,7 @@ class Lookup:
     answer: dict[str, Any] | None = None
     missing: list[FieldSpec] = field(default_factory=list)  # required numbers not entered yet
     touched_errata: set[str] = field(default_factory=set)  # errata the rules read for this form
+    readings: tuple[ReadingUsed, ...] = ()  # the errata whose reading decided the answer
     # A resolver whose dice draw cards: the pack they draw from, the cards picked by suit and rank so far (one
     # (suit, rank) per die), and the cards the answer shows (heading, cards, held).
     pack: tuple[str, ...] | None = None
@@ -77,21 +79,6 @@ class Lookup:
     @property
     def labels(self) -> dict[str, str]:
         return {s.name: s.label for s in walk_specs(self.specs)}
-
-
-@dataclass(frozen=True)
-class RecordingContext(Context):
-    """A Context that notes every erratum the rules read: the errata that touch this resolver."""
-
-    touched: set[str] = field(default_factory=set, compare=False)
-
-    def reading(self, erratum_id: str) -> str:
-        self.touched.add(erratum_id)
-        return super().reading(erratum_id)
-
-
-def _recording(ctx: Context) -> RecordingContext:
-    return RecordingContext(ctx.ruleset, ctx.period, ctx.variants)
 
 
 def missing_fields(specs: list[FieldSpec], values: Mapping[str, Any]) -> list[FieldSpec]:
@@ -156,6 +143,8 @@ def _field_label(lk: Lookup, loc: str) -> str:
         return f"Card {int(loc.split('.')[1]) + 1}"
     if loc.startswith("variants"):
         return "Errata variant"
+    if loc == "_reading":
+        return "Reading"
     if loc == "period":
         return "Period"
     return humanise(loc.rsplit(".", 1)[-1])
@@ -209,7 +198,7 @@ def run_lookup(
     """Fill the panel: refusals, the dice the request needs, the odds, and the answer once all dice are in
     (`answer` False: the game answers it, as it records the roll, so it is not worked out twice)."""
     try:
-        ctx = _recording(lk.ruleset.context(lk.period, lk.variants))
+        ctx = tracing(lk.ruleset.context(lk.period, lk.variants))
     except RulesError as e:
         lk.errors.append(_rules_error(lk, e))
         return
@@ -247,6 +236,7 @@ def run_lookup(
                 req = req.model_copy(update={"dice": None})
             lk.answer = lk.ruleset.resolve(lk.resolver_id, req, source).as_dict()
             lk.dice = list(lk.answer["dice"])
+            note_readings(lk)
             show_cards(lk)
         lk.odds = odds_rows(probs, lk.answer["outcome_key"] if lk.answer else None)
     except ValidationError as e:
@@ -255,6 +245,18 @@ def run_lookup(
         lk.errors.append(_rules_error(lk, e))
     finally:
         lk.touched_errata = set(ctx.touched)
+
+
+def note_readings(lk: Lookup) -> None:
+    """The errata whose reading decided the answer's roll (the form's request, the answer's dice), so the
+    answer names the reading used and offers the other."""
+    if lk.answer is None:
+        return
+    try:
+        req = _validate(lk)
+        lk.readings = readings_deciding(lk.ruleset, lk.resolver_id, req, tuple(lk.answer["dice"]))
+    except (ValidationError, RulesError):
+        lk.readings = ()  # the answer came from the game's own request: it names no reading it cannot check
 
 
 def show_cards(lk: Lookup) -> None:
@@ -272,7 +274,7 @@ def _errata_of_examples(ruleset_id: str, resolver_id: str, period: str | None) -
     rs = get_ruleset(ruleset_id)
     resolver = rs.resolvers[resolver_id]()
     try:
-        ctx = _recording(rs.context(period, {}))
+        ctx = tracing(rs.context(period, {}))
     except RulesError:
         return frozenset()  # no period chosen yet: nothing to resolve the examples in
     for example in resolver.examples:
@@ -307,6 +309,45 @@ def variants_from(rs: RuleSet, form: FormData | Mapping[str, Any]) -> dict[str, 
         if value and value != erratum.default:
             chosen[eid] = str(value)
     return chosen
+
+
+# A one-tap reading is "erratum=reading"; no erratum id or reading id is longer than the variants allow.
+READING_TAP_MAX = 130
+
+
+def reading_tapped(rs: RuleSet, form: FormData) -> tuple[str, str] | None:
+    """The reading a one-tap button under an answer asks for (`_reading`: "erratum=reading"), checked against
+    the rule set; None when the form has none. Raises RulesError naming `_reading` for one naming no
+    erratum's reading (a hostile form: the panel says so, nothing else changes)."""
+    raw = str(form.get("_reading") or "")[:READING_TAP_MAX]
+    if not raw:
+        return None
+    eid, _, rid = raw.partition("=")
+    erratum = rs.errata.get(eid)
+    if erratum is None or rid not in {r.id for r in erratum.readings}:
+        raise RulesError("_reading", "names no erratum's reading of this rule set")
+    return eid, rid
+
+
+def apply_tapped_reading(lk: Lookup, form: FormData) -> tuple[str, str] | None:
+    """A free lookup re-asked with the reading tapped under its answer (the same dice, the other reading);
+    the reading tapped, or None (none tapped, or a refused one, said in the panel)."""
+    try:
+        tapped = reading_tapped(lk.ruleset, form)
+    except RulesError as e:
+        lk.errors.append(_rules_error(lk, e))
+        return None
+    if tapped is not None:
+        lk.variants = with_reading(lk.variants, lk.ruleset, *tapped)
+    return tapped
+
+
+def with_reading(variants: Mapping[str, str], rs: RuleSet, eid: str, rid: str) -> dict[str, str]:
+    """The variants with one erratum read otherwise (its default: left out, as a game stores it)."""
+    out = {k: v for k, v in variants.items() if k != eid}
+    if rid != rs.errata[eid].default:
+        out[eid] = rid
+    return out
 
 
 def rulesets_summary() -> list[dict[str, Any]]:
@@ -374,3 +415,4 @@ def outcome_words(outcome: Any) -> str | None:
 
 templates.env.globals["outcome_words"] = outcome_words
 templates.env.globals["lookup_sheet_url"] = sheet_url
+templates.env.globals["reading_label"] = reading_label

@@ -7,6 +7,7 @@ table-act.js keeps it, reads the card for it and sends the roll through the outb
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -20,6 +21,8 @@ from app.data.bounded import INT32_MAX
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
+from app.pages.game_lookup import reading_refused
+from app.pages.resolving import with_reading
 from app.pages.seats import game_page
 from app.pages.stand_acts import StandActs, field_lines, stand_acts
 from app.pages.templates import humanise
@@ -32,7 +35,9 @@ from app.services.undo import undo_refused
 from app.services.units import list_units
 from rules.core.consequences import outcome_words, said
 from rules.core.errors import RulesError
+from rules.core.readings import reading_label, readings_deciding
 from rules.core.records import AddToState, Change, SetState, StandAct
+from rules.registry import get_ruleset
 
 __all__ = ["AskedCard", "StandDone", "stand_done", "stand_done_page", "stand_play", "stand_play_page"]
 
@@ -45,6 +50,21 @@ class DiceRowView:
 
     label: str
     pressed: int
+
+
+@dataclass(frozen=True)
+class ReadingView:
+    """An erratum whose reading decided the card's answer: its line ("Reading: <topic>: <reading>"), citing the
+    reading; the other readings, each its label and the referee's change making it the game's (`api`, PATCH
+    /api/v1/games/{id}, and its body as JSON: api-action.js sends it, table-act.js then asks the card again);
+    or why this seat may not (`refused`)."""
+
+    line: str
+    source: str
+    variant: bool
+    api: str = ""
+    others: tuple[tuple[str, str], ...] = ()
+    refused: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,6 +94,7 @@ class AskedCard:
     why: str = ""
     filled: tuple[str, ...] = ()
     lookup: str = ""
+    readings: tuple[ReadingView, ...] = ()
 
     def context(self) -> dict[str, object]:
         """The context `_stand_play.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
@@ -127,6 +148,50 @@ def _answer(
         return None
     rolled = (a.get("resolution") or {}).get("dice") or []
     return None if a.get("refused") or len(rolled) != len(dice) else a
+
+
+def _readings(
+    game: Game, viewer: Viewer, resolver: str, asked: Mapping[str, Any], dice: Sequence[int]
+) -> tuple[ReadingView, ...]:
+    """The errata whose reading decided the answer for these dice (the request as the table filled it and the
+    player gave it), each with the other reading: the referee's change of the game's, or why not."""
+    rs = get_ruleset(game.ruleset)
+    body = {
+        **{f["field"]: f["value"] for f in asked.get("filled") or []},
+        **(asked.get("given") or {}),
+        "period": game.period,
+        "variants": dict(game.variants),
+    }
+    try:
+        req = rs.resolvers[resolver].Request.model_validate(body)
+        used = readings_deciding(rs, resolver, req, tuple(dice))
+    except (ValueError, RulesError):
+        return ()  # a request the card cannot rebuild names no reading rather than a wrong one
+    refused = reading_refused(game, viewer)
+    return tuple(
+        ReadingView(
+            u.line,
+            u.used.source,
+            u.variant,
+            f"/api/v1/games/{game.pk}",
+            ()
+            if refused
+            else tuple(
+                (
+                    reading_label(r),
+                    json.dumps(
+                        {
+                            "version": game.version,
+                            "variants": with_reading(game.variants, rs, u.erratum.id, r.id),
+                        }
+                    ),
+                )
+                for r in u.others
+            ),
+            refused,
+        )
+        for u in used
+    )
 
 
 def stand_play(
@@ -202,6 +267,7 @@ def stand_play(
             session, game, viewer, resolver, dict(fields), tapped, act.unit_id, target
         )
         res = a.get("resolution") or {}
+        readings = _readings(game, viewer, resolver, {**a, "given": fields}, res.get("dice") or tapped)
         return AskedCard(
             stand_id,
             title,
@@ -211,6 +277,7 @@ def stand_play(
             outcome=f"Rolled {' and '.join(str(d) for d in res.get('dice') or tapped)}: {a.get('outcome_words')}.",
             also=_also_lines(res),
             said=tuple(a.get("said") or ()),
+            readings=readings,
             **out,  # type: ignore[arg-type]
         )
     return AskedCard(stand_id, title, count, **out)  # type: ignore[arg-type]
@@ -256,6 +323,7 @@ class StandDone:
     said: tuple[str, ...]
     acts: StandActs
     undo_refused: str = ""  # why this seat may not undo the roll now (the undo service's sentence), or ""
+    readings: tuple[str, ...] = ()  # each erratum's reading the recorded answer was decided by, citing it
 
     def context(self) -> dict[str, object]:
         """The context `_stand_done.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
@@ -288,7 +356,24 @@ def stand_done(
         tuple(said(done, rules_of(game).book.state_fields, unit_names.display_names(units))),
         stand_acts(session, game, viewer, unit_id),
         undo_refused(session, game, viewer, ev),
+        _recorded_readings(game, payload),
     )
+
+
+def _recorded_readings(game: Game, payload: Mapping[str, Any]) -> tuple[str, ...]:
+    """The readings a recorded roll's answer was decided by, from its request and dice as the log keeps them
+    (and this seat reads them): named, not offered, for the roll stands as it was recorded."""
+    rs = get_ruleset(game.ruleset)
+    resolver = str(payload.get("resolver") or "")
+    dice = (payload.get("resolution") or {}).get("dice")
+    if resolver not in rs.resolvers or not dice:
+        return ()
+    try:
+        req = rs.resolvers[resolver].Request.model_validate({**(payload.get("request") or {}), "dice": None})
+        used = readings_deciding(rs, resolver, req, tuple(dice))
+    except (ValueError, RulesError):
+        return ()  # a request this seat reads only in part names no reading rather than a wrong one
+    return tuple(f"{u.line}{' (a variant)' if u.variant else ''} ({u.used.source})" for u in used)
 
 
 @router.get("/games/{game_id}/map/units/{unit_id}/done/{event_id}", response_class=HTMLResponse)

@@ -340,6 +340,9 @@ class RuleSet:
     id: ClassVar[str]
     name: ClassVar[str]
     source: ClassVar[str] = ""
+    # The version of its book the rule set's data follows, as the book prints it ("" where it prints none: a
+    # playsheet then says so rather than guess one).
+    version: ClassVar[str] = ""
     periods: ClassVar[tuple[Period, ...]] = ()
     # The lookup's resolver buttons most used at the table, in that order; the others follow in theirs.
     most_used: ClassVar[tuple[str, ...]] = ()

@@ -16,6 +16,7 @@ class Earth2mm(RuleSet):
     id = "2mm-earth-1418"
     name = "Battle for 2mm Earth 1418"
     source = f"{RULES}; distances in cm (1 cm = 10 scale metres) and inches for templates, as written"
+    version = "0.8"
 
 
 class EarthRequest(ResolveRequest):

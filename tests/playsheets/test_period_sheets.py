@@ -287,3 +287,19 @@ def test_a_variant_prints_in_the_section_its_erratum_names(erratum_id: str, peri
     placed = {s.id: [n.erratum for n in s.variants] for page in built.pages for s in page}
     assert erratum_id in placed[erratum.section]
     assert [s for s, ids in placed.items() if erratum_id in ids] == [erratum.section]
+
+
+def test_each_sheet_prints_the_readings_it_uses_and_the_rules_version(
+    printed: tuple[str, str, bytes, str],
+) -> None:
+    """Issue 69: the reading in force of each erratum a printed value depends on (a game's own marked VARIANT),
+    and the rules by name and the version of their book (this one prints none, and the sheet says so)."""
+    period, _, data, _ = printed
+    text = re.sub(r"\W", "", pdf.text(data, layout=False))
+    assert re.sub(r"\W", "", "Rules: Flanders Fields (its book prints no version).") in text
+    used = sheet.period_sheet(period).readings
+    assert used and all(re.sub(r"\W", "", line) in text for line in used), used
+    # The late sheet prints the rolling barrage's duration: a game playing its variant prints that reading.
+    if period == "late":
+        variant = sheet.period_sheet(period, {"barrage-duration": "fire-plan-template"}).readings
+        assert "Duration of a rolling barrage: Fire plan template (VARIANT)" in variant

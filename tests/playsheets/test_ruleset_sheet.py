@@ -9,7 +9,7 @@ import re
 import pytest
 
 from playsheets import ruleset_sheet, tables
-from playsheets.render import PAPERS
+from playsheets.render import PAPERS, ruleset_sheet_html
 from rules.core.errors import NotFoundError, RulesError
 from rules.earth2mm import data
 from rules.registry import get_ruleset
@@ -96,6 +96,12 @@ def test_every_section_cites_the_book_and_every_erratum_prints_once() -> None:
     topics = [i.rsplit(": ", 1)[0] for i in defaults.items] + [v.topic for v in readings.variants]
     assert sorted(topics) == sorted(e.topic for e in RS.errata.values())
     assert {v.erratum for v in built.variants} == set(VARIANTS)
+
+
+def test_the_sheet_prints_the_rules_version() -> None:
+    # Issue 69: the readings are the sheet's own section (above); the version is its book's, as the book prints it.
+    assert ruleset_sheet.ruleset_sheet(RS.id).version == "Battle for 2mm Earth 1418, version 0.8"
+    assert "Rules: Battle for 2mm Earth 1418, version 0.8." in ruleset_sheet_html(RS.id, "a4", {})
 
 
 def test_two_pages_at_most_holding_the_three_tables(printed: tuple[bytes, str, dict[str, str]]) -> None:

@@ -156,6 +156,8 @@
       return html;
     };
     const renderAsked = () => draw(partOf(play.asked));
+    // The card asked anew and drawn, unless the player has gone on meanwhile; its ask's answer as askCard's.
+    const reAsk = async (dice) => { const mine = play, asked = await askCard(dice); if (asked && play === mine) renderAsked(); return asked; };
     const renderDone = () => { if (play.doneHtml) draw(partOf(play.doneHtml)); };
 
     // -- the acts ------------------------------------------------------------------------------------------
@@ -177,10 +179,7 @@
       panel.classList.remove("played"); // begun from the last roll's answer: this one's card
       panel.classList.add("playing");
       if (act.target) { renderPick(u); return; }
-      const mine = play;
-      const asked = await askCard(null); // nothing written: a card ended meanwhile draws nothing of it
-      if (play !== mine || !asked) return;
-      renderAsked();
+      await reAsk(null); // nothing written: a card ended meanwhile draws nothing of it
     };
     const chooseTarget = async (id) => {
       const t = model.units.get(id);
@@ -207,10 +206,7 @@
       root.dataset.playTarget = String(id); // the card docks clear of the target's company too (table-dock.js)
       picking(false);
       m.showStand(play.stand);
-      const mine = play;
-      const asked = await askCard(null);
-      if (play !== mine || !asked) return;
-      renderAsked();
+      await reAsk(null);
     };
     // A die tapped: the card read anew with it (the roll's answer once every die is tapped); a roll with no
     // target is recorded as its last die is tapped.
@@ -220,10 +216,7 @@
       area().querySelectorAll(`[data-die-row="${row}"]`).forEach((b) => b.setAttribute("aria-pressed", String(Number(b.dataset.die) === n)));
       const all = play.dice.filter(Boolean).length >= play.count;
       if (all && !play.act.target) { await apply(play.dice); return; }
-      const mine = play;
-      const answer = await askCard([...play.dice].map((d) => d || 0));
-      if (!answer || play !== mine) return;
-      renderAsked();
+      await reAsk([...play.dice].map((d) => d || 0));
     };
     const apply = async (dice) => {
       const mine = play;
@@ -312,8 +305,7 @@
       if (!Number.isFinite(cm) || cm < 0 || cm > 500) { notice("Enter the range in cm, from 0 to 500."); return; }
       play.given = { ...play.given, range_cm: cm };
       play.dice = [];
-      const mine = play;
-      askCard(null).then((asked) => { if (asked && play === mine) renderAsked(); });
+      reAsk(null);
     });
     // A roll another device recorded with a value given over the table's (a range by the tape, a referee's
     // override) is shown to everyone else as the claim it is, as the log keeps it.
@@ -329,6 +321,9 @@
       root.dataset.claimShown = String(ev.id);
     };
     document.addEventListener("firestep:event", claimShown);
+    // A write from the card (the referee's change of the game's reading under an answer: api-action.js): the
+    // answer asked again with the same dice, by the game as it now is.
+    document.addEventListener("firestep:refresh", () => { if (play && play.asked && !play.done) reAsk(play.dice.map((d) => d || 0)); });
   };
   if (window.firestepMap) start();
   window.addEventListener("firestep:map-ready", start);

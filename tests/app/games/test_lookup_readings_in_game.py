@@ -1,0 +1,45 @@
+"""In a game, the reading under a lookup's answer is the game's: its referee makes the other one the game's in one
+tap (the same change PATCH /api/v1/games/{id} makes, logged), the roll asked again by it; a side's seat is told
+why it may not (issue 69). The page outside a game: tests/app/test_lookup_readings.py."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests import csrf
+from tests.app.games.conftest import COOKIE_NAME, new_game
+from tests.app.test_lookup_readings import RAW_SHOT, URL
+
+HX = {"HX-Request": "true"}
+
+
+def _as(c: TestClient, headers: dict[str, str]) -> None:
+    c.cookies.set(COOKIE_NAME, headers["Authorization"].removeprefix("Bearer "))
+
+
+def test_the_referee_makes_the_other_reading_the_games_and_a_side_is_told_why_not(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    game = new_game(c)  # Mons 1914: early war
+    shot = {k: v for k, v in RAW_SHOT.items() if k != "period"} | {"_game": str(game.id), "dice.0": "3"}
+    _as(c, game.attacker)
+    side = c.post(URL, data=csrf.form(c, shot), headers=HX)
+    assert "Reading: Raw troops shooting: Playsheet</strong>" in side.text
+    assert "Only the referee changes the readings this game plays." in side.text
+    assert 'name="_reading"' not in side.text
+    forged = c.post(URL, data=csrf.form(c, {**shot, "_reading": "raw-firer-penalty=main-text"}), headers=HX)
+    assert "<strong>Reading</strong>: Only the referee changes" in forged.text
+    assert c.get(f"/api/v1/games/{game.id}", headers=game.referee).json()["variants"] == {}
+
+    c.cookies.clear()
+    _as(c, game.referee)
+    offered = c.post(URL, data=csrf.form(c, shot), headers=HX)
+    assert 'name="_reading" value="raw-firer-penalty=main-text">Play it by: Main text<' in offered.text
+    tapped = c.post(URL, data=csrf.form(c, {**shot, "_reading": "raw-firer-penalty=main-text"}), headers=HX)
+    assert tapped.status_code == 200 and 'class="errors"' not in tapped.text
+    assert "Reading: Raw troops shooting: Main text</strong> (a variant)" in tapped.text
+    detail = c.get(f"/api/v1/games/{game.id}", headers=game.referee).json()
+    assert detail["variants"] == {"raw-firer-penalty": "main-text"}
+    events = c.get(f"/api/v1/games/{game.id}/events", headers=game.referee).json()
+    assert events[-1]["kind"] == "game-updated" and events[-1]["payload"]["fields"] == ["variants"]
