@@ -249,8 +249,9 @@ def run_lookup(
 
 def note_readings(lk: Lookup) -> None:
     """The errata whose reading decided the answer's roll (the form's request, the answer's dice), so the
-    answer names the reading used and offers the other."""
-    if lk.answer is None:
+    answer names the reading used and offers the other. A draw from the pack answers no dice (the drawer learns
+    nothing of the pack from them): no reading is worked out again for it."""
+    if lk.answer is None or "dice" not in lk.answer:
         return
     try:
         req = _validate(lk)
