@@ -13,8 +13,26 @@ from typing import Any
 
 from fastapi import APIRouter
 from starlette._utils import get_route_path
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.routing import Match
 from starlette.types import Scope
+
+
+class RowIdConvertor(Convertor[int]):
+    """`{name:id}`: a stored row's id in a page's path, at most ten digits. Starlette's `int` takes any length, and
+    an id past 2^63 reached the database (SQLite: OverflowError, a 500 on every league and event page, the hostile
+    pass of issue 69); such an id names no row, and its path no page (404)."""
+
+    regex = "[0-9]{1,10}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(int(value))
+
+
+register_url_convertor("id", RowIdConvertor())
 
 
 def static_prefix(path: str) -> str:

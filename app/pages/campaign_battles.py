@@ -61,7 +61,7 @@ def _field_held(form: FormData) -> str:
     return held
 
 
-@router.post("/campaigns/{campaign_id:int}/table-battle", response_class=HTMLResponse)
+@router.post("/campaigns/{campaign_id:id}/table-battle", response_class=HTMLResponse)
 def open_table_battle(
     campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -84,7 +84,7 @@ def open_table_battle(
     return response
 
 
-@router.post("/campaigns/{campaign_id:int}/table-battles/{link_id}/play", response_class=HTMLResponse)
+@router.post("/campaigns/{campaign_id:id}/table-battles/{link_id}/play", response_class=HTMLResponse)
 def play(
     campaign_id: CampaignId, link_id: str, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -109,7 +109,7 @@ def play(
     return response
 
 
-@router.post("/campaigns/{campaign_id:int}/table-battles/{link_id}/{step}", response_class=HTMLResponse)
+@router.post("/campaigns/{campaign_id:id}/table-battles/{link_id}/{step}", response_class=HTMLResponse)
 async def settle(
     campaign_id: CampaignId,
     link_id: str,

@@ -360,14 +360,14 @@ def board_page(
     return page_or_fragment(request, "campaign.html", "_campaign_board.html", context, status)
 
 
-@router.get("/campaigns/{campaign_id:int}", response_class=HTMLResponse)
+@router.get("/campaigns/{campaign_id:id}", response_class=HTMLResponse)
 def campaign_page(
     campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     return board_page(request, session, settings, campaign_id)
 
 
-@router.post("/campaigns/{campaign_id:int}/act", response_class=HTMLResponse)
+@router.post("/campaigns/{campaign_id:id}/act", response_class=HTMLResponse)
 async def campaign_act(
     campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:

@@ -144,7 +144,7 @@ async def make_event(request: Request, session: SessionDep, settings: SettingsDe
     return response
 
 
-@router.post("/events/{event_id:int}/sign-in", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/sign-in", response_class=HTMLResponse)
 async def sign_in(event_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
     token = str(form.get("token", "")).strip()[:100]
@@ -174,7 +174,7 @@ def _round_view(session: Session, rnd: Any, review: bool = False) -> dict[str, A
     return view
 
 
-@router.get("/events/{event_id:int}", response_class=HTMLResponse)
+@router.get("/events/{event_id:id}", response_class=HTMLResponse)
 def event_page(
     event_id: int,
     request: Request,
@@ -237,7 +237,7 @@ async def _organiser_write(
 FORCE_LIST_MAX = 200  # as app.data.models.TournamentPlayer keeps it
 
 
-@router.post("/events/{event_id:int}/players", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/players", response_class=HTMLResponse)
 async def add_players(
     event_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -260,7 +260,7 @@ async def add_players(
     return await _organiser_write(request, session, settings, event_id, act)
 
 
-@router.post("/events/{event_id:int}/players/{player_id:int}/status", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/players/{player_id:id}/status", response_class=HTMLResponse)
 async def mark_player(
     event_id: int, player_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -278,7 +278,7 @@ async def mark_player(
     return await _organiser_write(request, session, settings, event_id, act)
 
 
-@router.post("/events/{event_id:int}/draft", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/draft", response_class=HTMLResponse)
 async def draft_round(
     event_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -291,7 +291,7 @@ async def draft_round(
     return await _organiser_write(request, session, settings, event_id, act)
 
 
-@router.post("/events/{event_id:int}/rounds/{number:int}/swap", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/rounds/{number:id}/swap", response_class=HTMLResponse)
 async def swap_drafted(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -307,7 +307,7 @@ async def swap_drafted(
     return await _organiser_write(request, session, settings, event_id, act)
 
 
-@router.post("/events/{event_id:int}/rounds/{number:int}/commit", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/rounds/{number:id}/commit", response_class=HTMLResponse)
 async def commit_drafted(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -327,7 +327,7 @@ async def commit_drafted(
     return await _organiser_write(request, session, settings, event_id, act)
 
 
-@router.post("/events/{event_id:int}/timer", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/timer", response_class=HTMLResponse)
 async def move_timer(
     event_id: int, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
 ) -> Response:
@@ -343,7 +343,7 @@ async def move_timer(
     return await _organiser_write(request, session, settings, event_id, act)
 
 
-@router.post("/events/{event_id:int}/tables/{table_id:int}/result", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/tables/{table_id:id}/result", response_class=HTMLResponse)
 async def set_result(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -364,7 +364,7 @@ async def set_result(
     return await _organiser_write(request, session, settings, event_id, act)
 
 
-@router.post("/events/{event_id:int}/tables/{table_id:int}/referee", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/tables/{table_id:id}/referee", response_class=HTMLResponse)
 async def referee_table(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -383,7 +383,7 @@ async def referee_table(
 
 
 # -- printing: the round's join cards, a result slip, the standings ------------------------------------------
-@router.get("/events/{event_id:int}/rounds/{number:int}/sheet", response_class=HTMLResponse)
+@router.get("/events/{event_id:id}/rounds/{number:id}/sheet", response_class=HTMLResponse)
 def round_sheet(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -424,7 +424,7 @@ def round_sheet(
     return response
 
 
-@router.post("/events/{event_id:int}/rounds/{number:int}/sheet", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/rounds/{number:id}/sheet", response_class=HTMLResponse)
 async def new_round_cards(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -440,7 +440,7 @@ async def new_round_cards(
     return response
 
 
-@router.get("/events/{event_id:int}/tables/{table_id:int}/slip", response_class=HTMLResponse)
+@router.get("/events/{event_id:id}/tables/{table_id:id}/slip", response_class=HTMLResponse)
 def result_slip(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -457,7 +457,7 @@ def result_slip(
     return templates.TemplateResponse(request, "event_slip_print.html", context)
 
 
-@router.get("/events/{event_id:int}/standings", response_class=HTMLResponse)
+@router.get("/events/{event_id:id}/standings", response_class=HTMLResponse)
 def standings_print(event_id: int, request: Request, session: SessionDep) -> Response:
     row = tournaments.get(session, event_id)
     lines, people = tournament_results.event_standings(session, event_id)
@@ -467,7 +467,7 @@ def standings_print(event_id: int, request: Request, session: SessionDep) -> Res
 
 
 # -- a lost tablet re-keyed on the organiser's word ------------------------------------------------------------
-@router.post("/events/{event_id:int}/tables/{table_id:int}/rekey", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/tables/{table_id:id}/rekey", response_class=HTMLResponse)
 async def offer_rekey(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
 ) -> Response:
@@ -522,14 +522,14 @@ def _table_page(
     return templates.TemplateResponse(request, "event_table.html", context)
 
 
-@router.get("/events/{event_id:int}/tables/{table_id:int}", response_class=HTMLResponse)
+@router.get("/events/{event_id:id}/tables/{table_id:id}", response_class=HTMLResponse)
 def table_page(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     return _table_page(request, session, settings, tournament_results.get_table(session, event_id, table_id))
 
 
-@router.post("/events/{event_id:int}/tables/{table_id:int}/{act:str}", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/tables/{table_id:id}/{act:str}", response_class=HTMLResponse)
 async def table_act(
     event_id: int, table_id: int, act: str, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:

@@ -168,7 +168,8 @@ def read_otherwise(session: Session, game: Game, seat: Seat, gl: GameLookup, for
         with game_write(session, game.pk) as locked:
             variants = with_reading(locked.variants, gl.lk.ruleset, *tapped)
             get_ruleset(locked.ruleset).context(locked.period, variants)  # a reading of this period
-            acts.edit_game(session, locked, seat.viewer, locked.version, {"variants": variants})
+            if variants != locked.variants:  # the reading it plays already: no edit, no new version
+                acts.edit_game(session, locked, seat.viewer, locked.version, {"variants": variants})
     except USER_ERRORS as e:
         session.rollback()
         gl.lk.errors.append({"field": "_reading", "label": "Reading", "message": error_message(e)})

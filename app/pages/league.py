@@ -101,7 +101,7 @@ async def make_league(request: Request, session: SessionDep, settings: SettingsD
 
 
 # -- a league ------------------------------------------------------------------------------------------------
-@router.get("/leagues/{league_id:int}", response_class=HTMLResponse)
+@router.get("/leagues/{league_id:id}", response_class=HTMLResponse)
 def league_page(league_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     return _league(league_id, request, session, settings)
 
@@ -138,7 +138,7 @@ def _league(
     return response
 
 
-@router.post("/leagues/{league_id:int}/sign-in", response_class=HTMLResponse)
+@router.post("/leagues/{league_id:id}/sign-in", response_class=HTMLResponse)
 async def sign_in(league_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
     token = str(form.get("token", "")).strip()[:100]
@@ -192,7 +192,7 @@ def _bundles_of(text: str) -> list[ResultBundle]:
     return [ResultBundle.model_validate(i) for i in items]
 
 
-@router.post("/leagues/{league_id:int}/import", response_class=HTMLResponse)
+@router.post("/leagues/{league_id:id}/import", response_class=HTMLResponse)
 async def import_bundle(
     league_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -232,7 +232,7 @@ async def import_bundle(
     return await organiser_write(request, session, settings, league_id, act)
 
 
-@router.post("/leagues/{league_id:int}/keys", response_class=HTMLResponse)
+@router.post("/leagues/{league_id:id}/keys", response_class=HTMLResponse)
 async def add_key(league_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     async def act(form: Any) -> str:
         public = "".join(str(form.get("public_key", "")).split())[:200]
@@ -247,7 +247,7 @@ async def add_key(league_id: int, request: Request, session: SessionDep, setting
     return await organiser_write(request, session, settings, league_id, act)
 
 
-@router.post("/leagues/{league_id:int}/keys/{key_id:int}/remove", response_class=HTMLResponse)
+@router.post("/leagues/{league_id:id}/keys/{key_id:id}/remove", response_class=HTMLResponse)
 async def remove_key(
     league_id: int, key_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -258,7 +258,7 @@ async def remove_key(
     return await organiser_write(request, session, settings, league_id, act)
 
 
-@router.post("/leagues/{league_id:int}/games/{game_id:int}/{answer:str}", response_class=HTMLResponse)
+@router.post("/leagues/{league_id:id}/games/{game_id:id}/{answer:str}", response_class=HTMLResponse)
 async def answer_pending(
     league_id: int, game_id: int, answer: str, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -284,7 +284,7 @@ def _club_key(settings: Settings) -> tuple[str, str] | str:
     return public, league.fingerprint(public)
 
 
-@router.get("/events/{event_id:int}/bundles", response_class=HTMLResponse)
+@router.get("/events/{event_id:id}/bundles", response_class=HTMLResponse)
 def bundles_page(event_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     return _bundles(event_id, request, session, settings)
 
@@ -329,14 +329,14 @@ def _bundles(
     return templates.TemplateResponse(request, "event_bundles.html", context, 422 if error else 200)
 
 
-@router.post("/events/{event_id:int}/bundles/{table_id:int}", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/bundles/{table_id:id}", response_class=HTMLResponse)
 async def download_bundle(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     return await _download(event_id, [table_id], request, session, settings)
 
 
-@router.post("/events/{event_id:int}/bundles", response_class=HTMLResponse)
+@router.post("/events/{event_id:id}/bundles", response_class=HTMLResponse)
 async def download_every_bundle(
     event_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:

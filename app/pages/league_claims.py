@@ -71,7 +71,7 @@ def _role_words(role: str) -> str:
     return next(words for field, words, _ in ROLES if field == role).split(" (")[0]
 
 
-@router.post("/leagues/{league_id:int}/claims/columns", response_class=HTMLResponse)
+@router.post("/leagues/{league_id:id}/claims/columns", response_class=HTMLResponse)
 async def name_columns(
     league_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
@@ -115,7 +115,7 @@ def _chosen_columns(chosen: dict[str, str]) -> ClaimColumns:
         ) from None
 
 
-@router.post("/leagues/{league_id:int}/claims", response_class=HTMLResponse)
+@router.post("/leagues/{league_id:id}/claims", response_class=HTMLResponse)
 async def import_claims(
     league_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:

@@ -571,6 +571,9 @@ def edit_game(session: Session, game: Game, viewer: Viewer, version: int, values
     `table_objectives` its board's objectives (score.objectives_edited), `club` a game of counters' club data
     (club_data.club_edited): both before the game starts only."""
     fields = sorted(values)
+    if "variants" in values and values["variants"] != game.variants and game.status == "finished":
+        # As the lookup's reading line says (app.pages.game_lookup.reading_refused): PATCH took them (issue 69).
+        raise Conflict("the game is finished: its readings stand as it was played")
     if "table_objectives" in values:
         values = {**values, "board": score.objectives_edited(game, values["table_objectives"])}
         del values["table_objectives"]

@@ -43,3 +43,18 @@ def test_the_referee_makes_the_other_reading_the_games_and_a_side_is_told_why_no
     assert detail["variants"] == {"raw-firer-penalty": "main-text"}
     events = c.get(f"/api/v1/games/{game.id}/events", headers=game.referee).json()
     assert events[-1]["kind"] == "game-updated" and events[-1]["payload"]["fields"] == ["variants"]
+    # The hostile pass: the same tap again changed nothing yet made a new version (the other devices' next write a
+    # 409) and logged an empty edit; and PATCH changed a finished game's readings, which the page said stand.
+    again = c.post(URL, data=csrf.form(c, {**shot, "_reading": "raw-firer-penalty=main-text"}), headers=HX)
+    assert again.status_code == 200 and 'class="errors"' not in again.text
+    assert c.get(f"/api/v1/games/{game.id}", headers=game.referee).json()["version"] == detail["version"]
+    version = detail["version"]
+    assert c.post(
+        f"/api/v1/games/{game.id}/finish", headers=game.referee, json={"version": version}
+    ).is_success
+    version = c.get(f"/api/v1/games/{game.id}", headers=game.referee).json()["version"]
+    patched = c.patch(
+        f"/api/v1/games/{game.id}", headers=game.referee, json={"version": version, "variants": {}}
+    )
+    assert patched.status_code == 409
+    assert patched.json()["detail"] == "The game is finished: its readings stand as it was played."

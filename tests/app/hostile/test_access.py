@@ -395,3 +395,24 @@ def test_a_revoked_device_is_not_a_guess_in_games_and_campaigns_alike(token_limi
             assert r.status_code == 401 and "revoked" in r.json()["why"], (what, r.text)
     r = c.get(urls["campaign"], headers=bearer("a-guess"))
     assert r.status_code == 401 and r.json()["why"] == "unknown token"
+
+
+def test_no_page_takes_an_id_past_what_a_row_may_have(reading_client: TestClient) -> None:
+    """The hostile pass of issue 69: an id past 2^63 on a league's or an event's page reached the database (SQLite:
+    OverflowError, a 500 without signing in). A page's row id is at most ten digits (app.core.routing): past that
+    no page is there. Every `{...:int}` of a page is an `{...:id}`."""
+    from fastapi.routing import iter_route_contexts
+
+    from app.main import app
+
+    pages = [r.path for r in iter_route_contexts(app.router.routes) if not r.path.startswith("/api/")]
+    assert sum(":id}" in p for p in pages) > 40 and not [p for p in pages if ":int}" in p]
+    huge = "9223372036854775808"
+    for url in (
+        f"/leagues/{huge}",
+        f"/leagues/{huge}/claims",
+        f"/events/{huge}/standings",
+        f"/campaigns/{huge}",
+    ):
+        assert reading_client.get(url).status_code == 404, url
+    assert reading_client.post(f"/leagues/{huge}/claims/columns").status_code in (403, 404)
