@@ -455,6 +455,11 @@ def next_frames(page: Any, frames: int) -> None:
     )
 
 
+def htmx_idle(page: Any) -> None:
+    """Until no htmx request of the page is on its way (htmx marks the element asking with .htmx-request)."""
+    expect(page.locator(".htmx-request")).to_have_count(0)
+
+
 def page_until(page: Any, predicate: str, arg: Any = None, timeout_ms: int = 15_000) -> Any:
     """The first truthy value of an async `predicate` (a JavaScript function of `arg`) run in the page, asked
     again every 100 ms for up to `timeout_ms`; None when it never is. Playwright's wait_for_function takes the

@@ -20,6 +20,7 @@ from tests.frontend.conftest import (
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
+    htmx_idle,
     screenshot,
     small_targets,
 )
@@ -32,16 +33,12 @@ SIZES = (TABLET_LANDSCAPE, PHONE)  # each flow runs once; its layout is checked 
 CARD_CODE = re.compile(r"\b(?:10|[2-9JQKA])[HDCS]\b")
 
 
-def idle(page: Any) -> None:
-    expect(page.locator(".htmx-request")).to_have_count(0)
-
-
 def pick_card(page: Any, suit: str, rank: str) -> None:
     """Tap the suit, then the rank, of the card drawn (by their accessible names)."""
     for group, name in (("Suit", suit), ("Rank", rank)):
         picker = page.get_by_role("group", name=group, exact=True)
         picker.locator(f"label:has(input[aria-label='{name}'])").tap()
-        idle(page)
+        htmx_idle(page)
 
 
 def cards_listed(page: Any) -> set[str]:
@@ -88,7 +85,7 @@ def test_the_queen_of_clubs_entered_by_suit_and_rank(new_page: Any) -> None:
     expect(answer.locator(".ev-card-title").first).to_have_text("Good Shooting")
     expect(answer.locator("h3", has_text="Your hand")).to_have_count(1)
     page.get_by_role("button", name="Draw for me").tap()
-    idle(page)
+    htmx_idle(page)
     expect(page.locator("#answer .rolled")).to_have_text("Drawn by firestep")
     assert len(cards_listed(page)) <= 2
 
@@ -112,7 +109,7 @@ def test_in_a_game_the_side_draws_and_plays_from_its_hand(new_page: Any) -> None
     # The Queen of Diamonds drawn at the table, recorded for the side to move: a red card, kept in its hand.
     pick_card(referee, "Diamonds", "Queen")
     referee.get_by_role("button", name="Record in the game").tap()
-    idle(referee)
+    htmx_idle(referee)
     expect(referee.locator("[data-recorded-event]")).to_have_count(1)
 
     side = referee.request.get(f"/api/v1/games/{game_id}").json()["side_to_move"]
@@ -132,7 +129,7 @@ def test_in_a_game_the_side_draws_and_plays_from_its_hand(new_page: Any) -> None
         assert in_viewport(drawer, draw), size
         assert serious_violations(drawer) == [], size
     draw.tap()
-    idle(drawer)
+    htmx_idle(drawer)
     expect(drawer.locator("[data-recorded-event]")).to_have_count(1)
     drawn = {str(c.get_attribute("data-card")) for c in drawer.locator("#answer [data-card]").all()}
     assert 1 <= len(drawn) <= 2
@@ -160,7 +157,7 @@ def test_in_a_game_the_side_draws_and_plays_from_its_hand(new_page: Any) -> None
     card = "QD"
     held.discard(card)
     drawer.get_by_role("button", name=re.compile(r"^Play Q.{0,3}Good Shooting")).tap()
-    idle(drawer)
+    htmx_idle(drawer)
     expect(drawer.locator(f".ev-hand [data-card='{card}']")).to_have_count(0)
     log = other.request.get(f"/api/v1/games/{game_id}/events")
     played = [e for e in log.json() if e["kind"] == "card-played"]

@@ -17,6 +17,7 @@ from tests.frontend.conftest import (
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
+    htmx_idle,
     screenshot,
     small_targets,
 )
@@ -27,21 +28,17 @@ from tests.frontend.test_map_play import Taps, open_map, set_up
 pytestmark = pytest.mark.browser
 
 
-def settled(page: Any) -> None:
-    expect(page.locator(".htmx-request")).to_have_count(0)
-
-
 def test_the_answer_names_its_reading_and_one_tap_answers_by_the_other(new_page: Any) -> None:
     page = new_page(PHONE)
     page.goto("/lookup/flanders-fields/shooting?period=early")
     # Raw infantry shooting at a stand in the open, 10 cm away, rolling a 3.
     page.locator("#f-firer label.chip", has_text=re.compile("^Infantry$")).click()
-    settled(page)
+    htmx_idle(page)
     page.fill("#f-range-cm", "10")
     page.press("#f-range-cm", "Enter")
-    settled(page)
+    htmx_idle(page)
     page.locator("label.toggle", has_text="raw").click()
-    settled(page)
+    htmx_idle(page)
     tap_die(page, 0, 3)
     line = page.locator("#answer .reading-used")
     expect(line).to_contain_text("Reading: Raw troops shooting: Playsheet")
@@ -57,7 +54,7 @@ def test_the_answer_names_its_reading_and_one_tap_answers_by_the_other(new_page:
     assert not found, found
 
     page.get_by_role("button", name="Answer it by: Main text").click()
-    settled(page)
+    htmx_idle(page)
     expect(line).to_contain_text("Reading: Raw troops shooting: Main text")
     expect(page.locator(".die-pad input:checked")).to_have_value("3")
     assert page.locator("#answer .outcome").inner_text() != by_sheet

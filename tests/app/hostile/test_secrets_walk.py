@@ -172,17 +172,15 @@ class Walk:
                 continue
             # A page that answers htmx with a fragment of itself says so (Vary: HX-Request, app.guard.caching):
             # that fragment is read too; every other answer is the same whichever way it is asked.
-            fragment = False
-            while True:
+            for fragment in (False, True):
                 sent = {**headers, **({"HX-Request": "true"} if fragment else {})}
                 r = self.http.get(url, headers=sent)
                 self.reads += 1
                 assert r.status_code < 500, f"{url}: {r.status_code} {r.text[:300]}"
                 text = pdf_text(r) if url.split("?")[0].endswith(".pdf") and r.status_code == 200 else r.text
                 yield f"{url}{' (fragment)' if fragment else ''}", text, about
-                if fragment or "hx-request" not in r.headers.get("vary", "").lower():
+                if "hx-request" not in r.headers.get("vary", "").lower():
                     break
-                fragment = True
 
     def check(self, phase: str, pdfs: bool = True) -> None:
         """Walk every route as each side and as no one: nothing of the other side's secrets."""
