@@ -2,19 +2,14 @@
 everything a browser's cookie authorises, and per-address limits on failed join codes and tokens.
 
 CSRF. A page on another port of the same host is the same *site*, so SameSite cookies are sent with its
-forms. Two layers refuse such a request when a cookie could authorise it (a seat cookie and no
-`Authorization: Bearer`: a foreign page cannot make a browser name a token):
+forms. Two layers refuse such a request when a cookie could authorise it (`_cookie_may_authorise`):
 - asgi-csrf (double-submit): the signed `firestep_csrf` cookie must come back as the `csrftoken` form field
-  or the `x-csrftoken` header. Pages render it into every form (`_macros.html`), into `<meta
-  name="csrf-token">` for fetch-based scripts, and into `hx-headers` on `<body>` for htmx.
-- a cross-origin check: cookies are not isolated by port, so a page on another port could plant its own
-  signed `firestep_csrf` cookie and send the matching field. The browser's `Sec-Fetch-Site` (or, from older
-  browsers, `Origin` against `Host`) names where the request came from, and a script cannot forge either.
+  or the `x-csrftoken` header (pages render it in every form, a `<meta>` for scripts, `hx-headers` for htmx).
+- a cross-origin check: a page on another port could plant its own signed `firestep_csrf` cookie (cookies
+  ignore ports) and send the matching field; `Sec-Fetch-Site` (or `Origin` against `Host`) names the sender.
 
-Rate limits. `limits` (moving window, in memory: one process serves a club table) counts failed join codes
-and unknown tokens per client address (behind a reverse proxy, run uvicorn with --proxy-headers so the
-address is the player's). Auth code deep in a dependency reports a failure through `token_failed()`; the
-request's limits and address reach it through a context variable set by `ClientLimits`.
+Rate limits. `limits` (moving window, in memory) counts failed join codes and unknown tokens per address
+(behind a proxy: uvicorn --proxy-headers), told by `token_failed()` through a context variable (`ClientLimits`).
 """
 
 from __future__ import annotations
@@ -35,6 +30,7 @@ from urllib.parse import urlsplit
 from asgi_csrf import asgi_csrf
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, Response
+from fastapi.security.utils import get_authorization_scheme_param
 from fastapi.templating import Jinja2Templates
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
@@ -118,12 +114,18 @@ def _headers(scope: Scope) -> dict[bytes, bytes]:
     return {k.lower(): v for k, v in scope.get("headers") or []}
 
 
-def _cookie_may_authorise(headers: dict[bytes, bytes]) -> bool:
-    """A seat cookie and no bearer token: what a browser sends on its own, so what a forged request uses."""
-    if headers.get(b"authorization", b"").decode("latin-1").startswith("Bearer "):
+def _without(scope: Scope, *names: bytes) -> list[tuple[bytes, bytes]]:
+    return [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in names]
+
+
+def _cookie_may_authorise(scope: Scope) -> bool:
+    """A seat cookie (Starlette's parser, as routes read it), unless a bearer token authorises instead: the API
+    reads one first, as HTTPBearer parses it (auth.presented_token); a page reads its cookies only."""
+    headers = {k: v.decode("latin-1") for k, v in _headers(scope).items()}
+    scheme, token = get_authorization_scheme_param(headers.get(b"authorization"))
+    if scope["path"].startswith("/api/") and scheme.lower() == "bearer" and token:
         return False
-    # Starlette's own parser, so this sees exactly the cookies the routes will read.
-    return not SEAT_COOKIES.isdisjoint(cookie_parser(headers.get(b"cookie", b"").decode("latin-1")))
+    return not SEAT_COOKIES.isdisjoint(cookie_parser(headers.get(b"cookie", "")))
 
 
 def _route_key(scope: Scope) -> tuple[str, str]:
@@ -142,7 +144,7 @@ def _not_cookie_authorised(scope: Scope) -> bool:
         return False
     if _route_key(scope) in COOKIE_FREE_WRITES:
         return True
-    return not _cookie_may_authorise(_headers(scope))
+    return not _cookie_may_authorise(scope)
 
 
 def _cross_origin(headers: dict[bytes, bytes]) -> bool:
@@ -349,34 +351,34 @@ _client: ContextVar[Client | None] = ContextVar("firestep_client", default=None)
 
 
 class CsrfUnlessApiToken:
-    """asgi-csrf for every request a cookie may authorise and every page (which may render a form's token).
-    A JSON API call that no cookie authorises (a bearer token, or no credentials) needs no check and renders no
-    form, so it skips asgi-csrf, which would mint and sign a token it never uses (about a tenth of a resolve
-    request's time)."""
+    """asgi-csrf for every request a cookie may authorise and every page (it may render a form's token); an API
+    call no cookie authorises skips it (minting and signing an unused token: a tenth of a resolve's time)."""
 
     def __init__(self, app: ASGIApp, /, **csrf_options: Any) -> None:
         self.app = app
         self.checked = asgi_csrf(_multipart_restored(app), **csrf_options)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith("/api/") and _not_cookie_authorised(scope):
+        http = scope["type"] == "http"
+        api = http and scope["path"].startswith("/api/")
+        if http and not api and scope["method"] not in SAFE_METHODS:
+            # A page reads no bearer token, and asgi-csrf lets any "Authorization: Bearer" past: not sent on.
+            scope = {**scope, "headers": _without(scope, b"authorization")}
+        if http and api and _not_cookie_authorised(scope):
             await self.app(scope, receive, send)
-        elif scope["type"] == "http" and not _readable_cookies(scope):
+        elif http and not _readable_cookies(scope):
             # asgi-csrf reads the Cookie header with http.cookies, which raises on one it cannot parse ("$;").
-            why = "the Cookie header is not name=value pairs a server can read (RFC 6265)"
-            body = refusal(
-                "Send a Cookie header of name=value pairs: this one cannot be read.", why=why, field="cookie"
-            )
-            await JSONResponse(body, status_code=422)(scope, receive, send)
+            why = "the Cookie header is not name=value pairs (RFC 6265)"
+            said = refusal("Send a Cookie header of name=value pairs.", why=why, field="cookie")
+            await JSONResponse(said, status_code=422)(scope, receive, send)
         elif _multipart_checked(scope):
             await self._multipart(scope, receive, send)
         else:
             await self.checked(scope, receive, send)
 
     async def _multipart(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A form with a file (the league's import): its token field is read here and handed to asgi-csrf as its
-        header, under a content type it never reads (its own multipart reader fails on python-multipart: a 500), so
-        a token missing, wrong or after the file is refused; the app gets the form's type back (_multipart_restored)."""
+        """A form with a file (the league's import): its token field handed to asgi-csrf as its header, under a type
+        it never reads (its multipart reader fails on python-multipart: a 500); the app gets the form's type back."""
         messages: list[Message] = []
         more = True
         while more:  # the door (app.guard.limits) has bounded and buffered the body already
@@ -389,8 +391,7 @@ class CsrfUnlessApiToken:
         async def replay() -> Message:
             return messages.pop(0) if messages else await receive()
 
-        drop = (CSRF_HEADER.encode(), b"content-type")
-        headers = [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in drop]
+        headers = _without(scope, CSRF_HEADER.encode(), b"content-type")
         headers += [(b"content-type", b"application/x-firestep-multipart")]
         headers += [(CSRF_HEADER.encode(), token.encode())] if token is not None else []
         original = _headers(scope)[b"content-type"]
@@ -574,8 +575,7 @@ def page_wait_message(e: TooManyRequests, what: str) -> str:
 
 # -- wiring -----------------------------------------------------------------------------------------------------
 def install(app: FastAPI, settings: Settings, templates: Jinja2Templates) -> None:
-    """Add the CSRF checks and the rate limits' context (the last added runs first); the headers are added
-    last of all the app's middleware, by install_headers."""
+    """Add the CSRF checks and the rate limits' context (the last added runs first; the headers: install_headers)."""
     send_refusal = _refusal_sender(templates)
 
     async def csrf_failed(scope: Scope, send: Send, _reason: Any) -> None:

@@ -71,9 +71,11 @@ def test_a_cross_site_form_with_the_victims_cookie_changes_nothing(client: TestC
         {"csrftoken": "forged"},  # a made-up token
         {"csrftoken": csrf.csrf_token(client) + "x"},  # a tampered one
     ]
-    # From the other port, and from a browser that names no origin (so the token alone must refuse it).
+    # From the other port, and from a browser that names no origin (so the token alone must refuse it); and
+    # with a bearer token beside the cookie, which a page never reads (it skipped the check before).
+    bearer = {"Authorization": "Bearer not-what-a-page-reads"}
     for extra, headers, action in itertools.product(
-        forged, (OTHER_PORT, {}), (FIRE_ITEM, {"action": "lock"})
+        forged, (OTHER_PORT, {}, bearer), (FIRE_ITEM, {"action": "lock"})
     ):
         r = client.post(url, data={**action, **extra}, headers=headers)
         assert r.status_code == 403, r.text
