@@ -85,14 +85,13 @@ def game_result(session: Session, game_id: int, score: Score | None = None) -> G
     outcome = kept_score(game.board.get(key) or {})[1] if key else rules.outcome(score.points)
     met = _met(score, ended.payload.get("condition") if ended is not None and by == "condition" else None)
     if met is not None:  # the condition decided it, not the points: its words are the reason
-        said = f"{met.said} (the scenario's victory condition {met.number})"
-        outcome = Verdict(met.winner, said, f"The scenario's victory condition {met.number}")
+        outcome = Verdict(met.winner, met.said, f"The scenario's victory condition {met.number}")
     names = rules.book.side_names
     how = {
         "last-turn": f"as its last {rules.book.turn_word} ended",
         "clock": "by the clock, every side short of time as a new turn began",
         "decided": "the moment its winner won",
-        "condition": "by the referee on a victory condition met",
+        "condition": f"by the referee on the scenario's victory condition {met.number if met else ''}",
     }.get(by, "by the referee")
     words = (
         f"Game over in {rules.book.turn_word} {turn}, ended {how}: {outcome.reason}"

@@ -66,4 +66,7 @@ def test_a_condition_met_is_told_and_the_referee_plays_on_or_ends_the_game_on_it
     result = http.get(f"/api/v1/games/{g.id}/result", headers=g.attacker).json()
     assert (result["ended_by"], result["winner"]) == ("condition", "defender")
     assert result["source"] == "The scenario's victory condition 1"
-    assert "the defender took Bridge 1, in turn 1 (the scenario's victory condition 1)" in result["words"]
+    said = (
+        "ended by the referee on the scenario's victory condition 1: the defender took Bridge 1, in turn 1 ("
+    )
+    assert said in result["words"], result["words"]
