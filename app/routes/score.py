@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
-from app.data.bounded import Version
+from app.data.bounded import Int, Version
 from app.data.schemas_answers import EventOut, ObjectiveCalledOut
 from app.data.schemas_score import GameResultOut, GameScore
 from app.deps import GameId, NowDep, SessionDep
@@ -86,7 +86,7 @@ class ConditionChoiceIn(BaseModel):
     version: Version | None = Field(
         default=None, description="The game version the client saw (a stale one gets 409); none: as it is now"
     )
-    condition: Annotated[int, Field(ge=1, le=MAX_CONDITIONS, description="Its number in the scenario's list")]
+    condition: Annotated[Int, Field(ge=1, le=MAX_CONDITIONS, description="Its number in the scenario's list")]
     choice: Literal["end", "play_on"]
 
 
