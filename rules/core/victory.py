@@ -148,6 +148,22 @@ def _condition(
     return Condition(number, kind, side=side)
 
 
+def written(value: Any, names: dict[str, str]) -> str:
+    """A checked document's conditions as a sheet prints them, one sentence each (`names`: the objectives' names
+    by id): "Victory condition 1: the first side to reach 6 victory points wins."."""
+    said = []
+    for i, c in enumerate(value or []):
+        kind, side = c.get("kind"), c.get("side")
+        if kind == "points":
+            what = f"the first side to reach {_vp(int(c.get('points') or 0))} wins"
+        elif kind == "objective_taken":
+            what = f"the {side} wins on taking {names.get(str(c.get('objective')), str(c.get('objective')))}"
+        else:
+            what = f"{f'the {side}' if side else 'a side'} broken, as the rules declare, loses"
+        said.append(f"Victory condition {i + 1}: {what}.")
+    return " ".join(said)
+
+
 def _vp(n: int) -> str:
     return f"{n} victory point{'' if n == 1 else 's'}"
 
