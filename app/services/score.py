@@ -24,6 +24,7 @@ from app.errors import Conflict
 from app.services.events import reversed_ids_of
 from app.services.markers import rules_of
 from rules.core.clock import Clock
+from rules.core.errors import RulesError
 from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, kept_score, score_of
 from rules.core.victory import Condition, conditions_from_json
 from rules.table.objectives import Objective, objectives_from_geojson
@@ -74,7 +75,12 @@ def objectives_edited(game: Game, collection: Mapping[str, Any]) -> dict[str, An
     game has started, as an edit to its table is."""
     if game.status != "setup":
         raise Conflict(STARTED)
-    objectives_from_geojson(collection, game.table_width_cm, game.table_length_cm)
+    kept = objectives_from_geojson(collection, game.table_width_cm, game.table_length_cm)
+    ids = {o.id for o in kept}
+    for i, c in enumerate(game.board.get("victory_conditions") or ()):
+        if c.get("objective") and c["objective"] not in ids:  # its score would name an objective gone
+            said = f"victory condition {i + 1} names the objective {c['objective']}: keep it"
+            raise RulesError("table_objectives", said, sorted(ids | {str(c["objective"])}))
     board = read_board(game)
     board.table_objectives = dict(collection) if collection.get("features") else None
     return board_json(game, board)

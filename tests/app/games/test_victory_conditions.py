@@ -33,6 +33,11 @@ def test_a_condition_met_is_told_and_the_referee_plays_on_or_ends_the_game_on_it
     made = http.post("/api/v1/scenarios", json={**doc, "id": "mons-sudden", "victory_conditions": [taken]})
     assert made.status_code == 201, made.text
     g = new_game(http, {"scenario": "mons-sudden"})
+    # In set-up the referee's edit of the table's objectives keeps the one a condition names.
+    only_2 = {"type": "FeatureCollection", "features": doc["table_objectives"]["features"][1:]}
+    edit = {"version": g.body["game"]["version"], "table_objectives": only_2}
+    r = http.patch(f"/api/v1/games/{g.id}", headers=g.referee, json=edit)
+    assert (r.status_code, r.json()["field"]) == (422, "table_objectives"), r.text
     start_game(http, g)
     move(http, g, a_stand(http, g, "defender", "infantry-platoon"), 40.0, 120.0, 270.0)  # onto bridge 1
     s = score(http, g, g.attacker)
