@@ -23,6 +23,7 @@ from shapely.geometry.base import BaseGeometry
 from playsheets.tables import fmt, label
 from rules.core.kit import TERRAIN_CLASS, TerrainClass
 from rules.core.scenario import SIDES, ForceNode, NewForces
+from rules.core.victory import written
 from rules.registry import get_game_rules, get_ruleset
 from rules.table.frame import oriented_rect
 
@@ -330,6 +331,26 @@ WHEN = {
 }
 
 
+def _conditions(document: Mapping[str, Any]) -> str:
+    """The scenario's victory conditions (rules.core.victory), printed after its victory text."""
+    features = (document.get("table_objectives") or {}).get("features") or []
+    names = {
+        str(o.get("id") or f"objective-{i + 1}"): str((o.get("properties") or {}).get("name"))
+        for i, o in enumerate(features)
+    }
+    return written(document.get("victory_conditions"), names)
+
+
+def _when(props: Mapping[str, Any], turn_word: str) -> str:
+    """When an objective scores, in the sheet's words (a held_turns objective with its count of turns)."""
+    scored = str(props.get("scored") or "")
+    if scored == "held_turns":
+        n = int(props.get("turns") or 0)
+        run = " in a row" if props.get("consecutive") else ""
+        return f"once held at the end of {n} {turn_word}{'' if n == 1 else 's'}{run}"
+    return WHEN.get(scored, scored).format(turn=turn_word)
+
+
 def _objectives(collection: Mapping[str, Any], f: _Frame, turn_word: str) -> list[ObjectiveMark]:
     """Each objective lettered A, B, ... in the document's order, with where it is in table cm."""
     out = []
@@ -358,7 +379,7 @@ def _objectives(collection: Mapping[str, Any], f: _Frame, turn_word: str) -> lis
                 letter,
                 str(props.get("name") or feature.get("id") or letter),
                 int(props.get("vp") or 0),
-                WHEN.get(str(props.get("scored")), str(props.get("scored") or "")).format(turn=turn_word),
+                _when(props, turn_word),
                 where,
                 d,
                 at,
@@ -561,7 +582,7 @@ def scenario_sheet(
         _legend(document, drawing.shapes, rules.book.kit.terrain_classes),
         sides,
         str(document.get("objectives") or ""),
-        str(document.get("victory") or ""),
+        " ".join(filter(None, (str(document.get("victory") or ""), _conditions(document)))),
         [str(n) for n in document.get("notes") or []],
         readings,
         stands_word,

@@ -41,6 +41,9 @@ class AppBoard(_Stored):
     templates_placed: int = 0  # templates ever placed: the next template's id, never reused
     # From the game's scenario: its objectives (rules.table.objectives) and its last turn (None: no limit).
     table_objectives: JsonObject | None = None
+    victory_conditions: tuple[JsonObject, ...] | None = (
+        None  # rules.core.victory, as the scenario writes them
+    )
     last_turn: int | None = None
 
 

@@ -20,6 +20,7 @@ from app.data.bounded import (
     nested_at_most,
 )
 from rules.core import scenario as S
+from rules.core import victory as V
 from rules.table import objectives as O
 
 SideName = Literal["attacker", "defender"]
@@ -56,8 +57,10 @@ class ObjectivePoint(_Strict):
 class ObjectiveProperties(_Strict):
     name: Annotated[str, Field(min_length=1, max_length=O.MAX_NAME)]
     vp: Annotated[Int, Field(ge=0, le=O.MAX_VP)]
-    scored: Literal["each_turn", "game_end", "first_taken"]
+    scored: Literal["each_turn", "game_end", "first_taken", "held_turns"]
     held_by: Literal["stands", "attacker", "defender"] | None = None
+    turns: Annotated[Int, Field(ge=1, le=O.MAX_HELD_TURNS)] | None = None  # held_turns only
+    consecutive: bool | None = None  # held_turns only: in a row, else in all
 
 
 class ObjectiveFeature(_Strict):
@@ -72,6 +75,16 @@ class TableObjectives(_Strict):
 
     type: Literal["FeatureCollection"]
     features: Annotated[list[ObjectiveFeature], Field(max_length=O.MAX_OBJECTIVES)]
+
+
+class VictoryCondition(_Strict):
+    """A scenario's victory condition (rules.core.victory): its kind and the keys that kind takes (checked
+    there against its objectives and its rule set)."""
+
+    kind: Literal["points", "objective_taken", "side_broken"]
+    points: Annotated[Int, Field(ge=1, le=V.MAX_THRESHOLD)] | None = None
+    objective: Annotated[str, Field(pattern=O.ID_PATTERN.pattern)] | None = None
+    side: SideName | None = None
 
 
 # A game of counters' values from the club's own copy (its rule set checks them): a scenario's `board`, and a
@@ -103,6 +116,7 @@ class ScenarioIn(_Strict):
     # A game of counters on the players' own board: the values it starts with (its rule set checks them).
     board: ScenarioBoard = {}
     table_objectives: TableObjectives | None = None
+    victory_conditions: Annotated[list[VictoryCondition], Field(max_length=V.MAX_CONDITIONS)] | None = None
     sides: dict[SideName, ScenarioSide]
 
     def document(self) -> dict[str, Any]:

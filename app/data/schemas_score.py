@@ -73,6 +73,28 @@ class ObjectiveScoreOut(BaseModel):
         default=None,
         description="In a result: how it was settled, in words (app.services.result.how_settled)",
     )
+    turns: int = Field(
+        default=0, description="held_turns: the turns' ends it is held at to score (0: another kind)"
+    )
+    consecutive: bool = Field(default=False, description="held_turns: those turns in a row, else in all")
+    turns_held: int = Field(
+        default=0, description="held_turns: the turns' ends `turns_held_by` has held it at"
+    )
+    turns_held_by: str | None = Field(
+        default=None, description="held_turns: the holder now, else the side that has held it the most"
+    )
+
+
+class VictoryMetOut(BaseModel):
+    """A scenario's victory condition met in play (rules.core.victory.Met): the game goes on until the referee
+    ends it with this result or plays on (`played_on`)."""
+
+    number: int = Field(description="Its number in the scenario's `victory_conditions`, 1 on")
+    kind: Literal["points", "objective_taken", "side_broken"]
+    winner: str | None = Field(description="The side it makes the winner (null: level)")
+    turn: int
+    words: str = Field(description="What was met, citing the scenario")
+    played_on: bool = Field(description="The referee chose to play on")
 
 
 class GameScore(BaseModel):
@@ -88,6 +110,10 @@ class GameScore(BaseModel):
     step: str | None
     sides: list[SideScoreOut]
     objectives: list[ObjectiveScoreOut]
+    met: list[VictoryMetOut] = Field(
+        default_factory=list,
+        description="The scenario's victory conditions met, in order (rules.core.victory)",
+    )
     clocks: list[SideClockOut] = Field(
         default_factory=list, description="Each side's clock (GET /clock answers the whole GameClock)."
     )

@@ -211,6 +211,8 @@ class Record:
         if kind == "objective-called":  # the referee's call on a contested objective (issue 55)
             side = payload.get("side")
             return f"{payload.get('name', 'objective')} called for {'nobody' if side is None else side}", ""
+        if kind == "victory-played-on":  # the referee's choice on a victory condition met (issue 69)
+            return f"played on after victory condition {payload.get('condition')}", ""
         if said := clock_service.told(kind, payload):  # the clock as set, paused, given (issue 64)
             return said.removesuffix("."), ""
         if kind in ("campaign-battle", "campaign-result"):  # the game's campaign battle (issue 17)

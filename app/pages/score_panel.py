@@ -66,6 +66,19 @@ class ObjectiveLine:
     called: bool  # the holder is the referee's call
     holder_words: str
     calls: tuple[Call, ...]
+    count_words: str = ""  # held_turns: "Held 2 of 3 turns by the attacker."
+
+
+@dataclass(frozen=True)
+class MetLine:
+    """A scenario's victory condition met, as every seat is told it (citing the scenario); the referee is
+    offered the choice, in one tap, of ending the game with its result or playing on (`choosing`)."""
+
+    number: int
+    words: str
+    end_label: str  # "End the game: Attacker wins"
+    played_on: bool
+    choosing: bool
 
 
 @dataclass(frozen=True)
@@ -94,6 +107,15 @@ class ScorePanel:
     contested: int  # of those, contested: "Yes, end the game" waits for none
     referee: bool
     view: str  # the page's parts: "map" (the objectives' cards) or "board" (the end's list)
+    met: tuple[MetLine, ...] = ()
+
+    @property
+    def flag_words(self) -> str:
+        """The chip's flag: the contested objectives and a victory condition met still to choose on."""
+        said = [f"{self.flagged} contested"] if self.flagged else []
+        if any(not m.played_on for m in self.met):
+            said.append("victory condition met")
+        return "; ".join(said)
 
     def context(self) -> dict[str, object]:
         """The template's names."""
@@ -138,6 +160,21 @@ class Words:
             "first_taken": "the first time it is taken",
         }.get(scored) or humanise(scored)
 
+    def held_turns(self, o: ObjectiveScoreOut) -> str:
+        """When a held_turns objective scores ("once held at the end of 3 turns in a row")."""
+        plural = "" if o.turns == 1 else "s"
+        return f"once held at the end of {o.turns} {self.turn_word}{plural}{' in a row' if o.consecutive else ''}"
+
+    def count(self, o: ObjectiveScoreOut) -> str:
+        """How far a held_turns objective's count has come: "Held 2 of 3 turns by the attacker."."""
+        if (
+            o.scored != "held_turns" or not o.turns_held_by or not o.turns_held
+        ):  # "held 0 of 2" beside "held by"
+            return ""
+        plural = "" if o.turns == 1 else "s"
+        run = " in a row" if o.consecutive else ""
+        return f"Held {o.turns_held} of {o.turns} {self.turn_word}{plural}{run} by the {self.word(o.turns_held_by)}."
+
     def lapsed(self, o: ObjectiveScoreOut) -> str:
         if not o.lapsed_call:
             return ""
@@ -173,13 +210,14 @@ def objective_line(o: ObjectiveScoreOut, words: Words, calls: bool) -> Objective
         id=o.id,
         name=o.name,
         vp=o.vp,
-        when=words.when(o.scored),
+        when=words.held_turns(o) if o.scored == "held_turns" else words.when(o.scored),
         holder=o.holder or "",
         holder_class=f"holder-{'contested' if o.contested else o.holder or 'none'}",
         contested=o.contested,
         called=o.called_by_referee,
         holder_words=f"{words.holder(o)}.",
         calls=offered if calls else (),
+        count_words=words.count(o),
     )
 
 
@@ -219,6 +257,16 @@ def panel_of(game: Game, score: GameScore, referee: bool, view: str) -> ScorePan
         contested=sum(1 for o in unsettled if o.settled == "contested"),
         referee=referee,
         view=view,
+        met=tuple(
+            MetLine(
+                m.number,
+                m.words,
+                f"End the game: {f'{words.name(m.winner)} wins' if m.winner else 'a draw'}",
+                m.played_on,
+                calling,
+            )
+            for m in score.met
+        ),
     )
 
 

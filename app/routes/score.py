@@ -3,13 +3,14 @@ referee's call on a contested objective (an act of the one pipeline, logged), an
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import Body
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
+from app.data.bounded import Int, Version
 from app.data.schemas_answers import EventOut, ObjectiveCalledOut
 from app.data.schemas_score import GameResultOut, GameScore
 from app.deps import GameId, NowDep, SessionDep
@@ -22,6 +23,7 @@ from app.services.events import event_dict, roles_of
 from app.services.writing import game_write
 from rules.core.acts import CallObjective
 from rules.core.errors import NotFoundError
+from rules.core.victory import MAX_CONDITIONS
 from rules.core.vocabulary import Side
 from rules.table.objectives import ID_PATTERN
 
@@ -71,6 +73,48 @@ def call_objective(
             session, game, viewer, CallObjective(objective_id=body.objective_id, side=body.side)
         )
         event = EventOut.model_validate(event_dict(played.event, roles_of(viewer)))
+    session.refresh(game)
+    clock = clock_service.game_clock(session, game, now)
+    score = score_service.score_answer(game, score_service.game_score(session, game), clock)
+    return ObjectiveCalledOut(event=event, score=score)
+
+
+class ConditionChoiceIn(BaseModel):
+    """The referee's choice on a victory condition met: end the game with its result, or play on."""
+
+    model_config = ConfigDict(extra="forbid")
+    version: Version | None = Field(
+        default=None, description="The game version the client saw (a stale one gets 409); none: as it is now"
+    )
+    condition: Annotated[Int, Field(ge=1, le=MAX_CONDITIONS, description="Its number in the scenario's list")]
+    choice: Literal["end", "play_on"]
+
+
+@router.post(
+    "/score/conditions",
+    response_model=ObjectiveCalledOut,
+    summary="The referee's choice on the scenario's victory condition met: end the game with its result, or play "
+    "on (logged)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def choose_on_condition(
+    game_id: GameId,
+    body: Annotated[
+        ConditionChoiceIn,
+        Body(openapi_examples={"play on": {"value": {"version": 7, "condition": 1, "choice": "play_on"}}}),
+    ],
+    viewer: ViewerDep,
+    session: SessionDep,
+    now: NowDep,
+) -> ObjectiveCalledOut:
+    viewer.require_referee("choose on a victory condition")
+    with game_write(session, game_id) as game:
+        if body.choice == "end":
+            ended = result_service.on_condition(session, game, viewer, body.version, body.condition)
+            ev = acts.play(session, game, viewer, ended).event
+        else:
+            ev = result_service.play_on(session, game, viewer, body.version, body.condition)
+        event = EventOut.model_validate(event_dict(ev, roles_of(viewer)))
     session.refresh(game)
     clock = clock_service.game_clock(session, game, now)
     score = score_service.score_answer(game, score_service.game_score(session, game), clock)

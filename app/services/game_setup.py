@@ -254,8 +254,13 @@ def _clock_limits(clock: Mapping[str, Any], sides: Sequence[str]) -> Limits:
 
 
 def scenario_board(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """What a game keeps of its scenario on its board: its objectives and its last turn (docs/scenario-format.md)."""
-    kept = {"table_objectives": doc.get("table_objectives"), "last_turn": doc.get("turns")}
+    """What a game keeps of its scenario on its board: its objectives, its victory conditions and its last turn
+    (docs/scenario-format.md)."""
+    kept = {
+        "table_objectives": doc.get("table_objectives"),
+        "victory_conditions": doc.get("victory_conditions"),
+        "last_turn": doc.get("turns"),
+    }
     return {k: v for k, v in kept.items() if v is not None}
 
 

@@ -18,12 +18,15 @@ from app.data.schemas_score import GameResultOut
 from app.errors import Conflict
 from app.services import clock as clock_service
 from app.services import turns
-from app.services.games import game_state, table_of_game
+from app.services.events import record
+from app.services.games import bump_game, game_state, table_of_game
 from app.services.markers import rules_of
-from app.services.score import FINISHED, game_score, objective_answer, objectives_of
+from app.services.score import FINISHED, PLAYED_ON, game_score, objective_answer, objectives_of
 from app.services.seating import Viewer
+from rules.core.acts import EndGame
 from rules.core.clock import ends_the_game
-from rules.core.score import ObjectiveScore, Score, kept_score
+from rules.core.score import ObjectiveScore, Score, Verdict, kept_score
+from rules.core.victory import Met
 
 _SENTENCE_END = re.compile(r"[.?!]+(?=\s|$)")
 __all__ = [
@@ -32,6 +35,8 @@ __all__ = [
     "end_refusal",
     "game_result",
     "how_settled",
+    "on_condition",
+    "play_on",
     "result_answer",
     "side_name",
     "turn_now",
@@ -42,7 +47,7 @@ __all__ = [
 class GameResult:
     """A finished game's result: `winner` a side, or None for a draw; `points` and `losses` by side;
     `objectives` as they stood; the turn (or bound) it ended in and how (`ended_by`: "referee", "last-turn", "clock",
-    "decided": an instant win);
+    "decided": an instant win, "condition": the referee's end on the scenario's victory condition met);
     `reason` (why the winner won, in words), `words` (the whole result in one sentence) and `source` (the rule);
     `headline` who won in the book's names for its sides (`Book.side_names`), or a draw: "Canadian victory"."""
 
@@ -78,11 +83,15 @@ def game_result(session: Session, game_id: int, score: Score | None = None) -> G
     score = score if score is not None else game_score(session, game)
     key = rules.book.score_kept
     outcome = kept_score(game.board.get(key) or {})[1] if key else rules.outcome(score.points)
+    met = _met(score, ended.payload.get("condition") if ended is not None and by == "condition" else None)
+    if met is not None:  # the condition decided it, not the points: its words are the reason
+        outcome = Verdict(met.winner, met.said, f"The scenario's victory condition {met.number}")
     names = rules.book.side_names
     how = {
         "last-turn": f"as its last {rules.book.turn_word} ended",
         "clock": "by the clock, every side short of time as a new turn began",
         "decided": "the moment its winner won",
+        "condition": f"by the referee on the scenario's victory condition {met.number if met else ''}",
     }.get(by, "by the referee")
     words = (
         f"Game over in {rules.book.turn_word} {turn}, ended {how}: {outcome.reason}"
@@ -106,6 +115,40 @@ def game_result(session: Session, game_id: int, score: Score | None = None) -> G
         outcome.source,
         headline,
     )
+
+
+def _met(score: Score, number: Any) -> Met | None:
+    return next((m for m in score.met if m.number == number), None)
+
+
+def _met_now(session: Session, game: Game, viewer: Viewer, number: int, choice: str) -> Met:
+    """The victory condition `number` met in this game played, for the referee's choice, else refused."""
+    viewer.require_referee(f"{choice} on a victory condition")
+    if game.status != "playing":
+        raise turns.conflict(game, "The game is not being played: a victory condition waits for its play.")
+    met = _met(game_score(session, game), number)
+    if met is None:
+        raise Conflict(f"Victory condition {number} is not met: the game goes on.", current=game_state(game))
+    return met
+
+
+def on_condition(session: Session, game: Game, viewer: Viewer, version: int | None, number: int) -> EndGame:
+    """The referee's end of the game on the scenario's victory condition `number`, met (refused otherwise):
+    its result is the condition's (game_result)."""
+    _met_now(session, game, viewer, number, "end the game")
+    return EndGame(version=game.version if version is None else version, reason="condition", condition=number)
+
+
+def play_on(session: Session, game: Game, viewer: Viewer, version: int | None, number: int) -> Event:
+    """The referee's choice to play on after the scenario's victory condition `number` was met, logged (the
+    score then tells it as played on: rules.core.score); chosen once."""
+    met = _met_now(session, game, viewer, number, "play on")
+    if met.played_on:
+        raise Conflict(
+            f"You chose to play on after victory condition {number} already.", current=game_state(game)
+        )
+    bump_game(session, game, version)
+    return record(session, game, PLAYED_ON, viewer.role, {"condition": number, "words": met.words})
 
 
 def side_name(names: Mapping[str, str], side: str) -> str:

@@ -19,17 +19,21 @@ from app.data.board_state import board_json, read_board
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Event, Game, Unit
 from app.data.schemas_clock import GameClock
-from app.data.schemas_score import GameScore, ObjectiveScoreOut, SideScoreOut
+from app.data.schemas_score import GameScore, ObjectiveScoreOut, SideScoreOut, VictoryMetOut
 from app.errors import Conflict
 from app.services.events import reversed_ids_of
 from app.services.markers import rules_of
 from rules.core.clock import Clock
+from rules.core.errors import RulesError
 from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, kept_score, score_of
+from rules.core.victory import Condition, conditions_from_json
 from rules.table.objectives import Objective, objectives_from_geojson
 
 __all__ = [
     "CALLED",
     "FINISHED",
+    "PLAYED_ON",
+    "conditions_of",
     "game_score",
     "game_scores",
     "objective_answer",
@@ -41,6 +45,7 @@ __all__ = [
 
 CALLED = "objective-called"  # rules.core.acts.CallObjective.event
 FINISHED = "game-finished"  # rules.core.acts.EndGame.event
+PLAYED_ON = "victory-played-on"  # the referee plays on after a victory condition met (app.services.result)
 _PLACE = frozenset({"x", "y", "facing_deg", "killed", "off_table"})
 
 
@@ -50,6 +55,14 @@ def objectives_of(game: Game) -> list[Objective]:
     if not kept:
         return []
     return objectives_from_geojson(kept, game.table_width_cm, game.table_length_cm)
+
+
+def conditions_of(game: Game, objectives: Sequence[Objective]) -> list[Condition]:
+    """The game's victory conditions as its scenario wrote them (checked as it was imported)."""
+    kept = game.board.get("victory_conditions")
+    if not kept:
+        return []
+    return conditions_from_json(list(kept), {o.id for o in objectives}, rules_of(game).book.broken)
 
 
 # The refusal of an edit to the table once the game has started (the table editor's page says the same).
@@ -62,7 +75,12 @@ def objectives_edited(game: Game, collection: Mapping[str, Any]) -> dict[str, An
     game has started, as an edit to its table is."""
     if game.status != "setup":
         raise Conflict(STARTED)
-    objectives_from_geojson(collection, game.table_width_cm, game.table_length_cm)
+    kept = objectives_from_geojson(collection, game.table_width_cm, game.table_length_cm)
+    ids = {o.id for o in kept}
+    for i, c in enumerate(game.board.get("victory_conditions") or ()):
+        if c.get("objective") and c["objective"] not in ids:  # its score would name an objective gone
+            said = f"victory condition {i + 1} names the objective {c['objective']}: keep it"
+            raise RulesError("table_objectives", said, sorted(ids | {str(c["objective"])}))
     board = read_board(game)
     board.table_objectives = dict(collection) if collection.get("features") else None
     return board_json(game, board)
@@ -87,7 +105,18 @@ def logged(events: Iterable[Event], undone: set[int]) -> list[Logged]:
         if ev.kind == CALLED and ev.pk not in undone:
             side = whole.get("side")
             call = (str(whole.get("objective_id")), side if isinstance(side, str) else None)
-        out.append(Logged(ev.turn, moved, added, call, ev.kind == FINISHED, ev.pk))
+        played_on = whole.get("condition") if ev.kind == PLAYED_ON and ev.pk not in undone else None
+        out.append(
+            Logged(
+                ev.turn,
+                moved,
+                added,
+                call,
+                ev.kind == FINISHED,
+                ev.pk,
+                played_on if isinstance(played_on, int) else None,
+            )
+        )
     return out
 
 
@@ -120,8 +149,11 @@ def game_scores(session: Session, games: Sequence[Game]) -> dict[int, Score]:
     for game_id, *piece in session.execute(stands):
         if piece[2]:  # a stand has a base
             now[game_id].append(Piece(*piece))
-    # Without any objective, the stands now give the losses: the log is not read.
-    logs: dict[int, list[Event]] = {pk: [] for pk, (_, objectives) in reading.items() if objectives}
+    conditions = {pk: conditions_of(game, objectives) for pk, (game, objectives) in reading.items()}
+    # Without any objective or condition, the stands now give the losses: the log is not read.
+    logs: dict[int, list[Event]] = {
+        pk: [] for pk, (_, objectives) in reading.items() if objectives or conditions[pk]
+    }
     if logs:
         q = select(Event).where(col(Event.game_id).in_(list(logs))).order_by(col(Event.id))
         for ev in session.exec(q):
@@ -129,7 +161,8 @@ def game_scores(session: Session, games: Sequence[Game]) -> dict[int, Score]:
     undone = reversed_ids_of(session, list(logs))
     for pk, (game, objectives) in reading.items():
         log = logged(logs[pk], undone[pk]) if pk in logs else []
-        out[pk] = score_of(objectives, rules_of(game).book.kit.bases, now[pk], log)
+        book = rules_of(game).book
+        out[pk] = score_of(objectives, book.kit.bases, now[pk], log, conditions[pk], book.broken)
     return out
 
 
@@ -152,6 +185,7 @@ def score_answer(game: Game, score: Score, clock: Clock | None = None) -> GameSc
             for s in score.points
         ],
         objectives=[objective_answer(o, shapes) for o in score.objectives],
+        met=[VictoryMetOut.model_validate(m, from_attributes=True) for m in score.met],
         clocks=GameClock.of(clock).sides if clock is not None else [],
     )
 
@@ -171,7 +205,7 @@ def touches_score(event: Mapping[str, Any]) -> bool:
     """Whether an event (as `events.event_dict` gives it) may change the score: a stand moved, destroyed or
     taken off, a unit added, a call (an undo of any of them too), the objectives edited, the turn moving on or the
     game's end. Any other (a marker, its undo) leaves the score as it was, and its frame reads nothing for it."""
-    if logged_kind(event) in (CALLED, FINISHED, "unit-added", "step", "turn-started"):
+    if logged_kind(event) in (CALLED, FINISHED, PLAYED_ON, "unit-added", "step", "turn-started"):
         return True  # an undone call or unit as well
     if event["kind"] == "game-updated":  # the referee's edit of the table's objectives (objectives_edited)
         return "table_objectives" in (event["payload"].get("fields") or ())

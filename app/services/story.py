@@ -343,6 +343,11 @@ def story(
             holder = "nobody" if side is None else f"the {side}"
             call = f"The referee called {p.get('name')} for {holder}."
             held.setdefault(int(ev["turn"]), []).append((int(ev["id"]), call))
+        elif (
+            ev["kind"] == "victory-played-on"
+        ):  # a victory condition met, and the referee played on (issue 69)
+            chosen = f"{p.get('words', 'A victory condition was met.')} The referee chose to play on."
+            held.setdefault(int(ev["turn"]), []).append((int(ev["id"]), chosen))
     for t in taken:
         if hands := taken_words(t):
             held.setdefault(t.turn, []).append((t.event_id, hands))

@@ -290,9 +290,11 @@ class CallObjective(Act):
 @dataclass(frozen=True, kw_only=True)
 class EndGame(Act):
     """The game ended, over the game's `version`: by the referee, or as its scenario's last turn ends
-    (`reason`: "referee", "last-turn", "clock", or "decided": its score named a winner at once, an instant win); its
-    result is the score as it then stands (rules.core.score)."""
+        (`reason`: "referee", "last-turn", "clock", "decided": its score named a winner at once, an instant win, or
+    "condition": the referee ended it on the scenario's victory condition `condition`, met); its
+        result is the score as it then stands (rules.core.score)."""
 
     version: int
     reason: str = "referee"
+    condition: int | None = None  # reason "condition": the scenario's victory condition met (its number)
     event: ClassVar[str] = "game-finished"

@@ -62,6 +62,7 @@ from rules.core.score import Verdict, by_points
 from rules.core.sheet import Bullets, Playsheet, SheetSection, fmt, label
 from rules.core.sheet import Table as SheetTable
 from rules.core.turn import Notice, Step
+from rules.core.victory import Broken
 from rules.table.frame import Table, laid, shifted_about_centre
 from rules.table.objectives import objectives_from_geojson
 from rules.table.terrain import Feature, terrain_from_geojson
@@ -310,6 +311,9 @@ class Book:
     # the erratum listing the scenario's own objectives as firestep's reading, and the rule the winner comes from.
     victory_erratum: str = ""
     victory_source: str = ""
+    # A side broken, as the book declares (a scenario's `side_broken` victory condition, rules.core.victory):
+    # None where it declares none, and a scenario may not name one.
+    broken: Broken | None = None
     # A game of counters on the players' own map may keep its score itself: the board key its rules rewrite
     # after each act, in the shape rules.core.score.kept_score reads ("": worked out from the log).
     score_kept: str = ""
@@ -374,7 +378,8 @@ class GameRules:
         if isinstance(act, CallObjective):
             return Answer(shown=objective_called(snapshot, act, self.book.sides))
         if isinstance(act, EndGame):
-            return Answer(shown={"reason": act.reason})
+            said = {"condition": act.condition} if act.condition is not None else {}
+            return Answer(shown={"reason": act.reason, **said})
         if isinstance(act, RehearsePlan):
             body = self._rehearse(
                 snapshot, act.side, act.items, act.names, act.options, act.turns, act.seed, act.samples

@@ -23,6 +23,7 @@ from shapely.errors import GEOSException
 from shapely.geometry import box, shape
 
 from rules.core.errors import RulesError
+from rules.core.victory import Broken, conditions_from_json
 from rules.table.objectives import objectives_from_geojson
 from rules.table.terrain import Feature, feature_from_geojson
 
@@ -54,6 +55,8 @@ class ScenarioBook(Protocol):
     def wire_belt_cm(self) -> float | None: ...
     @property
     def kit(self) -> TableKit: ...
+    @property
+    def broken(self) -> Broken | None: ...
 
 
 class ScenarioRules(Protocol):
@@ -106,6 +109,7 @@ TOP_KEYS = (
     "terrain",
     "board",
     "table_objectives",
+    "victory_conditions",
     "sides",
 )
 SIDE_KEYS = ("nationality", "deployment_zone", "forces")
@@ -280,8 +284,10 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
         raise _fail(
             f"board.{sorted(board)[0]}", "only a game of counters takes board values from a scenario", []
         )
+    objectives = []
     if doc.get("table_objectives") is not None:
-        objectives_from_geojson(doc["table_objectives"], width, length)
+        objectives = objectives_from_geojson(doc["table_objectives"], width, length)
+    conditions_from_json(doc.get("victory_conditions"), {o.id for o in objectives}, rules.book.broken)
     sides = _object(doc["sides"], "sides", SIDES, SIDES)
     ids: set[str] = set()
     units = 0

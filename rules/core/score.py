@@ -8,7 +8,9 @@ stood after each act are the stands now with the later changes taken back. Then,
 - after each act of the game (turn 1 on) every objective's holding is worked out (rules.table.objectives
   `holding`); a `first_taken` objective scores its vp, once, to the first side to hold it;
 - as each turn (or bound) ends (the log's turn number moves on, or the game ends), each `each_turn` objective
-  scores its vp to its holder;
+  scores its vp to its holder; a `held_turns` objective counts the turn for its holder (in a row when
+  `consecutive`: a turn's end another side or nobody holds it at starts the count again) and scores its vp,
+  once, to the first side whose count reaches its `turns`;
 - as the game ends, each `game_end` objective scores its vp to its holder; until then a side's points count
   the `game_end` objectives it holds now, as the game would end (so the score a table sees moves with it);
 - a referee's call on an objective (`Logged.call`: a side, or None for nobody) stands for its holder until the
@@ -18,7 +20,10 @@ stood after each act are the stands now with the later changes taken back. Then,
 Each objective says how it is settled (`settled`): `held` by the stands beyond doubt, `called` by the referee,
 or `contested` (no call stands: as the game ends, contested at the end); and each change of its holder in play
 (turn 1 on) is kept in order (`Score.taken`: by the stands, by a call, or as a call lapsed), the story's.
-Losses are each side's stands destroyed."""
+Losses are each side's stands destroyed. After each act (turn 1 on) and each turn's end, the scenario's victory
+conditions (rules.core.victory) not met yet are checked on the points scored, the holders and each side's stands
+lost: each met is kept in order (`Score.met`) with its winner; the referee's choice to play on is logged
+(`Logged.played_on`), and the game goes on until the referee ends it."""
 
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules.core.victory import Broken, Condition, Met, check, met_words
 from rules.table.bases import BaseSpec, Stand, max_extent_cm
 from rules.table.objectives import TOLERANCE_CM, Holding, Objective, holding
 
@@ -69,6 +75,7 @@ class Logged:
     call: tuple[str, str | None] | None = None
     ended: bool = False
     id: int = 0  # the event's id in the game's log (what the story tells a change of hands by)
+    played_on: int | None = None  # the victory condition (its number) the referee chose to play on after
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,12 @@ class ObjectiveScore:
     settled: str = "held"  # SETTLED: held by the stands, called by the referee, contested with no call
     lapsed_call: str | None = None  # the side a call that lapsed since named ("nobody"), while no call stands
     first_taken_turn: int | None = None  # the turn `first_taken_by` first held it
+    turns: int = 0  # held_turns: the turns' ends it must be held at, `consecutive` or in all
+    consecutive: bool = False
+    turns_held: int = (
+        0  # held_turns: the count of `turns_held_by` (the holder now, else the side counting most)
+    )
+    turns_held_by: str | None = None
 
 
 SETTLED = ("held", "called", "contested")
@@ -121,6 +134,7 @@ class Score:
     needed: Mapping[str, int] = field(
         default_factory=dict
     )  # the points a side needs to win, where the book says
+    met: tuple[Met, ...] = ()  # the scenario's victory conditions met, in order (rules.core.victory)
 
 
 @dataclass(frozen=True)
@@ -192,6 +206,8 @@ class _Tally:
     was: dict[str, str | None] = field(default_factory=dict)  # each objective's holder after the last event
     changes: list[Taken] = field(default_factory=list)
     turns_scored: list[int] = field(default_factory=list)
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)  # held_turns: turns' ends held, by side
+    met: list[Met] = field(default_factory=list)
 
     def holder(self, o: Objective) -> str | None:
         call = self.calls.get(o.id)
@@ -237,6 +253,20 @@ class _Tally:
             side = self.holder(o)
             if o.scored == "each_turn" and side in SIDES:
                 self.points[side] += o.vp
+            elif o.scored == "held_turns":
+                self.held_at_end(o, side)
+
+    def held_at_end(self, o: Objective, side: str | None) -> None:
+        """A turn's end counted for a held_turns objective's holder; the first side to reach its turns scores."""
+        count = self.counts.setdefault(o.id, dict.fromkeys(SIDES, 0))
+        for s in SIDES:
+            if s == side:
+                count[s] += 1
+            elif o.consecutive:
+                count[s] = 0
+        if side in SIDES and side is not None and o.id not in self.taken and count[side] >= o.turns:
+            self.taken[o.id] = side
+            self.points[side] += o.vp
 
     def game_ended(self) -> None:
         for o in self.objectives:
@@ -245,18 +275,52 @@ class _Tally:
                 self.points[side] += o.vp
 
 
+@dataclass
+class _Victory:
+    """The scenario's victory conditions as the log is replayed: each side's stands (at the start, lost)
+    kept only where a side broken is a condition."""
+
+    conditions: Sequence[Condition]
+    broken: Broken | None
+    names: dict[str, str]
+    counts_stands: bool = False
+
+    def checked(self, tally: _Tally, pieces: Mapping[int, Piece], turn: int, event_id: int) -> None:
+        if not self.conditions or turn < 1:
+            return
+        lost: dict[str, tuple[int, int]] = {}
+        if self.counts_stands:
+            for s in SIDES:
+                mine = [p for p in pieces.values() if p.side == s and p.base]
+                lost[s] = (len(mine), sum(1 for p in mine if p.killed))
+        holders = {o.id: tally.holder(o) for o in tally.objectives}
+        for c, winner in check(self.conditions, tally.met, tally.points, holders, lost, self.broken):
+            said = met_words(c, winner, turn, self.names, self.broken)
+            words = f"Scenario victory condition {c.number}: {said}."
+            tally.met.append(Met(c.number, c.kind, winner, turn, event_id, words, said=said))
+
+
 def score_of(
     objectives: Sequence[Objective],
     bases: Mapping[str, BaseSpec],
     now: Sequence[Piece],
     log: Sequence[Logged],
+    conditions: Sequence[Condition] = (),
+    broken: Broken | None = None,
 ) -> Score:
     """The score of a game whose units stand as `now` after `log` (its events in order, the undone ones
-    with their undoing: both are in the log): see the module's steps."""
+    with their undoing: both are in the log), its scenario's victory `conditions` checked (`broken`: its rule
+    set's declaration of a side broken): see the module's steps."""
     pieces, added_at = pieces_before(now, log)
     reach = max_extent_cm(bases.values()) / 2 + TOLERANCE_CM  # how far from an objective a stand may count
     areas = {o.id: _grown(o, reach) for o in objectives}
     tally = _Tally(objectives, {o.id: _holding(o, areas[o.id], pieces, bases) for o in objectives})
+    victory = _Victory(
+        conditions,
+        broken,
+        {o.id: o.name for o in objectives},
+        any(c.kind == "side_broken" for c in conditions),
+    )
     turn = 0
     ended = False
     for i, ev in enumerate(log):
@@ -264,6 +328,7 @@ def score_of(
             break
         if ev.turn > turn:
             tally.turn_ended(turn)
+            victory.checked(tally, pieces, turn, ev.id)
             turn = ev.turn
         touched = [*added_at[i].values()]  # the units the event put, moved or took off, before and after
         pieces.update(added_at[i])
@@ -288,10 +353,13 @@ def score_of(
         tally.changed_hands(turn, called, ev.id)
         if turn >= 1:
             tally.first_taken(turn)
+        if ev.played_on is not None:
+            tally.met = [replace(m, played_on=m.played_on or m.number == ev.played_on) for m in tally.met]
         if ev.ended:
             tally.turn_ended(turn)
             tally.game_ended()
             ended = True
+        victory.checked(tally, pieces, turn, ev.id)
     points = dict(tally.points)
     if not ended:  # as the game would end now
         for o in objectives:
@@ -309,6 +377,7 @@ def score_of(
         ended,
         tuple(tally.turns_scored),
         tuple(tally.changes),
+        met=tuple(tally.met),
     )
 
 
@@ -336,6 +405,8 @@ def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
     holder = tally.holder(o)
     contested = h.contested and not called
     lapsed = tally.lapsed[o.id] or "nobody" if o.id in tally.lapsed and not called else None
+    count = tally.counts.get(o.id, {})
+    counting = holder if holder in SIDES else max(count, key=lambda s: count[s], default=None)
     return ObjectiveScore(
         o.id,
         o.name,
@@ -349,6 +420,10 @@ def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
         "called" if called else "contested" if contested else "held",
         lapsed,
         tally.first_turn.get(o.id),
+        o.turns,
+        o.consecutive,
+        count.get(counting, 0) if counting else 0,
+        counting if count.get(counting or "", 0) or holder in SIDES else None,
     )
 
 

@@ -4,7 +4,8 @@ rules.core.score's).
 
 A scenario writes them as `table_objectives`, a GeoJSON FeatureCollection like its terrain
 (docs/scenario-format.md): each feature a Point or a Polygon, its properties `name`, `vp` (0..100), `scored`
-(`each_turn`, `game_end`, `first_taken`) and optionally `held_by`.
+(one of `KINDS`: `each_turn`, `game_end`, `first_taken`, `held_turns` with its `turns` and `consecutive`) and
+optionally `held_by`.
 
 Holding (`holding`): an objective is held by the side with a stand on the table, not destroyed, within or
 touching it (its base's outline meets the point or the area) while no stand of the other side is; with
@@ -33,7 +34,7 @@ from rules.core.errors import RulesError
 from rules.table.bases import Stand
 from rules.table.geojson import GeoFeature
 
-Scored = Literal["each_turn", "game_end", "first_taken"]
+Scored = Literal["each_turn", "game_end", "first_taken", "held_turns"]
 SCORED: tuple[str, ...] = get_args(Scored)
 HELD_BY = ("stands", "attacker", "defender")  # "stands": only stands hold it (the default)
 SIDES = ("attacker", "defender")
@@ -42,7 +43,32 @@ MAX_NAME = 80
 MAX_VP = 100
 MAX_POINTS = 2000  # vertices of all the objectives together
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
-PROPERTY_KEYS = ("name", "vp", "scored", "held_by")
+MAX_HELD_TURNS = 100  # a scenario's turns at most (rules.core.scenario.MAX_TURNS)
+PROPERTY_KEYS = ("name", "vp", "scored", "held_by", "turns", "consecutive")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of objective as a scenario names it (`scored`), what it means in words and the properties only
+    it takes (name, allowed values, required): read by the scenario format, its documentation and the editor,
+    so that a new kind is declared once."""
+
+    scored: str
+    words: str
+    fields: tuple[tuple[str, str, bool], ...] = ()
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("each_turn", "to its holder as each turn, or bound, ends, and as the game ends"),
+    Kind("game_end", "to its holder as the game ends"),
+    Kind("first_taken", "once, to the first side to hold it"),
+    Kind(
+        "held_turns",
+        "once, to the first side to hold it at the end of `turns` turns (in a row when `consecutive`)",
+        (("turns", f"1..{MAX_HELD_TURNS}", True), ("consecutive", "true or false (false: in all)", False)),
+    ),
+)
+assert tuple(k.scored for k in KINDS) == SCORED
 # The tape's tolerance: a stand within this of an objective's edge might be in or out (issue 55).
 TOLERANCE_CM = 1.0
 
@@ -58,11 +84,16 @@ class Objective:
     scored: str
     held_by: str
     geometry: BaseGeometry
+    turns: int = 0  # held_turns: the turns' ends it is held at to score (0: another kind)
+    consecutive: bool = False  # held_turns: those turns in a row (False: in all)
 
     def as_geojson(self) -> GeoFeature:
         props: dict[str, JsonValue] = {"name": self.name, "vp": self.vp, "scored": self.scored}
         if self.held_by != "stands":
             props["held_by"] = self.held_by
+        if self.scored == "held_turns":
+            props["turns"] = self.turns
+            props["consecutive"] = self.consecutive
         return {"type": "Feature", "id": self.id, "geometry": mapping(self.geometry), "properties": props}
 
 
@@ -142,6 +173,7 @@ def _objective(obj: Any, at: str, i: int) -> Objective:
     held_by = props.get("held_by") or "stands"
     if held_by not in HELD_BY:
         raise _fail(f"{at}.properties.held_by", f"unknown value {str(held_by)[:40]!r}", HELD_BY)
+    turns, consecutive = _held_turns(props, f"{at}.properties", str(scored))
     geometry = obj.get("geometry")
     if not isinstance(geometry, dict) or geometry.get("type") not in ("Point", "Polygon"):
         raise _fail(f"{at}.geometry.type", "an objective is a point or an area", ["Point", "Polygon"])
@@ -152,7 +184,24 @@ def _objective(obj: Any, at: str, i: int) -> Objective:
     coords = shapely.get_coordinates(geom)
     if geom.is_empty or not geom.is_valid or not all(math.isfinite(v) for v in coords.flat):
         raise _fail(f"{at}.geometry", f"the shape is empty or not valid: {shapely.is_valid_reason(geom)}")
-    return Objective(fid, name, vp, str(scored), str(held_by), geom)
+    return Objective(fid, name, vp, str(scored), str(held_by), geom, turns, consecutive)
+
+
+def _held_turns(props: Mapping[str, Any], at: str, scored: str) -> tuple[int, bool]:
+    """A held_turns objective's `turns` (required, 1..100) and `consecutive` (true or false, false by default);
+    another kind takes neither (a stray one would read as a rule the score does not keep)."""
+    if scored != "held_turns":
+        for key in ("turns", "consecutive"):
+            if key in props:
+                raise _fail(f"{at}.{key}", "only a held_turns objective takes it", ["held_turns"])
+        return 0, False
+    turns = props.get("turns")
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_HELD_TURNS:
+        raise _fail(f"{at}.turns", "must be a whole number of turns", [f"1..{MAX_HELD_TURNS}"])
+    consecutive = props.get("consecutive", False)
+    if not isinstance(consecutive, bool):
+        raise _fail(f"{at}.consecutive", "must be true or false", [True, False])
+    return turns, consecutive
 
 
 def _edge(o: Objective) -> BaseGeometry:

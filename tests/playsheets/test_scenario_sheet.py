@@ -296,3 +296,16 @@ def test_the_objectives_are_drawn_lettered_and_listed_with_worth_when_and_where(
         "features": [doc["table_objectives"]["features"][0]],
     }
     assert scenario_sheet.scenario_sheet(earth).map.objectives[0].when == "at the end of each bound"
+    # Issue 69: held for bounds in a row, and the victory conditions printed after the victory text.
+    held = {"name": "Bridge 1", "vp": 2, "scored": "held_turns", "turns": 2, "consecutive": True}
+    earth["table_objectives"]["features"] = [{**doc["table_objectives"]["features"][0], "properties": held}]
+    earth["victory_conditions"] = [
+        {"kind": "points", "points": 6},
+        {"kind": "objective_taken", "objective": "bridge-1", "side": "attacker"},
+    ]
+    sheet = scenario_sheet.scenario_sheet(earth)
+    assert sheet.map.objectives[0].when == "once held at the end of 2 bounds in a row"
+    assert sheet.victory.endswith(
+        "Victory condition 1: the first side to reach 6 victory points wins. "
+        "Victory condition 2: the attacker wins on taking Bridge 1."
+    )

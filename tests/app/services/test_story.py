@@ -194,3 +194,10 @@ def test_no_sentence_is_told_twice() -> None:
 
 def recovered(*ids: int) -> list[dict[str, Any]]:
     return [{"unit": i, "field": "suppression", "delta": -1, "after": 0} for i in ids]
+
+
+def test_the_referees_choice_to_play_on_after_a_victory_condition_is_told_in_its_turn() -> None:
+    said = "Scenario victory condition 1: the defender took Bridge 1, in turn 2."
+    played_on = {"kind": "victory-played-on", "turn": 2, "id": 9, "actor": "referee"}
+    told = story.story([{**played_on, "payload": {"condition": 1, "words": said}}], {}, {}, set(), RULES)
+    assert told["turns"][0]["sentences"][-1] == f"{said} The referee chose to play on."
