@@ -85,6 +85,7 @@ class VictoryCondition(_Strict):
     points: Annotated[Int, Field(ge=1, le=V.MAX_THRESHOLD)] | None = None
     objective: Annotated[str, Field(pattern=O.ID_PATTERN.pattern)] | None = None
     side: SideName | None = None
+    stands_lost: Annotated[Int, Field(ge=1, le=100)] | None = None
 
 
 # A game of counters' values from the club's own copy (its rule set checks them): a scenario's `board`, and a

@@ -5,8 +5,10 @@ Each condition is one of `CONDITION_KINDS` (declared once: the format, its docum
 read the list):
 - `points`: the first side to reach `points` victory points (scored, not as the game would end) wins;
 - `objective_taken`: `side` holding the objective `objective` wins (the score's holder: a call counts);
-- `side_broken`: a side broken, as its rule set declares one broken (`Book.broken`: the share of its stands
-  lost), loses; `side` names which (null: either). A rule set that declares none refuses the condition.
+- `side_broken`: a side broken loses: it has lost `stands_lost` percent of its stands, as the scenario names
+  it, else as its rule set declares one broken (`Book.broken`); `side` names which (null: either). Neither
+  Flanders Fields nor 2mm Earth 1418 prints a side's break point (their morale is a battalion's, a unit's), so
+  a scenario for them names its own share; without one the condition is refused, naming `stands_lost`.
 
 A condition met does not end the game: the score says it is met (`Score.met`, rules.core.score), the referee
 ends the game with its result or plays on, the choice logged; a condition played on stays met, told once."""
@@ -22,7 +24,7 @@ from rules.core.errors import RulesError
 SIDES = ("attacker", "defender")
 MAX_CONDITIONS = 10
 MAX_THRESHOLD = 1000  # victory points: 50 objectives of 100 VP scoring each of 100 turns is more, no club's
-CONDITION_KEYS = ("kind", "points", "objective", "side")
+CONDITION_KEYS = ("kind", "points", "objective", "side", "stands_lost")
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,11 @@ CONDITION_KINDS: tuple[ConditionKind, ...] = (
     ),
     ConditionKind(
         "side_broken",
-        "a side broken, as its rules declare, loses",
-        (("side", "attacker, defender or null (either)", False),),
+        "a side broken, having lost this share of its stands, loses",
+        (
+            ("side", "attacker, defender or null (either)", False),
+            ("stands_lost", "1..100 (percent; required where the rules declare no side broken)", False),
+        ),
     ),
 )
 
@@ -72,6 +77,8 @@ class Condition:
     points: int = 0
     objective: str = ""
     side: str | None = None
+    share: float = 0.0  # side_broken: the share of a side's stands lost that breaks it
+    scenario_share: bool = False  # the scenario named the share (else the rule set's Book.broken)
 
 
 @dataclass(frozen=True)
@@ -137,15 +144,18 @@ def _condition(
         if side not in SIDES:
             raise _fail(f"{at}.side", "must name the side whose taking it wins", SIDES)
         return Condition(number, kind, objective=str(oid), side=str(side))
-    if broken is None:
-        raise _fail(
-            f"{at}.kind",
-            "these rules declare no side broken: use another condition",
-            ["points", "objective_taken"],
-        )
     if side is not None and side not in SIDES:
         raise _fail(f"{at}.side", f"unknown value {str(side)[:40]!r}", [*SIDES, None])
-    return Condition(number, kind, side=side)
+    given = c.get("stands_lost")
+    if given is None:
+        if broken is None:
+            raise _fail(
+                f"{at}.stands_lost", "these rules declare no side broken: name the share lost", ["1..100"]
+            )
+        return Condition(number, kind, side=side, share=broken.share)
+    if isinstance(given, bool) or not isinstance(given, int) or not 1 <= given <= 100:
+        raise _fail(f"{at}.stands_lost", "must be a whole percentage of the side's stands", ["1..100"])
+    return Condition(number, kind, side=side, share=given / 100, scenario_share=True)
 
 
 def written(value: Any, names: dict[str, str]) -> str:
@@ -159,7 +169,13 @@ def written(value: Any, names: dict[str, str]) -> str:
         elif kind == "objective_taken":
             what = f"the {side} wins on taking {names.get(str(c.get('objective')), str(c.get('objective')))}"
         else:
-            what = f"{f'the {side}' if side else 'a side'} broken, as the rules declare, loses"
+            who = f"the {side}" if side else "a side"
+            lost = c.get("stands_lost")
+            what = (
+                f"{who} broken, as the rules declare, loses"
+                if lost is None
+                else f"{who} losing {lost}% of its stands loses"
+            )
         said.append(f"Victory condition {i + 1}: {what}.")
     return " ".join(said)
 
@@ -183,8 +199,11 @@ def met_words(
         said = f"the {winner} took {names.get(c.objective, c.objective)}"
     else:
         loser = next(s for s in SIDES if s != winner)
-        cited = f" ({broken.source})" if broken is not None and broken.source else ""
-        said = f"the {loser} is broken{cited}: the {winner} wins"
+        if c.scenario_share:
+            said = f"the {loser} has lost {round(c.share * 100)}% of its stands: the {winner} wins"
+        else:
+            cited = f" ({broken.source})" if broken is not None and broken.source else ""
+            said = f"the {loser} is broken{cited}: the {winner} wins"
     return f"{said}, in turn {turn}"
 
 
@@ -220,10 +239,10 @@ def check(
         elif c.kind == "objective_taken":
             if holders.get(c.objective) == c.side:
                 out.append((c, c.side))
-        elif broken is not None:
+        elif c.kind == "side_broken":
             for side in (c.side,) if c.side else SIDES:
                 whole, gone = lost.get(side, (0, 0))
-                if whole and gone >= broken.share * whole:
+                if whole and gone >= c.share * whole:
                     out.append((c, next(s for s in SIDES if s != side)))
                     break
     return out

@@ -106,7 +106,13 @@ def test_the_kinds_are_declared_with_their_fields_for_the_editor() -> None:
             "victory_conditions.0.objective",
         ),
         ([{"kind": "objective_taken", "objective": "hill"}], "victory_conditions.0.side"),
-        ([{"kind": "side_broken", "side": "attacker"}], "victory_conditions.0.kind"),  # FF declares none
+        (
+            [{"kind": "side_broken", "side": "attacker"}],
+            "victory_conditions.0.stands_lost",
+        ),  # FF declares none
+        ([{"kind": "side_broken", "stands_lost": 0}], "victory_conditions.0.stands_lost"),
+        ([{"kind": "side_broken", "stands_lost": 101}], "victory_conditions.0.stands_lost"),
+        ([{"kind": "side_broken", "stands_lost": True}], "victory_conditions.0.stands_lost"),
         ([{"kind": "sudden"}], "victory_conditions.0.kind"),
         ([{"kind": "points", "points": 5}] * 11, "victory_conditions"),
     ],
@@ -164,5 +170,23 @@ def test_a_side_broken_as_its_rules_declare_loses_and_a_rule_set_declaring_none_
     assert score_of([], BASES, now, log, attacker_only, rule).met == ()
     with pytest.raises(RulesError) as e:
         conditions({"kind": "side_broken"})
-    assert e.value.field == "victory_conditions.0.kind"
-    assert get_game_rules(FF).book.broken is None  # so a Flanders Fields scenario is refused it (above)
+    assert e.value.field == "victory_conditions.0.stands_lost"
+    assert get_game_rules(FF).book.broken is None  # so a Flanders Fields scenario names its own share
+
+
+def test_a_side_broken_at_the_share_of_stands_the_scenario_names_where_the_rules_print_none() -> None:
+    """Flanders Fields' morale is a battalion's (MORALE: "roll morale i.e. if a battalion starts the game with
+    ..."), 2mm Earth 1418's a unit's: neither prints a side's break point, so the scenario names it."""
+    now = [
+        Piece(1, "attacker", "b", *HOME),
+        Piece(2, "defender", "b", *HOME, killed=True),
+        Piece(3, "defender", "b"),
+        Piece(4, "defender", "b"),
+    ]
+    log = [Logged(1, id=1), Logged(2, (Moved(2, "killed", False, True),), id=2)]
+    third = conditions({"kind": "side_broken", "stands_lost": 33})
+    (met,) = score_of([], BASES, now, log, third, None).met
+    assert (met.winner, met.turn) == ("attacker", 2)
+    assert "the defender has lost 33% of its stands: the attacker wins, in turn 2" in met.words
+    half = conditions({"kind": "side_broken", "stands_lost": 50})
+    assert score_of([], BASES, now, log, half, None).met == ()  # 1 of 3 lost
