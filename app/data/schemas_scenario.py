@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from app.data.bounded import (
+    MAX_EDITOR_TABLE_CM,
+    MIN_TABLE_CM,
     Float,
     Int,
     JsonObject,
@@ -108,3 +110,64 @@ class ScenarioIn(_Strict):
     def document(self) -> dict[str, Any]:
         """The document as it was sent (fields left out stay out)."""
         return self.model_dump(mode="json", exclude_unset=True)
+
+
+def _blank_is_none(value: Any) -> Any:
+    """A form's empty number field: no value (no limit on turns), not a refusal."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+class DraftParticulars(BaseModel):
+    """The scenario's particulars as the editor's form posts them (app.pages.scenario_drafts): each field bounded
+    as the format bounds it, text read as typed (a form sends strings; numbers are read from them here). A blank
+    title is kept: a draft is checked as a whole by the rule set, which says what it still needs."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    title: Annotated[str, Field(max_length=200)] = ""
+    date: Annotated[str, Field(max_length=100)] = ""
+    period: Annotated[str, Field(max_length=32)] | None = None
+    turns: Annotated[Annotated[int, Field(ge=1, le=S.MAX_TURNS)] | None, BeforeValidator(_blank_is_none)] = (
+        None
+    )
+    first_side: SideName = "attacker"
+    objectives: Text = ""
+    victory: Text = ""
+    notes: Text = ""  # one a line, as the form's textarea holds them
+    width_cm: Annotated[int, Field(ge=MIN_TABLE_CM, le=MAX_EDITOR_TABLE_CM)] = 120
+    length_cm: Annotated[int, Field(ge=MIN_TABLE_CM, le=MAX_EDITOR_TABLE_CM)] = 180
+
+    def into(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The draft's document with these particulars in it, in the format's own fields."""
+        notes = [line.strip() for line in self.notes.splitlines() if line.strip()]
+        return {
+            **document,
+            "title": self.title,
+            "date": self.date,
+            "period": self.period or None,
+            "turns": self.turns,
+            "first_side": self.first_side,
+            "objectives": self.objectives,
+            "victory": self.victory,
+            "notes": notes,
+            "table": {"width_cm": self.width_cm, "length_cm": self.length_cm},
+        }
+
+    @classmethod
+    def of(cls, document: dict[str, Any]) -> DraftParticulars:
+        """A draft's particulars as its form shows them (a document of another shape: the defaults)."""
+        table = document.get("table") or {}
+        try:
+            return cls.model_validate(
+                {
+                    **{k: document.get(k) or "" for k in ("title", "date", "objectives", "victory")},
+                    "period": document.get("period"),
+                    "turns": document.get("turns"),
+                    "first_side": document.get("first_side") or "attacker",
+                    "notes": "\n".join(str(n) for n in document.get("notes") or []),
+                    "width_cm": table.get("width_cm", 120),
+                    "length_cm": table.get("length_cm", 180),
+                }
+            )
+        except ValidationError:
+            return cls()

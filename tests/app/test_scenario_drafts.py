@@ -1,0 +1,71 @@
+"""A new scenario's particulars kept on the server as they are entered (app.pages.scenario_drafts): a reload
+shows them, a refused value is a 422 naming its field, and a draft is its browser's alone."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from app.guard.security import NOTICE_HEADER
+from app.pages.scenario_drafts import DRAFT_COOKIE
+from tests.csrf import form
+
+POST = "/scenarios/new/flanders-fields/particulars"
+
+
+def fields(**changed: str) -> dict[str, str]:
+    """The particulars as the page's form posts them."""
+    base = {"title": "", "date": "", "forces_period": "mid", "turns": "", "first_side": "attacker"}
+    return {
+        **base,
+        "objectives": "",
+        "victory": "",
+        "notes": "",
+        "width_cm": "120",
+        "length_cm": "180",
+        **changed,
+    }
+
+
+def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    page = c.get("/scenarios/new?ruleset=flanders-fields")
+    assert "Still to do: Title:" in page.text and 'data-draft-kept="no"' in page.text
+
+    entered = fields(
+        title="The club's raid", turns="8", first_side="defender", notes="Guns arrive\nturn 3", width_cm="150"
+    )
+    kept = c.post(POST, data=form(c, entered))
+    assert kept.status_code == 200 and "Kept on the server" in kept.text
+    assert "Still to do: Nationality:" in kept.text  # the rule set's next check, its own sentence
+    mine = c.cookies[DRAFT_COOKIE]
+
+    again = c.get("/scenarios/new?ruleset=flanders-fields").text
+    assert (
+        'value="The club&#39;s raid"' in again
+        and 'name="turns" type="number" min="1" max="99" step="1" inputmode="numeric" data-doc="turns" value="8"'
+        in again
+    )
+    assert 'value="defender" data-doc-first checked' in again and ">Guns arrive\nturn 3</textarea>" in again
+    assert 'data-table="width_cm" value="150"' in again
+
+    # Each field bounded: a 422 whose notice names the field, the draft as it was.
+    for bad, named in (
+        ({"turns": "1000"}, "Turns:"),
+        ({"width_cm": "wide"}, "Width (cm):"),
+        ({"title": "x" * 201}, "Title:"),
+        ({"first_side": "referee"}, "First side:"),
+    ):
+        refused = c.post(POST, data=form(c, fields(**bad)))
+        assert refused.status_code == 422 and refused.headers[NOTICE_HEADER].startswith(named), bad
+        assert len(refused.headers[NOTICE_HEADER]) <= 120
+    assert c.post("/scenarios/new/no-such-rules/particulars", data=form(c, fields())).status_code == 404
+
+    # Another browser (its own key, or a cookie not of a key's shape) neither sees nor changes this draft.
+    for other in ("x" * 43, "not-a-key; drop table"):
+        c.cookies.set(DRAFT_COOKIE, other, path="/scenarios")
+        assert "The club&#39;s raid" not in c.get("/scenarios/new?ruleset=flanders-fields").text
+        assert c.post(POST, data=form(c, fields(title="Someone else's"))).status_code == 200
+    c.cookies.set(DRAFT_COOKIE, mine, path="/scenarios")
+    assert "The club&#39;s raid" in c.get("/scenarios/new?ruleset=flanders-fields").text
