@@ -7,11 +7,13 @@ did not reach the server). The browser's key is its own cookie, minted on its fi
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from pydantic import ValidationError
+from starlette.datastructures import FormData
 
 from app.core.routing import Router
 from app.data.models import ScenarioDraft
@@ -25,7 +27,7 @@ from app.services import game_setup
 from app.services import scenario_drafts as drafts
 from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError
-from rules.registry import all_game_rules
+from rules.registry import all_game_rules, get_ruleset
 
 router = Router(include_in_schema=False)
 
@@ -33,21 +35,65 @@ DRAFT_COOKIE = "firestep_editor"
 DRAFT_COOKIE_SECONDS = 60 * 60 * 24 * 90  # a scenario may take a club a season to build
 
 
-def context(request: Request, session: SessionDep, ruleset_id: str) -> dict[str, Any]:
-    """What the editor's page shows of this browser's draft of a new scenario of the rule set."""
+def context(request: Request, session: SessionDep, ruleset_id: str, zone_depth: int | None) -> dict[str, Any]:
+    """What the editor's page shows of this browser's draft of a new scenario of the rule set (with none yet,
+    its zones `zone_depth` deep: as the rule set's ready scenario has them)."""
     draft = drafts.find(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id)
-    return _parts(draft, ruleset_id)
+    return _parts(draft, ruleset_id, zone_depth)
 
 
-def _parts(draft: ScenarioDraft | None, ruleset_id: str) -> dict[str, Any]:
+def _parts(draft: ScenarioDraft | None, ruleset_id: str, zone_depth: int | None = None) -> dict[str, Any]:
     document = draft.document if draft else drafts.empty_document(ruleset_id)
     found = drafts.problem(document)
+    shown = DraftParticulars.of(document)
+    if draft is None and zone_depth:
+        shown = shown.model_copy(update={"zone_attacker": zone_depth, "zone_defender": zone_depth})
     return {
-        "draft": DraftParticulars.of(document),
+        "draft": shown,
         "draft_kept": draft is not None,
         "draft_problem": error_message(found) if found else None,
         "draft_url": f"/scenarios/new/{ruleset_id}/particulars",
     }
+
+
+ERRATUM = "erratum-"  # an erratum's radios: the template's name for them
+
+
+def _chosen(erratum: dict[str, Any] | None, reading: str, period: str) -> bool:
+    """A reading the scenario is written for: not its erratum's default, and of the period (as the page shows)."""
+    if erratum is None or reading == erratum["default"]:
+        return False
+    return not erratum.get("periods") or period in erratum["periods"]
+
+
+@cache
+def _errata(ruleset_id: str) -> dict[str, dict[str, Any]]:
+    """The rule set's errata by id, each with its default reading and its periods."""
+    return {e["id"]: e for e in get_ruleset(ruleset_id).describe()["errata"]}
+
+
+def _fields(ruleset_id: str, form: FormData) -> dict[str, Any]:
+    """The posted form as the draft's fields: the period's radios named as org-tables.js reads them
+    (forces_period), a fire-plan allowance `fp.<side>.<kind>` (blank: as the rules allow), a side's special rules
+    `special.<side>`, an erratum's reading `erratum-<id>` (kept where it is not the default, of the period)."""
+    fields: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+    fields["period"] = fields.get("forces_period") or ""
+    plan: dict[str, dict[str, str]] = {}
+    rules: dict[str, list[str]] = {}
+    readings: dict[str, str] = {}
+    errata = _errata(ruleset_id)
+    for name, value in form.multi_items():
+        if not isinstance(value, str):
+            continue
+        what, _, rest = name.partition(".")
+        if what == "fp" and value.strip():
+            side, _, kind = rest.partition(".")
+            plan.setdefault(side, {})[kind] = value
+        elif what == "special":
+            rules.setdefault(rest, []).append(value)
+        elif name.startswith(ERRATUM) and _chosen(errata.get(name[len(ERRATUM) :]), value, fields["period"]):
+            readings[name[len(ERRATUM) :]] = value
+    return {**fields, "fire_plan": plan, "special_rules": rules, "variants": readings}
 
 
 def _refused(sentence: str, status: int) -> Response:
@@ -65,11 +111,8 @@ async def post_particulars(ruleset_id: str, request: Request, session: SessionDe
         return not_found(request, NotFoundError("rule set", ruleset_id[:64], playable))
     ruleset_id = game_setup.new_game_rules(ruleset_id).book.ruleset_id
     form = await request.form()
-    # The period's radios are named as org-tables.js reads them (forces_period); every other field by its name.
-    fields = {k: v for k, v in form.items() if isinstance(v, str)}
-    fields["period"] = fields.get("forces_period") or ""
     try:
-        particulars = DraftParticulars.model_validate(fields)
+        particulars = DraftParticulars.model_validate(_fields(ruleset_id, form))
     except ValidationError as e:
         return _refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
     key = request.cookies.get(DRAFT_COOKIE)

@@ -58,7 +58,9 @@ def new_scenario_page(request: Request, session: SessionDep, ruleset: str | None
     ruleset_id = game_setup.new_game_rules(ruleset).book.ruleset_id
     if counter_editor.takes_club(ruleset_id):  # a game of counters: the club's data, not a table
         return counter_editor.page(request, ruleset_id)
-    return _editor(request, None, ruleset_id, draft=scenario_drafts.context(request, session, ruleset_id))
+    depth = editor_data(ruleset_id)["zone_depth"]
+    draft = scenario_drafts.context(request, session, ruleset_id, int(depth["cm"]) if depth else None)
+    return _editor(request, None, ruleset_id, draft=draft)
 
 
 @router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)

@@ -3,6 +3,8 @@ shows them, a refused value is a 422 naming its field, and a draft is its browse
 
 from __future__ import annotations
 
+import re
+
 from fastapi.testclient import TestClient
 
 from app.guard.security import NOTICE_HEADER
@@ -36,6 +38,14 @@ def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
     entered = fields(
         title="The club's raid", turns="8", first_side="defender", notes="Guns arrive\nturn 3", width_cm="150"
     )
+    entered |= {
+        "zone_attacker": "20",
+        "zone_defender": "0",
+        "fp.attacker.bombardment": "2",
+        "special.defender": "pals",
+        "erratum-artillery-action-mid": "main-text",  # of the period: kept
+        "erratum-artillery-line-of-sight-early": "main-text",  # of another period: not
+    }
     kept = c.post(POST, data=form(c, entered))
     assert kept.status_code == 200 and "Kept on the server" in kept.text
     assert "Still to do: Nationality:" in kept.text  # the rule set's next check, its own sentence
@@ -49,6 +59,14 @@ def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
     )
     assert 'value="defender" data-doc-first checked' in again and ">Guns arrive\nturn 3</textarea>" in again
     assert 'data-table="width_cm" value="150"' in again
+    assert 'name="zone_attacker" data-zone-depth="attacker" value="20"' in again
+    assert 'name="zone_defender" data-zone-depth="defender" value=""' in again
+    assert 'data-plan-kind="bombardment" value="2"' in again and 'data-plan-kind="gas" value=""' in again
+    assert 'value="pals" data-special-rule="pals" data-special-side="defender" checked' in again
+    assert 'value="pals" data-special-rule="pals" data-special-side="attacker" >' in again
+    checked = re.findall(r'name="erratum-([\w-]+)" value="([\w-]+)"[^>]*\bchecked>', again)
+    assert ("artillery-action-mid", "main-text") in checked
+    assert ("artillery-line-of-sight-early", "playsheet") in checked  # its default: another period's reading
 
     # Each field bounded: a 422 whose notice names the field, the draft as it was.
     for bad, named in (
@@ -56,6 +74,7 @@ def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
         ({"width_cm": "wide"}, "Width (cm):"),
         ({"title": "x" * 201}, "Title:"),
         ({"first_side": "referee"}, "First side:"),
+        ({"fp.attacker.gas": "-1"}, "Gas:"),
     ):
         refused = c.post(POST, data=form(c, fields(**bad)))
         assert refused.status_code == 422 and refused.headers[NOTICE_HEADER].startswith(named), bad

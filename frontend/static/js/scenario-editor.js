@@ -639,11 +639,11 @@
     if (action) pieceAction(action.dataset.pieceAction);
   });
 
-  // A new scenario starts from its form as the server rendered it (this browser's draft: app.pages.scenario_drafts),
-  // its zones as deep as the rule set's ready scenario has them.
+  // A new scenario starts from its form as the server rendered it (this browser's draft: app.pages.scenario_drafts;
+  // with none, its zones as deep as the rule set's ready scenario has them).
   readForm();
   doc.table = { width_cm: Number(form.querySelector('[data-table="width_cm"]').value) || 120, length_cm: Number(form.querySelector('[data-table="length_cm"]').value) || 180 };
-  if (data.zone_depth) for (const side of ["attacker", "defender"]) doc.sides[side].deployment_zone = zoneRect(side, Math.min(data.zone_depth.cm, LEN()));
+  setZones();
   showKind();
   load(doc, false);
   root.dataset.orientation = landscape ? "landscape" : "portrait";
