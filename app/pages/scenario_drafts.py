@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from pydantic import ValidationError
 from starlette.datastructures import FormData
 
@@ -21,7 +21,7 @@ from app.data.schemas_scenario import DraftParticulars
 from app.deps import SessionDep
 from app.errors import Conflict
 from app.guard.security import NOTICE_HEADER
-from app.pages.common import REFUSAL_MAX, error_message, not_found
+from app.pages.common import REFUSAL_MAX, error_message, is_htmx, not_found
 from app.pages.templates import templates
 from app.services import game_setup
 from app.services import scenario_drafts as drafts
@@ -53,6 +53,7 @@ def _parts(draft: ScenarioDraft | None, ruleset_id: str, zone_depth: int | None 
         "draft_kept": draft is not None,
         "draft_problem": error_message(found) if found else None,
         "draft_url": f"/scenarios/new/{ruleset_id}/particulars",
+        "discard_url": f"/scenarios/new/{ruleset_id}/discard",
     }
 
 
@@ -139,3 +140,18 @@ async def post_particulars(ruleset_id: str, request: Request, session: SessionDe
             httponly=True,
         )
     return response
+
+
+@router.post("/scenarios/new/{ruleset_id}/discard", response_class=HTMLResponse)
+def discard_draft(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    """Start afresh: this browser's draft of the rule set dropped, the new scenario's page shown again (htmx
+    reloads it; a plain form is sent there)."""
+    playable = [r.book.ruleset_id for r in all_game_rules()]
+    if ruleset_id not in playable:
+        return not_found(request, NotFoundError("rule set", ruleset_id[:64], playable))
+    with unit_of_work(session):
+        drafts.discard(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id)
+    again = f"/scenarios/new?ruleset={ruleset_id}"
+    if is_htmx(request):
+        return Response(status_code=204, headers={"HX-Redirect": again})
+    return RedirectResponse(again, status_code=303)

@@ -100,3 +100,11 @@ def problem(document: dict[str, Any]) -> RulesError | None:
     except RulesError as e:
         return e
     return None
+
+
+def discard(session: Session, owner: str | None, ruleset_id: str) -> None:
+    """Drop this browser's draft of the rule set (Start afresh): nothing of another browser's is reachable here."""
+    draft = find(session, owner, ruleset_id)
+    if draft is not None:
+        session.delete(draft)
+        session.flush()

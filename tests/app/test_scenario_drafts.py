@@ -12,6 +12,7 @@ from app.pages.scenario_drafts import DRAFT_COOKIE
 from tests.csrf import form
 
 POST = "/scenarios/new/flanders-fields/particulars"
+DISCARD = "/scenarios/new/flanders-fields/discard"
 
 
 def fields(**changed: str) -> dict[str, str]:
@@ -86,5 +87,15 @@ def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
         c.cookies.set(DRAFT_COOKIE, other, path="/scenarios")
         assert "The club&#39;s raid" not in c.get("/scenarios/new?ruleset=flanders-fields").text
         assert c.post(POST, data=form(c, fields(title="Someone else's"))).status_code == 200
+        discarded = c.post(DISCARD, data=form(c), follow_redirects=False)
+        assert discarded.status_code == 303  # its own draft, if any, dropped
     c.cookies.set(DRAFT_COOKIE, mine, path="/scenarios")
     assert "The club&#39;s raid" in c.get("/scenarios/new?ruleset=flanders-fields").text
+
+    # Start afresh (htmx): the draft dropped, the page sent again, blank.
+    afresh = c.post(DISCARD, data=form(c), headers={"HX-Request": "true"})
+    assert (
+        afresh.status_code == 204
+        and afresh.headers["HX-Redirect"] == "/scenarios/new?ruleset=flanders-fields"
+    )
+    assert 'data-draft-kept="no"' in c.get("/scenarios/new?ruleset=flanders-fields").text

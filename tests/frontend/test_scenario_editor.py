@@ -655,4 +655,10 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
         page.get_by_label("Title").focus()  # leaving the field is its change
     assert refused.value.status == 422
     expect(page.locator("#net-status")).to_contain_text("Turns: ")
+
+    # Start afresh: asked once, then the page again with nothing of the draft.
+    page.once("dialog", lambda dialog: dialog.accept())
+    ed.press(page.get_by_role("button", name="Start afresh"))
+    expect(checks).to_have_attribute("data-draft-kept", "no")
+    expect(page.get_by_label("Title")).to_have_value("")
     assert ed.errors == []
