@@ -125,6 +125,10 @@ def _depth(document: dict[str, Any], side: str) -> int | None:
     return round(max(ys) - min(ys))
 
 
+def _nation(document: dict[str, Any], side: str) -> str:
+    return str(((document.get("sides") or {}).get(side) or {}).get("nationality") or "")
+
+
 def _blank_is_none(value: Any) -> Any:
     """A form's empty number field: no value (no limit on turns), not a refusal."""
     return None if isinstance(value, str) and not value.strip() else value
@@ -158,9 +162,10 @@ class DraftParticulars(BaseModel):
     special_rules: dict[
         SideName, Annotated[list[Annotated[str, Field(max_length=100)]], Field(max_length=S.MAX_RULES)]
     ] = {}
-    variants: Annotated[
-        dict[FormKey, FormKey], Field(max_length=50)
-    ] = {}  # the readings chosen, not the defaults
+    variants: Annotated[dict[FormKey, FormKey], Field(max_length=50)] = {}  # readings chosen, not defaults
+    # Each side's nationality, as the Forces panel names its fields (org-tables.js reads them by these names).
+    attacker_force_nation: Annotated[str, Field(max_length=32)] = ""
+    defender_force_nation: Annotated[str, Field(max_length=32)] = ""
 
     def zone(self, side: SideName) -> dict[str, Any] | None:
         """A side's zone as the format draws it: the table's breadth, from its own edge (editor's zoneRect)."""
@@ -180,7 +185,10 @@ class DraftParticulars(BaseModel):
             **document,
             "sides": {
                 side: {
-                    **(sides.get(side) or {"nationality": "", "forces": []}),
+                    **(sides.get(side) or {"forces": []}),
+                    "nationality": self.attacker_force_nation
+                    if side == "attacker"
+                    else self.defender_force_nation,
                     "deployment_zone": self.zone(side),
                 }
                 for side in ("attacker", "defender")
@@ -214,6 +222,7 @@ class DraftParticulars(BaseModel):
                     "width_cm": table.get("width_cm", 120),
                     "length_cm": table.get("length_cm", 180),
                     **{f"zone_{side}": _depth(document, side) for side in ("attacker", "defender")},
+                    **{f"{side}_force_nation": _nation(document, side) for side in ("attacker", "defender")},
                     **{k: document.get(k) or {} for k in ("fire_plan", "special_rules", "variants")},
                 }
             )

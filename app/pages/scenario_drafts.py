@@ -44,7 +44,9 @@ def context(request: Request, session: SessionDep, ruleset_id: str, zone_depth: 
 
 def _parts(draft: ScenarioDraft | None, ruleset_id: str, zone_depth: int | None = None) -> dict[str, Any]:
     document = draft.document if draft else drafts.empty_document(ruleset_id)
-    found = drafts.problem(document)
+    # Until a first change, the form's own defaults (a side's nationality among them) are not the draft's yet:
+    # the checks are asked of what was posted, never of an empty draft the page does not show.
+    found = drafts.problem(document) if draft else None
     shown = DraftParticulars.of(document)
     if draft is None and zone_depth:
         shown = shown.model_copy(update={"zone_attacker": zone_depth, "zone_defender": zone_depth})

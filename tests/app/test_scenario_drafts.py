@@ -34,12 +34,13 @@ def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
 ) -> None:
     c = sqlite_client
     page = c.get("/scenarios/new?ruleset=flanders-fields")
-    assert "Still to do: Title:" in page.text and 'data-draft-kept="no"' in page.text
+    assert "Each change here is kept on the server" in page.text and 'data-draft-kept="no"' in page.text
 
     entered = fields(
         title="The club's raid", turns="8", first_side="defender", notes="Guns arrive\nturn 3", width_cm="150"
     )
     entered |= {
+        "attacker_force_nation": "french",
         "zone_attacker": "20",
         "zone_defender": "0",
         "fp.attacker.bombardment": "2",
@@ -62,6 +63,10 @@ def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
     assert 'data-table="width_cm" value="150"' in again
     assert 'name="zone_attacker" data-zone-depth="attacker" value="20"' in again
     assert 'name="zone_defender" data-zone-depth="defender" value=""' in again
+    assert (
+        'name="defender_force_nation" value="british" data-side-nation="defender" checked>' in again
+    )  # its default
+    assert 'name="attacker_force_nation" value="french" data-side-nation="attacker" checked>' in again
     assert 'data-plan-kind="bombardment" value="2"' in again and 'data-plan-kind="gas" value=""' in again
     assert 'value="pals" data-special-rule="pals" data-special-side="defender" checked' in again
     assert 'value="pals" data-special-rule="pals" data-special-side="attacker" >' in again

@@ -640,7 +640,7 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     # The period's change posts every field of the particulars.
     ed.press(page.locator("label.chip", has_text="Western Front mid 1915 to mid 1917"))
     expect(checks).to_have_attribute("data-draft-kept", "yes")
-    expect(checks).to_contain_text("Still to do: Nationality")
+    expect(checks).to_contain_text("The rules find nothing missing")  # the sides' nationalities posted too
     assert serious_violations(page) == [] and small_targets(page) == []
 
     page.reload()
