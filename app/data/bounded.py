@@ -123,6 +123,10 @@ Adjacency = Annotated[dict[AreaId, Annotated[list[AreaId], Field(max_length=30)]
 # -- scenario files (app/services/scenarios.py; the document's own limits are rules.core.scenario's) ------------
 MAX_SCENARIO_BYTES = 1_000_000  # a document as compact JSON: Mons, a brigade against two regiments, is ~70 kB
 MAX_SCENARIOS = 200  # imported scenarios a server keeps (the shipped ones are not counted)
+MAX_SCENARIO_DRAFTS = 1000  # editor drafts a server keeps: one per browser and rule set (scenario_drafts)
+# The editor's table: its form's own bounds (a table under 30 cm holds no deployment zones worth the name).
+MIN_TABLE_CM = 30
+MAX_EDITOR_TABLE_CM = 1000
 
 # -- terrain: what a 120 x 180 cm table holds -----------------------------------------------------------------
 MAX_TABLE_CM = 1000  # GameCreate's own cap on a table side

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from app.data.bounded import (
+    MAX_EDITOR_TABLE_CM,
+    MIN_TABLE_CM,
     Float,
     Int,
     JsonObject,
@@ -123,3 +125,121 @@ class ScenarioIn(_Strict):
     def document(self) -> dict[str, Any]:
         """The document as it was sent (fields left out stay out)."""
         return self.model_dump(mode="json", exclude_unset=True)
+
+
+ZoneDepth = Annotated[int, Field(ge=0, le=500)]
+FormKey = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+def _depth(document: dict[str, Any], side: str) -> int | None:
+    """How deep a side's zone in a document is, as the editor's field shows it (None: no zone)."""
+    zone = ((document.get("sides") or {}).get(side) or {}).get("deployment_zone")
+    if not zone:
+        return None
+    ys = [p[1] for p in zone["coordinates"][0]]
+    return round(max(ys) - min(ys))
+
+
+def _nation(document: dict[str, Any], side: str) -> str:
+    return str(((document.get("sides") or {}).get(side) or {}).get("nationality") or "")
+
+
+def _blank_is_none(value: Any) -> Any:
+    """A form's empty number field: no value (no limit on turns), not a refusal."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+class DraftParticulars(BaseModel):
+    """The scenario's particulars as the editor's form posts them (app.pages.scenario_drafts): each field bounded
+    as the format bounds it, text read as typed (a form sends strings; numbers are read from them here). A blank
+    title is kept: a draft is checked as a whole by the rule set, which says what it still needs."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    title: Annotated[str, Field(max_length=200)] = ""
+    date: Annotated[str, Field(max_length=100)] = ""
+    period: Annotated[str, Field(max_length=32)] | None = None
+    turns: Annotated[Annotated[int, Field(ge=1, le=S.MAX_TURNS)] | None, BeforeValidator(_blank_is_none)] = (
+        None
+    )
+    first_side: SideName = "attacker"
+    objectives: Text = ""
+    victory: Text = ""
+    notes: Text = ""  # one a line, as the form's textarea holds them
+    width_cm: Annotated[int, Field(ge=MIN_TABLE_CM, le=MAX_EDITOR_TABLE_CM)] = 120
+    length_cm: Annotated[int, Field(ge=MIN_TABLE_CM, le=MAX_EDITOR_TABLE_CM)] = 180
+    # Each side's zone, as deep as this from its own edge across the table (blank or 0: none).
+    zone_attacker: Annotated[ZoneDepth | None, BeforeValidator(_blank_is_none)] = None
+    zone_defender: Annotated[ZoneDepth | None, BeforeValidator(_blank_is_none)] = None
+    fire_plan: dict[
+        SideName, Annotated[dict[FormKey, Annotated[int, Field(ge=0, le=99)]], Field(max_length=40)]
+    ] = {}
+    special_rules: dict[
+        SideName, Annotated[list[Annotated[str, Field(max_length=100)]], Field(max_length=S.MAX_RULES)]
+    ] = {}
+    variants: Annotated[dict[FormKey, FormKey], Field(max_length=50)] = {}  # readings chosen, not defaults
+    # Each side's nationality, as the Forces panel names its fields (org-tables.js reads them by these names).
+    attacker_force_nation: Annotated[str, Field(max_length=32)] = ""
+    defender_force_nation: Annotated[str, Field(max_length=32)] = ""
+
+    def zone(self, side: SideName) -> dict[str, Any] | None:
+        """A side's zone as the format draws it: the table's breadth, from its own edge (editor's zoneRect)."""
+        asked = self.zone_attacker if side == "attacker" else self.zone_defender
+        depth = min(asked or 0, self.length_cm)
+        if not depth:
+            return None
+        y0, y1 = (0, depth) if side == "attacker" else (self.length_cm - depth, self.length_cm)
+        w = self.width_cm
+        return {"type": "Polygon", "coordinates": [[[0, y0], [w, y0], [w, y1], [0, y1], [0, y0]]]}
+
+    def into(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The draft's document with these particulars in it, in the format's own fields."""
+        notes = [line.strip() for line in self.notes.splitlines() if line.strip()]
+        sides = document.get("sides") or {}
+        return {
+            **document,
+            "sides": {
+                side: {
+                    **(sides.get(side) or {"forces": []}),
+                    "nationality": self.attacker_force_nation
+                    if side == "attacker"
+                    else self.defender_force_nation,
+                    "deployment_zone": self.zone(side),
+                }
+                for side in ("attacker", "defender")
+            },
+            "fire_plan": self.fire_plan,
+            "special_rules": self.special_rules,
+            "variants": self.variants,
+            "title": self.title,
+            "date": self.date,
+            "period": self.period or None,
+            "turns": self.turns,
+            "first_side": self.first_side,
+            "objectives": self.objectives,
+            "victory": self.victory,
+            "notes": notes,
+            "table": {"width_cm": self.width_cm, "length_cm": self.length_cm},
+        }
+
+    @classmethod
+    def of(cls, document: dict[str, Any]) -> DraftParticulars:
+        """A draft's particulars as its form shows them (a document of another shape: the defaults)."""
+        table = document.get("table") or {}
+        try:
+            return cls.model_validate(
+                {
+                    **{k: document.get(k) or "" for k in ("title", "date", "objectives", "victory")},
+                    "period": document.get("period"),
+                    "turns": document.get("turns"),
+                    "first_side": document.get("first_side") or "attacker",
+                    "notes": "\n".join(str(n) for n in document.get("notes") or []),
+                    "width_cm": table.get("width_cm", 120),
+                    "length_cm": table.get("length_cm", 180),
+                    **{f"zone_{side}": _depth(document, side) for side in ("attacker", "defender")},
+                    **{f"{side}_force_nation": _nation(document, side) for side in ("attacker", "defender")},
+                    **{k: document.get(k) or {} for k in ("fire_plan", "special_rules", "variants")},
+                }
+            )
+        except ValidationError:
+            return cls()

@@ -22,7 +22,7 @@ from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
 from app.guard.auth import ORGANISER_HEADER
-from app.pages import counter_editor
+from app.pages import counter_editor, scenario_drafts
 from app.pages.common import not_found
 from app.pages.seats import Seat, game_page
 from app.pages.table_map import map_sizes
@@ -49,15 +49,18 @@ LAYOUT_GAP_CM = 1.0
 
 
 @router.get("/scenarios/new", response_class=HTMLResponse)
-def new_scenario_page(request: Request, ruleset: str | None = None) -> Response:
-    """A new scenario of a rule set played as a game (`?ruleset=`; by default the first)."""
+def new_scenario_page(request: Request, session: SessionDep, ruleset: str | None = None) -> Response:
+    """A new scenario of a rule set played as a game (`?ruleset=`; by default the first): its particulars this
+    browser's draft on the server (app.pages.scenario_drafts)."""
     playable = [r.book.ruleset_id for r in all_game_rules()]
     if ruleset is not None and ruleset not in playable:
         return not_found(request, NotFoundError("rule set", ruleset[:64], playable))
     ruleset_id = game_setup.new_game_rules(ruleset).book.ruleset_id
     if counter_editor.takes_club(ruleset_id):  # a game of counters: the club's data, not a table
         return counter_editor.page(request, ruleset_id)
-    return _editor(request, None, ruleset_id)
+    depth = editor_data(ruleset_id)["zone_depth"]
+    draft = scenario_drafts.context(request, session, ruleset_id, int(depth["cm"]) if depth else None)
+    return _editor(request, None, ruleset_id, draft=draft)
 
 
 @router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)
@@ -153,8 +156,14 @@ def game_document(game: Game, units: list[Unit]) -> dict[str, Any]:
     }
 
 
-def _editor(request: Request, scenario_id: str | None, ruleset_id: str, shipped: bool = False) -> Response:
-    context = {"scenario_id": scenario_id, "shipped": shipped, **_context(ruleset_id)}
+def _editor(
+    request: Request,
+    scenario_id: str | None,
+    ruleset_id: str,
+    shipped: bool = False,
+    draft: dict[str, Any] | None = None,
+) -> Response:
+    context = {"scenario_id": scenario_id, "shipped": shipped, **_context(ruleset_id), **(draft or {})}
     return templates.TemplateResponse(request, "scenario_editor.html", context)
 
 

@@ -627,3 +627,38 @@ def test_the_referee_screen_and_terrain_reshaped_moved_turned_with_the_mouse(new
     ed.draw("hill", "Polygon", HILL)
     ed.draw("trench", "Line", TRENCH, breadth=2)
     assert [f["properties"]["kind"] for f in ed.doc()["terrain"]["features"]] == ["village", "hill", "trench"]
+
+
+def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_named(new_page: Any) -> None:
+    """The particulars are posted as they change (app.pages.scenario_drafts); the reloaded page shows them and the
+    editor's own document starts from them; a value the server refuses is said in one sentence naming it."""
+    ed = open_editor(new_page, PHONE, touch=True)
+    page = ed.page
+    checks = page.locator("[data-draft-checks]")
+    page.get_by_label("Title").fill("A raid kept")
+    page.get_by_label("Turns (blank: no limit)").fill("6")
+    # The period's change posts every field of the particulars.
+    ed.press(page.locator("label.chip", has_text="Western Front mid 1915 to mid 1917"))
+    expect(checks).to_have_attribute("data-draft-kept", "yes")
+    expect(checks).to_contain_text("The rules find nothing missing")  # the sides' nationalities posted too
+    assert serious_violations(page) == [] and small_targets(page) == []
+
+    page.reload()
+    page.wait_for_selector("[data-scenario-editor][data-terrain]")
+    expect(page.get_by_label("Title")).to_have_value("A raid kept")
+    expect(page.get_by_label("Turns (blank: no limit)")).to_have_value("6")
+    doc = ed.doc()
+    assert (doc["title"], doc["turns"], doc["period"]) == ("A raid kept", 6, "mid")
+
+    with page.expect_response(lambda r: r.url.endswith("/particulars")) as refused:
+        page.get_by_label("Turns (blank: no limit)").fill("500")
+        page.get_by_label("Title").focus()  # leaving the field is its change
+    assert refused.value.status == 422
+    expect(page.locator("#net-status")).to_contain_text("Turns: ")
+
+    # Start afresh: asked once, then the page again with nothing of the draft.
+    page.once("dialog", lambda dialog: dialog.accept())
+    ed.press(page.get_by_role("button", name="Start afresh"))
+    expect(checks).to_have_attribute("data-draft-kept", "no")
+    expect(page.get_by_label("Title")).to_have_value("")
+    assert ed.errors == []

@@ -594,7 +594,7 @@
     drawTable();
     changed({ all: true });
   };
-  const load = (incoming) => {
+  const load = (incoming, kept = true) => {
     doc = { ...emptyDoc(), ...incoming };
     doc.terrain = doc.terrain || { type: "FeatureCollection", features: [] };
     for (const side of ["attacker", "defender"]) doc.sides[side] = { nationality: "", deployment_zone: null, forces: [], ...(doc.sides?.[side] || {}) };
@@ -604,6 +604,8 @@
     redrawAll();
     fitTable();
     delete root.dataset.dirty;
+    // A scenario read in (a file) is the draft's too where the page keeps one; the page's first is the draft's own.
+    if (kept) form.querySelector("[data-scn-draft]")?.dispatchEvent(new Event("scn-loaded"));
   };
   const current = () => { readForm(); return doc; };
 
@@ -637,17 +639,14 @@
     if (action) pieceAction(action.dataset.pieceAction);
   });
 
-  // The defaults of a new scenario: the table's size, and zones as deep as the rule set's ready scenario has them.
-  const fresh = emptyDoc();
-  fresh.period = data.has_periods ? checkedValue("[data-doc-period]") : null;
-  if (data.zone_depth) for (const side of ["attacker", "defender"]) fresh.sides[side].deployment_zone = zoneRect(side, data.zone_depth.cm);
+  // A new scenario starts from its form as the server rendered it (this browser's draft: app.pages.scenario_drafts;
+  // with none, its zones as deep as the rule set's ready scenario has them).
   readForm();
-  for (const side of ["attacker", "defender"]) fresh.sides[side].nationality = doc.sides[side].nationality;
+  doc.table = { width_cm: Number(form.querySelector('[data-table="width_cm"]').value) || 120, length_cm: Number(form.querySelector('[data-table="length_cm"]').value) || 180 };
+  setZones();
   showKind();
-  load(fresh);
+  load(doc, false);
   root.dataset.orientation = landscape ? "landscape" : "portrait";
-
-  // An element with attributes ("text": its text; true: the bare attribute; false/null: left out) and children.
 
   window.firestepScenario = {
     data, root, form, map, layers, toLL, fromLL, rect, round, insideZone, humanise, say, h,

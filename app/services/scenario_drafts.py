@@ -1,0 +1,110 @@
+"""The scenario editor's drafts (issue 67): what a club member enters in the editor is kept on the server as it
+is entered, so a reload or a lost wifi loses nothing. A draft is one per browser and rule set; its owner is the
+sha256 of the browser's own random key (kept in its cookie, never stored), so a draft is found only by the
+browser holding that key: no id in a URL, nothing another browser can name, read or change. A draft is
+unchecked while it is built; `problem` asks the rule set's own checks (app.services.scenarios.checked) what it
+still lacks, in their sentence. Never commits: the page's unit of work does."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, func, select
+
+from app.data.bounded import MAX_SCENARIO_DRAFTS
+from app.data.models import ScenarioDraft, utcnow
+from app.data.schemas_scenario import DraftParticulars
+from app.errors import Conflict
+from app.services import scenarios
+from rules.core.errors import RulesError
+from rules.registry import get_ruleset
+
+# A browser's key as this module mints it: 32 random bytes, URL-safe base64 (43 characters). A cookie of any other
+# shape is no key (the browser is given a new one), so a hostile cookie reaches no query as sent.
+KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def owner_of(key: str | None) -> str | None:
+    """The owner a browser's key stands for (its sha256), or None for a missing or misshapen key."""
+    if key is None or not KEY_SHAPE.fullmatch(key):
+        return None
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def empty_document(ruleset_id: str) -> dict[str, Any]:
+    """A new scenario's document as the editor starts it: the format's fields, in the rule set's first period (as
+    its form offers it), nothing else chosen yet."""
+    periods = get_ruleset(ruleset_id).periods
+    return {
+        "format": "firestep-scenario/1",
+        "title": "",
+        "ruleset": ruleset_id,
+        "period": periods[0].id if periods else None,
+        "table": {"width_cm": 120, "length_cm": 180},
+        "sides": {
+            side: {"nationality": "", "deployment_zone": None, "forces": []}
+            for side in ("attacker", "defender")
+        },
+    }
+
+
+def find(session: Session, owner: str | None, ruleset_id: str) -> ScenarioDraft | None:
+    """This browser's draft of a scenario of this rule set, if it has one."""
+    if owner is None:
+        return None
+    return session.exec(
+        select(ScenarioDraft).where(
+            col(ScenarioDraft.owner) == owner, col(ScenarioDraft.ruleset) == ruleset_id
+        )
+    ).first()
+
+
+def set_particulars(
+    session: Session, owner: str, ruleset_id: str, particulars: DraftParticulars
+) -> ScenarioDraft:
+    """Keep the particulars in this browser's draft of the rule set, made on its first change. A server at its
+    cap of drafts refuses a new one (409) rather than drop another member's."""
+    draft = find(session, owner, ruleset_id)
+    if draft is None:
+        held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
+        if held >= MAX_SCENARIO_DRAFTS:
+            raise Conflict(
+                f"this server keeps at most {MAX_SCENARIO_DRAFTS} drafts: save one as a scenario first"
+            )
+        draft = ScenarioDraft(owner=owner, ruleset=ruleset_id, document=empty_document(ruleset_id))
+    else:
+        draft.version += 1
+    draft.document = particulars.into(dict(draft.document))
+    draft.updated_at = utcnow()
+    session.add(draft)
+    try:
+        session.flush()
+    except IntegrityError:  # the same browser's first change sent twice at once (two tabs)
+        raise Conflict("this draft was started at the same moment in another tab: reload the page") from None
+    return draft
+
+
+def problem(document: dict[str, Any]) -> RulesError | None:
+    """What the rule set's checks say a draft's document still lacks (the first, in its own sentence), None when
+    it would save as it is."""
+    try:
+        scenarios.checked(document)
+    except RulesError as e:
+        return e
+    return None
+
+
+def discard(session: Session, owner: str | None, ruleset_id: str) -> None:
+    """Drop this browser's draft of the rule set (Start afresh): nothing of another browser's is reachable here."""
+    draft = find(session, owner, ruleset_id)
+    if draft is not None:
+        session.delete(draft)
+        session.flush()

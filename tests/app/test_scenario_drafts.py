@@ -1,0 +1,106 @@
+"""A new scenario's particulars kept on the server as they are entered (app.pages.scenario_drafts): a reload
+shows them, a refused value is a 422 naming its field, and a draft is its browser's alone."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from app.guard.security import NOTICE_HEADER
+from app.pages.scenario_drafts import DRAFT_COOKIE
+from tests.csrf import form
+
+POST = "/scenarios/new/flanders-fields/particulars"
+DISCARD = "/scenarios/new/flanders-fields/discard"
+
+
+def fields(**changed: str) -> dict[str, str]:
+    """The particulars as the page's form posts them."""
+    base = {"title": "", "date": "", "forces_period": "mid", "turns": "", "first_side": "attacker"}
+    return {
+        **base,
+        "objectives": "",
+        "victory": "",
+        "notes": "",
+        "width_cm": "120",
+        "length_cm": "180",
+        **changed,
+    }
+
+
+def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    page = c.get("/scenarios/new?ruleset=flanders-fields")
+    assert "Each change here is kept on the server" in page.text and 'data-draft-kept="no"' in page.text
+
+    entered = fields(
+        title="The club's raid", turns="8", first_side="defender", notes="Guns arrive\nturn 3", width_cm="150"
+    )
+    entered |= {
+        "attacker_force_nation": "french",
+        "zone_attacker": "20",
+        "zone_defender": "0",
+        "fp.attacker.bombardment": "2",
+        "special.defender": "pals",
+        "erratum-artillery-action-mid": "main-text",  # of the period: kept
+        "erratum-artillery-line-of-sight-early": "main-text",  # of another period: not
+    }
+    kept = c.post(POST, data=form(c, entered))
+    assert kept.status_code == 200 and "Kept on the server" in kept.text
+    assert "Still to do: Nationality:" in kept.text  # the rule set's next check, its own sentence
+    mine = c.cookies[DRAFT_COOKIE]
+
+    again = c.get("/scenarios/new?ruleset=flanders-fields").text
+    assert (
+        'value="The club&#39;s raid"' in again
+        and 'name="turns" type="number" min="1" max="99" step="1" inputmode="numeric" data-doc="turns" value="8"'
+        in again
+    )
+    assert 'value="defender" data-doc-first checked' in again and ">Guns arrive\nturn 3</textarea>" in again
+    assert 'data-table="width_cm" value="150"' in again
+    assert 'name="zone_attacker" data-zone-depth="attacker" value="20"' in again
+    assert 'name="zone_defender" data-zone-depth="defender" value=""' in again
+    assert (
+        'name="defender_force_nation" value="british" data-side-nation="defender" checked>' in again
+    )  # its default
+    assert 'name="attacker_force_nation" value="french" data-side-nation="attacker" checked>' in again
+    assert 'data-plan-kind="bombardment" value="2"' in again and 'data-plan-kind="gas" value=""' in again
+    assert 'value="pals" data-special-rule="pals" data-special-side="defender" checked' in again
+    assert 'value="pals" data-special-rule="pals" data-special-side="attacker" >' in again
+    checked = re.findall(r'name="erratum-([\w-]+)" value="([\w-]+)"[^>]*\bchecked>', again)
+    assert ("artillery-action-mid", "main-text") in checked
+    assert ("artillery-line-of-sight-early", "playsheet") in checked  # its default: another period's reading
+
+    # Each field bounded: a 422 whose notice names the field, the draft as it was.
+    for bad, named in (
+        ({"turns": "1000"}, "Turns:"),
+        ({"width_cm": "wide"}, "Width (cm):"),
+        ({"title": "x" * 201}, "Title:"),
+        ({"first_side": "referee"}, "First side:"),
+        ({"fp.attacker.gas": "-1"}, "Gas:"),
+    ):
+        refused = c.post(POST, data=form(c, fields(**bad)))
+        assert refused.status_code == 422 and refused.headers[NOTICE_HEADER].startswith(named), bad
+        assert len(refused.headers[NOTICE_HEADER]) <= 120
+    assert c.post("/scenarios/new/no-such-rules/particulars", data=form(c, fields())).status_code == 404
+
+    # Another browser (its own key, or a cookie not of a key's shape) neither sees nor changes this draft.
+    for other in ("x" * 43, "not-a-key; drop table"):
+        c.cookies.set(DRAFT_COOKIE, other, path="/scenarios")
+        assert "The club&#39;s raid" not in c.get("/scenarios/new?ruleset=flanders-fields").text
+        assert c.post(POST, data=form(c, fields(title="Someone else's"))).status_code == 200
+        discarded = c.post(DISCARD, data=form(c), follow_redirects=False)
+        assert discarded.status_code == 303  # its own draft, if any, dropped
+    c.cookies.set(DRAFT_COOKIE, mine, path="/scenarios")
+    assert "The club&#39;s raid" in c.get("/scenarios/new?ruleset=flanders-fields").text
+
+    # Start afresh (htmx): the draft dropped, the page sent again, blank.
+    afresh = c.post(DISCARD, data=form(c), headers={"HX-Request": "true"})
+    assert (
+        afresh.status_code == 204
+        and afresh.headers["HX-Redirect"] == "/scenarios/new?ruleset=flanders-fields"
+    )
+    assert 'data-draft-kept="no"' in c.get("/scenarios/new?ruleset=flanders-fields").text
