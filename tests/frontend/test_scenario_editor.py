@@ -661,4 +661,16 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     ed.press(page.get_by_role("button", name="Start afresh"))
     expect(checks).to_have_attribute("data-draft-kept", "no")
     expect(page.get_by_label("Title")).to_have_value("")
+
+    # A new scenario saved is a draft no more: the next new scenario starts empty.
+    page.get_by_label("Title").fill("A raid saved")
+    page.get_by_label("Turns (blank: no limit)").focus()
+    expect(checks).to_have_attribute("data-draft-kept", "yes")
+    ed.tab("file")
+    with page.expect_response(lambda r: r.url.endswith("/discard")) as dropped:
+        ed.press(page.locator("[data-save]"))
+    assert dropped.value.status == 204
+    page.goto(page.url.split("/scenarios/")[0] + "/scenarios/new")
+    page.wait_for_selector("[data-scenario-editor][data-terrain]")
+    expect(page.get_by_label("Title")).to_have_value("")
     assert ed.errors == []
