@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -143,6 +143,25 @@ class CountIn(BaseModel):
 
     dice: DiceCounted = Field(description="How many dice were rolled.")
     reached: DiceCounted = Field(description="How many reached the number.")
+
+
+DiceBy = Literal["players", "firestep"]
+
+
+class SideDiceIn(BaseModel):
+    """A side's choice of whose dice its rolls are: its players' own, rolled at the table and entered, or
+    firestep's, rolled by the app for each of its rolls."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dice: DiceBy
+
+
+class SideDiceOut(BaseModel):
+    """A side's dice as the game keeps them."""
+
+    side: Side
+    dice: DiceBy
 
 
 class AskIn(BaseModel):

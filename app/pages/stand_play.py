@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from fastapi import Path, Query, Request
@@ -28,7 +28,7 @@ from app.pages.stand_acts import StandActs, field_lines, stand_acts
 from app.pages.templates import humanise
 from app.services import events as events_service
 from app.services import resolve as resolve_service
-from app.services import unit_names
+from app.services import seats, unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.undo import undo_refused
@@ -61,6 +61,16 @@ class CountView:
     dice: int
     reach: int
     pressed: int | None = None
+
+
+@dataclass(frozen=True)
+class DiceChoice:
+    """Whose dice the stand's side rolls (`by`: "players" or "firestep"), and the seat's one tap changing it: the
+    PUT it sends (`api`, api-action.js; table-act.js then asks the card again) and its body as JSON."""
+
+    by: str
+    api: str
+    body: str
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,7 @@ class AskedCard:
     filled: tuple[str, ...] = ()
     lookup: str = ""
     readings: tuple[ReadingView, ...] = ()
+    dice: DiceChoice | None = None
 
     def context(self) -> dict[str, object]:
         """The context `_stand_play.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
@@ -233,6 +244,11 @@ def stand_play(
         raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {stand_id}")
     # The seat before the act: a label refused (422) for a stand it may not act for would tell it the label exists.
     viewer.require_side(stand.side, "resolve for a unit")
+    by = seats.get_side(session, game.pk, stand.side).dice
+    other = "players" if by == "firestep" else "firestep"
+    choice = DiceChoice(by, f"/api/v1/games/{game.pk}/sides/{stand.side}/dice", json.dumps({"dice": other}))
+    if by == "firestep":  # the app rolls this side's dice: none to enter
+        dice, reached = (), None
     card = rules_of(game).stand_card(snapshot_of(session, game, units), stand_id)
     act = next(
         (a for a in card if isinstance(a, StandAct) and a.resolver == resolver and a.label == label), None
@@ -263,15 +279,19 @@ def stand_play(
     count = len(resolution["dice"]) if resolution else act.dice
     counted = asked.get("counted")
     if counted and reached is not None:
-        return _counted(session, game, viewer, (stand_id, title), act, target, fields, reached, counted)
+        return replace(
+            _counted(session, game, viewer, (stand_id, title), act, target, fields, reached, counted),
+            dice=choice,
+        )
     tapped = [*dice[:count], *([0] * max(0, count - len(dice)))][:count]
     also = resolution.get("also") or []
     out = {
         "pool": act.pool,
         "rows": ()
-        if counted
+        if counted or by == "firestep"
         else tuple(DiceRowView(_label(count, d, also, act.pool), tapped[d]) for d in range(count)),
-        "counted": CountView(counted["dice"], counted["reach"]) if counted else None,
+        "counted": CountView(counted["dice"], counted["reach"]) if counted and by == "players" else None,
+        "dice": choice,
         "order": bool(act.order),
         "order_names": tuple(names[i][1] if i in names else str(i) for i in order) if act.order else (),
         "odds": " · ".join(f"{humanise(k)} {v}" for k, v in (asked.get("odds_words") or {}).items()),
@@ -417,9 +437,10 @@ def stand_done(
     dice = " and ".join(str(d) for d in res.get("dice") or [])
     if n := res.get("count"):  # entered as a count: its dice stand for it, the count is what was rolled
         dice = f"{n['reached']} of {n['dice']} dice reaching {n['reach']}+"
+    rolled = "firestep rolled" if res.get("rolled_by_server") else "rolled"  # whose dice, as the log keeps it
     return StandDone(
         ev.pk,
-        f"{name}: rolled {dice}, {words}." if dice else f"{name}: {words}.",
+        f"{name}: {rolled} {dice}, {words}." if dice else f"{name}: {words}.",
         _also_lines(res),
         tuple(said(done, rules_of(game).book.state_fields, unit_names.display_names(units))),
         stand_acts(session, game, viewer, unit_id),

@@ -115,11 +115,13 @@ class Player(Taps):
         touching: str = "",
         reached: int | None = None,
         axe: list[str] | None = None,
+        dice_choice: bool = False,
     ) -> int:
         """A roll from a stand's card: the act, its target tapped on the map (in base contact, where it touches
         the shooter's own stand `touching`, nearer the own stand), a die each or, where the rule counts the dice
         reaching a number, how many `reached` it (its answer beside the chance of so many; axe-core's findings on
-        that card added to `axe`), Apply: recorded. The
+        that card added to `axe`; `dice_choice`: the side's dice first given to firestep and taken back, a tap each on
+        the card), Apply: recorded. The
         taps from the target to the roll recorded (its dice entered and applied)."""
         if target is None and len(dice) == 1:  # no target, one die: its dice are on the card
             self.card(name)
@@ -130,6 +132,10 @@ class Player(Taps):
         if target:
             expect(self.page.locator("[data-play-prompt]")).to_be_visible()
             self.at(target, towards=touching or None)
+        for tap, by in (("Let firestep roll every roll", "firestep"), ("Roll our own dice", "players")):
+            if dice_choice:
+                self.button(tap)
+                expect(self.page.locator(f"[data-play-dice-by='{by}']")).to_be_visible()
         entered = self.count
         if reached is not None:
             self.button(str(reached), within=self.page.locator("[data-play-count]"))
@@ -138,6 +144,7 @@ class Player(Taps):
             )
             if axe is not None:
                 axe += [f"the counted card: {v}" for v in serious_violations(self.page)]
+                screenshot(self.page, "earth2mm-counted-card")
         for row, die in enumerate(dice):
             self.button(str(die), within=self.page.locator(".play-dice").nth(row))
         if then:
@@ -315,7 +322,8 @@ def test_a_whole_bound_of_the_demo_battle_by_taps(new_page: Any) -> None:
     shows(defender, b.uid("1. Kompanie, platoon 3"), "base_injury", "fresh")
     b.advance_to("melee")
     # The melee's fistful on the landscape tablet (1180x820) entered as a count: 2 of its 3 dice, and Apply (it
-    # was a tap a die and Apply); the counted card is read by axe-core as it shows its answer.
+    # was a tap a die and Apply); the counted card is read by axe-core as it shows its answer. Before it, the
+    # attacker's dice given to firestep in a tap on the card (no dice to enter) and taken back in another.
     melee = a.roll(
         "A Company, platoon 1",
         "Melee",
@@ -324,6 +332,7 @@ def test_a_whole_bound_of_the_demo_battle_by_taps(new_page: Any) -> None:
         touching="A Company, platoon 1",
         reached=2,
         axe=found,
+        dice_choice=True,
     )
     assert melee <= 3, melee
     # The melee's two hits allocated by the shooter's choice, each base tapped where it touches the attacker's
