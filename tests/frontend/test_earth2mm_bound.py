@@ -121,7 +121,7 @@ class Player(Taps):
         the shooter's own stand `touching`, nearer the own stand), a die each or, where the rule counts the dice
         reaching a number, how many `reached` it (its answer beside the chance of so many; axe-core's findings on
         that card added to `axe`; `dice_choice`: the side's dice first given to firestep and taken back, a tap each on
-        the card), Apply: recorded. The
+        the card, not counted), Apply: recorded. The
         taps from the target to the roll recorded (its dice entered and applied)."""
         if target is None and len(dice) == 1:  # no target, one die: its dice are on the card
             self.card(name)
@@ -133,8 +133,9 @@ class Player(Taps):
             expect(self.page.locator("[data-play-prompt]")).to_be_visible()
             self.at(target, towards=touching or None)
         for tap, by in (("Let firestep roll every roll", "firestep"), ("Roll our own dice", "players")):
-            if dice_choice:
+            if dice_choice:  # a check, not one of the bound's taps
                 self.button(tap)
+                self.count -= 1
                 expect(self.page.locator(f"[data-play-dice-by='{by}']")).to_be_visible()
         entered = self.count
         if reached is not None:

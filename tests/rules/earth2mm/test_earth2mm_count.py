@@ -37,7 +37,7 @@ def counted(req: ShootRequest) -> Threshold | None:
     return resolver.counted(req, ctx)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     shooter=st.sampled_from(UNIT_IDS),
     target=st.sampled_from(UNIT_IDS),
