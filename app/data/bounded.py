@@ -39,6 +39,7 @@ Float = Annotated[float, Strict(), AllowInfNan(False), AfterValidator(_bounded_f
 Version = Annotated[int, Strict(), Field(ge=1, le=INT32_MAX, description="The version the client saw.")]
 Id = Annotated[int, Strict(), Field(ge=1, le=INT32_MAX)]
 Die = Annotated[int, Strict(), Field(ge=1, le=100)]
+DiceCounted = Annotated[int, Strict(), Field(ge=0, le=64)]  # as many as a roll's dice may be (ResolveRequest)
 
 # -- free-form JSON (terrain properties, resolver fields, campaign actions) -------------------------------
 JSON_MAX_DEPTH = 6  # objects and lists inside the value itself

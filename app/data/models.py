@@ -98,6 +98,9 @@ class GameSide(Stored, table=True):
     plan_commitment: str | None = Field(default=None, max_length=64)
     plan_leaves: list[str] = Field(default_factory=empty_list, sa_column=Column(JSON, nullable=False))
     plan_salt: str = Field(default="", max_length=64)  # secret until the game is over
+    # Whose dice the side's rolls are (issue 69): "players" (rolled at the table and entered) or "firestep"
+    # (the app rolls each one). The seat's choice, kept with the game; every roll logs whose dice they were.
+    dice: str = Field(default="players", max_length=16)
     version: int = 1
 
 

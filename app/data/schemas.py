@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from app.data.bounded import Bool, Die, Float, Id, Int, JsonObject, Key, Terrain, Variants
+from app.data.bounded import Bool, DiceCounted, Die, Float, Id, Int, JsonObject, Key, Terrain, Variants
 from app.data.models import FirePlanItem
 from app.data.schemas_clock import ClockLimits
 from app.data.written import AsWritten
@@ -135,6 +135,35 @@ class GameCreate(BaseModel):
 # -- resolving inside a game --
 
 
+class CountIn(BaseModel):
+    """Dice entered as the table counted them, for a roll whose rule counts the dice reaching a number: how
+    many were rolled (the roll's pool) and how many reached it (the rules refuse a count the pool cannot show)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dice: DiceCounted = Field(description="How many dice were rolled.")
+    reached: DiceCounted = Field(description="How many reached the number.")
+
+
+DiceBy = Literal["players", "firestep"]
+
+
+class SideDiceIn(BaseModel):
+    """A side's choice of whose dice its rolls are: its players' own, rolled at the table and entered, or
+    firestep's, rolled by the app for each of its rolls."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dice: DiceBy
+
+
+class SideDiceOut(BaseModel):
+    """A side's dice as the game keeps them."""
+
+    side: Side
+    dice: DiceBy
+
+
 class AskIn(BaseModel):
     """A roll asked of the table, nothing written: period and variants come from the game; the game's state
     fills the modifiers it knows (shown in `filled`); fields given here win."""
@@ -143,6 +172,9 @@ class AskIn(BaseModel):
 
     fields: JsonObject = Field(default_factory=dict, description="The resolver's own request fields.")
     dice: list[Die] | None = Field(default=None, max_length=64, description="Omit to let the server roll.")
+    count: CountIn | None = Field(
+        default=None, description="In place of `dice`, where the roll counts the dice reaching a number."
+    )
     unit_id: Id | None = Field(default=None, description="The unit acting or tested.")
     target_id: Id | None = Field(default=None, description="The stand shot at.")
 

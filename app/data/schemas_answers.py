@@ -277,6 +277,13 @@ class EffectOut(BaseModel):
     value: Any = None
 
 
+class CountedOut(BaseModel):
+    """A roll whose rule counts its dice reaching a number: how many dice, and the number."""
+
+    dice: int
+    reach: int
+
+
 class AskedOut(BaseModel):
     """A roll worked out against the table, nothing written (app.services.resolve.ask)."""
 
@@ -292,6 +299,10 @@ class AskedOut(BaseModel):
     odds_words: dict[str, str] = Field(description='Each outcome\'s exact chance in words: "1 in 216".')
     said: list[str]
     refused: RefusedOut | None
+    counted: CountedOut | None = Field(
+        default=None,
+        description="Where the roll counts the dice reaching a number: `count` may replace `dice`.",
+    )
 
 
 class CardRefusedOut(RefusedOut):

@@ -3,6 +3,8 @@ losses, the story and the luck ledger, each typed as the services build it."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.data.schemas_answers import EventOut, GameNowOut
@@ -65,6 +67,9 @@ class LuckRollOut(BaseModel):
     probabilities_exact: dict[str, str] | None
     odds: str
     changed_the_table: bool
+    rolled_by: Literal["players", "firestep"] = Field(
+        description="Whose dice: the players' (entered at the table, each face or a count) or firestep's."
+    )
 
 
 class OutcomeTallyOut(BaseModel):

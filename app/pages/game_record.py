@@ -187,7 +187,12 @@ class Record:
             outcome = res.get("outcome_key") or (
                 res.get("outcome") if isinstance(res.get("outcome"), str) else ""
             )
-            roll = f"{resolver}: rolled {', '.join(str(d) for d in dice)}" if dice else resolver
+            rolled = ", ".join(str(d) for d in dice)
+            if n := res.get("count"):  # entered as a count (issue 69): its dice only stand for it
+                rolled = f"{n['reached']} of {n['dice']} dice reaching {n['reach']}+"
+            # Whose dice (issue 69): the players' own, entered, unless firestep rolled them.
+            who = "firestep rolled" if res.get("rolled_by_server") else "rolled"
+            roll = f"{resolver}: {who} {rolled}" if dice else resolver
             if outcome:
                 roll += f" → {humanise(str(outcome)).lower()}"
             # A value given over the table's (a range by the tape) is read as the claim it is.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from fastapi import Path, Query, Request
@@ -28,12 +28,13 @@ from app.pages.stand_acts import StandActs, field_lines, stand_acts
 from app.pages.templates import humanise
 from app.services import events as events_service
 from app.services import resolve as resolve_service
-from app.services import unit_names
+from app.services import seats, unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.undo import undo_refused
 from app.services.units import list_units
-from rules.core.consequences import outcome_words, said
+from rules.core.consequences import odds_words, outcome_words, said
+from rules.core.dice import Count
 from rules.core.errors import RulesError
 from rules.core.readings import reading_label, readings_deciding
 from rules.core.records import AddToState, Change, SetState, StandAct
@@ -50,6 +51,26 @@ class DiceRowView:
 
     label: str
     pressed: int
+
+
+@dataclass(frozen=True)
+class CountView:
+    """A roll whose rule counts the dice reaching a number, entered as that count: its `dice`, the number
+    (`reach`), and how many reached it as tapped (`pressed`, None: not yet)."""
+
+    dice: int
+    reach: int
+    pressed: int | None = None
+
+
+@dataclass(frozen=True)
+class DiceChoice:
+    """Whose dice the stand's side rolls (`by`: "players" or "firestep"), and the seat's one tap changing it: the
+    PUT it sends (`api`, api-action.js; table-act.js then asks the card again) and its body as JSON."""
+
+    by: str
+    api: str
+    body: str
 
 
 @dataclass(frozen=True)
@@ -70,7 +91,8 @@ class ReadingView:
 @dataclass(frozen=True)
 class AskedCard:
     """The card playing a roll for one seat: its title, the refusal of it as it stands (`refused`, `why`,
-    `source`), else the dice rows (`count` of them), the answer once every die is tapped (`outcome_key`,
+    `source`), else the dice rows (`count` of them) or, where the rule counts the dice reaching a number, the
+    count to tap (`counted`), the answer once every die (or the count) is tapped (`outcome_key`,
     `outcome`, `also`, `said`), the order its hits fall in, the odds, the range by the tape, why this unit
     rolls and what the table filled in (its `lookup` to change any of it)."""
 
@@ -87,6 +109,7 @@ class AskedCard:
     said: tuple[str, ...] = ()
     pool: bool = False
     rows: tuple[DiceRowView, ...] = ()
+    counted: CountView | None = None
     order: bool = False
     order_names: tuple[str, ...] = ()
     odds: str = ""
@@ -95,6 +118,7 @@ class AskedCard:
     filled: tuple[str, ...] = ()
     lookup: str = ""
     readings: tuple[ReadingView, ...] = ()
+    dice: DiceChoice | None = None
 
     def context(self) -> dict[str, object]:
         """The context `_stand_play.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
@@ -203,10 +227,11 @@ def stand_play(
     target: int | None,
     given: tuple[Sequence[int], float | None],
     dice: Sequence[int],
+    reached: int | None = None,
 ) -> AskedCard:
     """The card of stand `stand_id` playing its roll `roll` (resolver, the card's words for it), as `viewer`
     asks the table for it with what the player gave (the order its hits fall in, a range by the tape) and the
-    dice tapped (0: not yet)."""
+    dice tapped (0: not yet), or where the rule counts them, how many `reached` its number."""
     resolver, label = roll
     order, range_cm = given
     if any(not 0 <= d <= 6 for d in dice):
@@ -219,6 +244,11 @@ def stand_play(
         raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {stand_id}")
     # The seat before the act: a label refused (422) for a stand it may not act for would tell it the label exists.
     viewer.require_side(stand.side, "resolve for a unit")
+    by = seats.get_side(session, game.pk, stand.side).dice
+    other = "players" if by == "firestep" else "firestep"
+    choice = DiceChoice(by, f"/api/v1/games/{game.pk}/sides/{stand.side}/dice", json.dumps({"dice": other}))
+    if by == "firestep":  # the app rolls this side's dice: none to enter
+        dice, reached = (), None
     card = rules_of(game).stand_card(snapshot_of(session, game, units), stand_id)
     act = next(
         (a for a in card if isinstance(a, StandAct) and a.resolver == resolver and a.label == label), None
@@ -247,11 +277,21 @@ def stand_play(
         )
     resolution = asked.get("resolution") or {}
     count = len(resolution["dice"]) if resolution else act.dice
+    counted = asked.get("counted")
+    if counted and reached is not None:
+        return replace(
+            _counted(session, game, viewer, (stand_id, title), act, target, fields, reached, counted),
+            dice=choice,
+        )
     tapped = [*dice[:count], *([0] * max(0, count - len(dice)))][:count]
     also = resolution.get("also") or []
     out = {
         "pool": act.pool,
-        "rows": tuple(DiceRowView(_label(count, d, also, act.pool), tapped[d]) for d in range(count)),
+        "rows": ()
+        if counted or by == "firestep"
+        else tuple(DiceRowView(_label(count, d, also, act.pool), tapped[d]) for d in range(count)),
+        "counted": CountView(counted["dice"], counted["reach"]) if counted and by == "players" else None,
+        "dice": choice,
         "order": bool(act.order),
         "order_names": tuple(names[i][1] if i in names else str(i) for i in order) if act.order else (),
         "odds": " · ".join(f"{humanise(k)} {v}" for k, v in (asked.get("odds_words") or {}).items()),
@@ -283,6 +323,43 @@ def stand_play(
     return AskedCard(stand_id, title, count, **out)  # type: ignore[arg-type]
 
 
+def _counted(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    card: tuple[int, str],
+    act: StandAct,
+    target: int | None,
+    fields: Mapping[str, object],
+    reached: int,
+    counted: Mapping[str, int],
+) -> AskedCard:
+    """The card of a roll entered as its count: how many of its dice reached the number, the answer for it
+    beside the exact odds of that count, and its Apply (a count the dice cannot show refused naming it)."""
+    n, reach = counted["dice"], counted["reach"]
+    a = resolve_service.ask(
+        session, game, viewer, act.resolver, dict(fields), None, act.unit_id, target, Count(n, reached)
+    )
+    res = a.get("resolution") or {}
+    odds = odds_words((res.get("count") or {}).get("odds") or "0")
+    return AskedCard(
+        card[0],
+        card[1],
+        n,
+        answered=True,
+        outcome_key=str(res.get("outcome_key") or ""),
+        outcome=f"{reached} of {n} dice reached {reach}+ (the chance of exactly {reached}: {odds}): "
+        f"{a.get('outcome_words')}.",
+        also=_also_lines(res),
+        said=tuple(a.get("said") or ()),
+        pool=act.pool,
+        counted=CountView(n, reach, reached),
+        why=act.why,
+        filled=field_lines(game, a.get("filled") or []),
+        lookup=f"/lookup/{game.ruleset}/{act.resolver}?game={game.id}&unit={act.unit_id}",
+    )
+
+
 @router.get("/games/{game_id}/map/units/{unit_id}/play/{resolver}", response_class=HTMLResponse)
 def stand_play_page(
     game_id: GameId,
@@ -296,6 +373,7 @@ def stand_play_page(
     order: Annotated[list[int] | None, Query(max_length=64)] = None,
     range_cm: Annotated[float | None, Query(ge=0, le=500, allow_inf_nan=False)] = None,
     die: Annotated[list[int] | None, Query(max_length=16)] = None,
+    reached: Annotated[int | None, Query(ge=0, le=64)] = None,
 ) -> Response:
     """The card of a stand playing its roll `resolver` (`act`: the card's words for it) for this seat."""
     return game_page(
@@ -306,7 +384,15 @@ def stand_play_page(
         "_stand_play.html",
         "_stand_play.html",
         lambda game, seat: stand_play(
-            session, game, seat.viewer, unit_id, (resolver, act), target, (order or (), range_cm), die or ()
+            session,
+            game,
+            seat.viewer,
+            unit_id,
+            (resolver, act),
+            target,
+            (order or (), range_cm),
+            die or (),
+            reached,
         ).context(),
     )
 
@@ -349,9 +435,12 @@ def stand_done(
     words = outcome_words(res.get("outcome"))
     name = label or humanise(str(payload.get("resolver") or "roll"))
     dice = " and ".join(str(d) for d in res.get("dice") or [])
+    if n := res.get("count"):  # entered as a count: its dice stand for it, the count is what was rolled
+        dice = f"{n['reached']} of {n['dice']} dice reaching {n['reach']}+"
+    rolled = "firestep rolled" if res.get("rolled_by_server") else "rolled"  # whose dice, as the log keeps it
     return StandDone(
         ev.pk,
-        f"{name}: rolled {dice}, {words}." if dice else f"{name}: {words}.",
+        f"{name}: {rolled} {dice}, {words}." if dice else f"{name}: {words}.",
         _also_lines(res),
         tuple(said(done, rules_of(game).book.state_fields, unit_names.display_names(units))),
         stand_acts(session, game, viewer, unit_id),

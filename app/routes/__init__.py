@@ -24,6 +24,7 @@ from app.routes import (
     rulesets,
     scenarios,
     score,
+    sides,
     templates,
     tournaments,
 )
@@ -50,4 +51,5 @@ def api_routers() -> list[Router]:
         tournaments.router,  # a club event day (issue 57)
         league.router,  # the league of clubs' signed results (issue 63)
         score.router,  # how a game is won (issue 55)
+        sides.router,  # whose dice each side's rolls are (issue 69)
     ]

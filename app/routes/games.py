@@ -36,6 +36,7 @@ from app.services.event_seats import take_card
 from app.services.markers import rules_of
 from app.services.writing import game_write, unit_of_work
 from rules.core.acts import AdvanceTurn, PlayCard, Roll
+from rules.core.dice import Count
 from rules.core.errors import NotFoundError
 from rules.core.game import terrain
 from rules.core.kit import Drawn
@@ -509,6 +510,7 @@ def resolve(
             resolver=resolver,
             fields=body.fields,
             dice=body.dice,
+            count=Count(body.count.dice, body.count.reached) if body.count else None,
             unit_id=body.unit_id,
             target_id=body.target_id,
             apply=body.apply,
@@ -536,7 +538,15 @@ def ask(
     game = games.get_game(session, game_id)
     return AskedOut.model_validate(
         resolve_service.ask(
-            session, game, viewer, resolver, body.fields, body.dice, body.unit_id, body.target_id
+            session,
+            game,
+            viewer,
+            resolver,
+            body.fields,
+            body.dice,
+            body.unit_id,
+            body.target_id,
+            Count(body.count.dice, body.count.reached) if body.count else None,
         )
     )
 

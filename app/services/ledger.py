@@ -33,6 +33,9 @@ class LuckRoll(TypedDict):
     probabilities_exact: dict[str, str] | None
     odds: str
     changed_the_table: bool
+    rolled_by: (
+        str  # "players": their dice, entered at the table (each face or a count); "firestep": the app's
+    )
 
 
 class OutcomeTally(TypedDict):
@@ -74,6 +77,7 @@ class Roll:
     odds: Mapping[str, Fraction] | None  # every outcome's exact probability when it was rolled
     missing: str  # why odds is None
     changed: bool  # the result changed the table (a change was written)
+    by_app: bool = False  # firestep rolled the dice (else the players rolled theirs and entered them)
 
     @property
     def p(self) -> Fraction | None:
@@ -93,6 +97,7 @@ class Roll:
             "probabilities_exact": {k: _exact(v) for k, v in self.odds.items()} if self.odds else None,
             "odds": odds_words(p) if p is not None else self.missing,
             "changed_the_table": self.changed,
+            "rolled_by": "firestep" if self.by_app else "players",
         }
 
 
@@ -151,6 +156,7 @@ def rolls(
                     odds=odds,
                     missing=missing,
                     changed=bool(payload.get("changes")),
+                    by_app=bool(res.get("rolled_by_server")),
                 )
             )
     return out

@@ -20,6 +20,7 @@ from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.acts import Roll
 from rules.core.consequences import odds_words, outcome_words, said
+from rules.core.dice import Count, Threshold
 from rules.core.errors import RulesError
 from rules.core.records import (
     AddToState,
@@ -132,13 +133,21 @@ def ask(
     dice: list[int] | None,
     unit_id: int | None,
     target_id: int | None,
+    count: Count | None = None,
 ) -> dict[str, Any]:
     """A roll worked out and nothing written: what the table fills, the odds, the answer for the dice given
-    and what it would do to whom (a stand card shows this before its Apply). A secret draw is never asked."""
+    (or their `count`) and what it would do to whom (a stand card shows this before its Apply). A secret draw
+    is never asked."""
     if resolver_id in rules_of(game).book.roll_terms.secret_draws:
         raise RulesError("resolver", "a card is drawn for good, never looked at first: draw it")
     roll = Roll(
-        resolver=resolver_id, fields=fields, dice=dice, unit_id=unit_id, target_id=target_id, apply=False
+        resolver=resolver_id,
+        fields=fields,
+        dice=dice,
+        count=count,
+        unit_id=unit_id,
+        target_id=target_id,
+        apply=False,
     )
     units = checked(session, game, viewer, roll)
     snapshot = snapshot_of(session, game, units)
@@ -146,6 +155,7 @@ def ask(
     if not isinstance(w, Rolled):
         raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
     refused = _refusals(game, viewer, roll, snapshot)
+    threshold = counted_by(game, resolver_id, w)
     return {
         "resolver": resolver_id,
         "unit_id": unit_id,
@@ -156,7 +166,17 @@ def ask(
         **in_words(game, units, w),
         # A question is answered whenever it is asked; what /resolve would refuse now is said beside it.
         "refused": _refused_dict(refused[0]) if refused else None,
+        # Where the rule counts the dice reaching a number, the table may give the count in their stead.
+        "counted": {"dice": threshold.dice, "reach": threshold.reach} if threshold else None,
     }
+
+
+def counted_by(game: Game, resolver_id: str, w: Rolled) -> Threshold | None:
+    """The number a roll's dice are counted against, where its rule counts them (the resolver's declaration,
+    read for the request the table filled), else None: each face is read."""
+    rs = get_ruleset(game.ruleset)
+    req = w.request
+    return rs.resolvers[resolver_id]().counted(req, rs.context(req.period, req.variants))
 
 
 def _refusals(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> list[str]:

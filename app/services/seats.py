@@ -16,7 +16,7 @@ from app.data.models import Game, GameSide, Token
 from app.services import seating
 from app.services.games import lock_game
 from app.services.seating import Credentials as Credentials
-from app.services.seating import new_salt
+from app.services.seating import Viewer, new_salt
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import SIDES
 from rules.registry import get_game_rules
@@ -71,6 +71,19 @@ def get_side(session: Session, game_id: int, side: str) -> GameSide:
     row = session.exec(select(GameSide).where(GameSide.game_id == game_id, GameSide.side == side)).first()
     if row is None:
         raise NotFoundError("side", side, SIDES)
+    return row
+
+
+def set_dice(session: Session, game: Game, viewer: Viewer, side: str, dice: str) -> GameSide:
+    """A side's choice of whose dice its rolls are ("players" or "firestep"): its own seat's (or the
+    referee's), never the other side's; kept with the game, the rolls logging whose dice each was."""
+    viewer.require_side(side, "choose whose dice roll")
+    row = get_side(session, game.pk, side)
+    if row.dice != dice:
+        row.dice = dice
+        row.version += 1
+        session.add(row)
+        live.mark(session, game.pk)
     return row
 
 

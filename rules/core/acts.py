@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rules.core.dice import Count
 from rules.core.records import PlanItem
 
 
@@ -143,12 +144,13 @@ class RemoveTemplate(Act):
 @dataclass(frozen=True, kw_only=True)
 class Roll(Act):
     """A resolver rolled in the game (an order roll, a shot, an assault, a morale test, a draw ...): the
-    fields given (the game fills the rest), the dice (None: the server rolls), the units it is for, and
-    whether its result is applied to the table."""
+    fields given (the game fills the rest), the dice (None: the server rolls) or, for a roll whose rule counts
+    the dice reaching a number, their `count`, the units it is for, and whether its result is applied."""
 
     resolver: str
     fields: Mapping[str, Any] = field(default_factory=dict)
     dice: Sequence[int] | None = None
+    count: Count | None = None
     unit_id: int | None = None
     target_id: int | None = None
     apply: bool = True

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 from typing import Protocol
 
 
@@ -56,3 +58,33 @@ def convolve(dists: Sequence[dict[int, Fraction]]) -> dict[int, Fraction]:
 
 def die(sides: int = 6) -> dict[int, Fraction]:
     return {f: Fraction(1, sides) for f in range(1, sides + 1)}
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A roll whose rule counts the dice reaching a number rather than reading each face (a resolver declares
+    it, `Resolver.counted`): `dice` dice of `sides` sides, each counting when it shows `reach` or more."""
+
+    dice: int
+    reach: int
+    sides: int = 6
+
+    @property
+    def faces_reaching(self) -> int:
+        return max(0, min(self.sides, self.sides - self.reach + 1))
+
+
+@dataclass(frozen=True)
+class Count:
+    """Dice entered as the table counted them: how many were rolled and how many reached the roll's number."""
+
+    dice: int
+    reached: int
+
+
+def count_odds(threshold: Threshold, reached: int) -> Fraction:
+    """The exact chance that exactly `reached` of the threshold's dice reach it (binomial)."""
+    n, p = threshold.dice, Fraction(threshold.faces_reaching, threshold.sides)
+    if not 0 <= reached <= n:
+        return Fraction(0)
+    return comb(n, reached) * p**reached * (1 - p) ** (n - reached)

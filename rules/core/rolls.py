@@ -16,6 +16,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from rules.core.acts import Roll
 from rules.core.cards import card_name
+from rules.core.dice import count_odds
 from rules.core.errors import RulesError
 from rules.core.records import (
     Answer,
@@ -268,9 +269,25 @@ def work_out(rolls: RollHook, terms: RollTerms, ruleset: RuleSet, snapshot: Snap
             raise RulesError("cards", "this game draws its cards at the table: enter the card drawn")
     elif roll.cards:
         raise RulesError("cards", "this game deals its cards from its own pack: draw, and firestep deals")
-    resolution = ruleset.resolve(roll.resolver, req).as_dict()
+    counted: dict[str, Any] = {}
+    if roll.count is not None:
+        if roll.dice is not None:
+            raise RulesError("count", "give the dice's faces or their count, not both")
+        faces, threshold = ruleset.counted(roll.resolver, req, roll.count)
+        req = _request(request_model, {**body, "dice": list(faces)})
+        odds = count_odds(threshold, roll.count.reached)
+        # The dice the answer keeps are faces standing for the count; `count` says they were counted.
+        counted = {
+            "count": {
+                "dice": roll.count.dice,
+                "reached": roll.count.reached,
+                "reach": threshold.reach,
+                "odds": f"{odds.numerator}/{odds.denominator}",
+            }
+        }
+    resolution = {**ruleset.resolve(roll.resolver, req).as_dict(), **counted}
     outcome = Outcome(req, resolution, roll.unit_id, roll.target_id)
-    asked_with_dice = roll.apply or roll.dice is not None
+    asked_with_dice = roll.apply or roll.dice is not None or roll.count is not None
     changes = rolls._consequences(roll.resolver, snapshot, outcome) if asked_with_dice else ()
     rolled = Rolled(
         changes=changes,

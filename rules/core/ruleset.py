@@ -32,7 +32,7 @@ from typing import (
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from rules.core.dice import DiceSource, count_rolls, exact_distribution, roll
+from rules.core.dice import Count, DiceSource, Threshold, count_rolls, exact_distribution, roll
 from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Resolution
 
@@ -263,6 +263,12 @@ class Resolver(ABC, Generic[Req]):
     def check(self, req: Req, ctx: Context) -> None:
         """Refuse requests the rules do not allow (raise RulesError). Runs before any die is looked at."""
 
+    def counted(self, req: Req, ctx: Context) -> Threshold | None:
+        """Where the rule counts the dice reaching a number rather than reading each face (its answer a
+        function of that count alone): the dice and the number, so the table may enter the count in a tap or
+        two. None by default: each face is read (a rule set whose book counts dice overrides it)."""
+        return None
+
     def pack(self, req: Req, ctx: Context) -> tuple[str, ...] | None:
         """For a resolver whose dice draw cards: the pack they draw from, in order (a die's face n is the nth
         card still in the pack once the earlier dice's cards are out), so a card drawn at the table can be
@@ -473,6 +479,19 @@ class RuleSet:
             self.id, resolver_id, ctx.period, dice, by_server, evaluation, probs, dict(ctx.variants)
         )
 
+    def counted(
+        self, resolver_id: str, req: ResolveRequest, count: Count
+    ) -> tuple[tuple[int, ...], Threshold]:
+        """The faces standing for `count` of the roll `req` (its dice left out), with the number they were
+        counted against; refused where the rule reads each face or the count cannot be (naming its field)."""
+        resolver = self._resolvers[resolver_id]()
+        ctx = self.context(req.period, req.variants)
+        resolver.check(req, ctx)
+        threshold = resolver.counted(req, ctx)
+        if threshold is None:
+            raise RulesError("count", "this roll reads each die's face: tap each die as it fell")
+        return faces_of_count(threshold, count), threshold
+
     # The exact odds are a pure function of the request without its dice (evaluate() is pure and never reads
     # req.dice), and at the table the same few questions are asked again and again: each is enumerated once.
     @functools.lru_cache(maxsize=4096)  # noqa: B019 (rule sets live as long as the process)
@@ -517,3 +536,20 @@ def iter_errata(rulesets: Iterable[RuleSet]) -> Iterable[tuple[str, Erratum]]:
 # Every registered rule set by its id: the registry's one store (rules.registry fills it and reads it), read
 # by a game's play (rules.core.game) for the resolvers its rolls are worked out with.
 REGISTERED: dict[str, RuleSet] = {}
+
+
+def faces_of_count(threshold: Threshold, count: Count) -> tuple[int, ...]:
+    """Faces that stand for a count (the lowest face reaching the number, the highest missing it), so the
+    resolver reads a count as it reads faces; a count the dice cannot show is refused naming its field."""
+    if count.dice != threshold.dice:
+        raise RulesError("count.dice", f"this roll is {threshold.dice} dice, not {count.dice}")
+    can = threshold.faces_reaching
+    if not 0 <= count.reached <= count.dice:
+        raise RulesError("count.reached", f"between 0 and {count.dice} dice reach it, not {count.reached}")
+    if can == 0 and count.reached:
+        raise RulesError("count.reached", f"no die of {threshold.sides} sides reaches {threshold.reach}")
+    if can == threshold.sides and count.reached != count.dice:
+        raise RulesError("count.reached", f"every die reaches {threshold.reach}: {count.dice} of them")
+    hit = max(1, threshold.reach)
+    miss = min(threshold.sides, threshold.reach - 1)
+    return (hit,) * count.reached + (miss,) * (count.dice - count.reached)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.core.dice import convolve
+from rules.core.dice import Threshold, convolve
 from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
@@ -303,6 +303,14 @@ class Shoot(Resolver[ShootRequest]):
     def dice(self, req: ShootRequest, ctx: Context) -> tuple[int, ...]:
         n, _, _ = pool(req)
         return (6,) * (2 * n if must_reroll(req, ctx) else n)
+
+    def counted(self, req: ShootRequest, ctx: Context) -> Threshold | None:
+        # "If the Resilience value is matched or beaten, then that target takes a hit" (ARMING AND RESILIENCE):
+        # the hits are the dice reaching it, unless a (+#) bonus lifts one die or the hits are rolled again.
+        n, bonus, _ = pool(req)
+        if bonus or must_reroll(req, ctx):
+            return None
+        return Threshold(n, target_r(req, ctx)[0])
 
     def evaluate(self, req: ShootRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         n, bonus, mods = pool(req)

@@ -93,6 +93,25 @@ def test_a_value_given_over_the_tables_reads_as_the_players_claim() -> None:
     assert record.entry(event).line == f"Attacker · 1/1 MG · Shooting: rolled 4 → suppressed ({why}) · turn 2"
 
 
+def test_a_roll_says_whose_dice_and_a_count_as_counted() -> None:
+    # Issue 69: the log says which rolls firestep rolled, and a roll entered as a count says the count.
+    mg = SimpleNamespace(pk=1, parent_id=None, side="attacker", name="MG", kind="mmg", level="stand")
+    record = Record({1: "1/1 MG"}, {1: mg}, get_game_rules("flanders-fields"))
+
+    def line(resolution: dict[str, Any]) -> str:
+        payload = {"resolver": "shoot", "unit_id": 1, "resolution": resolution, "changes": []}
+        return record.entry(
+            {"id": 9, "turn": 2, "kind": "roll", "actor": "attacker", "payload": payload}
+        ).line
+
+    assert "Shoot: firestep rolled 4 → suppressed" in line(
+        {"dice": [4], "outcome_key": "suppressed", "rolled_by_server": True}
+    )
+    count = {"dice": 3, "reached": 2, "reach": 4, "odds": "3/8"}
+    said = line({"dice": [4, 4, 3], "outcome_key": "2 hits", "rolled_by_server": False, "count": count})
+    assert "Shoot: rolled 2 of 3 dice reaching 4+ → 2 hits" in said, said
+
+
 def test_an_action_spent_reads_as_spent_with_what_is_left() -> None:
     # Issue 64: an unpack that spends an action read "unpacked, -1 actions left".
     mg = SimpleNamespace(pk=1, parent_id=None, side="attacker", name="MG", kind="mmg", level="stand")

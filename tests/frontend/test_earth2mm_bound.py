@@ -113,9 +113,16 @@ class Player(Taps):
         dice: list[int],
         then: str = "Apply",
         touching: str = "",
-    ) -> None:
+        reached: int | None = None,
+        axe: list[str] | None = None,
+        dice_choice: bool = False,
+    ) -> int:
         """A roll from a stand's card: the act, its target tapped on the map (in base contact, where it touches
-        the shooter's own stand `touching`, nearer the own stand), a die each, Apply: recorded."""
+        the shooter's own stand `touching`, nearer the own stand), a die each or, where the rule counts the dice
+        reaching a number, how many `reached` it (its answer beside the chance of so many; axe-core's findings on
+        that card added to `axe`; `dice_choice`: the side's dice first given to firestep and taken back, a tap each on
+        the card, not counted), Apply: recorded. The
+        taps from the target to the roll recorded (its dice entered and applied)."""
         if target is None and len(dice) == 1:  # no target, one die: its dice are on the card
             self.card(name)
             self.button(str(dice[0]), within=self.page.get_by_role("group", name=act, exact=True))
@@ -125,6 +132,20 @@ class Player(Taps):
         if target:
             expect(self.page.locator("[data-play-prompt]")).to_be_visible()
             self.at(target, towards=touching or None)
+        for tap, by in (("Let firestep roll every roll", "firestep"), ("Roll our own dice", "players")):
+            if dice_choice:  # a check, not one of the bound's taps
+                self.button(tap)
+                self.count -= 1
+                expect(self.page.locator(f"[data-play-dice-by='{by}']")).to_be_visible()
+        entered = self.count
+        if reached is not None:
+            self.button(str(reached), within=self.page.locator("[data-play-count]"))
+            expect(self.page.locator("[data-play-outcome]")).to_contain_text(
+                f"the chance of exactly {reached}: "
+            )
+            if axe is not None:
+                axe += [f"the counted card: {v}" for v in serious_violations(self.page)]
+                screenshot(self.page, "earth2mm-counted-card")
         for row, die in enumerate(dice):
             self.button(str(die), within=self.page.locator(".play-dice").nth(row))
         if then:
@@ -132,6 +153,7 @@ class Player(Taps):
         expect(self.page.locator("[data-play-done]")).to_be_visible()
         # As a player reads the answer before tapping on: the stand's next acts, read after the roll, under it.
         expect(self.page.locator("[data-map-page][data-stand-acts]")).to_have_count(1)
+        return self.count - entered
 
     def link(self, name: str) -> None:
         """A link of the menu bar, whole on the screen and uncovered (the phone's bar cut "Fire plan")."""
@@ -285,22 +307,35 @@ def test_a_whole_bound_of_the_demo_battle_by_taps(new_page: Any) -> None:
 
     # The assault's shot and the melee in base contact: each target tapped where the stands touch, the tap
     # taking the enemy stand the act needs; hits allocated by the shooter's choice, then by the book's order.
+    # Line infantry's dice count those reaching the target's Resilience (issue 69): entered as that count.
     b.advance_to("execute-9")
     a.roll(
         "A Company, platoon 1",
         "Assault shooting",
         "1. Kompanie, platoon 1",
-        [6],
+        [],
         touching="A Company, platoon 1",
+        reached=1,
     )
     a.roll(
         "A Company, platoon 1", "Allocate hits", "1. Kompanie, platoon 3", [], touching="A Company, platoon 3"
     )
     shows(defender, b.uid("1. Kompanie, platoon 3"), "base_injury", "fresh")
     b.advance_to("melee")
-    a.roll(
-        "A Company, platoon 1", "Melee", "1. Kompanie, platoon 1", [6, 5, 1], touching="A Company, platoon 1"
+    # The melee's fistful on the landscape tablet (1180x820) entered as a count: 2 of its 3 dice, and Apply (it
+    # was a tap a die and Apply); the counted card is read by axe-core as it shows its answer. Before it, the
+    # attacker's dice given to firestep in a tap on the card (no dice to enter) and taken back in another.
+    melee = a.roll(
+        "A Company, platoon 1",
+        "Melee",
+        "1. Kompanie, platoon 1",
+        [],
+        touching="A Company, platoon 1",
+        reached=2,
+        axe=found,
+        dice_choice=True,
     )
+    assert melee <= 3, melee
     # The melee's two hits allocated by the shooter's choice, each base tapped where it touches the attacker's
     # own: while the target is picked the enemy stands are drawn over one's own (the map lifts them).
     # One's own stands drawn last, as a redraw of them leaves them (a move, a card opened): over the enemy's.

@@ -148,6 +148,7 @@
       for (const id of (p.act.order && p.given[p.act.order]) || []) q.append("order", String(id));
       if (p.given.range_cm !== undefined) q.set("range_cm", String(p.given.range_cm));
       for (const d of dice || []) q.append("die", String(d || 0));
+      if (p.reached !== undefined) q.set("reached", String(p.reached)); // a counted roll: how many reached its number
       const [html, part, error] = await read(`/games/${root.dataset.game}/map/units/${p.stand}/play/${p.act.resolver}?${q}`);
       if (play !== p || p.asks !== n) return null;
       if (!part) { notice(error || "The table could not be asked; check the connection."); return false; }
@@ -163,17 +164,14 @@
     // -- the acts ------------------------------------------------------------------------------------------
     // A direct roll's die tapped (or firestep asked to roll it): recorded at once, as its die row would.
     const rollNow = async (i, dice) => {
-      const u = model.units.get(m.selectedStand());
-      const act = acts[i];
+      const u = model.units.get(m.selectedStand()), act = acts[i];
       if (!u || !act) return;
-      const mine = { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step: model.turn.step };
-      play = mine;
+      const mine = (play = { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step: model.turn.step });
       await apply(dice);
       if (play === mine && !play.done) stop(); // refused or kept offline: the card's acts stay as they were
     };
     const begin = async (i) => {
-      const u = model.units.get(m.selectedStand());
-      const act = acts[i];
+      const u = model.units.get(m.selectedStand()), act = acts[i];
       if (!u || !act) return;
       play = { stand: u.id, act, target: null, dice: [], asked: null, given: {}, step: model.turn.step };
       panel.classList.remove("played"); // begun from the last roll's answer: this one's card
@@ -222,7 +220,7 @@
       const mine = play;
       if (mine.done || mine.sending) return; // recorded, or on its way: a second tap records nothing
       const body = { unit_id: mine.act.unit_id, target_id: mine.target, fields: mine.given, apply: true };
-      if (dice) body.dice = dice;
+      if (dice && mine.reached !== undefined) body.count = { dice: mine.count, reached: mine.reached }; else if (dice) body.dice = dice;
       mine.sending = true;
       const r = await send(`${api}/resolve/${mine.act.resolver}`, { body });
       mine.sending = false;
@@ -284,7 +282,7 @@
       const overridden = m.role === "referee" && off?.matches("[data-stand-action]");
       if (off && !overridden) { (window.firestepNotice || notice)(off.title, false); return; }
       if (off) return;
-      const el = e.target.closest("[data-act], [data-act-die], [data-act-roll], [data-die], [data-play-apply], [data-play-roll], [data-play-book], [data-play-cancel], [data-play-undo], [data-panel-close]");
+      const el = e.target.closest("[data-act], [data-act-die], [data-act-roll], [data-die], [data-count-reached], [data-play-apply], [data-play-roll], [data-play-book], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el) return;
       if (el.matches("[data-panel-close]")) { stop(); return; }
       if (el.matches("[data-act]")) begin(Number(el.dataset.act));
@@ -292,6 +290,7 @@
       else if (el.matches("[data-act-roll]")) rollNow(Number(el.dataset.actRoll), null);
       else if (!play || (play.done && el.matches("[data-die], [data-play-apply], [data-play-roll], [data-play-book]"))) return;
       else if (el.matches("[data-die]")) tapDie(Number(el.dataset.dieRow), Number(el.dataset.die));
+      else if (el.matches("[data-count-reached]")) { play.reached = Number(el.dataset.countReached); if (play.act.target) reAsk(null); else apply([]); }
       else if (el.matches("[data-play-apply]")) apply(play.dice);
       else if (el.matches("[data-play-roll]")) apply(null);
       else if (el.matches("[data-play-book]")) { play.given = Object.fromEntries(Object.entries(play.given).filter(([k]) => k !== play.act.order)); apply(null); }

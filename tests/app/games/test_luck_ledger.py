@@ -110,6 +110,7 @@ def test_a_roll_logged_without_its_odds_says_so() -> None:
     got = ledger.ledger([old], {7: "attacker", 9: "defender"}, {7: "MMG 1"}, set())
     (roll,) = got["sides"]["attacker"]["rolls"]
     assert roll["odds"] == ledger.NOT_RECORDED and roll["probability"] is None
+    assert roll["rolled_by"] == "players"
     assert got["sides"]["attacker"]["expected_against_actual"] == []
     # Undone, it is not in the ledger at all.
     assert ledger.ledger([old], {7: "attacker"}, {}, {3})["sides"]["attacker"]["rolls"] == []
@@ -134,11 +135,18 @@ def test_a_planned_bombardments_roll_is_the_planners() -> None:
         "payload": {
             "resolver": "deep-suppression",
             "changes": [],
-            "resolution": {"dice": [3], "outcome_key": "x", "probabilities_exact": {"x": "1/2", "y": "1/2"}},
+            "resolution": {
+                "dice": [3],
+                "outcome_key": "x",
+                "probabilities_exact": {"x": "1/2", "y": "1/2"},
+                "rolled_by_server": True,
+            },
         },
     }
     got = ledger.ledger([arrival, roll], {}, {}, set())["sides"]
     assert [r["event_id"] for r in got["defender"]["rolls"]] == [2] and got["attacker"]["rolls"] == []
+    # firestep rolled it (issue 69: the ledger says whose dice), where the roll above was the players' own.
+    assert got["defender"]["rolls"][0]["rolled_by"] == "firestep"
     assert got["defender"]["expected_against_actual"][0]["outcomes"] == [
         {"outcome_key": "x", "expected": "1/2", "expected_approx": 0.5, "actual": 1},
         {"outcome_key": "y", "expected": "1/2", "expected_approx": 0.5, "actual": 0},

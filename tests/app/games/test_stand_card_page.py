@@ -150,6 +150,18 @@ def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient
     assert len(client.get(f"{api}/events", headers=g.referee).json()) == logged  # asked: nothing written
     taped = fragment(client, g, g.attacker, mg["id"], f"{play}&range_cm=12.5")
     assert 'value="12.5" data-play-range' in taped
+    # Issue 69: whose dice a side rolls is its seat's choice, kept with the game, a tap on the card (the other
+    # side's seat refused, a value not offered named); where firestep's, the card has no dice to enter.
+    assert 'data-play-dice-by="players"' in part and '{"dice": "firestep"}' in html.unescape(part)
+    choice = f"{api}/sides/attacker/dice"
+    assert client.put(choice, headers=g.defender, json={"dice": "firestep"}).status_code == 403
+    wrong = client.put(choice, headers=g.attacker, json={"dice": "mine"})
+    assert wrong.status_code == 422 and wrong.json()["field"] == "dice", wrong.json()
+    chosen = client.put(choice, headers=g.attacker, json={"dice": "firestep"})
+    assert chosen.json() == {"side": "attacker", "dice": "firestep"}
+    rolled_for = fragment(client, g, g.attacker, mg["id"], f"{play}&die=1")
+    assert 'data-play-dice-by="firestep"' in rolled_for and "data-die-row" not in rolled_for
+    assert "Roll: firestep's dice" in words(rolled_for) and "data-play-apply" not in rolled_for
     client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
     try:
         wrong = client.get(
