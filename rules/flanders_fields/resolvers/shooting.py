@@ -18,7 +18,7 @@ from rules.core.resolution import Evaluation, Modifier, ModifierDict, PrintedMod
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
-from rules.flanders_fields.book.common import FFRequest
+from rules.flanders_fields.book.common import PERIODS, FFRequest
 from rules.flanders_fields.book.special_rules import SpecialRuleId, accept_special_rule, refuse, rules_for
 from rules.flanders_fields.errata import (
     BLOCKHOUSE_RANGE,
@@ -800,6 +800,8 @@ def firing_table_dataset(period: str | None) -> FiringTable:
 
 
 def armour_table_dataset(_period: str | None) -> ArmourTable:
+    # One table for every period, as its erratum is: any period's context reads the reading in force.
+    over_75 = FlandersFields().context(PERIODS[-1]).value(E.ARMOUR_FIELD_ARTILLERY_OVER_75)
     return {
         "source": T.SRC_ARMOUR,
         "columns": [{"id": "open", "label": "In Open"}, {"id": "cover", "label": "In Cover (Buildings Etc)"}],
@@ -811,7 +813,7 @@ def armour_table_dataset(_period: str | None) -> ArmourTable:
             {"label": "Infantry Antitank Rifle", "value": 1, "source": T.SRC_ARMOUR},
             {
                 "label": "Field artillery firing over 75",
-                "value": -1,
+                "value": -1 if over_75 is not None else "not applied",
                 "source": T.SRC_ARMOUR,
                 "erratum": E.ARMOUR_FIELD_ARTILLERY_OVER_75,
             },
