@@ -64,7 +64,7 @@ def ruleset_sheet(ruleset_id: str, variants: Mapping[str, str] | None = None) ->
     pages: list[list[Section]] = []
     for specs in declared.pages():
         # The readings are printed whole in their own section: no section claims one.
-        built = [section(rs, spec, None, [], declared, set())[0] for spec in specs]
+        built = [section(ctx, spec, [], declared, set(), set())[0] for spec in specs]
         if printed_page := [s for s in built if s is not None]:
             pages.append(printed_page)
     readings = readings_section(rs, ctx.variants)

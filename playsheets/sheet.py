@@ -115,31 +115,44 @@ def referenced_errata(data: Any, rs: RuleSet) -> set[str]:
     return found
 
 
-def with_readings(data: Any, rs: RuleSet) -> Any:
-    """The data without its erratum references: the tables show the default readings, and the section that
-    prints a dataset prints, marked VARIANT, every other reading the game plays of the errata it names."""
+def with_readings(data: Any, rs: RuleSet, variants: Mapping[str, str] | None = None) -> Any:
+    """The data without its erratum references, each line naming an erratum the game plays another reading of
+    (`variants`) marked VARIANT on its label: the data is built under the game's readings, so the line prints
+    that reading's value, and the section prints each such reading's words."""
+    played = {e for e, r in (variants or {}).items() if e in rs.errata and r != rs.errata[e].default}
     if isinstance(data, Mapping):
-        return {k: with_readings(v, rs) for k, v in data.items() if _erratum_ids(str(k), v, rs) is None}
+        kept = {
+            k: with_readings(v, rs, variants) for k, v in data.items() if _erratum_ids(str(k), v, rs) is None
+        }
+        if isinstance(kept.get("label"), str) and played & referenced_errata(
+            {k: v for k, v in data.items() if _erratum_ids(str(k), v, rs) is not None}, rs
+        ):
+            kept["label"] += " (VARIANT)"
+        return kept
     if isinstance(data, list):
-        return [with_readings(v, rs) for v in data]
+        return [with_readings(v, rs, variants) for v in data]
     return data
 
 
 def _dataset_blocks(
-    rs: RuleSet, name: str, period: str | None, views: Mapping[str, View]
-) -> tuple[list[Block], list[str]]:
-    """A dataset as its rule set's view prints it, else whole by the generic renderer (a view that no longer
-    knows the data's shape too: a reshaped table still prints whole)."""
-    data = with_readings(rs.data(name, period), rs)
+    ctx: Context, name: str, views: Mapping[str, View]
+) -> tuple[list[Block], list[str], set[str]]:
+    """A dataset as its rule set's view prints it under the game's readings, else whole by the generic renderer
+    (a view that no longer knows the data's shape too: a reshaped table still prints whole); with the errata its
+    values depend on (those its build read and those its lines name)."""
+    rs, period = ctx.ruleset, ctx.period
+    built, read = rs.built(name, period, ctx.variants)
+    depends = set(read) | referenced_errata(built, rs)
+    data = with_readings(built, rs, ctx.variants)
     view = views.get(name)
     if view is not None:
         try:
-            return view(data, period or ""), _sources(data)
+            return view(data, period or ""), _sources(data), depends
         except (KeyError, TypeError, AttributeError):
             pass  # the data changed shape: print it generically, whole
     if isinstance(data, Mapping):
-        return blocks(without_citations(data)), _sources(data)
-    return blocks(data), []
+        return blocks(without_citations(data)), _sources(data), depends
+    return blocks(data), [], depends
 
 
 def _pull_sources(block_list: list[Block], into: list[str]) -> list[Block]:
@@ -175,16 +188,17 @@ def period_ruleset(ruleset_id: str | None = None) -> RuleSet:
 
 
 def section(
-    rs: RuleSet,
+    ctx: Context,
     spec: SheetSection,
-    period: str | None,
     notes: list[VariantNote],
     declared: Playsheet,
     placed: set[str],
+    used: set[str],
 ) -> tuple[Section | None, list[str]]:
     """A declared section of the sheet `declared` as printed: its blocks, then its datasets (each by the sheet's
     view of it, their citations shortened by the sheet's `documents`), with the game's readings of the errata it names or claims (none placed before); None when
     it prints nothing. Also the datasets it names that no module registers (yet): listed, never faked."""
+    rs = ctx.ruleset
     sec_blocks: list[Block] = list(spec.blocks)
     sources: list[str] = []
     named: set[str] = set()
@@ -193,10 +207,11 @@ def section(
         if name not in rs.datasets:
             missing.append(name)
             continue
-        named |= referenced_errata(rs.data(name, period), rs)
-        b, src = _dataset_blocks(rs, name, period, declared.views)
+        b, src, depends = _dataset_blocks(ctx, name, declared.views)
+        named |= depends
         sec_blocks.extend(b)
         sources.extend(s for s in src if s not in sources)
+    used |= named
     mine = [
         n
         for n in notes
@@ -218,17 +233,13 @@ def rules_version(rs: RuleSet) -> str:
     return f"{rs.name}, version {rs.version}" if rs.version else f"{rs.name} (its book prints no version)"
 
 
-def readings_used(ctx: Context, declared: Playsheet) -> list[str]:
-    """The reading in force of every erratum a value the sheet prints depends on (its datasets name them), a line
-    each ("<topic>: <reading>", a game's own marked VARIANT). An erratum no printed value depends on is printed
-    only where a game plays its variant (the VARIANT notes): the sheet does not use its reading."""
-    rs, used = ctx.ruleset, set[str]()
-    for specs in declared.pages(ctx.period):
-        for spec in specs:
-            for name in (n for n in spec.datasets if n in rs.datasets):
-                used |= referenced_errata(rs.data(name, ctx.period), rs)
+def readings_used(ctx: Context, used: set[str]) -> list[str]:
+    """The reading in force of every erratum a value the sheet prints depends on (`used`: what its datasets'
+    builds read and their lines name), a line each ("<short topic>: <reading>", a game's own marked VARIANT; the
+    header says whether the others are the defaults). An erratum no printed value depends on is printed only
+    where a game plays its variant (the VARIANT notes): the sheet does not use its reading."""
     return [
-        f"{u.erratum.topic}: {reading_label(u.used)}{' (VARIANT)' if u.variant else ''}"
+        f"{u.erratum.short or u.erratum.topic}: {reading_label(u.used)}{' (VARIANT)' if u.variant else ''}"
         for u in in_force(ctx, used)
     ]
 
@@ -245,13 +256,14 @@ def period_sheet(
     placed: set[str] = set()
     pages: list[list[Section]] = [[], []]
     missing: list[str] = []
+    used: set[str] = set()
     for page, specs in enumerate(declared.pages(period)):
         for spec in specs:
-            printed, absent = section(rs, spec, period, notes, declared, placed)
+            printed, absent = section(ctx, spec, notes, declared, placed, used)
             missing.extend(absent)
             if printed is not None:
                 pages[page].append(printed)
-    readings = readings_used(ctx, declared)
+    readings = readings_used(ctx, used)
     period_obj = next(p for p in rs.periods if p.id == period)
     return PeriodSheet(
         period,

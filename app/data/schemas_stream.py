@@ -38,6 +38,9 @@ class EventFrame(EventOut):
         "would pass 8 KB: read them",
     )
     result: str | None = Field(default=None, description="A finished game's result line (HTML)")
+    notice: str | None = Field(
+        default=None, description="A sentence every seat is told: the referee now plays another reading"
+    )
     board: str | None = Field(
         default=None, description="view=board: the referee board's pieces it changed (HTML)"
     )

@@ -167,7 +167,9 @@ def read_otherwise(session: Session, game: Game, seat: Seat, gl: GameLookup, for
             return
         with game_write(session, game.pk) as locked:
             variants = with_reading(locked.variants, gl.lk.ruleset, *tapped)
-            get_ruleset(locked.ruleset).context(locked.period, variants)  # a reading of this period
+            get_ruleset(locked.ruleset).game_context(
+                locked.period, variants, locked.variants
+            )  # of its period
             if variants != locked.variants:  # the reading it plays already: no edit, no new version
                 acts.edit_game(session, locked, seat.viewer, locked.version, {"variants": variants})
     except USER_ERRORS as e:

@@ -220,6 +220,8 @@ class Record:
             return f"played on after victory condition {payload.get('condition')}", ""
         if said := clock_service.told(kind, payload):  # the clock as set, paused, given (issue 64)
             return said.removesuffix("."), ""
+        if kind == "game-updated" and payload.get("readings"):  # the referee's change of a reading (issue 69)
+            return "now plays " + "; ".join(str(r) for r in payload["readings"]), ""
         if kind in ("campaign-battle", "campaign-result"):  # the game's campaign battle (issue 17)
             return _campaign_words(kind, payload), ""
         words = GAME_WORDS.get(kind, humanise(kind))

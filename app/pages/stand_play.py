@@ -195,7 +195,7 @@ def _readings(
     return tuple(
         ReadingView(
             u.line,
-            u.used.source,
+            u.here or u.used.source,  # the game's period's part of it (rules.core.readings.source_for)
             u.variant,
             f"/api/v1/games/{game.pk}",
             ()
@@ -462,7 +462,7 @@ def _recorded_readings(game: Game, payload: Mapping[str, Any]) -> tuple[str, ...
         used = readings_deciding(rs, resolver, req, tuple(dice))
     except (ValueError, RulesError):
         return ()  # a request this seat reads only in part names no reading rather than a wrong one
-    return tuple(f"{u.line}{' (a variant)' if u.variant else ''} ({u.used.source})" for u in used)
+    return tuple(f"{u.line} {u.mark} ({u.here or u.used.source})" for u in used)
 
 
 @router.get("/games/{game_id}/map/units/{unit_id}/done/{event_id}", response_class=HTMLResponse)

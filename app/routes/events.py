@@ -242,16 +242,24 @@ def _with_view(
     out = []
     for event, part in zip(events, parts, strict=True):
         # The score's panels have a budget of their own: they are the bytes the page would read otherwise.
-        rest = {k: v for k, v in part.items() if k != "score_panel"}
+        rest = {k: v for k, v in part.items() if k != "score_panel"} | _told(event)
         data = _json({**event, **rest, "as_of_event": as_of})
         if not part or len(data) > live.FRAME_BYTES:
-            out.append(_json({**event, "refetch": True}))
+            out.append(_json({**event, **_told(event), "refetch": True}))
             continue
         if "score_panel" in part:  # null where they are too big: the page reads them
             panel = part["score_panel"] if len(part["score_panel"]) <= live.FRAME_BYTES else None
             data = _json({**event, **rest, "score_panel": panel, "as_of_event": as_of})
         out.append(data)
     return out
+
+
+def _told(event: LoggedEvent) -> dict[str, str]:
+    """What every seat is told of an event in a sentence, as the frame's `notice`: the referee's change of the
+    readings the game plays (app.services.games.readings_changed), as its record line names it (issue 69)."""
+    payload = event.get("payload") or {}
+    readings = payload.get("readings") if event.get("kind") == "game-updated" else None
+    return {"notice": f"The referee now plays {'; '.join(map(str, readings))}."} if readings else {}
 
 
 def _timed(event: LoggedEvent, part: dict[str, Any], clock: dict[str, Any], panel: str) -> dict[str, Any]:

@@ -320,7 +320,7 @@ def patch_game(
         if "variants" in values:
             from rules.registry import get_ruleset
 
-            get_ruleset(game.ruleset).context(game.period, values["variants"])
+            get_ruleset(game.ruleset).game_context(game.period, values["variants"], game.variants)
         if "terrain" in values:
             terrain(rules_of(game), values["terrain"], period=game.period)
         acts.edit_game(session, game, viewer, body.version, values)

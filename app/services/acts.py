@@ -35,7 +35,7 @@ from app.services import arrivals, club_data, formations, game_setup, resolve, s
 from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
-from app.services.games import bump_game, game_state
+from app.services.games import bump_game, game_state, readings_changed
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs, Written
 from app.services.result import advance_ends, caller, end_refusal, may_end, seat_ends
@@ -580,8 +580,9 @@ def edit_game(session: Session, game: Game, viewer: Viewer, version: int, values
     if "club" in values:
         values = {**values, "board": club_data.club_edited(game, values["club"])}
         del values["club"]
+    changed = readings_changed(game, values)  # named in the record and the seats' notice (issue 69)
     bump_game(session, game, version, **values)
-    return record(session, game, "game-updated", viewer.role, {"fields": fields})
+    return record(session, game, "game-updated", viewer.role, {"fields": fields, **changed})
 
 
 def finish_game(session: Session, game: Game, viewer: Viewer, version: int) -> Event:

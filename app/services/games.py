@@ -16,7 +16,8 @@ from app.data.models import Game, TournamentTable, utcnow
 from app.services.versioned import check_version, lock_row
 from rules.core.errors import NotFoundError
 from rules.core.kit import Drawn, board_values, drawn
-from rules.registry import game_rules_or_none
+from rules.core.readings import now_played
+from rules.registry import game_rules_or_none, get_ruleset
 from rules.table.frame import Table
 
 
@@ -48,6 +49,13 @@ def lock_game(session: Session, game_id: int) -> Game:
     time and event ids commit in order (Last-Event-ID resume relies on it). PostgreSQL: SELECT .. FOR
     UPDATE; SQLite: a no-op UPDATE, which takes the database's write lock at once (as a campaign's)."""
     return lock_row(session, Game, game_id, "game")
+
+
+def readings_changed(game: Game, values: dict[str, Any]) -> dict[str, list[str]]:
+    """`{"readings": [...]}` for an edit of the game changing its readings (each erratum with the reading it now
+    plays), which its record's line and its seats' notice name rather than "Game updated" (issue 69); else {}."""
+    read = now_played(get_ruleset(game.ruleset), game.variants, values.get("variants", game.variants))
+    return {"readings": read} if read else {}
 
 
 def bump_game(session: Session, game: Game, expected_version: int | None = None, **values: Any) -> None:

@@ -10,23 +10,20 @@ the answer does not depend on it. Pure: no I/O, the dice come in."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.ruleset import Context, Erratum, Reading, ResolveRequest, RuleSet, validate_dice
-
-
-@dataclass(frozen=True)
-class TracingContext(Context):
-    """A Context that notes every erratum the rules read: the errata a request touches."""
-
-    touched: set[str] = field(default_factory=set, compare=False)
-
-    def reading(self, erratum_id: str) -> str:
-        self.touched.add(erratum_id)
-        return super().reading(erratum_id)
+from rules.core.ruleset import (
+    Context,
+    Erratum,
+    Reading,
+    ResolveRequest,
+    RuleSet,
+    TracingContext,
+    validate_dice,
+)
 
 
 def tracing(ctx: Context) -> TracingContext:
@@ -47,10 +44,19 @@ class ReadingUsed:
     erratum: Erratum
     used: Reading
     others: tuple[Reading, ...]
+    # The reading's source split for the period asked about (source_for): the part citing it or no period, and
+    # the parts citing only the others ("" when none), which a page keeps behind a disclosure.
+    here: str = ""
+    elsewhere: str = ""
 
     @property
     def variant(self) -> bool:
         return self.used.id != self.erratum.default
+
+    @property
+    def mark(self) -> str:
+        """Whether the reading is the club's default or a variant, as the line is followed: "(default)"."""
+        return "(a variant)" if self.variant else "(default)"
 
     @property
     def line(self) -> str:
@@ -58,14 +64,41 @@ class ReadingUsed:
         return f"Reading: {self.erratum.topic}: {reading_label(self.used)}"
 
 
+def now_played(rs: RuleSet, before: Mapping[str, str], after: Mapping[str, str]) -> list[str]:
+    """Each erratum whose reading a game's edit changed, with the reading it now plays, as the game's record and
+    its seats read it: "Raw troops shooting: main text"."""
+    return [
+        f"{e.topic}: {reading_label(e.reading(after.get(e.id, e.default))).lower()}"
+        for e in rs.errata.values()
+        if before.get(e.id, e.default) != after.get(e.id, e.default)
+    ]
+
+
+def source_for(rs: RuleSet, period: str | None, source: str) -> tuple[str, str]:
+    """A source field ("; "-joined citations) split for `period` where it cites that period's text: the citations
+    naming it or no period, and those naming only another's (a reading quoted from each period's playsheet lists
+    all three). A source citing no text of the period (another period's table read into it) is kept whole."""
+    names = {p.id: p.name for p in rs.periods}
+    if period not in names or names[period] not in source:
+        return source, ""
+    here: list[str] = []
+    elsewhere: list[str] = []
+    for part in source.split("; "):
+        other = any(n in part for pid, n in names.items() if pid != period)
+        (elsewhere if other and names[period] not in part else here).append(part)
+    return ("; ".join(here), "; ".join(elsewhere)) if here else (source, "")
+
+
+def _used(ctx: Context, erratum: Erratum, used: Reading, others: tuple[Reading, ...]) -> ReadingUsed:
+    return ReadingUsed(erratum, used, others, *source_for(ctx.ruleset, ctx.period, used.source))
+
+
 def in_force(ctx: Context, erratum_ids: Iterable[str]) -> tuple[ReadingUsed, ...]:
     """The reading in force (the context's variant, else the default) of each erratum named that applies in the
     context's period, in the rule set's order, each with its other readings: what a printed sheet uses."""
     named = set(erratum_ids)
     return tuple(
-        ReadingUsed(
-            e, e.reading(ctx.reading(e.id)), tuple(r for r in e.readings if r.id != ctx.reading(e.id))
-        )
+        _used(ctx, e, e.reading(ctx.reading(e.id)), tuple(r for r in e.readings if r.id != ctx.reading(e.id)))
         for e in ctx.ruleset.errata.values()
         if e.id in named and (not e.periods or ctx.period in e.periods)
     )
@@ -117,5 +150,5 @@ def readings_deciding(
             != answer
         )
         if others:
-            used.append(ReadingUsed(erratum, current, others))
+            used.append(_used(base, erratum, current, others))
     return tuple(used)

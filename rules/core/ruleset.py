@@ -13,6 +13,7 @@ import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import UnionType
@@ -90,6 +91,8 @@ class Erratum:
     note: str = ""
     # Where the period playsheet prints it (e.g. "firing"), or the topic when the playsheet has no section.
     section: str = ""
+    # How a printed sheet's "Readings used" names it where the topic is long (the sheet keeps to two pages).
+    short: str = ""
 
     def __post_init__(self) -> None:
         ids = [r.id for r in self.readings]
@@ -314,6 +317,17 @@ LookupT = TypeVar("LookupT", bound=Callable[..., BaseModel])
 
 
 @dataclass(frozen=True)
+class TracingContext(Context):
+    """A Context that notes every erratum the rules read: the errata a request (or a dataset) touches."""
+
+    touched: set[str] = field(default_factory=set, compare=False)
+
+    def reading(self, erratum_id: str) -> str:
+        self.touched.add(erratum_id)
+        return super().reading(erratum_id)
+
+
+@dataclass(frozen=True)
 class Dataset:
     """A read-only table served as JSON. `build(period)` returns it; period is None when not per period."""
 
@@ -321,6 +335,22 @@ class Dataset:
     summary: str
     build: Callable[[str | None], Any]
     per_period: bool = False
+
+
+@dataclass(frozen=True)
+class Built:
+    """A dataset's build (`RuleSet.data`): its rule set, the readings it is built under (a game's, for its
+    playsheet) and the errata it read (`read`: which the values it answers depend on)."""
+
+    ruleset_id: str
+    variants: Mapping[str, str]
+    read: set[str] = field(default_factory=set)
+
+
+# The dataset being built. A dataset reads the errata through `RuleSet.context(period)` as a lookup does, so a
+# game's readings reach every value it prints, and what it read is noted, without each of the rule set's
+# builders taking them as an argument; outside `RuleSet.data` a context without variants reads the defaults.
+_BUILDING: ContextVar[Built | None] = ContextVar("building", default=None)
 
 
 @dataclass(frozen=True)
@@ -438,8 +468,32 @@ class RuleSet:
 
     def context(self, period: str | None, variants: Mapping[str, str] | None = None) -> Context:
         period = self.check_period(period)
+        building = _BUILDING.get()
+        if variants is None and building is not None and building.ruleset_id == self.id:
+            # in a dataset's build: the readings it is built under, and every erratum it reads noted
+            return TracingContext(self, period, dict(building.variants), building.read)
+        return Context(self, period, self.checked_variants(variants or {}))
+
+    def game_context(
+        self, period: str | None, variants: Mapping[str, str], stored: Mapping[str, str] | None = None
+    ) -> Context:
+        """A game's readings as it stores them: as `context` checks them, and each one new to the game (not in
+        `stored`) of an erratum disputed in its period (one of another period would be kept unplayed, then played
+        unseen if the period changed)."""
+        ctx = self.context(period, variants)
+        for eid in (e for e, r in variants.items() if (stored or {}).get(e) != r):
+            erratum = self._errata[eid]
+            if erratum.periods and ctx.period not in erratum.periods:
+                names = " or ".join(p.name for p in self.periods if p.id in erratum.periods)
+                raise RulesError(
+                    f"variants.{eid}", f"that rule is disputed only in {names}, not this game's period"
+                )
+        return ctx
+
+    def checked_variants(self, variants: Mapping[str, str]) -> dict[str, str]:
+        """The readings chosen, each of a known erratum and one of its readings (a RulesError naming it else)."""
         chosen: dict[str, str] = {}
-        for eid, rid in (variants or {}).items():
+        for eid, rid in variants.items():
             if eid not in self._errata:
                 raise RulesError("variants", f"unknown erratum {eid!r}", sorted(self._errata))
             erratum = self._errata[eid]
@@ -448,13 +502,24 @@ class RuleSet:
                     f"variants.{eid}", f"unknown reading {rid!r}", [r.id for r in erratum.readings]
                 )
             chosen[eid] = rid
-        return Context(self, period, chosen)
+        return chosen
 
-    def data(self, name: str, period: str | None = None) -> Any:
+    def data(self, name: str, period: str | None = None, variants: Mapping[str, str] | None = None) -> Any:
+        """The dataset `name` (of `period` where it is built per period), its values under the readings
+        `variants` (a game's; unknown errata or readings refused as `context` refuses them), else the defaults."""
+        return self.built(name, period, variants)[0]
+
+    def built(
+        self, name: str, period: str | None = None, variants: Mapping[str, str] | None = None
+    ) -> tuple[Any, frozenset[str]]:
+        """`data`, with the errata its build read: the errata whose readings its values may depend on."""
         ds = self._datasets[name]
-        if ds.per_period:
-            return ds.build(self.check_period(period))
-        return ds.build(None)
+        building = Built(self.id, self.checked_variants(variants or {}))
+        token = _BUILDING.set(building)
+        try:
+            return ds.build(self.check_period(period) if ds.per_period else None), frozenset(building.read)
+        finally:
+            _BUILDING.reset(token)
 
     def resolve(
         self,

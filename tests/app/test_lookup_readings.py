@@ -64,3 +64,15 @@ def test_a_forged_reading_is_said_in_the_panel(reading_client: TestClient) -> No
     for forged in ("nope=x", "raw-firer-penalty=both", "=", "x" * 5000):
         r = reading_client.post(URL, data={**RAW_SHOT, "dice.0": "3", "_reading": forged}, headers=HX)
         assert r.status_code == 200 and "<strong>Reading</strong>: names no erratum" in r.text, forged
+
+
+def test_an_answer_waiting_for_numbers_names_them_and_no_range_where_none_is(
+    reading_client: TestClient,
+) -> None:
+    """The newcomer pass of issue 69: morale's note said 'firestep never assumes a range' of two counts."""
+    blank = {"period": "mid", "starting_platoons": "", "lost_platoons": ""}
+    waiting = reading_client.post("/lookup/flanders-fields/morale", data=blank, headers=HX)
+    assert (
+        "No answer yet: enter Starting platoons, Lost platoons. firestep never assumes them." in waiting.text
+    )
+    assert "range" not in waiting.text.split('class="needed-note"')[1].split("</p>")[0]

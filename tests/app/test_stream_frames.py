@@ -87,6 +87,11 @@ def test_a_map_frame_carries_the_units_it_touched_and_the_state_when_the_game_mo
             last = maps[0].take(1)[0][1]
         assert last["state"] == {k: state[k] for k in last["state"]}
         assert set(last["state"]) >= {"status", "turn", "side_to_move", "step", "board"}
+        # Issue 69: a side's seat is told which reading the referee now plays (the record said "Game updated").
+        version = http.get(f"/api/v1/games/{g.id}", headers=g.referee).json()["version"]
+        played = {"version": version, "variants": {"raw-firer-penalty": "main-text"}}
+        assert http.patch(f"/api/v1/games/{g.id}", headers=g.referee, json=played).status_code == 200
+        assert maps[0].take(1)[0][1]["notice"] == "The referee now plays Raw troops shooting: main text."
         for m in (*maps, board):
             m.close()
 

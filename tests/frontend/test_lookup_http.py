@@ -110,6 +110,12 @@ def test_the_offline_sheet_is_the_printed_one(reading_client: TestClient) -> Non
     printed = render.render_html("mid")
     first_table = re.search(r"<table>.*?</table>", printed, re.S)
     assert first_table and first_table.group(0) in sheet.text
+    # Issue 69: the offline copy names the rules' version and the readings it uses, as the printed sheet does.
+    said = sheet.text.split("data-sheet-readings>")[1].split("</p>")[0]
+    assert (
+        said.startswith("Rules: Flanders Fields (its book prints no version).")
+        and "Raw troops shooting: Playsheet" in said
+    )
     assert reading_client.get("/lookup/sheets/flanders-fields/1999").status_code == 404
     assert reading_client.get("/lookup/sheets/vimy-ridge/mid").status_code == 404
     assert reading_client.get("/lookup/sheets/flanders-fields/mid?variant=nope").status_code == 422

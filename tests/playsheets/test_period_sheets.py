@@ -303,3 +303,23 @@ def test_each_sheet_prints_the_readings_it_uses_and_the_rules_version(
     if period == "late":
         variant = sheet.period_sheet(period, {"barrage-duration": "fire-plan-template"}).readings
         assert "Duration of a rolling barrage: Fire plan template (VARIANT)" in variant
+
+
+def test_a_games_reading_prints_every_value_it_decides_and_marks_it() -> None:
+    """Issue 69: a referee switching raw troops' shooting to the main text and the mid firing table to its
+    heading's: the direct fire factors print the reading's value marked (not the default's -1 unmarked), the
+    rows the heading's table decides are that table's and marked, and "Readings used" names both; so for the
+    armour table's line a reading leaves unapplied."""
+    played = {"raw-firer-penalty": "main-text", "mid-firing-table": "late-table"}
+    html = render_html("mid", variants=played)
+    assert "+0 Raw Troops (VARIANT)" in html and "-1 Raw Troops" not in html
+    firing = next(s for s in sheet.period_sheet("mid", played).sections if s.id == "firing")
+    rows = [c for b in firing.blocks if isinstance(b, tables.Table) for c in b.rows]
+    assert any(r[0] == "Gas (VARIANT)" and "4 / 6" in r[-1] for r in rows), rows
+    default = sheet.period_sheet("mid").readings
+    assert "Raw troops shooting: Playsheet" in default
+    assert "Mid firing table's heading: Mid playsheet" in default
+    assert "Raw troops shooting: Main text (VARIANT)" in sheet.period_sheet("mid", played).readings
+    # The armour table's 'over 75' line, read as not applied, is not printed as the default's -1.
+    unread = render_html("mid", variants={"armour-field-artillery-over-75": "not-applied"})
+    assert "not applied Field artillery firing over 75 (VARIANT)" in unread

@@ -59,11 +59,7 @@
     }
     if (id === null || !data) return; // retry: and keep-alive comments
     let event;
-    try {
-      event = JSON.parse(data);
-    } catch (err) {
-      return;
-    }
+    try { event = JSON.parse(data); } catch (err) { return; } // a frame cut short: the next one says it again
     const n = Number(id);
     if (Number.isFinite(n) && n <= live.lastId) return; // a frame already delivered before a reconnect
     if (Number.isFinite(n)) live.lastId = n;

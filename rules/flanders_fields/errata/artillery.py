@@ -41,6 +41,7 @@ FlandersFields.add_errata(
         default="playsheet",
         periods=("early",),
         section="artillery",
+        short="Artillery's own line of sight",
     ),
     Erratum(
         ARTILLERY_ACTION_MID,
@@ -63,6 +64,7 @@ FlandersFields.add_errata(
         periods=("mid",),
         note="Values are the lowest modified roll giving one and two actions.",
         section="artillery",
+        short="Artillery action roll",
     ),
     Erratum(
         ARTILLERY_LINE_OF_SIGHT_LATE,
@@ -87,6 +89,7 @@ FlandersFields.add_errata(
         note="The mid 1915 to mid 1917 playsheet agrees with the main text: '+1 Field Artillery with their "
         "own line of sight.'",
         section="artillery",
+        short="Artillery +1 for seeing its target",
     ),
     Erratum(
         AIR_MISSION_ORDER,

@@ -106,5 +106,6 @@ FlandersFields.add_errata(
         note="The rolling barrage section does not say whether the shooting matrix's natural-one rule "
         "applies to its table.",
         section="barrage",
+        short="Natural 1 under a rolling barrage",
     ),
 )

@@ -43,6 +43,7 @@ FlandersFields.add_errata(
         note="Both readings are in the main text; the playsheets give the beaten zone's depth but no "
         "penalty. The beaten zone section is the specific rule, so a referee prefers it.",
         section="firing",
+        short="Beaten zone penalty",
     ),
     Erratum(
         RAW_FIRER_PENALTY,
@@ -88,6 +89,7 @@ FlandersFields.add_errata(
         periods=("mid",),
         note="Only the Gas row and the flame thrower's Fortifications kill differ between the two tables.",
         section="firing",
+        short="Mid firing table's heading",
     ),
     Erratum(
         EARLY_FIRERS_NOT_ON_PLAYSHEET,
@@ -111,6 +113,7 @@ FlandersFields.add_errata(
         periods=("early",),
         note="The rule book says the main text fills what a playsheet does not say.",
         section="firing",
+        short="Early firers not on the playsheet",
     ),
     Erratum(
         BLOCKHOUSE_RANGE,
@@ -202,5 +205,6 @@ FlandersFields.add_errata(
         ),
         default="range-over-75cm",
         section="armour",
+        short="Field artillery over 75 at armour",
     ),
 )

@@ -39,6 +39,7 @@ FlandersFields.add_errata(
         ),
         default="playsheet",
         section="movement",
+        short="Infantry in close terrain",
     ),
     Erratum(
         MOVE_TRENCH_FIELD_ARTILLERY,
@@ -83,6 +84,7 @@ FlandersFields.add_errata(
         ),
         default="no-passage",
         section="movement",
+        short="Motors on broken ground and water",
     ),
     Erratum(
         MOVE_MANHANDLED_ROUNDING,
@@ -99,6 +101,7 @@ FlandersFields.add_errata(
         ),
         default="round-down",
         section="movement",
+        short="Manhandled MG and mortar half speed",
     ),
     Erratum(
         MOVE_MIXED_TERRAIN,

@@ -36,6 +36,7 @@ FlandersFields.add_errata(
         default="playsheet",
         note="'from_die' is the lowest natural die the under-fire penalty applies to.",
         section="actions",
+        short="Raw troops' order roll under fire",
     ),
     Erratum(
         STAFF_SUPPORT_BONUS,
@@ -61,6 +62,7 @@ FlandersFields.add_errata(
         note="The late playsheet agrees with the main text (+2). The playsheets call the allocation 'Staff "
         "Re-Roll Markers' but their footnote describes a bonus, not a re-roll.",
         section="actions",
+        short="Staff support to an order roll",
     ),
     Erratum(
         EARLY_REGIMENTAL_MORTAR_ORDERS,
@@ -84,6 +86,7 @@ FlandersFields.add_errata(
         periods=("early",),
         note="Main text MORTARS: 'only the German army went to war equipped with mortars'.",
         section="actions",
+        short="Regimental mortars' orders",
     ),
     Erratum(
         UNNAMED_ORDER_UNITS,

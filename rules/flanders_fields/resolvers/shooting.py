@@ -18,7 +18,7 @@ from rules.core.resolution import Evaluation, Modifier, ModifierDict, PrintedMod
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
-from rules.flanders_fields.book.common import FFRequest
+from rules.flanders_fields.book.common import PERIODS, FFRequest
 from rules.flanders_fields.book.special_rules import SpecialRuleId, accept_special_rule, refuse, rules_for
 from rules.flanders_fields.errata import (
     BLOCKHOUSE_RANGE,
@@ -214,13 +214,23 @@ def firing_rows(ctx: Context) -> dict[str, T.FiringRow]:
     return rows
 
 
-def row_source(row_id: str, ctx: Context) -> str:
+def row_erratum(row_id: str, ctx: Context) -> str | None:
+    """The erratum whose reading decides a row of the period's firing table, if one does."""
     p = ctx.period or "late"
     if row_id not in T.FIRING_ROWS[p]:
-        return ctx.citation(E.EARLY_FIRERS_NOT_ON_PLAYSHEET)
+        return E.EARLY_FIRERS_NOT_ON_PLAYSHEET
     if p == "mid" and row_id in ("gas", "flamethrower"):
-        return ctx.citation(E.MID_FIRING_TABLE)
-    return cite(T.FIRING_SECTIONS[p], p)
+        return E.MID_FIRING_TABLE
+    return None
+
+
+def row_source(row_id: str, ctx: Context) -> str:
+    erratum = row_erratum(row_id, ctx)
+    return (
+        ctx.citation(erratum)
+        if erratum
+        else cite(T.FIRING_SECTIONS[ctx.period or "late"], ctx.period or "late")
+    )
 
 
 def available_firers(ctx: Context, target: str) -> list[str]:
@@ -642,6 +652,7 @@ class FiringTableRow(TypedDict):
     label: str
     cells: dict[str, T.CellDict]
     source: str
+    erratum: NotRequired[str]  # whose reading decides the row (the playsheet marks it where a game's varies)
 
 
 class FirerRanges(TypedDict):
@@ -651,6 +662,7 @@ class FirerRanges(TypedDict):
     max_range_cm: float | None
     min_range_cm: float
     note: str
+    erratum: NotRequired[str]  # whose reading decides its range
 
 
 class FiringTable(TypedDict):
@@ -683,6 +695,31 @@ class ArmourTable(TypedDict):
     notes: list[str]
 
 
+def _firing_row(r: T.FiringRow, ctx: Context) -> FiringTableRow:
+    row: FiringTableRow = {
+        "id": r.id,
+        "label": r.label,
+        "cells": {c: cell.as_dict() for c, cell in r.cells.items()},
+        "source": row_source(r.id, ctx),
+    }
+    if erratum := row_erratum(r.id, ctx):
+        row["erratum"] = erratum
+    return row
+
+
+def _firer_ranges(f: str, ctx: Context) -> FirerRanges:
+    spec = T.FIRER_SPECS[f]
+    ranges: FirerRanges = {
+        "row": spec.row,
+        "max_range_cm": spec.max_range_cm,
+        "min_range_cm": spec.min_range_cm,
+        "note": spec.note,
+    }
+    if f == "blockhouse":
+        ranges["max_range_cm"], ranges["erratum"] = ctx.value(BLOCKHOUSE_RANGE), BLOCKHOUSE_RANGE
+    return ranges
+
+
 def firing_table_dataset(period: str | None) -> FiringTable:
     ctx = FlandersFields().context(period)
     p = period or "late"
@@ -694,26 +731,8 @@ def firing_table_dataset(period: str | None) -> FiringTable:
         "source": cite(T.FIRING_SECTIONS[p], p),
         "target": "infantry, machine guns, mortars or artillery (for armour see armour-table)",
         "columns": [{"id": c, "label": T.COLUMN_LABELS[c]} for c in columns],
-        "rows": [
-            {
-                "id": r.id,
-                "label": r.label,
-                "cells": {c: cell.as_dict() for c, cell in r.cells.items()},
-                "source": row_source(r.id, ctx),
-            }
-            for r in rows.values()
-        ],
-        "firers": {
-            f: {
-                "row": T.FIRER_SPECS[f].row,
-                "max_range_cm": (
-                    ctx.value(BLOCKHOUSE_RANGE) if f == "blockhouse" else T.FIRER_SPECS[f].max_range_cm
-                ),
-                "min_range_cm": T.FIRER_SPECS[f].min_range_cm,
-                "note": T.FIRER_SPECS[f].note,
-            }
-            for f in available_firers(ctx, "troops")
-        },
+        "rows": [_firing_row(r, ctx) for r in rows.values()],
+        "firers": {f: _firer_ranges(f, ctx) for f in available_firers(ctx, "troops")},
         "beaten_zone_cm": {k: v for k, v in T.BEATEN_ZONE_CM.items() if p != "early" or k == "mg"},
         "legend": {
             "Ass": "Assault only – the target can only be destroyed by a successful infantry assault.",
@@ -750,6 +769,7 @@ def firing_table_dataset(period: str | None) -> FiringTable:
                 "label": "... if uphill",
                 "value": ctx.value(E.BARRAGE_UPHILL),
                 "source": ctx.citation(E.BARRAGE_UPHILL),
+                "erratum": E.BARRAGE_UPHILL,
             },
             {"label": "Field Artillery over open sights 150-200cm", "value": -2, "source": sheet},
             {"label": "Field Artillery over open sights 100-150cm", "value": -1, "source": sheet},
@@ -758,12 +778,14 @@ def firing_table_dataset(period: str | None) -> FiringTable:
                 "label": "Raw Troops",
                 "value": ctx.value(E.RAW_FIRER_PENALTY),
                 "source": ctx.citation(E.RAW_FIRER_PENALTY),
+                "erratum": E.RAW_FIRER_PENALTY,
             },
             {"label": "Firers in GAS cloud", "value": T.FIRER_IN_GAS, "source": sheet},
             {
                 "label": "Machine gun beaten zone, target n beyond the first",
                 "value": "-1" if ctx.value(E.BEATEN_ZONE_PENALTY) == "flat" else "-n",
                 "source": ctx.citation(E.BEATEN_ZONE_PENALTY),
+                "erratum": E.BEATEN_ZONE_PENALTY,
             },
             {
                 "label": "Cavalry shooting (dismounted)",
@@ -778,6 +800,8 @@ def firing_table_dataset(period: str | None) -> FiringTable:
 
 
 def armour_table_dataset(_period: str | None) -> ArmourTable:
+    # One table for every period, as its erratum is: any period's context reads the reading in force.
+    over_75 = FlandersFields().context(PERIODS[-1]).value(E.ARMOUR_FIELD_ARTILLERY_OVER_75)
     return {
         "source": T.SRC_ARMOUR,
         "columns": [{"id": "open", "label": "In Open"}, {"id": "cover", "label": "In Cover (Buildings Etc)"}],
@@ -789,7 +813,7 @@ def armour_table_dataset(_period: str | None) -> ArmourTable:
             {"label": "Infantry Antitank Rifle", "value": 1, "source": T.SRC_ARMOUR},
             {
                 "label": "Field artillery firing over 75",
-                "value": -1,
+                "value": -1 if over_75 is not None else "not applied",
                 "source": T.SRC_ARMOUR,
                 "erratum": E.ARMOUR_FIELD_ARTILLERY_OVER_75,
             },

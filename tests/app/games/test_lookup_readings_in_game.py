@@ -25,7 +25,7 @@ def test_the_referee_makes_the_other_reading_the_games_and_a_side_is_told_why_no
     shot = {k: v for k, v in RAW_SHOT.items() if k != "period"} | {"_game": str(game.id), "dice.0": "3"}
     _as(c, game.attacker)
     side = c.post(URL, data=csrf.form(c, shot), headers=HX)
-    assert "Reading: Raw troops shooting: Playsheet</strong>" in side.text
+    assert "Reading: Raw troops shooting: Playsheet</strong> (default)" in side.text
     assert "Only the referee changes the readings this game plays." in side.text
     assert 'name="_reading"' not in side.text
     forged = c.post(URL, data=csrf.form(c, {**shot, "_reading": "raw-firer-penalty=main-text"}), headers=HX)
@@ -43,6 +43,10 @@ def test_the_referee_makes_the_other_reading_the_games_and_a_side_is_told_why_no
     assert detail["variants"] == {"raw-firer-penalty": "main-text"}
     events = c.get(f"/api/v1/games/{game.id}/events", headers=game.referee).json()
     assert events[-1]["kind"] == "game-updated" and events[-1]["payload"]["fields"] == ["variants"]
+    # The record names the erratum and the reading now played, not "Game updated" (the newcomer pass).
+    assert events[-1]["payload"]["readings"] == ["Raw troops shooting: main text"]
+    board = c.get(f"/games/{game.id}/referee").text
+    assert "now plays Raw troops shooting: main text" in board
     # The hostile pass: the same tap again changed nothing yet made a new version (the other devices' next write a
     # 409) and logged an empty edit; and PATCH changed a finished game's readings, which the page said stand.
     again = c.post(URL, data=csrf.form(c, {**shot, "_reading": "raw-firer-penalty=main-text"}), headers=HX)
@@ -58,3 +62,18 @@ def test_the_referee_makes_the_other_reading_the_games_and_a_side_is_told_why_no
     )
     assert patched.status_code == 409
     assert patched.json()["detail"] == "The game is finished: its readings stand as it was played."
+
+
+def test_a_reading_of_another_periods_erratum_is_refused_naming_it(sqlite_client: TestClient) -> None:
+    """The hostile pass of issue 69: PATCH stored a reading of an erratum disputed only in another period (kept
+    unplayed, it would be played unseen if the period changed); a 422 naming the field, in one short sentence."""
+    c = sqlite_client
+    game = new_game(c)  # Mons 1914: early war; the mid firing table's heading is disputed in mid war only
+    version = c.get(f"/api/v1/games/{game.id}", headers=game.referee).json()["version"]
+    body = {"version": version, "variants": {"mid-firing-table": "late-table"}}
+    refused = c.patch(f"/api/v1/games/{game.id}", headers=game.referee, json=body)
+    assert refused.status_code == 422, refused.text
+    out = refused.json()
+    assert out["errors"][0]["loc"] == ["body", "variants", "mid-firing-table"], out
+    assert out["detail"].startswith("That rule is disputed only in ") and len(out["detail"]) <= 120, out
+    assert c.get(f"/api/v1/games/{game.id}", headers=game.referee).json()["variants"] == {}

@@ -86,4 +86,4 @@ def test_a_recorded_rolls_card_names_the_reading_it_was_decided_by(client: TestC
     rolled = client.post(f"{api}/resolve/shooting", headers=g.attacker, json={**shot, "dice": [4] * count})
     assert rolled.status_code == 200, rolled.text
     done = fragment(client, g, g.attacker, mg["id"], f"done/{rolled.json()['event_id']}?act=Shoot")
-    assert "Reading: Raw troops shooting: Playsheet (Flanders Fields playsheet" in words(done)
+    assert "Reading: Raw troops shooting: Playsheet (default) (Flanders Fields playsheet" in words(done)

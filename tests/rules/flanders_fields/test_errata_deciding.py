@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rules.core.errors import RulesError
-from rules.core.readings import readings_deciding
+from rules.core.readings import readings_deciding, source_for
 from rules.flanders_fields import errata as E
 from tests.rules.flanders_fields import FF
 
@@ -52,3 +52,16 @@ def test_an_unknown_reading_is_refused_as_resolving_it_would_be() -> None:
     with pytest.raises(RulesError) as e:
         _deciding((3,), **RAW_SHOT, variants={E.RAW_FIRER_PENALTY: "both"})
     assert e.value.field == f"variants.{E.RAW_FIRER_PENALTY}"
+
+
+def test_a_reading_cites_its_own_periods_playsheet_and_the_others_apart() -> None:
+    """Issue 69 at 390 px: the raw firer's reading cites the three periods' DIRECT FIRE FACTORS (six lines); an
+    early shot's answer cites the early playsheet, the others kept apart (a disclosure), and a reading read from
+    another period's table is cited whole."""
+    req = FF.resolvers["shooting"].Request.model_validate(RAW_SHOT)
+    (raw,) = readings_deciding(FF, "shooting", req, (3,))
+    assert raw.here == "Flanders Fields playsheet, Western Front 1914 to mid 1915: DIRECT FIRE FACTORS"
+    assert raw.elsewhere.count("DIRECT FIRE FACTORS") == 2 and "1914" not in raw.elsewhere
+    assert raw.mark == "(default)"
+    late_table = FF.errata[E.MID_FIRING_TABLE].reading("late-table").source
+    assert source_for(FF, "mid", late_table) == (late_table, "")
