@@ -29,7 +29,7 @@ from app.data.schemas_league import (
 )
 from app.deps import PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
-from app.services import league, league_claims
+from app.services import league, league_claims, league_table
 from app.services.writing import unit_of_work
 
 router = Router(prefix="/api/v1", tags=["league"])
@@ -146,7 +146,7 @@ def create_league(body: LeagueCreate, session: SessionDep, settings: SettingsDep
 def get_table(league_id: LeagueId, session: SessionDep) -> LeagueTableOut:
     row = league.get(session, league_id)
     waiting = league.pending(session, league_id)
-    lines = [LeagueLineOut(**line.__dict__) for line in league.table(session, league_id)]
+    lines = [LeagueLineOut(**line.__dict__) for line in league_table.table(session, league_id)]
     return LeagueTableOut(league=league_out(row), lines=lines, pending=waiting)
 
 
