@@ -62,7 +62,7 @@ def _columns_page(
         "roles": ROLES,
         "separator": league_claims.SEPARATORS[read_by.char],
         "tied": league_claims.SEPARATORS.get(read_by.tied),
-        "kept": len(league_claims.of_event(session, league_id, event)) if event else 0,
+        "kept": league_claims.kept_of(session, league_id, event) if event else 0,
         "chosen": chosen or {},
         "refused": refused,
         "error": error,
@@ -151,7 +151,7 @@ async def import_claims(
             raise Forbidden("name the event the file is of")
         with unit_of_work(session):
             league.lock_league(session, league_id)
-            replaced = len(league_claims.of_event(session, league_id, event)) if replace else 0
+            replaced = league_claims.kept_of(session, league_id, event) if replace else 0
             rows, already = league_claims.import_claims(session, league_id, event, text, columns, replace)
     except ColumnRefused as e:  # the column's role named, so that the organiser chooses it again
         session.rollback()
@@ -188,9 +188,7 @@ async def remove_claims(
         return _league(league_id, request, session, settings, error=sentence(said))
     games = f"{removed.games} game{'' if removed.games == 1 else 's'}"
     if removed.csv is None:
-        said = (
-            f"Removed {removed.event}'s {games}: too many to put back in one tap, import their files again."
-        )
+        said = f"Removed {removed.event[:30]}'s {games}: too many to put back in one tap, import their files again."
         return _league(league_id, request, session, settings, said=said)
-    said = f"Removed {removed.event}'s {games}: the button below puts them back."
+    said = f"Removed {removed.event[:40]}'s {games}: the button below puts them back."  # at most 120
     return _league(league_id, request, session, settings, said=said, undo=removed)

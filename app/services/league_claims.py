@@ -347,22 +347,19 @@ def claims(session: Session, league_id: int) -> list[LeagueClaim]:
 
 
 def of_event(session: Session, league_id: int, event: str) -> list[LeagueClaim]:
-    """The event's claims, its name as it looks (the identity's way: case and look-alike letters aside)."""
+    """The event's claims, its name as it looks (the identity's way: case and look-alike letters aside): the
+    names kept that look so found from the league's event names, then only their rows read."""
     looks = _look(event)
-    return [c for c in claims(session, league_id) if _look(c.event) == looks]
+    names = [name for name, _ in _event_counts(session, league_id) if _look(name) == looks]
+    query = select(LeagueClaim).where(LeagueClaim.league_id == league_id, col(LeagueClaim.event).in_(names))
+    return list(session.exec(query.order_by(col(LeagueClaim.id))))
 
 
 def events(session: Session, league_id: int) -> list[tuple[str, int]]:
     """Each event the league keeps claims of, as first named, and how many games: the organiser's list to
     remove an event's claims from."""
     counts: dict[str, tuple[str, int]] = {}
-    rows = session.execute(
-        sa_select(col(LeagueClaim.event), func.count())
-        .where(col(LeagueClaim.league_id) == league_id)
-        .group_by(col(LeagueClaim.event))
-        .order_by(func.min(col(LeagueClaim.id)))
-    )
-    for name, n in rows:
+    for name, n in _event_counts(session, league_id):
         first, kept = counts.get(_look(name), (name, 0))
         counts[_look(name)] = (first, kept + n)
     return list(counts.values())
@@ -374,6 +371,23 @@ class Removed(NamedTuple):
     event: str
     games: int
     csv: str | None
+
+
+def _event_counts(session: Session, league_id: int) -> list[tuple[str, int]]:
+    """Each event name as kept and its claims, the first imported first."""
+    rows = session.execute(
+        sa_select(col(LeagueClaim.event), func.count())
+        .where(col(LeagueClaim.league_id) == league_id)
+        .group_by(col(LeagueClaim.event))
+        .order_by(func.min(col(LeagueClaim.id)))
+    )
+    return [(name, n) for name, n in rows]
+
+
+def kept_of(session: Session, league_id: int, event: str) -> int:
+    """How many games of the event the league keeps (counted by event name, not read row by row)."""
+    looks = _look(event)
+    return sum(n for name, n in _event_counts(session, league_id) if _look(name) == looks)
 
 
 def remove_event(session: Session, league_id: int, event: str) -> Removed:

@@ -126,14 +126,16 @@ def read(session: Session, league_id: int) -> Counted:
         Played(i, side.get(w or ""), e, r, (an, ac), ap, (bn, bc), bp)
         for i, w, e, r, an, ac, ap, bn, bc, bp in claims
     ]
-    by_signed = {pairing(p.event, p.round, p.a[0], p.b[0]) for p in signed}
+    # Each pairing looked at only when there are both (a league of signed games alone reads none of this).
+    by_signed = {pairing(p.event, p.round, p.a[0], p.b[0]) for p in signed} if kept else set()
     superseded = {
         p.claim
         for p in kept
         if p.claim is not None and pairing(p.event, p.round, p.a[0], p.b[0]) in by_signed
     }
     counted = Counted(signed, kept, superseded)
-    counted.players = same_players(x for p in counted.counted() for x in (p.a, p.b))
+    # Each (name, club) once, in the order first seen (the first spelling is the one shown, the same each run).
+    counted.players = same_players(dict.fromkeys(x for p in counted.counted() for x in (p.a, p.b)))
     return counted
 
 

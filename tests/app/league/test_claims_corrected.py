@@ -19,6 +19,7 @@ from app.guard.security import CSRF_FIELD
 from app.pages import league_claims as claims_page
 from app.services import league_claims, league_site, league_table
 from rules.core.errors import RulesError
+from tests.app.league.test_league import new_league
 from tests.csrf import form
 
 HEAD = "Round,Player 1,Club 1,Score 1,Player 2,Club 2,Score 2,Result\n"
@@ -160,6 +161,9 @@ def test_the_pages_import_redirects_and_an_events_claims_are_replaced_removed_an
     big = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "GT"}), files=files)
     assert "That file is over 1000 characters: split it by rounds." in big.text
     monkeypatch.undo()
+    files = {"csv": ("tie.csv", b"A;B,C\n1;2,3\n", "text/csv")}
+    tie = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "GT"}), files=files)
+    assert "separated by commas. Read with semicolons, it has as many columns" in tie.text
     chosen = {**COLUMNS.model_dump(), "event": "Autumn GT", "csv": HEAD + "1,Ann,Ypres,9,Bob,Arras,2,W\n"}
     done = c.post(f"/leagues/{league_id}/claims", data=form(c, chosen), follow_redirects=False)
     assert done.status_code == 303
@@ -200,3 +204,13 @@ def test_the_pages_import_redirects_and_an_events_claims_are_replaced_removed_an
         c.post(f"/leagues/{league_id}/claims/remove", data=form(c, {"event": "Autumn GT"})).status_code == 403
     )
     assert "new game" not in c.get(f"/leagues/{league_id}?kept=5&already=0").text
+    # The API: a corrected file replaces the event's claims when asked; an event's claims removed.
+    api_league, organiser = new_league(c)
+    url = f"/api/v1/leagues/{api_league}/claims"
+    body = {"event": "GT", "csv": HEAD + "1,Ann,,9,Bob,,2,W\n", "columns": COLUMNS.model_dump()}
+    assert c.post(url, headers=organiser, json=body).status_code == 201
+    fixed = {**body, "csv": HEAD + "1,Ann,,2,Bob,,9,L\n"}
+    assert c.post(url, headers=organiser, json=fixed).status_code == 409
+    assert c.post(url, headers=organiser, json={**fixed, "replace": True}).json()["imported"] == 1
+    assert c.delete(url, params={"event": "gt"}).status_code == 401
+    assert c.delete(url, params={"event": "gt"}, headers=organiser).json() == {"event": "GT", "removed": 1}
