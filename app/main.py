@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi import FastAPI
 from starlette_compress import CompressMiddleware
 
@@ -20,6 +21,8 @@ from app.core.pdf_engine import pdf_engine_problem
 from app.data.models import utcnow
 from app.guard import idempotency, limits, security
 from app.routes import api_routers
+from app.services import league
+from rules.registry import all_rulesets
 
 DESCRIPTION = (
     "firestep resolves Great War miniatures rules exactly as written, with the odds and the rule "
@@ -65,7 +68,16 @@ def create_app(settings: Settings | None = None, *, warm_schema: bool = False) -
         threshold = gc.get_threshold()
         gc.set_threshold(YOUNG_OBJECTS, *threshold[1:])
         if warm_schema:
-            api_schema.warm(app)
+            # What a worker's first requests built is built before it serves: the API's schema (~1.5 s of CPU,
+            # once built in a thread beside those requests, whose CPU it was: bench/league_import.py's warm-up
+            # on PostgreSQL with 4 workers, 1.03 s for one request), every page template (~0.5 s) and each rule
+            # set's version hash (a league import's first check). Waited for off the event loop.
+            built = api_schema.warm(app)
+            pages.compile_templates()
+            for ruleset in all_rulesets():
+                league.ruleset_hash(ruleset.id)
+            if built is not None:  # a browser test's server builds no schema (tests/frontend/conftest.py)
+                await anyio.to_thread.run_sync(built.join)
         yield
         gc.set_threshold(*threshold)
         gc.unfreeze()  # collectable again once this app is done (a process may build and drop several)

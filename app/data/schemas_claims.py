@@ -44,6 +44,16 @@ class ClaimsIn(BaseModel):
         min_length=1, max_length=MAX_CSV_CHARS, description="The file's text, its first row the header."
     )
     columns: ClaimColumns
+    replace: bool = Field(
+        default=False,
+        description="Replace the event's claims kept before with this file's (a corrected file): else a row kept "
+        "with another result is refused (409).",
+    )
+
+
+class ClaimsRemoved(BaseModel):
+    event: str = Field(description="The event as the league first named it.")
+    removed: int = Field(description="Claims removed (0: the league kept none of that event).")
 
 
 class ClaimPlayer(BaseModel):

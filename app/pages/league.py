@@ -21,14 +21,14 @@ from app.club import signing
 from app.core.config import Settings
 from app.core.routing import Router
 from app.data.numbers import whole_number
-from app.data.schemas_league import ResultBundle
+from app.data.schemas_league import MAX_LEAGUE_GAMES, ResultBundle
 from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized, model_refusal, sentence
 from app.guard import auth, security
 from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
 from app.pages.seats import remember_seat
 from app.pages.templates import templates
-from app.services import league, tournament_results, tournaments
+from app.services import league, league_claims, league_table, tournament_results, tournaments
 from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError, RulesError
 
@@ -113,6 +113,7 @@ def _league(
     settings: Settings,
     error: str | None = None,
     said: str | None = None,
+    undo: league_claims.Removed | None = None,
 ) -> Response:
     try:
         row = league.get(session, league_id)
@@ -122,20 +123,37 @@ def _league(
     # The first games waiting, their count beside them: a league keeps 10,000 games, and its page listed every
     # one (4.6 MB, 0.25 s of CPU on each import's answer, the 100th file's import 1.0 s).
     waiting = league.waiting(session, league_id, PENDING_SHOWN) if organiser else []
+    said = said or (_kept_said(request) if organiser else None)
     context = {
         "league": row,
         "organiser": organiser,
         "organiser_token": organiser_token(request, league_id) if organiser else None,
-        "lines": league.table(session, league_id),
+        "lines": league_table.table(session, league_id),
         "keys": [(k, league.fingerprint(k.public_key)) for k in league.keys(session, league_id)],
         "pending": [(g, league.fingerprint(g.club_key)) for g in waiting],
         "pending_count": league.pending(session, league_id) if organiser else 0,
+        "claimed": league_claims.events(session, league_id) if organiser else [],
+        "undo": undo,
+        "undo_columns": league_claims.UNDO_COLUMNS.model_dump(),
         "error": error,
         "said": said,
     }
     response = templates.TemplateResponse(request, "league.html", context, 422 if error else 200)
     response.headers["Cache-Control"] = "no-store"  # the organiser's page shows the organiser's token
     return response
+
+
+def _kept_said(request: Request) -> str | None:
+    """What a CSV import kept, from the address it redirected to (/leagues/1?kept=3&already=1, see
+    app.pages.league_claims): numbers only, each bounded, so that a link cannot put words in the page."""
+    q = request.query_params
+    kept, already = (whole_number(q.get(k, ""), MAX_LEAGUE_GAMES + 1) for k in ("kept", "already"))
+    if kept is None or already is None:
+        return None
+    replaced = whole_number(q.get("replaced", ""), MAX_LEAGUE_GAMES + 1)
+    before = f"{replaced} game{'' if replaced == 1 else 's'} replaced: " if replaced is not None else ""
+    games = f"{kept} new game{'' if kept == 1 else 's'} kept, {already} already here"
+    return f"{before}{games}: the organiser's claim, not signed by a club."
 
 
 @router.post("/leagues/{league_id:id}/sign-in", response_class=HTMLResponse)

@@ -7,8 +7,9 @@ the two pages."""
 from __future__ import annotations
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
+from sqlmodel import Session
 from starlette.datastructures import UploadFile
 
 from app.core.routing import Router
@@ -40,6 +41,7 @@ ROLES = [
 
 def _columns_page(
     request: Request,
+    session: Session,
     league_id: int,
     event: str,
     text: str,
@@ -49,14 +51,18 @@ def _columns_page(
     refused: str | None = None,
 ) -> Response:
     """The file's header offered for each column: after a refusal, the sentence at the top and every choice,
-    the event's name and the file kept (`refused` the role whose column to choose again)."""
+    the event's name and the file kept (`refused` the role whose column to choose again). When the league
+    keeps claims of the event already, the page offers to replace them with this file (a corrected one)."""
+    read_by = league_claims.separator(text)
     context = {
         "league_id": league_id,
         "event": event,
         "csv": text,
         "names": names,
         "roles": ROLES,
-        "separator": league_claims.SEPARATORS[league_claims.delimiter(text)],
+        "separator": league_claims.SEPARATORS[read_by.char],
+        "tied": league_claims.SEPARATORS.get(read_by.tied),
+        "kept": league_claims.kept_of(session, league_id, event) if event else 0,
         "chosen": chosen or {},
         "refused": refused,
         "error": error,
@@ -89,6 +95,9 @@ async def name_columns(
             error=sentence("choose the CSV file your pairing tool exported"),
         )
     raw = await upload.read(MAX_CSV_CHARS * 4 + 1)  # UTF-8: at most four bytes a character
+    if len(raw) > MAX_CSV_CHARS * 4:  # cut short mid-character, it would be said not UTF-8: it is too long
+        said = f"that file is over {MAX_CSV_CHARS} characters: split it by rounds"
+        return _league(league_id, request, session, settings, error=sentence(said))
     try:
         text = raw.decode("utf-8")  # as the API reads it: a byte that is not UTF-8 is no name of anyone's
     except UnicodeDecodeError as e:
@@ -101,7 +110,7 @@ async def name_columns(
     except USER_ERRORS as e:
         said = e.reason if isinstance(e, RulesError) else error_message(e)  # the row and column, not "csv:"
         return _league(league_id, request, session, settings, error=sentence(said))
-    return _columns_page(request, league_id, event, text, names)
+    return _columns_page(request, session, league_id, event, text, names)
 
 
 def _chosen_columns(chosen: dict[str, str]) -> ClaimColumns:
@@ -128,6 +137,7 @@ async def import_claims(
     text = str(form.get("csv", "")).replace("\r\n", "\n")
     event = " ".join(str(form.get("event", "")).split())[:80]
     chosen = {role: str(form.get(role, "")).strip()[: MAX_CELL_CHARS + 1] for role, _, _ in ROLES}
+    replace = form.get("replace") == "yes"  # the columns page's second button: the event's claims replaced
     try:
         if len(text) > MAX_CSV_CHARS:
             raise Forbidden(f"that file is over {MAX_CSV_CHARS} characters: split it by rounds")
@@ -141,18 +151,44 @@ async def import_claims(
             raise Forbidden("name the event the file is of")
         with unit_of_work(session):
             league.lock_league(session, league_id)
-            rows, already = league_claims.import_claims(session, league_id, event, text, columns)
+            replaced = league_claims.kept_of(session, league_id, event) if replace else 0
+            rows, already = league_claims.import_claims(session, league_id, event, text, columns, replace)
     except ColumnRefused as e:  # the column's role named, so that the organiser chooses it again
         session.rollback()
         words = _role_words(e.role)
         said = f"the {words[0].lower()}{words[1:]}: {e.said}" if e.said else e.reason
-        return _columns_page(request, league_id, event, text, names, sentence(said), chosen, e.role)
+        return _columns_page(request, session, league_id, event, text, names, sentence(said), chosen, e.role)
     except USER_ERRORS as e:
         session.rollback()
         said = e.reason if isinstance(e, RulesError) else error_message(e)  # the row and column, not "csv:"
-        return _columns_page(request, league_id, event, text, names, sentence(said), chosen)
-    new = len(rows) - already
-    games = f"{new} new game{'' if new == 1 else 's'} kept, {already} already here"
-    return _league(
-        league_id, request, session, settings, said=f"{games}: the organiser's claim, not signed by a club."
+        return _columns_page(request, session, league_id, event, text, names, sentence(said), chosen)
+    # Redirected (303), so that a reload reads the league again and imports nothing: the page says what was
+    # kept from the address's numbers (app.pages.league._kept_said).
+    after = f"&replaced={replaced}" if replace else ""
+    return RedirectResponse(
+        f"/leagues/{league_id}?kept={len(rows) - already}&already={already}{after}#claims", status_code=303
     )
+
+
+@router.post("/leagues/{league_id:id}/claims/remove", response_class=HTMLResponse)
+async def remove_claims(
+    league_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """An event's claims removed, the league page offering them back in one tap (their rows as a file the
+    import reads; an event past a file's bounds cannot be, and the page says so)."""
+    form = await request.form()
+    if not is_organiser(request, session, settings, league_id):
+        raise Forbidden("only the league's organiser may do this: sign in with the league's token")
+    event = " ".join(str(form.get("event", "")).split())[:80]
+    with unit_of_work(session):
+        league.lock_league(session, league_id)
+        removed = league_claims.remove_event(session, league_id, event)
+    if not removed.games:  # a reload of this page's POST, or another device removed them first
+        said = f"the league keeps no claims of {event[:40] or 'that event'}: removed already"
+        return _league(league_id, request, session, settings, error=sentence(said))
+    games = f"{removed.games} game{'' if removed.games == 1 else 's'}"
+    if removed.csv is None:
+        said = f"Removed {removed.event[:30]}'s {games}: too many to put back in one tap, import their files again."
+        return _league(league_id, request, session, settings, said=said)
+    said = f"Removed {removed.event[:40]}'s {games}: the button below puts them back."  # at most 120
+    return _league(league_id, request, session, settings, said=said, undo=removed)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Cookie, Depends, Request, Response
+from fastapi import Cookie, Depends, Query, Request, Response
 
 from app import errors
 from app.core.routing import Router
 from app.data.models import League, LeagueClaim, LeagueGame, LeagueKey
-from app.data.schemas_claims import CLAIM, ClaimOut, ClaimPlayer, ClaimsIn, ClaimsOut
+from app.data.schemas_claims import CLAIM, ClaimOut, ClaimPlayer, ClaimsIn, ClaimsOut, ClaimsRemoved
 from app.data.schemas_league import (
     BundleIn,
     KeyIn,
@@ -29,7 +29,7 @@ from app.data.schemas_league import (
 )
 from app.deps import PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
-from app.services import league, league_claims
+from app.services import league, league_claims, league_table
 from app.services.writing import unit_of_work
 
 router = Router(prefix="/api/v1", tags=["league"])
@@ -146,7 +146,7 @@ def create_league(body: LeagueCreate, session: SessionDep, settings: SettingsDep
 def get_table(league_id: LeagueId, session: SessionDep) -> LeagueTableOut:
     row = league.get(session, league_id)
     waiting = league.pending(session, league_id)
-    lines = [LeagueLineOut(**line.__dict__) for line in league.table(session, league_id)]
+    lines = [LeagueLineOut(**line.__dict__) for line in league_table.table(session, league_id)]
     return LeagueTableOut(league=league_out(row), lines=lines, pending=waiting)
 
 
@@ -264,8 +264,28 @@ def claim_out(row: LeagueClaim) -> ClaimOut:
 def import_claims(league_id: LeagueId, body: ClaimsIn, session: SessionDep) -> ClaimsOut:
     with unit_of_work(session):
         league.lock_league(session, league_id)
-        rows, already = league_claims.import_claims(session, league_id, body.event, body.csv, body.columns)
+        rows, already = league_claims.import_claims(
+            session, league_id, body.event, body.csv, body.columns, body.replace
+        )
         out = ClaimsOut(
             imported=len(rows) - already, kept_already=already, claims=[claim_out(r) for r in rows]
         )
     return out
+
+
+@router.delete(
+    "/leagues/{league_id:int}/claims",
+    response_model=ClaimsRemoved,
+    summary="Remove an event's claims (organiser): its name as it looks, case and look-alike letters aside",
+    responses=WRITES,
+    dependencies=Organiser,
+)
+def remove_claims(
+    league_id: LeagueId,
+    event: Annotated[str, Query(min_length=1, max_length=80, description="The event the claims are of.")],
+    session: SessionDep,
+) -> ClaimsRemoved:
+    with unit_of_work(session):
+        league.lock_league(session, league_id)
+        removed = league_claims.remove_event(session, league_id, event)
+    return ClaimsRemoved(event=removed.event, removed=removed.games)

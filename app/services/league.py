@@ -22,7 +22,8 @@ the signing key, the event's number, the round and the table, so a bundle re-spe
 spaces) or exported under another club name is the same game. The same bundle imported again is the row kept;
 another bundle of a game already kept (its result changed and signed again) is refused in one sentence. The
 table counts too the rows of another tool's CSV its organiser imported, each line saying how many of its games
-rest on that claim (app.services.league_claims); docs/result-format.md publishes the bundle's format.
+rest on that claim (app.services.league_claims; the table is app.services.league_table); docs/result-format.md
+publishes the bundle's format.
 
 Nothing here commits: the route or page wraps each write in `app.services.writing.unit_of_work`.
 """
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
 from pathlib import Path
@@ -39,14 +39,13 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pydantic import ValidationError
-from sqlalchemy import select as sa_select
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from app.club import signing
 from app.data import schemas_events
-from app.data.models import Game, League, LeagueClaim, LeagueGame, LeagueKey, TournamentRound
+from app.data.models import Game, League, LeagueGame, LeagueKey, TournamentRound
 from app.data.schemas_league import BUNDLE_FORMAT, MAX_LEAGUE_GAMES, MAX_TRUSTED_KEYS, ResultBundle
 from app.errors import Conflict, Forbidden, Unauthorized
 from app.services import events as events_service
@@ -59,7 +58,6 @@ from rules.registry import get_ruleset
 
 MAX_BUNDLE_CHARS = schemas_events.MAX_BUNDLE_CHARS
 LEAGUE_COOKIE = "firestep_league"  # the league organiser's token on the pages' device (app/pages/league.py)
-SCORING = (3, 1, 0)  # a league's points for a win, a draw and a loss
 
 
 # -- export ---------------------------------------------------------------------------------------------------
@@ -505,75 +503,3 @@ def games(session: Session, league_id: int) -> list[LeagueGame]:
     return list(
         session.exec(select(LeagueGame).where(LeagueGame.league_id == league_id).order_by(col(LeagueGame.id)))
     )
-
-
-# -- the table --------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class LeagueLine:
-    place: int
-    player: str
-    club: str
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    points: int
-    vp: int
-    claimed: int = (
-        0  # of the games played, those resting on the organiser's claim (app.services.league_claims)
-    )
-
-
-def table(session: Session, league_id: int, scoring: tuple[int, int, int] = SCORING) -> list[LeagueLine]:
-    """The league table from the games whose club the league trusts and the organiser's claims: a player is
-    their name and club; points for a win, a draw and a loss, then victory-point difference."""
-    counted = trusted(session, league_id)
-    record: dict[tuple[str, str], list[int]] = {}
-    g = LeagueGame
-    rows = session.execute(  # the columns the table reads, not the bundles kept beside them
-        sa_select(
-            *(
-                col(c)
-                for c in (
-                    g.club_key,
-                    g.winner,
-                    g.a_name,
-                    g.a_club,
-                    g.a_points,
-                    g.b_name,
-                    g.b_club,
-                    g.b_points,
-                )
-            )
-        )
-        .where(col(g.league_id) == league_id)
-        .order_by(col(g.id))
-    )
-    c = LeagueClaim  # the organiser's claims count too, each line saying how many of its games they are
-    claims = session.execute(
-        sa_select(
-            *(col(x) for x in (c.winner, c.a_name, c.a_club, c.a_points, c.b_name, c.b_club, c.b_points))
-        )
-        .where(col(c.league_id) == league_id)
-        .order_by(col(c.id))
-    )
-    games = [(False, *r) for key, *r in rows if key in counted]
-    games += [(True, {"a": "attacker", "b": "defender"}.get(w or ""), *r) for w, *r in claims]
-    for claimed, winner, a_name, a_club, a_points, b_name, b_club, b_points in games:
-        for side, name, club, mine, theirs in (
-            ("attacker", a_name, a_club, a_points, b_points),
-            ("defender", b_name, b_club, b_points, a_points),
-        ):
-            t = record.setdefault((name, club), [0, 0, 0, 0, 0, 0])
-            outcome = 0 if winner == side else 1 if winner is None else 2
-            t[outcome] += 1
-            t[3] += scoring[outcome]
-            t[4] += mine - theirs
-            t[5] += claimed
-    order = sorted(record.items(), key=lambda kv: (-kv[1][3], -kv[1][4], kv[0]))
-    lines: list[LeagueLine] = []
-    for i, ((name, club), (won, drawn, lost, pts, vp, claimed_games)) in enumerate(order):
-        same = lines and (lines[-1].points, lines[-1].vp) == (pts, vp)
-        lines.append(LeagueLine(lines[-1].place if same else i + 1, name, club, won + drawn + lost, won, drawn,
-                                lost, pts, vp, claimed_games))  # fmt: skip
-    return lines

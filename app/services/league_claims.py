@@ -33,7 +33,7 @@ from app.data.schemas_claims import (
 from app.data.schemas_events import MAX_POINTS
 from app.data.schemas_league import MAX_LEAGUE_GAMES
 from app.errors import Conflict
-from app.services import player_names
+from app.services import league_table, player_names
 from rules.core.commitment import sha256
 from rules.core.errors import RulesError
 
@@ -43,9 +43,7 @@ FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell startin
 SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}  # what a file's columns are read apart by
 
 
-def _look(text: str) -> str:
-    """What a name looks like whatever its case (TR39's skeleton of it casefolded): one player, one event."""
-    return player_names.skeleton(text.casefold())
+_look = league_table.look  # what a name looks like whatever its case: one player, one event
 
 
 def csv_cell(text: str) -> str:
@@ -62,17 +60,46 @@ class ColumnRefused(RulesError):
         self.role, self.said = role, said
 
 
-def delimiter(text: str) -> str:
-    """The file's separator: the one of SEPARATORS that splits its header into the most columns (a comma on a
-    tie). Excel in a European locale writes semicolons, read with commas as one column."""
-    first = text.lstrip("\ufeff").split("\n", 1)[0][: MAX_CELL_CHARS * MAX_CSV_COLUMNS]
-    counts: dict[str, int] = {}
+SAMPLE_RECORDS = (
+    20  # the rows a separator is judged on: a quoted line break or a tie in the header fools none
+)
+
+
+class Separator(NamedTuple):
+    """What a file's columns are read apart by, and `tied` the other separator that read it as well (or "")."""
+
+    char: str
+    tied: str
+
+
+def separator(text: str) -> Separator:
+    """The file's separator: of SEPARATORS, the one that reads its header (a record: a quoted line break inside
+    it) in the most columns, then the one that reads as many in most of its next SAMPLE_RECORDS rows; on a tie the first of
+    SEPARATORS (the comma), and the other named, so that the page says which it chose. Excel in a European
+    locale writes semicolons, read with commas as one column."""
+    sample = text.lstrip("\ufeff")[: SAMPLE_RECORDS * MAX_CSV_COLUMNS * (MAX_CELL_CHARS + 3)]
+    cut = len(sample) < len(text.lstrip("\ufeff"))  # its last record may be cut short: not judged
+    scores: dict[str, tuple[int, int]] = {}  # the header's columns, then the rows with as many
     for d in SEPARATORS:
+        widths: list[int] = []
         try:
-            counts[d] = len(next(csv.reader([first], delimiter=d), []))
+            for row in csv.reader(io.StringIO(sample, newline=""), delimiter=d, strict=True):
+                if any(cell.strip() for cell in row):
+                    widths.append(len(row))
+                if len(widths) > SAMPLE_RECORDS:
+                    break
         except csv.Error:  # read as _rows reads it, which names the row
-            counts[d] = 0
-    return max(SEPARATORS, key=lambda d: counts[d])  # max keeps the first of equals: the comma
+            pass
+        if cut and len(widths) > 1:
+            widths.pop()
+        scores[d] = (widths[0], widths.count(widths[0])) if widths else (0, 0)
+    best = max(SEPARATORS, key=lambda d: scores[d])  # max keeps the first of equals: the comma
+    tied = next((d for d in SEPARATORS if d != best and scores[d] == scores[best] and scores[d][0] > 1), "")
+    return Separator(best, tied)
+
+
+def delimiter(text: str) -> str:
+    return separator(text).char
 
 
 def _rows(text: str) -> Iterator[tuple[int, list[str]]]:
@@ -150,20 +177,27 @@ def _name(cell: _Cell, required: bool) -> str:
 
 
 def _winner(a: int, b: int, result: _Cell | None = None) -> str | None:
+    """The higher score's player, or the result column's word for the first player: on equal scores it says
+    who won (a tie-break), and a word the scores contradict (a win on the lower score, a draw on unequal
+    ones) is refused, naming the row and the column."""
+    by_score = "a" if a > b else "b" if b > a else None
     if result is None:
-        return "a" if a > b else "b" if b > a else None
+        return by_score
     said = result.text.strip().casefold()
-    if said in WON:
-        return "a"
-    if said in LOST:
-        return "b"
-    if said in DRAWN:
-        return None
-    raise ColumnRefused(
-        result.role,
-        f"{result.at}: “{result.text[:20]}” is not W, L or D for the first player",
-        f"row {result.line}'s “{result.short()}” is not W, L or D: choose another column",
-    )
+    if said not in WON + LOST + DRAWN:
+        raise ColumnRefused(
+            result.role,
+            f"{result.at}: “{result.text[:20]}” is not W, L or D for the first player",
+            f"row {result.line}'s “{result.short()}” is not W, L or D: choose another column",
+        )
+    winner = "a" if said in WON else "b" if said in LOST else None
+    if by_score is not None and winner != by_score:
+        raise ColumnRefused(
+            result.role,
+            f"{result.at}: “{result.text[:20]}” contradicts the scores {a}–{b}",
+            f"row {result.line}'s “{result.short()}” contradicts its scores {a}–{b}: correct the file",
+        )
+    return winner
 
 
 def _claim(
@@ -235,12 +269,15 @@ def parse(league_id: int, event: str, text: str, columns: ClaimColumns) -> list[
 
 
 def import_claims(
-    session: Session, league_id: int, event: str, text: str, columns: ClaimColumns
+    session: Session, league_id: int, event: str, text: str, columns: ClaimColumns, replace: bool = False
 ) -> tuple[list[LeagueClaim], int]:
     """The file's games kept for the league as the organiser's claims, each once however often the file lists
-    it, and how many of them the league kept already."""
+    it, and how many of them the league kept already. `replace`: the event's claims kept before are removed
+    first (a corrected file), in the same unit of work, so a file refused leaves them as they were."""
     event = player_names.normalised(event, "event")
     parsed = parse(league_id, event, text, columns)
+    if replace:
+        remove_event(session, league_id, event)
     spelt = _spellings(session, league_id)
     for claim in parsed:  # a player is one line of the table however a tool spells their name's case
         claim.a_name, claim.a_club, claim.b_name, claim.b_club = (
@@ -307,3 +344,86 @@ def claims(session: Session, league_id: int) -> list[LeagueClaim]:
             select(LeagueClaim).where(LeagueClaim.league_id == league_id).order_by(col(LeagueClaim.id))
         )
     )
+
+
+def of_event(session: Session, league_id: int, event: str) -> list[LeagueClaim]:
+    """The event's claims, its name as it looks (the identity's way: case and look-alike letters aside): the
+    names kept that look so found from the league's event names, then only their rows read."""
+    looks = _look(event)
+    names = [name for name, _ in _event_counts(session, league_id) if _look(name) == looks]
+    query = select(LeagueClaim).where(LeagueClaim.league_id == league_id, col(LeagueClaim.event).in_(names))
+    return list(session.exec(query.order_by(col(LeagueClaim.id))))
+
+
+def events(session: Session, league_id: int) -> list[tuple[str, int]]:
+    """Each event the league keeps claims of, as first named, and how many games: the organiser's list to
+    remove an event's claims from."""
+    counts: dict[str, tuple[str, int]] = {}
+    for name, n in _event_counts(session, league_id):
+        first, kept = counts.get(_look(name), (name, 0))
+        counts[_look(name)] = (first, kept + n)
+    return list(counts.values())
+
+
+class Removed(NamedTuple):
+    """An event's claims removed: how many, and the file that imports them again (None: past a file's bounds)."""
+
+    event: str
+    games: int
+    csv: str | None
+
+
+def _event_counts(session: Session, league_id: int) -> list[tuple[str, int]]:
+    """Each event name as kept and its claims, the first imported first."""
+    rows = session.execute(
+        sa_select(col(LeagueClaim.event), func.count())
+        .where(col(LeagueClaim.league_id) == league_id)
+        .group_by(col(LeagueClaim.event))
+        .order_by(func.min(col(LeagueClaim.id)))
+    )
+    return [(name, n) for name, n in rows]
+
+
+def kept_of(session: Session, league_id: int, event: str) -> int:
+    """How many games of the event the league keeps (counted by event name, not read row by row)."""
+    looks = _look(event)
+    return sum(n for name, n in _event_counts(session, league_id) if _look(name) == looks)
+
+
+def remove_event(session: Session, league_id: int, event: str) -> Removed:
+    """The event's claims removed (not committed here), with the file that would put them back."""
+    removed = of_event(session, league_id, event)
+    for row in removed:
+        session.delete(row)
+    session.flush()
+    return Removed(removed[0].event if removed else event, len(removed), as_csv(removed))
+
+
+# The columns of the file that puts removed claims back (`as_csv`): its header, named as ClaimColumns names them.
+UNDO_COLUMNS = ClaimColumns(
+    round="Round",
+    a_name="First",
+    a_club="First club",
+    a_points="First score",
+    b_name="Second",
+    b_club="Second club",
+    b_points="Second score",
+    result="Result",
+)
+
+
+def as_csv(rows: list[LeagueClaim]) -> str | None:
+    """The claims as a file of UNDO_COLUMNS that imports them again as they were, or None when it would be
+    past a file's bounds (MAX_CSV_ROWS, MAX_CSV_CHARS): then they cannot be put back in one tap."""
+    if len(rows) > MAX_CSV_ROWS:
+        return None
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    names = UNDO_COLUMNS
+    writer.writerow([names.round, names.a_name, names.a_club, names.a_points, names.b_name, names.b_club,
+                     names.b_points, names.result])  # fmt: skip
+    for r in rows:
+        result = "W" if r.winner == "a" else "L" if r.winner == "b" else "D"
+        writer.writerow([r.round, r.a_name, r.a_club, r.a_points, r.b_name, r.b_club, r.b_points, result])
+    text = out.getvalue()
+    return text if len(text) <= MAX_CSV_CHARS else None

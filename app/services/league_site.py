@@ -35,7 +35,7 @@ from app.club import signing
 from app.core import shipped
 from app.data.models import League, LeagueGame
 from app.data.schemas_league import LeagueLineOut
-from app.services import league, league_claims
+from app.services import league, league_table
 from rules.core.commitment import canonical
 
 SITE_VERSION: Literal[1] = 1  # index.json's format: a reader checks it before reading the rest
@@ -99,6 +99,9 @@ class SiteClaim(BaseModel):
     second: tuple[str, str]
     winner: Literal["first", "second"] | None
     points: tuple[int, int]
+    superseded: bool = Field(
+        default=False, description="A signed result of the same event, round and players counts instead."
+    )
 
 
 class SiteIndex(BaseModel):
@@ -184,13 +187,14 @@ def build(session: Session, league_id: int) -> Site:
     """The league's site, from the league as kept: the same league, the same bytes."""
     row = league.get(session, league_id)
     games = _games(session, league_id)
-    lines = league.table(session, league_id)
+    counted = league_table.read(session, league_id)
+    lines = league_table.lines(counted)
     site = Site()
     standings = [
         SiteLine(**vars(line), page=f"players/{slug(line.player + chr(0) + line.club, 'player')}.html")
         for line in lines
     ]
-    claims = _claims(session, league_id)
+    claims = _claims(counted)
     clubs = sorted(
         (
             {g.info.attacker[1] for g in games}
@@ -235,20 +239,23 @@ def build(session: Session, league_id: int) -> Site:
     return site
 
 
-_SIDE: dict[str, Literal["first", "second"]] = {"a": "first", "b": "second"}  # a claim's winner, as kept
+_SIDE: dict[str, Literal["first", "second"]] = {"attacker": "first", "defender": "second"}  # a claim's winner
 
 
-def _claims(session: Session, league_id: int) -> list[SiteClaim]:
+def _claims(counted: league_table.Counted) -> list[SiteClaim]:
+    """Every claim, each player as the table names them (one player whether a file gave their club or not), a
+    claim a signed game superseded saying so."""
     claimed = [
         SiteClaim(
             event=k.event,
             round=k.round,
-            first=(k.a_name, k.a_club),
-            second=(k.b_name, k.b_club),
+            first=counted.players.get(k.a, k.a),
+            second=counted.players.get(k.b, k.b),
             winner=_SIDE.get(k.winner or ""),
             points=(k.a_points, k.b_points),
+            superseded=k.claim in counted.superseded,
         )
-        for k in league_claims.claims(session, league_id)
+        for k in counted.claims
     ]
     return sorted(claimed, key=lambda k: (k.event, k.round, k.first, k.second))
 

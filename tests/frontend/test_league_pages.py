@@ -80,3 +80,44 @@ def test_a_league_by_taps(new_page: Any, tmp_path: Path) -> None:
     expect(page.locator("#keys")).to_contain_text(fingerprint)
     at_every_size(page, "league-table")
     tall_enough(page, "Every league")
+
+
+def test_an_events_claims_by_taps_replaced_removed_and_put_back(new_page: Any, tmp_path: Path) -> None:
+    """Issue 70's review: the organiser imports another tool's CSV, the league page (its address no longer the
+    form's: a reload imports nothing) says what was kept; the same event's corrected file offers to replace
+    its games; removing them offers them back in one tap. The columns page and the league page at every size."""
+    page = new_page()
+    path = tmp_path / "round.csv"
+    head = "Round,Player 1,Score 1,Player 2,Score 2,Result\n"
+    path.write_text(head + "1,Ann,14,Bob,6,W\n1,Cleo,8,Dirk,8,D\n")
+    page.goto("/leagues")
+    page.get_by_label("Name").fill("Claims league")
+    page.get_by_role("button", name="Start the league").click()
+
+    def columns(event: str) -> None:
+        page.get_by_label("The event the file is of").fill(event)
+        page.get_by_label("The file (.csv, its first row the columns' names)").set_input_files(str(path))
+        page.get_by_role("button", name="Read its columns").click()
+        for label, column in (("Round", "Round"), ("First player", "Player 1"), ("First player's score",
+                              "Score 1"), ("Second player", "Player 2"), ("Second player's score", "Score 2")):  # fmt: skip
+            page.get_by_label(label, exact=True).select_option(column)
+
+    columns("Autumn GT")
+    page.get_by_role("button", name="Import the games as claims").click()
+    expect(page.get_by_role("status")).to_have_text(
+        "2 new games kept, 0 already here: the organiser's claim, not signed by a club."
+    )
+    assert "?kept=2&already=0" in page.url
+    path.write_text(head + "1,Ann,6,Bob,14,L\n")  # the corrected file: Ann lost, Cleo v Dirk not played
+    columns("Autumn GT")
+    at_every_size(page, "league-claims-replace")
+    page.get_by_role("button", name="Replace Autumn GT's 2 games with this file").click()
+    expect(page.get_by_role("status")).to_contain_text("2 games replaced: 1 new game kept")
+    page.get_by_role("button", name="Remove Autumn GT's claims").click()
+    expect(page.get_by_role("status")).to_have_text(
+        "Removed Autumn GT's 1 game: the button below puts them back."
+    )
+    at_every_size(page, "league-claims-removed")
+    page.get_by_role("button", name="Undo: put Autumn GT's 1 game back").click()
+    expect(page.get_by_role("status")).to_contain_text("1 new game kept")
+    expect(page.locator("#table")).to_contain_text("Bob")
