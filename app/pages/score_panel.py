@@ -12,6 +12,7 @@ frontend/static/js/game-score.js swaps them in, and reads them here as the page 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -67,6 +68,11 @@ class ObjectiveLine:
     holder_words: str
     calls: tuple[Call, ...]
     count_words: str = ""  # held_turns: "Held 2 of 3 turns by the attacker."
+    # On the map (table-objectives.js draws them from the cards): its shape as GeoJSON ("" for none), its label's
+    # holder ("Contested", "Attacker's", "Nobody's") and the stands on it (JSON ids, named from the map's model).
+    geometry: str = ""
+    holder_short: str = ""
+    stands: str = "[]"
 
 
 @dataclass(frozen=True)
@@ -218,6 +224,13 @@ def objective_line(o: ObjectiveScoreOut, words: Words, calls: bool) -> Objective
         holder_words=f"{words.holder(o)}.",
         calls=offered if calls else (),
         count_words=words.count(o),
+        geometry=o.geometry.model_dump_json() if o.geometry else "",
+        holder_short="Contested"
+        if o.contested and not o.called_by_referee
+        else f"{humanise(o.holder)}'s"
+        if o.holder
+        else "Nobody's",
+        stands=json.dumps(o.stands),
     )
 
 

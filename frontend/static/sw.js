@@ -4,8 +4,8 @@
 // - Pages go to the network; when it fails (or is silent for PATIENCE_MS and a copy is kept), the last copy
 //   of that same page, marked as not live with the time it was kept (not-live.js shows it), else a page
 //   saying plainly that the server cannot be reached (never another page under this URL).
-// - A game's pages (referee board, map, fire plan, the lookup in a game) and the map's state (the game's
-//   /state and /units) are kept PER SEAT: a game page names its seat in <meta name="firestep-seat"> (game,
+// - A game's pages (referee board, map, fire plan, the lookup in a game), the map's state (the game's
+//   /state and /units) and its cards (a stand's head, the chooser, a template's card) are kept PER SEAT: a game page names its seat in <meta name="firestep-seat"> (game,
 //   role and a digest of the token: no secret), and its copies go to that seat's cache only. There is one
 //   seat cache at a time: a page of another seat, a request that may seat it (SEATING), or a game
 //   page refusing the device (its seat withdrawn) drops the others, so no seat is ever shown another's view.
@@ -53,6 +53,9 @@ const OFFLINE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 const SEAT_PAGES = /^\/(games\/\d+\/(referee|map|fire-plan)|lookup(\/(?!sheets\/).*)?)$/;
 const SHARED_PAGES = /^\/(lookup(\/(?!sheets\/).*)?)?$/; // the start page and the free lookup
 const GAME_STATE = /^\/api\/v1\/games\/(\d+)\/(state|units)$/;
+// The map's own cards of a seat (app/pages/map_cards.py: a stand's head, the chooser, a template's card), kept as
+// the state is: the last copy of each shows while the server cannot be reached.
+const MAP_CARDS = /^\/games\/(\d+)\/map\/(units\/\d+\/head|templates\/\d+\/card|choose)$/;
 // Every request that may seat this device elsewhere: joining by code or by a join card, an organiser taking a
 // table's referee seat, creating a game or a campaign, a campaign battle's "Fight this battle" and "Play"
 // buttons, and their APIs
@@ -249,7 +252,7 @@ self.addEventListener("fetch", (event) => {
     if (SEATING.test(url.pathname)) event.waitUntil(serially(() => forgetSeatsBut(null)));
     return;
   }
-  const state = GAME_STATE.exec(url.pathname);
+  const state = GAME_STATE.exec(url.pathname) || MAP_CARDS.exec(url.pathname);
   if (state) {
     event.respondWith(gameState(event, state[1]));
     return;

@@ -46,22 +46,17 @@
     const resolver = resolverOf(failedPath) || p.dataset.resolver;
     const answer = document.getElementById("answer");
     if (answer) answer.classList.add("stale");
-    const intro = document.createElement("p");
-    intro.className = "offline-note";
-    intro.textContent = "The server cannot be reached, so this tap has no answer from firestep."
-      + (answer ? " The answer above is from before the connection dropped." : "")
-      + " Read it off your playsheet:";
-    box.replaceChildren(intro);
+    // The sentences are the page's own (_lookup_panel.html): the one that is true said.
+    const intro = box.querySelector(".offline-note");
+    const copy = box.querySelector("[data-offline-copy]");
+    intro.textContent = answer ? intro.dataset.saidStale : intro.dataset.said;
+    copy.replaceChildren();
     box.hidden = false;
     const dockLine = p.querySelector(".dock-line");
     if (dockLine) dockLine.textContent = "No server: read your playsheet";
     box.scrollIntoView({ block: "start" });
     const url = p.dataset.sheetUrl;
-    const none = () => {
-      if (call !== shown) return;
-      intro.textContent = "The server cannot be reached and this device has no copy of this rule set's playsheet:"
-        + " use the printed sheet until the connection is back.";
-    };
+    const none = () => { if (call === shown) intro.textContent = intro.dataset.saidNone; };
     if (!url) { none(); return; }
     // The worker's copy, read straight from its cache (the page may not be under the worker yet); failing that
     // the device's stored copy, then the network, and once more a moment later before saying there is none.
@@ -80,14 +75,12 @@
       .then((r) => r.text())
       .then((html) => {
         if (call !== shown) return;
-        const holder = document.createElement("div");
-        holder.innerHTML = html;
-        const sheet = holder.querySelector(".sheet-fallback");
+        const sheet = new DOMParser().parseFromString(html, "text/html").querySelector(".sheet-fallback");
         if (!sheet) { none(); return; }
         const sections = [...sheet.querySelectorAll("[data-sheet-section]")];
         const mine = sections.filter((s) => s.dataset.resolvers.split(" ").includes(resolver));
         if (mine.length) sections.filter((s) => !mine.includes(s)).forEach((s) => s.remove());
-        box.append(sheet);
+        copy.replaceChildren(document.adoptNode(sheet));
       })
       .catch(none);
   };

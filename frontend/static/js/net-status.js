@@ -50,22 +50,10 @@
     const key = options.key || "notice";
     let item = shown.get(key);
     if (!item) {
-      item = document.createElement("div");
-      item.className = "notice";
+      item = document.querySelector("template[data-notice]").content.firstElementChild.cloneNode(true);
       item.dataset.noticeKey = key;
-      const words = document.createElement("p");
-      const why = document.createElement("details");
-      why.className = "notice-why";
-      why.append(document.createElement("summary"), document.createElement("p"), document.createElement("cite"));
-      why.querySelector("summary").textContent = "Why?";
-      why.addEventListener("toggle", place);
-      const dismiss = document.createElement("button");
-      dismiss.type = "button";
-      dismiss.className = "notice-dismiss";
-      dismiss.textContent = "OK";
-      dismiss.setAttribute("aria-label", "OK: dismiss this message"); // the visible word first (WCAG 2.5.3)
-      dismiss.addEventListener("click", () => remove(key));
-      item.append(words, why, dismiss);
+      item.querySelector(".notice-why").addEventListener("toggle", place);
+      item.querySelector(".notice-dismiss").addEventListener("click", () => remove(key));
       el.append(item);
       shown.set(key, item);
     }

@@ -5,7 +5,7 @@
 // The table is drawn in the orientation that fits the screen, from the seat's own table edge: portrait with
 // the seat's side at the bottom, landscape with it on the left (the referee sees it from the attacker's edge).
 (() => {
-  const { h, humanise } = window.firestepDom;
+  const { h, humanise, partOf } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
   const canvas = document.querySelector("[data-map-canvas]");
   if (!root || !canvas || !window.L || !window.firestepTableModel) return;
@@ -15,7 +15,7 @@
   const role = root.dataset.role;
   const sizes = JSON.parse(document.getElementById("map-sizes").textContent);
   const names = JSON.parse(document.getElementById("map-names").textContent);
-  // The rule set's state a stand card shows: the counter markers move, and the other fields by label.
+  // The rule set's counter the markers move (drawn on a stand and its label) and its word for a turn.
   const ruleState = JSON.parse(document.getElementById("map-state").textContent);
   const marker = ruleState.marker;
   // The rules' word for a turn ("Bound" in a bound's game), capitalised as the panel starts with it.
@@ -46,36 +46,11 @@
   };
   const mayActFor = (side) => role === "referee" || role === side;
 
-  // -- writes: through the outbox when the page has it (CSRF, Idempotency-Key, kept and resent offline) ------
-  // Either way the answer is { ok, status, data, queued }: queued means kept on the device, not refused.
-  const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
-  const send = async (url, { method = "POST", body } = {}) => {
-    if (window.firestepOutbox && window.firestepOutbox.send) {
-      return window.firestepOutbox.send(url, { method, body: body === undefined ? "{}" : body });
-    }
-    try {
-      const response = await fetch(url, {
-        method,
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const data = await response.json().catch(() => null);
-      return { ok: response.ok, status: response.status, data, queued: false };
-    } catch (err) {
-      return { ok: false, status: 0, data: null, queued: false };
-    }
-  };
-  const refusal = (result, fallback) => {
-    if (!result || !result.status) return fallback;
-    if (window.firestepExplain) return window.firestepExplain(result.status, result.data, result.retryAfter);
-    const body = result.data;
-    if (result.status === 403) return "That belongs to the other side.";
-    if (result.status === 409 && Array.isArray(body?.current?.allowed_now)) return body.detail;
-    if (result.status === 409) return "Someone changed it meanwhile: the map shows the newest.";
-    if (result.status === 422 && typeof body?.detail === "string") return body.detail;
-    return fallback;
-  };
+  // -- writes: through the outbox (outbox.js, on every page: CSRF, Idempotency-Key, kept and resent offline) ----
+  // The answer is { ok, status, data, queued }: queued means kept on the device, not refused.
+  const send = (url, { method = "POST", body } = {}) => window.firestepOutbox.send(url, { method, body: body === undefined ? "{}" : body });
+  // A refusal in the notices' words (net-status.js, on every page), else `fallback` where nothing answered.
+  const refusal = (result, fallback) => (result && result.status ? window.firestepExplain(result.status, result.data, result.retryAfter) : fallback);
   const failed = (result) => !result || (!result.ok && !result.queued);
   // The referee's override, as on the board (api-action.js's data-override): a stand's marker or move that the
   // rules of play refuse is done anyway once the referee confirms it, and the log shows the override. Only the
@@ -390,30 +365,43 @@
   let shownStep = null; // the step of the game when the stand's card was last drawn
   // `tapped`: the player tapped the stand (a card left finished, Undo and Done, starts afresh), rather than a
   // live frame or a new step drawing it again.
-  const showStand = (id, tapped = false) => {
+  // A card the server drew for this seat (app/pages/map_cards.py), or null where it could not be read. Offline the
+  // service worker answers with the seat's last copy of it (sw.js), and the page is told it is not live.
+  const fragment = async (url) => {
+    const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
+    const text = r && r.ok ? await r.text().catch(() => "") : "";
+    return text ? partOf(text) : null;
+  };
+  let asked = 0; // the card last asked for: an answer to an older ask is dropped
+  const unread = () => document.querySelector("template[data-card-unread]").content.cloneNode(true).childNodes;
+  // The head of the card is the server's (name, side, markers, state and the map's buttons), read anew each time
+  // the card is drawn (a tap, a live frame that changed the stand, a new step); the acts under it are read on
+  // `firestep:stand-shown` (table-act.js). The same stand's card keeps its play and edits: only a head piece
+  // that changed is put in place of its old one, so a button under the finger stays where it is.
+  const HEAD = ["[data-stand-name]", "[data-stand-path]", "[data-stand-facts]"];
+  let headShown = ""; // the head as last put in the card
+  const showStand = async (id, tapped = false) => {
     const u = model.units.get(id);
     const prev = selectedStand;
     selectedStand = u ? id : null;
     if (prev && model.units.get(prev)) drawStand(model.units.get(prev));
-    if (!u) { if (panelShows === "stand") showPanel(null); return; }
+    if (!u) { asked += 1; if (panelShows === "stand") showPanel(null); return; }
     drawStand(u);
     const box = section("stand");
-    const states = ruleState.card.filter((f) => u[f.name]).map((f) => (f.kind === "count" ? `${f.label}: ${u[f.name]}` : f.label));
-    const n = nameOf(u);
-    box.replaceChildren(...[
-      h("h2", { "data-stand-name": "", text: n.plain || n.short }),
-      h("p", { class: "stand-path", "data-stand-path": "", text: n.plain ? `${n.short} · ${n.full}` : n.full }),
-      h("p", { class: `stand-side ${u.side}`, text: `${sideName(u.side)} · ${humanise(u.kind || u.level)}` }),
-      marker ? h("p", { "data-stand-markers": String(markersOf(u)), text: markersOf(u) ? `${markersOf(u)} ${marker.label.toLowerCase()} marker${markersOf(u) > 1 ? "s" : ""}` : `No ${marker.label.toLowerCase()} markers` }) : null,
-      h("p", { class: "muted", text: [u.killed ? "Destroyed" : "", ...states].filter(Boolean).join(" · ") || "Nothing else to note" }),
-      // A destroyed stand offers nothing but its record.
-      u.killed || model.turn.status === "finished" ? null : h("div", { class: "card-actions" },
-        marker ? h("button", { type: "button", class: "button", "data-stand-action": "add-marker", text: "+1 marker" }) : null,
-        marker && mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "recover", text: "Recover a marker" }) : null,
-        mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "move", text: "Move", "aria-pressed": String(mode.kind === "move") }) : null,
-        h("button", { type: "button", class: "button", "data-stand-action": "measure", text: "Measure from here" }),
-      ),
-    ].filter(Boolean)); // a rule set without markers has no marker line (no "null" text)
+    // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to be tapped.
+    if (tapped || box.dataset.headOf !== String(id)) { box.replaceChildren(); box.dataset.headOf = ""; }
+    const mine = ++asked;
+    const head = await fragment(`/games/${game}/map/units/${id}/head`);
+    if (mine !== asked || selectedStand !== id) return;
+    const old = HEAD.map((piece) => box.querySelector(`:scope > ${piece}`));
+    if (box.dataset.headOf !== String(id) || !head || old.some((piece) => !piece)) {
+      box.replaceChildren(...(head ? head.childNodes : unread()));
+      box.dataset.headOf = head ? String(id) : "";
+    } else if (head.outerHTML !== headShown) {
+      HEAD.forEach((piece, i) => old[i].replaceWith(head.querySelector(`:scope > ${piece}`)));
+    }
+    headShown = head ? head.outerHTML : "";
+    box.querySelector("[data-stand-action='move']")?.setAttribute("aria-pressed", String(mode.kind === "move"));
     if (panelShows !== "stand") showPanel("stand");
     const step = model.turn.step;
     const moved = shownStep !== step;
@@ -468,24 +456,17 @@
   };
 
   // -- template card -------------------------------------------------------------------------------------------
-  const selectTemplate = (id) => {
+  const selectTemplate = async (id) => {
     const prev = selectedTemplate;
     selectedTemplate = id;
     if (prev && prev !== id) drawTemplate(prev);
     drawTemplate(id);
-    const t = model.templates.get(id);
-    if (!t) return;
-    const box = section("template");
-    const movable = mayActFor(t.side) && model.turn.status !== "finished";
-    box.replaceChildren(
-      h("h2", { "data-template-title": "", text: `${humanise(t.kind)} · ${sideName(t.side)}` }),
-      h("p", { class: "muted", text: movable ? "Drag its label on the map to move it." : model.turn.status === "finished" ? "The game is over: it stays where it lies." : "The other side's template: only they and the referee move it." }),
-      movable ? h("div", { class: "card-actions" },
-        h("button", { type: "button", class: "button", "data-template-action": "turn", text: "Turn 45°" }),
-        h("button", { type: "button", class: "button", "data-template-action": "remove", text: "Take it off the table" }),
-      ) : null,
-      h("div", { "data-template-coverage": String(id) }),
-    );
+    if (!model.templates.get(id)) return;
+    // Its card is the server's for this seat (who may move it), and its coverage under it (table-coverage.js).
+    const mine = ++asked;
+    const card = await fragment(`/games/${game}/map/templates/${id}/card`);
+    if (mine !== asked || selectedTemplate !== id) return;
+    section("template").replaceChildren(...(card ? card.childNodes : unread()));
     showPanel("template");
     window.dispatchEvent(new CustomEvent("firestep:template-selected", { detail: { id } }));
   };
@@ -595,15 +576,13 @@
   // as far as the nearest: the card offers each (issue 64: on a phone a platoon is a few pixels wide, and the
   // stand nearest the finger is not always the one it meant), the nearest first; one tap opens the one meant.
   const CHOICES = 4;
-  const chooseStand = (ids) => {
-    const box = section("choose");
-    box.replaceChildren(
-      h("h2", { text: "Which stand?" }),
-      h("div", { class: "card-actions stand-choices" }, ...ids.map((id) => {
-        const u = model.units.get(id);
-        return h("button", { type: "button", class: `button stand-choice ${u.side}`, "data-stand-choice": String(id), text: `${nameOf(u).short} · ${sideName(u.side)}` });
-      })),
-    );
+  // The chooser is the server's (app/pages/map_cards.py); where it cannot be read, the nearest stand's card opens.
+  const chooseStand = async (ids) => {
+    const mine = ++asked;
+    const chooser = await fragment(`/games/${game}/map/choose?${new URLSearchParams(ids.map((id) => ["stand", id]))}`);
+    if (mine !== asked) return;
+    if (!chooser) { showStand(ids[0], true); return; }
+    section("choose").replaceChildren(...chooser.childNodes);
     showPanel("choose");
   };
   map.on("click", (e) => {

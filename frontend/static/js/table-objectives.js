@@ -7,13 +7,13 @@
 // never over the card (outside the map). A tap on the label opens the objective's card, the server's
 // (_score_panel.html, swapped by game-score.js: its worth, when it scores, who holds it, and for the referee a
 // contested one's call, buttons api-action.js sends through the outbox): two taps; the stands on it named from
-// the map. The shapes are drawn from the score's JSON (GET .../score as the page opens and after a reconnect,
-// then the map's frames that carry it).
+// the map. The shapes and their labels are the server's too, in those cards (each card's data-geometry and its
+// label's <template>), drawn anew each time game-score.js swaps them (`firestep:score`).
 (() => {
   const start = () => {
     const m = window.firestepMap;
     if (!m) return;
-    const { leaflet: map, toLL, circle, h } = m;
+    const { leaflet: map, toLL, circle } = m;
     const POINT_CM = 2.5; // a point objective is drawn as a ring this wide round its point
     map.createPane("objectives").style.zIndex = "365";
     map.createPane("objective-labels").style.zIndex = "389";
@@ -21,14 +21,7 @@
     const shapes = L.layerGroup().addTo(map);
     const labels = L.layerGroup().addTo(map);
     const drawn = new Map(); // objective id -> { o, shape, label, at }
-    let objectives = [];
     let shown = null; // the objective whose card is open
-
-    const holderClass = (o) => `holder-${o.contested && !o.called_by_referee ? "contested" : o.holder || "none"}`;
-    const holderShort = (o) => {
-      if (o.contested && !o.called_by_referee) return "Contested";
-      return o.holder ? `${m.humanise(o.holder)}'s` : "Nobody's";
-    };
     const ringsOf = (g) => (g.type === "Polygon" ? [g.coordinates] : g.type === "MultiPolygon" ? g.coordinates : []);
     const centreOf = (g) => {
       if (g.type === "Point") return g.coordinates;
@@ -40,10 +33,10 @@
       shapes.clearLayers();
       labels.clearLayers();
       drawn.clear();
-      for (const o of objectives) {
-        const g = o.geometry;
-        if (!g) continue;
-        const cls = `objective ${holderClass(o)}${g.type === "Point" ? " point" : ""}`;
+      for (const part of document.querySelectorAll("[data-objective-cards] [data-objective-card][data-geometry]")) {
+        const o = { id: part.dataset.objectiveCard, stands: JSON.parse(part.dataset.stands || "[]") };
+        const g = JSON.parse(part.dataset.geometry);
+        const cls = `objective ${part.dataset.holderClass}${g.type === "Point" ? " point" : ""}`;
         const latlngs = g.type === "Point" ? [circle(g.coordinates, POINT_CM)] : ringsOf(g).map((rings) => rings.map((ring) => ring.map(toLL)));
         const shape = L.polygon(latlngs, { pane: "objectives", renderer, className: cls, interactive: false }).addTo(shapes);
         shape.getElement()?.setAttribute("data-objective-shape", String(o.id));
@@ -51,21 +44,20 @@
         const label = L.marker(toLL(at), {
           pane: "objective-labels", keyboard: true, title: "",
           icon: L.divIcon({
-            className: `objective-label objective-tag ${holderClass(o)}`, iconSize: null,
+            className: `objective-label objective-tag ${part.dataset.holderClass}`, iconSize: null,
             html: "",
           }),
         }).addTo(labels);
         const el = label.getElement();
         if (el) {
-          el.replaceChildren(h("span", { class: "obj-name", text: o.name }), " ", h("span", { class: "obj-holder", text: `${holderShort(o)} · ${o.vp} VP` }),
-            h("span", { class: "sr-only", text: `: ${holderShort(o)}; open its card` }));
+          el.replaceChildren(part.querySelector("template[data-objective-label]").content.cloneNode(true));
           // Centred on its place (Leaflet sets no margin for an icon of no given size).
           el.style.marginLeft = `${-el.offsetWidth / 2}px`;
           el.style.marginTop = `${-el.offsetHeight / 2}px`;
           el.setAttribute("role", "button");
-          el.dataset.objective = String(o.id);
-          el.dataset.holder = o.holder || "";
-          el.dataset.contested = o.contested ? "true" : "false";
+          el.dataset.objective = o.id;
+          el.dataset.holder = part.dataset.holder;
+          el.dataset.contested = part.dataset.contested;
         }
         label.on("click", () => openCard(o.id));
         label.on("keypress", (e) => { if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") openCard(o.id); });
@@ -122,17 +114,12 @@
       m.showPanel("objective");
     };
 
-    const take = (score) => { objectives = (score && score.objectives) || []; draw(); };
-    const read = () => fetch(m.root.dataset.scoreUrl, { credentials: "same-origin", cache: "no-store" })
-      .then((r) => (r.ok ? r.json() : null)).then((score) => score && take(score)).catch(() => null);
-    document.addEventListener("firestep:event", (e) => { if (e.detail && e.detail.score) take(e.detail.score); });
-    document.addEventListener("firestep:resync", read);
-    // The cards read anew (game-score.js): the one open shows it.
-    document.addEventListener("firestep:score", () => { if (shown !== null && m.root.dataset.shows === "objective") fill(); });
+    // The cards read anew (game-score.js): the objectives drawn from them, and the one open shows it.
+    document.addEventListener("firestep:score", () => { draw(); if (shown !== null && m.root.dataset.shows === "objective") fill(); });
     window.addEventListener("firestep:map-redraw", draw); // the map turned to fit the screen
     m.model.listen(() => place());
     map.on("zoomend moveend", place);
-    read();
+    draw();
     m.openObjective = openCard;
   };
   if (window.firestepMap) start();

@@ -127,6 +127,7 @@ class Walk:
             "side": list(SIDES),
             "seat": ["referee", *SIDES],  # a join card's link (app/pages/join_cards.py)
             "item_id": [1],
+            "template_id": [1],  # a template's card on the map (none laid in this game: 404)
             "ruleset": ["flanders-fields"],
             "ruleset_id": ["flanders-fields"],
             "resolver": ["random-event", "deviation", "shooting"],
@@ -140,6 +141,8 @@ class Walk:
             "league_id": [1],  # a league (none in this game's world: its pages answer 404)
         }
         query: dict[str, list[Any]] = {"game": [g.id], "after": [0, max(0, last - 3)], "period": ["early"]}
+        # The map's chooser of the stands under a tap (app/pages/map_cards.py): a stand that holds a secret.
+        query["stand"] = values["unit_id"][:1]
         for route in get_routes():
             if route.path_format == STREAM:
                 continue

@@ -1,0 +1,215 @@
+"""The table map's own cards, rendered by the server per seat (issue 67): a stand card's head (its names, side,
+markers and state as this seat may read them, and the map's buttons: a marker, Move, Measure), the chooser
+of the stands under one tap, and a template's card. frontend/static/js/table-map.js keeps the drawing and the
+taps and puts these in the card; the service worker keeps the last copy of each for the seat
+(frontend/static/sw.js), so a card opened before still shows while the server cannot be reached. The acts
+under the head are app/pages/stand_acts.py's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Path, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
+
+from app.core.routing import Router
+from app.data.bounded import INT32_MAX
+from app.data.models import Game
+from app.deps import GameId, SessionDep, SettingsDep
+from app.pages.seats import game_page
+from app.pages.templates import humanise, rule_state
+from app.services import unit_names
+from app.services import units as units_service
+from app.services.seating import Viewer
+from app.services.templates import templates_of
+from rules.core.errors import NotFoundError, RulesError
+
+__all__ = ["StandChoice", "StandHead", "TemplateCard", "stand_choice", "stand_head", "template_card"]
+
+router = Router()
+
+CHOICES = 4  # the stands a tap between them offers at most (table-map.js asks for the nearest few)
+StandIds = Annotated[int, Path(ge=1, le=INT32_MAX)]
+
+
+@dataclass(frozen=True)
+class StandHead:
+    """The head of a stand's card for one seat: its names, side and kind, its markers (`markers` None for a
+    rule set without them), its state's line, and which of the map's buttons it offers."""
+
+    unit_id: int
+    name: str
+    path: str
+    side: str
+    side_line: str
+    markers: int | None
+    markers_line: str
+    states_line: str
+    acts: bool  # the stand may be acted on (not destroyed, the game not over)
+    own: bool  # the seat may act for its side (Recover, Move)
+
+    def context(self) -> dict[str, object]:
+        """The context `_stand_head.html` renders."""
+        return {"head": self}
+
+
+def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> StandHead:
+    """The head of stand `unit_id`'s card as `viewer` reads the stand (the other side's secrets at their
+    defaults, as the units API reads them)."""
+    u = units_service.get_unit(session, game.pk, unit_id, "unit_id")  # one of no game: 422 naming it
+    units = units_service.list_units(session, game.pk)
+    read: dict[str, Any] = units_service.reader(game, viewer)(u)
+    full, short = unit_names.names(units)[u.pk]
+    plain = unit_names.plain_names(units).get(u.pk, "")
+    state = rule_state(game.ruleset)
+    marker = state.marker
+    count = int(read.get(marker.name) or 0) if marker else None
+    noun = marker.label.lower() if marker else ""
+    states = [
+        f"{f.label}: {read[f.name]}" if f.kind == "count" else f.label
+        for f in state.card
+        if f is not marker and read.get(f.name)
+    ]
+    return StandHead(
+        unit_id=u.pk,
+        name=plain or short,
+        path=f"{short} · {full}" if plain else full,
+        side=u.side,
+        side_line=f"{humanise(u.side)} · {humanise(u.kind or u.level)}",
+        markers=count,
+        markers_line=(f"{count} {noun} marker{'s' if count > 1 else ''}" if count else f"No {noun} markers")
+        if count is not None
+        else "",
+        states_line=" · ".join(["Destroyed"] * bool(u.killed) + states) or "Nothing else to note",
+        acts=not u.killed and game.status != "finished",
+        own=viewer.may_act_for(u.side),
+    )
+
+
+@router.get("/games/{game_id}/map/units/{unit_id}/head", response_class=HTMLResponse)
+def stand_head_page(
+    game_id: GameId, unit_id: StandIds, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The head of a stand's card for this seat (`stand_head`), as a fragment."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_stand_head.html",
+        "_stand_head.html",
+        lambda game, seat: stand_head(session, game, seat.viewer, unit_id).context(),
+    )
+
+
+@dataclass(frozen=True)
+class Choice:
+    unit_id: int
+    side: str
+    label: str
+
+
+@dataclass(frozen=True)
+class StandChoice:
+    """The stands a tap between them may have meant, nearest first, a button each."""
+
+    choices: tuple[Choice, ...]
+
+    def context(self) -> dict[str, object]:
+        """The context `_stand_choice.html` renders."""
+        return {"stand_choice": self}
+
+
+def stand_choice(session: Session, game: Game, unit_ids: list[int]) -> StandChoice:
+    """The stands `unit_ids` of this game in that order (the map's, nearest the finger first), each by its
+    short name and side; an id the game has not is a 422 naming the field."""
+    units = units_service.list_units(session, game.pk)
+    by_id = {u.pk: u for u in units}
+    names = unit_names.names(units)
+    missing = next((i for i in unit_ids if i not in by_id), None)
+    if missing is not None:
+        raise RulesError("stand", "pick a stand of this game", why=f"game {game.pk} has no unit {missing}")
+    return StandChoice(
+        tuple(
+            Choice(i, by_id[i].side, f"{names[i][1]} · {humanise(by_id[i].side)}")
+            for i in dict.fromkeys(unit_ids)
+        )
+    )
+
+
+@router.get("/games/{game_id}/map/choose", response_class=HTMLResponse)
+def stand_choice_page(
+    game_id: GameId,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    stand: Annotated[
+        list[Annotated[int, Query(ge=1, le=INT32_MAX)]], Query(min_length=1, max_length=CHOICES)
+    ],
+) -> Response:
+    """The chooser of the stands under one tap (`stand_choice`), as a fragment."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_stand_choice.html",
+        "_stand_choice.html",
+        lambda game, seat: stand_choice(session, game, stand).context(),
+    )
+
+
+@dataclass(frozen=True)
+class TemplateCard:
+    """A template's card for one seat: its title, a line saying who may move it, and its buttons where the
+    seat may (its coverage filled in below by table-coverage.js)."""
+
+    template_id: int
+    title: str
+    line: str
+    movable: bool
+
+    def context(self) -> dict[str, object]:
+        """The context `_template_card.html` renders."""
+        return {"template_card": self}
+
+
+def template_card(game: Game, viewer: Viewer, template_id: int) -> TemplateCard:
+    """The card of template `template_id` on the table, as `viewer` may handle it."""
+    t = next((x for x in templates_of(game) if x["id"] == template_id), None)
+    if t is None:
+        raise NotFoundError("template", str(template_id))
+    over = game.status == "finished"
+    movable = viewer.may_act_for(str(t["side"])) and not over
+    line = (
+        "Drag its label on the map to move it."
+        if movable
+        else "The game is over: it stays where it lies."
+        if over
+        else "The other side's template: only they and the referee move it."
+    )
+    return TemplateCard(
+        template_id, f"{humanise(str(t['kind']))} · {humanise(str(t['side']))}", line, movable
+    )
+
+
+@router.get("/games/{game_id}/map/templates/{template_id}/card", response_class=HTMLResponse)
+def template_card_page(
+    game_id: GameId,
+    template_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Response:
+    """A template's card for this seat (`template_card`), as a fragment."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_template_card.html",
+        "_template_card.html",
+        lambda game, seat: template_card(game, seat.viewer, template_id).context(),
+    )

@@ -1,0 +1,67 @@
+"""The table map's own cards as the server renders them per seat (app/pages/map_cards.py, issue 67): a stand
+card's head (its names, markers and state as the seat reads the stand, the map's buttons the seat may use), the
+chooser of the stands under one tap, a template's card; each refusing a stand or template of no game by its
+field. Their taps are the browser's (tests/frontend/test_map.py, test_map_phone_pick.py, test_map_override.py)."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from app.guard.auth import COOKIE_NAME
+from tests.app.games.conftest import Game, new_game, start_game
+from tests.app.games.test_stand_acts import first, units
+from tests.app.games.test_stand_card_page import words
+
+
+def card(http: TestClient, g: Game, seat: dict[str, str], path: str) -> tuple[int, str]:
+    http.cookies.set(COOKIE_NAME, seat["Authorization"].removeprefix("Bearer "))
+    try:
+        answer = http.get(f"/games/{g.id}/map/{path}", headers={"HX-Request": "true"})
+    finally:
+        http.cookies.clear()
+    return answer.status_code, answer.text
+
+
+def test_the_map_s_cards_say_what_the_seat_may_read_and_do(client: TestClient) -> None:
+    g = new_game(client)
+    start_game(client, g)
+    us = units(client, g)
+    mine, theirs = first(us, "attacker", "rifle-platoon"), first(us, "defender", "rifle-platoon")
+    marked = client.post(
+        f"/api/v1/games/{g.id}/units/{mine['id']}/markers", headers=g.attacker, json={"delta": 1}
+    )
+    assert marked.status_code == 200, marked.text
+    status, head = card(client, g, g.attacker, f"units/{mine['id']}/head")
+    assert status == 200
+    said = words(head)
+    assert mine["short_name"] in said and mine["full_name"] in said and "Attacker · " in said
+    assert 'data-stand-markers="1"' in head and "1 suppression marker " in said
+    assert all(f'data-stand-action="{a}"' in head for a in ("add-marker", "recover", "move", "measure"))
+    # The other side's stand: a marker may be placed on it and a measure taken from it, never moved.
+    _, other = card(client, g, g.attacker, f"units/{theirs['id']}/head")
+    assert "No suppression markers" in words(other) and "Defender · " in words(other)
+    assert 'data-stand-action="add-marker"' in other and 'data-stand-action="move"' not in other
+    assert 'data-stand-action="recover"' not in other
+    assert card(client, g, g.attacker, "units/999999/head")[0] == 422
+    # The chooser: the stands in the map's order, each by its short name and side.
+    status, chooser = card(client, g, g.defender, f"choose?stand={theirs['id']}&stand={mine['id']}")
+    assert status == 200
+    assert words(chooser).index(f"{theirs['short_name']} · Defender") < words(chooser).index(
+        f"{mine['short_name']} · Attacker"
+    )
+    assert card(client, g, g.defender, "choose?" + "&".join([f"stand={mine['id']}"] * 5))[0] == 422
+    refused = card(client, g, g.defender, "choose?stand=999999")
+    assert refused[0] == 422 and f"Stand: game {g.id} has no unit 999999" in words(refused[1])
+    # A template's card: its buttons for its own side (the referee's as any act: Viewer.may_act_for), a sentence
+    # for the other side.
+    laid = client.post(
+        f"/api/v1/games/{g.id}/templates", headers=g.attacker, json={"kind": "artillery", "x": 60, "y": 90}
+    )
+    assert laid.status_code == 201, laid.text
+    tid = laid.json()["template"]["id"]
+    for seat, movable in ((g.attacker, True), (g.defender, False)):
+        status, part = card(client, g, seat, f"templates/{tid}/card")
+        assert status == 200 and ('data-template-action="turn"' in part) is movable
+        assert f'data-template-coverage="{tid}"' in part and "Artillery · Attacker" in words(part)
+    assert "only they and the referee move it" in words(part)
+    assert card(client, g, g.attacker, "templates/999/card")[0] == 404
