@@ -98,6 +98,10 @@ class GameSide(Stored, table=True):
     plan_commitment: str | None = Field(default=None, max_length=64)
     plan_leaves: list[str] = Field(default_factory=empty_list, sa_column=Column(JSON, nullable=False))
     plan_salt: str = Field(default="", max_length=64)  # secret until the game is over
+    # Its secret objectives' seal (app.services.secret_objectives): published as the game starts; salt as above.
+    objectives_commitment: str | None = Field(default=None, max_length=64)
+    objectives_leaves: list[str] = Field(default_factory=empty_list, sa_column=Column(JSON, nullable=False))
+    objectives_salt: str = Field(default="", max_length=64)
     version: int = 1
 
 
@@ -189,6 +193,20 @@ class FirePlanSeal(Stored, table=True):
     leaves: list[str] = Field(default_factory=empty_list, sa_column=Column(JSON, nullable=False))
     salt: str = Field(max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class SecretObjective(Stored, table=True):
+    """An objective only its side (and the referee) reads until it scores (app.services.secret_objectives)."""
+
+    __tablename__ = "secret_objective"
+
+    game_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    side: str = Field(max_length=16)
+    feature: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    salt: str = Field(max_length=64)
+    slot: int | None = None  # its leaf's, drawn as the game starts
 
 
 class FirePlanEdit(Stored, table=True):

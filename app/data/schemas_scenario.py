@@ -58,6 +58,8 @@ class ObjectiveProperties(_Strict):
     vp: Annotated[Int, Field(ge=0, le=O.MAX_VP)]
     scored: Literal["each_turn", "game_end", "first_taken"]
     held_by: Literal["stands", "attacker", "defender"] | None = None
+    # Only this side (and the referee) sees it until it scores (app.services.secret_objectives, issue 69).
+    secret_to: Literal["attacker", "defender"] | None = None
 
 
 class ObjectiveFeature(_Strict):

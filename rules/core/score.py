@@ -18,7 +18,10 @@ stood after each act are the stands now with the later changes taken back. Then,
 Each objective says how it is settled (`settled`): `held` by the stands beyond doubt, `called` by the referee,
 or `contested` (no call stands: as the game ends, contested at the end); and each change of its holder in play
 (turn 1 on) is kept in order (`Score.taken`: by the stands, by a call, or as a call lapsed), the story's.
-Losses are each side's stands destroyed."""
+Losses are each side's stands destroyed.
+A secret objective (`Objective.secret_to`, issue 69) is revealed as it first scores, or as the game ends: its
+points count from then, never "as the game would end" before (the other side would read them in the totals);
+`seen_by` leaves it out of what the other side reads until then."""
 
 from __future__ import annotations
 
@@ -89,6 +92,9 @@ class ObjectiveScore:
     settled: str = "held"  # SETTLED: held by the stands, called by the referee, contested with no call
     lapsed_call: str | None = None  # the side a call that lapsed since named ("nobody"), while no call stands
     first_taken_turn: int | None = None  # the turn `first_taken_by` first held it
+    secret_to: str | None = None  # a secret objective's side (issue 69)
+    revealed: bool = True  # False: a secret objective that has not scored in a game not over
+    geometry: Any = None  # a secret objective's point or area (the board, which has the others', has not it)
 
 
 SETTLED = ("held", "called", "contested")
@@ -192,6 +198,7 @@ class _Tally:
     was: dict[str, str | None] = field(default_factory=dict)  # each objective's holder after the last event
     changes: list[Taken] = field(default_factory=list)
     turns_scored: list[int] = field(default_factory=list)
+    scored: set[str] = field(default_factory=set)  # the objectives that have scored: a secret one is revealed
 
     def holder(self, o: Objective) -> str | None:
         call = self.calls.get(o.id)
@@ -228,6 +235,7 @@ class _Tally:
             if o.scored == "first_taken" and o.id not in self.taken and side in SIDES:
                 self.taken[o.id] = side
                 self.points[side] += o.vp
+                self.scored.add(o.id)
 
     def turn_ended(self, turn: int) -> None:
         if turn < 1 or turn in self.turns_scored:
@@ -237,12 +245,14 @@ class _Tally:
             side = self.holder(o)
             if o.scored == "each_turn" and side in SIDES:
                 self.points[side] += o.vp
+                self.scored.add(o.id)
 
     def game_ended(self) -> None:
         for o in self.objectives:
             side = self.holder(o)
             if o.scored == "game_end" and side in SIDES:
                 self.points[side] += o.vp
+                self.scored.add(o.id)
 
 
 def score_of(
@@ -293,10 +303,12 @@ def score_of(
             tally.game_ended()
             ended = True
     points = dict(tally.points)
-    if not ended:  # as the game would end now
+    if (
+        not ended
+    ):  # as the game would end now (a secret objective's points come with its reveal: never before)
         for o in objectives:
             side = tally.holder(o)
-            if o.scored == "game_end" and side in SIDES:
+            if o.scored == "game_end" and side in SIDES and o.secret_to is None:
                 points[side] += o.vp
     losses = dict.fromkeys(SIDES, 0)
     for p in pieces.values():
@@ -305,7 +317,7 @@ def score_of(
     return Score(
         points,
         losses,
-        tuple(_objective_score(o, tally) for o in objectives),
+        tuple(_objective_score(o, tally, ended) for o in objectives),
         ended,
         tuple(tally.turns_scored),
         tuple(tally.changes),
@@ -330,7 +342,7 @@ def _holding(o: Objective, box: Box, pieces: Mapping[int, Piece], bases: Mapping
     return holding(o, _stands({k: p for k, p in pieces.items() if _near(box, p)}, bases))
 
 
-def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
+def _objective_score(o: Objective, tally: _Tally, ended: bool) -> ObjectiveScore:
     h = tally.holdings[o.id]
     called = o.id in tally.calls
     holder = tally.holder(o)
@@ -349,6 +361,23 @@ def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
         "called" if called else "contested" if contested else "held",
         lapsed,
         tally.first_turn.get(o.id),
+        o.secret_to,
+        o.secret_to is None or ended or o.id in tally.scored,
+        o.geometry if o.secret_to is not None else None,
+    )
+
+
+def seen_by(score: Score, side: str | None) -> Score:
+    """The score as `side` may read it (None: every other reader): a secret objective that has not scored, nor
+    its changes of hands, for its own side alone (issue 69). Its points come with its reveal (`score_of`), so
+    the points are every reader's."""
+    hidden = {o.id for o in score.objectives if not o.revealed and o.secret_to != side}
+    if not hidden:
+        return score
+    return replace(
+        score,
+        objectives=tuple(o for o in score.objectives if o.id not in hidden),
+        taken=tuple(t for t in score.taken if t.objective_id not in hidden),
     )
 
 
