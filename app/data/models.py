@@ -36,6 +36,13 @@ def empty_list() -> list[Any]:
     return []
 
 
+def owned_by(table: str, index: bool = True) -> Any:
+    """A row's owner: the id of its `table` row, deleted with it (one Column per table: a new one each call)."""
+    return Field(
+        sa_column=Column(Integer, ForeignKey(f"{table}.id", ondelete="CASCADE"), nullable=False, index=index)
+    )
+
+
 class Stored(SQLModel):
     """A table whose rows are numbered by the database: `id` is None only until the row is flushed, so a row
     read from the database, or added and flushed, gives its number as `pk`, an int."""
@@ -88,7 +95,7 @@ class GameSide(Stored, table=True):
     __tablename__ = "game_side"
     __table_args__ = (UniqueConstraint("game_id", "side"),)
 
-    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False))
+    game_id: int = owned_by("game", index=False)
     side: str = Field(max_length=16)
     nation: str = Field(default="", max_length=32)
     join_code_hash: str = Field(max_length=64, unique=True)
@@ -101,6 +108,10 @@ class GameSide(Stored, table=True):
     # Whose dice the side's rolls are (issue 69): "players" (rolled at the table and entered) or "firestep"
     # (the app rolls each one). The seat's choice, kept with the game; every roll logs whose dice they were.
     dice: str = Field(default="players", max_length=16)
+    # Its secret objectives' seal (app.services.secret_objectives): published as the game starts; salt as above.
+    objectives_commitment: str | None = Field(default=None, max_length=64)
+    objectives_leaves: list[str] = Field(default_factory=empty_list, sa_column=Column(JSON, nullable=False))
+    objectives_salt: str = Field(default="", max_length=64)
     version: int = 1
 
 
@@ -109,7 +120,7 @@ class Token(Stored, table=True):
 
     __tablename__ = "token"
 
-    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False))
+    game_id: int = owned_by("game", index=False)
     role: str = Field(max_length=16)  # referee, attacker or defender
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
@@ -124,9 +135,7 @@ class Unit(Stored, table=True):
 
     __tablename__ = "unit"
 
-    game_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    game_id: int = owned_by("game")
     parent_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("unit.id", ondelete="CASCADE"), nullable=True)
     )
@@ -158,9 +167,7 @@ class FirePlanItem(Stored, table=True):
     __tablename__ = "fire_plan_item"
     __table_args__ = (UniqueConstraint("game_id", "side", "public_id", name="uq_fire_plan_item_public_id"),)
 
-    game_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    game_id: int = owned_by("game")
     side: str = Field(max_length=16)
     kind: str = Field(max_length=32)
     arrival_turn: int = 1
@@ -183,9 +190,7 @@ class FirePlanSeal(Stored, table=True):
     __tablename__ = "fire_plan_seal"
     __table_args__ = (UniqueConstraint("game_id", "side", "turn", name="uq_fire_plan_seal_turn"),)
 
-    game_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    game_id: int = owned_by("game")
     side: str = Field(max_length=16)
     turn: int
     commitment: str = Field(max_length=64)
@@ -194,15 +199,25 @@ class FirePlanSeal(Stored, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class SecretObjective(Stored, table=True):
+    """An objective only its side (and the referee) reads until it scores (app.services.secret_objectives)."""
+
+    __tablename__ = "secret_objective"
+
+    game_id: int = owned_by("game")
+    side: str = Field(max_length=16)
+    feature: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    salt: str = Field(max_length=64)
+    slot: int | None = None  # its leaf's, drawn as the game starts
+
+
 class FirePlanEdit(Stored, table=True):
     """A side's own record of its fire-plan edits (nothing a player entered is lost), kept out of the shared
     event log so that the other side cannot count them."""
 
     __tablename__ = "fire_plan_edit"
 
-    game_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    game_id: int = owned_by("game")
     side: str = Field(max_length=16)
     action: str = Field(max_length=16)  # added or removed
     item: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
@@ -215,9 +230,7 @@ class Event(Stored, table=True):
 
     __tablename__ = "event"
 
-    game_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    game_id: int = owned_by("game")
     turn: int = 0
     side: str = Field(default="", max_length=16)  # side to move when it happened
     step: str = Field(default="", max_length=48)
@@ -260,9 +273,7 @@ class CampaignSide(Stored, table=True):
     __tablename__ = "campaign_side"
     __table_args__ = (UniqueConstraint("campaign_id", "side"),)
 
-    campaign_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False)
-    )
+    campaign_id: int = owned_by("campaign", index=False)
     side: str = Field(max_length=16)
     join_code_hash: str = Field(max_length=64, unique=True)
 
@@ -272,9 +283,7 @@ class CampaignToken(Stored, table=True):
 
     __tablename__ = "campaign_token"
 
-    campaign_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False)
-    )
+    campaign_id: int = owned_by("campaign", index=False)
     role: str = Field(max_length=16)
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
@@ -288,9 +297,7 @@ class CampaignEvent(Stored, table=True):
 
     __tablename__ = "campaign_event"
 
-    campaign_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    campaign_id: int = owned_by("campaign")
     kind: str = Field(max_length=16)  # created, map, action, undo
     actor: str = Field(max_length=16)  # referee (the organiser), german or bef
     turn: int = 1
@@ -332,9 +339,7 @@ class CampaignBattle(Stored, table=True):
         ),
     )
 
-    campaign_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    campaign_id: int = owned_by("campaign")
     turn: int
     battle: int  # the battle's number in its turn, counted from 1 as the page shows it
     # The game outlives nothing it needs: deleting it leaves the link (and any offer) as a record.
@@ -430,9 +435,7 @@ class TournamentToken(Stored, table=True):
 
     __tablename__ = "tournament_token"
 
-    tournament_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("tournament.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    tournament_id: int = owned_by("tournament")
     role: str = Field(default="organiser", max_length=16)
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
@@ -444,9 +447,7 @@ class TournamentPlayer(Stored, table=True):
 
     __tablename__ = "tournament_player"
 
-    tournament_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("tournament.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    tournament_id: int = owned_by("tournament")
     name: str = Field(max_length=80)
     club: str = Field(default="", max_length=80)
     force_list: str = Field(default="", max_length=200)
@@ -459,9 +460,7 @@ class TournamentRound(Stored, table=True):
     __tablename__ = "tournament_round"
     __table_args__ = (UniqueConstraint("tournament_id", "number"),)
 
-    tournament_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("tournament.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    tournament_id: int = owned_by("tournament")
     number: int
     scenario: str = Field(max_length=64)
     status: str = Field(default="draft", max_length=16)
@@ -477,12 +476,8 @@ class TournamentTable(Stored, table=True):
     __tablename__ = "tournament_table"
     __table_args__ = (UniqueConstraint("round_id", "table"),)
 
-    tournament_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("tournament.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
-    round_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("tournament_round.id", ondelete="CASCADE"), nullable=False)
-    )
+    tournament_id: int = owned_by("tournament")
+    round_id: int = owned_by("tournament_round", index=False)
     table: int
     a_player_id: int = Field(sa_column=Column(Integer, ForeignKey("tournament_player.id"), nullable=False))
     b_player_id: int = Field(sa_column=Column(Integer, ForeignKey("tournament_player.id"), nullable=False))
@@ -506,9 +501,7 @@ class TournamentLog(Stored, table=True):
 
     __tablename__ = "tournament_log"
 
-    tournament_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("tournament.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    tournament_id: int = owned_by("tournament")
     kind: str = Field(max_length=16)
     actor: str = Field(max_length=16)
     table_id: int | None = None
@@ -534,9 +527,7 @@ class LeagueKey(Stored, table=True):
     __tablename__ = "league_key"
     __table_args__ = (UniqueConstraint("league_id", "public_key"),)
 
-    league_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("league.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    league_id: int = owned_by("league")
     public_key: str = Field(max_length=64)
     club: str = Field(max_length=80)
     added_at: datetime = Field(default_factory=utcnow)
@@ -551,9 +542,7 @@ class LeagueGame(Stored, table=True):
     __tablename__ = "league_game"
     __table_args__ = (UniqueConstraint("league_id", "identity"),)
 
-    league_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("league.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    league_id: int = owned_by("league")
     identity: str = Field(max_length=64)
     body_hash: str = Field(max_length=64)  # the signed body's sha256: the same bundle again is the same row
     club_key: str = Field(max_length=64, index=True)
@@ -581,9 +570,7 @@ class LeagueClaim(Stored, table=True):
     __tablename__ = "league_claim"
     __table_args__ = (UniqueConstraint("league_id", "identity"),)
 
-    league_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("league.id", ondelete="CASCADE"), nullable=False, index=True)
-    )
+    league_id: int = owned_by("league")
     identity: str = Field(max_length=64)
     result_hash: str = Field(max_length=64)  # the row's result: the same row again is the row kept
     event: str = Field(max_length=80)  # as the organiser named the file's event

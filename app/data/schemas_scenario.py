@@ -63,6 +63,8 @@ class ObjectiveProperties(_Strict):
     held_by: Literal["stands", "attacker", "defender"] | None = None
     turns: Annotated[Int, Field(ge=1, le=O.MAX_HELD_TURNS)] | None = None  # held_turns only
     consecutive: bool | None = None  # held_turns only: in a row, else in all
+    # Only this side (and the referee) sees it until it scores (app.services.secret_objectives, issue 69).
+    secret_to: Literal["attacker", "defender"] | None = None
 
 
 class ObjectiveFeature(_Strict):

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from app.data.schemas_clock import SideClockOut
+from app.data.schemas_scenario import ObjectiveFeature
 
 
 # -- the score (issue 55) -----------------------------------------------------------------------------------
@@ -83,6 +84,11 @@ class ObjectiveScoreOut(BaseModel):
     turns_held_by: str | None = Field(
         default=None, description="held_turns: the holder now, else the side that has held it the most"
     )
+    secret_to: Literal["attacker", "defender"] | None = Field(
+        default=None,
+        description="A secret objective's side: only it and the referee read it until it scores (issue 69)",
+    )
+    revealed: bool = Field(default=True, description="False: a secret objective that has not scored yet")
 
 
 class VictoryMetOut(BaseModel):
@@ -134,3 +140,38 @@ class GameResultOut(BaseModel):
     words: str
     source: str
     headline: str
+
+
+class SecretGivenOut(BaseModel):
+    """A secret objective given at set-up: its id (drawn at random) and its side."""
+
+    id: str
+    side: Literal["attacker", "defender"]
+
+
+class SecretObjectiveRevealedOut(BaseModel):
+    """A secret objective revealed: the objective, its salt, its slot, its leaf and the hashes on its way to
+    the root (rules.core.commitment), and whether they give the commitment published."""
+
+    objective: ObjectiveFeature
+    salt: str
+    slot: int
+    leaf: str
+    path: list[str]
+    root: str = Field(description="The commitment its leaf and path give (its side's, when they are true)")
+    verified: bool
+
+
+class ObjectivesVerifiedOut(BaseModel):
+    """`GET /games/{id}/objectives/{side}/verify`: the side's commitment, the one rebuilt from what is revealed
+    (the whole tree with the padding salt when `padding_salt` is given), whether they match, and each objective
+    revealed."""
+
+    side: Literal["attacker", "defender"]
+    commitment: str
+    recomputed: str | None
+    verified: bool
+    capacity: int
+    padding_salt: str | None
+    items: list[SecretObjectiveRevealedOut]
+    how_to_check: str

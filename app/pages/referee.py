@@ -529,7 +529,5 @@ def board_view(
     at = clock_service.logged_at(events) if events else None
     for e, part in zip(events, parts, strict=True):
         if touches_score(e) and at is not None:
-            part["score_panel"] = score_panel.frame_panel(
-                session, game, viewer.is_referee, "board", shared, at
-            )
+            part["score_panel"] = score_panel.frame_panel(session, game, viewer.role, "board", shared, at)
     return parts

@@ -2,8 +2,8 @@
 objectives flagged), the dashboard (the turn or bound and its step, each side's points and losses, each objective
 with its holder) and the end's list of what is still to settle (the referee's board), as `_score_panel.html`
 renders them for one seat. Read from the same service that answers `GET /api/v1/games/{id}/score`
-(`app.services.score.score_answer`): the score is the same for every viewer; only the referee's seat is offered
-the calls, as only the referee may make one (`CallObjective`, refused to any other seat by the act pipeline).
+(`app.services.score.score_answer`): the points are the same for every viewer, a side's secret objectives its own
+seat's and the referee's until they score (issue 69); only the referee's seat is offered the calls, as only the referee may make one (`CallObjective`, refused to any other seat by the act pipeline).
 The referee's call is a button writing to `POST /api/v1/games/{id}/score/calls` through the outbox (api-action.js:
 kept offline, an idempotency key, sent once), after which the page reads the panels anew; a refusal is said in
 its one sentence. A live frame that may change the score carries the panels for its audience (`frame_panel`, in
@@ -13,7 +13,7 @@ frontend/static/js/game-score.js swaps them in, and reads them here as the page 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated
@@ -32,6 +32,7 @@ from app.pages.seats import game_page
 from app.pages.templates import humanise, rule_state, templates
 from app.services import clock as clock_service
 from app.services import score as score_service
+from app.services import secret_objectives
 
 __all__ = ["ScorePanel", "frame_panel", "frame_score", "score_panel", "score_panel_page"]
 
@@ -74,6 +75,8 @@ class ObjectiveLine:
     holder_short: str = ""
     stands: str = "[]"
 
+    secret: bool = False  # a secret objective not yet revealed: this seat's own (or the referee's) to read
+
 
 @dataclass(frozen=True)
 class MetLine:
@@ -114,6 +117,7 @@ class ScorePanel:
     referee: bool
     view: str  # the page's parts: "map" (the objectives' cards) or "board" (the end's list)
     met: tuple[MetLine, ...] = ()
+    seals: tuple[tuple[str, str, str], ...] = ()  # each side's secret objectives' (side, name, commitment)
 
     @property
     def flag_words(self) -> str:
@@ -222,7 +226,7 @@ def objective_line(o: ObjectiveScoreOut, words: Words, calls: bool) -> Objective
         contested=o.contested,
         called=o.called_by_referee,
         holder_words=f"{words.holder(o)}.",
-        calls=offered if calls else (),
+        calls=offered if calls and o.revealed else (),  # a call is logged for all: not before its reveal
         count_words=words.count(o),
         geometry=o.geometry.model_dump_json() if o.geometry else "",
         holder_short="Contested"
@@ -231,10 +235,13 @@ def objective_line(o: ObjectiveScoreOut, words: Words, calls: bool) -> Objective
         if o.holder
         else "Nobody's",
         stands=json.dumps(o.stands),
+        secret=not o.revealed,
     )
 
 
-def panel_of(game: Game, score: GameScore, referee: bool, view: str) -> ScorePanel:
+def panel_of(
+    game: Game, score: GameScore, referee: bool, view: str, seals: Mapping[str, str] | None = None
+) -> ScorePanel:
     """The panels of `score` (GET /score's answer) for a seat, the referee's with its calls while in play."""
     words = Words(game.ruleset, score.turn_word)
     calling = referee and score.status == "playing"
@@ -280,14 +287,15 @@ def panel_of(game: Game, score: GameScore, referee: bool, view: str) -> ScorePan
             )
             for m in score.met
         ),
+        seals=tuple((s, words.word(s), c) for s, c in sorted((seals or {}).items())),
     )
 
 
 def score_panel(session: Session, game: Game, role: str, now: datetime, view: str = VIEWS[0]) -> ScorePanel:
     """The score's panels for a seat of `role`, read as GET /api/v1/games/{id}/score answers."""
     clock = clock_service.game_clock(session, game, now)
-    answer = score_service.score_answer(game, score_service.game_score(session, game), clock)
-    return panel_of(game, answer, role == "referee", view)
+    answer = score_service.score_answer(game, score_service.game_score(session, game, role), clock)
+    return panel_of(game, answer, role == "referee", view, secret_objectives.commitments(session, game.pk))
 
 
 @router.get("/games/{game_id}/score/panel", response_class=HTMLResponse)
@@ -311,29 +319,34 @@ def score_panel_page(
     )
 
 
-def frame_score(session: Session, game: Game, shared: live.Shared, at: datetime) -> GameScore:
-    """The score as a live frame's parts read it (GET /score's answer, its clocks as of `at`, when the frame's
-    newest event was logged: the same frames whenever its events are rendered): once per wake-up of the feed, for
-    every audience and view."""
+def frame_score(session: Session, game: Game, shared: live.Shared, at: datetime, role: str) -> GameScore:
+    """The score as a live frame's parts read it for a seat of `role` (GET /score's answer, its clocks as of
+    `at`, when the frame's newest event was logged: the same frames whenever its events are rendered): worked
+    out once per wake-up of the feed, then as each kind of seat may read it (a side's secret objectives its own)."""
+    whole = shared.get(("score-whole", at), lambda: score_service.game_score(session, game, "referee"))
+    clock = shared.get(("score-clock", at), lambda: clock_service.game_clock(session, game, at))
     score: GameScore = shared.get(
-        ("score-answer", at),
-        lambda: score_service.score_answer(
-            game, score_service.game_score(session, game), clock_service.game_clock(session, game, at)
-        ),
+        ("score-answer", role, at),
+        lambda: score_service.score_answer(game, score_service.seen_as(whole, role), clock),
     )
     return score
 
 
-def frame_panel(
-    session: Session, game: Game, referee: bool, view: str, shared: live.Shared, at: datetime
-) -> str:
-    """The panels a live frame carries (`score_panel`) to an audience: the referee's with its calls, a side's
-    without (nothing else differs: the score hides nothing), for the map's page or the board's; rendered once per
+def frame_panel(session: Session, game: Game, role: str, view: str, shared: live.Shared, at: datetime) -> str:
+    """The panels a live frame carries (`score_panel`) to a seat of `role`: the referee's with its calls, a side's
+    without and with its own secret objectives, for the map's page or the board's; rendered once per
     wake-up for each, as `GET /games/{id}/score/panel` answers that seat (its clocks as of `at`, frame_score)."""
     html: str = shared.get(
-        ("score-panel", referee, view, at),
+        ("score-panel", role, view, at),
         lambda: templates.get_template("_score_panel.html").render(
-            game=game, **panel_of(game, frame_score(session, game, shared, at), referee, view).context()
+            game=game,
+            **panel_of(
+                game,
+                frame_score(session, game, shared, at, role),
+                role == "referee",
+                view,
+                shared.get("seals", lambda: secret_objectives.commitments(session, game.pk)),
+            ).context(),
         ),
     )
     return html

@@ -367,12 +367,13 @@ def _map_parts(
         part: dict[str, Any] = {"units": [read(rows[i]) for i in sorted(touched_units(e)) if i in rows]}
         if touches_game(e):
             part["state"] = state
-        if score_service.touches_score(e):  # the same for every viewer (app.services.score): worked out once
+        if score_service.touches_score(e):  # worked out once, read as each seat may (app.services.score)
             at = clock_service.logged_at(events)  # its clocks as of the newest event, as the frame's clock
             part["score"] = shared.get(
-                ("score", at), functools.partial(_score_now, session, game, shared, at)
+                ("score", viewer.role, at),
+                functools.partial(_score_now, session, game, shared, at, viewer.role),
             )
-            part["score_panel"] = score_panel.frame_panel(session, game, viewer.is_referee, "map", shared, at)
+            part["score_panel"] = score_panel.frame_panel(session, game, viewer.role, "map", shared, at)
         if e["kind"] == score_service.FINISHED and game.status == "finished":  # result-line.js swaps it in
             part["result"] = shared.get("result", lambda: _result_line(session, game))
         out.append(part)
@@ -385,6 +386,7 @@ def _result_line(session: Session, game: Game) -> str:
     return templates.get_template("_result_line.html").render(result_line=line)
 
 
-def _score_now(session: Session, game: Game, shared: live.Shared, at: datetime) -> dict[str, Any]:
-    """The game's score as a frame carries it (GET /score's answer), read once with the score's panels."""
-    return score_panel.frame_score(session, game, shared, at).model_dump(mode="json")
+def _score_now(session: Session, game: Game, shared: live.Shared, at: datetime, role: str) -> dict[str, Any]:
+    """The game's score as a frame carries it to a seat of `role` (GET /score's answer), read once with the
+    score's panels."""
+    return score_panel.frame_score(session, game, shared, at, role).model_dump(mode="json")

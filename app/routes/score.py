@@ -12,10 +12,12 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import Int, Version
 from app.data.schemas_answers import EventOut, ObjectiveCalledOut
-from app.data.schemas_score import GameResultOut, GameScore
+from app.data.schemas_scenario import ObjectiveFeature
+from app.data.schemas_score import GameResultOut, GameScore, ObjectivesVerifiedOut, SecretGivenOut
 from app.deps import GameId, NowDep, SessionDep
+from app.errors import Conflict
 from app.guard.auth import ViewerDep
-from app.services import acts, games
+from app.services import acts, games, secret_objectives
 from app.services import clock as clock_service
 from app.services import result as result_service
 from app.services import score as score_service
@@ -48,7 +50,7 @@ class ObjectiveCallIn(BaseModel):
 def get_score(game_id: GameId, viewer: ViewerDep, session: SessionDep, now: NowDep) -> GameScore:
     game = games.get_game(session, game_id)
     clock = clock_service.game_clock(session, game, now)
-    return score_service.score_answer(game, score_service.game_score(session, game), clock)
+    return score_service.score_answer(game, score_service.game_score(session, game, viewer.role), clock)
 
 
 @router.post(
@@ -75,7 +77,7 @@ def call_objective(
         event = EventOut.model_validate(event_dict(played.event, roles_of(viewer)))
     session.refresh(game)
     clock = clock_service.game_clock(session, game, now)
-    score = score_service.score_answer(game, score_service.game_score(session, game), clock)
+    score = score_service.score_answer(game, score_service.game_score(session, game, viewer.role), clock)
     return ObjectiveCalledOut(event=event, score=score)
 
 
@@ -133,3 +135,50 @@ def get_result(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameR
     if result is None:
         raise NotFoundError("result of game (it is not over)", str(game_id))
     return result_service.result_answer(game, result)
+
+
+class SecretObjectiveIn(BaseModel):
+    """The referee gives a side a secret objective at set-up: the side, and the objective as a scenario
+    writes one (its id is drawn by the server)."""
+
+    model_config = ConfigDict(extra="forbid")
+    side: Side
+    objective: ObjectiveFeature
+
+
+@router.post(
+    "/objectives/secret",
+    status_code=201,
+    response_model=SecretGivenOut,
+    summary="The referee gives a side a secret objective at set-up: only that side (and the referee) sees it "
+    "until it scores; sealed with the side's others as the game starts",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def give_secret_objective(
+    game_id: GameId, body: SecretObjectiveIn, viewer: ViewerDep, session: SessionDep
+) -> SecretGivenOut:
+    viewer.require_referee("give a secret objective")
+    with game_write(session, game_id) as game:
+        feature = body.objective.model_dump(mode="json", exclude_none=True)
+        given = secret_objectives.give(session, game, body.side, feature, score_service.objectives_of(game))
+    return SecretGivenOut(id=given, side=body.side)
+
+
+@router.get(
+    "/objectives/{side}/verify",
+    response_model=ObjectivesVerifiedOut,
+    summary="A side's secret objectives checked against the commitment published as the game started: those "
+    "revealed (each by its path to the root) to the other side; all of them, the whole tree, to its own side, "
+    "the referee, and everyone once the game is over",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def verify_secret_objectives(
+    game_id: GameId, side: Side, viewer: ViewerDep, session: SessionDep
+) -> ObjectivesVerifiedOut:
+    game = games.get_game(session, game_id)
+    whole = game.status == "finished" or viewer.may_act_for(side)
+    full = score_service.game_score(session, game, "referee")
+    revealed = {o.id for o in full.objectives if o.secret_to == side and o.revealed}
+    if not whole and not revealed:  # the same answer whether the side holds any or none
+        raise Conflict(f"nothing of the {side}'s secret objectives is revealed yet: check it once one scores")
+    return secret_objectives.verification(session, game, side, revealed, whole)

@@ -522,6 +522,8 @@ def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjec
         raise turns.conflict(
             game, "Objectives are called while the game is played: start it first, or it is over."
         )
+    if score.still_secret(session, game, act.objective_id):  # its call, in the log, would tell the other side
+        raise turns.conflict(game, "A secret objective is called once it is revealed: it has not scored yet.")
 
     def write(answer: Answer) -> Written:
         return Written(dict(answer.shown), [])

@@ -5,7 +5,7 @@ the first event of its log. Rule-set neutral: what a rule set knows comes throug
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -14,7 +14,7 @@ from app.core import live
 from app.core.db import SharedJson
 from app.data.models import Game, Unit, utcnow
 from app.services import clock as clock_service
-from app.services import scenarios
+from app.services import scenarios, secret_objectives
 from app.services.events import new_event
 from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_trees, copy_units
@@ -111,6 +111,8 @@ class NewGame:
     game: dict[str, Any]  # the Game row's values but its name
     made: NewForces
     created: dict[str, Any]  # the first event's payload
+    # Each side's secret objectives (issue 69), kept apart from the board every device reads.
+    secret: dict[str, list[secret_objectives.Feature]] = field(default_factory=dict)
 
 
 def _new_game(
@@ -168,6 +170,10 @@ def _new_game(
             **dict(doc.get("board", {})),
         },
     }
+    public, secret = secret_objectives.split(game["board"].get("table_objectives"))
+    if secret:  # the board, every device's, keeps the public ones alone
+        game["board"] = {k: v for k, v in game["board"].items() if k != "table_objectives"}
+        game["board"].update({"table_objectives": public} if public is not None else {})
     made = _forces(rules, ctx, Game(name="", **game), doc, forces)
     require_room_for_units(
         session, None, units_in(*(n for nodes in made.forces.values() for n in nodes)), rules=rules
@@ -179,7 +185,7 @@ def _new_game(
         "forces": [dict(f) for f in forces],
         **({"clock": clock_service.payload(_clock_limits(clock, rules.book.sides))} if clock else {}),
     }
-    return NewGame(doc, rules, game, made, created)
+    return NewGame(doc, rules, game, made, created, secret)
 
 
 def make_games(
@@ -208,6 +214,7 @@ def make_games(
     session.add_all(games)
     session.flush()
     creds = create_sides(session, secret_key, games)
+    secret_objectives.store(session, [game.pk for game in games], new.secret)
     # The first game's forces written, then copied by the database into every other (one scenario's); or
     # every game's copied from `source`'s.
     if not force:

@@ -4,7 +4,10 @@ that hold it, whether it is contested and whether the referee called it. Nothing
 out from the events and the stands as they stand, so it survives a restart and follows an undo.
 
 What a viewer reads: the stands' places are on the table for every device (app.services.units hides only a
-unit's secret state), and a stand off the table holds nothing, so the score is the same for every viewer."""
+unit's secret state), and a stand off the table holds nothing, so the points are the same for every viewer. A
+side's secret objectives (app.services.secret_objectives, issue 69) are counted with the others, but until one
+scores (or the game ends) its points are not counted and only its side and the referee read it (`game_score`'s
+`role`; rules.core.score.seen_by): every other reader, by default, reads the score without it."""
 
 from __future__ import annotations
 
@@ -21,11 +24,12 @@ from app.data.models import Event, Game, Unit
 from app.data.schemas_clock import GameClock
 from app.data.schemas_score import GameScore, ObjectiveScoreOut, SideScoreOut, VictoryMetOut
 from app.errors import Conflict
+from app.services import secret_objectives
 from app.services.events import reversed_ids_of
 from app.services.markers import rules_of
 from rules.core.clock import Clock
 from rules.core.errors import RulesError
-from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, kept_score, score_of
+from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, kept_score, score_of, seen_by
 from rules.core.victory import Condition, conditions_from_json
 from rules.table.objectives import Objective, objectives_from_geojson
 
@@ -40,6 +44,7 @@ __all__ = [
     "objectives_edited",
     "objectives_of",
     "score_answer",
+    "seen_as",
     "touches_score",
 ]
 
@@ -65,6 +70,18 @@ def conditions_of(game: Game, objectives: Sequence[Objective]) -> list[Condition
     return conditions_from_json(list(kept), {o.id for o in objectives}, rules_of(game).book.broken)
 
 
+SECRET_GIVEN = "a secret objective is given on its own: POST /api/v1/games/{id}/objectives/secret"
+
+
+def still_secret(session: Session, game: Game, objective_id: str) -> bool:
+    """Whether `objective_id` is a secret objective not yet revealed (read only for an id of no public one)."""
+    if any(o.id == objective_id for o in objectives_of(game)):
+        return False
+    if not any(r.feature.get("id") == objective_id for r in secret_objectives.rows(session, [game.pk])):
+        return False
+    return all(o.id != objective_id for o in game_score(session, game).objectives)
+
+
 # The refusal of an edit to the table once the game has started (the table editor's page says the same).
 STARTED = "the game has started: its table can be edited only before it starts"
 
@@ -81,6 +98,9 @@ def objectives_edited(game: Game, collection: Mapping[str, Any]) -> dict[str, An
         if c.get("objective") and c["objective"] not in ids:  # its score would name an objective gone
             said = f"victory condition {i + 1} names the objective {c['objective']}: keep it"
             raise RulesError("table_objectives", said, sorted(ids | {str(c["objective"])}))
+    for i, feature in enumerate(collection.get("features") or ()):  # the board is every device's
+        if (feature.get("properties") or {}).get(secret_objectives.SECRET) is not None:
+            raise RulesError(f"table_objectives.features.{i}.properties.secret_to", SECRET_GIVEN)
     board = read_board(game)
     board.table_objectives = dict(collection) if collection.get("features") else None
     return board_json(game, board)
@@ -120,14 +140,22 @@ def logged(events: Iterable[Event], undone: set[int]) -> list[Logged]:
     return out
 
 
-def game_score(session: Session, game: Game) -> Score:
-    """The game's score now, from its log (or as its rules keep it on its board: Book.score_kept)."""
-    return game_scores(session, [game])[game.pk]
+def game_score(session: Session, game: Game, role: str | None = None) -> Score:
+    """The game's score now, from its log (or as its rules keep it on its board: Book.score_kept), as `role`
+    may read it (`seen_as`; None: a reader of no seat, what is every device's)."""
+    return seen_as(game_scores(session, [game], whole=True)[game.pk], role)
 
 
-def game_scores(session: Session, games: Sequence[Game]) -> dict[int, Score]:
+def seen_as(score: Score, role: str | None) -> Score:
+    """The score as a seat of `role` reads it: the referee every objective, a side its own secret ones too,
+    anyone else none that is still secret."""
+    return score if role == "referee" else seen_by(score, role)
+
+
+def game_scores(session: Session, games: Sequence[Game], whole: bool = False) -> dict[int, Score]:
     """Each game's score now (game_score), by id, read for any number of games in one query of their stands
-    and one of their logs: the organiser's board of a round's hundreds of tables (issue 63)."""
+    and one of their logs: the organiser's board of a round's hundreds of tables (issue 63). Every device's
+    (no objective still secret), or the `whole` score (the referee's)."""
     out: dict[int, Score] = {}
     reading: dict[int, tuple[Game, list[Objective]]] = {}
     for game in games:
@@ -138,6 +166,8 @@ def game_scores(session: Session, games: Sequence[Game]) -> dict[int, Score]:
             reading[game.pk] = (game, objectives_of(game))
     if not reading:
         return out
+    secret = secret_objectives.objectives(session, [g for g, _ in reading.values()])
+    reading = {pk: (g, [*objectives, *secret[pk]]) for pk, (g, objectives) in reading.items()}
     # The stands' columns alone (no unit's row object made), as the database holds them now.
     stands = (
         select(col(Unit.game_id), col(Unit.id), col(Unit.side), col(Unit.base))
@@ -149,7 +179,11 @@ def game_scores(session: Session, games: Sequence[Game]) -> dict[int, Score]:
     for game_id, *piece in session.execute(stands):
         if piece[2]:  # a stand has a base
             now[game_id].append(Piece(*piece))
-    conditions = {pk: conditions_of(game, objectives) for pk, (game, objectives) in reading.items()}
+    # A condition names a public objective only (rules.core.scenario): its words are every seat's.
+    conditions = {
+        pk: conditions_of(game, [o for o in objectives if o.secret_to is None])
+        for pk, (game, objectives) in reading.items()
+    }
     # Without any objective or condition, the stands now give the losses: the log is not read.
     logs: dict[int, list[Event]] = {
         pk: [] for pk, (_, objectives) in reading.items() if objectives or conditions[pk]
@@ -162,7 +196,8 @@ def game_scores(session: Session, games: Sequence[Game]) -> dict[int, Score]:
     for pk, (game, objectives) in reading.items():
         log = logged(logs[pk], undone[pk]) if pk in logs else []
         book = rules_of(game).book
-        out[pk] = score_of(objectives, book.kit.bases, now[pk], log, conditions[pk], book.broken)
+        whole_score = score_of(objectives, book.kit.bases, now[pk], log, conditions[pk], book.broken)
+        out[pk] = whole_score if whole else seen_by(whole_score, None)
     return out
 
 
@@ -196,7 +231,7 @@ def objective_answer(o: ObjectiveScore, shapes: Mapping[str, Any]) -> ObjectiveS
         {
             **{k: getattr(o, k) for k in o.__dataclass_fields__},
             "stands": list(o.stands),
-            "geometry": shapes.get(o.id),
+            "geometry": shapes.get(o.id) or (mapping(o.geometry) if o.geometry is not None else None),
         }
     )
 

@@ -12,6 +12,7 @@ from sqlmodel import Session, and_, col, func, or_, select
 from app.data.models import Event, Game, Unit
 from app.data.overrides import Overridden
 from app.errors import Conflict, Forbidden
+from app.services import secret_objectives
 from app.services.events import record
 from app.services.fireplans import arrive, due_items, each_turn, lock_plan, seal_due
 from app.services.games import bump_game, game_state, game_values, table_of_game
@@ -241,6 +242,7 @@ def advance(
             for s in sides(session, game.pk)
             if not s.plan_locked and not each_turn(game)
         ]
+        secret_objectives.seal(session, game)  # each side's, published as the game starts (issue 69)
         first = first_position(rules_of(game))
         bump_game(
             session, game, None, status="playing", turn=first.turn, side_to_move=first.side, step=first.step

@@ -287,7 +287,9 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     objectives = []
     if doc.get("table_objectives") is not None:
         objectives = objectives_from_geojson(doc["table_objectives"], width, length)
-    conditions_from_json(doc.get("victory_conditions"), {o.id for o in objectives}, rules.book.broken)
+    # A condition names a public objective only: a secret one's name would reach the other side in its words.
+    public = {o.id for o in objectives if o.secret_to is None}
+    conditions_from_json(doc.get("victory_conditions"), public, rules.book.broken)
     sides = _object(doc["sides"], "sides", SIDES, SIDES)
     ids: set[str] = set()
     units = 0

@@ -23,7 +23,10 @@ or `contested` (no call stands: as the game ends, contested at the end); and eac
 Losses are each side's stands destroyed. After each act (turn 1 on) and each turn's end, the scenario's victory
 conditions (rules.core.victory) not met yet are checked on the points scored, the holders and each side's stands
 lost: each met is kept in order (`Score.met`) with its winner; the referee's choice to play on is logged
-(`Logged.played_on`), and the game goes on until the referee ends it."""
+(`Logged.played_on`), and the game goes on until the referee ends it.
+A secret objective (`Objective.secret_to`, issue 69) is revealed as it first scores, or as the game ends: its
+points count from then, never "as the game would end" before (the other side would read them in the totals);
+`seen_by` leaves it out of what the other side reads until then."""
 
 from __future__ import annotations
 
@@ -102,6 +105,9 @@ class ObjectiveScore:
         0  # held_turns: the count of `turns_held_by` (the holder now, else the side counting most)
     )
     turns_held_by: str | None = None
+    secret_to: str | None = None  # a secret objective's side (issue 69)
+    revealed: bool = True  # False: a secret objective that has not scored in a game not over
+    geometry: Any = None  # a secret objective's point or area (the board, which has the others', has not it)
 
 
 SETTLED = ("held", "called", "contested")
@@ -208,6 +214,7 @@ class _Tally:
     turns_scored: list[int] = field(default_factory=list)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)  # held_turns: turns' ends held, by side
     met: list[Met] = field(default_factory=list)
+    scored: set[str] = field(default_factory=set)  # the objectives that have scored: a secret one is revealed
 
     def holder(self, o: Objective) -> str | None:
         call = self.calls.get(o.id)
@@ -244,6 +251,7 @@ class _Tally:
             if o.scored == "first_taken" and o.id not in self.taken and side in SIDES:
                 self.taken[o.id] = side
                 self.points[side] += o.vp
+                self.scored.add(o.id)
 
     def turn_ended(self, turn: int) -> None:
         if turn < 1 or turn in self.turns_scored:
@@ -253,6 +261,7 @@ class _Tally:
             side = self.holder(o)
             if o.scored == "each_turn" and side in SIDES:
                 self.points[side] += o.vp
+                self.scored.add(o.id)
             elif o.scored == "held_turns":
                 self.held_at_end(o, side)
 
@@ -267,12 +276,14 @@ class _Tally:
         if side in SIDES and side is not None and o.id not in self.taken and count[side] >= o.turns:
             self.taken[o.id] = side
             self.points[side] += o.vp
+            self.scored.add(o.id)
 
     def game_ended(self) -> None:
         for o in self.objectives:
             side = self.holder(o)
             if o.scored == "game_end" and side in SIDES:
                 self.points[side] += o.vp
+                self.scored.add(o.id)
 
 
 @dataclass
@@ -361,10 +372,12 @@ def score_of(
             ended = True
         victory.checked(tally, pieces, turn, ev.id)
     points = dict(tally.points)
-    if not ended:  # as the game would end now
+    if (
+        not ended
+    ):  # as the game would end now (a secret objective's points come with its reveal: never before)
         for o in objectives:
             side = tally.holder(o)
-            if o.scored == "game_end" and side in SIDES:
+            if o.scored == "game_end" and side in SIDES and o.secret_to is None:
                 points[side] += o.vp
     losses = dict.fromkeys(SIDES, 0)
     for p in pieces.values():
@@ -373,7 +386,7 @@ def score_of(
     return Score(
         points,
         losses,
-        tuple(_objective_score(o, tally) for o in objectives),
+        tuple(_objective_score(o, tally, ended) for o in objectives),
         ended,
         tuple(tally.turns_scored),
         tuple(tally.changes),
@@ -399,7 +412,7 @@ def _holding(o: Objective, box: Box, pieces: Mapping[int, Piece], bases: Mapping
     return holding(o, _stands({k: p for k, p in pieces.items() if _near(box, p)}, bases))
 
 
-def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
+def _objective_score(o: Objective, tally: _Tally, ended: bool) -> ObjectiveScore:
     h = tally.holdings[o.id]
     called = o.id in tally.calls
     holder = tally.holder(o)
@@ -424,6 +437,23 @@ def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
         o.consecutive,
         count.get(counting, 0) if counting else 0,
         counting if count.get(counting or "", 0) or holder in SIDES else None,
+        o.secret_to,
+        o.secret_to is None or ended or o.id in tally.scored,
+        o.geometry if o.secret_to is not None else None,
+    )
+
+
+def seen_by(score: Score, side: str | None) -> Score:
+    """The score as `side` may read it (None: every other reader): a secret objective that has not scored, nor
+    its changes of hands, for its own side alone (issue 69). Its points come with its reveal (`score_of`), so
+    the points are every reader's."""
+    hidden = {o.id for o in score.objectives if not o.revealed and o.secret_to != side}
+    if not hidden:
+        return score
+    return replace(
+        score,
+        objectives=tuple(o for o in score.objectives if o.id not in hidden),
+        taken=tuple(t for t in score.taken if t.objective_id not in hidden),
     )
 
 

@@ -5,7 +5,8 @@ rules.core.score's).
 A scenario writes them as `table_objectives`, a GeoJSON FeatureCollection like its terrain
 (docs/scenario-format.md): each feature a Point or a Polygon, its properties `name`, `vp` (0..100), `scored`
 (one of `KINDS`: `each_turn`, `game_end`, `first_taken`, `held_turns` with its `turns` and `consecutive`) and
-optionally `held_by`.
+optionally `held_by` and `secret_to` (a side: only it sees the objective until it scores,
+app.services.secret_objectives).
 
 Holding (`holding`): an objective is held by the side with a stand on the table, not destroyed, within or
 touching it (its base's outline meets the point or the area) while no stand of the other side is; with
@@ -44,7 +45,7 @@ MAX_VP = 100
 MAX_POINTS = 2000  # vertices of all the objectives together
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 MAX_HELD_TURNS = 100  # a scenario's turns at most (rules.core.scenario.MAX_TURNS)
-PROPERTY_KEYS = ("name", "vp", "scored", "held_by", "turns", "consecutive")
+PROPERTY_KEYS = ("name", "vp", "scored", "held_by", "turns", "consecutive", "secret_to")
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,8 @@ class Objective:
     geometry: BaseGeometry
     turns: int = 0  # held_turns: the turns' ends it is held at to score (0: another kind)
     consecutive: bool = False  # held_turns: those turns in a row (False: in all)
+    # The one side that sees it until it scores or the game ends (issue 69: app.services.secret_objectives).
+    secret_to: str | None = None
 
     def as_geojson(self) -> GeoFeature:
         props: dict[str, JsonValue] = {"name": self.name, "vp": self.vp, "scored": self.scored}
@@ -94,6 +97,8 @@ class Objective:
         if self.scored == "held_turns":
             props["turns"] = self.turns
             props["consecutive"] = self.consecutive
+        if self.secret_to is not None:
+            props["secret_to"] = self.secret_to
         return {"type": "Feature", "id": self.id, "geometry": mapping(self.geometry), "properties": props}
 
 
@@ -174,6 +179,9 @@ def _objective(obj: Any, at: str, i: int) -> Objective:
     if held_by not in HELD_BY:
         raise _fail(f"{at}.properties.held_by", f"unknown value {str(held_by)[:40]!r}", HELD_BY)
     turns, consecutive = _held_turns(props, f"{at}.properties", str(scored))
+    secret_to = props.get("secret_to")
+    if secret_to is not None and secret_to not in SIDES:
+        raise _fail(f"{at}.properties.secret_to", f"unknown side {str(secret_to)[:40]!r}", SIDES)
     geometry = obj.get("geometry")
     if not isinstance(geometry, dict) or geometry.get("type") not in ("Point", "Polygon"):
         raise _fail(f"{at}.geometry.type", "an objective is a point or an area", ["Point", "Polygon"])
@@ -184,7 +192,7 @@ def _objective(obj: Any, at: str, i: int) -> Objective:
     coords = shapely.get_coordinates(geom)
     if geom.is_empty or not geom.is_valid or not all(math.isfinite(v) for v in coords.flat):
         raise _fail(f"{at}.geometry", f"the shape is empty or not valid: {shapely.is_valid_reason(geom)}")
-    return Objective(fid, name, vp, str(scored), str(held_by), geom, turns, consecutive)
+    return Objective(fid, name, vp, str(scored), str(held_by), geom, turns, consecutive, secret_to)
 
 
 def _held_turns(props: Mapping[str, Any], at: str, scored: str) -> tuple[int, bool]:

@@ -11,8 +11,9 @@ document.addEventListener("click", async (event) => {
   try {
     const response = await fetch(section.dataset.verifyUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
     if (!response.ok) {
-      out.textContent = response.status === 403
-        ? "Not yet: the other side's plan can be checked once the game is over."
+      // A secret objective's section (_score_panel.html) says its own "not yet" (409: nothing revealed).
+      out.textContent = response.status === 403 || response.status === 409
+        ? section.dataset.verifyNotYet || "Not yet: the other side's plan can be checked once the game is over."
         : "The check could not be made just now. Try again in a moment.";
       out.classList.add("bad");
       return;
@@ -20,7 +21,7 @@ document.addEventListener("click", async (event) => {
     const body = await response.json();
     const items = body.items.length;
     if (body.verified) {
-      out.textContent = `Match: the ${items} item${items === 1 ? "" : "s"} revealed give exactly the commitment published at locking (${body.recomputed.slice(0, 12)}…). The plan was not changed.`;
+      out.textContent = `Match: the ${items} item${items === 1 ? "" : "s"} revealed give exactly the commitment published at locking (${body.recomputed.slice(0, 12)}…). The ${section.dataset.verifyWhat || "plan"} ${section.dataset.verifyWhat ? "were" : "was"} not changed.`;
       out.classList.add("good");
     } else {
       out.textContent = `No match: the plan revealed gives ${String(body.recomputed).slice(0, 12)}…, not the commitment published (${String(body.commitment).slice(0, 12)}…). Tell the referee.`;

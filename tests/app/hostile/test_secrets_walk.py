@@ -6,7 +6,9 @@ battery's aiming point before the rules put it on the table ("When a battery fir
 placed on the table", Flanders Fields ARTILLERY AIMING POINT; every one once the game is over), nor the
 undealt pack or the other side's hand (the pack less what is public and one's own hand is that hand), a card
 dealt or one a side entered from the club's own pack. A game whose plans are sealed each bound (2mm Earth 1418)
-is walked bound by bound: no item of a plan, nor its id (the other side would count them), before it lands."""
+is walked bound by bound: no item of a plan, nor its id (the other side would count them), before it lands. A
+side's secret objective (issue 69), given at set-up and scored at the end: nothing of it (its name, its point,
+its id) before the end."""
 
 from __future__ import annotations
 
@@ -34,6 +36,13 @@ from tests.app.hostile.test_secrets import pdf_text, token_of
 FIRES = [413.3125, 319.8125]  # the attacker's battery that fires in turn 1
 KEPT = [433.5625, 357.1875]  # an attacker battery that never fires
 DEFENDS = [521.4375, 617.0625]  # a defender battery that never fires
+# The attacker's secret objective (issue 69), scored at the game's end: its name and point, and its id.
+ORCHARD_AT = [77.4375, 133.0625]
+ORCHARD = {
+    "type": "Feature",
+    "geometry": {"type": "Point", "coordinates": ORCHARD_AT},
+    "properties": {"name": "Ziggurat Orchard", "vp": 2, "scored": "game_end"},
+}
 AIMED_AGAIN = [447.6875, 381.9375]  # the battery that fired, aimed again afterwards
 CARD = re.compile(r"(?<![A-Za-z0-9_-])(?:10|[2-9JQKA])[HDCS](?![A-Za-z0-9_-])")
 STREAM = "/api/v1/games/{game_id}/stream"  # read live from the start of the game (a thread per side and view)
@@ -81,6 +90,7 @@ class Walk:
     frames: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     # Cards a side drew and handed to the other ("hand over card to enemy"): it knows them, as at the table.
     handed: dict[str, set[str]] = field(default_factory=dict)
+    objectives: dict[str, list[str]] = field(default_factory=dict)  # a side's secret objectives, as written
 
     def who(self, role: str | None) -> dict[str, str]:
         return {"referee": self.g.referee, "attacker": self.g.attacker, "defender": self.g.defender}.get(
@@ -91,7 +101,8 @@ class Walk:
         """The renderings of `side`'s aiming points that are still its secret now."""
         if self.finished:
             return []
-        return [r for p in self.ever.get(side, []) if p not in self.fired for r in renderings(p)]
+        aimed = [r for p in self.ever.get(side, []) if p not in self.fired for r in renderings(p)]
+        return aimed + self.objectives.get(side, [])
 
     def hidden_cards(self, viewer: str | None) -> set[str]:
         """The undealt pack, and the other side's hand: no card of them is for `viewer`."""
@@ -197,12 +208,17 @@ class Walk:
                 # A route about no game (the rule book's card list) cannot know this game's pack.
                 shown = cards_in(text) & cards if about else set()
                 assert not shown, f"{phase}: {where} shows {sorted(shown)} to {viewer or 'no token'}"
-        # The search is not blind: each side reads its own points as they are now, the referee all of them.
+        # The search is not blind: each side reads its own points as they are now, the referee all of them; and
+        # its own secret objectives.
         for who in ("referee", *SIDES):
             units = self.http.get(f"/api/v1/games/{self.g.id}/units", headers=self.who(who)).text
             for side, point in self.aimed.values():
                 if who in ("referee", side):
                     assert renderings(point)[1] in units, f"{phase}: the {who} does not read {point}"
+            score = self.http.get(f"/api/v1/games/{self.g.id}/score", headers=self.who(who)).text
+            for side, secret in self.objectives.items():
+                if who in ("referee", side):
+                    assert all(s in score for s in secret), f"{phase}: the {who} does not read {secret}"
 
 
 def follow(base: str, g: Game, side: str, view: str, frames: list[dict[str, Any]]) -> threading.Thread:
@@ -294,6 +310,17 @@ def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: 
     aim(w, g.attacker, first, FIRES)
     aim(w, g.attacker, second, KEPT)
     aim(w, g.defender, w.batteries["defender"][0], DEFENDS)
+    given = w.http.post(
+        f"/api/v1/games/{g.id}/objectives/secret",
+        headers=g.referee,
+        json={"side": "attacker", "objective": ORCHARD},
+    )
+    assert given.status_code == 201, given.text
+    w.objectives["attacker"] = [
+        given.json()["id"],
+        "Ziggurat Orchard",
+        *map(repr, ORCHARD_AT),
+    ]
     w.check("set-up")
 
     advance(w)  # the game starts

@@ -5,9 +5,10 @@ prints none)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from rules.core.score import Logged, Moved, Piece, by_points, score_of
+from rules.core.score import Logged, Moved, Piece, by_points, score_of, seen_by
 from rules.registry import get_game_rules, get_ruleset
 from rules.table.bases import BaseSpec
 from rules.table.objectives import objectives_from_geojson
@@ -51,6 +52,24 @@ def test_a_game_end_objective_counts_for_its_holder_now_and_scores_once_as_the_g
     assert live.objectives[0].holder == "attacker" and live.objectives[0].stands == (1,)
     ended = score_of(objs, BASES, now, [*log, Logged(1, ended=True)])
     assert ended.points == {"attacker": 1, "defender": 0} and ended.ended
+
+
+def test_a_secret_objective_counts_from_its_reveal_as_it_scores_and_only_its_side_reads_it_before() -> None:
+    # The attacker's secret game_end objective held now: no points "as the game would end" (the totals would tell
+    # the defender of it), unseen by the defender and by no seat; counted and revealed to all as the game ends.
+    objs = [replace(o, secret_to="attacker") for o in objectives("game_end")]
+    now = [Piece(1, "attacker", "b", *ON_1)]
+    log = [Logged(1, move(1, HOME, ON_1))]
+    live = score_of(objs, BASES, now, log)
+    assert live.points == {"attacker": 0, "defender": 0} and not live.objectives[0].revealed
+    assert [o.id for o in seen_by(live, "attacker").objectives] == ["o1"]
+    assert seen_by(live, "defender").objectives == () == seen_by(live, None).objectives
+    ended = score_of(objs, BASES, now, [*log, Logged(1, ended=True)])
+    assert ended.points["attacker"] == 1 and ended.objectives[0].revealed
+    assert seen_by(ended, "defender") == ended
+    # A first_taken one is revealed as it is taken, with its points.
+    taken = score_of([replace(o, secret_to="defender") for o in objectives("first_taken")], BASES, now, log)
+    assert taken.objectives[0].revealed and taken.points["attacker"] == 1
 
 
 def test_an_each_turn_objective_scores_its_holder_as_each_turn_ends() -> None:
