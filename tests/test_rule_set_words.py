@@ -190,6 +190,7 @@ APP_OWN_MEANINGS = {
     ("frontend/static/js/table-formation.js", "move"): "the log's event kind of a stand moved",
     ("frontend/static/js/table-formation.js", "moving"): "the formation being moved",
     ("frontend/static/js/table-map.js", "move"): "the map's move mode and the log's event kind",
+    ("frontend/templates/_stand_head.html", "move"): "the map's move mode, its button on a stand's card",
     ("frontend/static/js/table-model.js", "move"): "the log's event kind of a stand moved",
     ("app/services/card.py", "move"): "a stand card's act kind: a stand moved",
     ("frontend/static/sw.js", "open"): "caches.open, the offline cache",

@@ -35,14 +35,16 @@ DRAFT_COOKIE = "firestep_editor"
 DRAFT_COOKIE_SECONDS = 60 * 60 * 24 * 90  # a scenario may take a club a season to build
 
 
-def context(request: Request, session: SessionDep, ruleset_id: str, zone_depth: int | None) -> dict[str, Any]:
+def context(
+    request: Request, session: SessionDep, ruleset_id: str, zone_depth: int | None
+) -> dict[str, object]:
     """What the editor's page shows of this browser's draft of a new scenario of the rule set (with none yet,
     its zones `zone_depth` deep: as the rule set's ready scenario has them)."""
     draft = drafts.find(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id)
     return _parts(draft, ruleset_id, zone_depth)
 
 
-def _parts(draft: ScenarioDraft | None, ruleset_id: str, zone_depth: int | None = None) -> dict[str, Any]:
+def _parts(draft: ScenarioDraft | None, ruleset_id: str, zone_depth: int | None = None) -> dict[str, object]:
     document = draft.document if draft else drafts.empty_document(ruleset_id)
     # Until a first change, the form's own defaults (a side's nationality among them) are not the draft's yet:
     # the checks are asked of what was posted, never of an empty draft the page does not show.

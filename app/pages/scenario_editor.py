@@ -161,13 +161,13 @@ def _editor(
     scenario_id: str | None,
     ruleset_id: str,
     shipped: bool = False,
-    draft: dict[str, Any] | None = None,
+    draft: dict[str, object] | None = None,
 ) -> Response:
     context = {"scenario_id": scenario_id, "shipped": shipped, **_context(ruleset_id), **(draft or {})}
     return templates.TemplateResponse(request, "scenario_editor.html", context)
 
 
-def _context(ruleset_id: str) -> dict[str, Any]:
+def _context(ruleset_id: str) -> dict[str, object]:
     """What the editor's page shows of a rule set, for a scenario or a game's table: its forces come from its
     organisation tables or its chart of troops (`editor.chart`), and its own scenarios are there as examples."""
     rs = get_ruleset(ruleset_id)

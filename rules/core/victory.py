@@ -15,7 +15,7 @@ ends the game with its result or plays on, the choice logged; a condition played
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,7 +129,12 @@ def conditions_from_json(
 
 
 def _condition(
-    c: dict[str, Any], at: str, number: int, kind: str, objectives: Collection[str], broken: Broken | None
+    c: Mapping[str, object],
+    at: str,
+    number: int,
+    kind: str,
+    objectives: Collection[str],
+    broken: Broken | None,
 ) -> Condition:
     if kind == "points":
         n = c.get("points")

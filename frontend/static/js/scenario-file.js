@@ -60,8 +60,7 @@
       savedAs.textContent = `Saved as “${doc.title || id}” (${id}).`;
       startForm.querySelector("[data-start-scenario]").value = id;
       startForm.querySelector("[data-start]").disabled = false;
-      // A new scenario once saved is no draft (app/pages/scenario_drafts.py): the next new one starts empty.
-      if (location.pathname === "/scenarios/new") fetch(`/scenarios/new/${encodeURIComponent(S.data.ruleset)}/discard`, { method: "POST", credentials: "same-origin", headers: { ...headers(), "HX-Request": "true" } }).catch(() => {});
+      if (location.pathname === "/scenarios/new") fetch(`/scenarios/new/${encodeURIComponent(S.data.ruleset)}/discard`, { method: "POST", credentials: "same-origin", headers: { ...headers(), "HX-Request": "true" } }).catch(() => {}); // saved, it is no draft: the next new scenario starts empty
       if (location.pathname !== `/scenarios/${id}/edit`) history.replaceState(null, "", `/scenarios/${id}/edit`);
       delete root.dataset.dirty;
     };
