@@ -54,7 +54,8 @@ def test_the_score_s_script_only_asks_for_the_server_s_panels() -> None:
 # cuts a script lowers them with it). An element built in a script (h("...") or createElement) is a card or list
 # drawn from JSON where the server could draw it.
 SCRIPT_LINES_GOAL = 4_000
-SCRIPT_LINES_CEILING = 5_948
+# 5,952 (session 13): the editor offers the objectives' new kinds and a secret objective's side (+4).
+SCRIPT_LINES_CEILING = 5_952
 ELEMENTS_BUILT_CEILING = 57
 BUILT = re.compile(r"""\bh\(\s*["']|createElement\(""")
 

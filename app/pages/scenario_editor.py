@@ -36,6 +36,8 @@ from rules.core.kit import TERRAIN_CLASS
 from rules.core.ruleset import RuleSet
 from rules.registry import all_game_rules, get_game_rules, get_ruleset
 from rules.table.move import TERRAIN_CLASSES, WATER_KINDS
+from rules.table.objectives import KINDS as OBJECTIVE_KINDS
+from rules.table.objectives import MAX_HELD_TURNS
 from rules.table.terrain import AREA_KINDS, BUFFERED, FEATURE_KINDS
 
 router = Router(include_in_schema=False)
@@ -182,6 +184,8 @@ def _context(ruleset_id: str) -> dict[str, object]:
         "qualities": list(dict.fromkeys(q for t in _org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
         "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
+        "objective_kinds": OBJECTIVE_KINDS,  # declared once, with the format (rules.table.objectives)
+        "max_held_turns": MAX_HELD_TURNS,
     }
 
 

@@ -56,16 +56,22 @@ class Kind:
 
     scored: str
     words: str
+    label: str  # as the editor offers it: "At the end of each turn"
     fields: tuple[tuple[str, str, bool], ...] = ()
 
 
 KINDS: tuple[Kind, ...] = (
-    Kind("each_turn", "to its holder as each turn, or bound, ends, and as the game ends"),
-    Kind("game_end", "to its holder as the game ends"),
-    Kind("first_taken", "once, to the first side to hold it"),
+    Kind(
+        "each_turn",
+        "to its holder as each turn, or bound, ends, and as the game ends",
+        "At the end of each turn",
+    ),
+    Kind("game_end", "to its holder as the game ends", "At the end of the game"),
+    Kind("first_taken", "once, to the first side to hold it", "The first time it is taken"),
     Kind(
         "held_turns",
         "once, to the first side to hold it at the end of `turns` turns (in a row when `consecutive`)",
+        "Once held for a number of turns",
         (("turns", f"1..{MAX_HELD_TURNS}", True), ("consecutive", "true or false (false: in all)", False)),
     ),
 )

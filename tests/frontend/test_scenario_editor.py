@@ -46,6 +46,7 @@ TRENCH = [(5, 162), (60, 160), (115, 162)]
 WIRE = [(5, 150), (115, 150)]
 ROAD = [(70, 0), (70, 180)]
 FARM = (90, 97)  # the objective at the village's middle (issue 55)
+RIDGE = (20, 30)  # a side's secret objective, held two turns in a row
 
 
 class Editor:
@@ -174,8 +175,18 @@ def build_and_play(ed: Editor) -> None:
         ed.at(x, y)
     expect(root).to_have_attribute("data-objectives", "2")
     page.get_by_label("Name of the objective").fill("The wood")
+    # A kind the format declares beyond the first three (issue 69), and a side's secret objective.
+    ed.press(page.locator("[data-objective-draw=point]"))
+    ed.at(*RIDGE)
+    expect(root).to_have_attribute("data-objectives", "3")
+    page.get_by_label("Name of the objective").fill("The ridge")
+    page.get_by_label("Scored", exact=True).select_option("held_turns")
+    page.get_by_label("Turns held to score (1–100)").fill("2")
+    page.get_by_label("Those turns").select_option("true")
+    page.get_by_label("Who sees it").select_option("defender")
     ed.press(page.locator("[data-objective-item]", has_text="The farm"))
     expect(page.get_by_label("Victory points (0–100)")).to_have_value("3")
+    expect(page.locator("[data-objective-held-turns]")).to_be_hidden()
 
     ed.tab("forces")
     ed.add("defender", "gb-1915", "Infantry Battalion (battalion", name="1st Royal Welch Fusiliers")
@@ -246,7 +257,11 @@ def build_and_play(ed: Editor) -> None:
     assert len(scenario["terrain"]["features"]) == 6
     (trench,) = [f for f in scenario["terrain"]["features"] if f["properties"]["kind"] == "trench"]
     assert trench["properties"]["width_cm"] == TRENCH_WIDTHS_CM[0]
-    farm, wood = scenario["table_objectives"]["features"]
+    farm, wood, ridge = scenario["table_objectives"]["features"]
+    assert ridge["properties"] == {
+        **{"name": "The ridge", "vp": 1, "scored": "held_turns"},
+        **{"turns": 2, "consecutive": True, "secret_to": "defender"},
+    }
     assert farm["properties"] == {"name": "The farm", "vp": 3, "scored": "game_end"}
     assert farm["geometry"]["type"] == "Point"
     assert farm["geometry"]["coordinates"] == pytest.approx(list(FARM), abs=0.5)  # a tap: to a finger's pixel

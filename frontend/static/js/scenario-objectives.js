@@ -108,6 +108,8 @@
         field("vp").value = f.properties.vp ?? 0;
         field("scored").value = f.properties.scored || "each_turn";
         field("held_by").value = f.properties.held_by || "stands";
+        field("turns").value = f.properties.turns ?? 1; field("consecutive").value = String(Boolean(f.properties.consecutive)); if (field("secret_to")) field("secret_to").value = f.properties.secret_to || "";
+        piece.querySelector("[data-objective-held-turns]").hidden = f.properties.scored !== "held_turns"; // its turns shown for that kind only
         piece.querySelector('[data-objective-action="reshape"]').hidden = f.geometry.type === "Point";
       }
       draw();
@@ -123,7 +125,9 @@
         if (input.value === "" || !Number.isInteger(vp) || vp < 0 || vp > 100) { S.say("Victory points are a whole number from 0 to 100."); return; }
         f.properties.vp = vp;
       }
-      if (name === "scored") f.properties.scored = input.value;
+      if (name === "scored") { f.properties.scored = input.value; piece.querySelector("[data-objective-held-turns]").hidden = input.value !== "held_turns"; }
+      if (f.properties.scored === "held_turns") { f.properties.turns = Number(field("turns").value) || 1; f.properties.consecutive = field("consecutive").value === "true"; } else { delete f.properties.turns; delete f.properties.consecutive; } // its turns (1 until said), in a row or in all; another kind takes neither
+      if (name === "secret_to") { if (input.value) f.properties.secret_to = input.value; else delete f.properties.secret_to; }
       if (name === "held_by") { if (input.value === "stands") delete f.properties.held_by; else f.properties.held_by = input.value; }
       S.changed({ objectives: selected });
       const entry = shapes.get(selected);
