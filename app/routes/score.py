@@ -89,7 +89,7 @@ class ConditionChoiceIn(BaseModel):
         default=None, description="The game version the client saw (a stale one gets 409); none: as it is now"
     )
     condition: Annotated[Int, Field(ge=1, le=MAX_CONDITIONS, description="Its number in the scenario's list")]
-    choice: Literal["end", "play_on"]
+    choice: Literal["end", "play-on"]
 
 
 @router.post(
@@ -103,7 +103,7 @@ def choose_on_condition(
     game_id: GameId,
     body: Annotated[
         ConditionChoiceIn,
-        Body(openapi_examples={"play on": {"value": {"version": 7, "condition": 1, "choice": "play_on"}}}),
+        Body(openapi_examples={"play on": {"value": {"version": 7, "condition": 1, "choice": "play-on"}}}),
     ],
     viewer: ViewerDep,
     session: SessionDep,

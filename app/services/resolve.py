@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from app.data.models import Game, Unit
 from app.errors import Conflict
-from app.services import club_data, turns
+from app.services import club_data, seats, turns
 from app.services.games import game_state
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
@@ -77,6 +77,16 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
     _named(game, units, roll.target_id, "target_id")  # an unknown target is refused before anything is rolled
     if unit is not None:
         viewer.require_side(unit.side, "resolve for a unit")
+        # A side that chose firestep's dice enters none (the hostile pass: a chosen count went in as its roll).
+        entered = roll.dice is not None or roll.count is not None
+        if (
+            entered
+            and not viewer.is_referee
+            and seats.get_side(session, game.pk, unit.side).dice == "firestep"
+        ):
+            raise RulesError(
+                "dice", "this side lets firestep roll: roll without dice, or choose your own on the card"
+            )
     draws = game_rules.book.roll_terms.secret_draws
     if roll.resolver in draws:
         # A player draws at the start of its turn: the side to move draws.

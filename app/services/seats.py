@@ -13,8 +13,9 @@ from sqlmodel import Session, col, select
 from app.core import live
 from app.data.changes import SideSet
 from app.data.models import Game, GameSide, Token
+from app.errors import Conflict
 from app.services import seating
-from app.services.games import lock_game
+from app.services.games import game_state, lock_game
 from app.services.seating import Credentials as Credentials
 from app.services.seating import Viewer, new_salt
 from rules.core.errors import NotFoundError
@@ -78,6 +79,8 @@ def set_dice(session: Session, game: Game, viewer: Viewer, side: str, dice: str)
     """A side's choice of whose dice its rolls are ("players" or "firestep"): its own seat's (or the
     referee's), never the other side's; kept with the game, the rolls logging whose dice each was."""
     viewer.require_side(side, "choose whose dice roll")
+    if game.status == "finished":
+        raise Conflict("The game is over: its rolls were made", current=game_state(game))
     row = get_side(session, game.pk, side)
     if row.dice != dice:
         row.dice = dice

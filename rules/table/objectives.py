@@ -207,7 +207,9 @@ def _held_turns(props: Mapping[str, Any], at: str, scored: str) -> tuple[int, bo
     if scored != "held_turns":
         for key in ("turns", "consecutive"):
             if key in props:
-                raise _fail(f"{at}.{key}", "only a held_turns objective takes it", ["held_turns"])
+                raise _fail(
+                    f"{at}.{key}", "only an objective held for a number of turns takes it", ["held_turns"]
+                )
         return 0, False
     turns = props.get("turns")
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_HELD_TURNS:

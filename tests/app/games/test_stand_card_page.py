@@ -162,6 +162,10 @@ def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient
     rolled_for = fragment(client, g, g.attacker, mg["id"], f"{play}&die=1")
     assert 'data-play-dice-by="firestep"' in rolled_for and "data-die-row" not in rolled_for
     assert "Roll: firestep's dice" in words(rolled_for) and "data-play-apply" not in rolled_for
+    # Chosen, it holds: the side's seat enters no dice of its own (the hostile pass), until it chooses again.
+    entered = client.post(f"{api}/resolve/shooting", headers=g.attacker, json={**body, "dice": dice})
+    assert entered.status_code == 422 and entered.json()["field"] == "dice", entered.json()
+    assert client.put(choice, headers=g.attacker, json={"dice": "players"}).status_code == 200
     client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
     try:
         wrong = client.get(
@@ -186,6 +190,10 @@ def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient
     finally:
         client.cookies.clear()
     assert none.status_code == 404
+    version = client.get(f"{api}/turn", headers=g.referee).json()["version"]
+    assert client.post(f"{api}/finish", headers=g.referee, json={"version": version}).is_success
+    over = client.put(choice, headers=g.attacker, json={"dice": "firestep"})
+    assert over.status_code == 409 and "The game is over" in over.json()["detail"], over.json()
 
 
 def page_refusal(http: TestClient, g: Game, seat: dict[str, str], path: str) -> tuple[int, str]:

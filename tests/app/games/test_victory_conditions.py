@@ -58,12 +58,12 @@ def test_a_condition_met_is_told_and_the_referee_plays_on_or_ends_the_game_on_it
     assert http.post(url, headers=g.defender, json={"condition": 1, "choice": "end"}).status_code == 403
     r = http.post(url, headers=g.referee, json={"condition": 11, "choice": "end"})
     assert (r.status_code, r.json()["field"]) == (422, "condition"), r.text
-    r = http.post(url, headers=g.referee, json={"condition": 2, "choice": "play_on"})
+    r = http.post(url, headers=g.referee, json={"condition": 2, "choice": "play-on"})
     assert (r.status_code, r.json()["detail"]) == (409, "Victory condition 2 is not met: the game goes on.")
-    on = http.post(url, headers=g.referee, json={"condition": 1, "choice": "play_on"})
+    on = http.post(url, headers=g.referee, json={"condition": 1, "choice": "play-on"})
     assert on.status_code == 200, on.text
     assert on.json()["event"]["kind"] == "victory-played-on" and on.json()["score"]["met"][0]["played_on"]
-    assert http.post(url, headers=g.referee, json={"condition": 1, "choice": "play_on"}).status_code == 409
+    assert http.post(url, headers=g.referee, json={"condition": 1, "choice": "play-on"}).status_code == 409
     assert "The referee chose to play on." in words(fragment(http, g, g.attacker, "map"))
     http.cookies.clear()
     ended = http.post(url, headers=g.referee, json={"condition": 1, "choice": "end"})
