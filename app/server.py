@@ -258,11 +258,17 @@ def serve_club(
     )
 
     async def both() -> None:
-        plain_task = asyncio.create_task(plain.serve())
+        # The plain port (its trust page is what a tablet opens first, and its links lead to the HTTPS port)
+        # listens once the HTTPS port does: the app's start builds what its first requests would (app.main).
+        serving = asyncio.create_task(secure.serve())
+        while not secure.started and not serving.done():
+            await asyncio.sleep(0.05)
+        plain_task = asyncio.create_task(plain.serve()) if secure.started else None
         try:
-            await secure.serve()
+            await serving
         finally:
-            plain.should_exit = True
-            await plain_task
+            if plain_task is not None:
+                plain.should_exit = True
+                await plain_task
 
     asyncio_run(both(), loop_factory=secure.config.get_loop_factory())

@@ -53,11 +53,11 @@ CSRF_HEADER = "x-csrftoken"
 CSRF_FIELD = "csrftoken"
 CSRF_SCOPE_KEY = "csrftoken"  # where asgi-csrf puts the function that gives this device's token
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
-# The cookies that seat a device in games, campaigns, events and leagues (auth.COOKIE_NAME,
-# app.pages.seats.GAMES_COOKIE, app.pages.seats.CAMPAIGNS_COOKIE, app.services.tournaments.ORGANISER_COOKIE,
-# app.services.league.LEAGUE_COOKIE): a request without any of them acts for nobody.
+# The cookies that seat a device in games, campaigns, events, leagues or a scenario's draft (auth.COOKIE_NAME,
+# app.pages.seats' GAMES_ and CAMPAIGNS_COOKIE, tournaments.ORGANISER_COOKIE, league.LEAGUE_COOKIE,
+# scenario_drafts.DRAFT_COOKIE): a request without any of them acts for nobody.
 SEAT_COOKIES = frozenset(
-    {"firestep_token", "firestep_games", "firestep_campaigns", "firestep_organiser", "firestep_league"}
+    f"firestep_{name}" for name in ("token", "games", "campaigns", "organiser", "league", "editor")
 )
 # API writes that a join code (or nothing) authorises and that never read a cookie: a script that joins
 # both sides in turn keeps the first join's cookie in its jar, and needs no token for the second. (A form

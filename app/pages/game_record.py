@@ -218,6 +218,8 @@ class Record:
             return f"{payload.get('name', 'objective')} called for {'nobody' if side is None else side}", ""
         if kind == "victory-played-on":  # the referee's choice on a victory condition met (issue 69)
             return f"played on after victory condition {payload.get('condition')}", ""
+        if kind == "game-finished" and payload.get("reason") == "condition":  # the newcomer pass: "Game over"
+            return f"Game over: ended on victory condition {payload.get('condition')}", ""
         if said := clock_service.told(kind, payload):  # the clock as set, paused, given (issue 64)
             return said.removesuffix("."), ""
         if kind == "game-updated" and payload.get("readings"):  # the referee's change of a reading (issue 69)

@@ -118,12 +118,15 @@ class ScorePanel:
     view: str  # the page's parts: "map" (the objectives' cards) or "board" (the end's list)
     met: tuple[MetLine, ...] = ()
     seals: tuple[tuple[str, str, str], ...] = ()  # each side's secret objectives' (side, name, commitment)
+    playing: bool = (
+        True  # a victory condition met waits on the referee's choice only while the game is played
+    )
 
     @property
     def flag_words(self) -> str:
         """The chip's flag: the contested objectives and a victory condition met still to choose on."""
         said = [f"{self.flagged} contested"] if self.flagged else []
-        if any(not m.played_on for m in self.met):
+        if self.playing and any(not m.played_on for m in self.met):
             said.append("victory condition met")
         return "; ".join(said)
 
@@ -288,6 +291,7 @@ def panel_of(
             for m in score.met
         ),
         seals=tuple((s, words.word(s), c) for s, c in sorted((seals or {}).items())),
+        playing=score.status == "playing",
     )
 
 

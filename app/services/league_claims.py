@@ -250,9 +250,9 @@ def parse(league_id: int, event: str, text: str, columns: ClaimColumns) -> list[
             )
         where[role] = names.index(name)
     claims: list[LeagueClaim] = []
-    for line, row in _rows(text):
-        if line == 1:
-            continue
+    for i, (line, row) in enumerate(_rows(text)):
+        if i == 0:
+            continue  # the header, however many lines its quoted cells span (the hostile pass: "S2\n")
         if len(claims) >= MAX_CSV_ROWS:
             raise RulesError("csv", f"the file has over {MAX_CSV_ROWS} pairings: split it by rounds")
         if len(row) != len(names):

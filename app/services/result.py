@@ -25,6 +25,7 @@ from app.services.score import FINISHED, PLAYED_ON, game_score, objective_answer
 from app.services.seating import Viewer
 from rules.core.acts import EndGame
 from rules.core.clock import ends_the_game
+from rules.core.errors import RulesError
 from rules.core.score import ObjectiveScore, Score, Verdict, kept_score
 from rules.core.victory import Met
 
@@ -126,6 +127,11 @@ def _met_now(session: Session, game: Game, viewer: Viewer, number: int, choice: 
     viewer.require_referee(f"{choice} on a victory condition")
     if game.status != "playing":
         raise turns.conflict(game, "The game is not being played: a victory condition waits for its play.")
+    written = len(game.board.get("victory_conditions") or ())
+    if not 1 <= number <= written:  # the hostile pass: "condition 4 is not met" of a scenario of three
+        raise RulesError(
+            "condition", f"the scenario has {written} victory conditions: there is no number {number}"
+        )
     met = _met(game_score(session, game), number)
     if met is None:
         raise Conflict(f"Victory condition {number} is not met: the game goes on.", current=game_state(game))

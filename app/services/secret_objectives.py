@@ -24,6 +24,7 @@ from app.data.models import Game, GameSide, SecretObjective
 from app.data.schemas_scenario import ObjectiveFeature
 from app.data.schemas_score import ObjectivesVerifiedOut, SecretObjectiveRevealedOut
 from app.errors import Conflict
+from app.services.markers import rules_of
 from app.services.seating import new_salt
 from app.services.seats import get_side, sides
 from rules.core import commitment
@@ -95,6 +96,10 @@ def give(
     the side's secret objectives); answers it."""
     if game.status != "setup":
         raise Conflict("the game has started: secret objectives are given at set-up")
+    if rules_of(
+        game
+    ).book.score_kept:  # the hostile pass: one given to a Vimy Ridge game never showed nor scored
+        raise Conflict("these rules keep their own score: a secret objective would never score")
     held = [r for r in rows(session, [game.pk]) if r.side == side]
     if len(held) >= PLAN_CAPACITY:
         raise RulesError("objective", f"a side holds at most {PLAN_CAPACITY} secret objectives")

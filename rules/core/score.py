@@ -435,7 +435,7 @@ def _objective_score(o: Objective, tally: _Tally, ended: bool) -> ObjectiveScore
         tally.first_turn.get(o.id),
         o.turns,
         o.consecutive,
-        count.get(counting, 0) if counting else 0,
+        min(count.get(counting, 0), o.turns) if counting else 0,  # once scored, held as many as it took
         counting if count.get(counting or "", 0) or holder in SIDES else None,
         o.secret_to,
         o.secret_to is None or ended or o.id in tally.scored,

@@ -112,6 +112,14 @@ def test_a_roll_says_whose_dice_and_a_count_as_counted() -> None:
     assert "Shoot: rolled 2 of 3 dice reaching 4+ → 2 hits" in said, said
 
 
+def test_a_game_ended_on_a_victory_condition_says_which() -> None:
+    # The newcomer pass: the referee's end on victory condition 1 read "Referee · Game over · turn 3".
+    record = Record({}, {}, get_game_rules("flanders-fields"))
+    payload = {"reason": "condition", "condition": 1, "turn": 3}
+    event = {"id": 9, "turn": 3, "kind": "game-finished", "actor": "referee", "payload": payload}
+    assert record.entry(event).line == "Referee · Game over: ended on victory condition 1 · turn 3"
+
+
 def test_an_action_spent_reads_as_spent_with_what_is_left() -> None:
     # Issue 64: an unpack that spends an action read "unpacked, -1 actions left".
     mg = SimpleNamespace(pk=1, parent_id=None, side="attacker", name="MG", kind="mmg", level="stand")

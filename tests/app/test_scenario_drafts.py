@@ -49,14 +49,14 @@ def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
         "erratum-artillery-line-of-sight-early": "main-text",  # of another period: not
     }
     kept = c.post(POST, data=form(c, entered))
-    assert kept.status_code == 200 and "Kept on the server" in kept.text
+    assert kept.status_code == 200 and "kept on the server" in kept.text
     assert "Still to do: Nationality:" in kept.text  # the rule set's next check, its own sentence
     mine = c.cookies[DRAFT_COOKIE]
 
     again = c.get("/scenarios/new?ruleset=flanders-fields").text
     assert (
         'value="The club&#39;s raid"' in again
-        and 'name="turns" type="number" min="1" max="99" step="1" inputmode="numeric" data-doc="turns" value="8"'
+        and 'name="turns" type="number" min="1" max="100" step="1" inputmode="numeric" data-doc="turns" value="8"'
         in again
     )
     assert 'value="defender" data-doc-first checked' in again and ">Guns arrive\nturn 3</textarea>" in again
@@ -88,13 +88,20 @@ def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
     assert c.post("/scenarios/new/no-such-rules/particulars", data=form(c, fields())).status_code == 404
 
     # Another browser (its own key, or a cookie not of a key's shape) neither sees nor changes this draft.
-    for other in ("x" * 43, "not-a-key; drop table"):
+    for other in ("x" * 43, "not-a-key'--drop"):
         c.cookies.set(DRAFT_COOKIE, other, path="/scenarios")
         assert "The club&#39;s raid" not in c.get("/scenarios/new?ruleset=flanders-fields").text
         assert c.post(POST, data=form(c, fields(title="Someone else's"))).status_code == 200
         discarded = c.post(DISCARD, data=form(c), follow_redirects=False)
         assert discarded.status_code == 303  # its own draft, if any, dropped
     c.cookies.set(DRAFT_COOKIE, mine, path="/scenarios")
+    assert "The club&#39;s raid" in c.get("/scenarios/new?ruleset=flanders-fields").text
+    # Its key is a cookie a browser sends on its own: a form from elsewhere (no token, or another port's page
+    # with one) changes and drops nothing (the hostile pass: both were taken).
+    other_port = {"Sec-Fetch-Site": "same-site", "Origin": "http://127.0.0.1:9999"}
+    assert c.post(POST, data=fields(title="PWNED")).status_code == 403
+    assert c.post(POST, data=form(c, fields(title="PWNED")), headers=other_port).status_code == 403
+    assert c.post(DISCARD, data=form(c), headers=other_port, follow_redirects=False).status_code == 403
     assert "The club&#39;s raid" in c.get("/scenarios/new?ruleset=flanders-fields").text
 
     # Start afresh (htmx): the draft dropped, the page sent again, blank.

@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 
 from app.core import live
 from app.data.models import Event
-from app.data.schemas_score import GameScore
+from app.data.schemas_score import GameScore, VictoryMetOut
 from app.guard.auth import COOKIE_NAME
 from app.pages.score_panel import ScorePanel, panel_of
 from app.pages.templates import templates
@@ -84,6 +84,20 @@ def test_the_template_s_context_is_the_panel_s(sqlite_client: TestClient) -> Non
         shown = strict.from_string(source).render(game=game, **panel.context())
         assert "Contested: the referee's call." in words(shown)
         assert ("data-score-call=" in shown) == referee
+
+
+def test_a_victory_condition_met_is_flagged_only_while_the_game_is_played(sqlite_client: TestClient) -> None:
+    """The newcomer pass: the seats' chips still said "victory condition met" once the referee had ended it."""
+    g = contested(sqlite_client)
+    score = GameScore.model_validate(
+        sqlite_client.get(f"/api/v1/games/{g.id}/score", headers=g.referee).json()
+    )
+    said = "Scenario victory condition 1: the attacker reached 2 victory points first, in turn 1."
+    met = VictoryMetOut(number=1, kind="points", winner="attacker", turn=1, words=said, played_on=False)
+    game = SimpleNamespace(id=g.id, status="playing", ruleset="flanders-fields")
+    playing = panel_of(game, score.model_copy(update={"met": [met]}), False, "map")  # type: ignore[arg-type]
+    over = panel_of(game, score.model_copy(update={"met": [met], "status": "finished"}), False, "map")  # type: ignore[arg-type]
+    assert "victory condition met" in playing.flag_words and "victory condition met" not in over.flag_words
 
 
 @pytest.mark.parametrize("view", ["map", "board"])

@@ -132,7 +132,10 @@ class Player(Taps):
         if target:
             expect(self.page.locator("[data-play-prompt]")).to_be_visible()
             self.at(target, towards=touching or None)
-        for tap, by in (("Let firestep roll every roll", "firestep"), ("Roll our own dice", "players")):
+        for tap, by in (
+            ("Firestep rolls all this side's dice from now on", "firestep"),
+            ("This side rolls its own dice from now on", "players"),
+        ):
             if dice_choice:  # a check, not one of the bound's taps
                 self.button(tap)
                 self.count -= 1

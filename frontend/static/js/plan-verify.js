@@ -21,7 +21,7 @@ document.addEventListener("click", async (event) => {
     const body = await response.json();
     const items = body.items.length;
     if (body.verified) {
-      out.textContent = `Match: the ${items} item${items === 1 ? "" : "s"} revealed give exactly the commitment published at locking (${body.recomputed.slice(0, 12)}…). The ${section.dataset.verifyWhat || "plan"} ${section.dataset.verifyWhat ? "were" : "was"} not changed.`;
+      out.textContent = `Match: ${items === 1 ? "the 1 item revealed gives" : items ? `the ${items} items revealed give` : "with no item (none was sealed) the seal gives"} exactly the commitment published ${section.dataset.verifyWhat ? "as the game started" : "at locking"} (${body.recomputed.slice(0, 12)}…). The ${section.dataset.verifyWhat || "plan"} ${section.dataset.verifyWhat ? "were" : "was"} not changed.`;
       out.classList.add("good");
     } else {
       out.textContent = `No match: the plan revealed gives ${String(body.recomputed).slice(0, 12)}…, not the commitment published (${String(body.commitment).slice(0, 12)}…). Tell the referee.`;

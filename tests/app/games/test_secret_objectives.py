@@ -55,6 +55,11 @@ def test_a_secret_objective_is_sealed_unseen_scored_revealed_and_verified(client
     )
     assert patched.status_code == 422 and "secret_to" in patched.text
     assert re.fullmatch(r"secret-[0-9a-f]{8}", hill)  # drawn: no number to count the side's secrets by
+    # A rule set keeping its own score (Vimy Ridge's) would never score one: refused (the hostile pass: 201).
+    vimy = new_game(client, {"name": "Vimy", "ruleset": "vimy-ridge"})
+    given = f"/api/v1/games/{vimy.id}/objectives/secret"
+    refused = client.post(given, headers=vimy.referee, json={"side": "attacker", "objective": HILL})
+    assert refused.status_code == 409 and "keep their own score" in refused.json()["detail"], refused.text
 
     # Set-up: the attacker reads it as its own secret, the defender nothing of it.
     own = score(client, g, g.attacker)

@@ -56,10 +56,9 @@ def test_a_condition_met_is_told_and_the_referee_plays_on_or_ends_the_game_on_it
     url = f"/api/v1/games/{g.id}/score/conditions"
     http.cookies.clear()
     assert http.post(url, headers=g.defender, json={"condition": 1, "choice": "end"}).status_code == 403
-    r = http.post(url, headers=g.referee, json={"condition": 11, "choice": "end"})
-    assert (r.status_code, r.json()["field"]) == (422, "condition"), r.text
-    r = http.post(url, headers=g.referee, json={"condition": 2, "choice": "play-on"})
-    assert (r.status_code, r.json()["detail"]) == (409, "Victory condition 2 is not met: the game goes on.")
+    for beyond in (11, 2):  # past the format's ten, and past this scenario's one ("not met" before)
+        r = http.post(url, headers=g.referee, json={"condition": beyond, "choice": "play-on"})
+        assert (r.status_code, r.json()["field"]) == (422, "condition"), r.text
     on = http.post(url, headers=g.referee, json={"condition": 1, "choice": "play-on"})
     assert on.status_code == 200, on.text
     assert on.json()["event"]["kind"] == "victory-played-on" and on.json()["score"]["met"][0]["played_on"]

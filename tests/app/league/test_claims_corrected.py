@@ -58,6 +58,13 @@ def test_the_separator_is_judged_on_whole_records_and_a_tie_is_named() -> None:
     assert league_claims.separator(tie) == league_claims.Separator(";", "")
     assert league_claims.separator("A;B,C\n1;2,3\n") == league_claims.Separator(",", ";")
     assert league_claims.header(quoted)[0] == "Round\nno."
+    # A header whose quoted cell spans two lines is the header still, not a row (the hostile pass: 422 on it).
+    two_lines = 'Round,Player 1,Score 1,Player 2,"Score\n2"\n1,Ann,14,Bob,6\n'
+    columns = ClaimColumns(
+        round="Round", a_name="Player 1", a_points="Score 1", b_name="Player 2", b_points="Score\n2"
+    )
+    (claim,) = league_claims.parse(1, "Autumn", two_lines, columns)
+    assert (claim.a_name, claim.b_name, claim.a_points, claim.b_points) == ("Ann", "Bob", 14, 6)
 
 
 def _league(session: Session) -> int:

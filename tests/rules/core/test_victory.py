@@ -60,6 +60,9 @@ def test_held_for_turns_in_all_scores_once_as_the_count_reaches_its_turns_and_sa
     assert two.objectives[0].turns_held == 2 and two.objectives[0].turns_held_by == "attacker"
     three = score_of(held(scored="held_turns", turns=3), BASES, NOW, LOG)
     assert three.points["attacker"] == 0 and three.objectives[0].turns_held == 2
+    # Scored, it says held as many turns as it took, not "3 of 2" as the game goes on (the newcomer pass).
+    on = score_of(held(scored="held_turns", turns=1), BASES, NOW, LOG)
+    assert on.points["attacker"] == 3 and on.objectives[0].turns_held == 1
 
 
 def test_held_for_turns_in_a_row_starts_again_when_the_other_side_holds_it_at_a_turns_end() -> None:
