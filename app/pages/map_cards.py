@@ -131,12 +131,12 @@ def stand_choice(session: Session, game: Game, unit_ids: list[int]) -> StandChoi
     missing = next((i for i in unit_ids if i not in by_id), None)
     if missing is not None:
         raise RulesError("stand", "pick a stand of this game", why=f"game {game.pk} has no unit {missing}")
-    return StandChoice(
-        tuple(
-            Choice(i, by_id[i].side, f"{names[i][1]} · {humanise(by_id[i].side)}")
-            for i in dict.fromkeys(unit_ids)
-        )
-    )
+
+    def label(i: int) -> str:  # its side once: a short name most often starts with it (the newcomer pass)
+        short, side = names[i][1], humanise(by_id[i].side)
+        return short if short.startswith(side) else f"{short} · {side}"
+
+    return StandChoice(tuple(Choice(i, by_id[i].side, label(i)) for i in dict.fromkeys(unit_ids)))
 
 
 @router.get("/games/{game_id}/map/choose", response_class=HTMLResponse)

@@ -146,7 +146,9 @@ def _new_game(
     implied_period, implied_nations = rules.forces_setup(forces)
     period = period or doc.get("period") or implied_period
     variants = {**doc.get("variants", {}), **(variants or {})}
-    ctx = rs.context(period, variants)  # refuses unknown periods and errata with a 422 naming them
+    ctx = rs.game_context(
+        period, variants
+    )  # refuses unknown periods and errata, and another period's, naming them
     if terrain is not None:
         terrain_of(rules, terrain, period=ctx.period)  # refuses bad features with a 422 naming them
     sides = doc.get("sides", {})

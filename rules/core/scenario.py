@@ -268,7 +268,7 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     variants = doc.get("variants", {})
     if not isinstance(variants, dict) or not all(isinstance(r, str) for r in variants.values()):
         raise _fail("variants", "must be an object of erratum id: reading id", sorted(ruleset.errata))
-    ruleset.context(doc["period"], variants)  # names an unknown erratum or reading
+    ruleset.game_context(doc["period"], variants)  # names an unknown erratum or reading, or another period's
     errata = doc.get("errata", [])
     if not isinstance(errata, list):
         raise _fail("errata", "must be a list of erratum ids", sorted(ruleset.errata))

@@ -31,6 +31,11 @@ def test_the_referee_makes_the_other_reading_the_games_and_a_side_is_told_why_no
     forged = c.post(URL, data=csrf.form(c, {**shot, "_reading": "raw-firer-penalty=main-text"}), headers=HX)
     assert "<strong>Reading</strong>: Only the referee changes" in forged.text
     assert c.get(f"/api/v1/games/{game.id}", headers=game.referee).json()["variants"] == {}
+    # Nor at a game's creation, nor in a scenario (the second hostile pass: both were 201).
+    made = c.post(
+        "/api/v1/games", json={"scenario": "mons-1914", "variants": {"mid-firing-table": "late-table"}}
+    )
+    assert made.status_code == 422 and "mid-firing-table" in made.text, made.text
 
     c.cookies.clear()
     _as(c, game.referee)

@@ -22,6 +22,7 @@ from app.guard import auth
 from app.guard.security import CSRF_COOKIE, SEAT_COOKIES
 from app.main import create_app
 from app.pages import seats
+from app.pages.scenario_drafts import DRAFT_COOKIE
 from app.services.league import LEAGUE_COOKIE
 from app.services.tournaments import ORGANISER_COOKIE
 from tests import csrf
@@ -156,6 +157,7 @@ def test_a_device_without_a_seat_cookie_posts_without_a_token(client: TestClient
         seats.CAMPAIGNS_COOKIE,
         ORGANISER_COOKIE,
         LEAGUE_COOKIE,
+        DRAFT_COOKIE,
     } == SEAT_COOKIES
     fresh = TestClient(client.app)
     assert fresh.get("/").status_code == 200 and CSRF_COOKIE in fresh.cookies

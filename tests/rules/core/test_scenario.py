@@ -187,6 +187,12 @@ def test_a_bad_value_is_refused_naming_its_field_and_the_allowed_values(
         assert e.allowed  # the range or the choices are named
 
 
+def test_a_reading_of_another_periods_erratum_is_refused_naming_it() -> None:
+    """Kept unplayed, it would be played unseen in a game of its period (the second hostile pass: a 201)."""
+    e = refused(edited("variants", {"air-mission-order": "main-text"}))  # a mid-war scenario, a late war rule
+    assert e.field == "variants.air-mission-order" and "disputed only in" in e.message, e.message
+
+
 def test_an_unknown_side_or_key_is_refused() -> None:
     doc = hand_written()
     doc["sides"]["referee"] = doc["sides"]["attacker"]
