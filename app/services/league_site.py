@@ -102,6 +102,9 @@ class SiteClaim(BaseModel):
     superseded: bool = Field(
         default=False, description="A signed result of the same event, round and players counts instead."
     )
+    replaced: bool = Field(
+        default=False, description="A later claim of the same event, round and players counts."
+    )
 
 
 class SiteIndex(BaseModel):
@@ -254,6 +257,7 @@ def _claims(counted: league_table.Counted) -> list[SiteClaim]:
             winner=_SIDE.get(k.winner or ""),
             points=(k.a_points, k.b_points),
             superseded=k.claim in counted.superseded,
+            replaced=k.claim in counted.replaced,
         )
         for k in counted.claims
     ]

@@ -6,7 +6,8 @@ Two rules make a claim and a signed game, or two files, agree on who played what
 - A signed game supersedes a claim of the same pairing: the same event (its name as it looks, case and
   look-alike letters aside: the organiser names a file's event, a club's bundle carries its event's name), the
   same round and the same two players by name (as they look, either listed first; clubs not compared, as one
-  tool leaves them out). The claim is kept and listed, saying so, and not counted: one game counts once.
+  tool leaves them out). The claim is kept and listed, saying so, and not counted: one game counts once. Of two
+  claims of one pairing (two files spelling a name or the event apart), the later supersedes the earlier.
 - A player is their name and club; a name seen with no club is the player of that name with a club when the
   league has exactly one club for that name (one file gave the club, another did not). With two clubs for
   one name, there are two players, and the line with no club stays apart: the league cannot tell whose it is.
@@ -35,9 +36,20 @@ def look(text: str) -> str:
     return player_names.skeleton(text.casefold())
 
 
+# Casefolded, a capital I is an i, which the skeleton keeps apart from the l it looks like: matched as one (the
+# hostile pass: "AIice" beside "Alice", "Autumn CIassic" not replacing "Autumn Classic"). `look` itself stays as
+# a claim's stored identity reads it (app.services.league_claims).
+_I_AS_L = str.maketrans({"i": "l"})
+
+
+def alike(text: str) -> str:
+    """What a name looks like, as two names are matched: `look`, an i read as the l a capital I looks like."""
+    return look(text).translate(_I_AS_L)
+
+
 def pairing(event: str, rnd: int, a_name: str, b_name: str) -> tuple[str, int, frozenset[str]]:
     """One game's pairing, as a signed game and a claim of it are matched (the module's first rule)."""
-    return look(event), rnd, frozenset((look(a_name), look(b_name)))
+    return alike(event), rnd, frozenset((alike(a_name), alike(b_name)))
 
 
 class Played(NamedTuple):
@@ -78,9 +90,10 @@ class Counted:
     claims: list[Played]
     superseded: set[int] = field(default_factory=set)
     players: dict[Player, Player] = field(default_factory=dict)
+    replaced: set[int] = field(default_factory=set)  # claims a later claim of their pairing supersedes
 
     def counted(self) -> list[Played]:
-        return self.signed + [c for c in self.claims if c.claim not in self.superseded]
+        return self.signed + [c for c in self.claims if c.claim not in self.superseded | self.replaced]
 
 
 def same_players(pairs: Iterable[Player]) -> dict[Player, Player]:
@@ -89,9 +102,9 @@ def same_players(pairs: Iterable[Player]) -> dict[Player, Player]:
     first: dict[tuple[str, str], Player] = {}
     clubs: dict[str, set[str]] = {}
     for name, club in pairs:
-        first.setdefault((look(name), look(club)), (name, club))
+        first.setdefault((alike(name), alike(club)), (name, club))
         if club:
-            clubs.setdefault(look(name), set()).add(look(club))
+            clubs.setdefault(alike(name), set()).add(alike(club))
     said: dict[Player, Player] = {}
     for (name_look, club_look), spelt in first.items():
         theirs = clubs.get(name_look, set())
@@ -133,7 +146,15 @@ def read(session: Session, league_id: int) -> Counted:
         for p in kept
         if p.claim is not None and pairing(p.event, p.round, p.a[0], p.b[0]) in by_signed
     }
-    counted = Counted(signed, kept, superseded)
+    latest: dict[tuple[str, int, frozenset[str]], int] = {}  # each pairing's latest claim (ids rise)
+    replaced: set[int] = set()
+    for p in kept:
+        if p.claim is not None:
+            earlier = latest.get(pair := pairing(p.event, p.round, p.a[0], p.b[0]))
+            if earlier is not None:
+                replaced.add(earlier)
+            latest[pair] = p.claim
+    counted = Counted(signed, kept, superseded, replaced=replaced)
     # Each (name, club) once, in the order first seen (the first spelling is the one shown, the same each run).
     counted.players = same_players(dict.fromkeys(x for p in counted.counted() for x in (p.a, p.b)))
     return counted

@@ -120,6 +120,26 @@ def test_a_signed_game_supersedes_the_claim_of_its_pairing_and_a_player_is_one_w
 
 
 @pytest.mark.service
+def test_a_name_or_event_spelt_with_a_capital_i_for_an_l_is_one_and_the_later_claim_counts(
+    session: Session,
+) -> None:
+    """The second hostile pass: "AIice" beside "Alice" was another player, and "Autumn CIassic" with the opposite
+    result counted beside "Autumn Classic" (a game twice). Casefolded, the I is an i the skeleton keeps apart."""
+    league_id = _league(session)
+    league_claims.import_claims(
+        session, league_id, "Autumn Classic", HEAD + "1,Alice,Ypres,9,Bob,Arras,2,W\n", COLUMNS
+    )
+    league_claims.import_claims(
+        session, league_id, "Autumn CIassic", HEAD + "1,AIice,Ypres,2,Bob,Arras,9,L\n", COLUMNS
+    )
+    lines = {x.player.replace("I", "l"): (x.played, x.points) for x in league_table.table(session, league_id)}
+    assert lines == {"Bob": (1, 3), "Alice": (1, 0)}  # one game, the later file's result, one Alice
+    assert len(league_table.read(session, league_id).replaced) == 1
+    events = league_site.build(session, league_id).files["events.html"].decode()
+    assert events.count("superseded by a later claim of this game, not counted") == 1
+
+
+@pytest.mark.service
 def test_an_events_claims_are_replaced_by_a_corrected_file_or_removed_and_put_back(session: Session) -> None:
     league_id = _league(session)
     first = HEAD + "1,Ann,Ypres,9,Bob,Arras,2,W\n1,Cleo,,8,Dirk,,1,W\n"
