@@ -49,20 +49,35 @@ def test_a_rolls_answer_is_drawn_when_a_new_step_came_before_it(new_page: Any) -
     assert len(held) == 1
     expect(page.locator("[data-map-page]")).to_have_attribute("data-last-event", str(last + 1))
 
-    # The referee moves the game on a step meanwhile; the page draws the new step and reads the stand's acts anew.
+    # The referee moves the game on a step meanwhile; the page draws the new step and reads the stand's card anew,
+    # its head first: that head is held, so the roll's answer comes between the new step and its card (ci72).
+    heads: list[Any] = []
+    page.route("**/map/units/*/head", lambda route: heads.append(route))
     moved = page.request.post(f"{api}/turn/advance", headers=referee, data={"version": before["version"]})
     assert moved.status == 200, moved.text()
     after = page.request.get(f"{api}/turn", headers=referee).json()
     assert after["step"]["index"] != before["step"]["index"]
     expect(turn).to_have_attribute("data-step", str(after["step"]["index"]))
     expect(page.locator(f"[data-stand-acts='{stand['id']}']")).to_have_count(1)
+    deadline = time.monotonic() + DEADLINE_MS / 1000
+    while not heads and time.monotonic() < deadline:
+        settled(page)
+    assert heads, "the new step's card read no head"
 
-    # Then the roll's answer arrives: the card shows it, and the page threw nothing. Its Undo is offered as the undo
-    # service would answer it: a step came after the roll, so a player's undo of it is the referee's call.
+    # Then the roll's answer arrives, then the new step's card: the card shows the answer, and the page threw
+    # nothing. Its Undo is offered as the undo service would answer it: a step came after the roll, so a player's
+    # undo of it is the referee's call.
     route, response = held[0]
     route.fulfill(response=response)
+    done = page.locator(f"[data-play-done='{last + 1}']")
+    expect(done).to_be_visible()
+    page.unroute("**/map/units/*/head")
+    with page.expect_response("**/map/units/*/head"):
+        for head in heads:
+            head.continue_()
+    settled(page)
     try:
-        expect(page.locator(f"[data-play-done='{last + 1}']")).to_be_visible()
+        expect(done).to_be_visible()
     except AssertionError:
         raise AssertionError(f"the card shows no answer; the page's errors: {errors}") from None
     expect(page.locator("[data-play-undo-refused]")).to_contain_text("referee's call")

@@ -39,12 +39,11 @@
       if (!on) { m.stopPicking(); m.markTargets(null); }
       if (m.placeCard) m.placeCard();
     };
-    // The play `mine` as its roll's answer comes (apply): the card's still; or put back, its step the game's now,
-    // where a live frame ended it meanwhile (a new step drawn before the answer: the roll is still this card's)
-    // and its stand is still the one shown; or null where the player has gone on to another stand or play.
+    // The play `mine` as its roll's answer comes (apply), its step the game's now: the card's still (a new step's
+    // card, its head read first, may be drawn after the answer: ci72), or put back where a live frame ended it
+    // meanwhile and its stand is still the one shown; or null where the player has gone on to another stand or play.
     const back = (mine) => {
-      if (play === mine) return mine;
-      if (play || m.selectedStand() !== mine.stand) return null;
+      if (play !== mine && (play || m.selectedStand() !== mine.stand)) return null;
       mine.step = model.turn.step;
       play = mine;
       return mine;
