@@ -70,6 +70,9 @@ os.environ.setdefault("FIRESTEP_DATABASE_URL", f"sqlite:///{_SESSION_VAR}/defaul
 # Every test's client asks from one address ("testclient") and many render sheets: the per-address budget for
 # new sheets is tested on its own (tests/playsheets/test_sheet_limits.py), with its own limit.
 os.environ.setdefault("FIRESTEP_SHEET_RENDER_LIMIT", "100000 per 1 minute")
+# Likewise a new scenario draft counts as a scenario imported: the editor's browser tests make many from one address
+# (tests/app/test_scenario_drafts.py and tests/app/test_scenarios_api.py test the limit with their own).
+os.environ.setdefault("FIRESTEP_SCENARIO_IMPORT_LIMIT", "100000 per 1 minute")
 
 # What tests keep to look at afterwards (screenshots, PDFs, timings; git-ignored). A fresh clone has no such
 # folder, and no test may count on another having made it first.

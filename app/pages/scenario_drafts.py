@@ -19,7 +19,8 @@ from app.core.routing import Router
 from app.data.models import ScenarioDraft
 from app.data.schemas_scenario import DraftParticulars
 from app.deps import SessionDep
-from app.errors import Conflict
+from app.errors import Conflict, TooManyRequests
+from app.guard import security
 from app.guard.security import NOTICE_HEADER
 from app.pages.common import REFUSAL_MAX, error_message, is_htmx, not_found
 from app.pages.templates import templates
@@ -127,6 +128,13 @@ async def post_particulars(ruleset_id: str, request: Request, session: SessionDe
         minted = drafts.new_key()
         owner = drafts.owner_of(minted)
         assert owner is not None  # a key just minted has the key's shape
+    if drafts.find(session, owner, ruleset_id) is None:
+        try:  # a new draft counts as a scenario imported (the hostile pass: 1,000 drafts in 26 s, no cookie)
+            security.scenario_imported()
+        except TooManyRequests as e:
+            waited = _refused(security.page_wait_message(e, "new drafts"), 429)
+            waited.headers["Retry-After"] = str(e.retry_after)
+            return waited
     try:
         with unit_of_work(session):
             draft = drafts.set_particulars(session, owner, ruleset_id, particulars)

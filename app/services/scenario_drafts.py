@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
@@ -26,6 +28,9 @@ from rules.registry import get_ruleset
 # A browser's key as this module mints it: 32 random bytes, URL-safe base64 (43 characters). A cookie of any other
 # shape is no key (the browser is given a new one), so a hostile cookie reaches no query as sent.
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")
+
+
+STALE_AFTER = timedelta(days=30)  # a draft untouched this long gives way to a new one at the cap
 
 
 def new_key() -> str:
@@ -75,6 +80,12 @@ def set_particulars(
     draft = find(session, owner, ruleset_id)
     if draft is None:
         held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
+        if (
+            held >= MAX_SCENARIO_DRAFTS
+        ):  # drafts left a month make room first (the hostile pass: a cap filled)
+            stale = col(ScenarioDraft.updated_at) < utcnow() - STALE_AFTER
+            session.execute(delete(ScenarioDraft).where(stale))
+            held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
         if held >= MAX_SCENARIO_DRAFTS:
             raise Conflict(
                 f"this server keeps at most {MAX_SCENARIO_DRAFTS} drafts: save one as a scenario first"

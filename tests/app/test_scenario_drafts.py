@@ -4,10 +4,13 @@ shows them, a refused value is a 422 naming its field, and a draft is its browse
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from app.core.config import Settings
 from app.guard.security import NOTICE_HEADER
+from app.main import create_app
 from app.pages.scenario_drafts import DRAFT_COOKIE
 from tests.csrf import form
 
@@ -111,3 +114,20 @@ def test_a_draft_is_kept_shown_again_refused_by_field_and_its_browsers_alone(
         and afresh.headers["HX-Redirect"] == "/scenarios/new?ruleset=flanders-fields"
     )
     assert 'data-draft-kept="no"' in c.get("/scenarios/new?ruleset=flanders-fields").text
+
+
+def test_new_drafts_from_one_address_are_limited_as_scenario_imports(
+    migrated_url: str, tmp_path: Path
+) -> None:
+    """The hostile pass: 1,000 drafts (the server's cap) from one address in 26 s; a new draft now counts as a
+    scenario imported (20 a minute by default), a change to one's own draft does not."""
+    settings = Settings(database_url=migrated_url, var_dir=tmp_path, scenario_import_limit="2 per 1 minute")
+    with TestClient(create_app(settings)) as c:
+        for _ in range(2):
+            c.cookies.clear()
+            assert c.post(POST, data=form(c, fields(title="Mine"))).status_code == 200
+        assert c.post(POST, data=form(c, fields(title="Mine, changed"))).status_code == 200  # its own draft
+        c.cookies.clear()
+        over = c.post(POST, data=form(c, fields(title="One more")))
+        assert over.status_code == 429 and over.headers[NOTICE_HEADER].startswith("Too many new drafts")
+        assert int(over.headers["Retry-After"]) >= 1

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -28,3 +29,20 @@ def test_at_its_cap_a_new_draft_is_refused_and_none_dropped(
         kept = drafts.set_particulars(session, first, "flanders-fields", DraftParticulars(title="Changed"))
     assert (kept.version, kept.document["title"]) == (2, "Changed")
     assert drafts.find(session, second, "flanders-fields") is None
+
+
+def test_at_its_cap_a_draft_untouched_for_a_month_gives_way_to_a_new_one(
+    session: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hostile pass: one client filled the cap in 26 s and drafts never went; a month-old one now makes room."""
+    monkeypatch.setattr(drafts, "MAX_SCENARIO_DRAFTS", 1)
+    old, new = drafts.owner_of(drafts.new_key()), drafts.owner_of(drafts.new_key())
+    assert old and new
+    with unit_of_work(session):
+        left = drafts.set_particulars(session, old, "flanders-fields", DraftParticulars(title="Left"))
+        left.updated_at = left.updated_at - drafts.STALE_AFTER - timedelta(minutes=1)
+        session.add(left)
+    with unit_of_work(session):
+        drafts.set_particulars(session, new, "flanders-fields", DraftParticulars(title="New"))
+    assert drafts.find(session, old, "flanders-fields") is None
+    assert drafts.find(session, new, "flanders-fields") is not None
