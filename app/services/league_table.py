@@ -93,7 +93,8 @@ class Counted:
     replaced: set[int] = field(default_factory=set)  # claims a later claim of their pairing supersedes
 
     def counted(self) -> list[Played]:
-        return self.signed + [c for c in self.claims if c.claim not in self.superseded | self.replaced]
+        left_out = self.superseded | self.replaced  # once, not for each claim
+        return self.signed + [c for c in self.claims if c.claim not in left_out]
 
 
 def same_players(pairs: Iterable[Player]) -> dict[Player, Player]:
