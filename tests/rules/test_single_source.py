@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,19 +18,6 @@ from rules.flanders_fields.resolvers import artillery, barrage
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = ("rules", "app", "playsheets")
-
-
-@functools.cache
-def _parsed(root: Path) -> tuple[tuple[str, ast.Module], ...]:
-    return tuple(
-        (str(p.relative_to(root)), ast.parse(p.read_text(), str(p)))
-        for d in SOURCE_DIRS
-        for p in sorted((root / d).rglob("*.py"))
-    )
-
-
-def _files(root: Path) -> Iterator[tuple[str, ast.Module]]:
-    return iter(_parsed(root))
 
 
 def _number(node: ast.expr) -> float | None:
@@ -54,59 +41,79 @@ def _numbers(node: ast.expr) -> list[float]:
     return []
 
 
+@dataclass(frozen=True)
+class _Index:
+    """What the checks read of the sources, gathered in one walk of every file's tree: each check walked them
+    all again (some 15 walks of rules/, app/ and playsheets/, about a second each on CI)."""
+
+    bindings: tuple[tuple[str, str, tuple[float, ...]], ...]  # (file, name, its numbers), numbers only
+    calls: tuple[tuple[str, str, tuple[float, ...]], ...]  # (file, callee, the numbers passed to it)
+    functions: tuple[tuple[str, str], ...]  # (file, a function or method it defines)
+    assigned: tuple[tuple[str, str], ...]  # (file, a name it assigns a value to)
+    number_dicts: tuple[tuple[str, frozenset[object], tuple[float, ...]], ...]  # (file, keys, numbers)
+
+
+def _pairs(node: ast.AST) -> list[tuple[str, ast.expr]]:
+    """The names, keywords and dict keys a node writes a value against, with the value."""
+    if isinstance(node, ast.Assign):
+        return [(t.id, node.value) for t in node.targets if isinstance(t, ast.Name)]
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+        return [(node.target.id, node.value)]
+    if isinstance(node, ast.keyword) and node.arg:
+        return [(node.arg, node.value)]
+    if isinstance(node, ast.Dict):
+        return [
+            (k.value, v)
+            for k, v in zip(node.keys, node.values, strict=True)
+            if isinstance(k, ast.Constant) and isinstance(k.value, str)
+        ]
+    return []
+
+
+@functools.cache
+def _index(root: Path) -> _Index:
+    bindings: list[tuple[str, str, tuple[float, ...]]] = []
+    calls: list[tuple[str, str, tuple[float, ...]]] = []
+    defined: list[tuple[str, str]] = []
+    assigned: list[tuple[str, str]] = []
+    number_dicts: list[tuple[str, frozenset[object], tuple[float, ...]]] = []
+    for d in SOURCE_DIRS:
+        for p in sorted((root / d).rglob("*.py")):
+            path = str(p.relative_to(root))
+            for node in ast.walk(ast.parse(p.read_text(), str(p))):
+                bindings += [(path, name, tuple(ns)) for name, value in _pairs(node) if (ns := _numbers(value))]
+                if isinstance(node, ast.Call) and isinstance(callee := getattr(node.func, "id", None), str):
+                    args = [*node.args, *(k.value for k in node.keywords)]
+                    calls.append((path, callee, tuple(n for a in args if (n := _number(a)) is not None)))
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    defined.append((path, node.name))
+                if isinstance(node, ast.Assign):
+                    assigned += [(path, t.id) for t in node.targets if isinstance(t, ast.Name)]
+                if isinstance(node, ast.Dict) and (numbers := _numbers(node)):
+                    keys = frozenset(k.value for k in node.keys if isinstance(k, ast.Constant))
+                    number_dicts.append((path, keys, tuple(numbers)))
+    return _Index(tuple(bindings), tuple(calls), tuple(defined), tuple(assigned), tuple(number_dicts))
+
+
 def number_bindings(root: Path, pattern: str) -> set[tuple[str, float]]:
     """(file, number) for every number written against a name, keyword or dict key matching `pattern`."""
     rx = re.compile(pattern, re.IGNORECASE)
-    found: set[tuple[str, float]] = set()
-    for path, tree in _files(root):
-        for node in ast.walk(tree):
-            pairs: list[tuple[str, ast.expr]] = []
-            if isinstance(node, ast.Assign):
-                pairs = [(t.id, node.value) for t in node.targets if isinstance(t, ast.Name)]
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
-                pairs = [(node.target.id, node.value)]
-            elif isinstance(node, ast.keyword) and node.arg:
-                pairs = [(node.arg, node.value)]
-            elif isinstance(node, ast.Dict):
-                pairs = [
-                    (k.value, v)
-                    for k, v in zip(node.keys, node.values, strict=True)
-                    if isinstance(k, ast.Constant) and isinstance(k.value, str)
-                ]
-            found |= {(path, n) for name, value in pairs if rx.search(name) for n in _numbers(value)}
-    return found
+    return {(path, n) for path, name, numbers in _index(root).bindings if rx.search(name) for n in numbers}
 
 
 def call_numbers(root: Path, callee: str) -> set[tuple[str, float]]:
     """(file, number) for every number passed to a call of `callee`."""
-    found: set[tuple[str, float]] = set()
-    for path, tree in _files(root):
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == callee:
-                args = [*node.args, *(k.value for k in node.keywords)]
-                found |= {(path, n) for a in args if (n := _number(a)) is not None}
-    return found
+    return {(path, n) for path, name, numbers in _index(root).calls if name == callee for n in numbers}
 
 
 def functions(root: Path, name: str) -> list[str]:
     """Files defining a function or method `name`."""
-    return sorted(
-        path
-        for path, tree in _files(root)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name
-    )
+    return sorted(path for path, defined in _index(root).functions if defined == name)
 
 
 def assignments(root: Path, name: str) -> list[str]:
     """Files assigning a value to `name`."""
-    return sorted(
-        path
-        for path, tree in _files(root)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-    )
+    return sorted(path for path, assigned in _index(root).assigned if assigned == name)
 
 
 TABLES = "rules/flanders_fields/book/tables.py"
@@ -154,13 +161,7 @@ def test_weapon_ranges_are_written_only_in_the_weapon_ranges_table() -> None:
 def test_the_artillery_action_table_is_the_order_tables_row() -> None:
     # The action thresholds are read from the Regiment/Brigade artillery bands, not written again: the one
     # dict of thresholds in the tree is the main text's mid-war reading of its erratum.
-    found: list[tuple[str, tuple[float, ...]]] = []
-    for path, tree in _files(ROOT):
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Dict) or not _numbers(node):
-                continue
-            if {k.value for k in node.keys if isinstance(k, ast.Constant)} == {"one", "two"}:
-                found.append((path, tuple(_numbers(node))))
+    found = [(path, numbers) for path, keys, numbers in _index(ROOT).number_dicts if keys == {"one", "two"}]
     assert found == [("rules/flanders_fields/errata/artillery.py", (4.0, 7.0))]
     assert {p: {"one": 3, "two": 6} for p in ("early", "late")} == artillery.ACTION_THRESHOLDS
 
