@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
+from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, next_frames, screenshot
 from tests.frontend.games import join_by_api, map_at, open_maps, seed_game, settled
 from tests.frontend.test_map_play import Taps
 
@@ -430,5 +430,5 @@ def drag(page: Any, handle: Any, start: tuple[float, float], end: tuple[float, f
     for kind, f in [("touchStart", 0.0)] + [("touchMove", i / 8) for i in range(1, 9)] + [("touchEnd", 1.0)]:
         points = [] if kind == "touchEnd" else [{"x": x + dx * f, "y": y + dy * f, "id": 1}]
         cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-        settled(page)
+        next_frames(page, 1)  # one touch move a frame, as a finger moves
     cdp.detach()
