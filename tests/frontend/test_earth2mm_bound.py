@@ -19,7 +19,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, next_frames, screenshot
+from tests.frontend.conftest import (
+    PHONE,
+    REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    next_frames,
+    screenshot,
+)
 from tests.frontend.games import join_by_api, map_at, open_maps, seed_game, settled
 from tests.frontend.test_map_play import Taps
 

@@ -15,7 +15,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, centre_on_top, next_frames
+from tests.frontend.conftest import (
+    PHONE,
+    REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    centre_on_top,
+    next_frames,
+)
 from tests.frontend.games import at_rest, bearer, join_by_api, seed_game, settled, sign_in
 from tests.frontend.test_map_play import api_of, die_for, docs_picture, open_map, units_of
 
@@ -106,7 +113,9 @@ class Touch:
         ):
             points = [] if kind == "touchEnd" else [{"x": x + dx * f, "y": y + dy * f, "id": 1}]
             cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-            next_frames(self.page, 1)  # one touch move a frame, as a finger moves (two frames took 0.3 s a drag)
+            next_frames(
+                self.page, 1
+            )  # one touch move a frame, as a finger moves (two frames took 0.3 s a drag)
         cdp.detach()
         Touch.taps += 1
 

@@ -81,7 +81,9 @@ def _index(root: Path) -> _Index:
         for p in sorted((root / d).rglob("*.py")):
             path = str(p.relative_to(root))
             for node in ast.walk(ast.parse(p.read_text(), str(p))):
-                bindings += [(path, name, tuple(ns)) for name, value in _pairs(node) if (ns := _numbers(value))]
+                bindings += [
+                    (path, name, tuple(ns)) for name, value in _pairs(node) if (ns := _numbers(value))
+                ]
                 if isinstance(node, ast.Call) and isinstance(callee := getattr(node.func, "id", None), str):
                     args = [*node.args, *(k.value for k in node.keywords)]
                     calls.append((path, callee, tuple(n for a in args if (n := _number(a)) is not None)))
