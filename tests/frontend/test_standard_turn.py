@@ -23,7 +23,7 @@ from tests.frontend.conftest import (
     centre_on_top,
     next_frames,
 )
-from tests.frontend.games import at_rest, bearer, join_by_api, seed_game, settled, sign_in
+from tests.frontend.games import at_rest, bearer, join_by_api, seed_game, sign_in
 from tests.frontend.test_map_play import api_of, die_for, docs_picture, open_map, units_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.long]  # over 10 s on CI: scheduled first (tests/conftest.py)
@@ -36,6 +36,17 @@ GAME = {"scenario": "mons-1914", "variants": {"planned-fire-deviation": "pre-reg
 WATCH = """() => { window.standardTurn = { keys: 0, scrolls: 0 };
   addEventListener('keydown', () => { window.standardTurn.keys += 1; }, true);
   addEventListener('scroll', () => { window.standardTurn.scrolls += 1; }, true); }"""
+
+
+# Two frames on, as games.settled waits (the card docks and the map moves in the frame a card is drawn,
+# table-dock.js; each frame at most two seconds: a page the browser has stopped drawing ends
+# the wait), awaited in the same call that then looks where to tap: one round trip a look where there were two
+# or three (71 taps' looks in the turn).
+TWO_FRAMES = """() => new Promise((done) => {
+  const step = (left) => (left ? requestAnimationFrame(() => step(left - 1)) : done());
+  step(2);
+  setTimeout(done, 4000);
+})"""
 
 
 class Touch:
@@ -60,19 +71,15 @@ class Touch:
         self.page.touchscreen.tap(x, y)
         Touch.taps += 1
 
-    def settled(self) -> None:
-        """Two frames on: the card docks and the map moves in the frame a card is drawn (table-dock.js)."""
-        settled(self.page)
-
     def stand(self, unit_id: int) -> None:
         for _ in range(20):  # as a player looks before tapping: a notice's row may be coming or going
-            self.settled()
             point = self.page.evaluate(
-                """(id) => { const m = window.firestepMap; const u = m.model.units.get(id);
+                f"""async (id) => {{ await ({TWO_FRAMES})();
+                     const m = window.firestepMap; const u = m.model.units.get(id);
                      const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
                      const r = m.leaflet.getContainer().getBoundingClientRect();
                      const x = r.left + p.x, y = r.top + p.y, el = document.elementFromPoint(x, y);
-                     return { x, y, top: el?.dataset.stand || el?.className?.baseVal || el?.className || null }; }""",
+                     return {{ x, y, top: el?.dataset.stand || el?.className?.baseVal || el?.className || null }}; }}""",
                 unit_id,
             )
             if point["top"] == str(unit_id):
@@ -85,11 +92,13 @@ class Touch:
         target = (within or self.page).get_by_role("button", name=name, exact=True)
         expect(target).to_be_visible()
         for _ in range(20):  # as a player looks before tapping: the card may still be drawing what it read
-            self.settled()
-            box = target.bounding_box()
-            assert box is not None
-            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-            if target.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y]):
+            at = target.evaluate(
+                f"""async (el) => {{ await ({TWO_FRAMES})();
+                     const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+                     return {{ x, y, onTop: el.contains(document.elementFromPoint(x, y)) }}; }}"""
+            )
+            x, y = at["x"], at["y"]
+            if at["onTop"]:
                 break
             self.page.wait_for_timeout(50)
         else:
