@@ -27,7 +27,7 @@ from app.pages.resolving import (
 )
 from app.pages.seats import Seat
 from app.pages.templates import humanise
-from app.services import acts, markers, resolve
+from app.services import acts, events, markers, resolve
 from app.services import units as units_service
 from app.services.seating import Viewer
 from app.services.unit_names import display_names
@@ -205,6 +205,9 @@ def game_lookup_context(
         "errata": [],
         "errata_count": 0,
         "game_variants": len(game.variants),
+        # The newest event the page holds: its stream (live.js) tells it of later ones, the referee's change of
+        # a reading among them, and an answer asked before that change is marked (result-line.js).
+        "live_after": events.newest_event_id(session, game.pk),
         "unit": unit,
         "unit_tree": {side: nodes for side, nodes in tree.items() if seat.viewer.may_act_for(side)},
     }

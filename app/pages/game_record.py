@@ -18,6 +18,7 @@ from app.services.unit_names import NamedUnit
 from rules.core.consequences import counted
 from rules.core.game import GameRules
 from rules.core.records import claims_of
+from rules.registry import get_ruleset
 
 # What a suppression came from, in the words of the table ("mg" is how the shooting tables name MG fire).
 FIRE_WORDS = {"mg": "MG fire", "hmg": "MG fire", "lmg": "LMG fire", "rifle": "rifle fire"}
@@ -89,6 +90,7 @@ class Record:
         # A count the rules use up, said as what was spent and what is left (issue 64: "-1 actions left").
         self.spent = {f.name: f for f in rules.book.state_fields if f.spent and f.words}
         self.turn_word, self.stand_word = rules.book.turn_word, rules.book.stand_word
+        self.ruleset_id = rules.book.ruleset_id  # a roll's rule set: its resolvers name the act a roll played
 
     def name(self, unit_id: Any) -> str:
         return self.names.get(unit_id, f"unit {unit_id}") if isinstance(unit_id, int) else ""
@@ -181,7 +183,11 @@ class Record:
             )
             return str(payload.get("effect") or "arrived fire"), f"rolled {rolled}" if rolled else ""
         if kind in ROLL_KINDS:
-            resolver = humanise(str(payload.get("resolver") or kind))
+            request = payload.get("request")  # the act the player made where a resolver plays two (a melee)
+            named = get_ruleset(self.ruleset_id).roll_name(
+                str(payload.get("resolver")), request if isinstance(request, dict) else {}
+            )
+            resolver = named or humanise(str(payload.get("resolver") or kind))
             res = payload.get("resolution") or {}
             dice = res.get("dice") or []
             outcome = res.get("outcome_key") or (

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Annotated, Any
 
 from fastapi import Path, Query, Request
@@ -32,7 +32,7 @@ from app.pages.templates import humanise, rule_state
 from app.services import card as card_service
 from app.services import events as events_service
 from app.services import resolve as resolve_service
-from app.services import unit_names
+from app.services import seats, unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.undo import undo_refused
@@ -75,6 +75,7 @@ class ActButton:
     odds: str = ""
     filled: tuple[str, ...] = ()
     lookup: str = ""
+    by_firestep: bool = False  # the stand's side chose firestep's dice: its Apply rolls them, no face to tap
 
 
 @dataclass(frozen=True)
@@ -206,10 +207,15 @@ def _odds(session: Session, game: Game, viewer: Viewer, a: Mapping[str, object])
 def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> StandActs:
     """What the stand's card offers `viewer` now, as the act pipeline answers it (`card.stand_card`)."""
     card = card_service.stand_card(session, game, viewer, unit_id)
+    # A side that chose firestep's dice has no face to enter (the pipeline refuses one): its direct rolls are
+    # an Apply the server rolls.
+    by_firestep = (
+        seats.get_side(session, game.pk, get_unit(session, game.pk, unit_id).side).dice == "firestep"
+    )
     buttons = []
     for i, a in enumerate(card["acts"]):
         if _direct(a):
-            buttons.append(_odds(session, game, viewer, {**a, "index": i}))
+            buttons.append(replace(_odds(session, game, viewer, {**a, "index": i}), by_firestep=by_firestep))
         else:
             buttons.append(ActButton(i, a["label"], a["why"] or "", False))
     refused = card["refused"]

@@ -34,7 +34,7 @@ from app.services.seating import Viewer
 from app.services.undo import undo_refused
 from app.services.units import list_units
 from rules.core.consequences import odds_words, outcome_words, said
-from rules.core.dice import Count
+from rules.core.dice import Count, Threshold
 from rules.core.errors import RulesError
 from rules.core.readings import reading_label, readings_deciding
 from rules.core.records import AddToState, Change, SetState, StandAct
@@ -61,6 +61,7 @@ class CountView:
     dice: int
     reach: int
     pressed: int | None = None
+    certain: bool = False  # every die reaches the number (or none can): nothing to ask, the Apply records it
 
 
 @dataclass(frozen=True)
@@ -278,6 +279,9 @@ def stand_play(
     resolution = asked.get("resolution") or {}
     count = len(resolution["dice"]) if resolution else act.dice
     counted = asked.get("counted")
+    certain = _certain(counted) if counted and by == "players" else None
+    if certain is not None:  # the newcomer pass: "Odds: 3 hits certain", and still a count to tap
+        reached = certain
     if counted and reached is not None:
         return replace(
             _counted(session, game, viewer, (stand_id, title), act, target, fields, reached, counted),
@@ -323,6 +327,13 @@ def stand_play(
     return AskedCard(stand_id, title, count, **out)  # type: ignore[arg-type]
 
 
+def _certain(counted: Mapping[str, int]) -> int | None:
+    """The count a roll's dice cannot miss: all of them where every face reaches the number, none where no face
+    can; None where the count is the dice's to tell."""
+    t = Threshold(counted["dice"], counted["reach"])
+    return t.dice if t.faces_reaching == t.sides else 0 if t.faces_reaching == 0 else None
+
+
 def _counted(
     session: Session,
     game: Game,
@@ -353,7 +364,7 @@ def _counted(
         also=_also_lines(res),
         said=tuple(a.get("said") or ()),
         pool=act.pool,
-        counted=CountView(n, reach, reached),
+        counted=CountView(n, reach, reached, _certain(counted) is not None),
         why=act.why,
         filled=field_lines(game, a.get("filled") or []),
         lookup=f"/lookup/{game.ruleset}/{act.resolver}?game={game.id}&unit={act.unit_id}",

@@ -151,8 +151,10 @@ async def stream_game(
 
     def render(session: Session | None, events: list[Event], shared: live.Shared) -> list[str]:
         dicts = [events_service.event_dict(e, roles) for e in events]
-        if view is None or not dicts:
-            return [_json(d) for d in dicts]
+        if (
+            view is None or not dicts
+        ):  # the event alone, and what every seat is told of it (a lookup page hears it)
+            return [_json({**d, **_told(d)}) for d in dicts]
         if session is None:
             with Session(engine) as own:
                 return _with_view(own, game_id, viewer, view, dicts, shared)

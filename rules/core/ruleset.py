@@ -258,6 +258,9 @@ class Resolver(ABC, Generic[Req]):
     summary: ClassVar[str] = ""
     Request: ClassVar[type[ResolveRequest]]
     examples: ClassVar[Sequence[Mapping[str, Any]]] = ()
+    # A request's flag naming the act it plays where one resolver plays two (2mm's shot and melee), with the
+    # act's name: the log names the roll the player made by it (`RuleSet.roll_name`), not by the resolver.
+    named_by: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def dice(self, req: Req, ctx: Context) -> tuple[int, ...]:
         """Sides of each die the player rolls for this request (e.g. (6,) or (6, 6))."""
@@ -442,6 +445,12 @@ class RuleSet:
     @property
     def resolvers(self) -> Mapping[str, type[Resolver[Any]]]:
         return self._resolvers
+
+    def roll_name(self, resolver_id: str, request: Mapping[str, Any]) -> str:
+        """The act a logged roll played, as its request's flag names it (`Resolver.named_by`), or ""."""
+        resolver = self._resolvers.get(resolver_id)
+        named = resolver.named_by if resolver is not None else ()
+        return next((name for flag, name in named if request.get(flag) is True), "")
 
     @property
     def datasets(self) -> Mapping[str, Dataset]:

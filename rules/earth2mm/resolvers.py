@@ -262,6 +262,7 @@ class Shoot(Resolver[ShootRequest]):
     id = "shoot"
     summary = "Shooting or melee: an arming dice pool against the target's Resilience, injuries and kills"
     Request = ShootRequest
+    named_by = (("melee", "Melee"),)  # the melee step's roll is the card's Melee (StandAct), not a shot
     examples = (
         {
             "shooter": "line-inf",

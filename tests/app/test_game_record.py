@@ -112,6 +112,22 @@ def test_a_roll_says_whose_dice_and_a_count_as_counted() -> None:
     assert "Shoot: rolled 2 of 3 dice reaching 4+ → 2 hits" in said, said
 
 
+def test_a_melee_is_logged_as_the_melee_the_player_made() -> None:
+    # The newcomer pass: 2mm's melee (its shooting resolver, the m side of Arming) was logged "Shoot".
+    stand = SimpleNamespace(pk=1, parent_id=None, side="attacker", name="A", kind="line-inf", level="stand")
+    record = Record({1: "A Coy Plt 1"}, {1: stand}, get_game_rules("2mm-earth-1418"))
+    for melee, said in ((True, "Melee: rolled 3, 5 → 2 hits"), (False, "Shoot: rolled 3, 5 → 2 hits")):
+        payload = {
+            "resolver": "shoot",
+            "unit_id": 1,
+            "request": {"melee": melee},
+            "resolution": {"dice": [3, 5], "outcome_key": "2 hits"},
+            "changes": [],
+        }
+        event = {"id": 9, "turn": 2, "kind": "roll", "actor": "attacker", "payload": payload}
+        assert said in record.entry(event).line, record.entry(event).line
+
+
 def test_a_game_ended_on_a_victory_condition_says_which() -> None:
     # The newcomer pass: the referee's end on victory condition 1 read "Referee · Game over · turn 3".
     record = Record({}, {}, get_game_rules("flanders-fields"))

@@ -77,6 +77,8 @@ def test_a_map_frame_carries_the_units_it_touched_and_the_state_when_the_game_mo
         assert on_board["id"] == frame["id"] and "board" in on_board
         # Three map devices and one board: two renderings of the event, not four.
         assert feed.renders - renders == 2
+        plain = Listener(f"{live_url}/api/v1/games/{g.id}/stream", g.attacker)  # a lookup page's: no view
+        caught_up(http, g, (plain, g.attacker))
 
         version = http.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
         r = http.post(f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": version})
@@ -92,7 +94,12 @@ def test_a_map_frame_carries_the_units_it_touched_and_the_state_when_the_game_mo
         played = {"version": version, "variants": {"raw-firer-penalty": "main-text"}}
         assert http.patch(f"/api/v1/games/{g.id}", headers=g.referee, json=played).status_code == 200
         assert maps[0].take(1)[0][1]["notice"] == "The referee now plays Raw troops shooting: main text."
-        for m in (*maps, board):
+        # A lookup page's stream (no view) is told too (a seat's lookup kept the old answer unmarked).
+        heard = plain.take(1)[0][1]
+        while "notice" not in heard and heard["kind"] != "game-updated":
+            heard = plain.take(1)[0][1]
+        assert heard["notice"] == "The referee now plays Raw troops shooting: main text.", heard
+        for m in (*maps, board, plain):
             m.close()
 
 

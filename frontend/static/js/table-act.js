@@ -152,6 +152,7 @@
       if (play !== p || p.asks !== n) return null;
       if (!part) { notice(error || "The table could not be asked; check the connection."); return false; }
       p.count = Number(part.dataset.diceCount || 0);
+      if (part.dataset.countCertain) p.reached = Number(part.dataset.countCertain); // a count no die can miss: Apply sends it
       p.asked = html;
       return html;
     };

@@ -217,6 +217,19 @@ def test_an_assault_and_its_melee_each_played_and_undone(table: Table) -> None:
     assert t.unit("defender coy")["hits_to_allocate"] == 2
     t.undo(melee, g.attacker)
     assert t.unit("defender coy")["hits_to_allocate"] == 0
+    # The newcomer pass: against a sub-unit that moved in the open every die hits ("Odds: 2 hits certain"): the card
+    # asks no count, its Apply records the certain one (data-count-certain, table-act.js sends it).
+    body = {"x": 50.0, "y": 52.0, "facing_deg": 90, "override": True}
+    moved = t.c.post(f"/api/v1/games/{g.id}/units/{t.ids['defender 1']}/move", headers=g.referee, json=body)
+    assert moved.status_code == 200, moved.text
+    t.c.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    try:
+        q = f"act=Melee&target={t.ids['defender 1']}"
+        card = t.c.get(f"/games/{g.id}/map/units/{t.ids['attacker 1']}/play/shoot?{q}").text
+    finally:
+        t.c.cookies.clear()
+    assert 'data-count-certain="2"' in card and "data-count-reached" not in card and "data-play-apply" in card
+    t.undo(moved, g.referee)
     assert (
         t.roll(
             "shoot", g.attacker, "attacker coy", "defender coy", fields={"melee": True}, dice=[6, 6]

@@ -27,6 +27,15 @@ def test_the_referee_makes_the_other_reading_the_games_and_a_side_is_told_why_no
     side = c.post(URL, data=csrf.form(c, shot), headers=HX)
     assert "Reading: Raw troops shooting: Playsheet</strong> (default)" in side.text
     assert "Only the referee changes the readings this game plays." in side.text
+    # The side's lookup hears the referee's change of a reading (its stream, result-line.js marking a line asked
+    # before it: data-as-of, the newest event it was asked after); the newcomer pass: it kept the old answer.
+    newest = c.get(f"/api/v1/games/{game.id}/events", headers=game.referee).json()[-1]["id"]
+    assert f'data-play-reading-line data-as-of="{newest}"' in side.text
+    page = c.get(f"{URL}?game={game.id}").text
+    assert (
+        f'data-live-stream="/api/v1/games/{game.id}/stream"' in page and f'data-live-after="{newest}"' in page
+    )
+    assert "js/live.js" in page and "js/result-line.js" in page
     assert 'name="_reading"' not in side.text
     forged = c.post(URL, data=csrf.form(c, {**shot, "_reading": "raw-firer-penalty=main-text"}), headers=HX)
     assert "<strong>Reading</strong>: Only the referee changes" in forged.text
@@ -50,6 +59,8 @@ def test_the_referee_makes_the_other_reading_the_games_and_a_side_is_told_why_no
     assert events[-1]["kind"] == "game-updated" and events[-1]["payload"]["fields"] == ["variants"]
     # The record names the erratum and the reading now played, not "Game updated" (the newcomer pass).
     assert events[-1]["payload"]["readings"] == ["Raw troops shooting: main text"]
+    # Asked by the new reading: the notice does not mark it.
+    assert f'data-as-of="{events[-1]["id"]}"' in tapped.text
     board = c.get(f"/games/{game.id}/referee").text
     assert "now plays Raw troops shooting: main text" in board
     # The hostile pass: the same tap again changed nothing yet made a new version (the other devices' next write a

@@ -88,6 +88,11 @@ def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClie
     assert waiting["refused"] and not waiting["acts"]
     assert "data-play-waiting" in (said := fragment(client, g, g.defender, defender["id"]))
     assert waiting["refused"]["detail"] in words(said)
+    # Issue 69: the side chose firestep's dice, so the direct roll has no face to tap (the pipeline refuses
+    # one): its Apply rolls the server's die.
+    assert client.put(f"{api}/sides/attacker/dice", headers=g.attacker, json={"dice": "firestep"}).is_success
+    ours = fragment(client, g, g.attacker, platoon["id"])
+    assert "data-act-die" not in ours and re.search(r'data-act-roll="0">Apply<', ours), ours
 
 
 def test_the_card_refuses_a_stand_of_no_game_by_its_field(client: TestClient) -> None:
