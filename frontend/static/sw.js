@@ -35,6 +35,7 @@ const SHELL = [
   "/static/js/live.js",
   "/static/js/long-press.js",
   "/static/js/grid-pick.js",
+  "/static/js/table-drawing.js",
   "/static/js/table-map.js",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",

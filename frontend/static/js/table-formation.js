@@ -43,7 +43,7 @@
     // square about its centre) and a handle's width clear of the other, so one finger drags what it meant.
     const panel = document.querySelector("[data-map-panel]");
     const HALF = 24; // half a handle (48 px)
-    const px = (p) => map.latLngToContainerPoint(toLL(p));
+    const px = m.screenPoint;
     const placer = () => {
       const { dx, dy } = moving;
       const size = map.getSize();
