@@ -388,3 +388,18 @@ def test_an_edits_refused_values_are_greyed_among_its_values() -> None:
     [plan] = edit_parts(card)
     assert [c.words for c in plan.choices] == ["Plan A Company: Move"] and plan.choices[0].value == '"move"'
     assert plan.greyed == (Greyed("sub_plan", "Assault", refused["detail"]),)
+
+
+def test_the_head_offers_the_formations_the_seat_may_move_as_one(client: TestClient) -> None:
+    """A stand's head offers "Move its company" (and its battalion's) where more than one of their stands is on
+    the table, to a seat that may act for it alone (issue 67: the server's, no longer built by table-formation.js)."""
+    g = new_game(client)
+    us = units(client, g)
+    company = next(u for u in us.values() if u["side"] == "attacker" and u["kind"] == "rifle-company")
+    stand = next(u for u in us.values() if u["parent_id"] == company["id"] and u["x"] is not None)
+    offered = re.findall(
+        r'data-move-formation="(\d+)"[^>]*>Move its (\w+)<',
+        fragment(client, g, g.attacker, stand["id"], "head"),
+    )
+    assert offered[0] == (str(company["id"]), "company"), offered
+    assert "data-move-formation" not in fragment(client, g, g.defender, stand["id"], "head")
