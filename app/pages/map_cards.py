@@ -104,6 +104,49 @@ def _formations(game: Game, units: list[Unit], stand: Unit) -> tuple[tuple[int, 
     return tuple((f.id, f.level) for f in formations(states, mine))
 
 
+@dataclass(frozen=True)
+class TurnChip:
+    """The turn on the map's chip: its words, and as data its turn, its step's index and the side to move
+    while the game is played (none outside play: the server refuses a draw before the start and after the end,
+    and table-cards.js offers the draw to that side alone)."""
+
+    turn: int
+    step: int | None
+    side_to_move: str
+    words: str
+
+    def context(self) -> dict[str, object]:
+        """The context `_map_turn.html` renders."""
+        return {"chip": self}
+
+
+def turn_chip(game: Game) -> TurnChip:
+    """The map's turn chip of `game`, the same for every seat (the rules' word for a turn: "Bound 1 · ...")."""
+    word = rule_state(game.ruleset).turn_word
+    if game.status == "setup" and not game.turn:
+        words = "Setting up"
+    elif game.status == "finished":
+        words = "Game over"
+    else:
+        words = f"{word[:1].upper()}{word[1:]} {game.turn} · {humanise(game.side_to_move or '')} to move"
+    playing = game.status == "playing"
+    return TurnChip(game.turn, game.step, (game.side_to_move or "") if playing else "", words)
+
+
+@router.get("/games/{game_id}/map/turn", response_class=HTMLResponse)
+def turn_chip_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """The map's turn chip (`turn_chip`), as a fragment: read as the map reads the game's state anew."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_map_turn.html",
+        "_map_turn.html",
+        lambda game, seat: turn_chip(game).context(),
+    )
+
+
 @router.get("/games/{game_id}/map/units/{unit_id}/head", response_class=HTMLResponse)
 def stand_head_page(
     game_id: GameId, unit_id: StandIds, request: Request, session: SessionDep, settings: SettingsDep

@@ -20,8 +20,6 @@
   // The rule set's counter the markers move (drawn on a stand and its label) and its word for a turn.
   const ruleState = JSON.parse(document.getElementById("map-state").textContent);
   const marker = ruleState.marker;
-  // The rules' word for a turn ("Bound" in a bound's game), capitalised as the panel starts with it.
-  const turnWord = ruleState.turn_word.charAt(0).toUpperCase() + ruleState.turn_word.slice(1);
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
@@ -304,15 +302,19 @@
   };
 
   // -- the turn ----------------------------------------------------------------------------------------------
+  // The turn's chip is the server's (app/pages/map_cards.py), read as the model's turn changes (the frames stay
+  // small: app.routes.events) and put in the page's own chip (table-cards.js watches it); the newest read wins.
+  const turnBox = document.querySelector("[data-map-turn]");
+  let turnAsked = 0;
+  const readTurn = async () => {
+    const mine = ++turnAsked;
+    const part = await fragment(`/games/${game}/map/turn`);
+    if (mine !== turnAsked || !part) return;
+    Object.assign(turnBox.dataset, { turn: part.dataset.turn, step: part.dataset.step, sideToMove: part.dataset.sideToMove });
+    turnBox.textContent = part.textContent;
+  };
   const drawTurn = () => {
     const t = model.turn;
-    const box = document.querySelector("[data-map-turn]");
-    box.dataset.turn = String(t.turn);
-    box.dataset.step = String(t.step ?? ""); // the step's index as the model has it (tests wait on a new step)
-    // Who may act now (table-cards.js offers the draw to it): nobody outside play, as the server refuses a draw
-    // before the start and after the end (issue 64: "Draw a card" stayed on the map after "Game over").
-    box.dataset.sideToMove = t.status === "playing" ? t.side_to_move || "" : "";
-    box.textContent = t.status === "setup" && !t.turn ? "Setting up" : t.status === "finished" ? "Game over" : `${turnWord} ${t.turn} · ${sideName(t.side_to_move)} to move`;
     // The referee's way on to the table's editor lasts while the game is in set-up.
     document.querySelectorAll("[data-edit-table]").forEach((a) => { a.hidden = t.status !== "setup"; });
     // Templates are laid, turned and taken off until the game's end, which refuses them (issue 64: the tool
@@ -641,6 +643,7 @@
 
   // -- the model to the map ------------------------------------------------------------------------------------
   model.listen((what) => {
+    if (what.all || what.turn) readTurn();
     if (what.all) {
       renderAll();
       window.dispatchEvent(new CustomEvent("firestep:map-changed"));
@@ -693,22 +696,14 @@
     // Many frames in a burst (a new turn brings several) are read back once.
     clearTimeout(pendingRead);
     pendingRead = setTimeout(async () => {
-      if (what.has("state")) {
-        const state = await getJson(`${api}/state`).catch(() => null);
-        if (state) {
-          const units = what.has("units") ? await getJson(`${api}/units`).catch(() => null) : null;
-          const renamed = learnNames(units);
-          model.setState(state, units);
-          if (renamed) drawStands();
-        }
-      } else if (what.has("units")) {
-        const state = await getJson(`${api}/state`).catch(() => null);
-        const units = state ? await getJson(`${api}/units`).catch(() => null) : null;
-        if (state && units) {
-          const renamed = learnNames(units);
-          model.setState(state, units);
-          if (renamed) drawStands();
-        }
+      // The state always (the units read after it are at least as new); the units where a frame asked for them,
+      // and then only both together.
+      const state = await getJson(`${api}/state`).catch(() => null);
+      const units = state && what.has("units") ? await getJson(`${api}/units`).catch(() => null) : null;
+      if (state && (what.has("state") || units)) {
+        const renamed = learnNames(units);
+        model.setState(state, units);
+        if (renamed) drawStands();
       }
       what.clear();
     }, 40);
