@@ -16,12 +16,14 @@ from sqlmodel import Session
 
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX
-from app.data.models import Game
+from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import game_page
 from app.pages.templates import humanise, rule_state
 from app.services import unit_names
 from app.services import units as units_service
+from app.services.card import formations
+from app.services.markers import rules_of
 from app.services.seating import Viewer
 from app.services.templates import templates_of
 from rules.core.errors import NotFoundError, RulesError
@@ -49,6 +51,9 @@ class StandHead:
     states_line: str
     acts: bool  # the stand may be acted on (not destroyed, the game not over)
     own: bool  # the seat may act for its side (Recover, Move)
+    # Its company and battalion the seat may move as one ("Move its company"): (formation id, level), each with
+    # more than one stand on the table (app.services.card.formations, as the card's acts judge them).
+    formations: tuple[tuple[int, str], ...] = ()
 
     def context(self) -> dict[str, object]:
         """The context `_stand_head.html` renders."""
@@ -72,6 +77,8 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
         for f in state.card
         if f is not marker and read.get(f.name)
     ]
+    acts = not u.killed and game.status != "finished"
+    own = viewer.may_act_for(u.side)
     return StandHead(
         unit_id=u.pk,
         name=plain or short,
@@ -83,8 +90,60 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
         if count is not None
         else "",
         states_line=" · ".join(["Destroyed"] * bool(u.killed) + states) or "Nothing else to note",
-        acts=not u.killed and game.status != "finished",
-        own=viewer.may_act_for(u.side),
+        acts=acts,
+        own=own,
+        formations=_formations(game, units, u) if acts and own else (),
+    )
+
+
+def _formations(game: Game, units: list[Unit], stand: Unit) -> tuple[tuple[int, str], ...]:
+    """The stand's company and battalion with more than one stand on the table, as (id, level)."""
+    fields = rules_of(game).book.state_fields
+    states = [units_service.unit_state(x, fields) for x in units]
+    mine = next(s for s in states if s.id == stand.pk)
+    return tuple((f.id, f.level) for f in formations(states, mine))
+
+
+@dataclass(frozen=True)
+class TurnChip:
+    """The turn on the map's chip: its words, and as data its turn, its step's index and the side to move
+    while the game is played (none outside play: the server refuses a draw before the start and after the end,
+    and table-cards.js offers the draw to that side alone)."""
+
+    turn: int
+    step: int | None
+    side_to_move: str
+    words: str
+
+    def context(self) -> dict[str, object]:
+        """The context `_map_turn.html` renders."""
+        return {"chip": self}
+
+
+def turn_chip(game: Game) -> TurnChip:
+    """The map's turn chip of `game`, the same for every seat (the rules' word for a turn: "Bound 1 · ...")."""
+    word = rule_state(game.ruleset).turn_word
+    if game.status == "setup" and not game.turn:
+        words = "Setting up"
+    elif game.status == "finished":
+        words = "Game over"
+    else:
+        words = f"{word[:1].upper()}{word[1:]} {game.turn} · {humanise(game.side_to_move or '')} to move"
+    playing = game.status == "playing"
+    return TurnChip(game.turn, game.step, (game.side_to_move or "") if playing else "", words)
+
+
+@router.get("/games/{game_id}/map/turn", response_class=HTMLResponse)
+def turn_chip_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """The map's turn chip (`turn_chip`), as a fragment: read as the map reads the game's state anew."""
+    return game_page(
+        request,
+        session,
+        settings,
+        game_id,
+        "_map_turn.html",
+        "_map_turn.html",
+        lambda game, seat: turn_chip(game).context(),
     )
 
 

@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.core.routing import Router
 from app.data.models import Game
 from app.deps import GameId, NowDep, SessionDep, SettingsDep
-from app.pages import clock_panel, counters_panel
+from app.pages import clock_panel, counters_panel, map_cards
 from app.pages.seats import Seat, game_page
 from app.services import counters, unit_names
 from app.services import events as events_service
@@ -81,6 +81,7 @@ def map_page(
             "names": names_of(units),
             "result_line": game_result(session, game.pk),  # a finished game's, said first (issue 62)
             "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
+            **map_cards.turn_chip(game).context(),
         }
 
     return game_page(request, session, settings, game_id, "map.html", "map.html", build)

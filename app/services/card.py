@@ -6,6 +6,7 @@ refusal that names its remedy ("unpack it first") puts that act first."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -22,7 +23,7 @@ from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot, StandAct, StandEdit, UnitState
 
-__all__ = ["Offer", "offers", "stand_card"]
+__all__ = ["Offer", "formations", "offers", "stand_card"]
 
 # A move judged for the card: a step this long towards the table's middle (its distance is the player's).
 NUDGE_CM = 1.0
@@ -72,7 +73,7 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
         x, y = _nudged(snapshot, stand)
         move = MoveStand(unit_id=unit_id, x=x, y=y, facing_deg=stand.facing_deg or 0.0)
         out.append(Offer("move", MoveStand.action, "Move", move))
-        for formation in _formations(snapshot, stand):
+        for formation in formations(snapshot.units, stand):
             dx, dy = x - float(stand.x), y - float(stand.y)
             shifted = MoveFormation(unit_id=formation.id, dx=dx, dy=dy)
             out.append(Offer("formation", MoveFormation.action, f"Move its {formation.level}", shifted))
@@ -100,13 +101,14 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
     return out
 
 
-def _formations(snapshot: Snapshot, stand: UnitState) -> list[UnitState]:
-    """The stand's company and battalion with more than one stand on the table (as the map offers them)."""
-    by_id = {u.id: u for u in snapshot.units}
+def formations(units: Sequence[UnitState], stand: UnitState) -> list[UnitState]:
+    """The stand's company and battalion with more than one stand on the table: the acts its card judges, and
+    the map's buttons on its card's head (app.pages.map_cards.stand_head)."""
+    by_id = {u.id: u for u in units}
 
     def placed_under(f: UnitState) -> int:
         count = 0
-        for u in snapshot.units:
+        for u in units:
             if not u.base or u.x is None or u.y is None or u.killed or u.off_table:
                 continue
             a: UnitState | None = u

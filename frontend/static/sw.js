@@ -35,6 +35,7 @@ const SHELL = [
   "/static/js/live.js",
   "/static/js/long-press.js",
   "/static/js/grid-pick.js",
+  "/static/js/table-drawing.js",
   "/static/js/table-map.js",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
@@ -53,9 +54,9 @@ const OFFLINE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 const SEAT_PAGES = /^\/(games\/\d+\/(referee|map|fire-plan)|lookup(\/(?!sheets\/).*)?)$/;
 const SHARED_PAGES = /^\/(lookup(\/(?!sheets\/).*)?)?$/; // the start page and the free lookup
 const GAME_STATE = /^\/api\/v1\/games\/(\d+)\/(state|units)$/;
-// The map's own cards of a seat (app/pages/map_cards.py: a stand's head, the chooser, a template's card), kept as
-// the state is: the last copy of each shows while the server cannot be reached.
-const MAP_CARDS = /^\/games\/(\d+)\/map\/(units\/\d+\/head|templates\/\d+\/card|choose)$/;
+// The map's own cards of a seat (app/pages/map_cards.py: a stand's head, the chooser, a template's card, the
+// turn's chip), kept as the state is: the last copy of each shows while the server cannot be reached.
+const MAP_CARDS = /^\/games\/(\d+)\/map\/(units\/\d+\/head|templates\/\d+\/card|choose|turn)$/;
 // Every request that may seat this device elsewhere: joining by code or by a join card, an organiser taking a
 // table's referee seat, creating a game or a campaign, a campaign battle's "Fight this battle" and "Play"
 // buttons, and their APIs

@@ -5,6 +5,7 @@
 // parses a part the server drew (HTML) to its first element, its siblings beside it in the fragment; `draw`
 // puts a part the server drew into `el`, each of its pieces the same as before kept as it is (a row of dice not
 // tapped, a "Why?" opened): a finger on it, or the focus, is not lost to a redraw of the same thing.
+// `escapeHtml` makes words safe inside the markup Leaflet's icons take (a stand's name on its label).
 (() => {
   const h = (tag, attrs = {}, ...kids) => {
     const node = document.createElement(tag);
@@ -18,11 +19,12 @@
     return node;
   };
   const humanise = (s) => (s === "sos" ? "SOS" : String(s || "").replace(/[-_]/g, " ").replace(/^./, (c) => c.toUpperCase()));
+  const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   const partOf = (html) => document.createRange().createContextualFragment(html).firstElementChild;
   const draw = (el, part) => {
     const fresh = part ? [...part.childNodes] : [], old = [...el.childNodes];
     if (fresh.length !== old.length) { el.replaceChildren(...fresh); return; }
     fresh.forEach((node, i) => { if (!old[i].isEqualNode(node)) old[i].replaceWith(node); });
   };
-  window.firestepDom = Object.freeze({ h, humanise, partOf, draw });
+  window.firestepDom = Object.freeze({ h, humanise, partOf, draw, escapeHtml });
 })();

@@ -15,13 +15,10 @@
     const drawn = new Map(); // stand id -> { shape, handle, label }
     const names = new Map(); // stand id -> its name under its formation
     const labels = L.layerGroup(); // on the map only when zoomed in far enough to read them
-    const escapeHtml = (t) => String(t).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-    // Labels from 1.5 zoom levels in from the whole table (fitted at minZoom + 1). Two taps of the zoom-in
-    // button (0.75 each) land on the threshold itself, so it is compared with a tolerance: a rounding hair
-    // must not decide whether the labels show.
-    const LABELS_FROM = 2.5;
+    const { escapeHtml } = window.firestepDom;
+    // Labels from as far in as the game's map shows its stands' (table-drawing.js).
     const showLabels = () => {
-      const on = map.getZoom() - map.getMinZoom() >= LABELS_FROM - 1e-6;
+      const on = S.labelsOn();
       if (on && !map.hasLayer(labels)) labels.addTo(map);
       if (!on && map.hasLayer(labels)) map.removeLayer(labels);
     };

@@ -9,7 +9,9 @@
   const { h, humanise } = window.firestepDom;
   const root = document.querySelector("[data-scenario-editor]");
   const canvas = document.querySelector("[data-scn-canvas]");
-  if (!root || !canvas || !window.L || !L.PM) return;
+  if (!root || !canvas || !window.L || !L.PM || !window.firestepTableDrawing) return;
+  // The table's frame, map and shapes, shared with the game's map (table-drawing.js).
+  const { createMap, addPanes, frame, corners } = window.firestepTableDrawing;
   const data = JSON.parse(document.getElementById("scn-data").textContent);
   const form = root.querySelector("[data-scn-form]");
   const kinds = new Map(data.kinds.map((k) => [k.kind, k]));
@@ -32,28 +34,15 @@
   const W = () => doc.table.width_cm;
   const LEN = () => doc.table.length_cm;
 
-  // -- orientation: table (x, y) cm <-> map LatLng, as the game's map draws it -------------------------------------
+  // -- orientation: table (x, y) cm <-> map LatLng, as the game's map draws it (table-drawing.js) -----------------
   const landscape = canvas.clientWidth >= canvas.clientHeight;
-  const toLL = ([x, y]) => (landscape ? L.latLng(W() - x, y) : L.latLng(y, x));
-  const fromLL = (ll) => (landscape ? [W() - ll.lat, ll.lng] : [ll.lng, ll.lat]);
   const round = (v) => Math.round(v * 10) / 10;
-  const tableBounds = () => L.latLngBounds(toLL([0, 0]), toLL([W(), LEN()]));
-  const rect = (center, facingDeg, w, d) => {
-    const f = (facingDeg * Math.PI) / 180;
-    const u = [Math.cos(f), Math.sin(f)];
-    const v = [-Math.sin(f), Math.cos(f)];
-    return [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([a, b]) => [
-      center[0] + (a * d * u[0]) / 2 + (b * w * v[0]) / 2,
-      center[1] + (a * d * u[1]) / 2 + (b * w * v[1]) / 2,
-    ]);
-  };
-
-  const map = L.map(canvas, {
-    crs: L.CRS.Simple, zoomControl: false, attributionControl: false, zoomSnap: 0, zoomDelta: 0.5,
-    minZoom: -2, maxZoom: 6, boxZoom: false, doubleClickZoom: false,
-  });
+  const map = createMap(canvas);
+  const table = frame(map, { width: W, length: LEN, landscape: () => landscape });
+  const { toLL, fromLL, tableBounds } = table;
+  const rect = corners; // in table cm: the deployment checks a stand's corners against its zone
   const PANES = { cloth: 350, grid: 355, zones: 358, stands: 640 };
-  for (const [name, z] of Object.entries(PANES)) map.createPane(name).style.zIndex = String(z);
+  addPanes(map, PANES);
   map.getPane("grid").style.pointerEvents = "none";
   map.getPane("zones").style.pointerEvents = "none";
   const layers = {
@@ -77,18 +66,12 @@
     if (target !== null && Math.abs(map.getZoom() - target) > 1e-9) map.setZoom(target);
   });
 
-  const fitTable = () => {
-    map.invalidateSize();
-    map.fitBounds(tableBounds(), { padding: [12, 12], animate: false });
-    map.setMinZoom(map.getZoom() - 1);
-    map.setMaxBounds(tableBounds().pad(0.3));
-  };
+  const fitTable = () => table.fit({ padding: [12, 12] }, 0.3);
 
   // The cloth, the 10 cm grid (every 50 cm stronger, labelled along two edges) and the zones.
   const drawTable = () => {
-    layers.cloth.clearLayers();
+    table.drawCloth(layers.cloth);
     layers.grid.clearLayers();
-    L.rectangle(tableBounds(), { pane: "cloth", className: "table-cloth", interactive: false }).addTo(layers.cloth);
     for (let x = 10; x < W(); x += 10) {
       L.polyline([toLL([x, 0]), toLL([x, LEN()])], { pane: "grid", className: x % 50 ? "scn-grid" : "scn-grid major", interactive: false }).addTo(layers.grid);
     }
@@ -171,16 +154,10 @@
   // The typical widths the rule set gives a line of this kind, one tap each; the first is filled in.
   const offers = root.querySelector("[data-breadth-offers]");
   const showOffers = (card) => {
-    offers.replaceChildren(...card.widths.map((w) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "button";
-      b.dataset.breadthOffer = String(w.cm);
-      b.textContent = `${w.cm} cm`;
-      b.title = `“${w.text}” (${w.source})`;
-      b.setAttribute("aria-pressed", String(Number(breadthInput.value) === w.cm));
-      return b;
-    }));
+    offers.replaceChildren(...card.widths.map((w) => h("button", {
+      type: "button", class: "button", "data-breadth-offer": String(w.cm), text: `${w.cm} cm`,
+      title: `“${w.text}” (${w.source})`, "aria-pressed": String(Number(breadthInput.value) === w.cm),
+    })));
     const lines = [...new Set(card.widths.map((w) => `“${w.text}” (${w.source})`))];
     root.querySelector("[data-breadth-source]").textContent = lines.length ? `Typical: ${lines.join("; ")}.` : "";
   };
@@ -270,17 +247,10 @@
   const nameOf = (f) => f.properties.name || `${kindName(f.properties.kind)} ${keyOf(f).replace(/^t/, "")}`;
 
   const renderList = () => {
-    list.replaceChildren(...[...pieces.values()].map(({ feature }) => {
-      const li = document.createElement("li");
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "button scn-item";
-      b.dataset.piece = keyOf(feature);
-      b.setAttribute("aria-pressed", String(selected === keyOf(feature)));
-      b.textContent = nameOf(feature);
-      li.append(b);
-      return li;
-    }));
+    list.replaceChildren(...[...pieces.values()].map(({ feature }) => h("li", {}, h("button", {
+      type: "button", class: "button scn-item", "data-piece": keyOf(feature),
+      "aria-pressed": String(selected === keyOf(feature)), text: nameOf(feature),
+    }))));
     if (!pieces.size) list.innerHTML = '<li class="muted">No terrain yet.</li>';
     root.dataset.terrain = String(pieces.size);
   };
@@ -650,16 +620,13 @@
 
   window.firestepScenario = {
     data, root, form, map, layers, toLL, fromLL, rect, round, insideZone, humanise, say, h,
+    pointObjective: table.pointObjective, labelsOn: table.labelsOn,
     doc: () => doc, current, load, W, LEN, mode,
     onChange: (fn) => listeners.push(fn),
     changed,
     setTap: (fn) => { tapHandler = fn; canvas.classList.toggle("picking", Boolean(fn)); },
     // For tests and the screen checks: a table point's position in the page.
-    pagePoint: ([x, y]) => {
-      const p = map.latLngToContainerPoint(toLL([x, y]));
-      const box = canvas.getBoundingClientRect();
-      return { x: box.left + p.x, y: box.top + p.y };
-    },
+    pagePoint: table.pagePoint,
   };
   window.dispatchEvent(new CustomEvent("firestep:scenario-ready"));
 })();

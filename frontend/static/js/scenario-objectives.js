@@ -10,9 +10,9 @@
     const S = window.firestepScenario;
     const panel = S && S.root.querySelector('[data-scn-panel="objectives"]');
     if (!S || !panel) return;
-    const { map, toLL, fromLL, round, h } = S;
+    const { map, toLL, fromLL, round, h, pointObjective } = S;
+    const { centreOf } = window.firestepTableDrawing; // as the game's map draws them (table-drawing.js)
     const MOST = 50; // objectives a scenario may have (rules.table.objectives MAX_OBJECTIVES)
-    const POINT_CM = 2.5; // a point is drawn as a ring this wide, to be seen and tapped
     const pane = map.createPane("objectives");
     pane.style.zIndex = "450";
     // Tapped only while the Objectives section is open: elsewhere a tap on one is a tap on the table (a stand
@@ -43,14 +43,6 @@
       return `objective-${n}`;
     };
     const nameOf = (f) => f.properties.name || f.id;
-    const ring = (centre) => Array.from({ length: 20 }, (_, i) => toLL([
-      centre[0] + POINT_CM * Math.cos((i * Math.PI) / 10), centre[1] + POINT_CM * Math.sin((i * Math.PI) / 10),
-    ]));
-    const centreOf = (g) => {
-      if (g.type === "Point") return g.coordinates;
-      const pts = g.coordinates[0].slice(0, -1);
-      return [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
-    };
     const onTable = ([x, y]) => x >= 0 && y >= 0 && x <= S.W() && y <= S.LEN();
     const pointsOf = (g) => (g.type === "Point" ? [g.coordinates] : g.coordinates[0]);
 
@@ -60,7 +52,7 @@
       shapes.clear();
       for (const f of features()) {
         const g = f.geometry;
-        const latlngs = g.type === "Point" ? ring(g.coordinates) : [g.coordinates[0].slice(0, -1).map(toLL)];
+        const latlngs = g.type === "Point" ? pointObjective(g.coordinates) : [g.coordinates[0].slice(0, -1).map(toLL)];
         const shape = L.polygon(latlngs, {
           pane: "objectives", className: `objective holder-none scn-objective${selected === f.id ? " scn-selected" : ""}`,
           bubblingMouseEvents: false,

@@ -10,7 +10,7 @@
     const m = window.firestepMap;
     if (!m || m.docking) return;
     m.docking = true;
-    const { model, leaflet: map, toLL, root } = m;
+    const { model, leaflet: map, toLL, root, screenPoint } = m;
     const panel = document.querySelector("[data-map-panel]");
     const chip = document.querySelector("[data-score-chip]");
     const canvas = map.getContainer();
@@ -74,7 +74,7 @@
       shrunk = false; // zoomed in by the player: the card keeps its stands clear by panning, as below
       const stands = about();
       if (!stands.length) { delete panel.dataset.dock; return; }
-      const points = stands.map((u) => map.latLngToContainerPoint(toLL([u.x, u.y])));
+      const points = stands.map((u) => screenPoint([u.x, u.y]));
       // Dock at the end that leaves more of them clear (the seat's own edge when it is a tie: left or bottom).
       const clearAt = (dock) => { panel.dataset.dock = dock; const r = free(); return points.filter((p) => clearOf(r, p)).length; };
       const own = narrow.matches ? "end" : "start";
@@ -109,7 +109,7 @@
       const u = model.units.get(m.selectedStand());
       if (panel.hidden || !onTable(u)) return;
       const company = standsOf(model.units.get(u.parent_id) || u);
-      const highest = Math.min(...[u, ...company].map((t) => map.latLngToContainerPoint(toLL([t.x, t.y])).y));
+      const highest = Math.min(...[u, ...company].map((t) => screenPoint([t.x, t.y]).y));
       if (highest < REACH) map.panBy([0, highest - REACH], { animate: false });
     }).observe(canvas);
     m.placeCard = place;

@@ -8,16 +8,12 @@
     const m = window.firestepMap;
     if (!m || m.formations) return;
     m.formations = true;
-    const { h, section, api, model, nameOf, notice, refusal, failed, send, leaflet: map, toLL, fromLL, rect, sizes, drawIn } = m;
+    const { section, api, model, nameOf, notice, refusal, failed, send, leaflet: map, toLL, fromLL, rect, sizes, drawIn } = m;
     const ghosts = L.layerGroup().addTo(map);
     const handles = L.layerGroup().addTo(map);
     let moving = null; // { formation, stands, centre, dx, dy, turn, facing }
     let dragging = false;
 
-    const ancestor = (u, level) => {
-      for (let a = model.units.get(u.parent_id); a; a = model.units.get(a.parent_id)) if (a.level === level) return a;
-      return null;
-    };
     const standsUnder = (f) => {
       const under = (u) => { for (let a = u; a; a = model.units.get(a.parent_id)) if (a.id === f.id) return true; return false; };
       return [...model.units.values()].filter((u) => u.base && u.x !== null && u.y !== null && !u.killed && !u.off_table && under(u));
@@ -43,7 +39,7 @@
     // square about its centre) and a handle's width clear of the other, so one finger drags what it meant.
     const panel = document.querySelector("[data-map-panel]");
     const HALF = 24; // half a handle (48 px)
-    const px = (p) => map.latLngToContainerPoint(toLL(p));
+    const px = m.screenPoint;
     const placer = () => {
       const { dx, dy } = moving;
       const size = map.getSize();
@@ -188,14 +184,8 @@
       const u = model.units.get(e.detail.id);
       // Its handles go with another company's card, or with the step the move was begun in.
       if (moving && (!u || e.detail.moved || !moving.stands.some((s) => s.id === u.id))) stop();
-      const row = section("stand").querySelector(".card-actions");
-      if (!u || !row || u.killed || !m.mayActFor(u.side)) return;
-      for (const level of ["company", "battalion"]) {
-        const f = ancestor(u, level);
-        if (f && standsUnder(f).length > 1) {
-          row.append(h("button", { type: "button", class: "button", "data-move-formation": String(f.id), "aria-pressed": String(Boolean(moving && moving.formation.id === f.id)), text: `Move its ${level}` }));
-        }
-      }
+      // Its "Move its company" and "Move its battalion" are the head's (app/pages/map_cards.py): the one moving shown pressed.
+      if (moving) section("stand").querySelector(`[data-move-formation="${moving.formation.id}"]`)?.setAttribute("aria-pressed", "true");
     });
     document.addEventListener("click", (e) => {
       const b = e.target.closest("[data-move-formation]");

@@ -5,10 +5,12 @@
 // The table is drawn in the orientation that fits the screen, from the seat's own table edge: portrait with
 // the seat's side at the bottom, landscape with it on the left (the referee sees it from the attacker's edge).
 (() => {
-  const { h, humanise, partOf } = window.firestepDom;
+  const { h, humanise, partOf, escapeHtml } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
   const canvas = document.querySelector("[data-map-canvas]");
-  if (!root || !canvas || !window.L || !window.firestepTableModel) return;
+  if (!root || !canvas || !window.L || !window.firestepTableModel || !window.firestepTableDrawing) return;
+  // The table's frame, map and shapes, shared with the scenario editor (table-drawing.js).
+  const { createMap, addPanes, frame } = window.firestepTableDrawing;
   const W = Number(root.dataset.width);
   const LEN = Number(root.dataset.length);
   const game = root.dataset.game;
@@ -18,12 +20,9 @@
   // The rule set's counter the markers move (drawn on a stand and its label) and its word for a turn.
   const ruleState = JSON.parse(document.getElementById("map-state").textContent);
   const marker = ruleState.marker;
-  // The rules' word for a turn ("Bound" in a bound's game), capitalised as the panel starts with it.
-  const turnWord = ruleState.turn_word.charAt(0).toUpperCase() + ruleState.turn_word.slice(1);
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
-  const LABEL_ZOOM_STEPS = 1.5; // labels appear this many zoom levels in from the whole table
   const notice = (text) => (window.firestepNotice ? window.firestepNotice(text) : null);
   // What to do next ("Tap where … goes."): an instruction, in the notices' plain style, never a refusal's.
   const tell = (text) => (window.firestepNotice ? window.firestepNotice(text, false, { key: "instruction", tone: "info" }) : null);
@@ -63,7 +62,7 @@
     return send(url, { body: { ...body, override: true } });
   };
 
-  // -- orientation: table (x, y) cm <-> map LatLng ---------------------------------------------------------
+  // -- orientation: table (x, y) cm <-> map LatLng (table-drawing.js) -------------------------------------------
   let landscape = canvas.clientWidth > canvas.clientHeight;
   // The defender's seat sees the table turned half round: (x, y) -> (W - x, LEN - y).
   // A seat's view turned half round for the player across the table (issue 64: a tablet lying between two
@@ -74,45 +73,15 @@
   document.body.classList.toggle("view-turned", stored);
   document.querySelector("[data-turn-view]")?.setAttribute("aria-pressed", String(stored));
   const turned = (role === "defender") !== stored;
-  const seen = ([x, y]) => (turned ? [W - x, LEN - y] : [x, y]);
-  const toLL = (p) => { const [x, y] = seen(p); return landscape ? L.latLng(W - x, y) : L.latLng(y, x); };
-  const fromLL = (ll) => seen(landscape ? [W - ll.lat, ll.lng] : [ll.lng, ll.lat]);
   root.dataset.seenFrom = turned ? "defender" : "attacker";
-  const tableBounds = () => L.latLngBounds(toLL([0, 0]), toLL([W, LEN]));
-  const rect = (center, facingDeg, w, d) => {
-    const f = (facingDeg * Math.PI) / 180;
-    const u = [Math.cos(f), Math.sin(f)];
-    const v = [-Math.sin(f), Math.cos(f)];
-    return [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([a, b]) => toLL([
-      center[0] + (a * d * u[0]) / 2 + (b * w * v[0]) / 2,
-      center[1] + (a * d * u[1]) / 2 + (b * w * v[1]) / 2,
-    ]));
-  };
-  const circle = (center, r) => Array.from({ length: 20 }, (_, i) => toLL([
-    center[0] + r * Math.cos((i * Math.PI) / 10), center[1] + r * Math.sin((i * Math.PI) / 10),
-  ]));
-
-  const map = L.map(canvas, {
-    crs: L.CRS.Simple,
-    zoomControl: false,
-    attributionControl: false,
-    zoomSnap: 0,
-    zoomDelta: 0.5,
-    wheelPxPerZoomLevel: 90,
-    minZoom: -2,
-    maxZoom: 6,
-    boxZoom: false,
-    // Stands are tapped one after another in play: two quick taps are two stands, never a zoom (+ and - zoom).
-    doubleClickZoom: false,
-    preferCanvas: false,
-  });
+  const map = createMap(canvas, { wheelPxPerZoomLevel: 90, preferCanvas: false });
+  const table = frame(map, { width: () => W, length: () => LEN, landscape: () => landscape, turned: () => turned });
+  const { toLL, fromLL, tableBounds, rect, circle, screenPoint } = table;
   // One pane (and SVG) per kind of thing, so what is redrawn later never ends up on top of what it should not.
   const PANES = { cloth: 350, terrain: 360, board: 370, templates: 380, stands: 390, ruler: 395 };
   const renderers = {};
-  for (const [name, z] of Object.entries(PANES)) {
-    map.createPane(name).style.zIndex = String(z);
-    renderers[name] = L.svg({ pane: name, padding: 0.5 });
-  }
+  addPanes(map, PANES);
+  for (const name of Object.keys(PANES)) renderers[name] = L.svg({ pane: name, padding: 0.5 });
   const drawIn = (name) => ({ pane: name, renderer: renderers[name] });
   const layers = {
     cloth: L.layerGroup().addTo(map),
@@ -124,18 +93,13 @@
     labels: L.layerGroup(),
     ruler: L.layerGroup().addTo(map),
   };
-  let fitZoom = 0;
   const fitTable = () => {
-    map.invalidateSize();
     // A wide screen keeps the details card's column (along the seat's own edge) free of the table.
     const card = canvas.clientWidth >= 1400 ? 416 : 8;
     // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it.
     const top = window.matchMedia("(max-width: 899px)").matches ? 52 : 8;
-    map.fitBounds(tableBounds(), { paddingTopLeft: [card, top], paddingBottomRight: [8, 8], animate: false });
-    fitZoom = map.getZoom();
-    map.setMinZoom(fitZoom - 1);
-    // Room beyond the table for a card docked over half the screen to leave its stands clear (table-dock.js).
-    map.setMaxBounds(tableBounds().pad(1));
+    // Room beyond the table (1) for a card docked over half the screen to leave its stands clear (table-dock.js).
+    table.fit({ paddingTopLeft: [card, top], paddingBottomRight: [8, 8] }, 1);
     showLabels();
   };
   // The cloth's <svg> (always drawn) stands for the map in tests and screen checks.
@@ -156,10 +120,7 @@
   const section = (name) => panel.querySelector(`[data-panel="${name}"]`);
 
   // -- drawing (terrain and the game's own items: table-board.js) --------------------------------------------
-  const drawCloth = () => {
-    layers.cloth.clearLayers();
-    L.rectangle(tableBounds(), { ...drawIn("cloth"), className: "table-cloth", interactive: false }).addTo(layers.cloth);
-  };
+  const drawCloth = () => table.drawCloth(layers.cloth, drawIn("cloth"));
   const standLayers = new Map(); // unit id -> {shape, label}
   const onTable = (u) => u.x !== null && u.y !== null && u.base && !u.off_table && !u.killed && sizes.bases[u.base];
   const coverClass = new Map(); // unit id -> "cov-full" | "cov-partial" (table-coverage.js sets it)
@@ -191,7 +152,6 @@
     layers.labels.addLayer(label);
     standLayers.set(u.id, { shape, label });
   };
-  const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   const drawStands = () => {
     layers.stands.clearLayers();
     layers.labels.clearLayers();
@@ -202,7 +162,7 @@
     if (svg) svg.dataset.stands = String(standLayers.size);
   };
   const showLabels = () => {
-    const on = map.getZoom() >= fitZoom + LABEL_ZOOM_STEPS;
+    const on = table.labelsOn();
     root.classList.toggle("labels-on", on);
     if (on && !map.hasLayer(layers.labels)) layers.labels.addTo(map);
     if (!on && map.hasLayer(layers.labels)) map.removeLayer(layers.labels);
@@ -222,7 +182,7 @@
       const u = model.units.get(id);
       if (!el || !u) continue;
       const r = el.getBoundingClientRect();
-      const c = map.latLngToContainerPoint(toLL([u.x, u.y]));
+      const c = screenPoint([u.x, u.y]);
       stands.push({ id, c, r: { left: r.left - box.left - 2, right: r.right - box.left + 2, top: r.top - box.top - 2, bottom: r.bottom - box.top + 2 } });
     }
     return stands;
@@ -342,15 +302,19 @@
   };
 
   // -- the turn ----------------------------------------------------------------------------------------------
+  // The turn's chip is the server's (app/pages/map_cards.py), read as the model's turn changes (the frames stay
+  // small: app.routes.events) and put in the page's own chip (table-cards.js watches it); the newest read wins.
+  const turnBox = document.querySelector("[data-map-turn]");
+  let turnAsked = 0;
+  const readTurn = async () => {
+    const mine = ++turnAsked;
+    const part = await fragment(`/games/${game}/map/turn`);
+    if (mine !== turnAsked || !part) return;
+    Object.assign(turnBox.dataset, { turn: part.dataset.turn, step: part.dataset.step, sideToMove: part.dataset.sideToMove });
+    turnBox.textContent = part.textContent;
+  };
   const drawTurn = () => {
     const t = model.turn;
-    const box = document.querySelector("[data-map-turn]");
-    box.dataset.turn = String(t.turn);
-    box.dataset.step = String(t.step ?? ""); // the step's index as the model has it (tests wait on a new step)
-    // Who may act now (table-cards.js offers the draw to it): nobody outside play, as the server refuses a draw
-    // before the start and after the end (issue 64: "Draw a card" stayed on the map after "Game over").
-    box.dataset.sideToMove = t.status === "playing" ? t.side_to_move || "" : "";
-    box.textContent = t.status === "setup" && !t.turn ? "Setting up" : t.status === "finished" ? "Game over" : `${turnWord} ${t.turn} · ${sideName(t.side_to_move)} to move`;
     // The referee's way on to the table's editor lasts while the game is in set-up.
     document.querySelectorAll("[data-edit-table]").forEach((a) => { a.hidden = t.status !== "setup"; });
     // Templates are laid, turned and taken off until the game's end, which refuses them (issue 64: the tool
@@ -562,10 +526,10 @@
     for (const [id] of standLayers) {
       const u = model.units.get(id);
       if (accept && !accept(u)) continue;
-      const c = map.latLngToContainerPoint(toLL([u.x, u.y]));
+      const c = screenPoint([u.x, u.y]);
       const spec = sizes.bases[u.base];
       const reachCm = Math.max(spec.w, spec.d) / 2;
-      const reachPx = map.latLngToContainerPoint(toLL([u.x + reachCm, u.y])).distanceTo(c);
+      const reachPx = screenPoint([u.x + reachCm, u.y]).distanceTo(c);
       const d = c.distanceTo(containerPoint);
       if (d <= Math.max(HIT_PX, reachPx)) near.push({ id, d, reachPx });
     }
@@ -679,6 +643,7 @@
 
   // -- the model to the map ------------------------------------------------------------------------------------
   model.listen((what) => {
+    if (what.all || what.turn) readTurn();
     if (what.all) {
       renderAll();
       window.dispatchEvent(new CustomEvent("firestep:map-changed"));
@@ -731,22 +696,14 @@
     // Many frames in a burst (a new turn brings several) are read back once.
     clearTimeout(pendingRead);
     pendingRead = setTimeout(async () => {
-      if (what.has("state")) {
-        const state = await getJson(`${api}/state`).catch(() => null);
-        if (state) {
-          const units = what.has("units") ? await getJson(`${api}/units`).catch(() => null) : null;
-          const renamed = learnNames(units);
-          model.setState(state, units);
-          if (renamed) drawStands();
-        }
-      } else if (what.has("units")) {
-        const state = await getJson(`${api}/state`).catch(() => null);
-        const units = state ? await getJson(`${api}/units`).catch(() => null) : null;
-        if (state && units) {
-          const renamed = learnNames(units);
-          model.setState(state, units);
-          if (renamed) drawStands();
-        }
+      // The state always (the units read after it are at least as new); the units where a frame asked for them,
+      // and then only both together.
+      const state = await getJson(`${api}/state`).catch(() => null);
+      const units = state && what.has("units") ? await getJson(`${api}/units`).catch(() => null) : null;
+      if (state && (what.has("state") || units)) {
+        const renamed = learnNames(units);
+        model.setState(state, units);
+        if (renamed) drawStands();
       }
       what.clear();
     }, 40);
@@ -831,7 +788,8 @@
       restyle();
     },
     selectedTemplate: () => selectedTemplate,
-    fitZoom: () => fitZoom, // the zoom that shows the whole table
+    fitZoom: table.fitZoom, // the zoom that shows the whole table
+    screenPoint,
     standBoxes,
     clearSpot,
     meets,
@@ -849,8 +807,8 @@
     stopPicking: () => { if (mode.kind === "pick") setMode({ kind: "idle" }); },
     // The table's corners on the screen (the map's own pixels): labels are kept inside it.
     tableBox: () => {
-      const a = map.latLngToContainerPoint(toLL([0, 0]));
-      const b = map.latLngToContainerPoint(toLL([W, LEN]));
+      const a = screenPoint([0, 0]);
+      const b = screenPoint([W, LEN]);
       return { left: Math.min(a.x, b.x), right: Math.max(a.x, b.x), top: Math.min(a.y, b.y), bottom: Math.max(a.y, b.y) };
     },
     fitTable,
@@ -861,9 +819,7 @@
       const size = map.getSize();
       const at = map.latLngToContainerPoint(ll);
       if (at.x < 0 || at.y < 0 || at.x > size.x || at.y > size.y) map.panTo(ll, { animate: false });
-      const p = map.latLngToContainerPoint(ll);
-      const box = canvas.getBoundingClientRect();
-      return { x: box.left + p.x, y: box.top + p.y };
+      return table.pagePoint([x, y]);
     },
     drawIn,
     root,
@@ -872,6 +828,7 @@
     fromLL,
     rect,
     circle,
+    pointObjective: table.pointObjective,
   };
   window.dispatchEvent(new CustomEvent("firestep:map-ready"));
 })();

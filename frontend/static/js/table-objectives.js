@@ -13,8 +13,8 @@
   const start = () => {
     const m = window.firestepMap;
     if (!m) return;
-    const { leaflet: map, toLL, circle } = m;
-    const POINT_CM = 2.5; // a point objective is drawn as a ring this wide round its point
+    const { leaflet: map, toLL, pointObjective } = m;
+    const { ringsOf, centreOf } = window.firestepTableDrawing; // as the editor draws them (table-drawing.js)
     map.createPane("objectives").style.zIndex = "365";
     map.createPane("objective-labels").style.zIndex = "389";
     const renderer = L.svg({ pane: "objectives", padding: 0.5 });
@@ -22,13 +22,6 @@
     const labels = L.layerGroup().addTo(map);
     const drawn = new Map(); // objective id -> { o, shape, label, at }
     let shown = null; // the objective whose card is open
-    const ringsOf = (g) => (g.type === "Polygon" ? [g.coordinates] : g.type === "MultiPolygon" ? g.coordinates : []);
-    const centreOf = (g) => {
-      if (g.type === "Point") return g.coordinates;
-      const ring = ringsOf(g)[0]?.[0] || [[0, 0]];
-      const pts = ring.slice(0, -1).length ? ring.slice(0, -1) : ring;
-      return [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
-    };
     const draw = () => {
       shapes.clearLayers();
       labels.clearLayers();
@@ -37,7 +30,7 @@
         const o = { id: part.dataset.objectiveCard, stands: JSON.parse(part.dataset.stands || "[]") };
         const g = JSON.parse(part.dataset.geometry);
         const cls = `objective ${part.dataset.holderClass}${g.type === "Point" ? " point" : ""}`;
-        const latlngs = g.type === "Point" ? [circle(g.coordinates, POINT_CM)] : ringsOf(g).map((rings) => rings.map((ring) => ring.map(toLL)));
+        const latlngs = g.type === "Point" ? [pointObjective(g.coordinates)] : ringsOf(g).map((rings) => rings.map((ring) => ring.map(toLL)));
         const shape = L.polygon(latlngs, { pane: "objectives", renderer, className: cls, interactive: false }).addTo(shapes);
         shape.getElement()?.setAttribute("data-objective-shape", String(o.id));
         const at = centreOf(g);
@@ -82,7 +75,7 @@
         if (!el) continue;
         const w = el.offsetWidth;
         const hi = el.offsetHeight;
-        const c = map.latLngToContainerPoint(toLL(at));
+        const c = m.screenPoint(at);
         // Beside its point or area (below it first), so that the holder's colour and pattern stay in sight.
         const b = shape.getElement()?.getBoundingClientRect();
         const half = b ? { x: b.width / 2, y: b.height / 2 } : { x: 0, y: 0 };

@@ -27,10 +27,12 @@ TEMPLATE = Path(__file__).resolve().parents[3] / "frontend" / "templates" / "_st
 
 
 def fragment(http: TestClient, g: Game, seat: dict[str, str], unit_id: int, part: str = "acts") -> str:
-    """The card's acts (or `part`: its target list) for the seat of `seat` (its device's cookie)."""
+    """The card's acts (or `part`: its target list) for the seat of `seat` (its device's cookie); the map's
+    turn chip for `part` "turn"."""
     http.cookies.set(COOKIE_NAME, seat["Authorization"].removeprefix("Bearer "))
+    path = "map/turn" if part == "turn" else f"map/units/{unit_id}/{part}"
     try:
-        answer = http.get(f"/games/{g.id}/map/units/{unit_id}/{part}", headers={"HX-Request": "true"})
+        answer = http.get(f"/games/{g.id}/{path}", headers={"HX-Request": "true"})
     finally:
         http.cookies.clear()
     assert answer.status_code == 200, answer.text
@@ -393,3 +395,31 @@ def test_an_edits_refused_values_are_greyed_among_its_values() -> None:
     [plan] = edit_parts(card)
     assert [c.words for c in plan.choices] == ["Plan A Company: Move"] and plan.choices[0].value == '"move"'
     assert plan.greyed == (Greyed("sub_plan", "Assault", refused["detail"]),)
+
+
+def test_the_head_offers_the_formations_the_seat_may_move_as_one(client: TestClient) -> None:
+    """A stand's head offers "Move its company" (and its battalion's) where more than one of their stands is on
+    the table, to a seat that may act for it alone (issue 67: the server's, no longer built by table-formation.js)."""
+    g = new_game(client)
+    us = units(client, g)
+    company = next(u for u in us.values() if u["side"] == "attacker" and u["kind"] == "rifle-company")
+    stand = next(u for u in us.values() if u["parent_id"] == company["id"] and u["x"] is not None)
+    offered = re.findall(
+        r'data-move-formation="(\d+)"[^>]*>Move its (\w+)<',
+        fragment(client, g, g.attacker, stand["id"], "head"),
+    )
+    assert offered[0] == (str(company["id"]), "company"), offered
+    assert "data-move-formation" not in fragment(client, g, g.defender, stand["id"], "head")
+
+
+def test_the_map_s_turn_chip_says_the_turn_and_the_side_to_move_only_in_play(client: TestClient) -> None:
+    """The map's turn chip is the server's (issue 67): set-up, then the rules' turn and the side to move, that
+    side as data only while the game is played (table-cards.js offers the draw to it)."""
+    g = new_game(client)
+    chip = fragment(client, g, g.attacker, 0, "turn")
+    assert "Setting up" in chip and 'data-side-to-move=""' in chip, chip
+    start_game(client, g)
+    chip = fragment(client, g, g.defender, 0, "turn")
+    assert re.search(
+        r'data-turn="1"[^>]*data-side-to-move="attacker"[^>]*>\w+ 1 · Attacker to move<', chip
+    ), chip
