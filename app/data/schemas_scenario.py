@@ -245,3 +245,38 @@ class DraftParticulars(BaseModel):
             )
         except ValidationError:
             return cls()
+
+
+def _checked(value: Any) -> Any:
+    """A form's checkbox: sent ("on") when ticked, absent when not."""
+    return value in (True, "on", "true")
+
+
+class SecretObjectiveForm(BaseModel):
+    """The referee's form giving a side a secret objective at set-up (app.pages.secret_objective_form): a point
+    on the table, typed as a form sends it (strings read as numbers here), made into the objective the API
+    takes (`objective`). `turns` and `consecutive` are read for `held_turns` only, as the format keeps them."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    side: SideName
+    name: Annotated[str, Field(min_length=1, max_length=O.MAX_NAME)]
+    vp: Annotated[int, Field(ge=0, le=O.MAX_VP)]
+    scored: Literal["each_turn", "game_end", "first_taken", "held_turns"]
+    turns: Annotated[
+        Annotated[int, Field(ge=1, le=O.MAX_HELD_TURNS)] | None, BeforeValidator(_blank_is_none)
+    ] = None
+    consecutive: Annotated[bool, BeforeValidator(_checked)] = False
+    x_cm: Annotated[float, Field(ge=0, le=S.MAX_TABLE_CM, allow_inf_nan=False)]
+    y_cm: Annotated[float, Field(ge=0, le=S.MAX_TABLE_CM, allow_inf_nan=False)]
+
+    def objective(self) -> ObjectiveFeature:
+        held = {"turns": self.turns, "consecutive": self.consecutive} if self.scored == "held_turns" else {}
+        properties = {"name": self.name, "vp": self.vp, "scored": self.scored, **held}
+        return ObjectiveFeature.model_validate(
+            {
+                "type": "Feature",
+                "geometry": {"type": "Point", "coordinates": [self.x_cm, self.y_cm]},
+                "properties": {k: v for k, v in properties.items() if v is not None},
+            }
+        )

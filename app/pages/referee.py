@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache, cached_property
 from typing import Annotated, Any
 
@@ -24,11 +25,14 @@ from app.data.models import Game
 from app.data.schemas_answers import LoggedEvent
 from app.deps import GameId, NowDep, SessionDep, SettingsDep
 from app.pages import clock_panel, game_record, score_panel
+from app.pages.common import is_htmx
 from app.pages.seats import Seat, game_page
+from app.pages.secret_objective_form import Outcome, secret_form
+from app.pages.secret_objective_form import give as give_secret
 from app.pages.templates import templates
 from app.services import clock as clock_service
 from app.services import events as events_service
-from app.services import fireplans, markers, result, seats, tournaments, turns
+from app.services import fireplans, games, markers, result, seats, tournaments, turns
 from app.services import templates as table_templates
 from app.services.board import UnitRow, board_units, shared_units, unit_row
 from app.services.score import touches_score
@@ -246,25 +250,54 @@ def _record(board: Board, game: Game) -> game_record.Record:
     return game_record.Record(board.names, {u.pk: u for u in board.units}, markers.rules_of(game))
 
 
+def _page(session: Session, game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
+    """The whole board page's context, as this seat sees it."""
+    roles = _roles(seat)
+    events = events_service.list_events(session, game.pk, roles, 0, 100_000)
+    board = build_board(board_units(session, game.pk), markers.rules_of(game), variants=game.variants)
+    return {
+        **_common(session, game, board),
+        "events": [events_service.event_dict(e, roles) for e in reversed(events[-LOG_LENGTH:])],
+        "upto": events[-1].id if events else 0,
+        # The clock as set, for the referee's form that sets it (issue 64; clock-set.js keeps it live).
+        "clock_set": clock_service.game_clock(session, game).limits if seat.viewer.is_referee else None,
+        "clock_sides": markers.rules_of(game).book.sides,
+        "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
+    }
+
+
 @router.get("/games/{game_id}/referee", response_class=HTMLResponse)
 def referee_page(
     game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
 ) -> Response:
     def build(game: Game, seat: Seat) -> dict[str, Any]:
-        roles = _roles(seat)
-        events = events_service.list_events(session, game_id, roles, 0, 100_000)
-        board = build_board(board_units(session, game_id), markers.rules_of(game), variants=game.variants)
-        return {
-            **_common(session, game, board),
-            "events": [events_service.event_dict(e, roles) for e in reversed(events[-LOG_LENGTH:])],
-            "upto": events[-1].id if events else 0,
-            # The clock as set, for the referee's form that sets it (issue 64; clock-set.js keeps it live).
-            "clock_set": clock_service.game_clock(session, game).limits if seat.viewer.is_referee else None,
-            "clock_sides": markers.rules_of(game).book.sides,
-            "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
-        }
+        return {**_page(session, game, seat, now), "secret_form": secret_form(session, game, seat.viewer)}
 
     return game_page(request, session, settings, game_id, "referee.html", "_referee_board.html", build)
+
+
+@router.post("/games/{game_id}/referee/secret-objectives", response_class=HTMLResponse)
+async def give_secret_objective(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+) -> Response:
+    """The referee's form giving a side a secret objective (app.pages.secret_objective_form): htmx swaps the
+    form's fragment, a plain post is shown the whole board again, with the refusal or what was given."""
+    form = await request.form()
+    outcome = Outcome()
+
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        nonlocal outcome
+        seat.viewer.require_referee("give a secret objective")  # a seat: 403, before the form is read
+        outcome = give_secret(session, game_id, seat.viewer, form)
+        session.expire_all()
+        game = games.get_game(session, game_id)
+        shown = {"secret_form": secret_form(session, game, seat.viewer, outcome.error, outcome.done)}
+        return shown if is_htmx(request) else {**_page(session, game, seat, now), **shown}
+
+    page = game_page(request, session, settings, game_id, "referee.html", "_secret_objective.html", build)
+    if page.status_code == 200 and not is_htmx(request):  # htmx swaps only a 2xx: the refusal is in it
+        page.status_code = outcome.status
+    return page
 
 
 def _needs_turn_panel(events: Sequence[LoggedEvent], rules: GameRules) -> bool:
