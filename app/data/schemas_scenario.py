@@ -146,6 +146,18 @@ def _nation(document: dict[str, Any], side: str) -> str:
     return str(((document.get("sides") or {}).get(side) or {}).get("nationality") or "")
 
 
+def _conditions_shown(conditions: Any) -> dict[str, Any]:
+    """A document's victory conditions as the editor's fields show them: its first of each kind offered."""
+    shown: dict[str, Any] = {}
+    for c in conditions if isinstance(conditions, list) else []:
+        kind = c.get("kind") if isinstance(c, dict) else None
+        if kind == "points" and "victory_points" not in shown:
+            shown["victory_points"] = c.get("points")
+        elif kind == "side_broken" and "broken_side" not in shown:
+            shown |= {"broken_side": c.get("side") or "either", "broken_stands_lost": c.get("stands_lost")}
+    return shown
+
+
 def _blank_is_none(value: Any) -> Any:
     """A form's empty number field: no value (no limit on turns), not a refusal."""
     return None if isinstance(value, str) and not value.strip() else value
@@ -183,6 +195,23 @@ class DraftParticulars(BaseModel):
     # Each side's nationality, as the Forces panel names its fields (org-tables.js reads them by these names).
     attacker_force_nation: Annotated[str, Field(max_length=32)] = ""
     defender_force_nation: Annotated[str, Field(max_length=32)] = ""
+    # The victory conditions the editor offers (rules.core.victory): a points threshold (blank: none) and a side
+    # broken (`broken_side` "none": no such condition; "either": whichever side) at a share of its stands lost
+    # (blank: as its rule set declares a side broken, which the rule set's checks refuse where it declares none).
+    victory_points: Annotated[
+        Annotated[int, Field(ge=1, le=V.MAX_THRESHOLD)] | None, BeforeValidator(_blank_is_none)
+    ] = None
+    broken_side: Literal["none", "either", "attacker", "defender"] = "none"
+    broken_stands_lost: Annotated[
+        Annotated[int, Field(ge=1, le=100)] | None, BeforeValidator(_blank_is_none)
+    ] = None
+
+    def conditions(self) -> list[VictoryCondition]:
+        """The victory conditions as the format writes them, in the form's order."""
+        points = [VictoryCondition(kind="points", points=self.victory_points)] if self.victory_points else []
+        side: SideName | None = None if self.broken_side in ("none", "either") else self.broken_side  # type: ignore[assignment]
+        broken = VictoryCondition(kind="side_broken", side=side, stands_lost=self.broken_stands_lost)
+        return [*points, *([broken] if self.broken_side != "none" else [])]
 
     def zone(self, side: SideName) -> dict[str, Any] | None:
         """A side's zone as the format draws it: the table's breadth, from its own edge (editor's zoneRect)."""
@@ -198,8 +227,11 @@ class DraftParticulars(BaseModel):
         """The draft's document with these particulars in it, in the format's own fields."""
         notes = [line.strip() for line in self.notes.splitlines() if line.strip()]
         sides = document.get("sides") or {}
+        conditions = [c.model_dump(exclude_none=True) for c in self.conditions()]
+        kept = {k: v for k, v in document.items() if k != "victory_conditions"}  # none: the key left out
         return {
-            **document,
+            **kept,
+            **({"victory_conditions": conditions} if conditions else {}),
             "sides": {
                 side: {
                     **(sides.get(side) or {"forces": []}),
@@ -241,6 +273,7 @@ class DraftParticulars(BaseModel):
                     **{f"zone_{side}": _depth(document, side) for side in ("attacker", "defender")},
                     **{f"{side}_force_nation": _nation(document, side) for side in ("attacker", "defender")},
                     **{k: document.get(k) or {} for k in ("fire_plan", "special_rules", "variants")},
+                    **_conditions_shown(document.get("victory_conditions")),
                 }
             )
         except ValidationError:
