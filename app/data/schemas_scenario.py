@@ -146,16 +146,12 @@ def _nation(document: dict[str, Any], side: str) -> str:
     return str(((document.get("sides") or {}).get(side) or {}).get("nationality") or "")
 
 
-def _conditions_shown(conditions: Any) -> dict[str, Any]:
-    """A document's victory conditions as the editor's fields show them: its first of each kind offered."""
-    shown: dict[str, Any] = {}
+def _first_of(conditions: object, kind: str) -> VictoryCondition | None:
+    """A document's first victory condition of the kind: the editor's fields show one of each."""
     for c in conditions if isinstance(conditions, list) else []:
-        kind = c.get("kind") if isinstance(c, dict) else None
-        if kind == "points" and "victory_points" not in shown:
-            shown["victory_points"] = c.get("points")
-        elif kind == "side_broken" and "broken_side" not in shown:
-            shown |= {"broken_side": c.get("side") or "either", "broken_stands_lost": c.get("stands_lost")}
-    return shown
+        if isinstance(c, dict) and c.get("kind") == kind:
+            return VictoryCondition.model_validate(c)
+    return None
 
 
 def _blank_is_none(value: Any) -> Any:
@@ -261,6 +257,8 @@ class DraftParticulars(BaseModel):
         """A draft's particulars as its form shows them (a document of another shape: the defaults)."""
         table = document.get("table") or {}
         try:
+            points = _first_of(document.get("victory_conditions"), "points")
+            broken = _first_of(document.get("victory_conditions"), "side_broken")
             return cls.model_validate(
                 {
                     **{k: document.get(k) or "" for k in ("title", "date", "objectives", "victory")},
@@ -273,7 +271,9 @@ class DraftParticulars(BaseModel):
                     **{f"zone_{side}": _depth(document, side) for side in ("attacker", "defender")},
                     **{f"{side}_force_nation": _nation(document, side) for side in ("attacker", "defender")},
                     **{k: document.get(k) or {} for k in ("fire_plan", "special_rules", "variants")},
-                    **_conditions_shown(document.get("victory_conditions")),
+                    "victory_points": points.points if points else None,
+                    "broken_side": (broken.side or "either") if broken else "none",
+                    "broken_stands_lost": broken.stands_lost if broken else None,
                 }
             )
         except ValidationError:

@@ -16,8 +16,10 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import meta
 from sqlmodel import Session
+from starlette.datastructures import FormData
 
 from app.core import live
+from app.core.config import Settings
 from app.core.routing import Router
 from app.core.touched import logged_kind, touched_units, touches_game
 from app.data.changes import UnitCounted, UnitSet, changes_in
@@ -250,54 +252,63 @@ def _record(board: Board, game: Game) -> game_record.Record:
     return game_record.Record(board.names, {u.pk: u for u in board.units}, markers.rules_of(game))
 
 
-def _page(session: Session, game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
-    """The whole board page's context, as this seat sees it."""
-    roles = _roles(seat)
-    events = events_service.list_events(session, game.pk, roles, 0, 100_000)
-    board = build_board(board_units(session, game.pk), markers.rules_of(game), variants=game.variants)
-    return {
-        **_common(session, game, board),
-        "events": [events_service.event_dict(e, roles) for e in reversed(events[-LOG_LENGTH:])],
-        "upto": events[-1].id if events else 0,
-        # The clock as set, for the referee's form that sets it (issue 64; clock-set.js keeps it live).
-        "clock_set": clock_service.game_clock(session, game).limits if seat.viewer.is_referee else None,
-        "clock_sides": markers.rules_of(game).book.sides,
-        "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
-    }
+def _board_page(
+    request: Request,
+    session: Session,
+    settings: Settings,
+    game_id: int,
+    now: datetime,
+    give: FormData | None = None,
+) -> Response:
+    """The board page as this seat sees it; with `give`, the referee's secret objective form posted first
+    (app.pages.secret_objective_form): htmx swaps the form's fragment alone, a plain post is shown the whole
+    board again (a refusal's 4xx with it: htmx swaps only a 2xx, so the refusal is in the fragment)."""
+    outcome = Outcome()
+
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        nonlocal outcome
+        if give is not None:
+            seat.viewer.require_referee("give a secret objective")  # a seat: 403, before the form is read
+            outcome = give_secret(session, game_id, seat.viewer, give)
+            session.expire_all()
+            game = games.get_game(session, game_id)
+        shown = {"secret_form": secret_form(session, game, seat.viewer, outcome)}
+        if give is not None and is_htmx(request):
+            return shown
+        roles = _roles(seat)
+        events = events_service.list_events(session, game_id, roles, 0, 100_000)
+        board = build_board(board_units(session, game_id), markers.rules_of(game), variants=game.variants)
+        return {
+            **_common(session, game, board),
+            **shown,
+            "events": [events_service.event_dict(e, roles) for e in reversed(events[-LOG_LENGTH:])],
+            "upto": events[-1].id if events else 0,
+            # The clock as set, for the referee's form that sets it (issue 64; clock-set.js keeps it live).
+            "clock_set": clock_service.game_clock(session, game).limits if seat.viewer.is_referee else None,
+            "clock_sides": markers.rules_of(game).book.sides,
+            "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
+        }
+
+    fragment = "_referee_board.html" if give is None else "_secret_objective.html"
+    page = game_page(request, session, settings, game_id, "referee.html", fragment, build)
+    if page.status_code == 200 and not is_htmx(request):
+        page.status_code = outcome.status
+    return page
 
 
 @router.get("/games/{game_id}/referee", response_class=HTMLResponse)
 def referee_page(
     game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
 ) -> Response:
-    def build(game: Game, seat: Seat) -> dict[str, Any]:
-        return {**_page(session, game, seat, now), "secret_form": secret_form(session, game, seat.viewer)}
-
-    return game_page(request, session, settings, game_id, "referee.html", "_referee_board.html", build)
+    return _board_page(request, session, settings, game_id, now)
 
 
 @router.post("/games/{game_id}/referee/secret-objectives", response_class=HTMLResponse)
 async def give_secret_objective(
     game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
 ) -> Response:
-    """The referee's form giving a side a secret objective (app.pages.secret_objective_form): htmx swaps the
-    form's fragment, a plain post is shown the whole board again, with the refusal or what was given."""
-    form = await request.form()
-    outcome = Outcome()
-
-    def build(game: Game, seat: Seat) -> dict[str, Any]:
-        nonlocal outcome
-        seat.viewer.require_referee("give a secret objective")  # a seat: 403, before the form is read
-        outcome = give_secret(session, game_id, seat.viewer, form)
-        session.expire_all()
-        game = games.get_game(session, game_id)
-        shown = {"secret_form": secret_form(session, game, seat.viewer, outcome.error, outcome.done)}
-        return shown if is_htmx(request) else {**_page(session, game, seat, now), **shown}
-
-    page = game_page(request, session, settings, game_id, "referee.html", "_secret_objective.html", build)
-    if page.status_code == 200 and not is_htmx(request):  # htmx swaps only a 2xx: the refusal is in it
-        page.status_code = outcome.status
-    return page
+    """The referee gives a side a secret objective from the board's form (app.pages.secret_objective_form)."""
+    return _board_page(request, session, settings, game_id, now, await request.form())
 
 
 def _needs_turn_panel(events: Sequence[LoggedEvent], rules: GameRules) -> bool:

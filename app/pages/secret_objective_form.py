@@ -39,6 +39,37 @@ class Given:
 
 
 @dataclass(frozen=True)
+class Posted:
+    """The form's fields as typed, shown again with a refusal so that nothing typed is lost (blank: as drawn)."""
+
+    side: str = "attacker"
+    name: str = ""
+    vp: str = "1"
+    scored: str = "each_turn"
+    turns: str = ""
+    consecutive: bool = False
+    x_cm: str = ""
+    y_cm: str = ""
+
+    @classmethod
+    def of(cls, form: FormData) -> Posted:
+        typed = {k: str(form.get(k) or "")[:40] for k in ("side", "vp", "scored", "turns", "x_cm", "y_cm")}
+        name = str(form.get("name") or "")[:MAX_NAME]
+        return cls(**typed, name=name, consecutive=form.get("consecutive") == "on")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a post of the form came to: the refusal (one sentence, at most REFUSAL_MAX characters) and its
+    status, or the sentence saying what was given."""
+
+    error: str | None = None
+    done: str | None = None
+    status: int = 200
+    posted: Posted = Posted()  # what was typed, with a refusal
+
+
+@dataclass(frozen=True)
 class SecretForm:
     """What the fragment draws: the form while the game is in set-up (`usable`), else only the refusal."""
 
@@ -51,18 +82,20 @@ class SecretForm:
     given: tuple[Given, ...]
     error: str | None = None
     done: str | None = None
+    posted: Posted = Posted()
     max_name: int = MAX_NAME
     max_vp: int = MAX_VP
     max_turns: int = MAX_HELD_TURNS
 
 
 def secret_form(
-    session: Session, game: Game, viewer: Viewer, error: str | None = None, done: str | None = None
+    session: Session, game: Game, viewer: Viewer, outcome: Outcome | None = None
 ) -> SecretForm | None:
     """The referee's form (None for a seat, and once it cannot be used, unless to show why it was refused)."""
     rules = rules_of(game)
     usable = game.status == "setup" and not rules.book.score_kept
-    if not viewer.is_referee or not (usable or error):
+    outcome = outcome or Outcome()
+    if not viewer.is_referee or not (usable or outcome.error):
         return None
     rows = secret_objectives.rows(session, [game.pk]) if usable else []
     words = {k.scored: k.label for k in KINDS}
@@ -79,19 +112,10 @@ def secret_form(
         width_cm=game.table_width_cm,
         length_cm=game.table_length_cm,
         given=given,
-        error=error,
-        done=done,
+        error=outcome.error,
+        done=outcome.done,
+        posted=outcome.posted,
     )
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a post of the form came to: the refusal (one sentence, at most REFUSAL_MAX characters) and its
-    status, or the sentence saying what was given."""
-
-    error: str | None = None
-    done: str | None = None
-    status: int = 200
 
 
 def give(session: Session, game_id: int, viewer: Viewer, form: FormData) -> Outcome:
@@ -107,5 +131,5 @@ def give(session: Session, game_id: int, viewer: Viewer, form: FormData) -> Outc
         session.rollback()
         said = error_message(e).split("; ")[0]  # the first field refused, named
         said = said if len(said) <= REFUSAL_MAX else said[: REFUSAL_MAX - 1] + "…"
-        return Outcome(error=said, status=409 if isinstance(e, Conflict) else 422)
+        return Outcome(error=said, status=409 if isinstance(e, Conflict) else 422, posted=Posted.of(form))
     return Outcome(done=f"Given: {asked.name}, {asked.vp} VP, to the {asked.side}.")

@@ -55,6 +55,7 @@ def test_the_forms_refusals_are_one_sentence_naming_the_field(client: TestClient
     for sentence, fields in refusals.items():
         said = post(client, g, fields)
         assert said.startswith("200") and f'role="alert">{sentence}' in said, said
+        assert 'value="Hill of the Sealed Orders"' in said and 'value="61.5"' in said  # nothing typed lost
     outside = post(client, g, {**HILL, "x_cm": "500"}, PLAIN)  # a plain post: a 4xx, the whole board
     assert outside.startswith("422") and 'id="board"' in outside
     assert 'role="alert">Geometry: reaches off the table' in outside
