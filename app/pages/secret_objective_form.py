@@ -92,10 +92,12 @@ def secret_form(
     session: Session, game: Game, viewer: Viewer, outcome: Outcome | None = None
 ) -> SecretForm | None:
     """The referee's form (None for a seat, and once it cannot be used, unless to show why it was refused)."""
+    if not viewer.is_referee:  # first: a seat's board costs nothing more
+        return None
     rules = rules_of(game)
     usable = game.status == "setup" and not rules.book.score_kept
     outcome = outcome or Outcome()
-    if not viewer.is_referee or not (usable or outcome.error):
+    if not (usable or outcome.error):
         return None
     rows = secret_objectives.rows(session, [game.pk]) if usable else []
     words = {k.scored: k.label for k in KINDS}
