@@ -146,6 +146,14 @@ def _nation(document: dict[str, Any], side: str) -> str:
     return str(((document.get("sides") or {}).get(side) or {}).get("nationality") or "")
 
 
+def _first_of(conditions: object, kind: str) -> VictoryCondition | None:
+    """A document's first victory condition of the kind: the editor's fields show one of each."""
+    for c in conditions if isinstance(conditions, list) else []:
+        if isinstance(c, dict) and c.get("kind") == kind:
+            return VictoryCondition.model_validate(c)
+    return None
+
+
 def _blank_is_none(value: Any) -> Any:
     """A form's empty number field: no value (no limit on turns), not a refusal."""
     return None if isinstance(value, str) and not value.strip() else value
@@ -183,6 +191,23 @@ class DraftParticulars(BaseModel):
     # Each side's nationality, as the Forces panel names its fields (org-tables.js reads them by these names).
     attacker_force_nation: Annotated[str, Field(max_length=32)] = ""
     defender_force_nation: Annotated[str, Field(max_length=32)] = ""
+    # The victory conditions the editor offers (rules.core.victory): a points threshold (blank: none) and a side
+    # broken (`broken_side` "none": no such condition; "either": whichever side) at a share of its stands lost
+    # (blank: as its rule set declares a side broken, which the rule set's checks refuse where it declares none).
+    victory_points: Annotated[
+        Annotated[int, Field(ge=1, le=V.MAX_THRESHOLD)] | None, BeforeValidator(_blank_is_none)
+    ] = None
+    broken_side: Literal["none", "either", "attacker", "defender"] = "none"
+    broken_stands_lost: Annotated[
+        Annotated[int, Field(ge=1, le=100)] | None, BeforeValidator(_blank_is_none)
+    ] = None
+
+    def conditions(self) -> list[VictoryCondition]:
+        """The victory conditions as the format writes them, in the form's order."""
+        points = [VictoryCondition(kind="points", points=self.victory_points)] if self.victory_points else []
+        side: SideName | None = None if self.broken_side in ("none", "either") else self.broken_side  # type: ignore[assignment]
+        broken = VictoryCondition(kind="side_broken", side=side, stands_lost=self.broken_stands_lost)
+        return [*points, *([broken] if self.broken_side != "none" else [])]
 
     def zone(self, side: SideName) -> dict[str, Any] | None:
         """A side's zone as the format draws it: the table's breadth, from its own edge (editor's zoneRect)."""
@@ -198,8 +223,11 @@ class DraftParticulars(BaseModel):
         """The draft's document with these particulars in it, in the format's own fields."""
         notes = [line.strip() for line in self.notes.splitlines() if line.strip()]
         sides = document.get("sides") or {}
+        conditions = [c.model_dump(exclude_none=True) for c in self.conditions()]
+        kept = {k: v for k, v in document.items() if k != "victory_conditions"}  # none: the key left out
         return {
-            **document,
+            **kept,
+            **({"victory_conditions": conditions} if conditions else {}),
             "sides": {
                 side: {
                     **(sides.get(side) or {"forces": []}),
@@ -229,6 +257,8 @@ class DraftParticulars(BaseModel):
         """A draft's particulars as its form shows them (a document of another shape: the defaults)."""
         table = document.get("table") or {}
         try:
+            points = _first_of(document.get("victory_conditions"), "points")
+            broken = _first_of(document.get("victory_conditions"), "side_broken")
             return cls.model_validate(
                 {
                     **{k: document.get(k) or "" for k in ("title", "date", "objectives", "victory")},
@@ -241,7 +271,45 @@ class DraftParticulars(BaseModel):
                     **{f"zone_{side}": _depth(document, side) for side in ("attacker", "defender")},
                     **{f"{side}_force_nation": _nation(document, side) for side in ("attacker", "defender")},
                     **{k: document.get(k) or {} for k in ("fire_plan", "special_rules", "variants")},
+                    "victory_points": points.points if points else None,
+                    "broken_side": (broken.side or "either") if broken else "none",
+                    "broken_stands_lost": broken.stands_lost if broken else None,
                 }
             )
         except ValidationError:
             return cls()
+
+
+def _checked(value: Any) -> Any:
+    """A form's checkbox: sent ("on") when ticked, absent when not."""
+    return value in (True, "on", "true")
+
+
+class SecretObjectiveForm(BaseModel):
+    """The referee's form giving a side a secret objective at set-up (app.pages.secret_objective_form): a point
+    on the table, typed as a form sends it (strings read as numbers here), made into the objective the API
+    takes (`objective`). `turns` and `consecutive` are read for `held_turns` only, as the format keeps them."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    side: SideName
+    name: Annotated[str, Field(min_length=1, max_length=O.MAX_NAME)]
+    vp: Annotated[int, Field(ge=0, le=O.MAX_VP)]
+    scored: Literal["each_turn", "game_end", "first_taken", "held_turns"]
+    turns: Annotated[
+        Annotated[int, Field(ge=1, le=O.MAX_HELD_TURNS)] | None, BeforeValidator(_blank_is_none)
+    ] = None
+    consecutive: Annotated[bool, BeforeValidator(_checked)] = False
+    x_cm: Annotated[float, Field(ge=0, le=S.MAX_TABLE_CM, allow_inf_nan=False)]
+    y_cm: Annotated[float, Field(ge=0, le=S.MAX_TABLE_CM, allow_inf_nan=False)]
+
+    def objective(self) -> ObjectiveFeature:
+        held = {"turns": self.turns, "consecutive": self.consecutive} if self.scored == "held_turns" else {}
+        properties = {"name": self.name, "vp": self.vp, "scored": self.scored, **held}
+        return ObjectiveFeature.model_validate(
+            {
+                "type": "Feature",
+                "geometry": {"type": "Point", "coordinates": [self.x_cm, self.y_cm]},
+                "properties": {k: v for k, v in properties.items() if v is not None},
+            }
+        )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache, cached_property
 from typing import Annotated, Any
 
@@ -15,8 +16,10 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import meta
 from sqlmodel import Session
+from starlette.datastructures import FormData
 
 from app.core import live
+from app.core.config import Settings
 from app.core.routing import Router
 from app.core.touched import logged_kind, touched_units, touches_game
 from app.data.changes import UnitCounted, UnitSet, changes_in
@@ -24,11 +27,14 @@ from app.data.models import Game
 from app.data.schemas_answers import LoggedEvent
 from app.deps import GameId, NowDep, SessionDep, SettingsDep
 from app.pages import clock_panel, game_record, score_panel
+from app.pages.common import is_htmx
 from app.pages.seats import Seat, game_page
+from app.pages.secret_objective_form import Outcome, secret_form
+from app.pages.secret_objective_form import give as give_secret
 from app.pages.templates import templates
 from app.services import clock as clock_service
 from app.services import events as events_service
-from app.services import fireplans, markers, result, seats, tournaments, turns
+from app.services import fireplans, games, markers, result, seats, tournaments, turns
 from app.services import templates as table_templates
 from app.services.board import UnitRow, board_units, shared_units, unit_row
 from app.services.score import touches_score
@@ -246,16 +252,35 @@ def _record(board: Board, game: Game) -> game_record.Record:
     return game_record.Record(board.names, {u.pk: u for u in board.units}, markers.rules_of(game))
 
 
-@router.get("/games/{game_id}/referee", response_class=HTMLResponse)
-def referee_page(
-    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+def _board_page(
+    request: Request,
+    session: Session,
+    settings: Settings,
+    game_id: int,
+    now: datetime,
+    give: FormData | None = None,
 ) -> Response:
+    """The board page as this seat sees it; with `give`, the referee's secret objective form posted first
+    (app.pages.secret_objective_form): htmx swaps the form's fragment alone, a plain post is shown the whole
+    board again (a refusal's 4xx with it: htmx swaps only a 2xx, so the refusal is in the fragment)."""
+    outcome = Outcome()
+
     def build(game: Game, seat: Seat) -> dict[str, Any]:
+        nonlocal outcome
+        if give is not None:
+            seat.viewer.require_referee("give a secret objective")  # a seat: 403, before the form is read
+            outcome = give_secret(session, game_id, seat.viewer, give)
+            session.expire_all()
+            game = games.get_game(session, game_id)
+        shown = {"secret_form": secret_form(session, game, seat.viewer, outcome)}
+        if give is not None and is_htmx(request):
+            return shown
         roles = _roles(seat)
         events = events_service.list_events(session, game_id, roles, 0, 100_000)
         board = build_board(board_units(session, game_id), markers.rules_of(game), variants=game.variants)
         return {
             **_common(session, game, board),
+            **shown,
             "events": [events_service.event_dict(e, roles) for e in reversed(events[-LOG_LENGTH:])],
             "upto": events[-1].id if events else 0,
             # The clock as set, for the referee's form that sets it (issue 64; clock-set.js keeps it live).
@@ -264,7 +289,26 @@ def referee_page(
             "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
         }
 
-    return game_page(request, session, settings, game_id, "referee.html", "_referee_board.html", build)
+    fragment = "_referee_board.html" if give is None else "_secret_objective.html"
+    page = game_page(request, session, settings, game_id, "referee.html", fragment, build)
+    if page.status_code == 200 and not is_htmx(request):
+        page.status_code = outcome.status
+    return page
+
+
+@router.get("/games/{game_id}/referee", response_class=HTMLResponse)
+def referee_page(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+) -> Response:
+    return _board_page(request, session, settings, game_id, now)
+
+
+@router.post("/games/{game_id}/referee/secret-objectives", response_class=HTMLResponse)
+async def give_secret_objective(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+) -> Response:
+    """The referee gives a side a secret objective from the board's form (app.pages.secret_objective_form)."""
+    return _board_page(request, session, settings, game_id, now, await request.form())
 
 
 def _needs_turn_panel(events: Sequence[LoggedEvent], rules: GameRules) -> bool:

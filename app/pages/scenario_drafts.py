@@ -28,6 +28,7 @@ from app.services import game_setup
 from app.services import scenario_drafts as drafts
 from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError
+from rules.core.victory import MAX_THRESHOLD
 from rules.registry import all_game_rules, get_ruleset
 
 router = Router(include_in_schema=False)
@@ -58,6 +59,7 @@ def _parts(draft: ScenarioDraft | None, ruleset_id: str, zone_depth: int | None 
         "draft_kept": draft is not None,
         "draft_problem": error_message(found) if found else None,
         "draft_url": f"/scenarios/new/{ruleset_id}/particulars",
+        "victory_max_points": MAX_THRESHOLD,
         "discard_url": f"/scenarios/new/{ruleset_id}/discard",
     }
 

@@ -131,3 +131,29 @@ def test_new_drafts_from_one_address_are_limited_as_scenario_imports(
         over = c.post(POST, data=form(c, fields(title="One more")))
         assert over.status_code == 429 and over.headers[NOTICE_HEADER].startswith("Too many new drafts")
         assert int(over.headers["Retry-After"]) >= 1
+
+
+def test_a_drafts_victory_conditions_are_the_rule_sets_to_check_and_shown_again(
+    sqlite_client: TestClient,
+) -> None:
+    """A points threshold and a side broken, in the format's own `victory_conditions` (rules.core.victory):
+    Flanders Fields declares no side broken, so its checks ask for the share of stands lost, naming it."""
+    c = sqlite_client
+    nations = {"attacker_force_nation": "french", "defender_force_nation": "british"}
+    chosen = fields(title="Raid", victory_points="6", broken_side="defender", **nations)
+    asked = c.post(POST, data=form(c, chosen))
+    assert asked.status_code == 200 and "Still to do: Stands lost:" in asked.text, asked.text
+    share = c.post(POST, data=form(c, {**chosen, "broken_stands_lost": "40"}))
+    assert "The rules find nothing missing" in share.text, share.text
+    again = c.get("/scenarios/new?ruleset=flanders-fields").text
+    assert 'data-victory-points value="6"' in again and 'data-victory-lost value="40"' in again
+    assert 'value="defender" data-victory-side checked' in again
+    for bad, named in (
+        ({"victory_points": "1001"}, "Victory points:"),
+        ({"broken_side": "referee"}, "Broken side:"),
+    ):
+        refused = c.post(POST, data=form(c, {**chosen, **bad}))
+        assert refused.status_code == 422 and refused.headers[NOTICE_HEADER].startswith(named), bad
+    none = c.post(POST, data=form(c, {**chosen, "victory_points": "", "broken_side": "none"}))
+    assert "The rules find nothing missing" in none.text
+    assert 'data-victory-points value=""' in c.get("/scenarios/new?ruleset=flanders-fields").text

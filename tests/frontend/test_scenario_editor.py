@@ -681,10 +681,26 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     page.get_by_label("Title").fill("A raid saved")
     page.get_by_label("Turns (blank: no limit)").focus()
     expect(checks).to_have_attribute("data-draft-kept", "yes")
+    # Its victory conditions by taps, checked by the rules (Flanders Fields names no break point: it asks for one).
+    page.get_by_label("A side wins at this many victory points (blank: none)").fill("6")
+    ed.press(page.get_by_role("group", name="A side broken loses").locator("label.chip", has_text="Defender"))
+    expect(checks).to_contain_text("Stands lost")
+    page.get_by_label("Broken at this share of its stands lost (%; blank: as the rules say)").fill("40")
+    page.get_by_label("Title").focus()
+    expect(checks).to_contain_text("The rules find nothing missing")
+    assert serious_violations(page) == [] and small_targets(page) == []
     ed.tab("file")
-    with page.expect_response(lambda r: r.url.endswith("/discard")) as dropped:
+    with (
+        page.expect_response(lambda r: r.url.endswith("/discard")) as dropped,
+        page.expect_response(lambda r: r.url.endswith("/api/v1/scenarios") and r.status == 201) as saved,
+    ):
         ed.press(page.locator("[data-save]"))
     assert dropped.value.status == 204
+    stored = page.request.get(f"/api/v1/scenarios/{saved.value.json()['id']}").json()
+    assert stored["victory_conditions"] == [
+        {"kind": "points", "points": 6},
+        {"kind": "side_broken", "side": "defender", "stands_lost": 40},
+    ]
     page.goto(page.url.split("/scenarios/")[0] + "/scenarios/new")
     page.wait_for_selector("[data-scenario-editor][data-terrain]")
     expect(page.get_by_label("Title")).to_have_value("")

@@ -442,27 +442,25 @@
     doc.objectives = field("objectives").value.trim();
     doc.victory = field("victory").value.trim();
     doc.notes = field("notes").value.split("\n").map((s) => s.trim()).filter(Boolean);
-    const turns = field("turns").value;
-    doc.turns = turns === "" ? null : Number(turns);
+    doc.turns = field("turns").value === "" ? null : Number(field("turns").value);
     doc.period = data.has_periods ? checkedValue("[data-doc-period]") || doc.period : null;
     doc.first_side = checkedValue("[data-doc-first]") || "attacker";
     const fire = {};
-    form.querySelectorAll("[data-fire-plan]").forEach((input) => {
-      if (input.value === "") return;
-      (fire[input.dataset.firePlan] ||= {})[input.dataset.planKind] = Number(input.value);
-    });
+    form.querySelectorAll("[data-fire-plan]").forEach((input) => { if (input.value !== "") (fire[input.dataset.firePlan] ||= {})[input.dataset.planKind] = Number(input.value); });
     doc.fire_plan = fire;
     const variants = {};
     form.querySelectorAll("[data-erratum]:checked").forEach((input) => {
       if (!input.hasAttribute("data-default") && !input.closest("fieldset").hidden) variants[input.dataset.erratum] = input.value;
     });
     doc.variants = variants;
+    doc.special_rules = doc.special_rules || {};
     for (const side of ["attacker", "defender"]) {
-      doc.special_rules = doc.special_rules || {};
-      doc.special_rules[side] = [...form.querySelectorAll(`[data-special-side="${side}"]:checked`)]
-        .filter((input) => !input.closest("label").hidden).map((input) => input.dataset.specialRule);
+      doc.special_rules[side] = [...form.querySelectorAll(`[data-special-side="${side}"]:checked`)].filter((input) => !input.closest("label").hidden).map((input) => input.dataset.specialRule);
+      doc.sides[side].nationality = nationOf(side);
     }
-    for (const side of ["attacker", "defender"]) doc.sides[side].nationality = nationOf(side);
+    // A new scenario's victory conditions (its draft's fields; a taken objective's, from a file, kept as read).
+    const points = form.querySelector("[data-victory-points]"), broken = checkedValue("[data-victory-side]"), lost = form.querySelector("[data-victory-lost]")?.value;
+    if (points) doc.victory_conditions = [...(doc.victory_conditions || []).filter((c) => c.kind === "objective_taken"), ...(points.value ? [{ kind: "points", points: Number(points.value) }] : []), ...(broken && broken !== "none" ? [{ kind: "side_broken", ...(broken !== "either" && { side: broken }), ...(lost && { stands_lost: Number(lost) }) }] : [])];
   };
   const writeForm = () => {
     field("title").value = doc.title || "";
@@ -479,6 +477,8 @@
     });
     form.querySelectorAll("[data-erratum][data-default]").forEach((input) => { input.checked = true; });
     for (const [id, reading] of Object.entries(doc.variants || {})) check(`[data-erratum="${id}"][value="${reading}"]`);
+    const won = (kind) => (doc.victory_conditions || []).find((c) => c.kind === kind), broken = won("side_broken"), points = form.querySelector("[data-victory-points]");
+    if (points) { points.value = won("points")?.points ?? ""; form.querySelector("[data-victory-lost]").value = broken?.stands_lost ?? ""; check(`[data-victory-side][value="${broken ? broken.side || "either" : "none"}"]`); }
     form.querySelectorAll("[data-special-rule]").forEach((input) => {
       input.checked = (doc.special_rules?.[input.dataset.specialSide] || []).includes(input.dataset.specialRule);
     });
