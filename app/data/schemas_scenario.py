@@ -154,6 +154,20 @@ def _first_of(conditions: object, kind: str) -> VictoryCondition | None:
     return None
 
 
+def _not_shown(conditions: object) -> list[Any]:
+    """A document's victory conditions the editor's fields do not show (its first points and first side broken
+    are the fields): a taken objective's, a second of a kind, from a file: kept as read when the fields change."""
+    shown: set[str] = set()
+    kept = []
+    for c in conditions if isinstance(conditions, list) else []:
+        kind = c.get("kind") if isinstance(c, dict) else None
+        if kind in ("points", "side_broken") and kind not in shown:
+            shown.add(kind)
+        else:
+            kept.append(c)
+    return kept
+
+
 def _blank_is_none(value: Any) -> Any:
     """A form's empty number field: no value (no limit on turns), not a refusal."""
     return None if isinstance(value, str) and not value.strip() else value
@@ -223,7 +237,8 @@ class DraftParticulars(BaseModel):
         """The draft's document with these particulars in it, in the format's own fields."""
         notes = [line.strip() for line in self.notes.splitlines() if line.strip()]
         sides = document.get("sides") or {}
-        conditions = [c.model_dump(exclude_none=True) for c in self.conditions()]
+        shown = [c.model_dump(exclude_none=True) for c in self.conditions()]
+        conditions = [*_not_shown(document.get("victory_conditions")), *shown]
         kept = {k: v for k, v in document.items() if k != "victory_conditions"}  # none: the key left out
         return {
             **kept,

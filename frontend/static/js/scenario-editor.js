@@ -436,6 +436,11 @@
     const typed = form.querySelector(`input[type="text"][data-side-nation="${side}"]`);
     return typed ? typed.value.trim() : checkedValue(`[data-side-nation="${side}"]`) || "";
   };
+  const firstCondition = (kind) => (doc.victory_conditions || []).find((c) => c.kind === kind);
+  const otherConditions = () => {
+    const shown = [firstCondition("points"), firstCondition("side_broken")];
+    return (doc.victory_conditions || []).filter((c) => !shown.includes(c));
+  };
   const readForm = () => {
     doc.title = field("title").value.trim();
     doc.date = field("date").value.trim();
@@ -446,7 +451,9 @@
     doc.period = data.has_periods ? checkedValue("[data-doc-period]") || doc.period : null;
     doc.first_side = checkedValue("[data-doc-first]") || "attacker";
     const fire = {};
-    form.querySelectorAll("[data-fire-plan]").forEach((input) => { if (input.value !== "") (fire[input.dataset.firePlan] ||= {})[input.dataset.planKind] = Number(input.value); });
+    form.querySelectorAll("[data-fire-plan]").forEach((input) => {
+      if (input.value !== "") (fire[input.dataset.firePlan] ||= {})[input.dataset.planKind] = Number(input.value);
+    });
     doc.fire_plan = fire;
     const variants = {};
     form.querySelectorAll("[data-erratum]:checked").forEach((input) => {
@@ -455,12 +462,25 @@
     doc.variants = variants;
     doc.special_rules = doc.special_rules || {};
     for (const side of ["attacker", "defender"]) {
-      doc.special_rules[side] = [...form.querySelectorAll(`[data-special-side="${side}"]:checked`)].filter((input) => !input.closest("label").hidden).map((input) => input.dataset.specialRule);
+      doc.special_rules[side] = [...form.querySelectorAll(`[data-special-side="${side}"]:checked`)]
+        .filter((input) => !input.closest("label").hidden)
+        .map((input) => input.dataset.specialRule);
       doc.sides[side].nationality = nationOf(side);
     }
-    // A new scenario's victory conditions (its draft's fields; a taken objective's, from a file, kept as read).
-    const points = form.querySelector("[data-victory-points]"), broken = checkedValue("[data-victory-side]"), lost = form.querySelector("[data-victory-lost]")?.value;
-    if (points) doc.victory_conditions = [...(doc.victory_conditions || []).filter((c) => c.kind === "objective_taken"), ...(points.value ? [{ kind: "points", points: Number(points.value) }] : []), ...(broken && broken !== "none" ? [{ kind: "side_broken", ...(broken !== "either" && { side: broken }), ...(lost && { stands_lost: Number(lost) }) }] : [])];
+    // A new scenario's victory conditions: the first points and side-broken ones are the draft's fields; any other
+    // (a taken objective's, a second of a kind, from a file) kept as read (app/data/schemas_scenario.py: the same).
+    const points = form.querySelector("[data-victory-points]");
+    if (points) {
+      const broken = checkedValue("[data-victory-side]");
+      const lost = form.querySelector("[data-victory-lost]").value;
+      doc.victory_conditions = [
+        ...otherConditions(),
+        ...(points.value ? [{ kind: "points", points: Number(points.value) }] : []),
+        ...(broken && broken !== "none"
+          ? [{ kind: "side_broken", ...(broken !== "either" && { side: broken }), ...(lost && { stands_lost: Number(lost) }) }]
+          : []),
+      ];
+    }
   };
   const writeForm = () => {
     field("title").value = doc.title || "";
@@ -477,8 +497,13 @@
     });
     form.querySelectorAll("[data-erratum][data-default]").forEach((input) => { input.checked = true; });
     for (const [id, reading] of Object.entries(doc.variants || {})) check(`[data-erratum="${id}"][value="${reading}"]`);
-    const won = (kind) => (doc.victory_conditions || []).find((c) => c.kind === kind), broken = won("side_broken"), points = form.querySelector("[data-victory-points]");
-    if (points) { points.value = won("points")?.points ?? ""; form.querySelector("[data-victory-lost]").value = broken?.stands_lost ?? ""; check(`[data-victory-side][value="${broken ? broken.side || "either" : "none"}"]`); }
+    const points = form.querySelector("[data-victory-points]");
+    if (points) {
+      const broken = firstCondition("side_broken");
+      points.value = firstCondition("points")?.points ?? "";
+      form.querySelector("[data-victory-lost]").value = broken?.stands_lost ?? "";
+      check(`[data-victory-side][value="${broken ? broken.side || "either" : "none"}"]`);
+    }
     form.querySelectorAll("[data-special-rule]").forEach((input) => {
       input.checked = (doc.special_rules?.[input.dataset.specialSide] || []).includes(input.dataset.specialRule);
     });
