@@ -35,8 +35,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.core.victory import Broken, Condition, Met, check, met_words
-from rules.table.bases import BaseSpec, Stand, max_extent_cm
-from rules.table.objectives import TOLERANCE_CM, Holding, Objective, holding
+from rules.table.bases import BaseSpec, Stand
+from rules.table.objectives import HeldTally, Holding, Objective
 
 SIDES = ("attacker", "defender")
 PLACE_FIELDS = ("x", "y", "facing_deg", "killed", "off_table")
@@ -323,9 +323,10 @@ def score_of(
     with their undoing: both are in the log), its scenario's victory `conditions` checked (`broken`: its rule
     set's declaration of a side broken): see the module's steps."""
     pieces, added_at = pieces_before(now, log)
-    reach = max_extent_cm(bases.values()) / 2 + TOLERANCE_CM  # how far from an objective a stand may count
-    areas = {o.id: _grown(o, reach) for o in objectives}
-    tally = _Tally(objectives, {o.id: _holding(o, areas[o.id], pieces, bases) for o in objectives})
+    kept = HeldTally(objectives)
+    for piece in pieces.values():
+        _put(kept, piece.id, piece, bases)
+    tally = _Tally(objectives, {o.id: kept.holding(o.id) for o in objectives})
     victory = _Victory(
         conditions,
         broken,
@@ -349,13 +350,14 @@ def score_of(
                 pieces[m.unit_id] = replace(p, **{m.field: m.after})
                 touched += [p, pieces[m.unit_id]]
         if touched and objectives:
-            # Only an objective a touched unit was or is near can change hands.
-            near = {o.id for o in objectives if any(_near(areas[o.id], p) for p in touched)}
-            if near:
+            # Only an objective a touched stand's standing to changed can change hands.
+            changed: set[str] = set()
+            for uid in dict.fromkeys(p.id for p in touched):
+                changed |= _put(kept, uid, pieces.get(uid), bases)
+            if changed:
                 holdings = dict(tally.holdings)
-                for o in objectives:
-                    if o.id in near:
-                        holdings[o.id] = _holding(o, areas[o.id], pieces, bases)
+                for oid in changed:
+                    holdings[oid] = kept.holding(oid)
                 tally.held(holdings)
         called = None
         if ev.call is not None and any(o.id == ev.call[0] for o in objectives):
@@ -394,22 +396,11 @@ def score_of(
     )
 
 
-Box = tuple[float, float, float, float]
-
-
-def _grown(o: Objective, reach: float) -> Box:
-    """The objective's bounds grown by `reach`: a stand whose centre is outside cannot touch it."""
-    x0, y0, x1, y1 = o.geometry.bounds
-    return (x0 - reach, y0 - reach, x1 + reach, y1 + reach)
-
-
-def _near(box: Box, p: Piece) -> bool:
-    return p.x is not None and p.y is not None and box[0] <= p.x <= box[2] and box[1] <= p.y <= box[3]
-
-
-def _holding(o: Objective, box: Box, pieces: Mapping[int, Piece], bases: Mapping[str, BaseSpec]) -> Holding:
-    """The objective's holding among the stands whose centres are near it (the rest cannot touch it)."""
-    return holding(o, _stands({k: p for k, p in pieces.items() if _near(box, p)}, bases))
+def _put(kept: HeldTally, uid: int, p: Piece | None, bases: Mapping[str, BaseSpec]) -> set[str]:
+    """The unit put in the tally as it stands now (`p` None: gone); the objectives whose standings it changed.
+    (A stand whose centre is farther from an objective than its base reaches cannot touch it: `HeldTally`.)"""
+    stand = _stands({uid: p}, bases) if p is not None else []
+    return kept.place(str(uid), stand[0] if stand else None)
 
 
 def _objective_score(o: Objective, tally: _Tally, ended: bool) -> ObjectiveScore:

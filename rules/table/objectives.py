@@ -18,13 +18,14 @@ or out, whose presence decides it."""
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Literal, get_args
 
+import numpy
 import shapely
 from pydantic import JsonValue
 from shapely.errors import GEOSException
@@ -225,27 +226,49 @@ def _edge(o: Objective) -> BaseGeometry:
     return o.geometry if o.geometry.geom_type == "Point" else o.geometry.boundary
 
 
-def _firmly_in(o: Objective, footprint: BaseGeometry) -> bool:
+def _firmly_in(o: Objective, s: Stand) -> bool:
     """Whether the stand still meets the objective however it moves by the tolerance: some point of the
     objective lies 1 cm inside the base, or some point of the base 1 cm inside the area (sufficient, so a
     stand this does not prove firm counts as near the edge)."""
-    inner = footprint.buffer(-TOLERANCE_CM)
-    if not inner.is_empty and inner.intersects(o.geometry):
+    footprint = s.polygon()
+    inner = _inner(s)
+    geometry, core, _ = _prepared(o)
+    if not inner.is_empty and geometry.intersects(inner):
         return True
-    if o.geometry.geom_type == "Point":
-        return False
-    core = o.geometry.buffer(-TOLERANCE_CM)
-    return not core.is_empty and core.intersects(footprint)
+    return core is not None and not core.is_empty and core.intersects(footprint)
 
 
-@lru_cache(maxsize=8192)
+def _inner(s: Stand) -> BaseGeometry:
+    """The stand's base 1 cm in, kept on it: one stand is measured against every objective."""
+    inner = s.__dict__.get("_inner")
+    if inner is None:
+        inner = s.polygon().buffer(-TOLERANCE_CM)
+        object.__setattr__(s, "_inner", inner)
+    return inner
+
+
+def _prepared(o: Objective) -> tuple[BaseGeometry, BaseGeometry | None, tuple[float, float, float, float]]:
+    """The objective's shape and its area 1 cm in (None: a point), each prepared (shapely.prepare), and its
+    bounds: a log replayed measures every stand against them, so they are worked out once per objective (kept
+    on it, as a stand keeps its outline: no hash of the shape per stand)."""
+    made = o.__dict__.get("_prepared")
+    if made is None:
+        shapely.prepare(o.geometry)
+        core = None if o.geometry.geom_type == "Point" else o.geometry.buffer(-TOLERANCE_CM)
+        if core is not None:
+            shapely.prepare(core)
+        made = (o.geometry, core, o.geometry.bounds)
+        object.__setattr__(o, "_prepared", made)
+    return made
+
+
 def _relation(o: Objective, s: Stand) -> tuple[bool, bool, bool]:
     """Whether the stand meets the objective, meets it however it moves by the tolerance, and (not meeting
-    it) is within the tolerance of its edge. Kept per objective and stand place: a game's log replayed moves
-    few stands at a time (rules.core.score)."""
+    it) is within the tolerance of its edge. Worked out once per stand's place: a game's log replayed puts
+    only the stands an act moved (`HeldTally`), so no cache of places is kept."""
     fp = s.polygon()
-    if fp.intersects(o.geometry):
-        return True, _firmly_in(o, fp), True
+    if _prepared(o)[0].intersects(fp):
+        return True, _firmly_in(o, s), True
     return False, False, fp.distance(_edge(o)) <= TOLERANCE_CM
 
 
@@ -300,3 +323,121 @@ def _id_key(stand_id: str) -> tuple[int, str]:
 def holdings(objectives: Sequence[Objective], stands: Sequence[Stand]) -> Mapping[str, Holding]:
     """Each objective's holding among `stands`, by objective id."""
     return {o.id: holding(o, stands) for o in objectives}
+
+
+# How a stand stands to an objective, where it counts (`HeldTally.place`): its side, whether it meets the objective,
+# meets it firmly and (not meeting it) is within the tolerance of its edge.
+Standing = tuple[str, bool, bool, bool]
+
+
+class HeldTally:
+    """Each objective's holding kept as stands come, move and go (rules.core.score replays a log of thousands
+    of moves over up to 50 objectives and 1,400 stands): a stand's standings are put as it changes, and only an
+    objective a changed standing touches is worked out again, from counts by side, not from every stand. Its
+    `holding` is `holding`'s over the same stands (a property test holds it to that)."""
+
+    def __init__(self, objectives: Sequence[Objective]) -> None:
+        self._objectives = {o.id: o for o in objectives}
+        self._standings: dict[str, dict[str, Standing]] = {o.id: {} for o in objectives}
+        self._counts: dict[str, dict[str, int]] = {o.id: {} for o in objectives}  # stands in, by side
+        # The stands in, by side, in `holding`'s order: their sort keys and ids side by side (a copy is a tuple).
+        self._keys: dict[str, dict[str, list[tuple[tuple[int, str], str]]]] = {o.id: {} for o in objectives}
+        self._ids: dict[str, dict[str, list[str]]] = {o.id: {} for o in objectives}
+        # The stands within 1 cm of the edge, by side and whether in now: which of them decides is all one.
+        self._near: dict[str, dict[tuple[str, bool], int]] = {o.id: {} for o in objectives}
+        self._filling = True  # the stands first put are sorted once, as the first holding is read
+        # The objectives as arrays, so a stand is measured against all of them in one call of each predicate.
+        self._order = [o.id for o in objectives]
+        made = [_prepared(o) for o in objectives]
+        self._shapes = numpy.array([m[0] for m in made], dtype=object)
+        self._cores = numpy.array([m[1] for m in made], dtype=object)
+        self._edges = numpy.array([_edge(o) for o in objectives], dtype=object)
+        self._bounds = numpy.array([m[2] for m in made], dtype=float).reshape(-1, 4)
+
+    def place(self, stand_id: str, s: Stand | None) -> set[str]:
+        """The stand put as it stands now against every objective (None: gone from the table); the ids of the
+        objectives whose standings it changed. The same standings as `holding` reads stand by stand, in one call of each predicate."""
+        now: list[Standing | None] = [None] * len(self._order)
+        if s is not None and self._order:
+            cx, cy = s.center
+            r = _radius(s) + TOLERANCE_CM
+            b = self._bounds
+            (near,) = numpy.nonzero(
+                (cx + r >= b[:, 0]) & (cx - r <= b[:, 2]) & (cy + r >= b[:, 1]) & (cy - r <= b[:, 3])
+            )
+            if len(near):
+                fp = s.polygon()
+                meets = shapely.intersects(self._shapes[near], fp)
+                inner = _inner(s)
+                firm = shapely.intersects(self._cores[near], fp)
+                if not inner.is_empty:
+                    firm |= shapely.intersects(self._shapes[near], inner)
+                close = meets.copy()
+                out = ~meets  # a stand that meets it is close; of the others, those within 1 cm of its edge
+                close[out] = shapely.distance(self._edges[near[out]], fp) <= TOLERANCE_CM
+                for k, i in enumerate(near.tolist()):
+                    if close[k]:
+                        now[i] = (s.side, bool(meets[k]), bool(meets[k] and firm[k]), True)
+        return {oid for oid, st in zip(self._order, now, strict=True) if self.put(oid, stand_id, st)}
+
+    def _filled(self) -> None:
+        if self._filling:
+            self._filling = False
+            for oid, by_side in self._keys.items():
+                for side, keys in by_side.items():
+                    keys.sort()
+                    self._ids[oid][side] = [i for _, i in keys]
+
+    def put(self, oid: str, stand_id: str, now: Standing | None) -> bool:
+        """The stand's standing to the objective now (None: it counts for nothing); whether that changed."""
+        standings = self._standings[oid]
+        was = standings.get(stand_id)
+        if was == now:
+            return False
+        if was is not None:
+            del standings[stand_id]
+            self._count(oid, stand_id, was, -1)
+        if now is not None:
+            standings[stand_id] = now
+            self._count(oid, stand_id, now, 1)
+        return True
+
+    def _count(self, oid: str, stand_id: str, standing: Standing, n: int) -> None:
+        side, meets, firm, close = standing
+        if meets:
+            self._counts[oid][side] = self._counts[oid].get(side, 0) + n
+            key = (_id_key(stand_id), stand_id)
+            if self._filling and n > 0:
+                self._keys[oid].setdefault(side, []).append(key)
+            else:
+                self._filled()
+                keys, ids = self._keys[oid].setdefault(side, []), self._ids[oid].setdefault(side, [])
+                i = bisect.bisect_left(keys, key)
+                if n > 0:
+                    keys.insert(i, key)
+                    ids.insert(i, stand_id)
+                else:
+                    del keys[i], ids[i]
+        if (meets and not firm) or (not meets and close):
+            near = self._near[oid]
+            near[side, meets] = near.get((side, meets), 0) + n
+
+    def holding(self, oid: str) -> Holding:
+        """The objective's holding now, as `holding` works it out over the stands put."""
+        self._filled()
+        o = self._objectives[oid]
+        counts = self._counts[oid]
+        sides_in = {side for side, n in counts.items() if n}
+        holder = _holder(o, sides_in)
+        contested = False
+        for (side, is_in), n in self._near[oid].items():
+            if not n:
+                continue
+            # Were one in moved out, its side would be in only by its other stands; were one out moved in, it is.
+            kept_in = sides_in if counts.get(side, 0) > 1 else sides_in - {side}
+            moved = kept_in if is_in else sides_in | {side}
+            if _holder(o, moved) != holder:
+                contested = True
+                break
+        held = tuple(self._ids[oid][holder]) if holder in sides_in else ()
+        return Holding(oid, holder, held, contested)

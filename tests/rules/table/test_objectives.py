@@ -7,11 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from shapely.geometry import Point
 
 from rules import registry
 from rules.core.errors import RulesError
 from rules.table.bases import BaseSpec, Stand
-from rules.table.objectives import TOLERANCE_CM, Objective, holding, objectives_from_geojson
+from rules.table.objectives import (
+    TOLERANCE_CM,
+    HeldTally,
+    Objective,
+    holding,
+    objectives_from_geojson,
+)
 
 # A 4 x 2 cm base (width across the front, depth), facing up the table: x spans 4 cm, y 2 cm.
 BASE = BaseSpec("test", "rect", 4.0, 2.0, "test")
@@ -158,3 +167,43 @@ def test_the_farm_stays_the_defenders_with_an_attacking_stand_beside_its_three()
     # The attacker's stand alone in it takes it; then the defender's coming back leaves it the defender's.
     assert holding(farm, [beside]).holder == "attacker"
     assert holding(farm, []).holder == "defender"
+
+
+# A move of the property test: which of 4 stands, to where (half-cm steps over the bridge, 40..50 cm, and the
+# crossroads on its edge, so a stand is often within the tolerance of an edge), facing which way, or off (None).
+_MOVES = st.lists(
+    st.tuples(
+        st.integers(1, 4),
+        st.one_of(
+            st.none(), st.tuples(st.integers(70, 110), st.integers(70, 110), st.sampled_from([0, 45, 90]))
+        ),
+    ),
+    max_size=30,
+)
+
+
+@given(moves=_MOVES)
+def test_the_tally_kept_move_by_move_holds_as_each_holding_worked_out_again_from_every_stand(
+    moves: list[tuple[int, tuple[int, int, int] | None]],
+) -> None:
+    # rules.core.score replays a log through HeldTally (each stand's standings measured at once, only a changed one
+    # put): after every move its
+    # holdings are those worked out again from every stand, for an area, a point and a side's own position.
+    bridge = area()
+    objectives = [
+        bridge,
+        Objective("crossroads", "Crossroads", 1, "each_turn", "stands", Point(45, 50)),
+        Objective("ferme", "Ferme", 1, "game_end", "defender", bridge.geometry),
+    ]
+    kept = HeldTally(objectives)
+    stands: dict[int, Stand] = {}
+    for sid, where in moves:
+        if where is None:
+            stands.pop(sid, None)
+        else:
+            x, y, facing = where
+            side = "attacker" if sid % 2 else "defender"
+            stands[sid] = Stand(str(sid), side, BASE, (x / 2, y / 2), float(facing))
+        kept.place(str(sid), stands.get(sid))
+        for o in objectives:
+            assert kept.holding(o.id) == holding(o, list(stands.values()))
