@@ -63,8 +63,10 @@ class StandHead:
 def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> StandHead:
     """The head of stand `unit_id`'s card as `viewer` reads the stand (the other side's secrets at their
     defaults, as the units API reads them)."""
-    u = units_service.get_unit(session, game.pk, unit_id, "unit_id")  # one of no game: 422 naming it
-    units = units_service.list_units(session, game.pk)
+    units = units_service.list_units(session, game.pk)  # one read: the stand is among them
+    u = next((x for x in units if x.pk == unit_id), None) or units_service.get_unit(
+        session, game.pk, unit_id, "unit_id"
+    )  # one of no game: get_unit's 422 naming it
     read: dict[str, Any] = units_service.reader(game, viewer)(u)
     full, short = unit_names.names(units)[u.pk]
     plain = unit_names.plain_names(units).get(u.pk, "")

@@ -38,6 +38,7 @@ from app.services.seating import Viewer
 from app.services.undo import undo_refused
 from app.services.units import get_unit, list_units
 from rules.core.errors import RulesError
+from rules.core.records import Snapshot
 
 __all__ = [
     "ActButton",
@@ -186,14 +187,20 @@ def field_lines(game: Game, filled: Sequence[Mapping[str, Any]]) -> tuple[str, .
     )
 
 
-def _odds(session: Session, game: Game, viewer: Viewer, a: Mapping[str, object]) -> ActButton:
+def _odds(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    a: Mapping[str, object],
+    read: tuple[list[Unit], Snapshot] | None,
+) -> ActButton:
     """A direct roll's button with the table's odds and what it filled in (asked, nothing written); without
     them where the table refuses it as it stands."""
     index, label, why = int(str(a["index"])), str(a["label"]), str(a["why"])
     unit_id, resolver = a["unit_id"], str(a["resolver"])
     try:
         uid = unit_id if isinstance(unit_id, int) else None
-        asked = resolve_service.ask(session, game, viewer, resolver, {}, None, uid, None)
+        asked = resolve_service.ask(session, game, viewer, resolver, {}, None, uid, None, read=read)
     except (RulesError, Refused):
         return ActButton(index, label, why, True)
     if asked.get("refused"):
@@ -206,7 +213,11 @@ def _odds(session: Session, game: Game, viewer: Viewer, a: Mapping[str, object])
 
 def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> StandActs:
     """What the stand's card offers `viewer` now, as the act pipeline answers it (`card.stand_card`)."""
-    card = card_service.stand_card(session, game, viewer, unit_id)
+    # The units and their snapshot read once for the card and the odds of each of its rolls (nothing here
+    # writes): a card of four rolls read the units five times.
+    units = list_units(session, game.pk)
+    read = (units, snapshot_of(session, game, units)) if game.status == "playing" else None  # else no rolls
+    card = card_service.stand_card(session, game, viewer, unit_id, read)
     # A side that chose firestep's dice has no face to enter (the pipeline refuses one): its direct rolls are
     # an Apply the server rolls.
     by_firestep = (
@@ -215,7 +226,8 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     buttons = []
     for i, a in enumerate(card["acts"]):
         if _direct(a):
-            buttons.append(replace(_odds(session, game, viewer, {**a, "index": i}), by_firestep=by_firestep))
+            odds = _odds(session, game, viewer, {**a, "index": i}, read)
+            buttons.append(replace(odds, by_firestep=by_firestep))
         else:
             buttons.append(ActButton(i, a["label"], a["why"] or "", False))
     refused = card["refused"]
@@ -381,15 +393,21 @@ class StandPick:
 def stand_pick(session: Session, game: Game, viewer: Viewer, unit_id: int, resolver: str) -> StandPick:
     """The target list of the stand's roll `resolver` for `viewer`: the stands it may not take, as the pipeline
     would refuse them (`resolve.target_marks`), greyed."""
-    marks = {m.unit_id: m for m in resolve_service.target_marks(session, game, viewer, unit_id, resolver)}
+    # The units and the snapshot are read once for the marks and the label; the seat's side is checked before
+    # either pass of the rules, so a refused card costs one read of the units.
     units = list_units(session, game.pk)
     by_id = {u.pk: u for u in units}
-    u = by_id[unit_id]
+    u = resolve_service.target_of(game, units, unit_id, resolver)
     viewer.require_side(u.side, "resolve for a unit")  # as play/{resolver} refuses it: 403, not an empty list
+    snapshot = snapshot_of(session, game, units)
+    marks = {
+        m.unit_id: m
+        for m in resolve_service.target_marks(session, game, viewer, unit_id, resolver, units, snapshot)
+    }
     label = next(
         (
             a.label
-            for a in rules_of(game).stand_card(snapshot_of(session, game, units), unit_id)
+            for a in rules_of(game).stand_card(snapshot, unit_id)
             if getattr(a, "resolver", None) == resolver and getattr(a, "target", False)
         ),
         humanise(resolver),

@@ -143,22 +143,30 @@ def _said(refused: RulesError | Refused) -> dict[str, Any]:
     return {"detail": body["detail"], "why": body["why"], "source": body.get("source"), "remedy": remedy}
 
 
-def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> dict[str, Any]:
+def stand_card(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    unit_id: int,
+    read: tuple[list[Unit], Snapshot] | None = None,
+) -> dict[str, Any]:
     """What a stand's card offers this viewer now, while the game is played, for a side the viewer may act for:
     `offers`, every act of the stand with its refusal (None: the pipeline would accept it); `acts` the rolls
     offered and `edits` the unit edits offered (with the values offered), the remedy of a refusal first
     (`first`: "edits" when it is an edit); `refused`, when nothing is offered, why in one sentence (out of turn:
     "It is the German battalion-orders step: wait for your turn."). For the other side's stand, only the
-    marker its shots place on it and the rolls made at it (`StandAct.on_enemy`)."""
+    marker its shots place on it and the rolls made at it (`StandAct.on_enemy`). `read`: the game's units and
+    their snapshot, as the caller read them for this request (its page asks each roll on the same read)."""
     nothing: dict[str, Any] = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
-    units = list_units(session, game.pk)
+    units = list_units(session, game.pk) if read is None else read[0]
     unit = next((u for u in units if u.id == unit_id), None)
     if unit is None:
         raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {unit_id}")
     if game.status != "playing":
         return nothing
     own = viewer.may_act_for(unit.side)
-    snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
+    # Read once: judging the acts writes nothing.
+    snapshot = snapshot_of(session, game, units) if read is None else read[1]
     judged = []
     for o in offers(snapshot, game, units, unit_id):
         at_it = o.roll is not None and o.roll.on_enemy  # a roll the other side makes at the stand

@@ -35,7 +35,7 @@ from rules.core.records import (
 from rules.core.rolls import Rolled, resolver_of
 from rules.registry import get_ruleset
 
-__all__ = ["Filled", "ask", "checked", "fill", "in_words", "target_marks"]
+__all__ = ["Filled", "ask", "checked", "fill", "in_words", "target_marks", "target_of"]
 
 
 # -- resolving inside a game --------------------------------------------------------------------------------
@@ -59,10 +59,12 @@ def fill(
     return list(rules_of(game).fill(resolver, snapshot_of(session, game, units), request))
 
 
-def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Unit]:
+def checked(
+    session: Session, game: Game, viewer: Viewer, roll: Roll, units: Sequence[Unit] | None = None
+) -> list[Unit]:
     """A roll checked against the game before the rules work it out: a resolver of its rule set, the game
     being played, the units named its own (the viewer acting for the unit's side), a draw by the side to move
-    as the pack allows it. The game's units, read once."""
+    as the pack allows it. The game's units, read once (`units`: as the caller read them for this request)."""
     game_rules = rules_of(game)
     resolver_of(get_ruleset(game.ruleset), roll.resolver)
     club_data.require_unset_roll(game, roll.resolver)  # in any status: set-up enters it from the editor
@@ -72,7 +74,7 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
             current=game_state(game),
             why=f"the game is in {game.status}, not playing",
         )
-    units = list_units(session, game.pk)
+    units = list_units(session, game.pk) if units is None else list(units)
     unit = _named(game, units, roll.unit_id, "unit_id")
     _named(game, units, roll.target_id, "target_id")  # an unknown target is refused before anything is rolled
     if unit is not None:
@@ -144,10 +146,12 @@ def ask(
     unit_id: int | None,
     target_id: int | None,
     count: Count | None = None,
+    read: tuple[list[Unit], Snapshot] | None = None,
 ) -> dict[str, Any]:
     """A roll worked out and nothing written: what the table fills, the odds, the answer for the dice given
     (or their `count`) and what it would do to whom (a stand card shows this before its Apply). A secret draw
-    is never asked."""
+    is never asked. `read`: the game's units and their snapshot as a caller that writes nothing read them
+    (a stand's card asks each of its rolls on one read)."""
     if resolver_id in rules_of(game).book.roll_terms.secret_draws:
         raise RulesError("resolver", "a card is drawn for good, never looked at first: draw it")
     roll = Roll(
@@ -159,8 +163,8 @@ def ask(
         target_id=target_id,
         apply=False,
     )
-    units = checked(session, game, viewer, roll)
-    snapshot = snapshot_of(session, game, units)
+    units = checked(session, game, viewer, roll, read[0] if read is not None else None)
+    snapshot = read[1] if read is not None else snapshot_of(session, game, units)
     w = rules_of(game).play(snapshot, roll)  # what the pipeline would answer, nothing written
     if not isinstance(w, Rolled):
         raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
@@ -215,18 +219,34 @@ def _effect(c: Change) -> Effect:
     return out
 
 
+def target_of(game: Game, units: Sequence[Unit], unit_id: int, resolver_id: str) -> Unit:
+    """The stand whose roll `resolver_id` picks a target, checked as /resolve checks them: an unknown
+    resolver or stand is a 422 naming it."""
+    resolver_of(get_ruleset(game.ruleset), resolver_id)
+    unit = _named(game, units, unit_id, "unit_id")
+    assert unit is not None  # _named answers None only when no unit is named
+    return unit
+
+
 def target_marks(
-    session: Session, game: Game, viewer: Viewer, unit_id: int, resolver_id: str
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    unit_id: int,
+    resolver_id: str,
+    units: Sequence[Unit] | None = None,
+    snapshot: Snapshot | None = None,
 ) -> list[TargetMark]:
     """The stands a card's roll by `unit_id` may not take as its target now, each with its reason (the rule
     set's, as /resolve would refuse them): none while the game is not played or for a side the viewer may
-    not act for, as the card offers nothing then."""
-    resolver_of(get_ruleset(game.ruleset), resolver_id)
-    units = list_units(session, game.pk)
-    unit = _named(game, units, unit_id, "unit_id")
-    if game.status != "playing" or unit is None or not viewer.may_act_for(unit.side):
+    not act for, as the card offers nothing then. `units` and `snapshot`: the game's as the caller has read
+    them for the same request (the card reads them once), else read here."""
+    units = list_units(session, game.pk) if units is None else units
+    unit = target_of(game, units, unit_id, resolver_id)
+    if game.status != "playing" or not viewer.may_act_for(unit.side):
         return []
-    return list(rules_of(game).target_marks(snapshot_of(session, game, units), unit_id, resolver_id))
+    snapshot = snapshot_of(session, game, units) if snapshot is None else snapshot
+    return list(rules_of(game).target_marks(snapshot, unit_id, resolver_id))
 
 
 def _check_draw(viewer: Viewer, dice: Sequence[int] | None, apply: bool) -> None:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from app.data.numbers import whole_number
 
@@ -29,6 +29,23 @@ class NamedUnit(Protocol):
     def kind(self) -> str: ...
     @property
     def name(self) -> str: ...
+
+
+class Named(NamedTuple):
+    """What naming reads of a unit, read off it once. A stored unit's attributes are the ORM's (a descriptor
+    call each read), and a game's few hundred units are named on every read of a card, the map or the log, each
+    read dozens of times: the names of one force tree are worked out once (the caches below) and kept."""
+
+    pk: int
+    parent_id: int | None
+    side: str
+    level: str
+    kind: str
+    name: str
+
+
+def _plain(units: Iterable[NamedUnit]) -> tuple[Named, ...]:
+    return tuple(Named(u.pk, u.parent_id, u.side, u.level, u.kind, u.name) for u in units)
 
 
 # The short word for a unit, by its kind first (the first fragment found in it) and then by its level.
@@ -99,7 +116,7 @@ def _key(unit: NamedUnit) -> int:
     return unit.pk
 
 
-def _chain(unit: NamedUnit, by_id: dict[int, NamedUnit]) -> list[NamedUnit]:
+def _chain(unit: NamedUnit, by_id: Mapping[int, NamedUnit]) -> list[NamedUnit]:
     """The unit's ancestors, top first (a broken or circular parent link ends the chain)."""
     chain: list[NamedUnit] = []
     seen = {unit.pk}
@@ -111,7 +128,7 @@ def _chain(unit: NamedUnit, by_id: dict[int, NamedUnit]) -> list[NamedUnit]:
     return chain[::-1]
 
 
-def _chains(units: Sequence[NamedUnit], by_id: dict[int, NamedUnit]) -> dict[int, list[NamedUnit]]:
+def _chains(units: Sequence[NamedUnit], by_id: Mapping[int, NamedUnit]) -> dict[int, list[NamedUnit]]:
     """Every unit's ancestors, top first, each built from its parent's."""
     out: dict[int, list[NamedUnit]] = {}
 
@@ -137,7 +154,11 @@ def display_names(units: Iterable[NamedUnit]) -> dict[int, str]:
     numbered siblings, joined by "/", then the word of the lowest of them and the unit's own word and number
     ("1/1/2 Coy Plt 3", "1/1 Bn HQ", "2/3 Coy Plt 4"). Formations that are the only one of their kind under
     their parent add nothing and are left out; a name that still repeats gets its side in front."""
-    units = list(units)
+    return dict(_display_names(_plain(units)))  # a copy: the kept one is never changed by a caller
+
+
+@lru_cache(maxsize=64)
+def _display_names(units: tuple[Named, ...]) -> dict[int, str]:
     by_id = {u.pk: u for u in units}
     numbers = _numbers(units)
     chains = _chains(units, by_id)
@@ -178,7 +199,11 @@ def full_names(units: Iterable[NamedUnit], only: Iterable[int] | None = None) ->
     """The unit's own name after every formation above it, top first: "Infantry Regiment 1 › 1. Regiment,
     Battalion 1 › Infantry Company 2 › Infantry Platoon 3". Siblings named alike ("77mm Battery" three times)
     get their number: "77mm Battery 2". `only`: the ids wanted (all by default)."""
-    units = list(units)
+    return dict(_full_names(_plain(units), None if only is None else frozenset(only)))
+
+
+@lru_cache(maxsize=64)
+def _full_names(units: tuple[Named, ...], only: frozenset[int] | None) -> dict[int, str]:
     by_id = {u.pk: u for u in units}
     alike = Counter((u.side, u.parent_id, u.name) for u in units)
     numbers = _numbers(units) if any(n > 1 for n in alike.values()) else {}
@@ -244,7 +269,11 @@ def ordinal(n: str) -> str:
 def plain_names(units: Iterable[NamedUnit]) -> dict[int, str]:
     """A name a stranger can read, the unit first and then each numbered formation above it: "1st platoon,
     2nd company, 1st battalion" (the short name's parts, spelled out; unique where the short name is)."""
-    units = list(units)
+    return dict(_plain_names(_plain(units)))
+
+
+@lru_cache(maxsize=64)
+def _plain_names(units: tuple[Named, ...]) -> dict[int, str]:
     by_id = {u.pk: u for u in units}
     numbers = _numbers(units)
     chains = _chains(units, by_id)
@@ -271,7 +300,8 @@ def plain_names(units: Iterable[NamedUnit]) -> dict[int, str]:
 def names(units: Sequence[NamedUnit]) -> dict[int, tuple[str, str]]:
     """Each unit's (full, short) name, as the map and the units list show them (its own name where neither
     is worked out)."""
-    full, short = full_names(units), display_names(units)
+    plain = _plain(units)
+    full, short = _full_names(plain, None), _display_names(plain)
     return {u.pk: (full.get(u.pk, u.name), short.get(u.pk, u.name)) for u in units}
 
 
@@ -279,5 +309,5 @@ def told_apart_names(units: Sequence[NamedUnit]) -> dict[int, str]:
     """A name per unit id for sentences: its own name where no other unit of the game has it, else its short
     name ("1/1/2 Coy Plt 3", `display_names`)."""
     count = Counter(u.name for u in units)
-    short = display_names(units)
+    short = _display_names(_plain(units))
     return {u.pk: u.name if count[u.name] == 1 else short[u.pk] for u in units}

@@ -81,6 +81,29 @@ def test_identical_trees_on_both_sides_stay_apart() -> None:
     assert word(units[0]) == "Coy"
 
 
+def test_names_kept_for_a_tree_follow_its_changes_and_no_caller_changes_them() -> None:
+    # The names of a force tree are kept (app.services.unit_names.Named): by what naming reads of each unit, so
+    # a stand renamed or moved under another formation is named anew, and each caller gets its own answer.
+    units = [
+        SimpleNamespace(
+            pk=1, parent_id=None, side="attacker", level="company", kind="rifle-company", name="Co"
+        ),
+        SimpleNamespace(
+            pk=2, parent_id=1, side="attacker", level="platoon", kind="rifle-platoon", name="P 1"
+        ),
+        SimpleNamespace(
+            pk=3, parent_id=1, side="attacker", level="platoon", kind="rifle-platoon", name="P 2"
+        ),
+    ]
+    full = full_names(units)
+    full[2] = "changed by a caller"
+    assert full_names(units)[2] == "Co › P 1" and display_names(units)[2] == "Plt 1"
+    units[1].name = "P 3"
+    assert full_names(units)[2] == "Co › P 3" and display_names(units)[2] == "Plt 3"
+    units[2].parent_id = None
+    assert full_names(units)[3] == "P 2" and plain_names(units)[3] == "platoon"
+
+
 def _tree_units(table_id: str) -> list[SimpleNamespace]:
     """Both sides built from one organisation table (the same tree twice), as a game stores them."""
     units: list[SimpleNamespace] = []
