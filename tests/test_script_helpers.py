@@ -57,14 +57,23 @@ SCRIPT_LINES_GOAL = 4_000
 # 5,952 (session 13): the editor offers the objectives' new kinds and a secret objective's side (+4).
 # 5,927 (session 14): the map and the editor draw the table with one frame (table-drawing.js), and a stand's
 # "Move its company" and the turn's chip are the server's (app/pages/map_cards.py).
-SCRIPT_LINES_CEILING = 5_928
+# Counted at the project's width from session 14 (lines run together had made the count fall while the
+# scripts did not): 6,524 at the session's start.
+WIDTH = 110
+SCRIPT_LINES_CEILING = 6_544
 ELEMENTS_BUILT_CEILING = 56
 BUILT = re.compile(r"""\bh\(\s*["']|createElement\(""")
 
 
+def lines_at_width(script: str) -> int:
+    """A script's lines as written at the project's width (ruff's line-length, 110): a line of 300 characters
+    counts as three, so no script shrinks toward its goal by lines run together."""
+    return sum(max(1, -(-len(line) // WIDTH)) for line in script.splitlines())
+
+
 def test_the_scripts_only_shrink_toward_their_goal() -> None:
     scripts = {p.name: p.read_text(encoding="utf-8") for p in JS.glob("*.js")}
-    lines = sum(len(s.splitlines()) for s in scripts.values())
+    lines = sum(lines_at_width(s) for s in scripts.values())
     built = {name: len(BUILT.findall(s)) for name, s in scripts.items()}
     assert lines <= SCRIPT_LINES_CEILING, f"{lines} lines of script (goal {SCRIPT_LINES_GOAL})"
     assert sum(built.values()) <= ELEMENTS_BUILT_CEILING, sorted(built.items(), key=lambda x: -x[1])[:5]

@@ -114,11 +114,12 @@ class LogRow(Protocol):
     kind: str
     payload: dict[str, Any]
     private: dict[str, Any]
+    reverses_id: int | None
 
 
 def logged(events: Iterable[LogRow], undone: set[int]) -> list[Logged]:
     """The game's events as the score reads them: the stands' places changed, the units added, the referee's
-    calls (an undone call drops out) and the game's end."""
+    calls and the game's end; an act undone and its undoing marked (nothing scores by them: Logged.undone)."""
     out: list[Logged] = []
     for ev in events:
         whole = {**ev.payload, **(ev.private or {}).get("referee", {})}
@@ -145,6 +146,7 @@ def logged(events: Iterable[LogRow], undone: set[int]) -> list[Logged]:
                 ev.kind == FINISHED,
                 ev.id,
                 played_on if isinstance(played_on, int) else None,
+                ev.id in undone or ev.reverses_id is not None,
             )
         )
     return out
@@ -201,7 +203,7 @@ def game_scores(session: Session, games: Sequence[Game], whole: bool = False) ->
     if logs:
         q = (
             select(col(Event.game_id), col(Event.id), col(Event.turn), col(Event.kind))
-            .add_columns(col(Event.payload), col(Event.private))
+            .add_columns(col(Event.payload), col(Event.private), col(Event.reverses_id))
             .where(col(Event.game_id).in_(list(logs)))
             .order_by(col(Event.id))
         )

@@ -79,6 +79,9 @@ class Logged:
     ended: bool = False
     id: int = 0  # the event's id in the game's log (what the story tells a change of hands by)
     played_on: int | None = None  # the victory condition (its number) the referee chose to play on after
+    # An act later undone, or the undoing of one: the stands go where it put them, but nothing scores by it
+    # (undone, it never happened), save that a secret objective it took is revealed (the other side read it).
+    undone: bool = False
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,12 @@ class _Tally:
                 self.points[side] += o.vp
                 self.scored.add(o.id)
 
+    def seen_taken(self) -> None:
+        """A first_taken objective a side holds by an undone act: not scored, but shown as it would have been."""
+        for o in self.objectives:
+            if o.scored == "first_taken" and o.id not in self.taken and self.holder(o) in SIDES:
+                self.scored.add(o.id)
+
     def turn_ended(self, turn: int) -> None:
         if turn < 1 or turn in self.turns_scored:
             return
@@ -363,9 +372,12 @@ def score_of(
         if ev.call is not None and any(o.id == ev.call[0] for o in objectives):
             called = ev.call[0]
             tally.call(called, ev.call[1])
-        tally.changed_hands(turn, called, ev.id)
-        if turn >= 1:
-            tally.first_taken(turn)
+        if ev.undone:
+            tally.seen_taken()
+        else:
+            tally.changed_hands(turn, called, ev.id)
+            if turn >= 1:
+                tally.first_taken(turn)
         if ev.played_on is not None:
             tally.met = [replace(m, played_on=m.played_on or m.number == ev.played_on) for m in tally.met]
         if ev.ended:

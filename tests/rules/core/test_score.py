@@ -72,13 +72,23 @@ def test_a_secret_objective_counts_from_its_reveal_as_it_scores_and_only_its_sid
     assert taken.objectives[0].revealed and taken.points["attacker"] == 1
 
 
-def test_a_secret_objectives_reveal_outlives_the_undo_of_the_act_that_scored_it() -> None:
-    # The other side has read it: the undo (the log's opposite move) takes the stand back, not the reveal.
-    objs = [replace(o, secret_to="attacker") for o in objectives("first_taken")]
-    log = [Logged(1, move(1, HOME, ON_1), id=1), Logged(1, move(1, ON_1, HOME), id=2)]
-    undone = score_of(objs, BASES, [Piece(1, "attacker", "b", *HOME)], log)
-    assert undone.objectives[0].revealed and undone.objectives[0].holder is None
-    assert seen_by(undone, "defender") == undone
+def test_an_undone_act_scores_nothing_but_a_secret_objectives_reveal_outlives_it() -> None:
+    # Undone, the act never happened: its points go with it (public or secret); the other side has read the
+    # secret one revealed, so the undo (the log's opposite move) takes the stand back, not the reveal.
+    log = [
+        Logged(1, move(1, HOME, ON_1), id=1, undone=True),
+        Logged(1, move(1, ON_1, HOME), id=2, undone=True),
+    ]
+    now = [Piece(1, "attacker", "b", *HOME)]
+    public = score_of(objectives("first_taken"), BASES, now, log)
+    assert public.points["attacker"] == 0 and public.objectives[0].first_taken_by is None and not public.taken
+    secret = score_of([replace(o, secret_to="attacker") for o in objectives("first_taken")], BASES, now, log)
+    assert (
+        secret.points["attacker"] == 0
+        and secret.objectives[0].revealed
+        and secret.objectives[0].holder is None
+    )
+    assert seen_by(secret, "defender") == secret
 
 
 def test_an_each_turn_objective_scores_its_holder_as_each_turn_ends() -> None:
