@@ -245,3 +245,33 @@ class DraftParticulars(BaseModel):
             )
         except ValidationError:
             return cls()
+
+
+FormName = Annotated[str, Field(max_length=200)]
+Grade = Annotated[str, Field(max_length=32)]
+
+
+class FormationPicked(BaseModel):
+    """A formation the editor's forces panel adds to a side (app.pages.scenario_forces): a box of an organisation
+    table (`table`, `formation`) or, where the rule set has a chart of troops, rows of its sub-units (`kind`
+    and `bases` posted once a row). Blank grade or name: the table's own."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    side: SideName
+    table: Annotated[str, Field(max_length=64)] = ""
+    formation: Annotated[str, Field(max_length=S.MAX_ID)] = ""
+    quality: Grade = ""
+    name: FormName = ""
+    kind: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=50)] = []
+    bases: Annotated[list[Annotated[int, Field(ge=1, le=100)]], Field(max_length=50)] = []
+
+
+class FormationChanged(BaseModel):
+    """One change to a formation already in the draft: its grade or its name (blank: unchanged)."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    formation: Annotated[str, Field(min_length=1, max_length=S.MAX_ID)]
+    quality: Grade = ""
+    name: FormName = ""

@@ -30,6 +30,7 @@ from app.pages.templates import templates
 from app.services import game_setup
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
+from app.services.scenario_forces import crewed_kinds, org_tables
 from rules.core.errors import NotFoundError
 from rules.core.forces import chart_dict
 from rules.core.kit import TERRAIN_CLASS
@@ -178,10 +179,10 @@ def _context(ruleset_id: str) -> dict[str, object]:
         "ruleset_name": rs.name,
         "editor": editor_data(rs.id),
         "periods": rs.describe()["periods"],
-        "org_tables": _org_tables(rs.id),
+        "org_tables": org_tables(rs.id),
         "examples": [{"id": i, "title": d["title"]} for i, d in setup.scenarios.items()],
-        "nations": sorted({t["nation"] for t in _org_tables(rs.id)}),
-        "qualities": list(dict.fromkeys(q for t in _org_tables(rs.id) for q in t["qualities"])),
+        "nations": sorted({t["nation"] for t in org_tables(rs.id)}),
+        "qualities": list(dict.fromkeys(q for t in org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
         "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
         "objective_kinds": OBJECTIVE_KINDS,  # declared once, with the format (rules.table.objectives)
@@ -215,7 +216,7 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
         "deploy_gap_cm": LAYOUT_GAP_CM,
         "zone_depth": _zone_depth(rs),
         "plan_kinds": get_game_rules(rs.id).book.kit.plan_kind_names,
-        "crewed_kinds": sorted(_crewed_kinds(rs.id)),
+        "crewed_kinds": sorted(crewed_kinds(rs.id)),
     }
 
 
@@ -272,33 +273,6 @@ def _move_terrain(kind: str) -> str | None:
         if kind in kinds:
             return terrain
     return None if kind == "wire" else "cross-country"
-
-
-@cache
-def _org_tables(ruleset_id: str) -> list[dict[str, Any]]:
-    rs = get_ruleset(ruleset_id)
-    if "organisation-tables" not in rs.datasets:
-        return []
-    tables: list[dict[str, Any]] = rs.data("organisation-tables")
-    return tables
-
-
-@cache
-def _crewed_kinds(ruleset_id: str) -> frozenset[str]:
-    """Kinds the tables grade apart from their troops (crewed weapons keep their own grade, whatever the
-    formation's): a gun, or a unit whose grade differs from its table's default in the table as built."""
-    rs = get_ruleset(ruleset_id)
-    kinds: set[str] = set()
-
-    def walk(unit: dict[str, Any], default: str) -> None:
-        if unit.get("gun") or unit.get("quality") not in (None, default):
-            kinds.add(unit["kind"])
-        for child in unit.get("children", []):
-            walk(child, default)
-
-    for table in _org_tables(ruleset_id):
-        walk(rs.data(table["dataset"])["force"], table["default_quality"])
-    return frozenset(kinds)
 
 
 def _zone_depth(rs: RuleSet) -> dict[str, Any] | None:

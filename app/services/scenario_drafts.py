@@ -7,11 +7,13 @@ still lacks, in their sentence. Never commits: the page's unit of work does."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
@@ -30,6 +32,7 @@ from rules.registry import get_ruleset
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
+T = TypeVar("T")
 STALE_AFTER = timedelta(days=30)  # a draft untouched this long gives way to a new one at the cap
 
 
@@ -72,28 +75,27 @@ def find(session: Session, owner: str | None, ruleset_id: str) -> ScenarioDraft 
     ).first()
 
 
-def set_particulars(
-    session: Session, owner: str, ruleset_id: str, particulars: DraftParticulars
-) -> ScenarioDraft:
-    """Keep the particulars in this browser's draft of the rule set, made on its first change. A server at its
-    cap of drafts refuses a new one (409) rather than drop another member's."""
+def _kept(session: Session, owner: str, ruleset_id: str) -> ScenarioDraft:
+    """This browser's draft of the rule set, made on its first change. A server at its cap of drafts refuses a
+    new one (409) rather than drop another member's."""
     draft = find(session, owner, ruleset_id)
-    if draft is None:
-        held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
-        if (
-            held >= MAX_SCENARIO_DRAFTS
-        ):  # drafts left a month make room first (the hostile pass: a cap filled)
-            stale = col(ScenarioDraft.updated_at) < utcnow() - STALE_AFTER
-            session.execute(delete(ScenarioDraft).where(stale))
-            held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
-        if held >= MAX_SCENARIO_DRAFTS:
-            raise Conflict(
-                f"this server keeps at most {MAX_SCENARIO_DRAFTS} drafts: save one as a scenario first"
-            )
-        draft = ScenarioDraft(owner=owner, ruleset=ruleset_id, document=empty_document(ruleset_id))
-    else:
+    if draft is not None:
         draft.version += 1
-    draft.document = particulars.into(dict(draft.document))
+        return draft
+    held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
+    if held >= MAX_SCENARIO_DRAFTS:  # drafts left a month make room first (the hostile pass: a cap filled)
+        stale = col(ScenarioDraft.updated_at) < utcnow() - STALE_AFTER
+        session.execute(delete(ScenarioDraft).where(stale))
+        held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
+    if held >= MAX_SCENARIO_DRAFTS:
+        raise Conflict(
+            f"this server keeps at most {MAX_SCENARIO_DRAFTS} drafts: save one as a scenario first"
+        )
+    return ScenarioDraft(owner=owner, ruleset=ruleset_id, document=empty_document(ruleset_id))
+
+
+def _written(session: Session, draft: ScenarioDraft, document: dict[str, Any]) -> ScenarioDraft:
+    draft.document = document  # a new object: the JSON column is written whole
     draft.updated_at = utcnow()
     session.add(draft)
     try:
@@ -101,6 +103,25 @@ def set_particulars(
     except IntegrityError:  # the same browser's first change sent twice at once (two tabs)
         raise Conflict("this draft was started at the same moment in another tab: reload the page") from None
     return draft
+
+
+def set_particulars(
+    session: Session, owner: str, ruleset_id: str, particulars: DraftParticulars
+) -> ScenarioDraft:
+    """Keep the particulars in this browser's draft of the rule set."""
+    draft = _kept(session, owner, ruleset_id)
+    return _written(session, draft, particulars.into(dict(draft.document)))
+
+
+def change_forces(
+    session: Session, owner: str, ruleset_id: str, change: Callable[[dict[str, Any]], T]
+) -> tuple[ScenarioDraft, T]:
+    """One change to the forces of this browser's draft (app.services.scenario_forces), made on a copy of its
+    document, kept only when the change is allowed (a RulesError leaves the draft as it was)."""
+    draft = _kept(session, owner, ruleset_id)
+    document = copy.deepcopy(draft.document)
+    answer = change(document)
+    return _written(session, draft, document), answer
 
 
 def problem(document: dict[str, Any]) -> RulesError | None:

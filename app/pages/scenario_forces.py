@@ -1,0 +1,220 @@
+"""A new scenario's forces kept in the browser's draft (issue 67; app.services.scenario_forces): the forces
+panel's posts (a formation added from a table or the chart, regraded, renamed, removed) are kept in the draft and
+answered by the side's formations as the server renders them (`_scenario_formations.html`), with the forces as
+a JSON island for the map's deployment (scenario-deploy.js draws the stands from it). A table's formations are
+offered as `<option>`s the server lists. A refused value is a 422 naming its field in one sentence (net-status.js
+shows it); CSRF as every post (app.guard.security)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import ValidationError
+from starlette.datastructures import FormData
+
+from app.core.routing import Router
+from app.data.models import ScenarioDraft
+from app.data.schemas_scenario import FormationChanged, FormationPicked
+from app.deps import SessionDep
+from app.errors import Conflict
+from app.pages.common import error_message, not_found
+from app.pages.scenario_drafts import DRAFT_COOKIE, owner_for_change, refused, with_key
+from app.pages.templates import humanise, templates
+from app.services import game_setup
+from app.services import scenario_drafts as drafts
+from app.services import scenario_forces as forces
+from app.services.writing import unit_of_work
+from rules.core import scenario as S
+from rules.core.errors import NotFoundError, RulesError
+from rules.registry import all_game_rules, get_game_rules
+
+router = Router(include_in_schema=False)
+
+
+def _playable(ruleset_id: str) -> str | None:
+    """The rule set a new scenario is written for (its game rules' own id), or None for no playable one."""
+    if ruleset_id not in [r.book.ruleset_id for r in all_game_rules()]:
+        return None
+    return game_setup.new_game_rules(ruleset_id).book.ruleset_id
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A formation as the forces panel lists it: a unit tree of the format, or an organisation-table entry
+    written by hand (`entry`: the game builds it), with the grades it may take and why not where it may not."""
+
+    id: str
+    name: str
+    level: str = ""
+    stands: int = 0
+    entry: bool = False
+    quality: str | None = None
+    grades: tuple[str, ...] = ()
+    by_reading: bool = False
+    fixed: bool = True
+    note: str = ""
+
+
+def _shown(ruleset_id: str, side: str, i: int, unit: forces.Json) -> Shown:
+    unit_id = str(unit.get("id") or f"entry-{i}")
+    if unit.get("table_id"):
+        grade = f", {unit['quality']}" if isinstance(unit.get("quality"), str) else ""
+        return Shown(
+            unit_id,
+            str(unit.get("name") or humanise(f"{unit['table_id']} {unit.get('template') or ''}".strip())),
+            entry=True,
+            note=f"Built from the {unit['table_id']} table{grade}, and lined up at the {side}'s base edge when "
+            "the game starts.",
+        )
+    quality = unit.get("quality")
+    name, level, stands = (
+        str(unit.get("name") or unit_id),
+        str(unit.get("level") or ""),
+        forces.stands_of(unit),
+    )
+    if isinstance(quality, dict):  # a grade per reading of an erratum: shown, changed in the file only
+        note = f"The grade depends on the reading of {quality.get('by_reading')} (see Errata)."
+        return Shown(unit_id, name, level, stands, by_reading=True, note=note)
+    source = str(unit.get("source") or "")
+    table = next((t for t in forces.org_tables(ruleset_id) if source.startswith(f"{t['source']}:")), None)
+    chart = get_game_rules(ruleset_id).book.force_chart
+    grades = table["qualities"] if table else chart.qualities if chart else [quality] if quality else []
+    fixed = bool(unit.get("gun")) or unit.get("kind") in forces.crewed_kinds(ruleset_id) or not quality
+    note = ("Crewed weapons keep their own grade." if fixed else table["quality_rule"]) if table else ""
+    return Shown(unit_id, name, level, stands, False, quality, tuple(grades), False, fixed, note)
+
+
+def context(ruleset_id: str, document: forces.Json) -> dict[str, object]:
+    """What `_scenario_formations.html` shows of a draft's forces."""
+    units = {side: document["sides"][side]["forces"] for side in forces.SIDES}
+    return {
+        "sides": {
+            side: [_shown(ruleset_id, side, i, u) for i, u in enumerate(units[side])] for side in units
+        },
+        "forces": units,
+        "forces_url": f"/scenarios/new/{ruleset_id}/forces",
+    }
+
+
+def _answer(request: Request, ruleset_id: str, draft: ScenarioDraft, minted: str | None) -> Response:
+    parts = context(ruleset_id, draft.document)
+    return with_key(templates.TemplateResponse(request, "_scenario_formations.html", parts), minted)
+
+
+async def _change(request: Request, session: SessionDep, ruleset_id: str, kind: str) -> Response:
+    """One change to the draft's forces, of a kind (`add`, `change`, `remove`), answered by its formations."""
+    ruleset = _playable(ruleset_id)
+    if ruleset is None:
+        playable = [r.book.ruleset_id for r in all_game_rules()]
+        return not_found(request, NotFoundError("rule set", ruleset_id[:64], playable))
+    form = await request.form()
+    try:
+        picked, changed = _posted(request, form) if kind != "add" else (_picked(form), None)
+    except ValidationError as e:
+        return refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
+    found = owner_for_change(request, session, ruleset)
+    if isinstance(found, Response):
+        return found
+    owner, minted = found
+
+    def apply(document: forces.Json) -> None:
+        if picked is not None and get_game_rules(ruleset).book.force_chart is not None:
+            if len(picked.kind) != len(picked.bases):
+                raise RulesError("bases", "give each row its kind and its number of bases")
+            rows = [{"kind": k, "bases": b} for k, b in zip(picked.kind, picked.bases, strict=True)]
+            entry = {"quality": picked.quality or None, "sub_units": rows}
+            forces.add_from_chart(
+                ruleset, document, picked.side, entry | ({"name": picked.name} if picked.name else {})
+            )
+        elif picked is not None:
+            forces.add_from_table(
+                ruleset,
+                document,
+                picked.side,
+                picked.table,
+                picked.formation,
+                picked.quality or None,
+                picked.name,
+            )
+        elif changed is not None and kind == "remove":
+            forces.remove(document, changed.formation)
+        elif changed is not None:
+            if changed.quality:
+                forces.regrade(ruleset, document, changed.formation, changed.quality)
+            if changed.name:
+                forces.rename(document, changed.formation, changed.name)
+
+    try:
+        with unit_of_work(session):
+            draft, _ = drafts.change_forces(session, owner, ruleset, apply)
+            answer = _answer(request, ruleset, draft, minted)
+    except RulesError as e:
+        return refused(error_message(e), 422)
+    except Conflict as e:
+        return refused(str(e.message), 409)
+    return answer
+
+
+def _picked(form: FormData) -> FormationPicked:
+    """The side's picker as the add button posts it (its side in `side`, each of its fields `<side>_<field>`,
+    a chart's rows as `<side>_kind` and `<side>_bases` once a row)."""
+    side = form.get("side")
+    at = f"{side}_" if side in forces.SIDES else "-"
+    fields: forces.Json = {"side": side}
+    for name in ("table", "formation", "quality", "name"):
+        fields[name] = form.get(at + name, "")
+    for name in ("kind", "bases"):
+        fields[name] = form.getlist(at + name)
+    return FormationPicked.model_validate(fields)
+
+
+def _posted(request: Request, form: FormData) -> tuple[None, FormationChanged]:
+    """The change a formation's control posts: the control by its name (`name.<id>`, `quality.<id>`,
+    `remove.<id>`: htmx's HX-Trigger-Name), its value from the form."""
+    control = request.headers.get("HX-Trigger-Name", "")[: 2 * S.MAX_ID]
+    what, _, formation = control.partition(".")
+    value = form.get(control, "")
+    fields = (
+        {"formation": formation, what: value} if what in ("name", "quality") else {"formation": formation}
+    )
+    return None, FormationChanged.model_validate(fields)
+
+
+@router.post("/scenarios/new/{ruleset_id}/forces", response_class=HTMLResponse)
+async def add_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    """A formation added to a side of this browser's draft: from a table, or from the chart's rows."""
+    return await _change(request, session, ruleset_id, "add")
+
+
+@router.post("/scenarios/new/{ruleset_id}/forces/change", response_class=HTMLResponse)
+async def change_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    """A formation of the draft regraded or renamed."""
+    return await _change(request, session, ruleset_id, "change")
+
+
+@router.post("/scenarios/new/{ruleset_id}/forces/remove", response_class=HTMLResponse)
+async def remove_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    """A formation dropped from the draft."""
+    return await _change(request, session, ruleset_id, "remove")
+
+
+@router.get("/scenarios/new/{ruleset_id}/forces/choices", response_class=HTMLResponse)
+def table_choices(ruleset_id: str, request: Request, table: str = "") -> Response:
+    """The formations a table offers, as the options of the side's formation list (its `hx-get` on the table's
+    change): an unknown table offers none."""
+    ruleset = _playable(ruleset_id)
+    if ruleset is None or len(table) > 64:
+        return HTMLResponse("")
+    try:
+        found = forces.choices(ruleset, table)
+    except RulesError:
+        found = ()
+    return templates.TemplateResponse(request, "_scenario_formation_choices.html", {"choices": found})
+
+
+def shown(request: Request, session: SessionDep, ruleset_id: str) -> dict[str, object]:
+    """The forces panel's formations for the editor's page: this browser's draft's, or none yet."""
+    draft = drafts.find(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id)
+    return context(ruleset_id, draft.document if draft else drafts.empty_document(ruleset_id))
