@@ -25,6 +25,7 @@ from app.pages.templates import humanise, templates
 from app.services import game_setup
 from app.services import scenario_drafts as drafts
 from app.services import scenario_forces as forces
+from app.services import scenarios as scenarios_service
 from app.services.writing import unit_of_work
 from rules.core import scenario as S
 from rules.core.errors import NotFoundError, RulesError
@@ -86,7 +87,12 @@ def _shown(ruleset_id: str, side: str, i: int, unit: forces.Json) -> Shown:
     return Shown(unit_id, name, level, stands, False, quality, tuple(grades), False, fixed, note)
 
 
-def context(ruleset_id: str, document: forces.Json) -> dict[str, object]:
+def forces_url(ruleset_id: str, scenario: str = "") -> str:
+    """Where the panel posts a draft's forces: a new scenario's, or the scenario's being edited."""
+    return f"/scenarios/{scenario}/edit/forces" if scenario else f"/scenarios/new/{ruleset_id}/forces"
+
+
+def context(ruleset_id: str, document: forces.Json, scenario: str = "") -> dict[str, object]:
     """What `_scenario_formations.html` shows of a draft's forces."""
     units = {side: document["sides"][side]["forces"] for side in forces.SIDES}
     return {
@@ -94,62 +100,92 @@ def context(ruleset_id: str, document: forces.Json) -> dict[str, object]:
             side: [_shown(ruleset_id, side, i, u) for i, u in enumerate(units[side])] for side in units
         },
         "forces": units,
-        "forces_url": f"/scenarios/new/{ruleset_id}/forces",
+        "forces_url": forces_url(ruleset_id, scenario),
     }
 
 
-def _answer(request: Request, ruleset_id: str, draft: ScenarioDraft, minted: str | None) -> Response:
-    parts = context(ruleset_id, draft.document)
+def _answer(
+    request: Request, ruleset_id: str, draft: ScenarioDraft, minted: str | None, said: str | None
+) -> Response:
+    parts = context(ruleset_id, draft.document, draft.scenario) | {"said": said}
     return with_key(templates.TemplateResponse(request, "_scenario_formations.html", parts), minted)
 
 
-async def _change(request: Request, session: SessionDep, ruleset_id: str, kind: str) -> Response:
-    """One change to the draft's forces, of a kind (`add`, `change`, `remove`), answered by its formations."""
+def _edited(request: Request, session: SessionDep, scenario_id: str) -> tuple[str, str] | Response:
+    """The rule set and id of a scenario whose draft an edit changes; the page's 404 for an id not listed (a
+    game of counters has no forces panel: its own editor)."""
+    listed = {s["id"]: s for s in scenarios_service.list_scenarios(session)}
+    found = listed.get(scenario_id)
+    ruleset = _playable(str(found["ruleset"])) if found else None
+    if ruleset is None:
+        return not_found(request, NotFoundError("scenario", scenario_id[:64]))
+    return ruleset, scenario_id
+
+
+def _new(request: Request, ruleset_id: str) -> tuple[str, str] | Response:
+    """The rule set of a new scenario's draft, and no scenario; the page's 404 for a rule set not playable."""
     ruleset = _playable(ruleset_id)
     if ruleset is None:
         playable = [r.book.ruleset_id for r in all_game_rules()]
         return not_found(request, NotFoundError("rule set", ruleset_id[:64], playable))
+    return ruleset, ""
+
+
+async def _change(
+    request: Request, session: SessionDep, target: tuple[str, str] | Response, kind: str
+) -> Response:
+    """One change to the draft's forces, of a kind (`add`, `change`, `remove`), answered by its formations."""
+    if isinstance(target, Response):
+        return target
+    ruleset, scenario = target
     form = await request.form()
     try:
         picked, changed = _posted(request, form) if kind != "add" else (_picked(form), None)
     except ValidationError as e:
         return refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
-    found = owner_for_change(request, session, ruleset)
+    found = owner_for_change(request, session, ruleset, scenario)
     if isinstance(found, Response):
         return found
     owner, minted = found
 
-    def apply(document: forces.Json) -> None:
-        if picked is not None and get_game_rules(ruleset).book.force_chart is not None:
-            if len(picked.kind) != len(picked.bases):
-                raise RulesError("bases", "give each row its kind and its number of bases")
-            rows = [{"kind": k, "bases": b} for k, b in zip(picked.kind, picked.bases, strict=True)]
-            entry = {"quality": picked.quality or None, "sub_units": rows}
-            forces.add_from_chart(
-                ruleset, document, picked.side, entry | ({"name": picked.name} if picked.name else {})
-            )
-        elif picked is not None:
-            forces.add_from_table(
-                ruleset,
-                document,
-                picked.side,
-                picked.table,
-                picked.formation,
-                picked.quality or None,
-                picked.name,
-            )
-        elif changed is not None and kind == "remove":
-            forces.remove(document, changed.formation)
-        elif changed is not None:
+    def apply(document: forces.Json) -> str | None:
+        """The change made on the draft's document, and the sentence the page says of it (an add's, a removal's)."""
+        if picked is not None:
+            unit = added(document)
+            return f"{unit.get('name')} added to the {picked.side}: {forces.stands_of(unit)} stands."
+        if changed is not None and kind == "remove":
+            return f"{forces.remove(document, changed.formation)} removed."
+        if changed is not None:
             if changed.quality:
                 forces.regrade(ruleset, document, changed.formation, changed.quality)
             if changed.name:
                 forces.rename(document, changed.formation, changed.name)
+        return None
+
+    def added(document: forces.Json) -> forces.Json:
+        assert picked is not None
+        if get_game_rules(ruleset).book.force_chart is not None:
+            if len(picked.kind) != len(picked.bases):
+                raise RulesError("bases", "give each row its kind and its number of bases")
+            rows = [{"kind": k, "bases": b} for k, b in zip(picked.kind, picked.bases, strict=True)]
+            entry = {"quality": picked.quality or None, "sub_units": rows}
+            return forces.add_from_chart(
+                ruleset, document, picked.side, entry | ({"name": picked.name} if picked.name else {})
+            )
+        return forces.add_from_table(
+            ruleset,
+            document,
+            picked.side,
+            picked.table,
+            picked.formation,
+            picked.quality or None,
+            picked.name,
+        )
 
     try:
         with unit_of_work(session):
-            draft, _ = drafts.change_forces(session, owner, ruleset, apply)
-            answer = _answer(request, ruleset, draft, minted)
+            draft, said = drafts.change_forces(session, owner, ruleset, apply, scenario)
+            answer = _answer(request, ruleset, draft, minted, said)
     except RulesError as e:
         return refused(error_message(e), 422)
     except Conflict as e:
@@ -185,19 +221,36 @@ def _posted(request: Request, form: FormData) -> tuple[None, FormationChanged]:
 @router.post("/scenarios/new/{ruleset_id}/forces", response_class=HTMLResponse)
 async def add_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
     """A formation added to a side of this browser's draft: from a table, or from the chart's rows."""
-    return await _change(request, session, ruleset_id, "add")
+    return await _change(request, session, _new(request, ruleset_id), "add")
 
 
 @router.post("/scenarios/new/{ruleset_id}/forces/change", response_class=HTMLResponse)
 async def change_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
     """A formation of the draft regraded or renamed."""
-    return await _change(request, session, ruleset_id, "change")
+    return await _change(request, session, _new(request, ruleset_id), "change")
 
 
 @router.post("/scenarios/new/{ruleset_id}/forces/remove", response_class=HTMLResponse)
 async def remove_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
     """A formation dropped from the draft."""
-    return await _change(request, session, ruleset_id, "remove")
+    return await _change(request, session, _new(request, ruleset_id), "remove")
+
+
+# The same three on an existing scenario's draft (its own, apart from the browser's new one): the first change
+# starts it from the scenario as saved.
+@router.post("/scenarios/{scenario_id}/edit/forces", response_class=HTMLResponse)
+async def add_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "add")
+
+
+@router.post("/scenarios/{scenario_id}/edit/forces/change", response_class=HTMLResponse)
+async def change_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "change")
+
+
+@router.post("/scenarios/{scenario_id}/edit/forces/remove", response_class=HTMLResponse)
+async def remove_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "remove")
 
 
 @router.get("/scenarios/new/{ruleset_id}/forces/choices", response_class=HTMLResponse)
@@ -214,7 +267,11 @@ def table_choices(ruleset_id: str, request: Request, table: str = "") -> Respons
     return templates.TemplateResponse(request, "_scenario_formation_choices.html", {"choices": found})
 
 
-def shown(request: Request, session: SessionDep, ruleset_id: str) -> dict[str, object]:
-    """The forces panel's formations for the editor's page: this browser's draft's, or none yet."""
-    draft = drafts.find(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id)
-    return context(ruleset_id, draft.document if draft else drafts.empty_document(ruleset_id))
+def shown(request: Request, session: SessionDep, ruleset_id: str, scenario: str = "") -> dict[str, object]:
+    """The forces panel's formations for the editor's page: this browser's draft's (of the scenario edited), or
+    as the scenario is saved, or none yet."""
+    draft = drafts.find(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id, scenario)
+    if draft is not None:
+        return context(ruleset_id, draft.document, scenario)
+    saved = scenarios_service.get_document(session, scenario) if scenario else None
+    return context(ruleset_id, saved or drafts.empty_document(ruleset_id), scenario)

@@ -1,6 +1,6 @@
 """The scenario editor's drafts (issue 67): what a club member enters in the editor is kept on the server as it
-is entered, so a reload or a lost wifi loses nothing. A draft is one per browser and rule set; its owner is the
-sha256 of the browser's own random key (kept in its cookie, never stored), so a draft is found only by the
+is entered, so a reload or a lost wifi loses nothing. A draft is one per browser, rule set and scenario edited
+('' for a new one: an edit never writes over the new scenario being built); its owner is the sha256 of the browser's own random key (kept in its cookie, never stored), so a draft is found only by the
 browser holding that key: no id in a URL, nothing another browser can name, read or change. A draft is
 unchecked while it is built; `problem` asks the rule set's own checks (app.services.scenarios.checked) what it
 still lacks, in their sentence. Never commits: the page's unit of work does."""
@@ -64,21 +64,34 @@ def empty_document(ruleset_id: str) -> dict[str, Any]:
     }
 
 
-def find(session: Session, owner: str | None, ruleset_id: str) -> ScenarioDraft | None:
-    """This browser's draft of a scenario of this rule set, if it has one."""
+def find(session: Session, owner: str | None, ruleset_id: str, scenario: str = "") -> ScenarioDraft | None:
+    """This browser's draft of a scenario of this rule set (of the scenario edited; '' a new one), if it has one."""
     if owner is None:
         return None
     return session.exec(
         select(ScenarioDraft).where(
-            col(ScenarioDraft.owner) == owner, col(ScenarioDraft.ruleset) == ruleset_id
+            col(ScenarioDraft.owner) == owner,
+            col(ScenarioDraft.ruleset) == ruleset_id,
+            col(ScenarioDraft.scenario) == scenario,
         )
     ).first()
 
 
-def _kept(session: Session, owner: str, ruleset_id: str) -> ScenarioDraft:
-    """This browser's draft of the rule set, made on its first change. A server at its cap of drafts refuses a
-    new one (409) rather than drop another member's."""
-    draft = find(session, owner, ruleset_id)
+def _started(session: Session, ruleset_id: str, scenario: str) -> dict[str, Any]:
+    """What a draft starts from: the scenario edited as it is saved (404 for an unknown id, never a draft of
+    nothing), or a new scenario's empty document."""
+    if not scenario:
+        return empty_document(ruleset_id)
+    document = scenarios.get_document(session, scenario)
+    if document.get("ruleset") != ruleset_id:  # a draft's rule set is its scenario's, never another's
+        raise RulesError("ruleset", f"the scenario {scenario[:64]} is not of the rule set {ruleset_id[:64]}")
+    return document
+
+
+def _kept(session: Session, owner: str, ruleset_id: str, scenario: str = "") -> ScenarioDraft:
+    """This browser's draft of the rule set (and scenario edited), made on its first change. A server at its cap
+    of drafts refuses a new one (409) rather than drop another member's."""
+    draft = find(session, owner, ruleset_id, scenario)
     if draft is not None:
         draft.version += 1
         return draft
@@ -91,7 +104,8 @@ def _kept(session: Session, owner: str, ruleset_id: str) -> ScenarioDraft:
         raise Conflict(
             f"this server keeps at most {MAX_SCENARIO_DRAFTS} drafts: save one as a scenario first"
         )
-    return ScenarioDraft(owner=owner, ruleset=ruleset_id, document=empty_document(ruleset_id))
+    document = _started(session, ruleset_id, scenario)
+    return ScenarioDraft(owner=owner, ruleset=ruleset_id, scenario=scenario, document=document)
 
 
 def _written(session: Session, draft: ScenarioDraft, document: dict[str, Any]) -> ScenarioDraft:
@@ -106,22 +120,39 @@ def _written(session: Session, draft: ScenarioDraft, document: dict[str, Any]) -
 
 
 def set_particulars(
-    session: Session, owner: str, ruleset_id: str, particulars: DraftParticulars
+    session: Session, owner: str, ruleset_id: str, particulars: DraftParticulars, scenario: str = ""
 ) -> ScenarioDraft:
-    """Keep the particulars in this browser's draft of the rule set."""
-    draft = _kept(session, owner, ruleset_id)
+    """Keep the particulars in this browser's draft of the rule set (and scenario edited)."""
+    draft = _kept(session, owner, ruleset_id, scenario)
     return _written(session, draft, particulars.into(dict(draft.document)))
 
 
 def change_forces(
-    session: Session, owner: str, ruleset_id: str, change: Callable[[dict[str, Any]], T]
+    session: Session,
+    owner: str,
+    ruleset_id: str,
+    change: Callable[[dict[str, Any]], T],
+    scenario: str = "",
 ) -> tuple[ScenarioDraft, T]:
     """One change to the forces of this browser's draft (app.services.scenario_forces), made on a copy of its
     document, kept only when the change is allowed (a RulesError leaves the draft as it was)."""
-    draft = _kept(session, owner, ruleset_id)
+    draft = _kept(session, owner, ruleset_id, scenario)
     document = copy.deepcopy(draft.document)
     answer = change(document)
     return _written(session, draft, document), answer
+
+
+def imported(session: Session, owner: str, ruleset_id: str, document: dict[str, Any]) -> ScenarioDraft:
+    """A file imported into this browser's new draft of the rule set, in place of what it held: the file is
+    checked first (a RulesError names its first problem and keeps the draft as it was), so a draft never holds
+    what the rule set would refuse to save; the file's own rule set must be the draft's."""
+    found = scenarios.checked(document)
+    if found.get("ruleset") != ruleset_id:
+        raise RulesError(
+            "ruleset", f"this file is a scenario of {str(found.get('ruleset'))[:64]}, not {ruleset_id}"
+        )
+    draft = _kept(session, owner, ruleset_id)
+    return _written(session, draft, copy.deepcopy(document))
 
 
 def problem(document: dict[str, Any]) -> RulesError | None:
@@ -134,9 +165,9 @@ def problem(document: dict[str, Any]) -> RulesError | None:
     return None
 
 
-def discard(session: Session, owner: str | None, ruleset_id: str) -> None:
+def discard(session: Session, owner: str | None, ruleset_id: str, scenario: str = "") -> None:
     """Drop this browser's draft of the rule set (Start afresh): nothing of another browser's is reachable here."""
-    draft = find(session, owner, ruleset_id)
+    draft = find(session, owner, ruleset_id, scenario)
     if draft is not None:
         session.delete(draft)
         session.flush()

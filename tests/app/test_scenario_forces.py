@@ -4,6 +4,9 @@ side's formations and the forces' JSON island; CSRF as every post."""
 
 from __future__ import annotations
 
+import json
+import re
+
 from fastapi.testclient import TestClient
 
 from app.guard.security import NOTICE_HEADER
@@ -27,6 +30,7 @@ def test_the_forces_panel_posts_keep_the_draft_s_forces_and_refuse_by_field(
     added = c.post(url, data=form(c, picked | {"defender_name": "Vickers"}))
     assert added.status_code == 200 and 'data-formation="defender-1/gb-1915/mmg-company-1"' in added.text
     assert "Remove Vickers" in added.text and '<option value="veteran" >Veteran</option>' in added.text
+    assert re.search(r'data-scn-said="Vickers added to the defender: \d+ stands\."', added.text)  # its notice
     fid = "defender-1/gb-1915/mmg-company-1"
     renamed = c.post(
         f"{url}/change", data=form(c, {f"name.{fid}": "The guns"}), headers={"HX-Trigger-Name": f"name.{fid}"}
@@ -47,3 +51,30 @@ def test_the_forces_panel_posts_keep_the_draft_s_forces_and_refuse_by_field(
     removed = c.post(f"{url}/remove", data=form(c, {}), headers={"HX-Trigger-Name": f"remove.{fid}"})
     assert removed.status_code == 200 and removed.text.count("None yet.") == 2
     assert c.post(url, data={"side": "defender"}).status_code == 403  # no CSRF token
+
+
+def test_an_edit_s_forces_and_an_imported_file_go_to_their_own_drafts(sqlite_client: TestClient) -> None:
+    """An existing scenario's forces change its own draft (started from it as saved), never the new one; a file
+    imported by a form post becomes the new draft, a file that is none refused naming the field."""
+    c = sqlite_client
+    mm, demo = "2mm-earth-1418", "earth2mm-demo-ferme"
+    saved = c.get(f"/api/v1/scenarios/{demo}").json()
+    fid = saved["sides"]["attacker"]["forces"][0]["id"]
+    removed = c.post(
+        f"/scenarios/{demo}/edit/forces/remove",
+        data=form(c, {}),
+        headers={"HX-Trigger-Name": f"remove.{fid}"},
+    )
+    assert removed.status_code == 200 and f'data-formation="{fid}"' not in removed.text
+    assert f'hx-post="/scenarios/{demo}/edit/forces/remove"' in removed.text  # the edit's own posts
+    assert c.post("/scenarios/nothing/edit/forces", data=form(c, {"side": "attacker"})).status_code == 404
+    url = f"/scenarios/new/{mm}/import"
+    for sent, status in ((b"{not json", 422), (json.dumps([1]).encode(), 422), (b" " * 1_000_001, 413)):
+        refused = c.post(url, data=form(c), files={"file": ("x.json", sent)})
+        assert refused.status_code == status and refused.headers[NOTICE_HEADER].startswith("File:")
+    imported = c.post(
+        url, data=form(c), files={"file": ("demo.json", json.dumps(saved))}, follow_redirects=False
+    )
+    assert imported.status_code == 303 and imported.headers["location"] == f"/scenarios/new?ruleset={mm}"
+    page = c.get(f"/scenarios/new?ruleset={mm}").text  # the new draft is the file's
+    assert f'value="{saved["title"]}"' in page
