@@ -275,3 +275,23 @@ class FormationChanged(BaseModel):
     formation: Annotated[str, Field(min_length=1, max_length=S.MAX_ID)]
     quality: Grade = ""
     name: FormName = ""
+
+
+Cm = Annotated[
+    float, Field(allow_inf_nan=False)
+]  # bounded by the table's size in the service, which knows it
+
+
+class FormationDeployed(BaseModel):
+    """Where a formation's stands stand, as the map's deployment posts it after a drag or a lay-out
+    (scenario-deploy.js): each placed stand once (`stand`, `x`, `y`, `facing` in step), the others not placed;
+    or the whole formation off the table."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    formation: Annotated[str, Field(min_length=1, max_length=S.MAX_ID)]
+    off_table: bool = False
+    stand: Annotated[list[Annotated[str, Field(max_length=S.MAX_ID)]], Field(max_length=S.MAX_UNITS)] = []
+    x: Annotated[list[Cm], Field(max_length=S.MAX_UNITS)] = []
+    y: Annotated[list[Cm], Field(max_length=S.MAX_UNITS)] = []
+    facing: Annotated[list[Annotated[float, Field(ge=-360, le=360)]], Field(max_length=S.MAX_UNITS)] = []

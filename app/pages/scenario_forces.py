@@ -16,7 +16,7 @@ from starlette.datastructures import FormData
 
 from app.core.routing import Router
 from app.data.models import ScenarioDraft
-from app.data.schemas_scenario import FormationChanged, FormationPicked
+from app.data.schemas_scenario import FormationChanged, FormationDeployed, FormationPicked
 from app.deps import SessionDep
 from app.errors import Conflict
 from app.pages.common import error_message, not_found
@@ -140,9 +140,14 @@ async def _change(
     ruleset, scenario = target
     form = await request.form()
     try:
-        picked, changed = _posted(request, form) if kind != "add" else (_picked(form), None)
+        deployed = _deployed(form) if kind == "deploy" else None
+        picked, changed = (
+            (None, None) if deployed else _posted(request, form) if kind != "add" else (_picked(form), None)
+        )
     except ValidationError as e:
         return refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
+    except RulesError as e:
+        return refused(error_message(e), 422)
     found = owner_for_change(request, session, ruleset, scenario)
     if isinstance(found, Response):
         return found
@@ -150,6 +155,14 @@ async def _change(
 
     def apply(document: forces.Json) -> str | None:
         """The change made on the draft's document, and the sentence the page says of it (an add's, a removal's)."""
+        if deployed is not None:
+            if not len(deployed.stand) == len(deployed.x) == len(deployed.y) == len(deployed.facing):
+                raise RulesError("stand", "give each stand placed its x, y and facing")
+            at = zip(deployed.x, deployed.y, deployed.facing, strict=True)
+            forces.deploy(
+                document, deployed.formation, deployed.off_table, dict(zip(deployed.stand, at, strict=True))
+            )
+            return None
         if picked is not None:
             unit = added(document)
             return f"{unit.get('name')} added to the {picked.side}: {forces.stands_of(unit)} stands."
@@ -190,7 +203,21 @@ async def _change(
         return refused(error_message(e), 422)
     except Conflict as e:
         return refused(str(e.message), 409)
-    return answer
+    # A deployment's post changes nothing the panel shows (the map has drawn it already): no fragment to swap.
+    return with_key(Response(status_code=204), minted) if deployed is not None else answer
+
+
+def _deployed(form: FormData) -> FormationDeployed:
+    """A formation's deployment as scenario-deploy.js posts it: `formation`, `off_table` ("1" or absent), and
+    each placed stand's `stand`, `x`, `y` and `facing` in step."""
+    fields: forces.Json = {"formation": form.get("formation", ""), "off_table": form.get("off_table") == "1"}
+    for name in ("stand", "x", "y", "facing"):
+        fields[name] = form.getlist(name)
+    try:
+        return FormationDeployed.model_validate(fields)
+    except ValidationError as e:  # a list's item is refused at its index: the refusal names the list's field
+        first = e.errors()[0]
+        raise RulesError(str(first["loc"][0]), str(first["msg"]).lower()) from None
 
 
 def _picked(form: FormData) -> FormationPicked:
@@ -236,6 +263,12 @@ async def remove_formation(ruleset_id: str, request: Request, session: SessionDe
     return await _change(request, session, _new(request, ruleset_id), "remove")
 
 
+@router.post("/scenarios/new/{ruleset_id}/forces/deploy", response_class=HTMLResponse)
+async def deploy_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    """Where a formation's stands stand, kept in the draft (the map's drag or lay-out): a reload keeps it."""
+    return await _change(request, session, _new(request, ruleset_id), "deploy")
+
+
 # The same three on an existing scenario's draft (its own, apart from the browser's new one): the first change
 # starts it from the scenario as saved.
 @router.post("/scenarios/{scenario_id}/edit/forces", response_class=HTMLResponse)
@@ -251,6 +284,11 @@ async def change_edited_formation(scenario_id: str, request: Request, session: S
 @router.post("/scenarios/{scenario_id}/edit/forces/remove", response_class=HTMLResponse)
 async def remove_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
     return await _change(request, session, _edited(request, session, scenario_id), "remove")
+
+
+@router.post("/scenarios/{scenario_id}/edit/forces/deploy", response_class=HTMLResponse)
+async def deploy_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "deploy")
 
 
 @router.get("/scenarios/new/{ruleset_id}/forces/choices", response_class=HTMLResponse)

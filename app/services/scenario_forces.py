@@ -247,3 +247,27 @@ def remove(document: Json, formation_id: str) -> str:
     side, i = find(document, formation_id)
     unit = _forces(document, side).pop(i)
     return str(unit.get("name") or formation_id)
+
+
+def deploy(
+    document: Json, formation_id: str, off_table: bool, placed: dict[str, tuple[float, float, float]]
+) -> None:
+    """Where a formation's stands stand (scenario-deploy.js's drag or lay-out, kept in the draft so a reload
+    keeps it): each stand of `placed` at its centre and facing, every other stand of the formation not placed;
+    or the formation off the table, none placed. A stand not of the formation, or off the table's edges, is
+    refused by name."""
+    side, i = find(document, formation_id)
+    formation = _forces(document, side)[i]
+    stands = {str(u.get("id")): u for u in walk(formation) if u.get("base")}
+    width, length = (float(document["table"][k]) for k in ("width_cm", "length_cm"))
+    for name, (x, y, _) in placed.items():
+        if name not in stands:
+            raise RulesError("stand", f"no stand {name[:64]} in the formation {formation_id[:64]}")
+        if not (0 <= x <= width and 0 <= y <= length):
+            raise RulesError(
+                "x", f"the stand {name[:64]} is off the table", [f"x 0..{width:g}", f"y 0..{length:g}"]
+            )
+    formation["off_table"] = off_table
+    for stand_id, stand in stands.items():
+        at = None if off_table else placed.get(stand_id)
+        stand["placement"] = None if at is None else {"center": [at[0], at[1]], "facing_deg": at[2]}

@@ -48,6 +48,14 @@ def test_the_forces_panel_posts_keep_the_draft_s_forces_and_refuse_by_field(
     ):
         refused = c.post(post, data=form(c, sent), headers={"HX-Trigger-Name": next(iter(sent))})
         assert refused.status_code == 422 and field in refused.headers[NOTICE_HEADER].lower(), refused.text
+    placed = {"formation": fid, "stand": f"{fid}/mmg-1", "x": "10", "y": "20", "facing": "270"}
+    assert c.post(f"{url}/deploy", data=form(c, placed)).status_code == 204  # a stand placed on the map, kept
+    assert (
+        '"center": [10.0, 20.0]'
+        in c.post(f"{url}/change", data=form(c), headers={"HX-Trigger-Name": f"name.{fid}"}).text
+    )
+    off = c.post(f"{url}/deploy", data=form(c, placed | {"x": "nan"}))
+    assert off.status_code == 422 and off.headers[NOTICE_HEADER].startswith("X:")
     removed = c.post(f"{url}/remove", data=form(c, {}), headers={"HX-Trigger-Name": f"remove.{fid}"})
     assert removed.status_code == 200 and removed.text.count("None yet.") == 2
     assert c.post(url, data={"side": "defender"}).status_code == 403  # no CSRF token

@@ -74,3 +74,23 @@ def test_a_chart_s_formation_and_the_draft_s_cap_of_units(monkeypatch: pytest.Mo
     with pytest.raises(RulesError) as capped:
         forces.add_from_chart("2mm-earth-1418", doc, "attacker", entry)
     assert capped.value.field == "formation" and len(doc["sides"]["attacker"]["forces"]) == 1
+
+
+def test_a_formation_s_deployment_is_kept_each_stand_placed_or_not_and_refused_by_name() -> None:
+    """Placements are made on the map (scenario-deploy.js) and kept in the draft: a reload keeps them, and taking
+    the panel's forces back after a later add keeps them too."""
+    doc = drafts.empty_document(FF)
+    unit = forces.add_from_table(FF, doc, "defender", "gb-1915", "gb-1915/mmg-company-1", None, "")
+    first, second, *_ = [u["id"] for u in forces.walk(unit) if u.get("base")]
+    forces.deploy(doc, unit["id"], False, {first: (10.0, 20.0, 270.0)})
+    placed = {
+        u["id"]: u["placement"] for u in forces.walk(doc["sides"]["defender"]["forces"][0]) if u.get("base")
+    }
+    assert placed[first] == {"center": [10.0, 20.0], "facing_deg": 270.0} and placed[second] is None
+    for sent, field in (({"nobody": (1.0, 1.0, 0.0)}, "stand"), ({second: (121.0, 1.0, 0.0)}, "x")):
+        with pytest.raises(RulesError) as e:
+            forces.deploy(doc, unit["id"], False, sent)
+        assert e.value.field == field
+    forces.deploy(doc, unit["id"], True, {second: (5.0, 5.0, 90.0)})  # off the table: none placed
+    held = doc["sides"]["defender"]["forces"][0]
+    assert held["off_table"] is True and all(u.get("placement") is None for u in forces.walk(held))
