@@ -22,7 +22,7 @@ from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
 from app.guard.auth import ORGANISER_HEADER
-from app.pages import counter_editor, scenario_drafts
+from app.pages import counter_editor, scenario_drafts, scenario_forces
 from app.pages.common import not_found
 from app.pages.seats import Seat, game_page
 from app.pages.table_map import map_sizes
@@ -63,7 +63,9 @@ def new_scenario_page(request: Request, session: SessionDep, ruleset: str | None
         return counter_editor.page(request, ruleset_id)
     depth = editor_data(ruleset_id)["zone_depth"]
     draft = scenario_drafts.context(request, session, ruleset_id, int(depth["cm"]) if depth else None)
-    return _editor(request, None, ruleset_id, draft=draft)
+    return _editor(
+        request, None, ruleset_id, parts=draft | scenario_forces.shown(request, session, ruleset_id)
+    )
 
 
 @router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)
@@ -79,7 +81,9 @@ def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) 
         return counter_editor.page(
             request, str(found["ruleset"]), scenario_id, bool(found["shipped"]), document
         )
-    return _editor(request, scenario_id, str(found["ruleset"]), shipped=bool(found["shipped"]))
+    # Its forces panel is the server's, on this browser's draft of the edit (or the scenario as saved).
+    forces = scenario_forces.shown(request, session, str(found["ruleset"]), scenario_id)
+    return _editor(request, scenario_id, str(found["ruleset"]), bool(found["shipped"]), forces)
 
 
 @router.get("/games/{game_id}/table/edit", response_class=HTMLResponse)
@@ -164,9 +168,9 @@ def _editor(
     scenario_id: str | None,
     ruleset_id: str,
     shipped: bool = False,
-    draft: dict[str, object] | None = None,
+    parts: dict[str, object] | None = None,
 ) -> Response:
-    context = {"scenario_id": scenario_id, "shipped": shipped, **_context(ruleset_id), **(draft or {})}
+    context = {"scenario_id": scenario_id, "shipped": shipped, **_context(ruleset_id), **(parts or {})}
     return templates.TemplateResponse(request, "scenario_editor.html", context)
 
 

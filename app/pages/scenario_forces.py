@@ -29,6 +29,7 @@ from app.services import scenarios as scenarios_service
 from app.services.writing import unit_of_work
 from rules.core import scenario as S
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.forces import chart_dict
 from rules.registry import all_game_rules, get_game_rules
 
 router = Router(include_in_schema=False)
@@ -105,9 +106,16 @@ def context(ruleset_id: str, document: forces.Json, scenario: str = "") -> dict[
 
 
 def _answer(
-    request: Request, ruleset_id: str, draft: ScenarioDraft, minted: str | None, said: str | None
+    request: Request,
+    ruleset_id: str,
+    draft: ScenarioDraft,
+    minted: str | None,
+    said: str | None,
+    added: str | None = None,
 ) -> Response:
-    parts = context(ruleset_id, draft.document, draft.scenario) | {"said": said}
+    """The formations as the change left them; after an add, its side's name field emptied (out of band) so the
+    next formation takes its table's name unless named."""
+    parts = context(ruleset_id, draft.document, draft.scenario) | {"said": said, "added": added}
     return with_key(templates.TemplateResponse(request, "_scenario_formations.html", parts), minted)
 
 
@@ -198,7 +206,7 @@ async def _change(
     try:
         with unit_of_work(session):
             draft, said = drafts.change_forces(session, owner, ruleset, apply, scenario)
-            answer = _answer(request, ruleset, draft, minted, said)
+            answer = _answer(request, ruleset, draft, minted, said, picked.side if picked else None)
     except RulesError as e:
         return refused(error_message(e), 422)
     except Conflict as e:
@@ -276,6 +284,17 @@ async def add_edited_formation(scenario_id: str, request: Request, session: Sess
     return await _change(request, session, _edited(request, session, scenario_id), "add")
 
 
+@router.get("/scenarios/{scenario_id}/edit/forces", response_class=HTMLResponse)
+def edited_formations(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    """The panel of a scenario read into the page (opened, imported or saved anew: scenario-file.js): this
+    browser's draft of it, or as it is saved."""
+    target = _edited(request, session, scenario_id)
+    if isinstance(target, Response):
+        return target
+    parts = shown(request, session, *target)
+    return templates.TemplateResponse(request, "_scenario_formations.html", parts)
+
+
 @router.post("/scenarios/{scenario_id}/edit/forces/change", response_class=HTMLResponse)
 async def change_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
     return await _change(request, session, _edited(request, session, scenario_id), "change")
@@ -292,10 +311,12 @@ async def deploy_edited_formation(scenario_id: str, request: Request, session: S
 
 
 @router.get("/scenarios/new/{ruleset_id}/forces/choices", response_class=HTMLResponse)
-def table_choices(ruleset_id: str, request: Request, table: str = "") -> Response:
-    """The formations a table offers, as the options of the side's formation list (its `hx-get` on the table's
-    change): an unknown table offers none."""
+def table_choices(ruleset_id: str, request: Request, table: str = "", side: str = "") -> Response:
+    """The formations a table offers, as the options of the side's formation list (its `hx-get` on the side's
+    table or nationality changed, the table as `<side>_table`): an unknown table offers none."""
     ruleset = _playable(ruleset_id)
+    side = side if side in forces.SIDES else ""
+    table = table or (request.query_params.get(f"{side}_table", "") if side else "")
     if ruleset is None or len(table) > 64:
         return HTMLResponse("")
     try:
@@ -303,6 +324,32 @@ def table_choices(ruleset_id: str, request: Request, table: str = "") -> Respons
     except RulesError:
         found = ()
     return templates.TemplateResponse(request, "_scenario_formation_choices.html", {"choices": found})
+
+
+@router.get("/scenarios/new/{ruleset_id}/forces/row", response_class=HTMLResponse)
+def chart_row(ruleset_id: str, request: Request, side: str = "", drop: bool = False) -> Response:
+    """One more row of a side's chart formation (its `<side>_kind`, `<side>_bases` and `<side>_row` as the rows
+    hold them: the new one of the last one's kind and bases), or none for a row dropped (`drop`, its button
+    swapping it out); at the chart's most rows a 422 saying so."""
+    ruleset = _playable(ruleset_id)
+    chart = get_game_rules(ruleset).book.force_chart if ruleset else None
+    if chart is None or side not in forces.SIDES:
+        return refused("side: a side of a rule set with a chart of troops", 422)
+    if drop:
+        return HTMLResponse("")
+    query = request.query_params
+    kinds, bases, rows = (query.getlist(f"{side}_{name}") for name in ("kind", "bases", "row"))
+    if len(kinds) >= chart.most_sub_units:
+        return refused(f"A {chart.formation} has at most {chart.most_sub_units} {chart.sub_unit}s.", 422)
+    numbers = [int(r) for r in rows if r.isdigit() and len(r) < 4]
+    kind = kinds[-1] if kinds and kinds[-1] in {k.id for k in chart.kinds} else chart.kinds[0].id
+    count = int(bases[-1]) if bases and bases[-1].isdigit() and 1 <= int(bases[-1]) <= chart.most_bases else 2
+    row = {"side": side, "i": max(numbers, default=-1) + 1, "kind": kind, "bases": count}
+    return templates.TemplateResponse(
+        request,
+        "_scenario_chart_row.html",
+        {"chart": chart_dict(chart), "row": row, "rows_url": request.url.path},
+    )
 
 
 def shown(request: Request, session: SessionDep, ruleset_id: str, scenario: str = "") -> dict[str, object]:

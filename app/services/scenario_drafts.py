@@ -64,17 +64,20 @@ def empty_document(ruleset_id: str) -> dict[str, Any]:
     }
 
 
-def find(session: Session, owner: str | None, ruleset_id: str, scenario: str = "") -> ScenarioDraft | None:
-    """This browser's draft of a scenario of this rule set (of the scenario edited; '' a new one), if it has one."""
+def find(
+    session: Session, owner: str | None, ruleset_id: str, scenario: str = "", for_change: bool = False
+) -> ScenarioDraft | None:
+    """This browser's draft of a scenario of this rule set (of the scenario edited; '' a new one), if it has one;
+    `for_change` holds its row until the change is written: the panels post at once (a side's field's change and
+    its add), and the document is written whole, so the later would otherwise lose the earlier's change."""
     if owner is None:
         return None
-    return session.exec(
-        select(ScenarioDraft).where(
-            col(ScenarioDraft.owner) == owner,
-            col(ScenarioDraft.ruleset) == ruleset_id,
-            col(ScenarioDraft.scenario) == scenario,
-        )
-    ).first()
+    query = select(ScenarioDraft).where(
+        col(ScenarioDraft.owner) == owner,
+        col(ScenarioDraft.ruleset) == ruleset_id,
+        col(ScenarioDraft.scenario) == scenario,
+    )
+    return session.exec(query.with_for_update() if for_change else query).first()
 
 
 def _started(session: Session, ruleset_id: str, scenario: str) -> dict[str, Any]:
@@ -91,7 +94,7 @@ def _started(session: Session, ruleset_id: str, scenario: str) -> dict[str, Any]
 def _kept(session: Session, owner: str, ruleset_id: str, scenario: str = "") -> ScenarioDraft:
     """This browser's draft of the rule set (and scenario edited), made on its first change. A server at its cap
     of drafts refuses a new one (409) rather than drop another member's."""
-    draft = find(session, owner, ruleset_id, scenario)
+    draft = find(session, owner, ruleset_id, scenario, for_change=True)
     if draft is not None:
         draft.version += 1
         return draft

@@ -21,7 +21,7 @@ def test_the_forces_panel_posts_keep_the_draft_s_forces_and_refuse_by_field(
 ) -> None:
     c = sqlite_client
     url = f"/scenarios/new/{FF}/forces"
-    options = c.get(f"{url}/choices", params={"table": "gb-1915"}).text
+    options = c.get(f"{url}/choices", params={"side": "defender", "defender_table": "gb-1915"}).text
     assert options.startswith('<option value="gb-1915">') and options.count("<option") == len(
         forces.choices(FF, "gb-1915")
     )
@@ -76,6 +76,20 @@ def test_an_edit_s_forces_and_an_imported_file_go_to_their_own_drafts(sqlite_cli
     assert removed.status_code == 200 and f'data-formation="{fid}"' not in removed.text
     assert f'hx-post="/scenarios/{demo}/edit/forces/remove"' in removed.text  # the edit's own posts
     assert c.post("/scenarios/nothing/edit/forces", data=form(c, {"side": "attacker"})).status_code == 404
+    # The page reads the edit's panel again once the scenario is read in: its draft's forces, not as saved.
+    assert f'data-formation="{fid}"' not in c.get(f"/scenarios/{demo}/edit/forces").text
+    # A chart's next row is of the last row's kind and bases, numbered after the highest; at the chart's most
+    # rows none, the sentence saying so; a row dropped swaps out for nothing.
+    rows = f"/scenarios/new/{mm}/forces/row"
+    last = {"side": "attacker", "attacker_kind": "line-inf", "attacker_bases": "3", "attacker_row": "4"}
+    row = c.get(rows, params=last).text
+    assert 'data-chart-row="5"' in row and '<option value="line-inf" selected>' in row and 'value="3"' in row
+    full = c.get(rows, params={"side": "attacker", "attacker_kind": ["line-inf"] * 12})
+    assert full.status_code == 422 and "at most 12" in full.headers[NOTICE_HEADER]
+    assert c.get(rows, params={"side": "attacker", "drop": "1"}).text == ""
+    assert (
+        c.get(f"/scenarios/new/{FF}/forces/row", params={"side": "attacker"}).status_code == 422
+    )  # no chart
     url = f"/scenarios/new/{mm}/import"
     for sent, status in ((b"{not json", 422), (json.dumps([1]).encode(), 422), (b" " * 1_000_001, 413)):
         refused = c.post(url, data=form(c), files={"file": ("x.json", sent)})
