@@ -7,17 +7,15 @@ did not reach the server). The browser's key is its own cookie, minted on its fi
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from pydantic import ValidationError
-from starlette.datastructures import FormData, UploadFile
+from starlette.datastructures import FormData
 
 from app.core.routing import Router
-from app.data.bounded import MAX_SCENARIO_BYTES
 from app.data.models import ScenarioDraft
 from app.data.schemas_scenario import DraftParticulars
 from app.deps import SessionDep
@@ -29,7 +27,7 @@ from app.pages.templates import templates
 from app.services import game_setup
 from app.services import scenario_drafts as drafts
 from app.services.writing import unit_of_work
-from rules.core.errors import NotFoundError, RulesError
+from rules.core.errors import NotFoundError
 from rules.registry import all_game_rules, get_ruleset
 
 router = Router(include_in_schema=False)
@@ -184,52 +182,3 @@ def discard_draft(ruleset_id: str, request: Request, session: SessionDep) -> Res
     if is_htmx(request):
         return Response(status_code=204, headers={"HX-Redirect": again})
     return RedirectResponse(again, status_code=303)
-
-
-@router.post("/scenarios/new/{ruleset_id}/import", response_class=HTMLResponse)
-async def import_into_draft(ruleset_id: str, request: Request, session: SessionDep) -> Response:
-    """A scenario file (the form's `file`) taken into this browser's new draft of the rule set, in place of what
-    it held, once the rule set's checks pass it; the new scenario's page shown again with it (htmx reloads it; a
-    plain form is sent there). Every import counts against the rate of scenarios imported: each is checked whole."""
-    playable = [r.book.ruleset_id for r in all_game_rules()]
-    if ruleset_id not in playable:
-        return not_found(request, NotFoundError("rule set", ruleset_id[:64], playable))
-    ruleset_id = game_setup.new_game_rules(ruleset_id).book.ruleset_id
-    upload = (await request.form()).get("file")
-    if not isinstance(upload, UploadFile):
-        return refused("File: choose a scenario file (.json) to import.", 422)
-    raw = await upload.read(MAX_SCENARIO_BYTES + 1)
-    if len(raw) > MAX_SCENARIO_BYTES:
-        return refused(f"File: a scenario file is at most {MAX_SCENARIO_BYTES} bytes.", 413)
-    try:
-        document = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return refused("File: this is not a scenario file (JSON text) of firestep.", 422)
-    if not isinstance(document, dict):
-        return refused("File: this is not a scenario file (a JSON object) of firestep.", 422)
-    owner = drafts.owner_of(request.cookies.get(DRAFT_COOKIE))
-    if drafts.find(session, owner, ruleset_id) is not None:  # a new draft is counted by owner_for_change
-        try:
-            security.scenario_imported()
-        except TooManyRequests as e:
-            waited = refused(security.page_wait_message(e, "scenario imports"), 429)
-            waited.headers["Retry-After"] = str(e.retry_after)
-            return waited
-    found = owner_for_change(request, session, ruleset_id)
-    if isinstance(found, Response):
-        return found
-    owner, minted = found
-    try:
-        with unit_of_work(session):
-            drafts.imported(session, owner, ruleset_id, document)
-    except RulesError as e:
-        return refused(error_message(e), 422)
-    except Conflict as e:
-        return refused(str(e.message), 409)
-    again = f"/scenarios/new?ruleset={ruleset_id}"
-    shown: Response = (
-        Response(status_code=204, headers={"HX-Redirect": again})
-        if is_htmx(request)
-        else RedirectResponse(again, status_code=303)
-    )
-    return with_key(shown, minted)

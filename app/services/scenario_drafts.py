@@ -145,19 +145,6 @@ def change_forces(
     return _written(session, draft, document), answer
 
 
-def imported(session: Session, owner: str, ruleset_id: str, document: dict[str, Any]) -> ScenarioDraft:
-    """A file imported into this browser's new draft of the rule set, in place of what it held: the file is
-    checked first (a RulesError names its first problem and keeps the draft as it was), so a draft never holds
-    what the rule set would refuse to save; the file's own rule set must be the draft's."""
-    found = scenarios.checked(document)
-    if found.get("ruleset") != ruleset_id:
-        raise RulesError(
-            "ruleset", f"this file is a scenario of {str(found.get('ruleset'))[:64]}, not {ruleset_id}"
-        )
-    draft = _kept(session, owner, ruleset_id)
-    return _written(session, draft, copy.deepcopy(document))
-
-
 def problem(document: dict[str, Any]) -> RulesError | None:
     """What the rule set's checks say a draft's document still lacks (the first, in its own sentence), None when
     it would save as it is."""

@@ -4,7 +4,6 @@ side's formations and the forces' JSON island; CSRF as every post."""
 
 from __future__ import annotations
 
-import json
 import re
 
 from fastapi.testclient import TestClient
@@ -61,9 +60,11 @@ def test_the_forces_panel_posts_keep_the_draft_s_forces_and_refuse_by_field(
     assert c.post(url, data={"side": "defender"}).status_code == 403  # no CSRF token
 
 
-def test_an_edit_s_forces_and_an_imported_file_go_to_their_own_drafts(sqlite_client: TestClient) -> None:
-    """An existing scenario's forces change its own draft (started from it as saved), never the new one; a file
-    imported by a form post becomes the new draft, a file that is none refused naming the field."""
+def test_an_edit_s_forces_go_to_its_own_draft_and_a_chart_s_rows_are_the_server_s(
+    sqlite_client: TestClient,
+) -> None:
+    """An existing scenario's forces change its own draft (started from it as saved), never the new one, and its
+    panel is read again from that draft; a chart's rows are server fragments."""
     c = sqlite_client
     mm, demo = "2mm-earth-1418", "earth2mm-demo-ferme"
     saved = c.get(f"/api/v1/scenarios/{demo}").json()
@@ -90,13 +91,4 @@ def test_an_edit_s_forces_and_an_imported_file_go_to_their_own_drafts(sqlite_cli
     assert (
         c.get(f"/scenarios/new/{FF}/forces/row", params={"side": "attacker"}).status_code == 422
     )  # no chart
-    url = f"/scenarios/new/{mm}/import"
-    for sent, status in ((b"{not json", 422), (json.dumps([1]).encode(), 422), (b" " * 1_000_001, 413)):
-        refused = c.post(url, data=form(c), files={"file": ("x.json", sent)})
-        assert refused.status_code == status and refused.headers[NOTICE_HEADER].startswith("File:")
-    imported = c.post(
-        url, data=form(c), files={"file": ("demo.json", json.dumps(saved))}, follow_redirects=False
-    )
-    assert imported.status_code == 303 and imported.headers["location"] == f"/scenarios/new?ruleset={mm}"
-    page = c.get(f"/scenarios/new?ruleset={mm}").text  # the new draft is the file's
-    assert f'value="{saved["title"]}"' in page
+    assert c.get(f"/scenarios/new?ruleset={mm}").text.count("None yet.") == 2  # the new draft's forces: none

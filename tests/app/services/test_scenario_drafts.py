@@ -50,11 +50,11 @@ def test_at_its_cap_a_draft_untouched_for_a_month_gives_way_to_a_new_one(
     assert drafts.find(session, new, "flanders-fields") is not None
 
 
-def test_an_edit_s_draft_starts_from_its_scenario_apart_from_the_new_one_and_an_import_fills_the_new(
+def test_an_edit_s_draft_starts_from_its_scenario_apart_from_the_new_one(
     session: Any,
 ) -> None:
     """Issue 67: the key gains the scenario edited, so an edit never writes over the new scenario being built;
-    a file imported becomes the new draft once its rule set's checks pass it, its own rule set the draft's."""
+    an edit's draft is of its scenario's rule set only."""
     owner = drafts.owner_of(drafts.new_key())
     assert owner
     mm, demo = "2mm-earth-1418", "earth2mm-demo-ferme"
@@ -68,14 +68,6 @@ def test_an_edit_s_draft_starts_from_its_scenario_apart_from_the_new_one_and_an_
     assert new is not None and new.document["title"] == "Mine"
     with pytest.raises(RulesError, match="not of the rule set"), unit_of_work(session):
         drafts.set_particulars(session, owner, "flanders-fields", DraftParticulars(), scenario=demo)
-    with pytest.raises(RulesError, match="not flanders-fields"), unit_of_work(session):
-        drafts.imported(session, owner, "flanders-fields", saved)
-    with pytest.raises(RulesError), unit_of_work(session):
-        drafts.imported(session, owner, mm, saved | {"turns": -1})
-    assert new.document["title"] == "Mine"  # a refused file leaves the draft as it was
-    with unit_of_work(session):
-        drafts.imported(session, owner, mm, saved)
-    assert drafts.find(session, owner, mm).document == saved  # type: ignore[union-attr]
     with unit_of_work(session):
         drafts.discard(session, owner, mm, demo)
     assert drafts.find(session, owner, mm, demo) is None and drafts.find(session, owner, mm) is not None
