@@ -397,15 +397,19 @@ class Scenario(SQLModel, table=True):
 
 class ScenarioDraft(Stored, table=True):
     """A scenario being built in the editor (issue 67), kept on the server so a reload or a lost wifi loses
-    nothing: one per browser and rule set, its owner the hash of the browser's own random key (its cookie), so no
-    other browser can name it (app/services/scenario_drafts.py). Its document is in the format, unchecked until
-    it is saved as a scenario."""
+    nothing: one per browser, rule set and scenario edited, its owner the hash of the browser's own random key (its
+    cookie), so no other browser can name it (app/services/scenario_drafts.py). Its document is in the format,
+    unchecked until it is saved as a scenario."""
 
     __tablename__ = "scenario_draft"
-    __table_args__ = (UniqueConstraint("owner", "ruleset", name="uq_scenario_draft_owner_ruleset"),)
+    __table_args__ = (
+        UniqueConstraint("owner", "ruleset", "scenario", name="uq_scenario_draft_owner_ruleset_scenario"),
+    )
 
     owner: str = Field(max_length=64)  # sha256 of the browser's key: the key itself is never stored
     ruleset: str = Field(max_length=64)
+    # The scenario edited, '' for a new one (not NULL: the unique key must hold a browser to one new draft).
+    scenario: str = Field(default="", max_length=64, sa_column_kwargs={"server_default": ""})
     document: dict[str, JsonValue] = Field(sa_column=Column(JSON, nullable=False))
     version: int = 1
     updated_at: datetime = Field(default_factory=utcnow, index=True)

@@ -328,3 +328,53 @@ class SecretObjectiveForm(BaseModel):
                 "properties": {k: v for k, v in properties.items() if v is not None},
             }
         )
+
+
+FormName = Annotated[str, Field(max_length=200)]
+Grade = Annotated[str, Field(max_length=32)]
+
+
+class FormationPicked(BaseModel):
+    """A formation the editor's forces panel adds to a side (app.pages.scenario_forces): a box of an organisation
+    table (`table`, `formation`) or, where the rule set has a chart of troops, rows of its sub-units (`kind`
+    and `bases` posted once a row). Blank grade or name: the table's own."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    side: SideName
+    table: Annotated[str, Field(max_length=64)] = ""
+    formation: Annotated[str, Field(max_length=S.MAX_ID)] = ""
+    quality: Grade = ""
+    name: FormName = ""
+    kind: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=50)] = []
+    bases: Annotated[list[Annotated[int, Field(ge=1, le=100)]], Field(max_length=50)] = []
+
+
+class FormationChanged(BaseModel):
+    """One change to a formation already in the draft: its grade or its name (blank: unchanged)."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    formation: Annotated[str, Field(min_length=1, max_length=S.MAX_ID)]
+    quality: Grade = ""
+    name: FormName = ""
+
+
+Cm = Annotated[
+    float, Field(allow_inf_nan=False)
+]  # bounded by the table's size in the service, which knows it
+
+
+class FormationDeployed(BaseModel):
+    """Where a formation's stands stand, as the map's deployment posts it after a drag or a lay-out
+    (scenario-deploy.js): each placed stand once (`stand`, `x`, `y`, `facing` in step), the others not placed;
+    or the whole formation off the table."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    formation: Annotated[str, Field(min_length=1, max_length=S.MAX_ID)]
+    off_table: bool = False
+    stand: Annotated[list[Annotated[str, Field(max_length=S.MAX_ID)]], Field(max_length=S.MAX_UNITS)] = []
+    x: Annotated[list[Cm], Field(max_length=S.MAX_UNITS)] = []
+    y: Annotated[list[Cm], Field(max_length=S.MAX_UNITS)] = []
+    facing: Annotated[list[Annotated[float, Field(ge=-360, le=360)]], Field(max_length=S.MAX_UNITS)] = []

@@ -24,5 +24,4 @@ PAGE_EVENTS: dict[str, str] = {
     "firestep:template-selected": "table-map.js: a template selected (detail: id)",
     # The scenario editor (window).
     "firestep:scenario-ready": "scenario-editor.js: the editor's API (window.firestepScenario) ready",
-    "firestep:scenario-forces-ready": "scenario-forces.js: the forces' rows drawn",
 }

@@ -104,7 +104,7 @@ def _fields(ruleset_id: str, form: FormData) -> dict[str, Any]:
     return {**fields, "fire_plan": plan, "special_rules": rules, "variants": readings}
 
 
-def _refused(sentence: str, status: int) -> Response:
+def refused(sentence: str, status: int) -> Response:
     """A refusal net-status.js shows: its sentence in the notice header (one line, at most 120 characters)."""
     said = sentence.splitlines()[0][:REFUSAL_MAX] if sentence else "That value is not allowed here."
     safe = said.encode("latin-1", "replace").decode("latin-1")
@@ -122,28 +122,43 @@ async def post_particulars(ruleset_id: str, request: Request, session: SessionDe
     try:
         particulars = DraftParticulars.model_validate(_fields(ruleset_id, form))
     except ValidationError as e:
-        return _refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
-    key = request.cookies.get(DRAFT_COOKIE)
-    owner = drafts.owner_of(key)
-    minted = None
-    if owner is None:
-        minted = drafts.new_key()
-        owner = drafts.owner_of(minted)
-        assert owner is not None  # a key just minted has the key's shape
-    if drafts.find(session, owner, ruleset_id) is None:
-        try:  # a new draft counts as a scenario imported (the hostile pass: 1,000 drafts in 26 s, no cookie)
-            security.scenario_imported()
-        except TooManyRequests as e:
-            waited = _refused(security.page_wait_message(e, "new drafts"), 429)
-            waited.headers["Retry-After"] = str(e.retry_after)
-            return waited
+        return refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
+    found = owner_for_change(request, session, ruleset_id)
+    if isinstance(found, Response):
+        return found
+    owner, minted = found
     try:
         with unit_of_work(session):
             draft = drafts.set_particulars(session, owner, ruleset_id, particulars)
             parts = _parts(draft, ruleset_id)
     except Conflict as e:
-        return _refused(str(e.message), 409)
-    response = templates.TemplateResponse(request, "_scenario_checks.html", parts)
+        return refused(str(e.message), 409)
+    return with_key(templates.TemplateResponse(request, "_scenario_checks.html", parts), minted)
+
+
+def owner_for_change(
+    request: Request, session: SessionDep, ruleset_id: str, scenario: str = ""
+) -> tuple[str, str | None] | Response:
+    """The draft's owner a change is kept for, and the browser's new key where it had none; or the refusal of a
+    new draft beyond the rate of scenarios imported (the hostile pass: 1,000 drafts in 26 s, no cookie)."""
+    owner = drafts.owner_of(request.cookies.get(DRAFT_COOKIE))
+    minted = None
+    if owner is None:
+        minted = drafts.new_key()
+        owner = drafts.owner_of(minted)
+        assert owner is not None  # a key just minted has the key's shape
+    if drafts.find(session, owner, ruleset_id, scenario) is None:
+        try:
+            security.scenario_imported()
+        except TooManyRequests as e:
+            waited = refused(security.page_wait_message(e, "new drafts"), 429)
+            waited.headers["Retry-After"] = str(e.retry_after)
+            return waited
+    return owner, minted
+
+
+def with_key(response: Response, minted: str | None) -> Response:
+    """The answer to a browser's first change, carrying its new key (httponly: no script reads it)."""
     if minted:
         response.set_cookie(
             DRAFT_COOKIE,

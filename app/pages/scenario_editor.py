@@ -22,7 +22,7 @@ from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
 from app.guard.auth import ORGANISER_HEADER
-from app.pages import counter_editor, scenario_drafts
+from app.pages import counter_editor, scenario_drafts, scenario_forces
 from app.pages.common import not_found
 from app.pages.seats import Seat, game_page
 from app.pages.table_map import map_sizes
@@ -30,6 +30,7 @@ from app.pages.templates import templates
 from app.services import game_setup
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
+from app.services.scenario_forces import crewed_kinds, org_tables
 from rules.core.errors import NotFoundError
 from rules.core.forces import chart_dict
 from rules.core.kit import TERRAIN_CLASS
@@ -62,7 +63,9 @@ def new_scenario_page(request: Request, session: SessionDep, ruleset: str | None
         return counter_editor.page(request, ruleset_id)
     depth = editor_data(ruleset_id)["zone_depth"]
     draft = scenario_drafts.context(request, session, ruleset_id, int(depth["cm"]) if depth else None)
-    return _editor(request, None, ruleset_id, draft=draft)
+    return _editor(
+        request, None, ruleset_id, parts=draft | scenario_forces.shown(request, session, ruleset_id)
+    )
 
 
 @router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)
@@ -78,7 +81,9 @@ def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) 
         return counter_editor.page(
             request, str(found["ruleset"]), scenario_id, bool(found["shipped"]), document
         )
-    return _editor(request, scenario_id, str(found["ruleset"]), shipped=bool(found["shipped"]))
+    # Its forces panel is the server's, on this browser's draft of the edit (or the scenario as saved).
+    forces = scenario_forces.shown(request, session, str(found["ruleset"]), scenario_id)
+    return _editor(request, scenario_id, str(found["ruleset"]), bool(found["shipped"]), forces)
 
 
 @router.get("/games/{game_id}/table/edit", response_class=HTMLResponse)
@@ -163,9 +168,9 @@ def _editor(
     scenario_id: str | None,
     ruleset_id: str,
     shipped: bool = False,
-    draft: dict[str, object] | None = None,
+    parts: dict[str, object] | None = None,
 ) -> Response:
-    context = {"scenario_id": scenario_id, "shipped": shipped, **_context(ruleset_id), **(draft or {})}
+    context = {"scenario_id": scenario_id, "shipped": shipped, **_context(ruleset_id), **(parts or {})}
     return templates.TemplateResponse(request, "scenario_editor.html", context)
 
 
@@ -178,10 +183,10 @@ def _context(ruleset_id: str) -> dict[str, object]:
         "ruleset_name": rs.name,
         "editor": editor_data(rs.id),
         "periods": rs.describe()["periods"],
-        "org_tables": _org_tables(rs.id),
+        "org_tables": org_tables(rs.id),
         "examples": [{"id": i, "title": d["title"]} for i, d in setup.scenarios.items()],
-        "nations": sorted({t["nation"] for t in _org_tables(rs.id)}),
-        "qualities": list(dict.fromkeys(q for t in _org_tables(rs.id) for q in t["qualities"])),
+        "nations": sorted({t["nation"] for t in org_tables(rs.id)}),
+        "qualities": list(dict.fromkeys(q for t in org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
         "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
         "objective_kinds": OBJECTIVE_KINDS,  # declared once, with the format (rules.table.objectives)
@@ -215,7 +220,7 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
         "deploy_gap_cm": LAYOUT_GAP_CM,
         "zone_depth": _zone_depth(rs),
         "plan_kinds": get_game_rules(rs.id).book.kit.plan_kind_names,
-        "crewed_kinds": sorted(_crewed_kinds(rs.id)),
+        "crewed_kinds": sorted(crewed_kinds(rs.id)),
     }
 
 
@@ -272,33 +277,6 @@ def _move_terrain(kind: str) -> str | None:
         if kind in kinds:
             return terrain
     return None if kind == "wire" else "cross-country"
-
-
-@cache
-def _org_tables(ruleset_id: str) -> list[dict[str, Any]]:
-    rs = get_ruleset(ruleset_id)
-    if "organisation-tables" not in rs.datasets:
-        return []
-    tables: list[dict[str, Any]] = rs.data("organisation-tables")
-    return tables
-
-
-@cache
-def _crewed_kinds(ruleset_id: str) -> frozenset[str]:
-    """Kinds the tables grade apart from their troops (crewed weapons keep their own grade, whatever the
-    formation's): a gun, or a unit whose grade differs from its table's default in the table as built."""
-    rs = get_ruleset(ruleset_id)
-    kinds: set[str] = set()
-
-    def walk(unit: dict[str, Any], default: str) -> None:
-        if unit.get("gun") or unit.get("quality") not in (None, default):
-            kinds.add(unit["kind"])
-        for child in unit.get("children", []):
-            walk(child, default)
-
-    for table in _org_tables(ruleset_id):
-        walk(rs.data(table["dataset"])["force"], table["default_quality"])
-    return frozenset(kinds)
 
 
 def _zone_depth(rs: RuleSet) -> dict[str, Any] | None:

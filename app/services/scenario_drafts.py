@@ -1,17 +1,19 @@
 """The scenario editor's drafts (issue 67): what a club member enters in the editor is kept on the server as it
-is entered, so a reload or a lost wifi loses nothing. A draft is one per browser and rule set; its owner is the
-sha256 of the browser's own random key (kept in its cookie, never stored), so a draft is found only by the
+is entered, so a reload or a lost wifi loses nothing. A draft is one per browser, rule set and scenario edited
+('' for a new one: an edit never writes over the new scenario being built); its owner is the sha256 of the browser's own random key (kept in its cookie, never stored), so a draft is found only by the
 browser holding that key: no id in a URL, nothing another browser can name, read or change. A draft is
 unchecked while it is built; `problem` asks the rule set's own checks (app.services.scenarios.checked) what it
 still lacks, in their sentence. Never commits: the page's unit of work does."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
@@ -30,6 +32,7 @@ from rules.registry import get_ruleset
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
+T = TypeVar("T")
 STALE_AFTER = timedelta(days=30)  # a draft untouched this long gives way to a new one at the cap
 
 
@@ -61,39 +64,55 @@ def empty_document(ruleset_id: str) -> dict[str, Any]:
     }
 
 
-def find(session: Session, owner: str | None, ruleset_id: str) -> ScenarioDraft | None:
-    """This browser's draft of a scenario of this rule set, if it has one."""
+def find(
+    session: Session, owner: str | None, ruleset_id: str, scenario: str = "", for_change: bool = False
+) -> ScenarioDraft | None:
+    """This browser's draft of a scenario of this rule set (of the scenario edited; '' a new one), if it has one;
+    `for_change` holds its row until the change is written: the panels post at once (a side's field's change and
+    its add), and the document is written whole, so the later would otherwise lose the earlier's change."""
     if owner is None:
         return None
-    return session.exec(
-        select(ScenarioDraft).where(
-            col(ScenarioDraft.owner) == owner, col(ScenarioDraft.ruleset) == ruleset_id
-        )
-    ).first()
+    query = select(ScenarioDraft).where(
+        col(ScenarioDraft.owner) == owner,
+        col(ScenarioDraft.ruleset) == ruleset_id,
+        col(ScenarioDraft.scenario) == scenario,
+    )
+    return session.exec(query.with_for_update() if for_change else query).first()
 
 
-def set_particulars(
-    session: Session, owner: str, ruleset_id: str, particulars: DraftParticulars
-) -> ScenarioDraft:
-    """Keep the particulars in this browser's draft of the rule set, made on its first change. A server at its
-    cap of drafts refuses a new one (409) rather than drop another member's."""
-    draft = find(session, owner, ruleset_id)
-    if draft is None:
-        held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
-        if (
-            held >= MAX_SCENARIO_DRAFTS
-        ):  # drafts left a month make room first (the hostile pass: a cap filled)
-            stale = col(ScenarioDraft.updated_at) < utcnow() - STALE_AFTER
-            session.execute(delete(ScenarioDraft).where(stale))
-            held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
-        if held >= MAX_SCENARIO_DRAFTS:
-            raise Conflict(
-                f"this server keeps at most {MAX_SCENARIO_DRAFTS} drafts: save one as a scenario first"
-            )
-        draft = ScenarioDraft(owner=owner, ruleset=ruleset_id, document=empty_document(ruleset_id))
-    else:
+def _started(session: Session, ruleset_id: str, scenario: str) -> dict[str, Any]:
+    """What a draft starts from: the scenario edited as it is saved (404 for an unknown id, never a draft of
+    nothing), or a new scenario's empty document."""
+    if not scenario:
+        return empty_document(ruleset_id)
+    document = scenarios.get_document(session, scenario)
+    if document.get("ruleset") != ruleset_id:  # a draft's rule set is its scenario's, never another's
+        raise RulesError("ruleset", f"the scenario {scenario[:64]} is not of the rule set {ruleset_id[:64]}")
+    return document
+
+
+def _kept(session: Session, owner: str, ruleset_id: str, scenario: str = "") -> ScenarioDraft:
+    """This browser's draft of the rule set (and scenario edited), made on its first change. A server at its cap
+    of drafts refuses a new one (409) rather than drop another member's."""
+    draft = find(session, owner, ruleset_id, scenario, for_change=True)
+    if draft is not None:
         draft.version += 1
-    draft.document = particulars.into(dict(draft.document))
+        return draft
+    held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
+    if held >= MAX_SCENARIO_DRAFTS:  # drafts left a month make room first (the hostile pass: a cap filled)
+        stale = col(ScenarioDraft.updated_at) < utcnow() - STALE_AFTER
+        session.execute(delete(ScenarioDraft).where(stale))
+        held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
+    if held >= MAX_SCENARIO_DRAFTS:
+        raise Conflict(
+            f"this server keeps at most {MAX_SCENARIO_DRAFTS} drafts: save one as a scenario first"
+        )
+    document = _started(session, ruleset_id, scenario)
+    return ScenarioDraft(owner=owner, ruleset=ruleset_id, scenario=scenario, document=document)
+
+
+def _written(session: Session, draft: ScenarioDraft, document: dict[str, Any]) -> ScenarioDraft:
+    draft.document = document  # a new object: the JSON column is written whole
     draft.updated_at = utcnow()
     session.add(draft)
     try:
@@ -101,6 +120,29 @@ def set_particulars(
     except IntegrityError:  # the same browser's first change sent twice at once (two tabs)
         raise Conflict("this draft was started at the same moment in another tab: reload the page") from None
     return draft
+
+
+def set_particulars(
+    session: Session, owner: str, ruleset_id: str, particulars: DraftParticulars, scenario: str = ""
+) -> ScenarioDraft:
+    """Keep the particulars in this browser's draft of the rule set (and scenario edited)."""
+    draft = _kept(session, owner, ruleset_id, scenario)
+    return _written(session, draft, particulars.into(dict(draft.document)))
+
+
+def change_forces(
+    session: Session,
+    owner: str,
+    ruleset_id: str,
+    change: Callable[[dict[str, Any]], T],
+    scenario: str = "",
+) -> tuple[ScenarioDraft, T]:
+    """One change to the forces of this browser's draft (app.services.scenario_forces), made on a copy of its
+    document, kept only when the change is allowed (a RulesError leaves the draft as it was)."""
+    draft = _kept(session, owner, ruleset_id, scenario)
+    document = copy.deepcopy(draft.document)
+    answer = change(document)
+    return _written(session, draft, document), answer
 
 
 def problem(document: dict[str, Any]) -> RulesError | None:
@@ -113,9 +155,9 @@ def problem(document: dict[str, Any]) -> RulesError | None:
     return None
 
 
-def discard(session: Session, owner: str | None, ruleset_id: str) -> None:
+def discard(session: Session, owner: str | None, ruleset_id: str, scenario: str = "") -> None:
     """Drop this browser's draft of the rule set (Start afresh): nothing of another browser's is reachable here."""
-    draft = find(session, owner, ruleset_id)
+    draft = find(session, owner, ruleset_id, scenario)
     if draft is not None:
         session.delete(draft)
         session.flush()

@@ -657,6 +657,15 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     expect(checks).to_have_attribute("data-draft-kept", "yes")
     expect(checks).to_contain_text("The rules find nothing missing")  # the sides' nationalities posted too
     assert serious_violations(page) == [] and small_targets(page) == []
+    # A formation added and laid out is the draft's too (issue 67): the reload keeps it where it stands.
+    ed.tab("forces")
+    ed.add("defender", "gb-1915", "Machine Gun Company")
+    ed.tab("deploy")
+    with page.expect_response(lambda r: r.url.endswith("/forces/deploy")) as kept:
+        ed.press(page.locator("[data-lay-out]").first)
+    assert kept.value.status == 204
+    placed = page.locator("[data-scenario-editor]").get_attribute("data-placed")
+    assert placed and int(placed) > 0
 
     page.reload()
     page.wait_for_selector("[data-scenario-editor][data-terrain]")
@@ -664,6 +673,8 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     expect(page.get_by_label("Turns (blank: no limit)")).to_have_value("6")
     doc = ed.doc()
     assert (doc["title"], doc["turns"], doc["period"]) == ("A raid kept", 6, "mid")
+    assert british_names(doc) == ["Machine Gun Company"]
+    expect(page.locator("[data-scenario-editor]")).to_have_attribute("data-placed", str(placed))
 
     with page.expect_response(lambda r: r.url.endswith("/particulars")) as refused:
         page.get_by_label("Turns (blank: no limit)").fill("500")

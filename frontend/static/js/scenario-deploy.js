@@ -5,8 +5,12 @@
 (() => {
   const start = () => {
     const S = window.firestepScenario;
-    const F = window.firestepScenarioForces;
     const { data, root, map, layers, toLL, fromLL, rect, round, humanise, say, h } = S;
+    // A formation's stands (its units on a base), and its name as the forces panel shows it.
+    const F = {
+      standsOf: function standsOf(u) { return [...(u.base ? [u] : []), ...(u.children || []).flatMap(standsOf)]; },
+      formationName: (u) => u.name || (u.table_id ? humanise(`${u.table_id} ${u.template || ""}`.trim()) : u.id),
+    };
     const SIDES = ["attacker", "defender"];
     const FACING = { attacker: 90, defender: 270 }; // the document's frame: 90 faces the defender
     const GAP = data.deploy_gap_cm;
@@ -241,6 +245,18 @@
       const place = e.target.closest("[data-place]");
       if (place) placeByTap(place.dataset.place);
     });
+    // Each formation's placements kept in the draft as they change (a reload keeps them); a game's table has no
+    // draft (it saves to the game).
+    const forcesUrl = root.querySelector("[data-forces-url]")?.dataset.forcesUrl;
+    S.onChange((what) => {
+      const f = forcesUrl && what.placement && find(what.placement);
+      if (!f) return;
+      const placed = F.standsOf(f.formation).filter((s) => s.placement);
+      const at = (fn) => placed.map((s) => String(fn(s)));
+      htmx.ajax("POST", `${forcesUrl}/deploy`, { source: document.body, swap: "none", values: {
+        formation: f.formation.id, off_table: f.formation.off_table ? "1" : "", stand: at((s) => s.id),
+        x: at((s) => s.placement.center[0]), y: at((s) => s.placement.center[1]), facing: at((s) => s.placement.facing_deg ?? 90) } });
+    });
     S.onChange((what) => {
       if (what.placement) return;
       if (what.all || what.forces || what.form) { drawAll(); renderList(); }
@@ -250,6 +266,6 @@
     renderList();
     showLabels();
   };
-  if (window.firestepScenarioForces) start();
-  else window.addEventListener("firestep:scenario-forces-ready", start, { once: true });
+  if (window.firestepScenario) start();
+  else window.addEventListener("firestep:scenario-ready", start, { once: true });
 })();

@@ -3,7 +3,7 @@
 // left, portrait with the attacker at the bottom) with a 10 cm grid and the two deployment zones, and the
 // terrain drawn, reshaped, moved, turned and deleted with leaflet-geoman. A shape that crosses itself, leaves
 // the table or has too many points is refused with one sentence; the server checks the same again on save.
-// scenario-forces.js (forces, deployment) and scenario-file.js (save, import, export, start) build on
+// scenario-deploy.js (deployment) and scenario-file.js (save, import, export, start) build on
 // window.firestepScenario.
 (() => {
   const { h, humanise } = window.firestepDom;
@@ -416,7 +416,7 @@
     pieceMode(`${nameOf(feature)}: ${PIECE_HOW[action]}`);
   };
 
-  // -- taps on the table: placing a stand (scenario-forces.js) takes the tap first ----------------------------------
+  // -- taps on the table: placing a stand (scenario-deploy.js) takes the tap first ----------------------------------
   let tapHandler = null;
   map.getContainer().addEventListener("pointerdown", () => { pieceGesture = false; }, true); // a new gesture
   map.on("click", (e) => {
@@ -589,10 +589,25 @@
     drawTable();
     changed({ all: true });
   };
+  // The forces are the server's panel's (app/pages/scenario_forces.py: this browser's draft, or the scenario as
+  // saved): its island taken into the document at load and after each answer swapped in, its sentence said.
+  const takeForces = () => {
+    const island = form.querySelector("[data-scn-forces]");
+    const before = JSON.stringify([doc.sides.attacker.forces, doc.sides.defender.forces]);
+    if (island) for (const [side, forces] of Object.entries(JSON.parse(island.textContent))) doc.sides[side].forces = forces;
+    return before !== JSON.stringify([doc.sides.attacker.forces, doc.sides.defender.forces]);
+  };
+  document.body.addEventListener("htmx:afterSwap", (e) => {
+    if (e.detail.target.id !== "scn-formations") return;
+    if (takeForces()) changed({ forces: true });
+    const said = form.querySelector("#scn-formations").dataset.scnSaid;
+    if (said) say(said, true);
+  });
   const load = (incoming, kept = true) => {
     doc = { ...emptyDoc(), ...incoming };
     doc.terrain = doc.terrain || { type: "FeatureCollection", features: [] };
     for (const side of ["attacker", "defender"]) doc.sides[side] = { nationality: "", deployment_zone: null, forces: [], ...(doc.sides?.[side] || {}) };
+    if (!kept) takeForces(); // the page's first: the server's panel's forces (a file read in: its own)
     nextId = 1;
     writeForm();
     select(null);

@@ -54,6 +54,13 @@
       message.classList.toggle("good", good);
       say(text, good);
     };
+    // The forces panel is the server's (app/pages/scenario_forces.py): once a scenario is read in or saved anew,
+    // drawn again as that scenario's (its draft, or as saved), and its adds posted to that scenario's draft.
+    const forcesOf = (scenario) => {
+      const url = `/scenarios/${encodeURIComponent(scenario)}/edit/forces`;
+      root.querySelectorAll("[data-add-formation]").forEach((b) => { b.setAttribute("hx-post", url); htmx.process(b); });
+      if (root.querySelector("#scn-formations")) htmx.ajax("GET", url, { target: "#scn-formations", swap: "outerHTML" });
+    };
     const saved = (doc) => {
       id = doc.id;
       root.dataset.scenarioId = id;
@@ -61,7 +68,7 @@
       startForm.querySelector("[data-start-scenario]").value = id;
       startForm.querySelector("[data-start]").disabled = false;
       if (location.pathname === "/scenarios/new") fetch(`/scenarios/new/${encodeURIComponent(S.data.ruleset)}/discard`, { method: "POST", credentials: "same-origin", headers: { ...headers(), "HX-Request": "true" } }).catch(() => {}); // saved, it is no draft: the next new scenario starts empty
-      if (location.pathname !== `/scenarios/${id}/edit`) history.replaceState(null, "", `/scenarios/${id}/edit`);
+      if (location.pathname !== `/scenarios/${id}/edit`) { forcesOf(id); history.replaceState(null, "", `/scenarios/${id}/edit`); }
       delete root.dataset.dirty;
     };
 
@@ -93,6 +100,7 @@
       // Another rule set's file is edited on its own rule set's page (its terrain, forces and bases).
       if (result.data.ruleset !== S.data.ruleset) { location.assign(`/scenarios/${encodeURIComponent(result.data.id)}/edit`); return; }
       S.load(result.data);
+      if (location.pathname === `/scenarios/${result.data.id}/edit`) forcesOf(result.data.id); // replaced: drawn again
       saved(result.data);
       tell(`Imported ${name} as “${result.data.title}” (${result.data.id}).`, true);
     };
@@ -163,6 +171,7 @@
       call(`${API}/${encodeURIComponent(id)}`, "GET").then((result) => {
         if (!result.ok) { tell(result.status === 404 ? `There is no scenario ${id}: this page starts a new one.` : refusal(result, "read")); id = ""; return; }
         S.load(result.data);
+        forcesOf(result.data.id); // this browser's draft of its forces, if it has one
         if (root.hasAttribute("data-shipped")) {
           // A scenario that ships with firestep is not replaced: saving makes the club's own copy.
           const copy = S.doc();

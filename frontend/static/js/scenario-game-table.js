@@ -91,6 +91,6 @@
     root.addEventListener("click", (e) => { if (e.target.closest("[data-save-table]")) save(); });
     root.dataset.loadedGame = gameId;
   };
-  if (window.firestepScenarioForces) start();
-  else window.addEventListener("firestep:scenario-forces-ready", start, { once: true });
+  if (window.firestepScenario) start();
+  else window.addEventListener("firestep:scenario-ready", start, { once: true });
 })();

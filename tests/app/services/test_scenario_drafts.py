@@ -11,7 +11,9 @@ import pytest
 from app.data.schemas_scenario import DraftParticulars
 from app.errors import Conflict
 from app.services import scenario_drafts as drafts
+from app.services import scenarios
 from app.services.writing import unit_of_work
+from rules.core.errors import RulesError
 
 
 def test_at_its_cap_a_new_draft_is_refused_and_none_dropped(
@@ -46,3 +48,26 @@ def test_at_its_cap_a_draft_untouched_for_a_month_gives_way_to_a_new_one(
         drafts.set_particulars(session, new, "flanders-fields", DraftParticulars(title="New"))
     assert drafts.find(session, old, "flanders-fields") is None
     assert drafts.find(session, new, "flanders-fields") is not None
+
+
+def test_an_edit_s_draft_starts_from_its_scenario_apart_from_the_new_one(
+    session: Any,
+) -> None:
+    """Issue 67: the key gains the scenario edited, so an edit never writes over the new scenario being built;
+    an edit's draft is of its scenario's rule set only."""
+    owner = drafts.owner_of(drafts.new_key())
+    assert owner
+    mm, demo = "2mm-earth-1418", "earth2mm-demo-ferme"
+    saved = scenarios.get_document(session, demo)
+    with unit_of_work(session):
+        drafts.set_particulars(session, owner, mm, DraftParticulars(title="Mine"))
+        edit = drafts.set_particulars(session, owner, mm, DraftParticulars(title="Edited"), scenario=demo)
+    forces = [edit.document["sides"][side]["forces"] for side in ("attacker", "defender")]
+    assert forces == [saved["sides"][side]["forces"] for side in ("attacker", "defender")]  # from the file
+    new = drafts.find(session, owner, mm)
+    assert new is not None and new.document["title"] == "Mine"
+    with pytest.raises(RulesError, match="not of the rule set"), unit_of_work(session):
+        drafts.set_particulars(session, owner, "flanders-fields", DraftParticulars(), scenario=demo)
+    with unit_of_work(session):
+        drafts.discard(session, owner, mm, demo)
+    assert drafts.find(session, owner, mm, demo) is None and drafts.find(session, owner, mm) is not None

@@ -1,0 +1,362 @@
+"""A new scenario's forces kept in the browser's draft (issue 67; app.services.scenario_forces): the forces
+panel's posts (a formation added from a table or the chart, regraded, renamed, removed) are kept in the draft and
+answered by the side's formations as the server renders them (`_scenario_formations.html`), with the forces as
+a JSON island for the map's deployment (scenario-deploy.js draws the stands from it). A table's formations are
+offered as `<option>`s the server lists. A refused value is a 422 naming its field in one sentence (net-status.js
+shows it); CSRF as every post (app.guard.security)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import ValidationError
+from starlette.datastructures import FormData
+
+from app.core.routing import Router
+from app.data.models import ScenarioDraft
+from app.data.schemas_scenario import FormationChanged, FormationDeployed, FormationPicked
+from app.deps import SessionDep
+from app.errors import Conflict
+from app.pages.common import error_message, not_found
+from app.pages.scenario_drafts import DRAFT_COOKIE, owner_for_change, refused, with_key
+from app.pages.templates import humanise, templates
+from app.services import game_setup
+from app.services import scenario_drafts as drafts
+from app.services import scenario_forces as forces
+from app.services import scenarios as scenarios_service
+from app.services.writing import unit_of_work
+from rules.core import scenario as S
+from rules.core.errors import NotFoundError, RulesError
+from rules.core.forces import chart_dict
+from rules.registry import all_game_rules, get_game_rules
+
+router = Router(include_in_schema=False)
+
+
+def _playable(ruleset_id: str) -> str | None:
+    """The rule set a new scenario is written for (its game rules' own id), or None for no playable one."""
+    if ruleset_id not in [r.book.ruleset_id for r in all_game_rules()]:
+        return None
+    return game_setup.new_game_rules(ruleset_id).book.ruleset_id
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A formation as the forces panel lists it: a unit tree of the format, or an organisation-table entry
+    written by hand (`entry`: the game builds it), with the grades it may take and why not where it may not."""
+
+    id: str
+    name: str
+    level: str = ""
+    stands: int = 0
+    entry: bool = False
+    quality: str | None = None
+    grades: tuple[str, ...] = ()
+    by_reading: bool = False
+    fixed: bool = True
+    note: str = ""
+
+
+def _shown(ruleset_id: str, side: str, i: int, unit: forces.Json) -> Shown:
+    unit_id = str(unit.get("id") or f"entry-{i}")
+    if unit.get("table_id"):
+        grade = f", {unit['quality']}" if isinstance(unit.get("quality"), str) else ""
+        return Shown(
+            unit_id,
+            str(unit.get("name") or humanise(f"{unit['table_id']} {unit.get('template') or ''}".strip())),
+            entry=True,
+            note=f"Built from the {unit['table_id']} table{grade}, and lined up at the {side}'s base edge when "
+            "the game starts.",
+        )
+    quality = unit.get("quality")
+    name, level, stands = (
+        str(unit.get("name") or unit_id),
+        str(unit.get("level") or ""),
+        forces.stands_of(unit),
+    )
+    if isinstance(quality, dict):  # a grade per reading of an erratum: shown, changed in the file only
+        note = f"The grade depends on the reading of {quality.get('by_reading')} (see Errata)."
+        return Shown(unit_id, name, level, stands, by_reading=True, note=note)
+    source = str(unit.get("source") or "")
+    table = next((t for t in forces.org_tables(ruleset_id) if source.startswith(f"{t['source']}:")), None)
+    chart = get_game_rules(ruleset_id).book.force_chart
+    grades = table["qualities"] if table else chart.qualities if chart else [quality] if quality else []
+    fixed = bool(unit.get("gun")) or unit.get("kind") in forces.crewed_kinds(ruleset_id) or not quality
+    note = ("Crewed weapons keep their own grade." if fixed else table["quality_rule"]) if table else ""
+    return Shown(unit_id, name, level, stands, False, quality, tuple(grades), False, fixed, note)
+
+
+def forces_url(ruleset_id: str, scenario: str = "") -> str:
+    """Where the panel posts a draft's forces: a new scenario's, or the scenario's being edited."""
+    return f"/scenarios/{scenario}/edit/forces" if scenario else f"/scenarios/new/{ruleset_id}/forces"
+
+
+def context(ruleset_id: str, document: forces.Json, scenario: str = "") -> dict[str, object]:
+    """What `_scenario_formations.html` shows of a draft's forces."""
+    units = {side: document["sides"][side]["forces"] for side in forces.SIDES}
+    return {
+        "sides": {
+            side: [_shown(ruleset_id, side, i, u) for i, u in enumerate(units[side])] for side in units
+        },
+        "forces": units,
+        "forces_url": forces_url(ruleset_id, scenario),
+    }
+
+
+def _answer(
+    request: Request,
+    ruleset_id: str,
+    draft: ScenarioDraft,
+    minted: str | None,
+    said: str | None,
+    added: str | None = None,
+) -> Response:
+    """The formations as the change left them; after an add, its side's name field emptied (out of band) so the
+    next formation takes its table's name unless named."""
+    parts = context(ruleset_id, draft.document, draft.scenario) | {"said": said, "added": added}
+    return with_key(templates.TemplateResponse(request, "_scenario_formations.html", parts), minted)
+
+
+def _edited(request: Request, session: SessionDep, scenario_id: str) -> tuple[str, str] | Response:
+    """The rule set and id of a scenario whose draft an edit changes; the page's 404 for an id not listed (a
+    game of counters has no forces panel: its own editor)."""
+    listed = {s["id"]: s for s in scenarios_service.list_scenarios(session)}
+    found = listed.get(scenario_id)
+    ruleset = _playable(str(found["ruleset"])) if found else None
+    if ruleset is None:
+        return not_found(request, NotFoundError("scenario", scenario_id[:64]))
+    return ruleset, scenario_id
+
+
+def _new(request: Request, ruleset_id: str) -> tuple[str, str] | Response:
+    """The rule set of a new scenario's draft, and no scenario; the page's 404 for a rule set not playable."""
+    ruleset = _playable(ruleset_id)
+    if ruleset is None:
+        playable = [r.book.ruleset_id for r in all_game_rules()]
+        return not_found(request, NotFoundError("rule set", ruleset_id[:64], playable))
+    return ruleset, ""
+
+
+async def _change(
+    request: Request, session: SessionDep, target: tuple[str, str] | Response, kind: str
+) -> Response:
+    """One change to the draft's forces, of a kind (`add`, `change`, `remove`), answered by its formations."""
+    if isinstance(target, Response):
+        return target
+    ruleset, scenario = target
+    form = await request.form()
+    try:
+        deployed = _deployed(form) if kind == "deploy" else None
+        picked, changed = (
+            (None, None) if deployed else _posted(request, form) if kind != "add" else (_picked(form), None)
+        )
+    except ValidationError as e:
+        return refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
+    except RulesError as e:
+        return refused(error_message(e), 422)
+    found = owner_for_change(request, session, ruleset, scenario)
+    if isinstance(found, Response):
+        return found
+    owner, minted = found
+
+    def apply(document: forces.Json) -> str | None:
+        """The change made on the draft's document, and the sentence the page says of it (an add's, a removal's)."""
+        if deployed is not None:
+            if not len(deployed.stand) == len(deployed.x) == len(deployed.y) == len(deployed.facing):
+                raise RulesError("stand", "give each stand placed its x, y and facing")
+            at = zip(deployed.x, deployed.y, deployed.facing, strict=True)
+            forces.deploy(
+                document, deployed.formation, deployed.off_table, dict(zip(deployed.stand, at, strict=True))
+            )
+            return None
+        if picked is not None:
+            unit = added(document)
+            return f"{unit.get('name')} added to the {picked.side}: {forces.stands_of(unit)} stands."
+        if changed is not None and kind == "remove":
+            return f"{forces.remove(document, changed.formation)} removed."
+        if changed is not None:
+            if changed.quality:
+                forces.regrade(ruleset, document, changed.formation, changed.quality)
+            if changed.name:
+                forces.rename(document, changed.formation, changed.name)
+        return None
+
+    def added(document: forces.Json) -> forces.Json:
+        assert picked is not None
+        if get_game_rules(ruleset).book.force_chart is not None:
+            if len(picked.kind) != len(picked.bases):
+                raise RulesError("bases", "give each row its kind and its number of bases")
+            rows = [{"kind": k, "bases": b} for k, b in zip(picked.kind, picked.bases, strict=True)]
+            entry = {"quality": picked.quality or None, "sub_units": rows}
+            return forces.add_from_chart(
+                ruleset, document, picked.side, entry | ({"name": picked.name} if picked.name else {})
+            )
+        return forces.add_from_table(
+            ruleset,
+            document,
+            picked.side,
+            picked.table,
+            picked.formation,
+            picked.quality or None,
+            picked.name,
+        )
+
+    try:
+        with unit_of_work(session):
+            draft, said = drafts.change_forces(session, owner, ruleset, apply, scenario)
+            answer = _answer(request, ruleset, draft, minted, said, picked.side if picked else None)
+    except RulesError as e:
+        return refused(error_message(e), 422)
+    except Conflict as e:
+        return refused(str(e.message), 409)
+    # A deployment's post changes nothing the panel shows (the map has drawn it already): no fragment to swap.
+    return with_key(Response(status_code=204), minted) if deployed is not None else answer
+
+
+def _deployed(form: FormData) -> FormationDeployed:
+    """A formation's deployment as scenario-deploy.js posts it: `formation`, `off_table` ("1" or absent), and
+    each placed stand's `stand`, `x`, `y` and `facing` in step."""
+    fields: forces.Json = {"formation": form.get("formation", ""), "off_table": form.get("off_table") == "1"}
+    for name in ("stand", "x", "y", "facing"):
+        fields[name] = form.getlist(name)
+    try:
+        return FormationDeployed.model_validate(fields)
+    except ValidationError as e:  # a list's item is refused at its index: the refusal names the list's field
+        first = e.errors()[0]
+        raise RulesError(str(first["loc"][0]), str(first["msg"]).lower()) from None
+
+
+def _picked(form: FormData) -> FormationPicked:
+    """The side's picker as the add button posts it (its side in `side`, each of its fields `<side>_<field>`,
+    a chart's rows as `<side>_kind` and `<side>_bases` once a row)."""
+    side = form.get("side")
+    at = f"{side}_" if side in forces.SIDES else "-"
+    fields: forces.Json = {"side": side}
+    for name in ("table", "formation", "quality", "name"):
+        fields[name] = form.get(at + name, "")
+    for name in ("kind", "bases"):
+        fields[name] = form.getlist(at + name)
+    return FormationPicked.model_validate(fields)
+
+
+def _posted(request: Request, form: FormData) -> tuple[None, FormationChanged]:
+    """The change a formation's control posts: the control by its name (`name.<id>`, `quality.<id>`,
+    `remove.<id>`: htmx's HX-Trigger-Name), its value from the form."""
+    control = request.headers.get("HX-Trigger-Name", "")[: 2 * S.MAX_ID]
+    what, _, formation = control.partition(".")
+    value = form.get(control, "")
+    fields = (
+        {"formation": formation, what: value} if what in ("name", "quality") else {"formation": formation}
+    )
+    return None, FormationChanged.model_validate(fields)
+
+
+@router.post("/scenarios/new/{ruleset_id}/forces", response_class=HTMLResponse)
+async def add_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    """A formation added to a side of this browser's draft: from a table, or from the chart's rows."""
+    return await _change(request, session, _new(request, ruleset_id), "add")
+
+
+@router.post("/scenarios/new/{ruleset_id}/forces/change", response_class=HTMLResponse)
+async def change_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    """A formation of the draft regraded or renamed."""
+    return await _change(request, session, _new(request, ruleset_id), "change")
+
+
+@router.post("/scenarios/new/{ruleset_id}/forces/remove", response_class=HTMLResponse)
+async def remove_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    """A formation dropped from the draft."""
+    return await _change(request, session, _new(request, ruleset_id), "remove")
+
+
+@router.post("/scenarios/new/{ruleset_id}/forces/deploy", response_class=HTMLResponse)
+async def deploy_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    """Where a formation's stands stand, kept in the draft (the map's drag or lay-out): a reload keeps it."""
+    return await _change(request, session, _new(request, ruleset_id), "deploy")
+
+
+# The same three on an existing scenario's draft (its own, apart from the browser's new one): the first change
+# starts it from the scenario as saved.
+@router.post("/scenarios/{scenario_id}/edit/forces", response_class=HTMLResponse)
+async def add_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "add")
+
+
+@router.get("/scenarios/{scenario_id}/edit/forces", response_class=HTMLResponse)
+def edited_formations(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    """The panel of a scenario read into the page (opened, imported or saved anew: scenario-file.js): this
+    browser's draft of it, or as it is saved."""
+    target = _edited(request, session, scenario_id)
+    if isinstance(target, Response):
+        return target
+    parts = shown(request, session, *target)
+    return templates.TemplateResponse(request, "_scenario_formations.html", parts)
+
+
+@router.post("/scenarios/{scenario_id}/edit/forces/change", response_class=HTMLResponse)
+async def change_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "change")
+
+
+@router.post("/scenarios/{scenario_id}/edit/forces/remove", response_class=HTMLResponse)
+async def remove_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "remove")
+
+
+@router.post("/scenarios/{scenario_id}/edit/forces/deploy", response_class=HTMLResponse)
+async def deploy_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "deploy")
+
+
+@router.get("/scenarios/new/{ruleset_id}/forces/choices", response_class=HTMLResponse)
+def table_choices(ruleset_id: str, request: Request, table: str = "", side: str = "") -> Response:
+    """The formations a table offers, as the options of the side's formation list (its `hx-get` on the side's
+    table or nationality changed, the table as `<side>_table`): an unknown table offers none."""
+    ruleset = _playable(ruleset_id)
+    side = side if side in forces.SIDES else ""
+    table = table or (request.query_params.get(f"{side}_table", "") if side else "")
+    if ruleset is None or len(table) > 64:
+        return HTMLResponse("")
+    try:
+        found = forces.choices(ruleset, table)
+    except RulesError:
+        found = ()
+    return templates.TemplateResponse(request, "_scenario_formation_choices.html", {"choices": found})
+
+
+@router.get("/scenarios/new/{ruleset_id}/forces/row", response_class=HTMLResponse)
+def chart_row(ruleset_id: str, request: Request, side: str = "", drop: bool = False) -> Response:
+    """One more row of a side's chart formation (its `<side>_kind`, `<side>_bases` and `<side>_row` as the rows
+    hold them: the new one of the last one's kind and bases), or none for a row dropped (`drop`, its button
+    swapping it out); at the chart's most rows a 422 saying so."""
+    ruleset = _playable(ruleset_id)
+    chart = get_game_rules(ruleset).book.force_chart if ruleset else None
+    if chart is None or side not in forces.SIDES:
+        return refused("side: a side of a rule set with a chart of troops", 422)
+    if drop:
+        return HTMLResponse("")
+    query = request.query_params
+    kinds, bases, rows = (query.getlist(f"{side}_{name}") for name in ("kind", "bases", "row"))
+    if len(kinds) >= chart.most_sub_units:
+        return refused(f"A {chart.formation} has at most {chart.most_sub_units} {chart.sub_unit}s.", 422)
+    numbers = [int(r) for r in rows if r.isdigit() and len(r) < 4]
+    kind = kinds[-1] if kinds and kinds[-1] in {k.id for k in chart.kinds} else chart.kinds[0].id
+    count = int(bases[-1]) if bases and bases[-1].isdigit() and 1 <= int(bases[-1]) <= chart.most_bases else 2
+    row = {"side": side, "i": max(numbers, default=-1) + 1, "kind": kind, "bases": count}
+    return templates.TemplateResponse(
+        request,
+        "_scenario_chart_row.html",
+        {"chart": chart_dict(chart), "row": row, "rows_url": request.url.path},
+    )
+
+
+def shown(request: Request, session: SessionDep, ruleset_id: str, scenario: str = "") -> dict[str, object]:
+    """The forces panel's formations for the editor's page: this browser's draft's (of the scenario edited), or
+    as the scenario is saved, or none yet."""
+    draft = drafts.find(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id, scenario)
+    if draft is not None:
+        return context(ruleset_id, draft.document, scenario)
+    saved = scenarios_service.get_document(session, scenario) if scenario else None
+    return context(ruleset_id, saved or drafts.empty_document(ruleset_id), scenario)

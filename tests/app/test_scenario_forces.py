@@ -1,0 +1,94 @@
+"""A new scenario's forces panel posts to the browser's draft (issue 67; app.pages.scenario_forces): a table's
+formations offered as options, a formation added, renamed, refused by field and removed, each post answered by the
+side's formations and the forces' JSON island; CSRF as every post."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from app.guard.security import NOTICE_HEADER
+from app.services import scenario_forces as forces
+from tests.csrf import form
+
+FF = "flanders-fields"
+
+
+def test_the_forces_panel_posts_keep_the_draft_s_forces_and_refuse_by_field(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    url = f"/scenarios/new/{FF}/forces"
+    options = c.get(f"{url}/choices", params={"side": "defender", "defender_table": "gb-1915"}).text
+    assert options.startswith('<option value="gb-1915">') and options.count("<option") == len(
+        forces.choices(FF, "gb-1915")
+    )
+    assert c.get(f"{url}/choices", params={"table": "x" * 65}).text == ""
+    picked = {"side": "defender", "defender_table": "gb-1915", "defender_formation": "gb-1915/mmg-company-1"}
+    added = c.post(url, data=form(c, picked | {"defender_name": "Vickers"}))
+    assert added.status_code == 200 and 'data-formation="defender-1/gb-1915/mmg-company-1"' in added.text
+    assert "Remove Vickers" in added.text and '<option value="veteran" >Veteran</option>' in added.text
+    assert re.search(r'data-scn-said="Vickers added to the defender: \d+ stands\."', added.text)  # its notice
+    fid = "defender-1/gb-1915/mmg-company-1"
+    renamed = c.post(
+        f"{url}/change", data=form(c, {f"name.{fid}": "The guns"}), headers={"HX-Trigger-Name": f"name.{fid}"}
+    )
+    assert "Remove The guns" in renamed.text and '"name": "The guns"' in renamed.text  # the JSON island too
+    for post, sent, field in (
+        (
+            url,
+            {"side": "defender", "defender_table": "gb-1915", "defender_formation": "nothing"},
+            "formation",
+        ),
+        (url, {"side": "neither"}, "side"),
+        (url, picked | {"defender_name": "n" * 201}, "name"),
+        (f"{url}/change", {f"quality.{fid}": "legendary"}, "quality"),
+    ):
+        refused = c.post(post, data=form(c, sent), headers={"HX-Trigger-Name": next(iter(sent))})
+        assert refused.status_code == 422 and field in refused.headers[NOTICE_HEADER].lower(), refused.text
+    placed = {"formation": fid, "stand": f"{fid}/mmg-1", "x": "10", "y": "20", "facing": "270"}
+    assert c.post(f"{url}/deploy", data=form(c, placed)).status_code == 204  # a stand placed on the map, kept
+    assert (
+        '"center": [10.0, 20.0]'
+        in c.post(f"{url}/change", data=form(c), headers={"HX-Trigger-Name": f"name.{fid}"}).text
+    )
+    off = c.post(f"{url}/deploy", data=form(c, placed | {"x": "nan"}))
+    assert off.status_code == 422 and off.headers[NOTICE_HEADER].startswith("X:")
+    removed = c.post(f"{url}/remove", data=form(c, {}), headers={"HX-Trigger-Name": f"remove.{fid}"})
+    assert removed.status_code == 200 and removed.text.count("None yet.") == 2
+    assert c.post(url, data={"side": "defender"}).status_code == 403  # no CSRF token
+
+
+def test_an_edit_s_forces_go_to_its_own_draft_and_a_chart_s_rows_are_the_server_s(
+    sqlite_client: TestClient,
+) -> None:
+    """An existing scenario's forces change its own draft (started from it as saved), never the new one, and its
+    panel is read again from that draft; a chart's rows are server fragments."""
+    c = sqlite_client
+    mm, demo = "2mm-earth-1418", "earth2mm-demo-ferme"
+    saved = c.get(f"/api/v1/scenarios/{demo}").json()
+    fid = saved["sides"]["attacker"]["forces"][0]["id"]
+    removed = c.post(
+        f"/scenarios/{demo}/edit/forces/remove",
+        data=form(c, {}),
+        headers={"HX-Trigger-Name": f"remove.{fid}"},
+    )
+    assert removed.status_code == 200 and f'data-formation="{fid}"' not in removed.text
+    assert f'hx-post="/scenarios/{demo}/edit/forces/remove"' in removed.text  # the edit's own posts
+    assert c.post("/scenarios/nothing/edit/forces", data=form(c, {"side": "attacker"})).status_code == 404
+    # The page reads the edit's panel again once the scenario is read in: its draft's forces, not as saved.
+    assert f'data-formation="{fid}"' not in c.get(f"/scenarios/{demo}/edit/forces").text
+    # A chart's next row is of the last row's kind and bases, numbered after the highest; at the chart's most
+    # rows none, the sentence saying so; a row dropped swaps out for nothing.
+    rows = f"/scenarios/new/{mm}/forces/row"
+    last = {"side": "attacker", "attacker_kind": "line-inf", "attacker_bases": "3", "attacker_row": "4"}
+    row = c.get(rows, params=last).text
+    assert 'data-chart-row="5"' in row and '<option value="line-inf" selected>' in row and 'value="3"' in row
+    full = c.get(rows, params={"side": "attacker", "attacker_kind": ["line-inf"] * 12})
+    assert full.status_code == 422 and "at most 12" in full.headers[NOTICE_HEADER]
+    assert c.get(rows, params={"side": "attacker", "drop": "1"}).text == ""
+    assert (
+        c.get(f"/scenarios/new/{FF}/forces/row", params={"side": "attacker"}).status_code == 422
+    )  # no chart
+    assert c.get(f"/scenarios/new?ruleset={mm}").text.count("None yet.") == 2  # the new draft's forces: none
