@@ -8,6 +8,7 @@ untyped may rise. Each ceiling is the count when it was set; lower it when a cha
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,10 @@ FREE_FORM_CEILING = 10
 # ledger, the story, a step's permits and a device TypedDicts, a card's application a CardAppliedOut: app 282.
 # Session 13: 352, the new scenario's draft kept on the server (app.services.scenario_drafts, its page and
 # DraftParticulars: a scenario document is JSON read key by key, 8) and a roll entered as a count (rules.core.rolls).
-DICT_STR_ANY_CEILING = 352
+# Session 14: counted with the names given to it (`Json`, `JsonObject`: 53 lines a name had hidden), the
+# editor's forces on the draft (app.services.scenario_forces) and the score's log read as Event's own JSON
+# columns (app.services.score.LogRow): 407.
+DICT_STR_ANY_CEILING = 407
 
 
 def _reached(schema: Any, components: dict[str, Any], out: set[str]) -> set[str]:
@@ -78,13 +82,20 @@ def free_form_fields(spec: dict[str, Any], prefix: str = "/api/v1/games") -> lis
     )
 
 
+ALIAS = re.compile(r"^(\w+) = dict\[str, Any\]$", re.MULTILINE)
+
+
 def dict_str_any_lines() -> int:
-    return sum(
-        line.count("dict[str, Any]") > 0
+    """The lines that write `dict[str, Any]`, or a name given to it (`Json = dict[str, Any]`): a name does not
+    type what it names."""
+    texts = [
+        path.read_text(encoding="utf-8")
         for top in ("app", "rules", "playsheets")
         for path in (ROOT / top).rglob("*.py")
-        for line in path.read_text(encoding="utf-8").splitlines()
-    )
+    ]
+    names = [rf"\b{name}\b" for name in ALIAS.findall("\n".join(texts))]
+    untyped = re.compile("|".join([re.escape("dict[str, Any]"), *names]))
+    return sum(bool(untyped.search(line)) for text in texts for line in text.splitlines())
 
 
 def test_the_free_form_fields_of_the_games_answers_do_not_rise() -> None:

@@ -36,13 +36,14 @@ def test_a_first_load_is_light_and_local_and_gas_wind_speed_is_found_by_taps(new
     sizes: dict[str, int] = {}
 
     def record(response: Any) -> None:
-        body = response.body() if response.status < 300 else b""
-        sizes[response.url] = len(body)
+        # The body's bytes as sent (the server compresses every text answer, as the browser asks).
+        sizes[response.url] = response.request.sizes()["responseBodySize"] if response.status < 300 else 0
 
     page.on("response", record)
     page.goto("/lookup?ruleset=flanders-fields&period=mid", wait_until="networkidle")
     page.remove_listener("response", record)
-    # Uncompressed bytes are an upper bound of the compressed transfer; the quality bar is 150 KB compressed.
+    # The quality bar: a first load of at most 150 KB as sent (it was held on the bytes once decoded, an upper
+    # bound, until the page's 150,076 decoded bytes passed it in session 14 while sending far fewer).
     assert sum(sizes.values()) < 150_000, sizes
     # Static files come under versioned URLs (a year in the browser's cache; a changed file, a new URL).
     assert any(re.search(r"/static/vendor/htmx\.min\.js\?v=[0-9a-f]{12}$", u) for u in sizes), sizes
