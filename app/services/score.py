@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from shapely.geometry import mapping
+from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
 from app.core.touched import logged_kind
@@ -24,12 +25,24 @@ from app.data.models import Event, Game, Unit
 from app.data.schemas_clock import GameClock
 from app.data.schemas_score import GameScore, ObjectiveScoreOut, SideScoreOut, VictoryMetOut
 from app.errors import Conflict
-from app.services import secret_objectives
+from app.services import score_replays, secret_objectives
 from app.services.events import reversed_ids_of
 from app.services.markers import rules_of
 from rules.core.clock import Clock
 from rules.core.errors import RulesError
-from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, kept_score, score_of, seen_by
+from rules.core.score import (
+    Logged,
+    Moved,
+    ObjectiveScore,
+    Piece,
+    Score,
+    kept_score,
+    pieces_before,
+    replay_start,
+    score_at,
+    score_of,
+    seen_by,
+)
 from rules.core.victory import Condition, conditions_from_json
 from rules.table.objectives import Objective, objectives_from_geojson
 
@@ -200,22 +213,76 @@ def game_scores(session: Session, games: Sequence[Game], whole: bool = False) ->
     logs: dict[int, list[LogRow]] = {
         pk: [] for pk, (_, objectives) in reading.items() if objectives or conditions[pk]
     }
-    if logs:
-        q = (
-            select(col(Event.game_id), col(Event.id), col(Event.turn), col(Event.kind))
-            .add_columns(col(Event.payload), col(Event.private), col(Event.reverses_id))
-            .where(col(Event.game_id).in_(list(logs)))
-            .order_by(col(Event.id))
-        )
-        for row in session.execute(q):
-            logs[row.game_id].append(row)
     undone = reversed_ids_of(session, list(logs))
+    # A game's replay kept from an earlier read (app.services.score_replays): only its last event and those after
+    # it are read.
+    inputs = {pk: _inputs(game, reading[pk][1], conditions[pk]) for pk, (game, _) in reading.items()}
+    # Kept by database (a worker may serve more than one: the tests' do) and by game, as made (an id reused).
+    url = str(session.get_bind().engine.url)  # its password hidden
+    keys = {pk: (url, pk, game.created_at) for pk, (game, _) in reading.items()}
+    starts = {pk: score_replays.resume_point(keys[pk], inputs[pk], undone[pk]) for pk in logs}
+    after = {pk: s.event_id for pk, s in starts.items() if s is not None}
+    counts: dict[int, int] = {}
+    if after:  # the events each game has, to tell one committed late, below a kept replay's
+        q = select(col(Event.game_id), func.count()).where(col(Event.game_id).in_(list(after)))
+        counts = {pk: n for pk, n in session.execute(q.group_by(col(Event.game_id)))}
+    if logs:
+        _read_logs(session, logs, after)
     for pk, (game, objectives) in reading.items():
-        log = logged(logs[pk], undone[pk]) if pk in logs else []
         book = rules_of(game).book
-        whole_score = score_of(objectives, book.kit.bases, now[pk], log, conditions[pk], book.broken)
+        if pk not in logs:
+            whole_score = score_of(objectives, book.kit.bases, now[pk], [], conditions[pk], book.broken)
+        else:
+            log = logged(logs[pk], undone[pk])
+            start = starts[pk]
+            replay = None
+            if start is not None:
+                replay = score_replays.replayed(
+                    keys[pk], inputs[pk], start, counts.get(pk, 0), now[pk], log, undone[pk], None
+                )
+            if replay is None:  # none kept, or not good for these events: the whole log replayed
+                if start is not None:
+                    logs[pk] = []
+                    _read_logs(session, {pk: logs[pk]}, {})
+                    log = logged(logs[pk], undone[pk])
+                back = pieces_before(now[pk], log)[0]
+                fresh = replay_start(objectives, book.kit.bases, back, conditions[pk], book.broken)
+                replay = score_replays.replayed(
+                    keys[pk], inputs[pk], None, 0, now[pk], log, undone[pk], fresh
+                )
+            assert replay is not None  # (replayed from the start, it is)
+            whole_score = score_at(replay)
         out[pk] = whole_score if whole else seen_by(whole_score, None)
     return out
+
+
+def _read_logs(session: Session, logs: dict[int, list[LogRow]], after: Mapping[int, int]) -> None:
+    """Each game's events into `logs` (by game id), in order: from `after`'s event id where it names one."""
+    whole = [pk for pk in logs if pk not in after]
+    which = [and_(col(Event.game_id) == pk, col(Event.id) >= after[pk]) for pk in logs if pk in after]
+    if whole:
+        which.append(col(Event.game_id).in_(whole))
+    q = (
+        select(col(Event.game_id), col(Event.id), col(Event.turn), col(Event.kind))
+        .add_columns(col(Event.payload), col(Event.private), col(Event.reverses_id))
+        .where(or_(*which))
+        .order_by(col(Event.id))
+    )
+    for row in session.execute(q):
+        logs[row.game_id].append(row)
+
+
+def _inputs(game: Game, objectives: Sequence[Objective], conditions: Sequence[Condition]) -> object:
+    """What a kept replay is good for: the rule set (its bases), the objectives (their shapes as bytes: a
+    shape's repr is cut short) and the victory conditions it was made with."""
+    return (
+        game.ruleset,
+        tuple(
+            (o.id, o.name, o.vp, o.scored, o.held_by, o.turns, o.consecutive, o.secret_to, o.geometry.wkb)
+            for o in objectives
+        ),
+        tuple(conditions),
+    )
 
 
 def score_answer(game: Game, score: Score, clock: Clock | None = None) -> GameScore:

@@ -320,6 +320,74 @@ class _Victory:
             tally.met.append(Met(c.number, c.kind, winner, turn, event_id, words, said=said))
 
 
+@dataclass
+class Replay:
+    """The log's replay as far as it has gone: the units as they stand after its last event (`pieces`), the
+    objectives' standings (`kept`), the points, holders and turns scored so far, the game's turn and whether it
+    ended. `replay_start` makes one, `resumed` goes on from it over later events (leaving it as it was: a value
+    the service keeps to read the next score from the events since, app.services.score), `score_at` reads it."""
+
+    objectives: Sequence[Objective]
+    pieces: dict[int, Piece]
+    kept: HeldTally
+    tally: _Tally
+    victory: _Victory
+    bases: Mapping[str, BaseSpec]
+    turn: int = 0
+    ended: bool = False
+    events: int = 0  # the events replayed
+
+    def copy(self) -> Replay:
+        """A replay that goes on from this one, this one left as it is (the objectives' shapes shared)."""
+        t = self.tally
+        tally = replace(
+            t,
+            holdings=dict(t.holdings),
+            points=dict(t.points),
+            calls=dict(t.calls),
+            lapsed=dict(t.lapsed),
+            taken=dict(t.taken),
+            first=dict(t.first),
+            first_turn=dict(t.first_turn),
+            was=dict(t.was),
+            changes=list(t.changes),
+            turns_scored=list(t.turns_scored),
+            counts={oid: dict(c) for oid, c in t.counts.items()},
+            met=list(t.met),
+            scored=set(t.scored),
+        )
+        return replace(self, pieces=dict(self.pieces), kept=self.kept.copy(), tally=tally)
+
+
+def replay_start(
+    objectives: Sequence[Objective],
+    bases: Mapping[str, BaseSpec],
+    start: Mapping[int, Piece],
+    conditions: Sequence[Condition] = (),
+    broken: Broken | None = None,
+) -> Replay:
+    """The replay before the log's first event: the units as they stood then (`pieces_before`)."""
+    kept = HeldTally(objectives)
+    for piece in start.values():
+        _put(kept, piece.id, piece, bases)
+    tally = _Tally(objectives, {o.id: kept.holding(o.id) for o in objectives})
+    victory = _Victory(
+        conditions,
+        broken,
+        {o.id: o.name for o in objectives},
+        any(c.kind == "side_broken" for c in conditions),
+    )
+    return Replay(objectives, dict(start), kept, tally, victory, bases)
+
+
+def resumed(state: Replay, log: Sequence[Logged], added_at: Sequence[Mapping[int, Piece]]) -> Replay:
+    """The replay gone on over `log`, the events after `state`'s (`added_at`: each one's units added, as
+    `pieces_before` gives them), `state` left as it was. The same replay as the whole log's, so long as the
+    units at `state` are the units `pieces_before` gives before `log` (the caller's check: a change not logged
+    makes them differ, and the whole log is replayed then)."""
+    return _replayed(state.copy(), log, added_at)
+
+
 def score_of(
     objectives: Sequence[Objective],
     bases: Mapping[str, BaseSpec],
@@ -332,25 +400,22 @@ def score_of(
     with their undoing: both are in the log), its scenario's victory `conditions` checked (`broken`: its rule
     set's declaration of a side broken): see the module's steps."""
     pieces, added_at = pieces_before(now, log)
-    kept = HeldTally(objectives)
-    for piece in pieces.values():
-        _put(kept, piece.id, piece, bases)
-    tally = _Tally(objectives, {o.id: kept.holding(o.id) for o in objectives})
-    victory = _Victory(
-        conditions,
-        broken,
-        {o.id: o.name for o in objectives},
-        any(c.kind == "side_broken" for c in conditions),
-    )
-    turn = 0
-    ended = False
+    return score_at(_replayed(replay_start(objectives, bases, pieces, conditions, broken), log, added_at))
+
+
+def _replayed(state: Replay, log: Sequence[Logged], added_at: Sequence[Mapping[int, Piece]]) -> Replay:
+    """`state` (changed in place) gone on over `log`: see the module's steps."""
+    objectives, bases, pieces, kept = state.objectives, state.bases, state.pieces, state.kept
+    tally, victory = state.tally, state.victory
+    turn = state.turn
+    state.events += len(log)
     for i, ev in enumerate(log):
-        if ended:
+        if state.ended:
             break
         if ev.turn > turn:
             tally.turn_ended(turn)
             victory.checked(tally, pieces, turn, ev.id)
-            turn = ev.turn
+            turn = state.turn = ev.turn
         touched = [*added_at[i].values()]  # the units the event put, moved or took off, before and after
         pieces.update(added_at[i])
         for m in ev.moved:
@@ -383,8 +448,14 @@ def score_of(
         if ev.ended:
             tally.turn_ended(turn)
             tally.game_ended()
-            ended = True
+            state.ended = True
         victory.checked(tally, pieces, turn, ev.id)
+    return state
+
+
+def score_at(state: Replay) -> Score:
+    """The score as the replay stands: as the game would end now, until it has."""
+    tally, ended, objectives = state.tally, state.ended, state.objectives
     points = dict(tally.points)
     if (
         not ended
@@ -394,7 +465,7 @@ def score_of(
             if o.scored == "game_end" and side in SIDES and o.secret_to is None:
                 points[side] += o.vp
     losses = dict.fromkeys(SIDES, 0)
-    for p in pieces.values():
+    for p in state.pieces.values():
         if p.killed and p.base and p.side in losses:
             losses[p.side] += 1
     return Score(

@@ -19,6 +19,7 @@ or out, whose presence decides it."""
 from __future__ import annotations
 
 import bisect
+import copy
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -353,6 +354,17 @@ class HeldTally:
         self._cores = numpy.array([m[1] for m in made], dtype=object)
         self._edges = numpy.array([_edge(o) for o in objectives], dtype=object)
         self._bounds = numpy.array([m[2] for m in made], dtype=float).reshape(-1, 4)
+
+    def copy(self) -> HeldTally:
+        """A tally that goes on from this one's stands, this one left as it is (a kept replay's: rules.core.score
+        `Replay`): the standings copied, the objectives' shapes shared (never changed)."""
+        out = copy.copy(self)
+        out._standings = {oid: dict(d) for oid, d in self._standings.items()}
+        out._counts = {oid: dict(d) for oid, d in self._counts.items()}
+        out._keys = {oid: {side: list(k) for side, k in d.items()} for oid, d in self._keys.items()}
+        out._ids = {oid: {side: list(k) for side, k in d.items()} for oid, d in self._ids.items()}
+        out._near = {oid: dict(d) for oid, d in self._near.items()}
+        return out
 
     def place(self, stand_id: str, s: Stand | None) -> set[str]:
         """The stand put as it stands now against every objective (None: gone from the table); the ids of the

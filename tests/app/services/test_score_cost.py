@@ -14,16 +14,17 @@ from typing import Any
 
 import pytest
 from sqlalchemy import insert
-from sqlmodel import Session, col
+from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game, Unit
 from app.services.score import game_score
 from app.services.writing import unit_of_work
+from rules.core.score import Score
 from rules.flanders_fields.book.organisation import max_units_per_game
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
 from rules.table.objectives import MAX_OBJECTIVES
 
-MOVES = 1000  # a long game's log (the hostile pass had 80): 0.2 ms of CPU a move at this table
+MOVES = 6000  # a long game's log (the hostile pass had 80; a club's game has a few hundred): 0.4 ms a move
 KINDS = ("each_turn", "game_end", "first_taken", "held_turns")
 
 
@@ -46,10 +47,24 @@ def _objective(i: int) -> dict[str, Any]:
     }
 
 
+def _moved(
+    game_id: int, unit: int, before: tuple[float, float], after: tuple[float, float], turn: int
+) -> Event:
+    changes = [
+        {"unit": unit, "field": f, "before": b, "after": a}
+        for f, b, a in zip("xy", before, after, strict=True)
+    ]
+    return Event(
+        game_id=game_id, turn=turn, kind="unit-moved", actor="attacker", payload={"changes": changes}
+    )
+
+
 @pytest.mark.timed  # a CPU-time limit: run alone, after the parallel run (Makefile's pytest)
-def test_the_score_of_the_largest_table_and_a_long_log_is_read_within_a_second_of_cpu(
+def test_the_score_of_the_largest_table_after_a_long_log_is_read_again_within_a_second_of_cpu(
     session: Session,
 ) -> None:
+    # The log has no cap: the first read replays it whole (2.6 s for these 6,000 moves); the next, after a move
+    # and after its undo, go on from the replay kept (app.services.score_replays). Before it: 2.6 s each.
     rnd = random.Random(69)
 
     def anywhere() -> tuple[float, float]:
@@ -78,23 +93,37 @@ def test_the_score_of_the_largest_table_and_a_long_log_is_read_within_a_second_o
             for side, (x, y) in zip(sides, at.values(), strict=True)
         ]
         ids = list(session.scalars(insert(Unit).returning(col(Unit.id), sort_by_parameter_order=True), rows))
-        events = []
-        for n, u, before, after in moves:
-            changes = [
-                {"unit": ids[u], "field": f, "before": b, "after": a}
-                for f, b, a in zip("xy", before, after, strict=True)
-            ]
-            turn = 1 + n * 10 // MOVES
-            ev = Event(
-                game_id=game.pk, turn=turn, kind="unit-moved", actor="attacker", payload={"changes": changes}
-            )
-            events.append(ev.model_dump(exclude={"id"}))
+        events = [
+            _moved(game.pk, ids[u], before, after, 1 + n * 10 // MOVES).model_dump(exclude={"id"})
+            for n, u, before, after in moves
+        ]
         session.execute(insert(Event), events)
     session.expire_all()
     game = session.get(Game, game.pk)
     assert game is not None
-    started = time.process_time()
-    score = game_score(session, game, "referee")
-    spent = time.process_time() - started
-    assert len(score.objectives) == MAX_OBJECTIVES and score.turns_scored == tuple(range(1, 10))
-    assert spent <= 1.0, f"the score read took {spent:.2f} s of CPU"
+    first = game_score(session, game, "referee")
+    assert len(first.objectives) == MAX_OBJECTIVES and first.turns_scored == tuple(range(1, 10))
+
+    def read_after(ev: Event, place: tuple[float, float]) -> Score:
+        # The act as the log keeps it, the stand where it put it: the next read is timed.
+        with unit_of_work(session):
+            session.add(ev)
+            unit = session.get(Unit, ids[0])
+            assert unit is not None
+            unit.x, unit.y = place
+        session.expire_all()
+        read = session.get(Game, game.pk)
+        assert read is not None
+        started = time.process_time()
+        score = game_score(session, read, "referee")
+        spent = time.process_time() - started
+        assert spent <= 1.0, f"the score read took {spent:.2f} s of CPU"
+        return score
+
+    was, to = at[0], anywhere()
+    moved = read_after(_moved(game.pk, ids[0], was, to, 10), to)
+    assert moved.turns_scored == first.turns_scored and len(moved.taken) >= len(first.taken)
+    last = session.scalars(select(col(Event.id)).order_by(col(Event.id).desc()).limit(1)).one()
+    undo = _moved(game.pk, ids[0], to, was, 10)
+    undo.kind, undo.reverses_id = "undo", last
+    assert read_after(undo, was) == first  # undone, the move never happened (and its undoing scores nothing)
