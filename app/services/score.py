@@ -1,7 +1,8 @@
 """The score of a game, derived from its log (rules.core.score): each side's victory points and losses, and
 each of the game's objectives (its board's `table_objectives`, from its scenario) with its holder, the stands
-that hold it, whether it is contested and whether the referee called it. Nothing is kept: the score is worked
-out from the events and the stands as they stand, so it survives a restart and follows an undo.
+that hold it, whether it is contested and whether the referee called it. Nothing is stored: the score is worked
+out from the events and the stands as they stand, so it survives a restart and follows an undo (a worker keeps
+the log's replay between reads, to replay only the events since: app.services.score_replays).
 
 What a viewer reads: the stands' places are on the table for every device (app.services.units hides only a
 unit's secret state), and a stand off the table holds nothing, so the points are the same for every viewer. A

@@ -31,7 +31,7 @@ EVERY = 500  # a replay kept each 500 events: an undo of an older event replays 
 PERIODIC = 4  # ... the newest 4 (2.3 MB each at the largest table): an undo further back replays it all
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one is told from another by identity (a replay's state is not compared)
 class Kept:
     """A replay after the event `last` (its id `event_id`), with the events up to it then undone."""
 
