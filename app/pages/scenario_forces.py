@@ -16,7 +16,14 @@ from starlette.datastructures import FormData
 
 from app.core.routing import Router
 from app.data.models import ScenarioDraft
-from app.data.schemas_scenario import FormationChanged, FormationDeployed, FormationPicked
+from app.data.bounded import MAX_SCENARIO_BYTES
+from app.data.schemas_scenario import (
+    DraftParticulars,
+    FormationChanged,
+    FormationDeployed,
+    FormationPicked,
+    TableObjectives,
+)
 from app.deps import SessionDep
 from app.errors import Conflict
 from app.pages.common import error_message, not_found
@@ -102,6 +109,9 @@ def context(ruleset_id: str, document: forces.Json, scenario: str = "") -> dict[
         },
         "forces": units,
         "forces_url": forces_url(ruleset_id, scenario),
+        # The objectives drawn, as the draft keeps them: scenario-objectives.js draws them from this island.
+        "table_objectives": document.get("table_objectives"),
+        "objectives_url": forces_url(ruleset_id, scenario).removesuffix("/forces") + "/objectives",
     }
 
 
@@ -308,6 +318,51 @@ async def remove_edited_formation(scenario_id: str, request: Request, session: S
 @router.post("/scenarios/{scenario_id}/edit/forces/deploy", response_class=HTMLResponse)
 async def deploy_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
     return await _change(request, session, _edited(request, session, scenario_id), "deploy")
+
+
+NO_OBJECTIVES = '{"type": "FeatureCollection", "features": []}'
+
+
+async def _objectives(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
+    """The objectives drawn kept in the draft, whole (`table_objectives`: the GeoJSON collection in table cm, as
+    scenario-objectives.js holds it), answered by the Scenario panel's "an objective taken" offering them."""
+    if isinstance(target, Response):
+        return target
+    ruleset, scenario = target
+    raw = (await request.form()).get("table_objectives") or NO_OBJECTIVES
+    if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
+        return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
+    try:
+        objectives = TableObjectives.model_validate_json(raw)
+    except ValidationError as e:  # the first field refused, named (not JSON at all: the field's own name)
+        said = error_message(e).split("; ")[0]
+        return refused(f"Table objectives: {said[7:]}" if said.startswith("Value: ") else said, 422)
+    found = owner_for_change(request, session, ruleset, scenario)
+    if isinstance(found, Response):
+        return found
+    owner, minted = found
+    try:
+        with unit_of_work(session):
+            draft = drafts.set_objectives(session, owner, ruleset, objectives, scenario)
+            parts = {
+                "draft": DraftParticulars.of(draft.document),
+                "taken_choices": drafts.public_objectives(draft.document),
+            }
+    except RulesError as e:
+        return refused(error_message(e), 422)
+    except Conflict as e:
+        return refused(str(e.message), 409)
+    return with_key(templates.TemplateResponse(request, "_scenario_taken.html", parts), minted)
+
+
+@router.post("/scenarios/new/{ruleset_id}/objectives", response_class=HTMLResponse)
+async def post_objectives(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    return await _objectives(request, session, _new(request, ruleset_id))
+
+
+@router.post("/scenarios/{scenario_id}/edit/objectives", response_class=HTMLResponse)
+async def post_edited_objectives(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _objectives(request, session, _edited(request, session, scenario_id))
 
 
 @router.get("/scenarios/new/{ruleset_id}/forces/choices", response_class=HTMLResponse)

@@ -666,6 +666,14 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     assert kept.value.status == 204
     placed = page.locator("[data-scenario-editor]").get_attribute("data-placed")
     assert placed and int(placed) > 0
+    # An objective drawn and named is the draft's too (issues 67, 69): drawn again on the reload, then offered to
+    # the Scenario panel's "an objective taken".
+    ed.tab("objectives")
+    ed.press(page.locator("[data-objective-draw=point]"))
+    ed.at(60, 90)
+    with page.expect_response(lambda r: r.url.endswith("/objectives")) as named:
+        page.get_by_label("Name of the objective").fill("The farm")
+    assert named.value.status == 200
 
     page.reload()
     page.wait_for_selector("[data-scenario-editor][data-terrain]")
@@ -675,6 +683,14 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     assert (doc["title"], doc["turns"], doc["period"]) == ("A raid kept", 6, "mid")
     assert british_names(doc) == ["Machine Gun Company"]
     expect(page.locator("[data-scenario-editor]")).to_have_attribute("data-placed", str(placed))
+    ed.tab("objectives")
+    expect(page.locator("[data-objective-item]")).to_have_text("The farm · 1 VP")
+    ed.tab("scenario")
+    with page.expect_response(lambda r: r.url.endswith("/particulars")) as taken:
+        page.get_by_label("Objective (a secret one cannot be named)").select_option(label="The farm")
+    assert taken.value.status == 200
+    taking = {"kind": "objective_taken", "objective": "objective-1", "side": "attacker"}
+    assert ed.doc()["victory_conditions"] == [taking]
 
     with page.expect_response(lambda r: r.url.endswith("/particulars")) as refused:
         page.get_by_label("Turns (blank: no limit)").fill("500")

@@ -438,7 +438,7 @@
   };
   const firstCondition = (kind) => (doc.victory_conditions || []).find((c) => c.kind === kind);
   const otherConditions = () => {
-    const shown = [firstCondition("points"), firstCondition("side_broken")];
+    const shown = ["points", "side_broken", "objective_taken"].map(firstCondition);
     return (doc.victory_conditions || []).filter((c) => !shown.includes(c));
   };
   const readForm = () => {
@@ -472,6 +472,7 @@
     const points = form.querySelector("[data-victory-points]");
     if (points) {
       const broken = checkedValue("[data-victory-side]");
+      const [taken, side] = ["", "-side"].map((s) => form.querySelector(`[data-victory-taken${s}]`).value);
       const lost = form.querySelector("[data-victory-lost]").value;
       doc.victory_conditions = [
         ...otherConditions(),
@@ -479,6 +480,7 @@
         ...(broken && broken !== "none"
           ? [{ kind: "side_broken", ...(broken !== "either" && { side: broken }), ...(lost && { stands_lost: Number(lost) }) }]
           : []),
+        ...(taken ? [{ kind: "objective_taken", objective: taken, side }] : []),
       ];
     }
   };
@@ -503,6 +505,9 @@
       points.value = firstCondition("points")?.points ?? "";
       form.querySelector("[data-victory-lost]").value = broken?.stands_lost ?? "";
       check(`[data-victory-side][value="${broken ? broken.side || "either" : "none"}"]`);
+      const taken = firstCondition("objective_taken");
+      form.querySelector("[data-victory-taken]").value = taken?.objective ?? "";
+      form.querySelector("[data-victory-taken-side]").value = taken?.side ?? "attacker";
     }
     form.querySelectorAll("[data-special-rule]").forEach((input) => {
       input.checked = (doc.special_rules?.[input.dataset.specialSide] || []).includes(input.dataset.specialRule);

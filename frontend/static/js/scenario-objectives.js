@@ -248,6 +248,17 @@
       }
     });
     S.onChange((what) => { if (what.all) { selected = null; piece.hidden = true; draw(); } });
+    // A scenario's draft keeps them (app/pages/scenario_forces.py): drawn again from its island at load, posted
+    // whole as they change, answered by the Scenario panel's "an objective taken" offering them.
+    const island = panel.querySelector("[data-scn-objectives]");
+    if (island && JSON.parse(island.textContent)) S.doc().table_objectives = JSON.parse(island.textContent);
+    S.onChange((what) => {
+      const id = S.root.dataset.scenarioId;
+      if (!island || !("objectives" in what)) return;
+      const to = S.form.querySelector("#scn-taken") ? { target: "#scn-taken", swap: "outerHTML" } : { swap: "none" };
+      htmx.ajax("POST", id ? `/scenarios/${encodeURIComponent(id)}/edit/objectives` : island.dataset.objectivesUrl,
+        { source: document.body, ...to, values: { table_objectives: JSON.stringify(collection()) } });
+    });
     draw();
   };
   if (window.firestepScenario) start();
