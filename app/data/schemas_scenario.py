@@ -225,8 +225,14 @@ class DraftParticulars(BaseModel):
         points = [VictoryCondition(kind="points", points=self.victory_points)] if self.victory_points else []
         side: SideName | None = None if self.broken_side in ("none", "either") else self.broken_side  # type: ignore[assignment]
         broken = VictoryCondition(kind="side_broken", side=side, stands_lost=self.broken_stands_lost)
-        taken = VictoryCondition(kind="objective_taken", objective=self.taken_objective or None, side=self.taken_side)
-        return [*points, *([broken] if self.broken_side != "none" else []), *([taken] if taken.objective else [])]
+        taken = VictoryCondition(
+            kind="objective_taken", objective=self.taken_objective or None, side=self.taken_side
+        )
+        return [
+            *points,
+            *([broken] if self.broken_side != "none" else []),
+            *([taken] if taken.objective else []),
+        ]
 
     def zone(self, side: SideName) -> dict[str, Any] | None:
         """A side's zone as the format draws it: the table's breadth, from its own edge (editor's zoneRect)."""

@@ -15,8 +15,8 @@ from pydantic import ValidationError
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
-from app.data.models import ScenarioDraft
 from app.data.bounded import MAX_SCENARIO_BYTES
+from app.data.models import ScenarioDraft
 from app.data.schemas_scenario import (
     DraftParticulars,
     FormationChanged,

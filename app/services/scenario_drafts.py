@@ -153,18 +153,21 @@ def set_objectives(
     checked as the format checks it on the draft's table (a RulesError naming the feature's field). A taken
     objective's condition naming one no longer public goes with it: deleted or made secret, it can name none."""
     draft = _kept(session, owner, ruleset_id, scenario)
-    document = copy.deepcopy(draft.document)
+    document: dict[str, Any] = copy.deepcopy(draft.document)  # read key by key, as the format writes it
     collection = objectives.model_dump(mode="json", exclude_unset=True)
     table = document.get("table") or {}
     found = objectives_from_geojson(collection, table.get("width_cm", 120), table.get("length_cm", 180))
     public = {o.id for o in found if o.secret_to is None}
-    document.pop("table_objectives", None)  # none drawn: the key left out, as a scenario without any writes it
+    # None drawn: the key left out, as a scenario without objectives writes it.
+    document.pop("table_objectives", None)
     if collection["features"]:
         document["table_objectives"] = collection
     conditions = [
         c
         for c in document.pop("victory_conditions", None) or []
-        if not (isinstance(c, dict) and c.get("kind") == "objective_taken" and c.get("objective") not in public)
+        if not (
+            isinstance(c, dict) and c.get("kind") == "objective_taken" and c.get("objective") not in public
+        )
     ]
     if conditions:
         document["victory_conditions"] = conditions

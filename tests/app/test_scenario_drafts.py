@@ -183,15 +183,21 @@ def test_the_objectives_drawn_are_the_drafts_and_a_public_one_taken_wins(sqlite_
     offers the public ones for "an objective taken" (a secret one never: the rules refuse it); each refusal is a
     422 naming its field; an objective deleted takes its condition with it."""
     c = sqlite_client
-    kept = c.post(OBJECTIVES, data=form(c, drawn(objective("farm"), objective("wood", 30, secret_to="defender"))))
+    kept = c.post(
+        OBJECTIVES, data=form(c, drawn(objective("farm"), objective("wood", 30, secret_to="defender")))
+    )
     assert kept.status_code == 200 and 'id="scn-taken"' in kept.text
-    assert '<option value="farm"' in kept.text and 'value="wood"' not in kept.text  # the secret one not offered
+    assert (
+        '<option value="farm"' in kept.text and 'value="wood"' not in kept.text
+    )  # the secret one not offered
     page = c.get("/scenarios/new?ruleset=flanders-fields").text
     island = re.search(r"data-scn-objectives[^>]*>(.*?)</script>", page, re.S)
     assert island and [f["id"] for f in json.loads(island.group(1))["features"]] == ["farm", "wood"]
 
     nations = {"attacker_force_nation": "french", "defender_force_nation": "british"}
-    taken = c.post(POST, data=form(c, fields(title="Raid", taken_objective="farm", taken_side="defender", **nations)))
+    taken = c.post(
+        POST, data=form(c, fields(title="Raid", taken_objective="farm", taken_side="defender", **nations))
+    )
     assert "The rules find nothing missing" in taken.text, taken.text
     assert 'value="farm" selected' in c.get("/scenarios/new?ruleset=flanders-fields").text
     secret = c.post(POST, data=form(c, fields(title="Raid", taken_objective="wood", **nations)))
@@ -205,7 +211,9 @@ def test_the_objectives_drawn_are_the_drafts_and_a_public_one_taken_wins(sqlite_
         (drawn(objective("Farm!")), "Id:"),
     ):
         refused = c.post(OBJECTIVES, data=form(c, sent))
-        assert refused.status_code == 422 and refused.headers[NOTICE_HEADER].startswith(named), refused.headers
+        assert refused.status_code == 422 and refused.headers[NOTICE_HEADER].startswith(named), (
+            refused.headers
+        )
     c.post(POST, data=form(c, fields(title="Raid", taken_objective="farm", **nations)))
     gone = c.post(OBJECTIVES, data=form(c, drawn(objective("wood", secret_to="defender"))))
     assert gone.status_code == 200 and "Draw an objective first" in gone.text

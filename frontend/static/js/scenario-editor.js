@@ -19,7 +19,7 @@
   const listeners = [];
   const changed = (what) => { root.dataset.dirty = "1"; listeners.forEach((fn) => fn(what)); };
 
-  // -- the document --------------------------------------------------------------------------------------------
+  // -- the document -----------------------------------------------------------------------------------------
   const emptyDoc = () => ({
     format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: data.has_periods ? "" : null, date: "",
     table: { width_cm: 120, length_cm: 180 }, turns: null, first_side: "attacker", objectives: "", victory: "",
@@ -34,7 +34,7 @@
   const W = () => doc.table.width_cm;
   const LEN = () => doc.table.length_cm;
 
-  // -- orientation: table (x, y) cm <-> map LatLng, as the game's map draws it (table-drawing.js) -----------------
+  // -- orientation: table (x, y) cm <-> map LatLng, as the game's map draws it (table-drawing.js) -----------
   const landscape = canvas.clientWidth >= canvas.clientHeight;
   const round = (v) => Math.round(v * 10) / 10;
   const map = createMap(canvas);
@@ -116,7 +116,7 @@
     });
   };
 
-  // -- terrain -------------------------------------------------------------------------------------------------
+  // -- terrain ----------------------------------------------------------------------------------------------
   const pieces = new Map(); // the editor's key of a piece -> { feature, layer } (a file's features need no id)
   const keys = new WeakMap(); // feature -> its key
   let selected = null;
@@ -196,7 +196,7 @@
   });
   classSelect?.addEventListener("change", showKind);
 
-  // -- the checks a drawn shape must pass ----------------------------------------------------------------------
+  // -- the checks a drawn shape must pass -------------------------------------------------------------------
   const ringsOf = (geometry) => (geometry.type === "Polygon" ? geometry.coordinates : [geometry.coordinates]);
   const segmentsCross = (a, b, c, d) => {
     const o = (p, q, r) => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
@@ -301,7 +301,7 @@
     return { feature: { type: "Feature", id, properties, geometry } };
   };
 
-  // -- drawing ---------------------------------------------------------------------------------------------------
+  // -- drawing ----------------------------------------------------------------------------------------------
   let drawing = null;
   const drawButtons = root.querySelectorAll("[data-draw]");
   const setDrawing = (shape) => {
@@ -345,7 +345,7 @@
   map.on("pm:drawend", () => { if (drawing) setDrawing(null); });
   map.on("pm:intersect", () => say("That shape would cross itself: draw its outline without crossing."));
 
-  // -- the selected piece ------------------------------------------------------------------------------------------
+  // -- the selected piece -----------------------------------------------------------------------------------
   const piecePanel = root.querySelector("[data-piece]");
   const stopEditing = () => {
     for (const { layer } of pieces.values()) {
@@ -416,7 +416,7 @@
     pieceMode(`${nameOf(feature)}: ${PIECE_HOW[action]}`);
   };
 
-  // -- taps on the table: placing a stand (scenario-deploy.js) takes the tap first ----------------------------------
+  // -- taps on the table: placing a stand (scenario-deploy.js) takes the tap first --------------------------
   let tapHandler = null;
   map.getContainer().addEventListener("pointerdown", () => { pieceGesture = false; }, true); // a new gesture
   map.on("click", (e) => {
@@ -428,7 +428,7 @@
   const modeLine = root.querySelector("[data-scn-mode]");
   const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
 
-  // -- the form's fields to and from the document --------------------------------------------------------------------
+  // -- the form's fields to and from the document -----------------------------------------------------------
   const field = (name) => form.querySelector(`[data-doc="${name}"]`);
   const checkedValue = (selector) => (form.querySelector(`${selector}:checked`) || {}).value;
   // A side's nationality: picked from the rule set's nations, or typed where it lists none.
@@ -467,8 +467,8 @@
         .map((input) => input.dataset.specialRule);
       doc.sides[side].nationality = nationOf(side);
     }
-    // A new scenario's victory conditions: the first points and side-broken ones are the draft's fields; any other
-    // (a taken objective's, a second of a kind, from a file) kept as read (app/data/schemas_scenario.py: the same).
+    // A new scenario's victory conditions: the first points, side broken and objective taken are the draft's
+    // fields; any other (a second of a kind, from a file) kept as read (app/data/schemas_scenario.py: the same).
     const points = form.querySelector("[data-victory-points]");
     if (points) {
       const broken = checkedValue("[data-victory-side]");
@@ -583,7 +583,7 @@
   });
   form.addEventListener("submit", (e) => e.preventDefault());
 
-  // -- the whole document in, and out --------------------------------------------------------------------------------
+  // -- the whole document in, and out -----------------------------------------------------------------------
   const redrawAll = () => {
     for (const { layer } of pieces.values()) layers.terrain.removeLayer(layer);
     pieces.clear();
