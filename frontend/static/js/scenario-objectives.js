@@ -255,7 +255,7 @@
       const url = id ? `/scenarios/${encodeURIComponent(id)}/edit/objectives` : island.dataset.objectivesUrl;
       const to = S.form.querySelector("#scn-taken") && { target: "#scn-taken", swap: "outerHTML" };
       const values = { table_objectives: JSON.stringify(collection()) };
-      htmx.ajax("POST", url, { source: document.body, swap: "none", ...to, values });
+      htmx.ajax("POST", url, { source: S.root, swap: "none", ...to, values }); // a queue apart from deploy's
     });
     draw();
   };
