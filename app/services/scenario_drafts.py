@@ -11,10 +11,11 @@ import copy
 import hashlib
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any, TypeVar
 
+from pydantic import JsonValue
 from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
@@ -153,18 +154,21 @@ def set_objectives(
     checked as the format checks it on the draft's table (a RulesError naming the feature's field). A taken
     objective's condition naming one no longer public goes with it: deleted or made secret, it can name none."""
     draft = _kept(session, owner, ruleset_id, scenario)
-    document: dict[str, Any] = copy.deepcopy(draft.document)  # read key by key, as the format writes it
+    document = copy.deepcopy(draft.document)
     collection = objectives.model_dump(mode="json", exclude_unset=True)
-    table = document.get("table") or {}
-    found = objectives_from_geojson(collection, table.get("width_cm", 120), table.get("length_cm", 180))
+    table = document.get("table")
+    size = [table.get(k) if isinstance(table, dict) else None for k in ("width_cm", "length_cm")]
+    width, length = (float(v) if isinstance(v, int | float) else 0.0 for v in size)
+    found = objectives_from_geojson(collection, width, length)
     public = {o.id for o in found if o.secret_to is None}
     # None drawn: the key left out, as a scenario without objectives writes it.
     document.pop("table_objectives", None)
     if collection["features"]:
         document["table_objectives"] = collection
+    held = document.pop("victory_conditions", None)
     conditions = [
         c
-        for c in document.pop("victory_conditions", None) or []
+        for c in (held if isinstance(held, list) else [])
         if not (
             isinstance(c, dict) and c.get("kind") == "objective_taken" and c.get("objective") not in public
         )
@@ -174,15 +178,17 @@ def set_objectives(
     return _written(session, draft, document)
 
 
-def public_objectives(document: dict[str, Any]) -> list[tuple[str, str]]:
+def public_objectives(document: Mapping[str, JsonValue]) -> list[tuple[str, str]]:
     """The draft's objectives a condition may name (id, name): the public ones, as the rule set's checks allow."""
-    collection = document.get("table_objectives") or {}
+    collection = document.get("table_objectives")
     features = collection.get("features") if isinstance(collection, dict) else None
     shown = []
-    for i, f in enumerate(features or []):
+    for i, f in enumerate(features if isinstance(features, list) else []):
         properties = (f.get("properties") if isinstance(f, dict) else None) or {}
-        fid = str(f.get("id") or f"objective-{i + 1}")  # as the rules name one without an id
-        if not properties.get("secret_to"):
+        fid = str(
+            (f.get("id") if isinstance(f, dict) else None) or f"objective-{i + 1}"
+        )  # as the rules name it
+        if isinstance(properties, dict) and not properties.get("secret_to"):
             shown.append((fid, str(properties.get("name") or fid)))
     return shown
 
