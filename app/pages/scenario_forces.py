@@ -334,9 +334,10 @@ async def _objectives(request: Request, session: SessionDep, target: tuple[str, 
         return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
     try:
         objectives = TableObjectives.model_validate_json(raw)
-    except ValidationError as e:  # the first field refused, named (not JSON at all: the field's own name)
-        said = error_message(e).split("; ")[0]
-        return refused(f"Table objectives: {said[7:]}" if said.startswith("Value: ") else said, 422)
+    except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
+        first = e.errors()[0]
+        names = [str(part) for part in first["loc"] if isinstance(part, str)] or ["table_objectives"]
+        return refused(f"{humanise(names[-1])}: {first['msg']}", 422)
     found = owner_for_change(request, session, ruleset, scenario)
     if isinstance(found, Response):
         return found
@@ -348,8 +349,9 @@ async def _objectives(request: Request, session: SessionDep, target: tuple[str, 
                 "draft": DraftParticulars.of(draft.document),
                 "taken_choices": drafts.public_objectives(draft.document),
             }
-    except RulesError as e:
-        return refused(error_message(e), 422)
+    except RulesError as e:  # a whole objective refused (`...features.<i>`) is named by its place in the list
+        at = e.field.rsplit(".", 1)[-1]
+        return refused(f"Objective {int(at) + 1}: {e.message}" if at.isdigit() else error_message(e), 422)
     except Conflict as e:
         return refused(str(e.message), 409)
     return with_key(templates.TemplateResponse(request, "_scenario_taken.html", parts), minted)

@@ -4,6 +4,7 @@ shows them, a refused value is a 422 naming its field, and a draft is its browse
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -174,6 +175,18 @@ def objective(fid: str, x: float = 60, secret_to: str | None = None, name: str =
     }
 
 
+def area(fid: str, corners: int) -> dict[str, object]:
+    """An area of so many corners (a circle's outline, 20 cm across the table's middle)."""
+    ring = [
+        [
+            round(60 + 20 * math.cos(2 * math.pi * i / corners), 2),
+            round(90 + 20 * math.sin(2 * math.pi * i / corners), 2),
+        ]
+        for i in range(corners)
+    ]
+    return objective(fid) | {"geometry": {"type": "Polygon", "coordinates": [[*ring, ring[0]]]}}
+
+
 def drawn(*features: dict[str, object]) -> dict[str, str]:
     return {"table_objectives": json.dumps({"type": "FeatureCollection", "features": list(features)})}
 
@@ -209,11 +222,18 @@ def test_the_objectives_drawn_are_the_drafts_and_a_public_one_taken_wins(sqlite_
         (drawn(objective("farm", x=500)), "Geometry: reaches off the table"),
         (drawn(*(objective(f"o-{i}") for i in range(51))), "Features:"),
         (drawn(objective("Farm!")), "Id:"),
+        (drawn(area("wide", 1001)), "Coordinates: List should have at most 1000 items"),
+        (
+            drawn(*(area(f"a-{i}", 450) for i in range(5))),
+            "Objective 5: the objectives have more than 2000 points",
+        ),
+        ({"table_objectives": "x" * 1_000_001}, "Table objectives: at most"),
     ):
         refused = c.post(OBJECTIVES, data=form(c, sent))
         assert refused.status_code == 422 and refused.headers[NOTICE_HEADER].startswith(named), (
             refused.headers
         )
+    assert c.post(OBJECTIVES, data=drawn()).status_code == 403  # no CSRF token: refused as every post is
     c.post(POST, data=form(c, fields(title="Raid", taken_objective="farm", **nations)))
     gone = c.post(OBJECTIVES, data=form(c, drawn(objective("wood", secret_to="defender"))))
     assert gone.status_code == 200 and "Draw an objective first" in gone.text
