@@ -238,3 +238,9 @@ def test_the_objectives_drawn_are_the_drafts_and_a_public_one_taken_wins(sqlite_
     gone = c.post(OBJECTIVES, data=form(c, drawn(objective("wood", secret_to="defender"))))
     assert gone.status_code == 200 and "Draw an objective first" in gone.text
     assert 'value="farm"' not in c.get("/scenarios/new?ruleset=flanders-fields").text
+    # An edit's objectives are its own draft's, read again with its forces panel once the scenario is read in.
+    edit = "/scenarios/earth2mm-demo-ferme/edit"
+    assert c.post(f"{edit}/objectives", data=form(c, drawn(objective("mill", x=20)))).status_code == 200
+    panel = c.get(f"{edit}/forces").text
+    assert f'data-objectives-url="{edit}/objectives"' in panel and '"id": "mill"' in panel
+    assert c.post("/scenarios/nothing/edit/objectives", data=form(c, drawn())).status_code == 404

@@ -117,11 +117,11 @@
   };
 
   // -- terrain ----------------------------------------------------------------------------------------------
-  const pieces = new Map(); // the editor's key of a piece -> { feature, layer } (a file's features need no id)
+  const pieces = new Map(); // editor's key of a piece -> { feature, layer } (a file's features need no id)
   const keys = new WeakMap(); // feature -> its key
   let selected = null;
-  // The click a browser sends at the end of a piece's drag, turn or reshape is not a tap on the table: it is let
-  // pass once such a gesture began, until the next press (however long the page took between the two).
+  // The click a browser sends at the end of a piece's drag, turn or reshape is not a tap on the table: it is
+  // let pass once such a gesture began, until the next press (however long the page took between the two).
   let pieceGesture = false;
   let nextId = 1;
   const list = root.querySelector("[data-terrain-list]");
@@ -280,7 +280,7 @@
     layer.on("pm:dragstart pm:rotatestart pm:markerdragstart", () => { pieceGesture = true; });
     layer.on("click", (e) => {
       if (tapHandler && tapHandler(e.latlng)) return;
-      if (selected !== keyOf(feature)) select(keyOf(feature)); // a tap on the piece being edited keeps its tool
+      if (selected !== keyOf(feature)) select(keyOf(feature)); // a tap on the piece edited keeps its tool
     });
     renderList();
   };
@@ -356,8 +356,8 @@
     piecePanel.querySelectorAll("[data-piece-action]").forEach((b) => b.setAttribute("aria-pressed", "false"));
     pieceMode("");
   };
-  // What a pressed Move, Reshape or Turn asks of the hand, on the mode line while it is pressed (only the line
-  // this set is cleared: a drawing's own stays).
+  // What a pressed Move, Reshape or Turn asks of the hand, on the mode line while it is pressed (only the
+  // line this set is cleared: a drawing's own stays).
   const PIECE_HOW = {
     move: "drag it to move it.",
     reshape: "drag a corner to pull it out, or a middle point to add a corner.",
@@ -594,8 +594,8 @@
     drawTable();
     changed({ all: true });
   };
-  // The forces are the server's panel's (app/pages/scenario_forces.py: this browser's draft, or the scenario as
-  // saved): its island taken into the document at load and after each answer swapped in, its sentence said.
+  // The forces are the server's panel's (app/pages/scenario_forces.py: this browser's draft, or the scenario
+  // as saved): its island taken into the document at load and after each swap, its sentence said.
   const takeForces = () => {
     const island = form.querySelector("[data-scn-forces]");
     const before = JSON.stringify([doc.sides.attacker.forces, doc.sides.defender.forces]);
@@ -619,7 +619,7 @@
     redrawAll();
     fitTable();
     delete root.dataset.dirty;
-    // A scenario read in (a file) is the draft's too where the page keeps one; the page's first is the draft's own.
+    // A file read in is the draft's too where the page keeps one; the page's first is the draft's own.
     if (kept) form.querySelector("[data-scn-draft]")?.dispatchEvent(new Event("scn-loaded"));
   };
   const current = () => { readForm(); return doc; };

@@ -245,17 +245,21 @@
       }
     });
     S.onChange((what) => { if (what.all) { selected = null; piece.hidden = true; draw(); } });
-    // A scenario's draft keeps them (app/pages/scenario_forces.py): drawn again from its island at load,
-    // posted whole as they change, answered by the Scenario panel's "an objective taken" offering them.
-    const island = panel.querySelector("[data-scn-objectives]");
-    if (island && JSON.parse(island.textContent)) S.doc().table_objectives = JSON.parse(island.textContent);
+    // A scenario's draft keeps them (app/pages/scenario_forces.py): drawn from its island in the forces panel
+    // at load and when the panel is read for a scenario (its draft, or as saved), posted whole as they change
+    // (from the editor's root: htmx queues one post a source, and the deploy's are the body's).
+    const island = () => S.form.querySelector("[data-scn-objectives]");
+    const take = (i = island()) => i && store(JSON.parse(i.textContent)?.features || []);
+    take();
+    document.body.addEventListener("htmx:afterSwap", ({ detail: d }) => {
+      if (d.target.id === "scn-formations" && d.requestConfig.verb === "get") { take(); select(null); }
+    });
     S.onChange((what) => {
-      if (!island || !what.objectives) return;
-      const id = S.root.dataset.scenarioId;
-      const url = id ? `/scenarios/${encodeURIComponent(id)}/edit/objectives` : island.dataset.objectivesUrl;
+      const i = island();
+      if (!i || !what.objectives) return;
       const to = S.form.querySelector("#scn-taken") && { target: "#scn-taken", swap: "outerHTML" };
       const values = { table_objectives: JSON.stringify(collection()) };
-      htmx.ajax("POST", url, { source: S.root, swap: "none", ...to, values }); // a queue apart from deploy's
+      htmx.ajax("POST", i.dataset.objectivesUrl, { source: S.root, swap: "none", ...to, values });
     });
     draw();
   };
