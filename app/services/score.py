@@ -50,7 +50,10 @@ __all__ = [
 
 CALLED = "objective-called"  # rules.core.acts.CallObjective.event
 FINISHED = "game-finished"  # rules.core.acts.EndGame.event
-TURN_OVER = ("last-turn", "clock")  # an EndGame's reasons that end the game as a turn would start (turns._ended)
+TURN_OVER = (
+    "last-turn",
+    "clock",
+)  # an EndGame's reasons that end the game as a turn would start (turns._ended)
 PLAYED_ON = "victory-played-on"  # the referee plays on after a victory condition met (app.services.result)
 _PLACE = frozenset({"x", "y", "facing_deg", "killed", "off_table"})
 
