@@ -561,7 +561,7 @@ def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path)
     with page.context.expect_event(
         "response", lambda r: r.url.endswith(f"/api/v1/scenarios/{copy['id']}/sheet.pdf")
     ) as sheet:
-        ed.press(page.get_by_role("button", name="Print the sheet"))
+        ed.press(page.get_by_role("link", name="Print the sheet"))
     assert sheet.value.status == 200 and sheet.value.headers["content-type"] == "application/pdf"
 
     # A file the rules refuse (a wood off the table) is refused naming the field; nothing is stored.
