@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
 from starlette.datastructures import FormData
 
@@ -25,7 +25,8 @@ from app.data.schemas_scenario import (
     TableObjectives,
 )
 from app.deps import SessionDep
-from app.errors import Conflict
+from app.errors import Conflict, refusal
+from app.guard.security import NOTICE_HEADER
 from app.pages.common import error_message, not_found
 from app.pages.scenario_drafts import DRAFT_COOKIE, owner_for_change, refused, with_key
 from app.pages.templates import humanise, templates
@@ -156,16 +157,17 @@ async def _change(
     if isinstance(target, Response):
         return target
     ruleset, scenario = target
-    form = await request.form()
     try:
-        deployed = _deployed(form) if kind == "deploy" else None
-        picked, changed = (
-            (None, None) if deployed else _posted(request, form) if kind != "add" else (_picked(form), None)
-        )
+        if kind == "deploy":
+            deployed, picked, changed = _deployed(await request.body()), None, None
+        else:
+            form = await request.form()
+            deployed = None
+            picked, changed = _posted(request, form) if kind != "add" else (_picked(form), None)
     except ValidationError as e:
-        return refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
+        return _refused(kind, error_message(e).split("; ")[0], 422)  # the first field refused, named
     except RulesError as e:
-        return refused(error_message(e), 422)
+        return _refused(kind, error_message(e), 422)
     found = owner_for_change(request, session, ruleset, scenario)
     if isinstance(found, Response):
         return found
@@ -218,24 +220,32 @@ async def _change(
             draft, said = drafts.change_forces(session, owner, ruleset, apply, scenario)
             answer = _answer(request, ruleset, draft, minted, said, picked.side if picked else None)
     except RulesError as e:
-        return refused(error_message(e), 422)
+        return _refused(kind, error_message(e), 422)
     except Conflict as e:
-        return refused(str(e.message), 409)
+        return _refused(kind, str(e.message), 409)
     # A deployment's post changes nothing the panel shows (the map has drawn it already): no fragment to swap.
     return with_key(Response(status_code=204), minted) if deployed is not None else answer
 
 
-def _deployed(form: FormData) -> FormationDeployed:
-    """A formation's deployment as scenario-deploy.js posts it: `formation`, `off_table` ("1" or absent), and
-    each placed stand's `stand`, `x`, `y` and `facing` in step."""
-    fields: forces.Json = {"formation": form.get("formation", ""), "off_table": form.get("off_table") == "1"}
-    for name in ("stand", "x", "y", "facing"):
-        fields[name] = form.getlist(name)
+def _refused(kind: str, sentence: str, status: int) -> Response:
+    """A refusal in the notice header (htmx's posts); the deployment's, sent by the outbox (fetch), in its JSON
+    `detail` too, so scenario-deploy.js says the field refused."""
+    answer = refused(sentence, status)
+    if kind != "deploy":
+        return answer
+    notice = answer.headers[NOTICE_HEADER]
+    return JSONResponse(dict(refusal(bytes(answer.body).decode())), status, headers={NOTICE_HEADER: notice})
+
+
+def _deployed(body: bytes) -> FormationDeployed:
+    """A formation's deployment as scenario-deploy.js posts it through the outbox (JSON, so a flaky wifi loses
+    nothing): `formation`, `off_table`, and each placed stand's `stand`, `x`, `y` and `facing` in step."""
     try:
-        return FormationDeployed.model_validate(fields)
+        return FormationDeployed.model_validate_json(body)
     except ValidationError as e:  # a list's item is refused at its index: the refusal names the list's field
         first = e.errors()[0]
-        raise RulesError(str(first["loc"][0]), str(first["msg"]).lower()) from None
+        field = str(first["loc"][0]) if first["loc"] else "body"  # not JSON at all: the body is refused
+        raise RulesError(field, str(first["msg"]).lower()) from None
 
 
 def _picked(form: FormData) -> FormationPicked:
