@@ -155,13 +155,13 @@ def _first_of(conditions: object, kind: str) -> VictoryCondition | None:
 
 
 def _not_shown(conditions: object) -> list[Any]:
-    """A document's victory conditions the editor's fields do not show (its first points and first side broken
-    are the fields): a taken objective's, a second of a kind, from a file: kept as read when the fields change."""
+    """A document's victory conditions the editor's fields do not show (its first points, side broken and taken
+    objective are the fields): a second of a kind, from a file: kept as read when the fields change."""
     shown: set[str] = set()
     kept = []
     for c in conditions if isinstance(conditions, list) else []:
         kind = c.get("kind") if isinstance(c, dict) else None
-        if kind in ("points", "side_broken") and kind not in shown:
+        if kind in ("points", "side_broken", "objective_taken") and kind not in shown:
             shown.add(kind)
         else:
             kept.append(c)
@@ -215,13 +215,24 @@ class DraftParticulars(BaseModel):
     broken_stands_lost: Annotated[
         Annotated[int, Field(ge=1, le=100)] | None, BeforeValidator(_blank_is_none)
     ] = None
+    # An objective taken wins (blank: no such condition): one of the draft's public objectives by its id, checked
+    # against them by the rule set's checks (a secret one's name would reach the other side).
+    taken_objective: Annotated[str, Field(pattern=f"^$|{O.ID_PATTERN.pattern}")] = ""
+    taken_side: SideName = "attacker"
 
     def conditions(self) -> list[VictoryCondition]:
         """The victory conditions as the format writes them, in the form's order."""
         points = [VictoryCondition(kind="points", points=self.victory_points)] if self.victory_points else []
         side: SideName | None = None if self.broken_side in ("none", "either") else self.broken_side  # type: ignore[assignment]
         broken = VictoryCondition(kind="side_broken", side=side, stands_lost=self.broken_stands_lost)
-        return [*points, *([broken] if self.broken_side != "none" else [])]
+        taken = VictoryCondition(
+            kind="objective_taken", objective=self.taken_objective or None, side=self.taken_side
+        )
+        return [
+            *points,
+            *([broken] if self.broken_side != "none" else []),
+            *([taken] if taken.objective else []),
+        ]
 
     def zone(self, side: SideName) -> dict[str, Any] | None:
         """A side's zone as the format draws it: the table's breadth, from its own edge (editor's zoneRect)."""
@@ -274,6 +285,7 @@ class DraftParticulars(BaseModel):
         try:
             points = _first_of(document.get("victory_conditions"), "points")
             broken = _first_of(document.get("victory_conditions"), "side_broken")
+            taken = _first_of(document.get("victory_conditions"), "objective_taken")
             return cls.model_validate(
                 {
                     **{k: document.get(k) or "" for k in ("title", "date", "objectives", "victory")},
@@ -289,6 +301,8 @@ class DraftParticulars(BaseModel):
                     "victory_points": points.points if points else None,
                     "broken_side": (broken.side or "either") if broken else "none",
                     "broken_stands_lost": broken.stands_lost if broken else None,
+                    "taken_objective": (taken.objective or "") if taken else "",
+                    "taken_side": (taken.side or "attacker") if taken else "attacker",
                 }
             )
         except ValidationError:

@@ -12,6 +12,7 @@ from typing import Any
 from app.pages.templates import humanise
 from app.services import clock as clock_service
 from app.services.events import ROLL_KINDS
+from app.services.seats import DICE_CHOSEN
 from app.services.undo import UNDOABLE
 from app.services.undo import refusal as undo_refusal
 from app.services.unit_names import NamedUnit
@@ -222,6 +223,9 @@ class Record:
         if kind == "objective-called":  # the referee's call on a contested objective (issue 55)
             side = payload.get("side")
             return f"{payload.get('name', 'objective')} called for {'nobody' if side is None else side}", ""
+        if kind == DICE_CHOSEN:  # whose dice a side rolls from now on (issue 69, the hostile pass)
+            dice = "its own dice at the table" if payload.get("dice") == "players" else "firestep's dice"
+            return f"the {payload.get('side')} rolls {dice} from now on", ""
         if kind == "victory-played-on":  # the referee's choice on a victory condition met (issue 69)
             return f"played on after victory condition {payload.get('condition')}", ""
         if kind == "game-finished" and payload.get("reason") == "condition":  # the newcomer pass: "Game over"

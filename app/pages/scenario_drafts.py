@@ -60,6 +60,7 @@ def _parts(draft: ScenarioDraft | None, ruleset_id: str, zone_depth: int | None 
         "draft_problem": error_message(found) if found else None,
         "draft_url": f"/scenarios/new/{ruleset_id}/particulars",
         "victory_max_points": MAX_THRESHOLD,
+        "taken_choices": drafts.public_objectives(document),
         "discard_url": f"/scenarios/new/{ruleset_id}/discard",
     }
 

@@ -10,15 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
+from app.data.bounded import MAX_SCENARIO_BYTES
 from app.data.models import ScenarioDraft
-from app.data.schemas_scenario import FormationChanged, FormationDeployed, FormationPicked
+from app.data.schemas_scenario import (
+    DraftParticulars,
+    FormationChanged,
+    FormationDeployed,
+    FormationPicked,
+    TableObjectives,
+)
 from app.deps import SessionDep
-from app.errors import Conflict
+from app.errors import Conflict, refusal
+from app.guard.security import NOTICE_HEADER
 from app.pages.common import error_message, not_found
 from app.pages.scenario_drafts import DRAFT_COOKIE, owner_for_change, refused, with_key
 from app.pages.templates import humanise, templates
@@ -102,6 +110,9 @@ def context(ruleset_id: str, document: forces.Json, scenario: str = "") -> dict[
         },
         "forces": units,
         "forces_url": forces_url(ruleset_id, scenario),
+        # The objectives drawn, as the draft keeps them: scenario-objectives.js draws them from this island.
+        "table_objectives": document.get("table_objectives"),
+        "objectives_url": forces_url(ruleset_id, scenario).removesuffix("/forces") + "/objectives",
     }
 
 
@@ -146,16 +157,17 @@ async def _change(
     if isinstance(target, Response):
         return target
     ruleset, scenario = target
-    form = await request.form()
     try:
-        deployed = _deployed(form) if kind == "deploy" else None
-        picked, changed = (
-            (None, None) if deployed else _posted(request, form) if kind != "add" else (_picked(form), None)
-        )
+        if kind == "deploy":
+            deployed, picked, changed = _deployed(await request.body()), None, None
+        else:
+            form = await request.form()
+            deployed = None
+            picked, changed = _posted(request, form) if kind != "add" else (_picked(form), None)
     except ValidationError as e:
-        return refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
+        return _refused(kind, error_message(e).split("; ")[0], 422)  # the first field refused, named
     except RulesError as e:
-        return refused(error_message(e), 422)
+        return _refused(kind, error_message(e), 422)
     found = owner_for_change(request, session, ruleset, scenario)
     if isinstance(found, Response):
         return found
@@ -208,24 +220,32 @@ async def _change(
             draft, said = drafts.change_forces(session, owner, ruleset, apply, scenario)
             answer = _answer(request, ruleset, draft, minted, said, picked.side if picked else None)
     except RulesError as e:
-        return refused(error_message(e), 422)
+        return _refused(kind, error_message(e), 422)
     except Conflict as e:
-        return refused(str(e.message), 409)
+        return _refused(kind, str(e.message), 409)
     # A deployment's post changes nothing the panel shows (the map has drawn it already): no fragment to swap.
     return with_key(Response(status_code=204), minted) if deployed is not None else answer
 
 
-def _deployed(form: FormData) -> FormationDeployed:
-    """A formation's deployment as scenario-deploy.js posts it: `formation`, `off_table` ("1" or absent), and
-    each placed stand's `stand`, `x`, `y` and `facing` in step."""
-    fields: forces.Json = {"formation": form.get("formation", ""), "off_table": form.get("off_table") == "1"}
-    for name in ("stand", "x", "y", "facing"):
-        fields[name] = form.getlist(name)
+def _refused(kind: str, sentence: str, status: int) -> Response:
+    """A refusal in the notice header (htmx's posts); the deployment's, sent by the outbox (fetch), in its JSON
+    `detail` too, so scenario-deploy.js says the field refused."""
+    answer = refused(sentence, status)
+    if kind != "deploy":
+        return answer
+    notice = answer.headers[NOTICE_HEADER]
+    return JSONResponse(dict(refusal(bytes(answer.body).decode())), status, headers={NOTICE_HEADER: notice})
+
+
+def _deployed(body: bytes) -> FormationDeployed:
+    """A formation's deployment as scenario-deploy.js posts it through the outbox (JSON, so a flaky wifi loses
+    nothing): `formation`, `off_table`, and each placed stand's `stand`, `x`, `y` and `facing` in step."""
     try:
-        return FormationDeployed.model_validate(fields)
+        return FormationDeployed.model_validate_json(body)
     except ValidationError as e:  # a list's item is refused at its index: the refusal names the list's field
         first = e.errors()[0]
-        raise RulesError(str(first["loc"][0]), str(first["msg"]).lower()) from None
+        field = str(first["loc"][0]) if first["loc"] else "body"  # not JSON at all: the body is refused
+        raise RulesError(field, str(first["msg"]).lower()) from None
 
 
 def _picked(form: FormData) -> FormationPicked:
@@ -308,6 +328,53 @@ async def remove_edited_formation(scenario_id: str, request: Request, session: S
 @router.post("/scenarios/{scenario_id}/edit/forces/deploy", response_class=HTMLResponse)
 async def deploy_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
     return await _change(request, session, _edited(request, session, scenario_id), "deploy")
+
+
+NO_OBJECTIVES = '{"type": "FeatureCollection", "features": []}'
+
+
+async def _objectives(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
+    """The objectives drawn kept in the draft, whole (`table_objectives`: the GeoJSON collection in table cm, as
+    scenario-objectives.js holds it), answered by the Scenario panel's "an objective taken" offering them."""
+    if isinstance(target, Response):
+        return target
+    ruleset, scenario = target
+    raw = (await request.form()).get("table_objectives") or NO_OBJECTIVES
+    if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
+        return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
+    try:
+        objectives = TableObjectives.model_validate_json(raw)
+    except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
+        first = e.errors()[0]
+        names = [str(part) for part in first["loc"] if isinstance(part, str)] or ["table_objectives"]
+        return refused(f"{humanise(names[-1])}: {first['msg']}", 422)
+    found = owner_for_change(request, session, ruleset, scenario)
+    if isinstance(found, Response):
+        return found
+    owner, minted = found
+    try:
+        with unit_of_work(session):
+            draft = drafts.set_objectives(session, owner, ruleset, objectives, scenario)
+            parts = {
+                "draft": DraftParticulars.of(draft.document),
+                "taken_choices": drafts.public_objectives(draft.document),
+            }
+    except RulesError as e:  # a whole objective refused (`...features.<i>`) is named by its place in the list
+        at = e.field.rsplit(".", 1)[-1]
+        return refused(f"Objective {int(at) + 1}: {e.message}" if at.isdigit() else error_message(e), 422)
+    except Conflict as e:
+        return refused(str(e.message), 409)
+    return with_key(templates.TemplateResponse(request, "_scenario_taken.html", parts), minted)
+
+
+@router.post("/scenarios/new/{ruleset_id}/objectives", response_class=HTMLResponse)
+async def post_objectives(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    return await _objectives(request, session, _new(request, ruleset_id))
+
+
+@router.post("/scenarios/{scenario_id}/edit/objectives", response_class=HTMLResponse)
+async def post_edited_objectives(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _objectives(request, session, _edited(request, session, scenario_id))
 
 
 @router.get("/scenarios/new/{ruleset_id}/forces/choices", response_class=HTMLResponse)

@@ -200,7 +200,10 @@ class Words:
             if o.called_by_referee:
                 whose = f"the {self.word(o.holder)}'s" if o.holder else "nobody's"
                 return f"Contested; the referee called it: {whose}"
-            return f"Contested: the referee's call{self.lapsed(o)}"
+            # The score counts the holder as the stands stand until the referee calls it: said, so the card and
+            # the points agree (a newcomer read "contested" beside points scored by one side alone).
+            whose = f"the {self.word(o.holder)}'s" if o.holder else "nobody's"
+            return f"Contested: the referee's call (as the stands stand, {whose}: a stand is within 1 cm of its edge){self.lapsed(o)}"
         if not o.holder:
             return f"Held by nobody{self.lapsed(o)}"
         n = len(o.stands)

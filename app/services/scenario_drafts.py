@@ -11,21 +11,23 @@ import copy
 import hashlib
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any, TypeVar
 
+from pydantic import JsonValue
 from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from app.data.bounded import MAX_SCENARIO_DRAFTS
 from app.data.models import ScenarioDraft, utcnow
-from app.data.schemas_scenario import DraftParticulars
+from app.data.schemas_scenario import DraftParticulars, TableObjectives
 from app.errors import Conflict
 from app.services import scenarios
 from rules.core.errors import RulesError
 from rules.registry import get_ruleset
+from rules.table.objectives import objectives_from_geojson
 
 # A browser's key as this module mints it: 32 random bytes, URL-safe base64 (43 characters). A cookie of any other
 # shape is no key (the browser is given a new one), so a hostile cookie reaches no query as sent.
@@ -143,6 +145,52 @@ def change_forces(
     document = copy.deepcopy(draft.document)
     answer = change(document)
     return _written(session, draft, document), answer
+
+
+def set_objectives(
+    session: Session, owner: str, ruleset_id: str, objectives: TableObjectives, scenario: str = ""
+) -> ScenarioDraft:
+    """Keep the objectives drawn (scenario-objectives.js's collection, whole) in this browser's draft, each
+    checked as the format checks it on the draft's table (a RulesError naming the feature's field). A taken
+    objective's condition naming one no longer public goes with it: deleted or made secret, it can name none."""
+    draft = _kept(session, owner, ruleset_id, scenario)
+    document = copy.deepcopy(draft.document)
+    collection = objectives.model_dump(mode="json", exclude_unset=True)
+    table = document.get("table")
+    size = [table.get(k) if isinstance(table, dict) else None for k in ("width_cm", "length_cm")]
+    width, length = (float(v) if isinstance(v, int | float) else 0.0 for v in size)
+    found = objectives_from_geojson(collection, width, length)
+    public = {o.id for o in found if o.secret_to is None}
+    # None drawn: the key left out, as a scenario without objectives writes it.
+    document.pop("table_objectives", None)
+    if collection["features"]:
+        document["table_objectives"] = collection
+    held = document.pop("victory_conditions", None)
+    conditions = [
+        c
+        for c in (held if isinstance(held, list) else [])
+        if not (
+            isinstance(c, dict) and c.get("kind") == "objective_taken" and c.get("objective") not in public
+        )
+    ]
+    if conditions:
+        document["victory_conditions"] = conditions
+    return _written(session, draft, document)
+
+
+def public_objectives(document: Mapping[str, JsonValue]) -> list[tuple[str, str]]:
+    """The draft's objectives a condition may name (id, name): the public ones, as the rule set's checks allow."""
+    collection = document.get("table_objectives")
+    features = collection.get("features") if isinstance(collection, dict) else None
+    shown = []
+    for i, f in enumerate(features if isinstance(features, list) else []):
+        properties = (f.get("properties") if isinstance(f, dict) else None) or {}
+        fid = str(
+            (f.get("id") if isinstance(f, dict) else None) or f"objective-{i + 1}"
+        )  # as the rules name it
+        if isinstance(properties, dict) and not properties.get("secret_to"):
+            shown.append((fid, str(properties.get("name") or fid)))
+    return shown
 
 
 def problem(document: dict[str, Any]) -> RulesError | None:

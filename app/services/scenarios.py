@@ -11,11 +11,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from app.data.bounded import MAX_SCENARIO_BYTES, MAX_SCENARIOS
-from app.data.models import Scenario, utcnow
+from app.data.models import Scenario, ScenarioDraft, utcnow
 from app.errors import Conflict, Forbidden
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
@@ -149,8 +150,16 @@ def replace_scenario(session: Session, scenario_id: str, document: Any) -> dict[
     row.ruleset, row.title, row.period = doc["ruleset"], doc["title"], doc["period"] or ""
     row.document, row.updated_at = doc, utcnow()
     session.add(row)
+    _drafts_dropped(session, scenario_id)
     session.flush()
     return doc
+
+
+def _drafts_dropped(session: Session, scenario_id: str) -> None:
+    """Every browser's edit draft of a scenario replaced or deleted goes: a draft is edits on the scenario as it
+    was, so kept it would show (and a later save would write back) the older forces over the replacement. Dropped
+    rather than refreshed: a draft's changes cannot be told from what it started from, so none can be merged."""
+    session.execute(delete(ScenarioDraft).where(col(ScenarioDraft.scenario) == scenario_id))
 
 
 def delete_scenario(session: Session, scenario_id: str) -> None:
@@ -160,6 +169,7 @@ def delete_scenario(session: Session, scenario_id: str) -> None:
     if row is None:
         raise NotFoundError("scenario", scenario_id)
     session.delete(row)
+    _drafts_dropped(session, scenario_id)
     session.flush()
 
 

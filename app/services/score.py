@@ -64,6 +64,10 @@ __all__ = [
 
 CALLED = "objective-called"  # rules.core.acts.CallObjective.event
 FINISHED = "game-finished"  # rules.core.acts.EndGame.event
+TURN_OVER = (
+    "last-turn",
+    "clock",
+)  # an EndGame's reasons that end the game as a turn would start (turns._ended)
 PLAYED_ON = "victory-played-on"  # the referee plays on after a victory condition met (app.services.result)
 _PLACE = frozenset({"x", "y", "facing_deg", "killed", "off_table"})
 
@@ -161,6 +165,7 @@ def logged(events: Iterable[LogRow], undone: set[int]) -> list[Logged]:
                 ev.id,
                 played_on if isinstance(played_on, int) else None,
                 ev.id in undone or ev.reverses_id is not None,
+                whole.get("reason", TURN_OVER[0]) in TURN_OVER,
             )
         )
     return out

@@ -15,6 +15,7 @@ from app.data.changes import SideSet
 from app.data.models import Game, GameSide, Token
 from app.errors import Conflict
 from app.services import seating
+from app.services.events import record
 from app.services.games import game_state, lock_game
 from app.services.seating import Credentials as Credentials
 from app.services.seating import Viewer, new_salt
@@ -75,6 +76,9 @@ def get_side(session: Session, game_id: int, side: str) -> GameSide:
     return row
 
 
+DICE_CHOSEN = "dice-chosen"  # the event of a side's choice of whose dice it rolls (the game record says it)
+
+
 def set_dice(session: Session, game: Game, viewer: Viewer, side: str, dice: str) -> GameSide:
     """A side's choice of whose dice its rolls are ("players" or "firestep"): its own seat's (or the
     referee's), never the other side's; kept with the game, the rolls logging whose dice each was."""
@@ -86,7 +90,9 @@ def set_dice(session: Session, game: Game, viewer: Viewer, side: str, dice: str)
         row.dice = dice
         row.version += 1
         session.add(row)
-        live.mark(session, game.pk)
+        # In the log every seat reads (the hostile pass: a side switched to its own dice for one roll and back,
+        # unseen); each roll says whose dice it was as well.
+        record(session, game, DICE_CHOSEN, viewer.role, {"side": side, "dice": dice})
     return row
 
 

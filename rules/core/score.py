@@ -82,6 +82,10 @@ class Logged:
     # An act later undone, or the undoing of one: the stands go where it put them, but nothing scores by it
     # (undone, it never happened), save that a secret objective it took is revealed (the other side read it).
     undone: bool = False
+    # An end that comes as a turn would start (the scenario's last turn over, the clock's) ends that turn too; an
+    # end during a turn (the referee's, on a victory condition, an instant win) leaves it unfinished: its end
+    # scores nothing (a newcomer found the turn the referee ended in scored as if played).
+    turn_over: bool = True
 
 
 @dataclass(frozen=True)
@@ -446,7 +450,8 @@ def _replayed(state: Replay, log: Sequence[Logged], added_at: Sequence[Mapping[i
         if ev.played_on is not None:
             tally.met = [replace(m, played_on=m.played_on or m.number == ev.played_on) for m in tally.met]
         if ev.ended:
-            tally.turn_ended(turn)
+            if ev.turn_over:
+                tally.turn_ended(turn)
             tally.game_ended()
             state.ended = True
         victory.checked(tally, pieces, turn, ev.id)

@@ -95,6 +95,11 @@ DYNAMIC = {
     "test_rules_of_play_refusals)",
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
     (
+        "app/pages/scenario_forces.py",
+        "str(first['msg']).lower()",
+    ): "pydantic's message for a field of a formation "
+    "laid out in the editor, named by its list (a stand's place)",
+    (
         "app/routes/forces.py",
         "e.errors()[0]['msg']",
     ): "pydantic's message for a state field given with a unit",

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from app.guard.security import NOTICE_HEADER
 from app.services import scenario_forces as forces
-from tests.csrf import form
+from tests.csrf import form, header
 
 FF = "flanders-fields"
 
@@ -47,14 +47,19 @@ def test_the_forces_panel_posts_keep_the_draft_s_forces_and_refuse_by_field(
     ):
         refused = c.post(post, data=form(c, sent), headers={"HX-Trigger-Name": next(iter(sent))})
         assert refused.status_code == 422 and field in refused.headers[NOTICE_HEADER].lower(), refused.text
-    placed = {"formation": fid, "stand": f"{fid}/mmg-1", "x": "10", "y": "20", "facing": "270"}
-    assert c.post(f"{url}/deploy", data=form(c, placed)).status_code == 204  # a stand placed on the map, kept
+    # A stand placed on the map, kept: posted as the outbox sends it (JSON, the CSRF header).
+    placed = {"formation": fid, "stand": [f"{fid}/mmg-1"], "x": [10], "y": [20], "facing": [270]}
+    assert c.post(f"{url}/deploy", json=placed, headers=header(c)).status_code == 204
     assert (
         '"center": [10.0, 20.0]'
         in c.post(f"{url}/change", data=form(c), headers={"HX-Trigger-Name": f"name.{fid}"}).text
     )
-    off = c.post(f"{url}/deploy", data=form(c, placed | {"x": "nan"}))
+    off = c.post(f"{url}/deploy", json=placed | {"x": [1e9]}, headers=header(c))
     assert off.status_code == 422 and off.headers[NOTICE_HEADER].startswith("X:")
+    assert off.json()["detail"].startswith("X: the stand")  # the outbox's answer (JSON) says it too
+    assert (
+        c.post(f"{url}/deploy", content=b"x=1", headers=header(c)).headers[NOTICE_HEADER].startswith("Body")
+    )
     removed = c.post(f"{url}/remove", data=form(c, {}), headers={"HX-Trigger-Name": f"remove.{fid}"})
     assert removed.status_code == 200 and removed.text.count("None yet.") == 2
     assert c.post(url, data={"side": "defender"}).status_code == 403  # no CSRF token

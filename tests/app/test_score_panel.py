@@ -82,7 +82,11 @@ def test_the_template_s_context_is_the_panel_s(sqlite_client: TestClient) -> Non
         assert all(f.name in said.group(1) for f in fields(ScorePanel) if f.name not in ("game_id", "turn"))
         strict = env.overlay(undefined=StrictUndefined)
         shown = strict.from_string(source).render(game=game, **panel.context())
-        assert "Contested: the referee's call." in words(shown)
+        # Whose it is as the stands stand, as the points count it (the newcomer pass: "contested" beside a side's points).
+        assert (
+            "Contested: the referee's call (as the stands stand, the defender's: a stand is within 1 cm of its edge)."
+            in words(shown)
+        )
         assert ("data-score-call=" in shown) == referee
 
 

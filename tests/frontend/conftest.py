@@ -497,7 +497,7 @@ def small_targets(page: Any) -> list[str]:
     """Visible controls under 44x44 CSS pixels (text links inside paragraphs excepted, not a download)."""
     found: list[str] = page.evaluate(
         """() => [...document.querySelectorAll('button, a.button, a.chip-link, a.resolver-link, .mainnav a,'
-              + ' label.chip, label.face, label.toggle, input[type=number], input[type=text], select, summary, a[download]')]
+              + ' label.chip, label.face, label.toggle, legend > label, input[type=number], input[type=text], select, summary, a[download]')]
           .filter(el => el.offsetParent !== null)
           .filter(el => { const r = el.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
           .map(el => el.outerHTML.slice(0, 80))"""

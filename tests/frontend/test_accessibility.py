@@ -60,6 +60,9 @@ def test_start_page_join_confirm_fire_plan_referee_and_map(new_page: Any) -> Non
     player = new_page()
     player.goto("/")
     found = violations_at_every_size(player, "start")
+    # Every section opened, finger-sized (the newcomer pass: a rule set's choice set up by hand was 20 px tall).
+    player.evaluate("document.querySelectorAll('main details').forEach((d) => { d.open = true; })")
+    assert not small_targets(player), small_targets(player)
     # The check finds a violation where there is one: an input with no label, added to the start page.
     player.evaluate(
         "document.querySelector('main').append(Object.assign(document.createElement('input'), {type: 'text'}))"

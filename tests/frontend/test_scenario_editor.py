@@ -561,7 +561,7 @@ def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path)
     with page.context.expect_event(
         "response", lambda r: r.url.endswith(f"/api/v1/scenarios/{copy['id']}/sheet.pdf")
     ) as sheet:
-        ed.press(page.get_by_role("button", name="Print the sheet"))
+        ed.press(page.get_by_role("link", name="Print the sheet"))
     assert sheet.value.status == 200 and sheet.value.headers["content-type"] == "application/pdf"
 
     # A file the rules refuse (a wood off the table) is refused naming the field; nothing is stored.
@@ -666,6 +666,14 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     assert kept.value.status == 204
     placed = page.locator("[data-scenario-editor]").get_attribute("data-placed")
     assert placed and int(placed) > 0
+    # An objective drawn and named is the draft's too (issues 67, 69): drawn again on the reload, then offered to
+    # the Scenario panel's "an objective taken".
+    ed.tab("objectives")
+    ed.press(page.locator("[data-objective-draw=point]"))
+    ed.at(60, 90)
+    with page.expect_response(lambda r: r.url.endswith("/objectives")) as named:
+        page.get_by_label("Name of the objective").fill("The farm")
+    assert named.value.status == 200
 
     page.reload()
     page.wait_for_selector("[data-scenario-editor][data-terrain]")
@@ -675,6 +683,14 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     assert (doc["title"], doc["turns"], doc["period"]) == ("A raid kept", 6, "mid")
     assert british_names(doc) == ["Machine Gun Company"]
     expect(page.locator("[data-scenario-editor]")).to_have_attribute("data-placed", str(placed))
+    ed.tab("objectives")
+    expect(page.locator("[data-objective-item]")).to_have_text("The farm · 1 VP")
+    ed.tab("scenario")
+    with page.expect_response(lambda r: r.url.endswith("/particulars")) as taken:
+        page.get_by_label("Objective (a secret one cannot be named)").select_option(label="The farm")
+    assert taken.value.status == 200
+    taking = {"kind": "objective_taken", "objective": "objective-1", "side": "attacker"}
+    assert ed.doc()["victory_conditions"] == [taking]
 
     with page.expect_response(lambda r: r.url.endswith("/particulars")) as refused:
         page.get_by_label("Turns (blank: no limit)").fill("500")
@@ -716,3 +732,25 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     page.wait_for_selector("[data-scenario-editor][data-terrain]")
     expect(page.get_by_label("Title")).to_have_value("")
     assert ed.errors == []
+
+
+def test_a_formation_laid_out_offline_reaches_the_draft_when_the_connection_is_back(new_page: Any) -> None:
+    """Issue 67 (brief file-67): the placements go through the outbox (outbox.js) as the map's writes do, so a
+    lay-out made on a dropped wifi is kept on the device and sent when it is back; the reload shows it placed."""
+    ed = open_editor(new_page, PHONE, touch=True)
+    page = ed.page
+    ed.press(page.locator("label.chip", has_text="Western Front mid 1915 to mid 1917"))  # its tables offered
+    ed.tab("forces")
+    ed.add("defender", "gb-1915", "Machine Gun Company")
+    ed.tab("deploy")
+    page.context.set_offline(True)
+    ed.press(page.locator("[data-lay-out]").first)
+    expect(page.locator("#net-status")).to_contain_text("1 tap kept on this device")
+    placed = page.locator("[data-scenario-editor]").get_attribute("data-placed")
+    assert placed and int(placed) > 0
+    with page.expect_response(lambda r: r.url.endswith("/forces/deploy")) as kept:
+        page.context.set_offline(False)
+    assert kept.value.status == 204
+    page.reload()
+    page.wait_for_selector("[data-scenario-editor][data-terrain]")
+    expect(page.locator("[data-scenario-editor]")).to_have_attribute("data-placed", placed)

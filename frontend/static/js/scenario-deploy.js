@@ -245,17 +245,20 @@
       const place = e.target.closest("[data-place]");
       if (place) placeByTap(place.dataset.place);
     });
-    // Each formation's placements kept in the draft as they change (a reload keeps them); a game's table has no
-    // draft (it saves to the game).
+    // Each formation's placements kept in the draft as they change (a reload keeps them), through the outbox
+    // (outbox.js): kept on the device and sent again when a flaky wifi drops it, as the map's writes are.
+    // A game's table has no draft (it saves to the game).
     const forcesUrl = root.querySelector("[data-forces-url]")?.dataset.forcesUrl;
-    S.onChange((what) => {
+    S.onChange(async (what) => {
       const f = forcesUrl && what.placement && find(what.placement);
       if (!f) return;
       const placed = F.standsOf(f.formation).filter((s) => s.placement);
-      const at = (fn) => placed.map((s) => String(fn(s)));
-      htmx.ajax("POST", `${forcesUrl}/deploy`, { source: document.body, swap: "none", values: {
-        formation: f.formation.id, off_table: f.formation.off_table ? "1" : "", stand: at((s) => s.id),
-        x: at((s) => s.placement.center[0]), y: at((s) => s.placement.center[1]), facing: at((s) => s.placement.facing_deg ?? 90) } });
+      const at = (fn) => placed.map((s) => fn(s.placement));
+      const body = { formation: f.formation.id, off_table: Boolean(f.formation.off_table),
+        stand: placed.map((s) => s.id), x: at((p) => p.center[0]), y: at((p) => p.center[1]),
+        facing: at((p) => p.facing_deg ?? 90) };
+      const r = await window.firestepOutbox.send(`${forcesUrl}/deploy`, { body });
+      if (!r.ok && !r.queued) say(r.data?.detail || window.firestepExplain(r.status, r.data, r.retryAfter));
     });
     S.onChange((what) => {
       if (what.placement) return;

@@ -19,7 +19,7 @@
   const listeners = [];
   const changed = (what) => { root.dataset.dirty = "1"; listeners.forEach((fn) => fn(what)); };
 
-  // -- the document --------------------------------------------------------------------------------------------
+  // -- the document -----------------------------------------------------------------------------------------
   const emptyDoc = () => ({
     format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: data.has_periods ? "" : null, date: "",
     table: { width_cm: 120, length_cm: 180 }, turns: null, first_side: "attacker", objectives: "", victory: "",
@@ -34,7 +34,7 @@
   const W = () => doc.table.width_cm;
   const LEN = () => doc.table.length_cm;
 
-  // -- orientation: table (x, y) cm <-> map LatLng, as the game's map draws it (table-drawing.js) -----------------
+  // -- orientation: table (x, y) cm <-> map LatLng, as the game's map draws it (table-drawing.js) -----------
   const landscape = canvas.clientWidth >= canvas.clientHeight;
   const round = (v) => Math.round(v * 10) / 10;
   const map = createMap(canvas);
@@ -116,12 +116,12 @@
     });
   };
 
-  // -- terrain -------------------------------------------------------------------------------------------------
-  const pieces = new Map(); // the editor's key of a piece -> { feature, layer } (a file's features need no id)
+  // -- terrain ----------------------------------------------------------------------------------------------
+  const pieces = new Map(); // editor's key of a piece -> { feature, layer } (a file's features need no id)
   const keys = new WeakMap(); // feature -> its key
   let selected = null;
-  // The click a browser sends at the end of a piece's drag, turn or reshape is not a tap on the table: it is let
-  // pass once such a gesture began, until the next press (however long the page took between the two).
+  // The click a browser sends at the end of a piece's drag, turn or reshape is not a tap on the table: it is
+  // let pass once such a gesture began, until the next press (however long the page took between the two).
   let pieceGesture = false;
   let nextId = 1;
   const list = root.querySelector("[data-terrain-list]");
@@ -196,7 +196,7 @@
   });
   classSelect?.addEventListener("change", showKind);
 
-  // -- the checks a drawn shape must pass ----------------------------------------------------------------------
+  // -- the checks a drawn shape must pass -------------------------------------------------------------------
   const ringsOf = (geometry) => (geometry.type === "Polygon" ? geometry.coordinates : [geometry.coordinates]);
   const segmentsCross = (a, b, c, d) => {
     const o = (p, q, r) => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
@@ -280,7 +280,7 @@
     layer.on("pm:dragstart pm:rotatestart pm:markerdragstart", () => { pieceGesture = true; });
     layer.on("click", (e) => {
       if (tapHandler && tapHandler(e.latlng)) return;
-      if (selected !== keyOf(feature)) select(keyOf(feature)); // a tap on the piece being edited keeps its tool
+      if (selected !== keyOf(feature)) select(keyOf(feature)); // a tap on the piece edited keeps its tool
     });
     renderList();
   };
@@ -301,7 +301,7 @@
     return { feature: { type: "Feature", id, properties, geometry } };
   };
 
-  // -- drawing ---------------------------------------------------------------------------------------------------
+  // -- drawing ----------------------------------------------------------------------------------------------
   let drawing = null;
   const drawButtons = root.querySelectorAll("[data-draw]");
   const setDrawing = (shape) => {
@@ -345,7 +345,7 @@
   map.on("pm:drawend", () => { if (drawing) setDrawing(null); });
   map.on("pm:intersect", () => say("That shape would cross itself: draw its outline without crossing."));
 
-  // -- the selected piece ------------------------------------------------------------------------------------------
+  // -- the selected piece -----------------------------------------------------------------------------------
   const piecePanel = root.querySelector("[data-piece]");
   const stopEditing = () => {
     for (const { layer } of pieces.values()) {
@@ -356,8 +356,8 @@
     piecePanel.querySelectorAll("[data-piece-action]").forEach((b) => b.setAttribute("aria-pressed", "false"));
     pieceMode("");
   };
-  // What a pressed Move, Reshape or Turn asks of the hand, on the mode line while it is pressed (only the line
-  // this set is cleared: a drawing's own stays).
+  // What a pressed Move, Reshape or Turn asks of the hand, on the mode line while it is pressed (only the
+  // line this set is cleared: a drawing's own stays).
   const PIECE_HOW = {
     move: "drag it to move it.",
     reshape: "drag a corner to pull it out, or a middle point to add a corner.",
@@ -416,7 +416,7 @@
     pieceMode(`${nameOf(feature)}: ${PIECE_HOW[action]}`);
   };
 
-  // -- taps on the table: placing a stand (scenario-deploy.js) takes the tap first ----------------------------------
+  // -- taps on the table: placing a stand (scenario-deploy.js) takes the tap first --------------------------
   let tapHandler = null;
   map.getContainer().addEventListener("pointerdown", () => { pieceGesture = false; }, true); // a new gesture
   map.on("click", (e) => {
@@ -428,7 +428,7 @@
   const modeLine = root.querySelector("[data-scn-mode]");
   const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
 
-  // -- the form's fields to and from the document --------------------------------------------------------------------
+  // -- the form's fields to and from the document -----------------------------------------------------------
   const field = (name) => form.querySelector(`[data-doc="${name}"]`);
   const checkedValue = (selector) => (form.querySelector(`${selector}:checked`) || {}).value;
   // A side's nationality: picked from the rule set's nations, or typed where it lists none.
@@ -438,7 +438,7 @@
   };
   const firstCondition = (kind) => (doc.victory_conditions || []).find((c) => c.kind === kind);
   const otherConditions = () => {
-    const shown = [firstCondition("points"), firstCondition("side_broken")];
+    const shown = ["points", "side_broken", "objective_taken"].map(firstCondition);
     return (doc.victory_conditions || []).filter((c) => !shown.includes(c));
   };
   const readForm = () => {
@@ -467,11 +467,12 @@
         .map((input) => input.dataset.specialRule);
       doc.sides[side].nationality = nationOf(side);
     }
-    // A new scenario's victory conditions: the first points and side-broken ones are the draft's fields; any other
-    // (a taken objective's, a second of a kind, from a file) kept as read (app/data/schemas_scenario.py: the same).
+    // A new scenario's victory conditions: the first points, side broken and objective taken are the draft's
+    // fields; any other (a second of a kind, from a file) kept as read (app/data/schemas_scenario.py: the same).
     const points = form.querySelector("[data-victory-points]");
     if (points) {
       const broken = checkedValue("[data-victory-side]");
+      const [taken, side] = ["", "-side"].map((s) => form.querySelector(`[data-victory-taken${s}]`).value);
       const lost = form.querySelector("[data-victory-lost]").value;
       doc.victory_conditions = [
         ...otherConditions(),
@@ -479,6 +480,7 @@
         ...(broken && broken !== "none"
           ? [{ kind: "side_broken", ...(broken !== "either" && { side: broken }), ...(lost && { stands_lost: Number(lost) }) }]
           : []),
+        ...(taken ? [{ kind: "objective_taken", objective: taken, side }] : []),
       ];
     }
   };
@@ -503,6 +505,9 @@
       points.value = firstCondition("points")?.points ?? "";
       form.querySelector("[data-victory-lost]").value = broken?.stands_lost ?? "";
       check(`[data-victory-side][value="${broken ? broken.side || "either" : "none"}"]`);
+      const taken = firstCondition("objective_taken");
+      form.querySelector("[data-victory-taken]").value = taken?.objective ?? "";
+      form.querySelector("[data-victory-taken-side]").value = taken?.side ?? "attacker";
     }
     form.querySelectorAll("[data-special-rule]").forEach((input) => {
       input.checked = (doc.special_rules?.[input.dataset.specialSide] || []).includes(input.dataset.specialRule);
@@ -578,7 +583,7 @@
   });
   form.addEventListener("submit", (e) => e.preventDefault());
 
-  // -- the whole document in, and out --------------------------------------------------------------------------------
+  // -- the whole document in, and out -----------------------------------------------------------------------
   const redrawAll = () => {
     for (const { layer } of pieces.values()) layers.terrain.removeLayer(layer);
     pieces.clear();
@@ -589,8 +594,8 @@
     drawTable();
     changed({ all: true });
   };
-  // The forces are the server's panel's (app/pages/scenario_forces.py: this browser's draft, or the scenario as
-  // saved): its island taken into the document at load and after each answer swapped in, its sentence said.
+  // The forces are the server's panel's (app/pages/scenario_forces.py: this browser's draft, or the scenario
+  // as saved): its island taken into the document at load and after each swap, its sentence said.
   const takeForces = () => {
     const island = form.querySelector("[data-scn-forces]");
     const before = JSON.stringify([doc.sides.attacker.forces, doc.sides.defender.forces]);
@@ -614,7 +619,7 @@
     redrawAll();
     fitTable();
     delete root.dataset.dirty;
-    // A scenario read in (a file) is the draft's too where the page keeps one; the page's first is the draft's own.
+    // A file read in is the draft's too where the page keeps one; the page's first is the draft's own.
     if (kept) form.querySelector("[data-scn-draft]")?.dispatchEvent(new Event("scn-loaded"));
   };
   const current = () => { readForm(); return doc; };

@@ -1,9 +1,9 @@
-// The scenario editor's file: read a stored scenario into the editor (/scenarios/{id}/edit), Save it (POST a new
-// one, PUT a stored one), Export it (the stored document as a .json download), Import a file (POSTed, then
-// edited here; a file whose id is saved here already offers to replace the saved one or keep both), Print its
-// sheet (the scenario API's PDF), and Start a game from it through the start page's own form (POST /games/new
-// {scenario}), which lands on the new game's created page. The server's refusals are shown naming the field
-// and what it allows.
+// The scenario editor's file: read a stored scenario into the editor (/scenarios/{id}/edit), Save it (POST a
+// new one, PUT a stored one), Import a file (POSTed, then edited here; a file whose id is saved here already
+// offers to replace the saved one or keep both), and Start a game from it through the start page's own form
+// (POST /games/new {scenario}), landing on the new game's created page. Export and Print are the page's links
+// (the stored document as a download, the sheet in a new tab): this script saves unsaved changes before them.
+// The server's refusals are shown naming the field and what it allows.
 (() => {
   const start = () => {
     const S = window.firestepScenario;
@@ -67,6 +67,10 @@
       savedAs.textContent = `Saved as “${doc.title || id}” (${id}).`;
       startForm.querySelector("[data-start-scenario]").value = id;
       startForm.querySelector("[data-start]").disabled = false;
+      const at = `${API}/${encodeURIComponent(id)}`;
+      Object.assign(root.querySelector("[data-export]"), { href: at, download: `${id}.json` });
+      const sheet = root.querySelector("[data-print-sheet]");
+      sheet.href = `${at}/sheet${sheet.dataset.printSheet === "view" ? "" : ".pdf"}`;
       if (location.pathname === "/scenarios/new") fetch(`/scenarios/new/${encodeURIComponent(S.data.ruleset)}/discard`, { method: "POST", credentials: "same-origin", headers: { ...headers(), "HX-Request": "true" } }).catch(() => {}); // saved, it is no draft: the next new scenario starts empty
       if (location.pathname !== `/scenarios/${id}/edit`) { forcesOf(id); history.replaceState(null, "", `/scenarios/${id}/edit`); }
       delete root.dataset.dirty;
@@ -82,19 +86,11 @@
       tell(`Saved: ${result.data.title}.`, true);
       return true;
     };
-    const exportFile = async () => {
-      if (!id || root.dataset.dirty) { tell("Save the scenario first: the file is the saved scenario."); return; }
-      const result = await call(`${API}/${encodeURIComponent(id)}`, "GET");
-      if (!result.ok) { tell(refusal(result, "exported")); return; }
-      const blob = new Blob([JSON.stringify(result.data, null, 2)], { type: "application/json" });
-      const a = document.createElement("a");
-      a.href = URL.createObjectURL(blob);
-      a.download = `${id}.json`;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-      tell(`Exported ${id}.json.`, true);
+    // Export is a link to the saved document (its download named after the id): only what is saved is a file.
+    const exportFile = (e) => {
+      if (id && !root.dataset.dirty) { tell(`Exported ${id}.json.`, true); return; }
+      e.preventDefault();
+      tell("Save the scenario first: the file is the saved scenario.");
     };
     const imported = (result, name) => {
       // Another rule set's file is edited on its own rule set's page (its terrain, forces and bases).
@@ -135,22 +131,19 @@
       choice.hidden = true;
       imported(result, name);
     };
-    // The sheet of what is saved: unsaved changes are saved first, as Start does.
-    const printSheet = async () => {
-      if ((!id || root.dataset.dirty) && !(await save())) return;
-      // Its PDF, or without the server's PDF engine its print view (data-print-sheet="view").
-      const pdf = root.querySelector("[data-print-sheet]")?.dataset.printSheet !== "view";
-      const a = Object.assign(document.createElement("a"), { href: `${API}/${encodeURIComponent(id)}/sheet${pdf ? ".pdf" : ""}`, target: "_blank" });
-      document.body.append(a);
-      a.click(); // a new tab, as a link's
-      a.remove();
-      tell(pdf ? "The sheet opens in a new tab: print it from there." : "The sheet opens in a new tab: print it from there (Save as PDF).", true);
+    // Print is a link to the sheet of what is saved (its PDF, or without the server's PDF engine its print view):
+    // unsaved changes are saved first, as Start does, then the sheet opens as the link would.
+    const printSheet = async (e, link) => {
+      const say = () => tell("The sheet opens in a new tab: print it from there.", true);
+      if (id && !root.dataset.dirty) { say(); return; }
+      e.preventDefault();
+      if (await save()) { window.open(link.href, "_blank"); say(); }
     };
-
     root.addEventListener("click", async (e) => {
       if (e.target.closest("[data-save]")) { await save(); return; }
-      if (e.target.closest("[data-export]")) { await exportFile(); return; }
-      if (e.target.closest("[data-print-sheet]")) { await printSheet(); return; }
+      if (e.target.closest("[data-export]")) { exportFile(e); return; }
+      const sheet = e.target.closest("[data-print-sheet]");
+      if (sheet) { await printSheet(e, sheet); return; }
       if (e.target.closest("[data-import-keep]")) { await settle(true); return; }
       if (e.target.closest("[data-import-replace]")) await settle(false);
     });
@@ -174,8 +167,6 @@
         forcesOf(result.data.id); // this browser's draft of its forces, if it has one
         if (root.hasAttribute("data-shipped")) {
           // A scenario that ships with firestep is not replaced: saving makes the club's own copy.
-          const copy = S.doc();
-          delete copy.id;
           id = "";
           savedAs.textContent = `${result.data.title} ships with firestep: Save makes your own copy.`;
         } else {

@@ -1,10 +1,11 @@
-// The scenario editor's objectives (issue 55): the points and areas a game scores victory points for, saved in
-// the document's `table_objectives` (a GeoJSON FeatureCollection in table cm, as the terrain; each feature's
-// properties its name, vp 0..100, when it is scored and, if not by its stands alone, who holds it empty).
-// By touch or mouse: "Place a point" then a tap on the table; "Draw a box" (two corners) or "Draw an area" (its
-// corners, then Finish) with leaflet-geoman. A tap on one (or its line in the list) selects it: its name,
-// worth and scoring in the form, Move (then a tap where its middle goes), Reshape (drag its corners), Delete.
-// Built on window.firestepScenario (scenario-editor.js); the server checks the same again on save.
+// The scenario editor's objectives (issue 55): the points and areas a game scores victory points for, saved
+// in the document's `table_objectives` (a GeoJSON FeatureCollection in table cm, as the terrain; each
+// feature's properties its name, vp 0..100, when it is scored and, if not by its stands alone, who holds it
+// empty). By touch or mouse: "Place a point" then a tap on the table; "Draw a box" (two corners) or "Draw an
+// area" (its corners, then Finish) with leaflet-geoman. A tap on one (or its line in the list) selects it:
+// its name, worth and scoring in the form, Move (then a tap where its middle goes), Reshape (drag its
+// corners), Delete. Built on window.firestepScenario (scenario-editor.js); the server checks the same again
+// on save, and on each change a draft keeps (the draft's island draws them again on a reload).
 (() => {
   const start = () => {
     const S = window.firestepScenario;
@@ -37,23 +38,19 @@
       else delete S.doc().table_objectives;
     };
     const byId = (id) => features().find((f) => f.id === id);
-    const freshId = () => {
-      let n = features().length + 1;
-      while (byId(`objective-${n}`)) n += 1;
-      return `objective-${n}`;
-    };
+    const freshId = (n = features().length + 1) => (byId(`objective-${n}`) ? freshId(n + 1) : `objective-${n}`);
     const nameOf = (f) => f.properties.name || f.id;
     const onTable = ([x, y]) => x >= 0 && y >= 0 && x <= S.W() && y <= S.LEN();
     const pointsOf = (g) => (g.type === "Point" ? [g.coordinates] : g.coordinates[0]);
 
-    // -- drawing them ------------------------------------------------------------------------------------------
+    // -- drawing them ---------------------------------------------------------------------------------------
     const draw = () => {
       group.clearLayers();
       shapes.clear();
       for (const f of features()) {
         const g = f.geometry;
-        const latlngs = g.type === "Point" ? pointObjective(g.coordinates) : [g.coordinates[0].slice(0, -1).map(toLL)];
-        const shape = L.polygon(latlngs, {
+        const lls = g.type === "Point" ? pointObjective(g.coordinates) : [g.coordinates[0].slice(0, -1).map(toLL)];
+        const shape = L.polygon(lls, {
           pane: "objectives", className: `objective holder-none scn-objective${selected === f.id ? " scn-selected" : ""}`,
           bubblingMouseEvents: false,
         }).addTo(group);
@@ -81,7 +78,7 @@
       if (!features().length) list.replaceChildren(h("li", { class: "muted", text: "No objectives yet." }));
     };
 
-    // -- the selected one ------------------------------------------------------------------------------------------
+    // -- the selected one -----------------------------------------------------------------------------------
     const field = (name) => piece.querySelector(`[data-objective-field="${name}"]`);
     const stopEditing = () => {
       for (const { shape } of shapes.values()) if (shape.pm && shape.pm.enabled()) shape.pm.disable();
@@ -128,7 +125,7 @@
     });
     panel.addEventListener("change", (e) => { if (e.target.closest("[data-objective-field]")) e.stopPropagation(); });
 
-    // -- putting one down ------------------------------------------------------------------------------------------
+    // -- putting one down -----------------------------------------------------------------------------------
     const add = (geometry) => {
       if (features().length >= MOST) { S.say(`A scenario has at most ${MOST} objectives.`); return; }
       if (!pointsOf(geometry).every(onTable)) { S.say(`That objective goes off the table: every point must be on the ${S.W()} × ${S.LEN()} cm table.`); return; }
@@ -174,7 +171,7 @@
     });
     map.on("pm:drawend", () => { if (drawing && drawing !== "point") setDrawing(null); });
 
-    // -- moving and reshaping ----------------------------------------------------------------------------------------
+    // -- moving and reshaping -------------------------------------------------------------------------------
     let movingId = null;
     const relocating = () => movingId !== null;
     const moveTo = (id, to) => {
@@ -248,6 +245,22 @@
       }
     });
     S.onChange((what) => { if (what.all) { selected = null; piece.hidden = true; draw(); } });
+    // A scenario's draft keeps them (app/pages/scenario_forces.py): drawn from its island in the forces panel
+    // at load and when the panel is read for a scenario (its draft, or as saved), posted whole as they change
+    // (from the editor's root: htmx queues one post a source, and the deploy's are the body's).
+    const island = () => S.form.querySelector("[data-scn-objectives]");
+    const take = (i = island()) => i && store(JSON.parse(i.textContent)?.features || []);
+    take();
+    document.body.addEventListener("htmx:afterSwap", ({ detail: d }) => {
+      if (d.target.id === "scn-formations" && d.requestConfig.verb === "get") { take(); select(null); }
+    });
+    S.onChange((what) => {
+      const i = island();
+      if (!i || !what.objectives) return;
+      const to = S.form.querySelector("#scn-taken") && { target: "#scn-taken", swap: "outerHTML" };
+      const values = { table_objectives: JSON.stringify(collection()) };
+      htmx.ajax("POST", i.dataset.objectivesUrl, { source: S.root, swap: "none", ...to, values });
+    });
     draw();
   };
   if (window.firestepScenario) start();

@@ -86,6 +86,12 @@ def test_a_secret_objective_is_sealed_unseen_scored_revealed_and_verified(client
     commitment = sealed["attacker"].group(1)  # type: ignore[union-attr]
     not_yet = verify(client, g, g.defender, "attacker")
     assert not_yet.status_code == 409 and hill not in not_yet.text
+    # The defender holds none: the attacker's check of it says the same "not yet" (none is not told from some).
+    none = verify(client, g, g.attacker, "defender")
+    assert (none.status_code, none.json()["detail"].replace("defender", "attacker")) == (
+        409,
+        not_yet.json()["detail"],
+    )
     mine = verify(client, g, g.attacker, "attacker").json()  # its own side checks the whole tree
     assert (
         mine["verified"] and mine["padding_salt"] and [i["objective"]["id"] for i in mine["items"]] == [hill]

@@ -166,6 +166,12 @@ def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient
     assert wrong.status_code == 422 and wrong.json()["field"] == "dice", wrong.json()
     chosen = client.put(choice, headers=g.attacker, json={"dice": "firestep"})
     assert chosen.json() == {"side": "attacker", "dice": "firestep"}
+    # Told to the other side in the log (the hostile pass: a switch to its own dice and back went unseen).
+    told = client.get(f"{api}/events", headers=g.defender).json()
+    assert told[-1]["kind"] == "dice-chosen" and told[-1]["payload"] == {
+        "side": "attacker",
+        "dice": "firestep",
+    }
     rolled_for = fragment(client, g, g.attacker, mg["id"], f"{play}&die=1")
     assert 'data-play-dice-by="firestep"' in rolled_for and "data-die-row" not in rolled_for
     assert "Roll: firestep's dice" in words(rolled_for) and "data-play-apply" not in rolled_for

@@ -71,3 +71,33 @@ def test_an_edit_s_draft_starts_from_its_scenario_apart_from_the_new_one(
     with unit_of_work(session):
         drafts.discard(session, owner, mm, demo)
     assert drafts.find(session, owner, mm, demo) is None and drafts.find(session, owner, mm) is not None
+
+
+def test_an_edit_s_draft_goes_when_its_scenario_is_replaced_or_deleted(session: Any) -> None:
+    """Issue 67 (brief file-67): a draft is edits on the scenario as it was saved; once the scenario is replaced
+    (an import's Replace, or a save from another tab) the draft's older forces would be shown and saved over the
+    replacement, so every browser's draft of it is dropped and the panel starts again from what is saved."""
+    mine, theirs = drafts.owner_of(drafts.new_key()), drafts.owner_of(drafts.new_key())
+    assert mine and theirs
+    mm = "2mm-earth-1418"
+    with unit_of_work(session):
+        doc = {**scenarios.get_document(session, "earth2mm-demo-ferme"), "title": "Farm"}
+        del doc["id"]
+        sid = scenarios.import_scenario(session, doc)["id"]
+        drafts.set_particulars(session, mine, mm, DraftParticulars(title="Mine"), scenario=sid)
+        drafts.set_particulars(session, theirs, mm, DraftParticulars(title="Theirs"), scenario=sid)
+        drafts.set_particulars(
+            session, mine, mm, DraftParticulars(title="New one")
+        )  # another scenario's: kept
+    replacement = {**doc, "id": sid, "title": "Farm, replaced"}
+    replacement["sides"] = {**doc["sides"], "attacker": {**doc["sides"]["attacker"], "forces": []}}
+    with unit_of_work(session):
+        scenarios.replace_scenario(session, sid, replacement)
+    assert drafts.find(session, mine, mm, sid) is None and drafts.find(session, theirs, mm, sid) is None
+    assert drafts.find(session, mine, mm) is not None
+    with unit_of_work(session):
+        again = drafts.set_particulars(session, mine, mm, DraftParticulars(title="Again"), scenario=sid)
+    assert again.document["sides"]["attacker"]["forces"] == []  # from the replacement, not the old draft
+    with unit_of_work(session):
+        scenarios.delete_scenario(session, sid)
+    assert drafts.find(session, mine, mm, sid) is None

@@ -98,6 +98,9 @@ def test_an_each_turn_objective_scores_its_holder_as_each_turn_ends() -> None:
     log = [Logged(1, move(1, HOME, ON_1)), Logged(2), Logged(3), Logged(3, ended=True)]
     s = score_of(objs, BASES, now, log)
     assert s.points["defender"] == 3 and s.turns_scored == (1, 2, 3)
+    # Ended during turn 3 (the referee's, on a condition): turn 3 is not over and its end scores nothing.
+    cut = score_of(objs, BASES, now, [*log[:-1], Logged(3, ended=True, turn_over=False)])
+    assert cut.points["defender"] == 2 and cut.turns_scored == (1, 2) and cut.ended
 
 
 def test_a_first_taken_objective_scores_once_to_the_first_side_to_hold_it() -> None:
