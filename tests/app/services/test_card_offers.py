@@ -117,14 +117,19 @@ def _check_stand(engine: Engine, game_id: int, stand: int, where: str) -> list[A
     the referee's card offers (to be played on)."""
     keep: list[Act] = []
     tries: dict[str, list[int]] = {}
+    # Every act of the card, read once for the three seats: each act is played in a session rolled back, so the
+    # game the seats' cards are read from is the same.
+    with Session(engine) as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        units = list_units(s, game_id)
+        every = card.offers(snapshot_of(s, game, units), game, units, stand)
+        side = next(u.side for u in units if u.id == stand)
     for role in VIEWERS:
         with Session(engine) as s:
             game = s.get(Game, game_id)
             assert game is not None
-            units = list_units(s, game_id)
-            every = card.offers(snapshot_of(s, game, units), game, units, stand)
             shown = card.stand_card(s, game, Viewer(game_id, role), stand)
-            side = next(u.side for u in units if u.id == stand)
         if role not in ("referee", side):
             # The other side's seat: its card offers only a marker placed (its shots place them), exactly when
             # the pipeline plays it; the pipeline refuses any other act of the stand before any rule of play
