@@ -12,6 +12,7 @@ its id) before the end."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -63,6 +64,7 @@ def renderings(point: list[float]) -> list[str]:
     return out
 
 
+@functools.cache  # the app's routes are made at its import: enumerated once, not at every walk
 def get_routes() -> list[Any]:
     routes = [r for r in iter_route_contexts(default_app.router.routes) if "GET" in (r.methods or ())]
     assert len(routes) > 100, "the enumeration found too few routes: it would walk nothing"
@@ -121,9 +123,9 @@ class Walk:
         aimed = [r for p in self.ever.get(side, []) if p not in self.fired for r in renderings(p)]
         return aimed + self.objectives.get(side, [])
 
-    def hidden_cards(self, viewer: str | None) -> set[str]:
-        """The undealt pack, and the other side's hand: no card of them is for `viewer`."""
-        hands = self.hands()
+    def hidden_cards(self, viewer: str | None, hands: dict[str, set[str]] | None = None) -> set[str]:
+        """The undealt pack, and the other side's hand: no card of them is for `viewer` (`hands`: as read now)."""
+        hands = self.hands() if hands is None else hands
         undealt = self.undealt(hands)
         known = hands.get(viewer or "", set()) | self.handed.get(viewer or "", set())
         return undealt | (set().union(*hands.values()) - known)
@@ -218,10 +220,11 @@ class Walk:
 
     def check(self, phase: str, pdfs: bool = True) -> None:
         """Walk every route as each of `viewers` (a side, or no one): nothing of the other side's secrets."""
+        hands = self.hands()  # read once: nothing is played while the routes are read
         for viewer in self.viewers:
             others = [s for s in SIDES if s != viewer]
             secrets = [r for s in others for r in self.secrets_of(s)]
-            cards = self.hidden_cards(viewer)
+            cards = self.hidden_cards(viewer, hands)
             for where, text, about in self.read(viewer, pdfs):
                 for secret in secrets:
                     assert secret not in text, f"{phase}: {where} shows {secret!r} to {viewer or 'no token'}"
