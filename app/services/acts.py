@@ -136,17 +136,16 @@ def _judged(
     (a stand's card judging its acts)."""
     if act.override:
         viewer.require_referee("override the rules of play")
-    todo = _PREPARE[type(act)](session, game, viewer, act, formation)
+    given = formation if isinstance(act, MoveFormation) or read is None else read[0]  # a plan, or the units
+    todo = _PREPARE[type(act)](session, game, viewer, act, given)
     if not isinstance(act, _CLOCK_ACTS):
         _out_of_time(session, game, viewer, read is not None)
-    if todo.units is None and read is not None:
-        todo.units = read[0]
+    # The units the rules of play ask and the rule set plays on, read once (before the rules of play: not twice).
+    if todo.units is None:
+        todo.units = read[0] if read is not None else units_service.list_units(session, game.pk)
     override = _rules_of_play(session, game, viewer, act, todo)
-    units = todo.units if todo.units is not None else units_service.list_units(session, game.pk)
-    todo.units = units
-    # The one the rules of play ask and the rule set plays on.
     whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
-    snapshot = read[1] if read is not None and whole else snapshot_of(session, game, units)
+    snapshot = read[1] if read is not None and whole else snapshot_of(session, game, todo.units)
     if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
         override = Overridden.merged(override, turns.roll_of_play(game, viewer, act, snapshot))
     return todo, snapshot, _forbidden(game, viewer, act, snapshot, override)
@@ -329,7 +328,9 @@ def _move_formation(
     return Todo(formations.asks(p), p.units, write)
 
 
-def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, _: Any) -> Todo:
+def _marker(
+    session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, read: list[Unit] | None
+) -> Todo:
     unit = units_service.get_unit(session, game.pk, act.unit_id)
     if isinstance(act, RecoverMarker):
         # Markers land on the enemy's stands: either player (or the referee) may place them; a side
@@ -339,7 +340,7 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
             raise RulesError(
                 "spend_action", "only the referee may recover a marker without an action", [True]
             )
-    units = units_service.list_units(session, game.pk)
+    units = read if read is not None else units_service.list_units(session, game.pk)  # a caller's, judging
     cause = act.cause if isinstance(act, PlaceMarker) else None
 
     def write(answer: Answer) -> Written:
@@ -392,8 +393,8 @@ def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTe
 
 
 # -- rolls, fire, cards --------------------------------------------------------------------------------------
-def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> Todo:
-    units = resolve.checked(session, game, viewer, act)
+def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: list[Unit] | None) -> Todo:
+    units = resolve.checked(session, game, viewer, act, read)  # the units a caller judging acts read once
     private: dict[str, Any] = {}
 
     def write(w: Answer) -> Written:

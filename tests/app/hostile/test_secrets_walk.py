@@ -12,6 +12,7 @@ its id) before the end."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -47,8 +48,12 @@ ORCHARD = {
 AIMED_AGAIN = [447.6875, 381.9375]  # the battery that fired, aimed again afterwards
 CARD = re.compile(r"(?<![A-Za-z0-9_-])(?:10|[2-9JQKA])[HDCS](?![A-Za-z0-9_-])")
 STREAM = "/api/v1/games/{game_id}/stream"  # read live from the start of the game (a thread per side and view)
-pytestmark = pytest.mark.long  # a whole game walked route by route: about a minute per backend
+pytestmark = pytest.mark.long  # a whole game walked route by route: half a minute a part per backend
 VIEWS = ("", "map", "board", "counters")  # every view of the stream a page asks for
+# The walk in two parts, each its own game played the same way and walked at every event (so the suite's two
+# workers share it): what the attacker reads, and what the defender and a client with no token read. Each part
+# reads the streams of its sides; the referee's own reading (the search is not blind) goes with the second.
+PARTS = {"attacker": ("attacker",), "defender-and-no-token": ("defender", None)}
 
 
 def renderings(point: list[float]) -> list[str]:
@@ -59,6 +64,7 @@ def renderings(point: list[float]) -> list[str]:
     return out
 
 
+@functools.cache  # the app's routes are made at its import: enumerated once, not at every walk
 def get_routes() -> list[Any]:
     routes = [r for r in iter_route_contexts(default_app.router.routes) if "GET" in (r.methods or ())]
     assert len(routes) > 100, "the enumeration found too few routes: it would walk nothing"
@@ -103,6 +109,7 @@ class Walk:
     # Cards a side drew and handed to the other ("hand over card to enemy"): it knows them, as at the table.
     handed: dict[str, set[str]] = field(default_factory=dict)
     objectives: dict[str, list[str]] = field(default_factory=dict)  # a side's secret objectives, as written
+    viewers: tuple[str | None, ...] = ("attacker", "defender", None)  # who reads (None: no token)
 
     def who(self, role: str | None) -> dict[str, str]:
         return {"referee": self.g.referee, "attacker": self.g.attacker, "defender": self.g.defender}.get(
@@ -116,9 +123,9 @@ class Walk:
         aimed = [r for p in self.ever.get(side, []) if p not in self.fired for r in renderings(p)]
         return aimed + self.objectives.get(side, [])
 
-    def hidden_cards(self, viewer: str | None) -> set[str]:
-        """The undealt pack, and the other side's hand: no card of them is for `viewer`."""
-        hands = self.hands()
+    def hidden_cards(self, viewer: str | None, hands: dict[str, set[str]] | None = None) -> set[str]:
+        """The undealt pack, and the other side's hand: no card of them is for `viewer` (`hands`: as read now)."""
+        hands = self.hands() if hands is None else hands
         undealt = self.undealt(hands)
         known = hands.get(viewer or "", set()) | self.handed.get(viewer or "", set())
         return undealt | (set().union(*hands.values()) - known)
@@ -212,11 +219,12 @@ class Walk:
                     break
 
     def check(self, phase: str, pdfs: bool = True) -> None:
-        """Walk every route as each side and as no one: nothing of the other side's secrets."""
-        for viewer in ("attacker", "defender", None):
+        """Walk every route as each of `viewers` (a side, or no one): nothing of the other side's secrets."""
+        hands = self.hands()  # read once: nothing is played while the routes are read
+        for viewer in self.viewers:
             others = [s for s in SIDES if s != viewer]
             secrets = [r for s in others for r in self.secrets_of(s)]
-            cards = self.hidden_cards(viewer)
+            cards = self.hidden_cards(viewer, hands)
             for where, text, about in self.read(viewer, pdfs):
                 for secret in secrets:
                     assert secret not in text, f"{phase}: {where} shows {secret!r} to {viewer or 'no token'}"
@@ -224,8 +232,8 @@ class Walk:
                 shown = cards_in(text) & cards if about else set()
                 assert not shown, f"{phase}: {where} shows {sorted(shown)} to {viewer or 'no token'}"
         # The search is not blind: each side reads its own points as they are now, the referee all of them; and
-        # its own secret objectives.
-        for who in ("referee", *SIDES):
+        # its own secret objectives (the referee with the part that reads without a token).
+        for who in [*(["referee"] if None in self.viewers else []), *(v for v in self.viewers if v)]:
             units = self.http.get(f"/api/v1/games/{self.g.id}/units", headers=self.who(who)).text
             for side, point in self.aimed.values():
                 if who in ("referee", side):
@@ -317,10 +325,19 @@ def walk(live_url: str) -> Iterator[Walk]:  # noqa: F811
         yield Walk(http, g, batteries)
 
 
-def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: str) -> None:  # noqa: F811
+@pytest.mark.parametrize("part", PARTS)
+def test_no_route_shows_a_secret_aiming_point_or_the_pack(
+    walk: Walk,
+    live_url: str,  # noqa: F811
+    part: str,
+) -> None:
     w, g = walk, walk.g
+    w.viewers = PARTS[part]
     threads = {
-        (s, v): follow(live_url, g, s, v, w.frames.setdefault(f"{s} {v}", [])) for s in SIDES for v in VIEWS
+        (s, v): follow(live_url, g, s, v, w.frames.setdefault(f"{s} {v}", []))
+        for s in SIDES
+        if s in w.viewers
+        for v in VIEWS
     }
     first, second = w.batteries["attacker"][:2]
     aim(w, g.attacker, first, FIRES)

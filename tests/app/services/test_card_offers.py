@@ -77,9 +77,10 @@ def _keep(engine: Engine, game_id: int, act: Act) -> None:
         acts.play(s, game, Viewer(game_id, "referee"), act)
 
 
-def _sampled(s: Session, game: Game, rng: random.Random) -> list[int]:
+def _sampled(s: Session, game: Game, rng: random.Random) -> tuple[list[int], set[tuple[str, str]]]:
     """Few stands covering every act kind the cards have now (a roll by its resolver, an edit by its field, a
-    move, a recovery): the stand covering most of those left, in turn, of either side (drawn among equals)."""
+    move, a recovery): the stand covering most of those left, in turn, of either side (drawn among equals); and
+    the act kinds they cover (every kind the cards have now)."""
     units = list_units(s, game.id or 0)
     snap = snapshot_of(s, game, units)
     kinds: dict[int, set[tuple[str, str]]] = {}
@@ -87,13 +88,14 @@ def _sampled(s: Session, game: Game, rng: random.Random) -> list[int]:
         if not u.killed:
             kinds[u.id or 0] = {(o.kind, o.key) for o in card.offers(snap, game, units, u.id or 0)}
     left = set().union(*kinds.values())
+    every = set(left)
     out = []
     while left:
         best = max(len(k & left) for k in kinds.values())
         stand = rng.choice(sorted(i for i, k in kinds.items() if len(k & left) == best))
         out.append(stand)
         left -= kinds[stand]
-    return sorted(out)
+    return sorted(out), every
 
 
 def _target_tries(s: Session, game: Game, stand: int, resolver: str) -> list[int]:
@@ -117,14 +119,19 @@ def _check_stand(engine: Engine, game_id: int, stand: int, where: str) -> list[A
     the referee's card offers (to be played on)."""
     keep: list[Act] = []
     tries: dict[str, list[int]] = {}
+    # Every act of the card, read once for the three seats: each act is played in a session rolled back, so the
+    # game the seats' cards are read from is the same.
+    with Session(engine) as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        units = list_units(s, game_id)
+        every = card.offers(snapshot_of(s, game, units), game, units, stand)
+        side = next(u.side for u in units if u.id == stand)
     for role in VIEWERS:
         with Session(engine) as s:
             game = s.get(Game, game_id)
             assert game is not None
-            units = list_units(s, game_id)
-            every = card.offers(snapshot_of(s, game, units), game, units, stand)
             shown = card.stand_card(s, game, Viewer(game_id, role), stand)
-            side = next(u.side for u in units if u.id == stand)
         if role not in ("referee", side):
             # The other side's seat: its card offers only a marker placed (its shots place them), exactly when
             # the pipeline plays it; the pipeline refuses any other act of the stand before any rule of play
@@ -230,10 +237,8 @@ def test_the_card_offers_an_act_exactly_when_the_pipeline_plays_it(
             if game.turn != start[0]:
                 break
             where = f"{scenario} turn {game.turn} {game.side_to_move} step {game.step}"
-            stands = _sampled(s, game, rng)
-            units = list_units(s, game_id)
-            snap = snapshot_of(s, game, units)
-            seen_kinds |= {(o.kind, o.key) for u in stands for o in card.offers(snap, game, units, u)}
+            stands, kinds_now = _sampled(s, game, rng)
+            seen_kinds |= kinds_now
         steps += 1
         kept: list[Act] = []
         for stand in stands:
