@@ -95,7 +95,7 @@ DYNAMIC = {
     "test_rules_of_play_refusals)",
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
     (
-        "app/routes/forces.py",
+        "app/services/units_by_hand.py",
         "e.errors()[0]['msg']",
     ): "pydantic's message for a state field given with a unit",
     ("rules/vimy_ridge/play/game.py", "e.reason"): "a scenario counter's hex or strength refusal re-raised "
