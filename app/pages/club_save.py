@@ -58,12 +58,18 @@ def _words(text: str) -> list[str]:
     return [w for w in WORDS.split(text) if w]
 
 
+# A whole number as a form's number input sends it (ASCII digits: Python's int() would take "１" and "1_0").
+WHOLE = re.compile(r"-?[0-9]{1,9}")
+
+
 def _number(text: str) -> int | str:
     """A whole number as typed, or the text itself for the document's checks to refuse naming its field."""
-    try:
-        return int(text)
-    except ValueError:
-        return text
+    return int(text) if WHOLE.fullmatch(text) else text
+
+
+def _whole(text: str) -> int | None:
+    """A hidden id or version as the page rendered it; anything else is none (a new counter, a stale page)."""
+    return int(text) if WHOLE.fullmatch(text) and not text.startswith("-") else None
 
 
 def club_values(specs: Sequence[Mapping[str, Any]], form: FormData) -> dict[str, object]:
@@ -146,8 +152,8 @@ def posted_counters(counter_fields: Sequence[Mapping[str, Any]], form: FormData)
                 row.get("side", ""),
                 row.get("name", ""),
                 state,
-                int(unit) if unit.isdigit() else None,
-                int(version) if version.isdigit() else None,
+                _whole(unit),
+                _whole(version),
             )
         )
     return out
@@ -208,14 +214,20 @@ def refusal(e: Exception, doing: str = "saved") -> str:
     return f"Not {doing}: {f'{field}: ' if field else ''}{_lowered(said)}"
 
 
-def _said(request: Request, message: str, status: int = 200, scenario: str = "", title: str = "") -> Response:
-    """The answer swapped in place of the message (and, saved, the scenario's id where the page keeps it)."""
+def _said(
+    request: Request, message: str, status: int = 200, scenario: str = "", title: str = "", focus: str = ""
+) -> Response:
+    """The answer swapped in place of the message (and, saved, the scenario's id where the page keeps it);
+    `focus` the id of the input to fix (the script focuses it)."""
+    said = {"message": message, "good": status < 400 and bool(scenario), "scenario": scenario, "title": title}
     return templates.TemplateResponse(
-        request,
-        "_club_said.html",
-        {"message": message, "good": status < 400 and bool(scenario), "scenario": scenario, "title": title},
-        status_code=status,
+        request, "_club_said.html", {**said, "focus": focus}, status_code=status
     )
+
+
+def _unnamed(counters: Sequence[PostedCounter]) -> str:
+    """The name input of the first counter with no name ('' when all have one)."""
+    return next((f"club-c{c.n}-name" for c in counters if not c.name), "")
 
 
 def _ruleset(ruleset_id: str) -> str | None:
@@ -245,9 +257,9 @@ async def save_scenario(
         return _said(request, f"Not saved: counter: at most {MOST_COUNTERS} counters a scenario.", 422)
     document = scenario_document(editor, form, counters)
     if not document["title"]:
-        return _said(request, "Not saved: give the scenario a title.", 422)
-    if any(not c.name for c in counters):
-        return _said(request, "Not saved: give every counter its name.", 422)
+        return _said(request, "Not saved: give the scenario a title.", 422, focus="club-title")
+    if _unnamed(counters):
+        return _said(request, "Not saved: give every counter its name.", 422, focus=_unnamed(counters))
     try:
         security.scenario_imported()
         with unit_of_work(session):
@@ -293,6 +305,8 @@ async def import_file(
 ) -> Response:
     """A file the club shares, stored as a new scenario (checked as the scenario API checks it), then edited:
     htmx is sent to its editor; a refusal is said in place."""
+    if _ruleset(ruleset_id) is None:
+        return not_found(request, NotFoundError("rule set", ruleset_id[:64]))
     form = await request.form()
     denied = organiser_refusal(settings, form, "scenarios")
     if denied is not None:
@@ -357,14 +371,21 @@ class Kept:
 
 
 def _game_said(
-    request: Request, message: str, status: int, version: int | None, kept: list[Kept]
+    request: Request, message: str, status: int, version: int | None, kept: list[Kept], focus: str = ""
 ) -> Response:
     """The game's answer: the message, and where the page keeps them the game's version and each counter saved
     (its unit and version: the next save is over them; no longer removed here)."""
     return templates.TemplateResponse(
         request,
         "_club_said.html",
-        {"message": message, "good": status < 400, "scenario": "", "version": version, "kept": kept},
+        {
+            "message": message,
+            "good": status < 400,
+            "scenario": "",
+            "version": version,
+            "kept": kept,
+            "focus": focus,
+        },
         status_code=status,
     )
 
@@ -381,18 +402,22 @@ async def save_to_game(
     game = session.get(Game, game_id)
     if seat is None or game is None:
         return _game_said(request, "Not saved: open this game with its referee token first.", 401, None, [])
+    if not takes_club(game.ruleset):
+        return not_found(request, NotFoundError("game of counters", str(game_id)))
     editor = editor_context(game.ruleset)
     try:
         counters = posted_counters(editor["counter_fields"], form)
     except TooMany:
         return _game_said(request, f"Not saved: counter: at most {MOST_COUNTERS} counters.", 422, None, [])
-    if any(not c.name for c in counters):
-        return _game_said(request, "Not saved: give every counter its name.", 422, None, [])
+    if _unnamed(counters):
+        return _game_said(
+            request, "Not saved: give every counter its name.", 422, None, [], _unnamed(counters)
+        )
     version = str(form.get("version") or "")
     try:
         seat.viewer.require_referee("edit the game")
         patch = ClubPatch.model_validate(
-            {"version": int(version) if version.isdigit() else 0, "club": club_values(editor["fields"], form)}
+            {"version": _whole(version) or 0, "club": club_values(editor["fields"], form)}
         )
         with game_write(session, game_id) as held:
             acts.edit_game(session, held, seat.viewer, patch.version, {"club": patch.club})
@@ -410,7 +435,8 @@ async def save_to_game(
             )
         except (RulesError, ValidationError, NotFoundError, Conflict, Forbidden, Unauthorized) as e:
             session.rollback()
-            return _game_said(request, f"{counter.name}: {detail(e)[1]}", _status(e), now, kept)
+            said = f"{counter.name}: {detail(e)[1]}"
+            return _game_said(request, said, _status(e), now, kept, f"club-c{counter.n}-name")
         if saved is not None:
             kept.append(saved)
     return _game_said(request, "Saved to the game.", 200, now, kept)

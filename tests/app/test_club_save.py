@@ -156,13 +156,15 @@ def test_a_game_s_form_saves_over_its_version_and_a_refused_counter_leaves_nothi
         return r.status_code, r.text
 
     status, said = post([*fields, *new])
-    assert status == 409 and re.match(r"<span>RIR 266: .*\(19\.1\)", said), said
+    assert status == 409 and re.match(r"<span data-focus=\"club-c1-name\">RIR 266: .*\(19\.1\)", said), said
     now = re.search(r'id="club-version" name="version" value="(\d+)"', said)
     assert now is not None and now.group(1) != version
     units = http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
     assert not any(u["name"] == "RIR 266" for u in units)
     stale = post([*fields, *new])  # the version the page read, before its club was saved
     assert stale[0] == 409 and stale[1].startswith("<span>Not saved: "), stale
+    odd = post([*[(n, "²" if n == "version" else v) for n, v in fields], *new])  # int() would take it
+    assert odd[0] == 422 and odd[1].startswith("<span>Not saved: version: "), odd
     fixed = [(n, now.group(1) if n == "version" else v) for n, v in fields]
     status, said = post([*fixed, *new[:2], ("counter.1.f.division", "79th Reserve")])
     assert status == 200 and said.startswith('<span class="good">Saved to the game.</span>'), said

@@ -37,12 +37,17 @@
   window.addEventListener("resize", () => form.querySelectorAll("textarea.club-places").forEach(fit)); // rewrapped
   form.querySelectorAll("textarea.club-places").forEach(fit);
 
-  // The server's refusal is its answer's sentence, said where the Save button's message is.
+  // The server's refusal is its answer's sentence, said where the Save button's message is, and the input it
+  // names (a counter's name, the title) focused so the one to fix is in view.
   document.body.addEventListener("htmx:beforeSwap", (e) => {
     if (root.contains(e.detail.elt) && e.detail.xhr.status >= 400 && e.detail.xhr.status < 500) {
       e.detail.shouldSwap = true;
       e.detail.isError = false;
     }
+  });
+  document.body.addEventListener("htmx:afterSwap", () => {
+    const named = root.querySelector("[data-club-message] [data-focus]");
+    if (named) document.getElementById(named.dataset.focus)?.focus();
   });
   // The start form is not the club's form: the organiser key typed above goes with it.
   const start = root.querySelector("[data-start-form]");
