@@ -1,12 +1,13 @@
 """The counter editor's form read back and saved by the server (app/pages/club_save.py, issue 67): the form as the
 page renders it, posted untouched, is the document it was rendered from (what the editor's script once wrote);
-a scenario saved through it is refused naming the field, then stored and replaced over its id, and exported as
-its file; a game in set-up saved through it over its version (a stale one a 409 in words), a counter refused
-with its rule's sentence after its name and nothing left of it, an unchanged one not written again. The taps
-are the browser's: tests/frontend/test_counter_scenario_editor.py."""
+a scenario saved through it is refused naming the field, then stored and replaced over its id, exported as its
+file, and a shared file imported (its editor next); a game in set-up saved through it over its version (a stale
+one a 409 in words), a counter refused with its rule's sentence after its name and nothing left of it, an
+unchanged one not written again. The taps are the browser's: tests/frontend/test_counter_scenario_editor.py."""
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 
@@ -128,6 +129,14 @@ def test_a_scenario_saved_by_its_form_is_refused_by_field_then_stored_replaced_a
     exported = http.post(f"/scenarios/club/{VIMY}/export", data=_sent(renamed))
     assert exported.headers["content-disposition"] == 'attachment; filename="our-vimy-again.json"'
     assert exported.json()["sides"] == back["sides"] and exported.json()["id"] == sid
+    imported = http.post(
+        f"/scenarios/club/{VIMY}/import",
+        data=form(http),
+        files={"file": ("v.json", json.dumps(doc).encode())},
+    )
+    assert imported.status_code == 204 and imported.headers["HX-Redirect"].endswith("/edit"), imported.text
+    junk = http.post(f"/scenarios/club/{VIMY}/import", data=form(http), files={"file": ("v.json", b"{oops")})
+    assert junk.status_code == 422 and "not a scenario file" in junk.text
     untitled = http.post(SAVE, data=_sent([*{**sent, "title": " "}.items(), *fields, *counters]))
     assert untitled.status_code == 422 and "give the scenario a title" in untitled.text
 
@@ -169,6 +178,13 @@ def test_a_game_s_form_saves_over_its_version_and_a_refused_counter_leaves_nothi
     status, said = post([*fixed, *new[:2], ("counter.1.f.division", "79th Reserve")])
     assert status == 200 and said.startswith('<span class="good">Saved to the game.</span>'), said
     kept = re.search(
-        r'name="counter.1.unit" value="(\d+)"><input type="hidden" name="counter.1.version"', said
+        r'name="counter.1.unit" value="(\d+)"><input type="hidden" name="counter.1.version" value="(\d+)"',
+        said,
     )
     assert kept is not None and 'id="club-c1-remove" hx-swap-oob="delete"' in said
+    now = re.search(r'id="club-version" name="version" value="(\d+)"', said)
+    assert now is not None
+    as_read = [(n, now.group(1) if n == "version" else v) for n, v in fields]
+    unit = [("counter.1.unit", kept.group(1)), ("counter.1.version", kept.group(2))]
+    status, again = post([*as_read, *new[:2], ("counter.1.f.division", "79th Reserve"), *unit])
+    assert status == 200 and "club-c1-kept" not in again, again  # nothing to write: the unit as it was read
