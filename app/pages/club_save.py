@@ -161,11 +161,11 @@ def posted_counters(counter_fields: Sequence[Mapping[str, Any]], form: FormData)
 
 def scenario_document(
     editor: Mapping[str, Any], form: FormData, counters: Sequence[PostedCounter]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The scenario document the form holds: its title, the club's data as `board`, each side's counters (ids
     `<side>-<i>` in the form's order, a counter with no name its number); a stored scenario's id kept."""
     scenario = str(form.get("scenario") or "")
-    sides: dict[str, Any] = {}
+    sides: dict[str, object] = {}
     for s in editor["sides"]:
         mine = [c for c in counters if c.side == s["side"]]
         forces = [
@@ -263,10 +263,11 @@ async def save_scenario(
     try:
         security.scenario_imported()
         with unit_of_work(session):
+            checked = ScenarioIn.model_validate(document).document()  # as the API's body is, first
             if "id" in document:
-                stored = scenarios_service.replace_scenario(session, document["id"], document)
+                stored = scenarios_service.replace_scenario(session, str(document["id"]), checked)
             else:
-                stored = scenarios_service.import_scenario(session, document)
+                stored = scenarios_service.import_scenario(session, checked)
     except TooManyRequests as e:
         return _said(request, security.page_wait_message(e, "scenarios saved"), 429)
     except (RulesError, ValidationError, NotFoundError, Conflict) as e:
@@ -291,7 +292,7 @@ async def export_scenario(ruleset_id: str, request: Request) -> Response:
         document = scenario_document(editor, form, posted_counters(editor["counter_fields"], form))
     except TooMany:
         return _said(request, f"Not exported: counter: at most {MOST_COUNTERS} counters a scenario.", 422)
-    slug = re.sub(r"[^a-z0-9]+", "-", document["title"].lower()).strip("-") or "scenario"
+    slug = re.sub(r"[^a-z0-9]+", "-", str(document["title"]).lower()).strip("-") or "scenario"
     return Response(
         json.dumps(document, indent=2, ensure_ascii=False),
         media_type="application/json",
