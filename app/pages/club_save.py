@@ -269,7 +269,9 @@ async def save_scenario(
             else:
                 stored = scenarios_service.import_scenario(session, checked)
     except TooManyRequests as e:
-        return _said(request, security.page_wait_message(e, "scenarios saved"), 429)
+        waited = _said(request, security.page_wait_message(e, "scenarios saved"), 429)
+        waited.headers["Retry-After"] = str(e.retry_after)
+        return waited
     except (RulesError, ValidationError, NotFoundError, Conflict) as e:
         status = 404 if isinstance(e, NotFoundError) else 409 if isinstance(e, Conflict) else 422
         return _said(request, refusal(e), status)
@@ -326,7 +328,9 @@ async def import_file(
                 session, ScenarioIn.model_validate(document).document()
             )
     except TooManyRequests as e:
-        return _said(request, security.page_wait_message(e, "scenarios imported"), 429)
+        waited = _said(request, security.page_wait_message(e, "scenarios imported"), 429)
+        waited.headers["Retry-After"] = str(e.retry_after)
+        return waited
     except (RulesError, ValidationError, Conflict) as e:
         return _said(request, refusal(e, "imported"), 409 if isinstance(e, Conflict) else 422)
     return Response(status_code=204, headers={"HX-Redirect": f"/scenarios/{quote(str(stored['id']))}/edit"})
