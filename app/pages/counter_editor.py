@@ -5,8 +5,8 @@ pairs of places, places by kind, a sequence of words, rows of whole numbers, a n
 (each side's counters with their printed values: the word and number state fields a player sets by hand, the
 place left to the set-up on the page of counters), both rendered filled in by the server (app.pages.club_form).
 Saved as a scenario document (docs/scenario-format.md:
-`board` and the sides' counters) through the scenario API, or, for a game in set-up, to the game itself
-(PATCH /api/v1/games/{id} `club`, then its counters through the units API): frontend/static/js/counter-editor.js.
+`board` and the sides' counters) as the scenario API saves it, or, for a game in set-up, to the game itself (its
+`club`, then its counters, as the game's and the units API save them): app.pages.club_save, the form posted by htmx.
 The page never names a rule set's words: every label comes from the rule set's declarations."""
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.data.models import Game, Unit
-from app.guard.auth import ORGANISER_HEADER
 from app.pages import club_form
 from app.pages.club_form import Counter
 from app.pages.templates import templates
@@ -169,7 +168,6 @@ def context(
         "editor": editor,
         "scenario_id": scenario_id,
         "shipped": shipped,
-        "organiser_header": ORGANISER_HEADER,
         "in_game": game is not None,
         "title": str((document or {}).get("title") or ""),
         "club": club_form.club_data(editor["fields"], board),

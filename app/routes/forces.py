@@ -2,138 +2,45 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import Body, Path
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    TypeAdapter,
-    ValidationError,
-    create_model,
 )
 from sqlmodel import Session
 
 from app import errors
 from app.core.routing import Router
-from app.data.bounded import INT32_MAX, Bool, Float, Id, Int, Key, Version
+from app.data.bounded import Bool, Float, Version
 from app.data.changes import LoggedChange
 from app.data.models import Unit
 from app.data.schemas import ForceIn, GameFormationIn, Override
 from app.data.schemas_counters import CountersOut
+from app.data.schemas_unit_edits import UnitEdit, UnitIn
 from app.data.schemas_units import STATE_FIELDS, UnitOut
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import acts, counters, games, unit_names
 from app.services import units as units_service
-from app.services.markers import rules_of
+from app.services import units_by_hand as by_hand
 from app.services.seating import Viewer
 from app.services.writing import game_write
 from rules.core.acts import (
-    AddUnit,
     BuildForce,
-    EditUnit,
     MoveFormation,
     MoveStand,
     PlaceMarker,
     RecoverMarker,
 )
-from rules.core.errors import RulesError
-from rules.core.game import GameRules
 from rules.core.vocabulary import Side
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["forces"])
 
 UnitId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Unit id")]
 SideLit = Side
-
-
-class UnitIn(BaseModel):
-    """A unit added by hand (referee, or the player of its side)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    side: SideLit
-    parent_id: Id | None = None
-    name: str = Field(min_length=1, max_length=200)
-    # The level and quality are words of the game's rule set (units_service.check_vocabulary).
-    level: Key
-    kind: str = Field(default="", max_length=48)
-    base: str | None = Field(default=None, max_length=48)
-    quality: Key | None = None
-    models: Int = Field(default=0, ge=0, le=1000)
-    is_command: Bool = False
-    off_table: Bool = False
-    x: Float | None = Field(default=None, ge=0, le=1000)
-    y: Float | None = Field(default=None, ge=0, le=1000)
-    facing_deg: Float | None = Field(default=None, ge=-360, le=360)
-    state: dict[Key, Annotated[str, Field(max_length=64)] | Int | Bool | None] | None = Field(
-        default=None,
-        max_length=32,
-        description="The rule set's state fields a player sets by hand (a counter's hex, division, printed "
-        "strengths), set with the unit in one act: a unit refused leaves nothing behind.",
-    )
-    override: Override = False
-
-
-class UnitEditFields(BaseModel):
-    """A whole-object edit of a unit's state: `version` must be the current one, else 409 with the unit.
-    UnitEdit adds the state fields each rule set lets a player set by hand (StateField.edit)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    version: Version
-    name: str | None = Field(default=None, min_length=1, max_length=200)
-    quality: Key | None = None  # a quality of the game's rule set
-    off_table: Bool | None = None
-    special_uses: dict[Key, Annotated[Int, Field(ge=0, le=INT32_MAX)]] | None = Field(
-        default=None, max_length=32
-    )
-    override: Override = False
-
-
-# How the API types a state field a player sets by hand (rules.core.records.StateField's `edit`).
-_EDIT_TYPES: dict[str, Any] = {
-    "flag": Bool,
-    "point": Annotated[
-        list[Annotated[Float, Field(ge=-100, le=1100)]],
-        Field(min_length=2, max_length=2, description="cm on the table (a little off it is allowed)."),
-    ],
-    "word": Annotated[str, Field(max_length=64, description="one of the rule set's words; empty clears it.")],
-    "unit": Id,
-    # A counter's printed strength (a hex-and-counter game's counters carry their own numbers).
-    "number": Annotated[
-        Int, Field(ge=0, le=999, description="a whole number printed on the unit's counter.")
-    ],
-}
-
-
-def _state_in(rules: GameRules, state: dict[str, Any]) -> dict[str, Any]:
-    """A unit's state given as it is added: only the fields its rule set lets a player set by hand, each typed
-    as a unit edit types it (a RulesError naming the first that is not)."""
-    by_hand = {f.name: f for f in rules.book.state_fields if f.edit}
-    out: dict[str, Any] = {}
-    for name, value in sorted(state.items()):
-        if name not in by_hand:
-            raise RulesError(
-                f"state.{name}", f"{name} is not set by hand under this game's rules", sorted(by_hand)
-            )
-        try:
-            out[name] = TypeAdapter(_EDIT_TYPES[by_hand[name].edit]).validate_python(value)
-        except ValidationError as e:
-            raise RulesError(f"state.{name}", e.errors()[0]["msg"]) from None
-    return out
-
-
-if TYPE_CHECKING:  # the model below is built from the rule sets' state fields; type-check as its base
-    UnitEdit = UnitEditFields
-else:
-    UnitEdit = create_model(
-        "UnitEdit",
-        __base__=UnitEditFields,
-        **{n: (_EDIT_TYPES[f.edit] | None, None) for n, f in STATE_FIELDS.items() if f.edit},
-    )
 
 
 class UnitMoveIn(BaseModel):
@@ -246,12 +153,7 @@ def add_unit(
     session: SessionDep,
 ) -> ChangesOut:
     with game_write(session, game_id) as game:
-        fields = body.model_dump(exclude={"override", "side", "state"})
-        if body.state:
-            fields["state"] = _state_in(rules_of(game), body.state)
-        played = acts.play(
-            session, game, viewer, AddUnit(side=body.side, fields=fields, override=body.override)
-        )
+        played = by_hand.add_unit(session, game, viewer, body)
         read = units_service.reader(game, viewer)
     unit = played.answer
     session.refresh(unit)
@@ -272,14 +174,7 @@ def edit_unit(
     session: SessionDep,
 ) -> ChangesOut:
     with game_write(session, game_id) as game:
-        values = body.model_dump(exclude_none=True, exclude={"version", "override"})
-        rules = rules_of(game)
-        units_service.check_vocabulary(rules, quality=body.quality)
-        by_hand = {f.name for f in rules.book.state_fields if f.edit}
-        for k in sorted(set(values) - set(UnitEditFields.model_fields) - by_hand):
-            raise RulesError(k, f"{k} is not set by hand under this game's rules", sorted(by_hand))
-        act = EditUnit(unit_id=unit_id, version=body.version, values=values, override=body.override)
-        played = acts.play(session, game, viewer, act)
+        played = by_hand.edit_unit(session, game, viewer, unit_id, body)
         read = units_service.reader(game, viewer)
     return ChangesOut(event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read))
 

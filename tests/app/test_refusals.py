@@ -96,11 +96,16 @@ DYNAMIC = {
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
     (
         "app/pages/scenario_forces.py",
+        "bytes(answer.body).decode()",
+    ): "a refusal's sentence, walked where it is "
+    "made, sent again as JSON for the outbox (the editor's layout)",
+    (
+        "app/pages/scenario_forces.py",
         "str(first['msg']).lower()",
     ): "pydantic's message for a field of a formation "
     "laid out in the editor, named by its list (a stand's place)",
     (
-        "app/routes/forces.py",
+        "app/services/units_by_hand.py",
         "e.errors()[0]['msg']",
     ): "pydantic's message for a state field given with a unit",
     ("rules/vimy_ridge/play/game.py", "e.reason"): "a scenario counter's hex or strength refusal re-raised "

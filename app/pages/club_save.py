@@ -1,0 +1,452 @@
+"""The counter editor's form read back by the server (issue 67): the club's data as its rule set declares it and
+the order of battle, posted by htmx as the form holds them (`_club_data.html`, `_club_order.html` name every input),
+made into the scenario document (docs/scenario-format.md: `board` and the sides' counters) and saved through the
+scenario service the API uses, so what is written is what the script once built. A refusal is answered in place,
+one sentence naming the field (`_club_said.html`), as is the saved scenario's id (the start form's, and the next
+save's: a stored scenario is replaced). The file the club shares is the same document, sent as a download."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, ValidationError
+from sqlmodel import Session
+from starlette.datastructures import FormData
+
+from app.core.routing import Router
+from app.data.bounded import Version
+from app.data.models import Game, Unit
+from app.data.schemas_scenario import ScenarioBoard, ScenarioIn
+from app.data.schemas_unit_edits import UnitEdit, UnitIn
+from app.deps import GameId, SessionDep, SettingsDep
+from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized, refusal_body
+from app.guard import security
+from app.pages.common import not_found, organiser_refusal
+from app.pages.counter_editor import editor_context, takes_club
+from app.pages.seats import game_seat
+from app.pages.templates import templates
+from app.services import acts
+from app.services import scenarios as scenarios_service
+from app.services import units as units_service
+from app.services import units_by_hand as by_hand
+from app.services.seating import Viewer
+from app.services.writing import game_write, unit_of_work
+from rules.core.errors import NotFoundError, RulesError
+from rules.registry import all_game_rules
+
+router = Router(include_in_schema=False)
+
+# A list of places is typed separated by spaces, commas or semicolons; a pair's two places joined by a dash.
+WORDS = re.compile(r"[\s,;]+")
+PAIR = re.compile(r"[-/]")
+# How many counters a form may post (a side's order of battle is tens): more is refused, naming the field.
+MOST_COUNTERS = 400
+# A value posted is at most this long; the document's own checks bound each field more closely.
+MOST_CHARACTERS = 20_000
+# A scenario file imported is read this far (a larger one is refused as not a scenario file's JSON).
+MOST_FILE_BYTES = 2_000_000
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in WORDS.split(text) if w]
+
+
+# A whole number as a form's number input sends it (ASCII digits: Python's int() would take "１" and "1_0").
+WHOLE = re.compile(r"-?[0-9]{1,9}")
+
+
+def _number(text: str) -> int | str:
+    """A whole number as typed, or the text itself for the document's checks to refuse naming its field."""
+    return int(text) if WHOLE.fullmatch(text) else text
+
+
+def _whole(text: str) -> int | None:
+    """A hidden id or version as the page rendered it; anything else is none (a new counter, a stale page)."""
+    return int(text) if WHOLE.fullmatch(text) and not text.startswith("-") else None
+
+
+def club_values(specs: Sequence[Mapping[str, Any]], form: FormData) -> dict[str, object]:
+    """What the form says of each club field, as the document's `board` keeps it; a field left empty is left
+    out. Inputs are named `club.<field>` (a list, a number), `club.<field>.<kind>` (places by kind),
+    `club.<field>.<i>` (a sequence) and `club.<field>.<i>.<column>` (rows)."""
+    out: dict[str, object] = {}
+
+    def said(name: str) -> str:
+        value = form.get(name)
+        return value.strip()[:MOST_CHARACTERS] if isinstance(value, str) else ""
+
+    for f in specs:
+        key = f"club.{f['name']}"
+        kind = f["kind"]
+        if kind == "places" and (places := _words(said(key))):
+            out[f["name"]] = places
+        elif kind == "pairs" and (pairs := _words(said(key))):
+            out[f["name"]] = [PAIR.split(p) for p in pairs]
+        elif kind == "places_by_kind":
+            by: dict[str, list[str]] = {}
+            for k in f["kinds"]:
+                for place in _words(said(f"{key}.{k['value']}")):
+                    by.setdefault(place, []).append(k["value"])
+            if by:
+                out[f["name"]] = by
+        elif kind == "sequence":
+            cells = [said(f"{key}.{i}") for i in range(f["length"])]
+            if any(cells):
+                out[f["name"]] = cells
+        elif kind == "rows":
+            grid = [[said(f"{key}.{i}.{c}") for c in range(len(f["columns"]))] for i in range(f["length"])]
+            if any(cell for row in grid for cell in row):
+                out[f["name"]] = [[_number(c) if c else None for c in row] for row in grid]
+        elif kind == "number" and (text := said(key)):
+            out[f["name"]] = _number(text)
+    return out
+
+
+@dataclass(frozen=True)
+class PostedCounter:
+    """A counter as the form posts it: its side, name and printed values, and, read from a game, its unit's id
+    and the version it was read at."""
+
+    n: str
+    side: str
+    name: str
+    state: Mapping[str, int | str]
+    unit_id: int | None = None
+    version: int | None = None
+
+
+class TooMany(Exception):
+    """More counters posted than a form holds."""
+
+
+def posted_counters(counter_fields: Sequence[Mapping[str, Any]], form: FormData) -> list[PostedCounter]:
+    """The order of battle in the order of the form's rows (`counter.<n>.side`, `.name`, `.f.<field>`, `.unit`,
+    `.version`); a value left empty is left out of the counter's state."""
+    edits = {f["name"]: f["edit"] for f in counter_fields}
+    rows: dict[str, dict[str, str]] = {}
+    for name, value in form.multi_items():
+        what, _, rest = name.partition(".")
+        n, _, part = rest.partition(".")
+        if what == "counter" and isinstance(value, str) and part:
+            rows.setdefault(n, {})[part] = value.strip()[:MOST_CHARACTERS]
+            if len(rows) > MOST_COUNTERS:
+                raise TooMany
+    out = []
+    for n, row in rows.items():
+        state: dict[str, int | str] = {}
+        for field, edit in edits.items():
+            value = row.get(f"f.{field}", "")
+            if value:
+                state[field] = _number(value) if edit == "number" else value
+        unit, version = row.get("unit", ""), row.get("version", "")
+        out.append(
+            PostedCounter(
+                n,
+                row.get("side", ""),
+                row.get("name", ""),
+                state,
+                _whole(unit),
+                _whole(version),
+            )
+        )
+    return out
+
+
+def scenario_document(
+    editor: Mapping[str, Any], form: FormData, counters: Sequence[PostedCounter]
+) -> dict[str, object]:
+    """The scenario document the form holds: its title, the club's data as `board`, each side's counters (ids
+    `<side>-<i>` in the form's order, a counter with no name its number); a stored scenario's id kept."""
+    scenario = str(form.get("scenario") or "")
+    sides: dict[str, object] = {}
+    for s in editor["sides"]:
+        mine = [c for c in counters if c.side == s["side"]]
+        forces = [
+            {
+                "id": f"{s['side']}-{i}",
+                "name": c.name or str(i),
+                "level": editor["level"],
+                "kind": editor["level"],
+                "state": dict(c.state),
+            }
+            for i, c in enumerate(mine, start=1)
+        ]
+        sides[s["side"]] = {"nationality": s["nation"], "forces": forces}
+    return {
+        "format": "firestep-scenario/1",
+        **({"id": scenario} if scenario and not form.get("shipped") else {}),
+        "title": str(form.get("title") or "").strip(),
+        "ruleset": editor["ruleset"],
+        "period": None,
+        "table": dict(editor["table"]),
+        "board": club_values(editor["fields"], form),
+        "sides": sides,
+    }
+
+
+def _lowered(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def detail(e: Exception) -> tuple[str, str]:
+    """A refusal's field (or '') and its one sentence, as the API's answer names them (app.errors)."""
+    if isinstance(e, RulesError | Conflict | Forbidden):
+        body = refusal_body(e)
+        return body.get("field", ""), body["detail"]
+    if isinstance(e, ValidationError):
+        first = e.errors()[0]
+        return ".".join(str(p) for p in first.get("loc", ())), str(first["msg"])
+    if isinstance(e, NotFoundError | Unauthorized):
+        return "", str(e.message)
+    raise e
+
+
+def refusal(e: Exception, doing: str = "saved") -> str:
+    """The refusal in one sentence naming its field: `Not saved: sides.defender.forces.9.state.attack: …`."""
+    field, said = detail(e)
+    return f"Not {doing}: {f'{field}: ' if field else ''}{_lowered(said)}"
+
+
+def _said(
+    request: Request, message: str, status: int = 200, scenario: str = "", title: str = "", focus: str = ""
+) -> Response:
+    """The answer swapped in place of the message (and, saved, the scenario's id where the page keeps it);
+    `focus` the id of the input to fix (the script focuses it)."""
+    said = {"message": message, "good": status < 400 and bool(scenario), "scenario": scenario, "title": title}
+    return templates.TemplateResponse(
+        request, "_club_said.html", {**said, "focus": focus}, status_code=status
+    )
+
+
+def _unnamed(counters: Sequence[PostedCounter]) -> str:
+    """The name input of the first counter with no name ('' when all have one)."""
+    return next((f"club-c{c.n}-name" for c in counters if not c.name), "")
+
+
+def _ruleset(ruleset_id: str) -> str | None:
+    return (
+        ruleset_id
+        if any(r.book.ruleset_id == ruleset_id for r in all_game_rules()) and takes_club(ruleset_id)
+        else None
+    )
+
+
+@router.post("/scenarios/club/{ruleset_id}/save", response_class=HTMLResponse)
+async def save_scenario(
+    ruleset_id: str, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """Save the form as a scenario: a new one stored, a stored one (its id posted, not a shipped one) replaced
+    over the organiser's key as the scenario API takes it; answers the message, or the refusal naming its field."""
+    if _ruleset(ruleset_id) is None:
+        return not_found(request, NotFoundError("rule set", ruleset_id[:64]))
+    form = await request.form()
+    denied = organiser_refusal(settings, form, "scenarios")
+    if denied is not None:
+        return _said(request, f"Not saved: {_lowered(denied[0])}", denied[1])
+    editor = editor_context(ruleset_id)
+    try:
+        counters = posted_counters(editor["counter_fields"], form)
+    except TooMany:
+        return _said(request, f"Not saved: counter: at most {MOST_COUNTERS} counters a scenario.", 422)
+    document = scenario_document(editor, form, counters)
+    if not document["title"]:
+        return _said(request, "Not saved: give the scenario a title.", 422, focus="club-title")
+    if _unnamed(counters):
+        return _said(request, "Not saved: give every counter its name.", 422, focus=_unnamed(counters))
+    try:
+        security.scenario_imported()
+        with unit_of_work(session):
+            checked = ScenarioIn.model_validate(document).document()  # as the API's body is, first
+            if "id" in document:
+                stored = scenarios_service.replace_scenario(session, str(document["id"]), checked)
+            else:
+                stored = scenarios_service.import_scenario(session, checked)
+    except TooManyRequests as e:
+        waited = _said(request, security.page_wait_message(e, "scenarios saved"), 429)
+        waited.headers["Retry-After"] = str(e.retry_after)
+        return waited
+    except (RulesError, ValidationError, NotFoundError, Conflict) as e:
+        status = 404 if isinstance(e, NotFoundError) else 409 if isinstance(e, Conflict) else 422
+        return _said(request, refusal(e), status)
+    return _said(
+        request,
+        "Saved: start a game from it here or on the start page.",
+        scenario=str(stored["id"]),
+        title=str(stored["title"]),
+    )
+
+
+@router.post("/scenarios/club/{ruleset_id}/export", response_class=HTMLResponse)
+async def export_scenario(ruleset_id: str, request: Request) -> Response:
+    """The form as the scenario file the club shares (a download, saved nowhere)."""
+    if _ruleset(ruleset_id) is None:
+        return not_found(request, NotFoundError("rule set", ruleset_id[:64]))
+    form = await request.form()
+    editor = editor_context(ruleset_id)
+    try:
+        document = scenario_document(editor, form, posted_counters(editor["counter_fields"], form))
+    except TooMany:
+        return _said(request, f"Not exported: counter: at most {MOST_COUNTERS} counters a scenario.", 422)
+    slug = re.sub(r"[^a-z0-9]+", "-", str(document["title"]).lower()).strip("-") or "scenario"
+    return Response(
+        json.dumps(document, indent=2, ensure_ascii=False),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{slug[:80]}.json"'},
+    )
+
+
+@router.post("/scenarios/club/{ruleset_id}/import", response_class=HTMLResponse)
+async def import_file(
+    ruleset_id: str, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """A file the club shares, stored as a new scenario (checked as the scenario API checks it), then edited:
+    htmx is sent to its editor; a refusal is said in place."""
+    if _ruleset(ruleset_id) is None:
+        return not_found(request, NotFoundError("rule set", ruleset_id[:64]))
+    form = await request.form()
+    denied = organiser_refusal(settings, form, "scenarios")
+    if denied is not None:
+        return _said(request, f"Not imported: {_lowered(denied[0])}", denied[1])
+    upload = form.get("file")
+    if upload is None or isinstance(upload, str):
+        return _said(request, "Not imported: file: choose the scenario's .json file.", 422)
+    try:
+        document = json.loads(await upload.read(MOST_FILE_BYTES + 1))
+    except (ValueError, UnicodeDecodeError):
+        return _said(request, "Not imported: the file is not a scenario file (JSON).", 422)
+    try:
+        security.scenario_imported()
+        with unit_of_work(session):
+            stored = scenarios_service.import_scenario(
+                session, ScenarioIn.model_validate(document).document()
+            )
+    except TooManyRequests as e:
+        waited = _said(request, security.page_wait_message(e, "scenarios imported"), 429)
+        waited.headers["Retry-After"] = str(e.retry_after)
+        return waited
+    except (RulesError, ValidationError, Conflict) as e:
+        return _said(request, refusal(e, "imported"), 409 if isinstance(e, Conflict) else 422)
+    return Response(status_code=204, headers={"HX-Redirect": f"/scenarios/{quote(str(stored['id']))}/edit"})
+
+
+def _save_counter(
+    session: Session, game_id: int, viewer: Viewer, level: str, counter: PostedCounter, read: Unit | None
+) -> Kept | None:
+    """One counter of the game saved as the units API saves it: a new one added with its values in one act
+    (refused whole), one read from the game saved over the version it was read at (a stale one a 409); one
+    unchanged since it was read is not written (None)."""
+    if read is not None and counter.version is not None:
+        if read.name == counter.name and all(read.state.get(k) == v for k, v in counter.state.items()):
+            return None
+        edit = UnitEdit.model_validate({"version": counter.version, "name": counter.name, **counter.state})
+        with game_write(session, game_id) as game:
+            unit = by_hand.edit_unit(session, game, viewer, read.pk, edit).answer
+    else:
+        added = UnitIn.model_validate(
+            {"side": counter.side, "name": counter.name, "level": level, "state": dict(counter.state)}
+        )
+        with game_write(session, game_id) as game:
+            unit = by_hand.add_unit(session, game, viewer, added).answer
+    session.refresh(unit)
+    return Kept(counter.n, unit.id, unit.version)
+
+
+class ClubPatch(BaseModel):
+    """A game's club data as the form posts it, over the version the page read (as PATCH .../games/{id} takes
+    its `club`)."""
+
+    version: Version
+    club: ScenarioBoard
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A counter saved to the game: its row's number on the page, its unit's id and the version it is now at."""
+
+    n: str
+    unit_id: int
+    version: int
+
+
+def _game_said(
+    request: Request, message: str, status: int, version: int | None, kept: list[Kept], focus: str = ""
+) -> Response:
+    """The game's answer: the message, and where the page keeps them the game's version and each counter saved
+    (its unit and version: the next save is over them; no longer removed here)."""
+    return templates.TemplateResponse(
+        request,
+        "_club_said.html",
+        {
+            "message": message,
+            "good": status < 400,
+            "scenario": "",
+            "version": version,
+            "kept": kept,
+            "focus": focus,
+        },
+        status_code=status,
+    )
+
+
+@router.post("/games/{game_id}/club/save", response_class=HTMLResponse)
+async def save_to_game(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """A game in set-up saved as its API saves it (the referee's): its `club` over the version the page read,
+    then each counter new or changed, in the form's order; the first refused stops it, said in place with its
+    rule's sentence after the counter's name (what was saved before it stays saved, as the page then shows)."""
+    form = await request.form()
+    seat = game_seat(request, session, settings, game_id)
+    game = session.get(Game, game_id)
+    if seat is None or game is None:
+        return _game_said(request, "Not saved: open this game with its referee token first.", 401, None, [])
+    if not takes_club(game.ruleset):
+        return not_found(request, NotFoundError("game of counters", str(game_id)))
+    editor = editor_context(game.ruleset)
+    try:
+        counters = posted_counters(editor["counter_fields"], form)
+    except TooMany:
+        return _game_said(request, f"Not saved: counter: at most {MOST_COUNTERS} counters.", 422, None, [])
+    if _unnamed(counters):
+        return _game_said(
+            request, "Not saved: give every counter its name.", 422, None, [], _unnamed(counters)
+        )
+    version = str(form.get("version") or "")
+    try:
+        seat.viewer.require_referee("edit the game")
+        patch = ClubPatch.model_validate(
+            {"version": _whole(version) or 0, "club": club_values(editor["fields"], form)}
+        )
+        with game_write(session, game_id) as held:
+            acts.edit_game(session, held, seat.viewer, patch.version, {"club": patch.club})
+        session.refresh(game)
+        now = game.version
+    except (RulesError, ValidationError, NotFoundError, Conflict, Forbidden, Unauthorized) as e:
+        session.rollback()
+        return _game_said(request, refusal(e), _status(e), None, [])
+    kept: list[Kept] = []
+    read = {u.id: u for u in units_service.list_units(session, game_id)}
+    for counter in counters:
+        try:
+            saved = _save_counter(
+                session, game_id, seat.viewer, editor["level"], counter, read.get(counter.unit_id or 0)
+            )
+        except (RulesError, ValidationError, NotFoundError, Conflict, Forbidden, Unauthorized) as e:
+            session.rollback()
+            said = f"{counter.name}: {detail(e)[1]}"
+            return _game_said(request, said, _status(e), now, kept, f"club-c{counter.n}-name")
+        if saved is not None:
+            kept.append(saved)
+    return _game_said(request, "Saved to the game.", 200, now, kept)
+
+
+def _status(e: Exception) -> int:
+    kinds = ((NotFoundError, 404), (Conflict, 409), (Forbidden, 403), (Unauthorized, 401))
+    return next((code for kind, code in kinds if isinstance(e, kind)), 422)
