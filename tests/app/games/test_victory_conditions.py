@@ -53,6 +53,10 @@ def test_a_condition_met_is_told_and_the_referee_plays_on_or_ends_the_game_on_it
     offered = fragment(http, g, g.referee, "board")
     assert offered.count(f'data-api="/api/v1/games/{g.id}/score/conditions"') == 2
     assert "End the game: Defender wins Play on" in words(offered), words(offered)
+    # Above the board, not in the score's card (the newcomer pass: the referee missed it and played on).
+    dashboard, alert = offered.split("data-score-met-alert", 1)
+    assert "/score/conditions" not in dashboard and alert.count("/score/conditions") == 2
+    assert "data-score-met-alert" in http.get(f"/games/{g.id}/referee").text
     url = f"/api/v1/games/{g.id}/score/conditions"
     http.cookies.clear()
     assert http.post(url, headers=g.defender, json={"condition": 1, "choice": "end"}).status_code == 403
