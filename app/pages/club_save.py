@@ -48,6 +48,9 @@ WORDS = re.compile(r"[\s,;]+")
 PAIR = re.compile(r"[-/]")
 # How many counters a form may post (a side's order of battle is tens): more is refused, naming the field.
 MOST_COUNTERS = 400
+# The fields a form of that many counters posts (Starlette's default of 1,000 refused a page of 119 counters it had
+# rendered itself: the hostile pass): the club's data's few dozen and each counter's ten at most.
+MOST_FIELDS = 200 + 10 * MOST_COUNTERS
 # A value posted is at most this long; the document's own checks bound each field more closely.
 MOST_CHARACTERS = 20_000
 # A scenario file imported is read this far (a larger one is refused as not a scenario file's JSON).
@@ -246,7 +249,7 @@ async def save_scenario(
     over the organiser's key as the scenario API takes it; answers the message, or the refusal naming its field."""
     if _ruleset(ruleset_id) is None:
         return not_found(request, NotFoundError("rule set", ruleset_id[:64]))
-    form = await request.form()
+    form = await request.form(max_fields=MOST_FIELDS)
     denied = organiser_refusal(settings, form, "scenarios")
     if denied is not None:
         return _said(request, f"Not saved: {_lowered(denied[0])}", denied[1])
@@ -288,7 +291,7 @@ async def export_scenario(ruleset_id: str, request: Request) -> Response:
     """The form as the scenario file the club shares (a download, saved nowhere)."""
     if _ruleset(ruleset_id) is None:
         return not_found(request, NotFoundError("rule set", ruleset_id[:64]))
-    form = await request.form()
+    form = await request.form(max_fields=MOST_FIELDS)
     editor = editor_context(ruleset_id)
     try:
         document = scenario_document(editor, form, posted_counters(editor["counter_fields"], form))
@@ -310,7 +313,7 @@ async def import_file(
     htmx is sent to its editor; a refusal is said in place."""
     if _ruleset(ruleset_id) is None:
         return not_found(request, NotFoundError("rule set", ruleset_id[:64]))
-    form = await request.form()
+    form = await request.form(max_fields=MOST_FIELDS)
     denied = organiser_refusal(settings, form, "scenarios")
     if denied is not None:
         return _said(request, f"Not imported: {_lowered(denied[0])}", denied[1])
@@ -319,7 +322,7 @@ async def import_file(
         return _said(request, "Not imported: file: choose the scenario's .json file.", 422)
     try:
         document = json.loads(await upload.read(MOST_FILE_BYTES + 1))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested past what the parser follows
         return _said(request, "Not imported: the file is not a scenario file (JSON).", 422)
     try:
         security.scenario_imported()
@@ -402,7 +405,7 @@ async def save_to_game(
     """A game in set-up saved as its API saves it (the referee's): its `club` over the version the page read,
     then each counter new or changed, in the form's order; the first refused stops it, said in place with its
     rule's sentence after the counter's name (what was saved before it stays saved, as the page then shows)."""
-    form = await request.form()
+    form = await request.form(max_fields=MOST_FIELDS)
     seat = game_seat(request, session, settings, game_id)
     game = session.get(Game, game_id)
     if seat is None or game is None:

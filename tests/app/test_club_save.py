@@ -137,6 +137,26 @@ def test_a_scenario_saved_by_its_form_is_refused_by_field_then_stored_replaced_a
     assert imported.status_code == 204 and imported.headers["HX-Redirect"].endswith("/edit"), imported.text
     junk = http.post(f"/scenarios/club/{VIMY}/import", data=form(http), files={"file": ("v.json", b"{oops")})
     assert junk.status_code == 422 and "not a scenario file" in junk.text
+    # The hostile pass: JSON nested past the parser's depth was a 500; a form of more than 1,000 fields (119
+    # counters as the page renders them) a 400 naming nothing.
+    deep = http.post(
+        f"/scenarios/club/{VIMY}/import", data=form(http), files={"file": ("v.json", b"[" * 100_000)}
+    )
+    assert deep.status_code == 422 and "not a scenario file" in deep.text
+    many = [
+        (f"counter.{i}.{field}", value)
+        for i in range(1, 261)
+        for field, value in (
+            ("side", "defender"),
+            ("name", f"RIR {i}"),
+            ("f.division", "79th"),
+            ("f.attack", "4"),
+        )
+    ]
+    big = http.post(
+        f"/scenarios/club/{VIMY}/export", data=_sent([*renamed[: len(sent) + len(fields)], *many])
+    )
+    assert big.status_code == 200 and len(big.json()["sides"]["defender"]["forces"]) == 260, big.text[:300]
     untitled = http.post(SAVE, data=_sent([*{**sent, "title": " "}.items(), *fields, *counters]))
     assert untitled.status_code == 422 and "give the scenario a title" in untitled.text
 
