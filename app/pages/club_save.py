@@ -322,7 +322,7 @@ async def import_file(
         return _said(request, "Not imported: file: choose the scenario's .json file.", 422)
     try:
         document = json.loads(await upload.read(MOST_FILE_BYTES + 1))
-    except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested past what the parser follows
+    except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested past the parser's depth
         return _said(request, "Not imported: the file is not a scenario file (JSON).", 422)
     try:
         security.scenario_imported()
