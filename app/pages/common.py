@@ -63,9 +63,14 @@ def error_message(e: Exception) -> str:
         said = f"{field}: {e.message}"
         return said if len(said) <= REFUSAL_MAX else f"{field}: {e.reason}"
     if isinstance(e, ValidationError):
-        return "; ".join(
-            f"{humanise(str(err['loc'][-1])) if err.get('loc') else 'Value'}: {err['msg']}"
+        # A list's item is named by its list, not its index (the hostile pass read "0: Input should be ...").
+        named = (
+            next((str(at) for at in reversed(err.get("loc") or ()) if not isinstance(at, int)), "")
             for err in e.errors()
+        )
+        return "; ".join(
+            f"{humanise(name) if name else 'Value'}: {err['msg']}"
+            for name, err in zip(named, e.errors(), strict=True)
         )
     if isinstance(e, NotFoundError | Conflict | Forbidden | Unauthorized):
         return str(e.message)

@@ -47,6 +47,10 @@ def test_the_forces_panel_posts_keep_the_draft_s_forces_and_refuse_by_field(
     ):
         refused = c.post(post, data=form(c, sent), headers={"HX-Trigger-Name": next(iter(sent))})
         assert refused.status_code == 422 and field in refused.headers[NOTICE_HEADER].lower(), refused.text
+    # A chart's row refused names its list, not the row's index (the hostile pass: "0: Input should be ...").
+    rows = {"side": "attacker", "attacker_kind": "line-inf", "attacker_bases": "x"}
+    by_row = c.post("/scenarios/new/2mm-earth-1418/forces", data=form(c, rows))
+    assert by_row.status_code == 422 and by_row.headers[NOTICE_HEADER].startswith("Bases:"), by_row.headers
     # A stand placed on the map, kept: posted as the outbox sends it (JSON, the CSRF header).
     placed = {"formation": fid, "stand": [f"{fid}/mmg-1"], "x": [10], "y": [20], "facing": [270]}
     assert c.post(f"{url}/deploy", json=placed, headers=header(c)).status_code == 204
