@@ -66,7 +66,9 @@ def test_a_league_by_taps(new_page: Any, tmp_path: Path) -> None:
 
     page.goto("/")
     page.get_by_role("link", name="The leagues").click()
-    expect(page).to_have_url(re.compile(r"/leagues$"))  # the leagues' page, not the start page it leaves (ci79)
+    expect(page).to_have_url(
+        re.compile(r"/leagues$")
+    )  # the leagues' page, not the start page it leaves (ci79)
     at_every_size(page, "leagues")
     page.get_by_label("Name").fill("Somme league")
     page.get_by_role("button", name="Start the league").click()
