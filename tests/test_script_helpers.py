@@ -63,9 +63,9 @@ SCRIPT_LINES_GOAL = 4_000
 # page's links (scenario-file.js: no blob, no built anchor; 2 elements built fewer); 6,309 once the objectives
 # are the draft's too (posted as they change, drawn again from its island; comments over the width rewrapped);
 # 6,127 once the counter editor's form is read back and saved by the server (app/pages/club_save.py:
-# counter-editor.js 246 -> 60 lines, 2 elements built gone).
+# counter-editor.js 246 -> 60 lines, 2 elements built gone); 6,124 with the deploy buttons named by side.
 WIDTH = 110
-SCRIPT_LINES_CEILING = 6_127
+SCRIPT_LINES_CEILING = 6_124
 ELEMENTS_BUILT_CEILING = 32
 BUILT = re.compile(r"""\bh\(\s*["']|createElement\(""")
 

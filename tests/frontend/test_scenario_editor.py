@@ -210,6 +210,10 @@ def build_and_play(ed: Editor) -> None:
     assert {u["quality"] for u in stands(british["forces"][2])} == {"experienced"}
 
     ed.tab("deploy")
+    # Each button names its side: both sides may field an "Infantry Company 1" (the newcomer pass heard two alike).
+    expect(
+        page.get_by_role("button", name="Lay out Machine Gun Company in the defender's zone")
+    ).to_be_visible()
     for lay_out in page.locator("[data-lay-out]").all():
         ed.press(lay_out)
     everyone = [u for f in (*british["forces"], german["forces"][0]) for u in stands(f)]

@@ -183,8 +183,9 @@
               h("input", { type: "checkbox", "data-off-table": formation.id, checked: Boolean(formation.off_table) }),
               h("span", { text: "Starts off the table (say when it arrives in the notes)" })),
             movesOnly ? null : h("div", { class: "actions" },
-              h("button", { type: "button", class: "button primary", "data-lay-out": formation.id, text: `Lay out ${name} in its zone` }),
-              h("button", { type: "button", class: "button", "data-clear": formation.id, text: "Take them off the table" })),
+              h("button", { type: "button", class: "button primary", "data-lay-out": formation.id, text: `Lay out ${name} in the ${side}'s zone` }),
+              // Named by side: both sides may field an "Infantry Company 1", heard alike.
+              h("button", { type: "button", class: "button", "data-clear": formation.id, text: `Take the ${side}'s ${name} off the table` })),
             h("details", { "data-deploy-stands": formation.id },
               h("summary", { text: "Place its stands one by one" }),
               h("ul", { class: "scn-list" }, ...all.map(({ stand, label }) => h("li", {},
