@@ -326,10 +326,20 @@ async def import_file(
         return _said(request, "Not imported: the file is not a scenario file (JSON).", 422)
     try:
         security.scenario_imported()
-        with unit_of_work(session):
-            stored = scenarios_service.import_scenario(
-                session, ScenarioIn.model_validate(document).document()
-            )
+        checked = ScenarioIn.model_validate(document).document()
+        try:
+            with unit_of_work(session):
+                stored = scenarios_service.import_scenario(session, checked)
+        except Conflict as e:
+            held = e.current if isinstance(e.current, dict) else {}
+            if not checked.get("id") or held.get("id") != checked["id"]:
+                raise
+            # Its id is saved here already (a file exported here, shared back): kept both, the file's a copy with
+            # a new id, its editor next (the newcomer pass: "reload and try again" again and again).
+            with unit_of_work(session):
+                stored = scenarios_service.import_scenario(
+                    session, {k: v for k, v in checked.items() if k != "id"}
+                )
     except TooManyRequests as e:
         waited = _said(request, security.page_wait_message(e, "scenarios imported"), 429)
         waited.headers["Retry-After"] = str(e.retry_after)

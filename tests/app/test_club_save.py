@@ -135,6 +135,15 @@ def test_a_scenario_saved_by_its_form_is_refused_by_field_then_stored_replaced_a
         files={"file": ("v.json", json.dumps(doc).encode())},
     )
     assert imported.status_code == 204 and imported.headers["HX-Redirect"].endswith("/edit"), imported.text
+    # The exported file shared back, its id saved here: kept both, the file a copy under a new id (the newcomer
+    # pass: a 409 "reload and try again", again and again).
+    back_again = http.post(
+        f"/scenarios/club/{VIMY}/import", data=form(http), files={"file": ("v.json", exported.content)}
+    )
+    copy = back_again.headers.get("HX-Redirect", "")
+    assert back_again.status_code == 204 and copy.endswith("/edit") and f"/{sid}/" not in copy, (
+        back_again.text
+    )
     junk = http.post(f"/scenarios/club/{VIMY}/import", data=form(http), files={"file": ("v.json", b"{oops")})
     assert junk.status_code == 422 and "not a scenario file" in junk.text
     # The hostile pass: JSON nested past the parser's depth was a 500; a form of more than 1,000 fields (119
