@@ -218,13 +218,20 @@ def refusal(e: Exception, doing: str = "saved") -> str:
 
 
 def _said(
-    request: Request, message: str, status: int = 200, scenario: str = "", title: str = "", focus: str = ""
+    request: Request,
+    message: str,
+    status: int = 200,
+    scenario: str = "",
+    title: str = "",
+    focus: str = "",
+    shipped: bool = False,
 ) -> Response:
     """The answer swapped in place of the message (and, saved, the scenario's id where the page keeps it);
-    `focus` the id of the input to fix (the script focuses it)."""
+    `focus` the id of the input to fix (the script focuses it); `shipped`: the page's mark of a shipped
+    scenario, gone once saved as the club's own (only where the page has it: htmx logs a part with no target)."""
     said = {"message": message, "good": status < 400 and bool(scenario), "scenario": scenario, "title": title}
     return templates.TemplateResponse(
-        request, "_club_said.html", {**said, "focus": focus}, status_code=status
+        request, "_club_said.html", {**said, "focus": focus, "shipped": shipped}, status_code=status
     )
 
 
@@ -283,6 +290,7 @@ async def save_scenario(
         "Saved: start a game from it here or on the start page.",
         scenario=str(stored["id"]),
         title=str(stored["title"]),
+        shipped=bool(form.get("shipped")),
     )
 
 
@@ -368,7 +376,7 @@ def _save_counter(
         with game_write(session, game_id) as game:
             unit = by_hand.add_unit(session, game, viewer, added).answer
     session.refresh(unit)
-    return Kept(counter.n, unit.id, unit.version)
+    return Kept(counter.n, unit.id, unit.version, added=read is None or counter.version is None)
 
 
 class ClubPatch(BaseModel):
@@ -386,6 +394,9 @@ class Kept:
     n: str
     unit_id: int
     version: int
+    added: bool = (
+        False  # a new counter: its row's Remove goes (a counter of the game is taken off by its card)
+    )
 
 
 def _game_said(

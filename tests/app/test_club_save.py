@@ -116,6 +116,8 @@ def test_a_scenario_saved_by_its_form_is_refused_by_field_then_stored_replaced_a
     counters[-1] = ("counter.1.f.attack", "4")
     saved = http.post(SAVE, data=_sent([*sent.items(), *fields, *counters]))
     assert saved.status_code == 200 and "Saved: start a game" in saved.text, saved.text
+    # No part for what this page has not (a shipped scenario's mark): htmx logs one with no target (newcomer B).
+    assert 'id="club-shipped"' not in saved.text
     found = re.search(r'id="club-scenario" name="scenario" value="([^"]+)" hx-swap-oob', saved.text)
     assert found is not None
     sid = found.group(1)
@@ -217,3 +219,11 @@ def test_a_game_s_form_saves_over_its_version_and_a_refused_counter_leaves_nothi
     unit = [("counter.1.unit", kept.group(1)), ("counter.1.version", kept.group(2))]
     status, again = post([*as_read, *new[:2], ("counter.1.f.division", "79th Reserve"), *unit])
     assert status == 200 and "club-c1-kept" not in again, again  # nothing to write: the unit as it was read
+    # A counter of the game changed: saved over its version, and no Remove to take away (it has none: htmx
+    # logged the part with no target, newcomer B).
+    then = re.search(r'id="club-version" name="version" value="(\d+)"', again)
+    assert then is not None
+    at_then = [(n, then.group(1) if n == "version" else v) for n, v in fields]
+    changed = [*at_then, *new[:2], ("counter.1.f.division", "1st Bavarian Reserve"), *unit]
+    status, over = post(changed)
+    assert status == 200 and "club-c1-kept" in over and "club-c1-remove" not in over, over
