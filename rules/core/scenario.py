@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -25,7 +24,7 @@ from shapely.geometry import box, shape
 
 from rules.core.errors import RulesError
 from rules.core.victory import Broken, conditions_from_json
-from rules.table.objectives import UNPRINTED, objectives_from_geojson
+from rules.table.objectives import objectives_from_geojson
 from rules.table.terrain import Feature, feature_from_geojson
 
 if TYPE_CHECKING:
@@ -215,14 +214,6 @@ def _text(value: Any, where: str, most: int, *, optional: bool = True, least: in
         return
     if not isinstance(value, str) or not least <= len(value) <= most:
         raise _fail(where, f"must be text of {least} to {most} characters", [f"text, {least}..{most} chars"])
-
-
-def _name(value: Any, where: str, *, optional: bool = True) -> None:
-    """A unit's name, as every seat reads it: text, nothing that draws nothing or turns the text about (the
-    hostile pass named a formation with right-to-left overrides and zero-width spaces)."""
-    _text(value, where, 200, optional=optional)
-    if isinstance(value, str) and any(unicodedata.category(ch) in UNPRINTED for ch in value):
-        raise _fail(where, "must hold no control or direction-formatting characters")
 
 
 def _number(value: Any, where: str, low: float, high: float) -> float:
@@ -458,7 +449,7 @@ def _unit(
         entry = _object(unit, where, ENTRY_KEYS, ("table_id",))
         _text(entry["table_id"], f"{where}.table_id", 64, optional=False, least=1)
         _text(entry.get("template"), f"{where}.template", 64)
-        _name(entry.get("name"), f"{where}.name")
+        _text(entry.get("name"), f"{where}.name", 200)
         if "id" in entry:
             _text(entry["id"], f"{where}.id", 40, optional=False, least=1)
             _unique(entry["id"], f"{where}.id", ids)
@@ -470,7 +461,7 @@ def _unit(
     _text(u["id"], f"{where}.id", MAX_ID, optional=False, least=1)
     _unique(u["id"], f"{where}.id", ids)
     checks: dict[str, Callable[[Any, str], None]] = {
-        "name": lambda v, at: _name(v, at, optional=False),
+        "name": lambda v, at: _text(v, at, 200, optional=False),
         "level": lambda v, at: _word(v, at, 32, rules.book.unit_levels, optional=False),
         "kind": lambda v, at: _word(v, at, 48, rules.book.unit_kinds, optional=False),
         "base": lambda v, at: _base(v, at, rules),

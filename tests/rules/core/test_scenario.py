@@ -187,15 +187,6 @@ def test_a_bad_value_is_refused_naming_its_field_and_the_allowed_values(
         assert e.allowed  # the range or the choices are named
 
 
-def test_a_unit_named_with_direction_or_zero_width_characters_is_refused() -> None:
-    # Every seat reads a unit's name (the hostile pass renamed a formation "\u202eevil\u200b").
-    e = refused(edited("sides.defender.forces.0.name", "\u202eevil\u200b"))
-    assert (e.field, e.message) == (
-        "sides.defender.forces.0.name",
-        "must hold no control or direction-formatting characters",
-    )
-
-
 def test_a_reading_of_another_periods_erratum_is_refused_naming_it() -> None:
     """Kept unplayed, it would be played unseen in a game of its period (the second hostile pass: a 201)."""
     e = refused(edited("variants", {"air-mission-order": "main-text"}))  # a mid-war scenario, a late war rule
