@@ -220,9 +220,9 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     card = card_service.stand_card(session, game, viewer, unit_id, read)
     # A side that chose firestep's dice has no face to enter (the pipeline refuses one): its direct rolls are
     # an Apply the server rolls.
-    by_firestep = (
-        seats.get_side(session, game.pk, get_unit(session, game.pk, unit_id).side).dice == "firestep"
-    )
+    # (The stand is among the units read: the card refuses one of no game.)
+    side = next(u.side for u in units if u.id == unit_id)
+    by_firestep = seats.get_side(session, game.pk, side).dice == "firestep"
     buttons = []
     for i, a in enumerate(card["acts"]):
         if _direct(a):
