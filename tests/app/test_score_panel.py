@@ -259,3 +259,19 @@ def test_a_frame_reads_the_clock_as_of_its_newest_event_not_as_it_is_rendered(
         assert chip is not None and chip.group(1).startswith("0:"), chip
         face = re.search(r'data-clock-side="attacker" data-clock-seconds="([^"]+)"', frame["clock_panel"])
         assert face is not None and float(face.group(1)) == used["attacker"], face
+
+
+def test_every_part_the_board_s_score_sends_at_the_start_has_its_place_on_the_board_in_set_up(
+    sqlite_client: TestClient,
+) -> None:
+    """The referee taps Start: the score's read (or its frame) may reach the board before the board's own turn
+    panel is drawn anew for play; a part with no place in the page is an htmx error (test_screens.py read
+    `htmx:oobErrorNoTarget, [data-end-settle]` once in a run). The set-up board holds a place for each part."""
+    g = new_game(sqlite_client)
+    seated(sqlite_client, g, g.referee)
+    board = sqlite_client.get(f"/games/{g.id}/referee")
+    assert board.status_code == 200
+    start_game(sqlite_client, g)
+    parts = re.findall(r'hx-swap-oob="\w+:\[([\w-]+)\]"', fragment(sqlite_client, g, g.referee, "board"))
+    assert "data-end-settle" in parts
+    assert [p for p in parts if not re.search(rf"<[^>]*\s{p}[\s=>]", board.text)] == []
