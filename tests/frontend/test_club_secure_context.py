@@ -1,6 +1,6 @@
 """The club's real HTTPS in Chromium (issue 28, "Done when" 2 and 3): the real `firestep serve --club`, one per
-module, and a Chromium trusting the club authority as a tablet does once it has followed /trust (no
-ignore_https_errors, no pinned key).
+module (each start a fork of a process that built its app once: ClubServer), and a Chromium trusting the club
+authority as a tablet does once it has followed /trust (no ignore_https_errors, no pinned key).
 
 Joining by QR: a referee makes the join cards, each card's QR code is read off the screen by a decoder
 (zxing-cpp) and its link signs a fresh browser into that seat with one tap; the laptop's plain address shows a
@@ -28,6 +28,7 @@ import ctypes
 import io
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -65,32 +66,92 @@ pytestmark = pytest.mark.browser
 OUTBOX_RETRY_MS = 10_000  # frontend/static/js/outbox.js RETRY_MS: how long a kept tap waits for its next try
 
 
+# The club servers' maker, one per module: what `firestep serve --club` builds that needs no port nor the
+# club's keys, built once (its modules, `app.main:app` from the same environment, the app's schema, its
+# templates and the PDF engine: ~4 s of CPU a start, which the restart below paid again), then each start a
+# fork of it running the command itself, `app.cli`'s main as `python -m app.cli` runs it: the keys, the
+# worker, the ports and the app's start are the command's own, in each fork.
+_CLUB_MAKER = """
+import os, signal, sys, threading
+import app.cli, app.server, app.club.addresses, app.club.authority, app.club.signing, app.club.qr
+import app.main, app.pages, app.core.pdf_engine
+app.main.app.openapi()
+app.pages.compile_templates()
+app.core.pdf_engine.pdf_engine_problem()
+assert threading.active_count() == 1, "a fork must copy no other thread"
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the servers are reaped as they end
+log, args = sys.argv[1], sys.argv[2:]
+for _ in sys.stdin:
+    pid = os.fork()
+    if pid:
+        print(pid, flush=True)
+        continue
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    out = os.open(log, os.O_WRONLY | os.O_APPEND)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    sys.argv = ["firestep", *args]
+    code = 0
+    try:
+        app.cli.main()
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    finally:
+        sys.stdout.flush()
+        os._exit(code)
+"""
+
+
 class ClubServer:
-    """`firestep serve --club` as tests/app/club/served.py starts it, stopped at once (as a laptop that leaves
-    the wifi) and started again on the same ports over the same data folder and database."""
+    """`firestep serve --club` as tests/app/club/served.py starts it (a fork of the module's maker above),
+    stopped at once (as a laptop that leaves the wifi) and started again on the same ports over the same data
+    folder and database."""
 
     def __init__(self, sqlite_template: Path, folder: Path) -> None:
         self.db = folder / "firestep.db"
         shutil.copyfile(sqlite_template, self.db)
         self.club = Club(free_port(), free_port(), folder / "data", folder / "server.log")
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
+        self.club.log.touch()
+        self.pid: int | None = None
+        # The ports and host in the environment, as `serve --club` sets them before it builds the app.
         env = {
             "PATH": "/usr/bin:/bin",
             "FIRESTEP_DATABASE_URL": f"sqlite:///{self.db}",
             "FIRESTEP_VAR_DIR": str(self.club.var),
+            "FIRESTEP_CLUB_PORT": str(self.club.https_port),
+            "FIRESTEP_CLUB_HTTP_PORT": str(self.club.http_port),
+            "FIRESTEP_HOST": "127.0.0.1",
         }
         args = ["serve", "--club", "--no-setup", "--host", "127.0.0.1"]
         args += ["--port", str(self.club.https_port), "--http-port", str(self.club.http_port)]
         with self.club.log.open("ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app.cli", *args],
+            self.maker = subprocess.Popen(
+                [sys.executable, "-c", _CLUB_MAKER, str(self.club.log), *args],
                 cwd=ROOT,
                 env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                text=True,
             )
+
+    def _running(self) -> bool:
+        if self.pid is None:
+            return False
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    def start(self) -> None:
+        assert self.maker.stdin and self.maker.stdout
+        self.maker.stdin.write("start\n")
+        self.maker.stdin.flush()
+        line = self.maker.stdout.readline()
+        assert line, f"the club server's maker ended: {self.club.log.read_text()}"
+        self.pid = int(line)
         deadline = time.monotonic() + 120  # a loaded 2-core machine is slow to import the app
         while True:
             try:
@@ -98,15 +159,21 @@ class ClubServer:
                     return
             except OSError:
                 pass
-            assert self.proc.poll() is None, self.club.log.read_text()
+            assert self._running(), self.club.log.read_text()
             assert time.monotonic() < deadline, "the club server did not start"
-            time.sleep(0.2)
+            time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-            self.proc = None
+        if self.pid is not None:
+            os.kill(self.pid, signal.SIGKILL)
+            while self._running():
+                time.sleep(0.005)
+            self.pid = None
+
+    def close(self) -> None:
+        self.stop()
+        self.maker.kill()
+        self.maker.wait(timeout=10)
 
 
 def trust_authority(home: Path, pem: bytes) -> None:
@@ -150,14 +217,14 @@ def _club_server(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
     server = ClubServer(sqlite_template, tmp_path_factory.mktemp("club"))
     server.start()
     yield server
-    server.stop()
+    server.close()
 
 
 @pytest.fixture
 def club_server(_club_server: ClubServer) -> ClubServer:
     """The module's club server, running (the offline test stops it and starts it again: should it fail in
     between, the next test still finds it serving)."""
-    if _club_server.proc is None:
+    if _club_server.pid is None:
         _club_server.start()
     return _club_server
 
