@@ -486,6 +486,7 @@ def subtree(root: Unit, units: Sequence[Unit]) -> list[Unit]:
 def unit_state(u: Unit, fields: Iterable[StateField]) -> UnitState:
     """A unit row as the rules read it (rules.core.game), with the state `fields` of its rule set."""
     assert u.id is not None
+    stored = u.state  # read once, not once a field: each read of a row's attribute goes through the ORM
     return UnitState(
         id=u.id,
         parent_id=u.parent_id,
@@ -501,5 +502,5 @@ def unit_state(u: Unit, fields: Iterable[StateField]) -> UnitState:
         y=u.y,
         facing_deg=u.facing_deg,
         killed=u.killed,
-        state={f.name: u.state.get(f.name, f.default) for f in fields},
+        state={f.name: stored.get(f.name, f.default) for f in fields},
     )

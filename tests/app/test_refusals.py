@@ -140,6 +140,18 @@ def _name(call: ast.Call) -> str | None:
     return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
 
 
+@functools.cache
+def calls_by_name() -> dict[str, list[tuple[str, ast.Call]]]:
+    """Every call of app/ and rules/ by the name it calls, in module and walk order: the trees walked once, not
+    once per parameter a message is followed through (that was most of this module's ~20 s)."""
+    out: dict[str, list[tuple[str, ast.Call]]] = {}
+    for path, tree in modules().items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and (name := _name(node)) is not None:
+                out.setdefault(name, []).append((path, node))
+    return out
+
+
 def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
     return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
 
@@ -238,12 +250,7 @@ def _name_values(path: str, node: ast.Name, depth: int) -> list[str] | None:
     if node.id not in params:
         return _module_constant(path, node.id, depth)
     position = params.index(node.id)
-    calls = [
-        (p, c)
-        for p, tree in modules().items()
-        for c in ast.walk(tree)
-        if isinstance(c, ast.Call) and _name(c) == func.name
-    ]
+    calls = calls_by_name().get(func.name, [])
     out: list[str] = []
     for p, call in calls:
         arg = _argument(call, position - (1 if params[:1] == ["self"] else 0), node.id)
@@ -254,7 +261,13 @@ def _name_values(path: str, node: ast.Name, depth: int) -> list[str] | None:
     return out or None
 
 
-def raise_sites() -> Iterator[tuple[str, int, str, ast.expr]]:
+@functools.cache
+def raise_sites() -> tuple[tuple[str, int, str, ast.expr], ...]:
+    """Every (path, line, name, message) a refusal is raised with: found once, read by each test of them."""
+    return tuple(_raise_sites())
+
+
+def _raise_sites() -> Iterator[tuple[str, int, str, ast.expr]]:
     for path, tree in modules().items():
         if path == "app/errors.py":
             continue  # the handlers: each passes on a raised message, and refusal() itself falls back
