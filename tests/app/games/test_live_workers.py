@@ -169,30 +169,30 @@ def test_a_marker_posted_through_one_process_reaches_a_stream_on_the_other(
         assert _ids(on_b, 5) == posted  # every one, in order, through the other process
         _close(on_b)
 
-        # B restarts; meanwhile markers go through A; the tablet comes back to B with Last-Event-ID.
-        b.stop()
-        missed = [_marker(via_a, g, target) for _ in range(3)]
-        b.start()
-        back_on_b = Listener(
-            f"{b.base}/api/v1/games/{g.id}/stream", {**g.referee, "Last-Event-ID": str(posted[-1])}
-        )
-        assert _ids(back_on_b, 3) == missed
-        live = _marker(via_a, g, target)
-        assert _ids(back_on_b, 1) == [live]
-
-        # The other way: a stream on A, resumed from where the tablet was, hears the writes going through B (A's
-        # restart is B's again: the same app resuming the same log, so B's stands for both; issue 65 dropped
-        # it, four seconds of process starts).
-        on_a = Listener(
+        # A restarts; meanwhile markers go through B; the tablet comes back to A with Last-Event-ID. (B's
+        # restart is A's again: the same app resuming the same log, so A's, one process to start where B is
+        # three, stands for both; issue 65 dropped B's, as it had A's before.)
+        a.stop()
+        missed = [_marker(via_b, g, target) for _ in range(3)]
+        a.start()
+        back_on_a = Listener(
             f"{a.base}/api/v1/games/{g.id}/stream", {**g.referee, "Last-Event-ID": str(posted[-1])}
         )
-        assert _ids(on_a, 4) == [*missed, live]
-        through_b = [_marker(via_b, g, target) for _ in range(2)]
-        assert _ids(on_a, 2) == through_b
-        assert _ids(back_on_b, 2) == through_b  # B's own stream hears its own writes
-        last = through_b[-1]
-        assert on_a.events.empty() and back_on_b.events.empty()
-        _close(on_a, back_on_b)
+        assert _ids(back_on_a, 3) == missed
+        live = _marker(via_b, g, target)
+        assert _ids(back_on_a, 1) == [live]
+
+        # The other way: a stream on B, resumed from where the tablet was, hears the writes going through A.
+        again_on_b = Listener(
+            f"{b.base}/api/v1/games/{g.id}/stream", {**g.referee, "Last-Event-ID": str(posted[-1])}
+        )
+        assert _ids(again_on_b, 4) == [*missed, live]
+        through_a = [_marker(via_a, g, target) for _ in range(2)]
+        assert _ids(again_on_b, 2) == through_a
+        assert _ids(back_on_a, 2) == through_a  # A's own stream hears its own writes
+        last = through_a[-1]
+        assert again_on_b.events.empty() and back_on_a.events.empty()
+        _close(again_on_b, back_on_a)
 
         # B is two workers behind one port: each connection lands on either, and every stream on B still
         # gets every marker, in order, whichever worker took the write.
