@@ -1,5 +1,5 @@
 """Generated requests to every endpoint of the app's own OpenAPI schema: never a 5xx, always the schema. On
-SQLite, one test per operation; on PostgreSQL (issue 52: both backends) again every operation that touches the
+SQLite, one test per operation and one for its coverage phase; on PostgreSQL (issue 52: both backends) again every operation that touches the
 database (the writes with the PostgreSQL budget, the reads with a smaller one), which keeps the suite's time
 bounded: an operation that touches no database answers the same on either."""
 
@@ -26,7 +26,13 @@ from schemathesis.checks import (
     unsupported_method,
 )
 from schemathesis.config import SchemathesisConfig
+from schemathesis.generation.drivers import CoverageGenerator
+from schemathesis.generation.feedback import FeedbackSources
+from schemathesis.generation.meta import content_type_probes_first
+from schemathesis.generation.overrides import with_config_headers
 from schemathesis.python import asgi
+from schemathesis.python._constants.orchestrator import make_constants_value_source
+from schemathesis.schemas import BaseSchema
 
 from app.core.config import Settings
 from app.core.db import migrate
@@ -42,7 +48,11 @@ app = create_app(Settings(database_url=_url, var_dir=_tmp))
 # much a refusal of it as a 422 (app.guard.limits; it failed a run that drew one).
 REFUSED = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]
 CONFIG: dict[str, Any] = {"checks": {"negative_data_rejection": {"expected-statuses": REFUSED}}}
-schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=SchemathesisConfig.from_dict(CONFIG))
+# The coverage phase runs in tests of its own (test_coverage_cases_..., below), built when the test runs: as
+# schemathesis attaches it, every operation's cases (12,000 requests' worth) are built at collection, by every
+# xdist worker, for operations half of which it never runs; it was half the suite's collection time.
+NO_COVERAGE = SchemathesisConfig.from_dict({**CONFIG, "phases": {"coverage": {"enabled": False}}})
+schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=NO_COVERAGE)
 
 
 CHECKS = [
@@ -71,8 +81,9 @@ CHECKS = [
 # are pure: their request models and resolvers are property-tested in tests/rules, and each route is the same
 # generated code, so a few examples check the HTTP contract. The game, campaign, scenario, club, playsheet and
 # geometry operations, each written by hand and with state behind it, get the full budget. Every operation also
-# runs schemathesis's coverage phase (each field's bounds, wrong types, missing headers, other methods), about
-# half the module's time: the random examples on top of it are the budget's part a suite under 10 minutes sets.
+# runs schemathesis's coverage phase (each field's bounds, wrong types, missing headers, other methods; in a
+# test of its own, below), about half the module's time: the random examples on top of it are the budget's
+# part a suite under 10 minutes sets.
 # An operation whose path names a stored thing (a game, a campaign, an event...) meets this module's database,
 # where a generated id rarely names one and a generated token never opens one: past the checks of its path,
 # headers and body (the coverage phase walks each of their bounds and types) its random examples end at a
@@ -106,11 +117,7 @@ def test_stored_things_never_5xx_and_match_schema(case: schemathesis.Case) -> No
 # The lookups without the coverage phase (three quarters of their time): each is the same generated route over
 # its rule set's request model, whose bounds are pydantic's own, and every request model's refusal of a field
 # missing or of the wrong type is walked by tests/app/test_refusals.py.
-NO_COVERAGE = SchemathesisConfig.from_dict({**CONFIG, "phases": {"coverage": {"enabled": False}}})
-lookup_schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=NO_COVERAGE)
-
-
-@lookup_schema.include(path_regex=LOOKUPS).parametrize()
+@schema.include(path_regex=LOOKUPS).parametrize()
 @settings(max_examples=LOOKUP_EXAMPLES, suppress_health_check=list(HealthCheck))
 def test_lookups_never_5xx_and_match_schema(case: schemathesis.Case) -> None:
     case.call_and_validate(checks=CHECKS)
@@ -137,7 +144,14 @@ class OnPostgreSQL:
         await self.app(scope, receive, send)
 
 
-postgresql_schema = schemathesis.openapi.from_dict(app.openapi(), config=SchemathesisConfig.from_dict(CONFIG))
+# Only schema-valid data there: what the schema forbids is refused before any query, by the same code on
+# either backend (the request models, the door), and its refusal is checked on SQLite (negative_data_rejection
+# over the coverage phase's negative cases and the random ones); what reaches storage is valid data.
+POSITIVE = {**CONFIG, "generation": {"mode": "positive"}}
+postgresql_schema = schemathesis.openapi.from_dict(
+    app.openapi(),
+    config=SchemathesisConfig.from_dict({**POSITIVE, "phases": {"coverage": {"enabled": False}}}),
+)
 postgresql_schema.app = OnPostgreSQL()
 
 
@@ -177,9 +191,63 @@ def test_reads_on_postgresql_never_5xx_and_match_schema(case: schemathesis.Case,
     case.call_and_validate(checks=CHECKS)
 
 
+# The coverage phase: for each operation, each field's bounds, wrong types, a required part missing, a wrong
+# content type and the methods the path has not, one request each. The cases are schemathesis's own (its
+# CoverageGenerator, ordered as its pytest plugin orders them), built when the test runs, so only the worker
+# that runs an operation builds its cases. On SQLite every operation but the generated lookups (see above); on
+# PostgreSQL every write, with valid data only (POSITIVE).
+METHODS = ("get", "put", "post", "delete", "patch")
+OPERATIONS = [(m.upper(), p) for p, item in app.openapi()["paths"].items() for m in item if m in METHODS]
+COVERED = [f"{method} {path}" for method, path in OPERATIONS if not re.match(LOOKUPS, path)]
+COVERED_ON_POSTGRESQL = [f"{m} {p}" for m, p in OPERATIONS if not re.match(PURE, p) and m != "GET"]
+
+
+_feedback: dict[int, FeedbackSources] = {}  # by the schema's id: a schema is not hashable
+
+
+def _feedback_of(tested: BaseSchema) -> FeedbackSources:
+    """What the plugin gives each schema's tests: the constants of the app's code, read once."""
+    if id(tested) not in _feedback:
+        _feedback[id(tested)] = FeedbackSources(constants_value_source=make_constants_value_source(tested))
+    return _feedback[id(tested)]
+
+
+def _coverage_cases(tested: BaseSchema, label: str) -> list[schemathesis.Case]:
+    method, path = label.split(" ", 1)
+    operation = tested[path][method]
+    generation = tested.config.generation_for(operation=operation, phase="coverage")
+    generator = CoverageGenerator(
+        operation=operation,
+        generation_modes=generation.modes,
+        generation_config=generation,
+        auth_storage=None,
+        override=with_config_headers(tested.config, operation=operation),
+        feedback=_feedback_of(tested),
+    )
+    # The plugin attaches them as Hypothesis examples, which run last first: the content-type probes last.
+    return content_type_probes_first(generator)[::-1]
+
+
+@pytest.mark.parametrize("label", COVERED)
+def test_coverage_cases_never_5xx_and_match_schema(label: str) -> None:
+    cases = _coverage_cases(schema, label)
+    assert cases, label
+    for case in cases:
+        _never_5xx_and_matches_schema(case)
+
+
+@pytest.mark.storage
+@pytest.mark.parametrize("label", COVERED_ON_POSTGRESQL)
+def test_coverage_cases_on_postgresql_never_5xx_and_match_schema(label: str, on_postgresql: None) -> None:
+    cases = _coverage_cases(postgresql_schema, label)
+    assert cases, label
+    for case in cases:
+        _never_5xx_and_matches_schema(case)
+
+
 def test_a_body_over_the_size_limit_counts_as_refused() -> None:
     """Each schema this module tests with takes the door's 413 as a refusal of invalid data."""
-    for tested in (schema, lookup_schema, postgresql_schema, postgresql_reads):
+    for tested in (schema, postgresql_schema, postgresql_reads):
         statuses = tested.config.checks.negative_data_rejection.expected_statuses
         assert "413" in (statuses or []), tested
 
@@ -201,6 +269,12 @@ def test_the_two_groups_cover_every_operation() -> None:
         p for p in paths if re.match(r"^/(api/v1/(games|campaigns|scenarios|join)|playsheets/games/)", p)
     ]
     assert len(stored) > 50 and not set(stored) & set(pure)
+    # Every operation but the generated lookups has its coverage phase's test, and every write off PURE again
+    # on PostgreSQL.
+    labels = {f"{m.upper()} {p}" for p, item in paths.items() for m in item if m in METHODS}
+    assert labels == {f"{m} {p}" for m, p in OPERATIONS}
+    assert set(COVERED) == {label for label in labels if not re.match(LOOKUPS, label.split(" ", 1)[1])}
+    assert len(COVERED) > 150 and len(COVERED_ON_POSTGRESQL) > 70
 
 
 def test_every_schema_name_is_one_model() -> None:
