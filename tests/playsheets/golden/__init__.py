@@ -31,6 +31,12 @@ def _mons() -> dict[str, Any]:
     return dict(get_game_rules("flanders-fields").book.scenarios["mons-1914"])
 
 
+def _ruleset_pdf(ruleset: str, paper: str) -> bytes:
+    from tests.playsheets.pdf import ruleset_pdf
+
+    return ruleset_pdf(ruleset, paper)
+
+
 # Each sheet's print view (its address on the server) and its PDF as the server renders it.
 VIEWS: dict[str, tuple[str, Callable[[], bytes]]] = {
     "template-kit-a4": ("/playsheets/template-kit?paper=a4", lambda: render.template_kit_pdf("a4")),
@@ -48,7 +54,8 @@ VIEWS: dict[str, tuple[str, Callable[[], bytes]]] = {
     ),
     "2mm-earth-1418-a4": (
         "/playsheets/rulesets/2mm-earth-1418?paper=a4",
-        lambda: render.ruleset_sheet_pdf("2mm-earth-1418", "a4"),
+        # render.ruleset_sheet_pdf's steps, its render kept for the process: test_ruleset_sheet reads the same.
+        lambda: _ruleset_pdf("2mm-earth-1418", "a4"),
     ),
     "mons-1914-letter": (
         "/api/v1/scenarios/mons-1914/sheet?paper=letter",
