@@ -3,11 +3,12 @@ so a test or a second app can run on its own database without touching globals."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, TypeVar
 
+import anyio
 from fastapi import Depends, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.engine import Engine
@@ -28,9 +29,20 @@ async def get_settings(request: Request) -> Settings:
     return settings
 
 
-def get_session(engine: Annotated[Engine, Depends(get_engine)]) -> Iterator[Session]:
-    with Session(engine) as session:
+async def get_session(engine: Annotated[Engine, Depends(get_engine)]) -> AsyncIterator[Session]:
+    """A session for the request. Made here, on the event loop: a session opens no connection until its first
+    query (on the thread that runs it). Closed here too when it holds no transaction (never read, or committed:
+    nothing to release); else on a thread, as the rollback that returns its connection waits on the database.
+    Shielded, so a client gone mid-request still has its connection returned."""
+    session = Session(engine)
+    try:
         yield session
+    finally:
+        if session.in_transaction():
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(session.close, limiter=anyio.CapacityLimiter(1))
+        else:
+            session.close()
 
 
 async def get_now(request: Request) -> datetime:
