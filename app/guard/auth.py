@@ -195,12 +195,12 @@ def keyed_token(cookie: str | None, key: object) -> str | None:
     return None
 
 
-def presented_token(
+async def presented_token(
     request: Request,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     cookie: Annotated[str | None, Depends(_cookie)],
 ) -> str | None:
-    """Authorization: Bearer, else the cookie. A token in the query string is refused, not ignored: it has
+    """Authorization: Bearer, else the cookie (a coroutine: it reads only the request, app.deps). A token in the query string is refused, not ignored: it has
     already been written to some access log, and the client should hear why it does not work."""
     if "token" in request.query_params:
         raise Unauthorized(
