@@ -40,7 +40,7 @@ async def get_session(engine: Annotated[Engine, Depends(get_engine)]) -> AsyncIt
     finally:
         if session.in_transaction():
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(session.close, limiter=anyio.CapacityLimiter(1))
+                await anyio.to_thread.run_sync(session.close)
         else:
             session.close()
 

@@ -200,8 +200,9 @@ async def presented_token(
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     cookie: Annotated[str | None, Depends(_cookie)],
 ) -> str | None:
-    """Authorization: Bearer, else the cookie (a coroutine: it reads only the request, app.deps). A token in the query string is refused, not ignored: it has
-    already been written to some access log, and the client should hear why it does not work."""
+    """Authorization: Bearer, else the cookie (a coroutine: it reads only the request, app.deps). A token in
+    the query string is refused, not ignored: it has already been written to some access log, and the client
+    should hear why it does not work."""
     if "token" in request.query_params:
         raise Unauthorized(
             "Send the token as Authorization: Bearer or the cookie, never in the query string",
