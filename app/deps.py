@@ -40,7 +40,9 @@ async def get_session(engine: Annotated[Engine, Depends(get_engine)]) -> AsyncIt
     finally:
         if session.in_transaction():
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(session.close)
+                # A limiter of its own, not the thread pool's: were every pooled thread a route waiting for a
+                # connection, the close that returns one would wait behind them.
+                await anyio.to_thread.run_sync(session.close, limiter=anyio.CapacityLimiter(1))
         else:
             session.close()
 
