@@ -496,8 +496,15 @@ def _store_terrain(client: TestClient, game_id: int, terrain: dict[str, Any]) ->
 
 @functools.cache
 def huge_stored() -> dict[str, Any]:
-    """Made once, in the worker that runs a test of it (at import, both workers made it while collecting)."""
-    return _terrain(_feature([_circle_ring(200_000)], note=_nested(300)))
+    """Past every limit the API puts on terrain, as an older version might have stored it: one ring of three times
+    the vertices a whole terrain may have, a note nested 300 deep, larger than any request body the API takes.
+    (It was 200,000 vertices, 8 MB: the same limits passed, ~1 s more of each read of the state.) Made once, in
+    the worker that runs a test of it (at import, both workers made it while collecting)."""
+    from app.data.bounded import MAX_VERTICES_TOTAL
+
+    huge = _terrain(_feature([_circle_ring(3 * MAX_VERTICES_TOTAL)], note=_nested(300)))
+    assert len(json.dumps(huge)) > MAX_BODY_BYTES_DEFAULT
+    return huge
 
 
 @pytest.mark.storage
