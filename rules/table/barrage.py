@@ -72,12 +72,15 @@ def advance(
     zone = oriented_rect(back, moved.facing_deg, span, danger_zone_cm).intersection(table.polygon())
     zone_poly = zone if isinstance(zone, Polygon) else Polygon()
     under = set(index.overlapping(after)) if not after.is_empty else set()
+    # Measured to the barrage where it stands: past the table's far edge (its rear edge on the edge, the zone on
+    # the table) nothing of it is left on the table to measure to, and a distance to nothing is no number.
+    reach = after if not after.is_empty else oriented_rect(moved.center, moved.facing_deg, span, depth)
     danger = []
     for i in index.overlapping(zone_poly):
         if i in under:
             continue
         s = index.stands[i]
-        d = float(index.polys[i].distance(after))
+        d = float(index.polys[i].distance(reach))
         danger.append(DangerHit(s.id, s.side, d, at_risk_chance(d)))
     danger.sort(key=lambda h: (h.distance_cm, h.id))
     return Advance(moved, after, swept_poly, passed, zone_poly, danger)

@@ -142,6 +142,17 @@ def test_the_barrage_advances_its_width_and_names_what_it_passes_and_who_is_too_
     assert adv.danger[0].at_risk == Fraction(3, 6)  # rolls 4, 5, 6 are not less than 3.5
 
 
+def test_a_barrage_just_past_the_far_edge_still_measures_who_is_behind_it() -> None:
+    """Its rear edge on the table's far edge (y 180): nothing of it is left on the table, its danger zone is
+    (y 174..180), and a stand there is measured to its rear edge (schemathesis drew a distance of no number)."""
+    stands = [Stand("close", "attacker", BASES["infantry-platoon"], (60, 176), 90)]  # front edge 176.75
+    adv = advance(
+        Template(TEMPLATES["rolling-barrage"], (60, 170), 90), 20, StandIndex.build(stands), DANGER_ZONE_CM
+    )
+    assert adv.polygon.is_empty
+    assert [(h.id, h.distance_cm) for h in adv.danger] == [("close", pytest.approx(3.25))]
+
+
 def test_one_turn_forecast_equals_rolling_every_die_of_the_table() -> None:
     from itertools import product
 
