@@ -251,7 +251,9 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     # The edits come first where a refusal's remedy is one, and where the stand may make no roll now (its
     # greyed rolls below them): on a phone what it may do stays in view.
     first = card["first"] or ("edits" if not card["acts"] and card["edits"] else "")
-    data = {"acts": card["acts"], "first": first, "offers": card["offers"]}
+    # The step these acts are the game's in: a play begun from them is of that step, though the device may not yet
+    # have heard the frame that moved the game to it (a late frame would end the play as a step change, ci86).
+    data = {"acts": card["acts"], "first": first, "offers": card["offers"], "step": game.step}
     return StandActs(
         unit_id, tuple(buttons), greyed, said, waiting, whys, json.dumps(data), StandEdits(unit_id, edits)
     )

@@ -141,24 +141,7 @@
     }
   };
 
-  // A request answered now and never kept (a read, or a card's act whose answer the player waits on): the same
-  // CSRF header, JSON either way; offline or failed, { ok: false, status: 0 }.
-  const now = async (url, body) => {
-    try {
-      const r = await fetch(url, {
-        method: body === undefined ? "GET" : "POST",
-        credentials: "same-origin",
-        cache: "no-store",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { ok: r.ok, status: r.status, data: await r.json().catch(() => null), queued: false };
-    } catch (err) {
-      return { ok: false, status: 0, data: null, queued: false };
-    }
-  };
-
-  window.firestepOutbox = { send, flush, now, waiting: () => load().length };
+  window.firestepOutbox = { send, flush, waiting: () => load().length };
   window.addEventListener("online", flush);
   if (load().length) {
     if (load().some(mine)) waiting();

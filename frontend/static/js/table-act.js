@@ -23,6 +23,7 @@
     let acts = []; // the rolls offered, as the card's data says them (a button's data-act is its index)
     let actsHtml = ""; // the acts part of the card as the server rendered it for the stand `actsFor`
     let actsFor = null; // the stand whose acts `acts` are
+    let actsStep = null; // the game's step they were read in: a play begun from them is of it (stand_acts.py)
     const area = () => {
       const box = section("stand");
       let el = box.querySelector("[data-play]");
@@ -85,9 +86,9 @@
       // A roll's answer on the card stays (its acts drawn under it by its own read), even where the acts were read
       // for a new step before the answer came (apply: `back`).
       const answer = play && play.done && play.stand === id, same = html === actsHtml;
-      if (done) { acts = data.acts; actsHtml = ""; mine.doneHtml = html; renderDone(); }
+      if (done) { acts = data.acts; actsStep = data.step; actsHtml = ""; mine.doneHtml = html; renderDone(); }
       else if (answer) return;
-      else if (redraw) { acts = data.acts; actsHtml = html; }
+      else if (redraw) { acts = data.acts; actsStep = data.step; actsHtml = html; }
       if (!done && redraw && !same) renderActs(model.units.get(id));
       cardOffers = data.offers || [];
       greyCard();
@@ -166,14 +167,14 @@
     const rollNow = async (i, dice) => {
       const u = model.units.get(m.selectedStand()), act = acts[i];
       if (!u || !act) return;
-      const mine = (play = { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step: model.turn.step });
+      const mine = (play = { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step: actsStep ?? model.turn.step, seen: model.turn.step });
       await apply(dice);
       if (play === mine && !play.done) stop(); // refused or kept offline: the card's acts stay as they were
     };
     const begin = async (i) => {
       const u = model.units.get(m.selectedStand()), act = acts[i];
       if (!u || !act) return;
-      play = { stand: u.id, act, target: null, dice: [], asked: null, given: {}, step: model.turn.step };
+      play = { stand: u.id, act, target: null, dice: [], asked: null, given: {}, step: actsStep ?? model.turn.step, seen: model.turn.step };
       panel.classList.remove("played"); // begun from the last roll's answer: this one's card
       panel.classList.add("playing");
       if (act.target) { renderPick(u); return; }
@@ -259,7 +260,8 @@
       const id = e.detail.id;
       // The card gives way: a roll done (Undo and Done) ends when its stand is tapped again, and anything
       // begun ends when the game moves to another step (its acts are read anew).
-      const over = play && ((e.detail.tapped && play.done) || play.step !== model.turn.step);
+      // (`seen`: the step this device had heard of as the play began, where its acts were read in a newer one.)
+      const over = play && ((e.detail.tapped && play.done) || ![play.step, play.seen].includes(model.turn.step));
       if (play && play.stand === id && !over) {
         if (play.done) renderDone();
         else if (play.target === null && play.act.target) renderPick(model.units.get(id));

@@ -49,11 +49,12 @@ def words(part: str) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", part)))
 
 
-def held(answer: dict[str, Any]) -> dict[str, Any]:
+def held(answer: dict[str, Any], step: int) -> dict[str, Any]:
     """What the card's data holds of the API's answer of the stand's acts: its rolls, which part comes first
-    (the edits also where no roll is offered but an edit is) and its offers; the edits are a part drawn."""
+    (the edits also where no roll is offered but an edit is) and its offers; the edits are a part drawn; and the
+    game's step they are of (a play begun from them is of that step, whatever the device has heard yet)."""
     first = answer["first"] or ("edits" if not answer["acts"] and answer["edits"] else "")
-    return {"acts": answer["acts"], "first": first, "offers": answer["offers"]}
+    return {"acts": answer["acts"], "first": first, "offers": answer["offers"], "step": step}
 
 
 def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClient) -> None:
@@ -65,7 +66,8 @@ def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClie
     advance_to(client, g, "battalion-orders")
     answer = client.get(f"{api}/units/{platoon['id']}/acts", headers=g.attacker).json()
     part = fragment(client, g, g.attacker, platoon["id"])
-    assert data_of(part) == held(answer)
+    step = client.get(api, headers=g.attacker).json()["step"]
+    assert step > 0 and data_of(part) == held(answer, step)
     # The company's order roll: a direct roll (its die tapped records it) with the table's odds.
     assert [a["label"] for a in answer["acts"]] == ["Order roll"]
     assert (
@@ -82,7 +84,7 @@ def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClie
     # The other side's seat: nothing of the stand but what its own answer holds (no roll, no edit of it).
     theirs = client.get(f"{api}/units/{platoon['id']}/acts", headers=g.defender).json()
     other = fragment(client, g, g.defender, platoon["id"])
-    assert data_of(other) == held(theirs)
+    assert data_of(other) == held(theirs, step)
     assert "data-act=" not in other and "data-act-direct" not in other and "Order roll" not in words(other)
     # Out of turn, the card says why in one sentence.
     defender = first(units(client, g), "defender", "rifle-platoon")
@@ -195,7 +197,7 @@ def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient
     assert all(line in words(after) for line in rolled["said"] or ["Nothing changes on the table."])
     assert f'data-play-undo="{rolled["event_id"]}"' in after
     now = client.get(f"{api}/units/{mg['id']}/acts", headers=g.attacker).json()
-    assert data_of(after) == held(now)
+    assert data_of(after) == held(now, client.get(api, headers=g.attacker).json()["step"])
     assert ("data-play-next" in after) == bool(now["acts"])
     client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
     try:
