@@ -1,8 +1,8 @@
 // What the referee board shows: filters by state (the rule set's markers, killed, each of its flags with a
-// badge: any of those pressed) and by one battalion; blocks collapsed by hand; the referee's "override
-// rules" switch, which shows the marker buttons the current step refuses. Bound to [data-board-filters]
-// (its value names the game, so each game keeps its own choices for this browser tab); re-applied after
-// every live update of the board ("firestep:board-updated").
+// badge: any of those pressed) and by one battalion; blocks collapsed by hand; the referee's "override rules"
+// switch, which shows the marker buttons the current step refuses. Bound to [data-board-filters] (its value
+// names the game, so each game keeps its own choices for this browser tab); re-applied after every live
+// update of the board ("firestep:board-updated").
 (() => {
   const bar = document.querySelector("[data-board-filters]");
   if (!bar) return;

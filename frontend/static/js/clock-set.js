@@ -1,8 +1,8 @@
-// The referee sets the clock from the board (issue 64): each side's limits for the game and each turn, in
-// seconds or minutes, and the tournament rules, sent as one act (PUT /api/v1/games/{id}/clock/limits, a
-// ClockLimits of app/data/schemas_clock.py) through the outbox; the log shows it and its Undo. The form is
-// rendered by the server as the clock stands; a live frame that changes the clock (an undo among them) fills it
-// again, unless the referee is editing it.
+// The referee sets the clock from the board: each side's limits for the game and each turn, in seconds or
+// minutes, and the tournament rules, sent as one act (PUT /api/v1/games/{id}/clock/limits, a ClockLimits of
+// app/data/schemas_clock.py) through the outbox; the log shows it and its Undo. The form is rendered by the
+// server as the clock stands; a live frame that changes the clock (an undo among them) fills it again, unless
+// the referee is editing it.
 (() => {
   const form = document.querySelector("[data-clock-form]");
   if (!form) return;

@@ -1,7 +1,6 @@
-// The page of counters: its panels (the turn, what the step needs, set-up, the counters, a counter's card) are the
-// server's (app/pages/counters_panel.py), from the act pipeline's own answers. This script brings them to read anew:
-// a tap on [data-go] reads them for the query it names (the card's state); a tap on [data-write] sends its write
-// through the outbox (CSRF, an idempotency key, kept offline), then reads them; so does each live event, a resync.
+// The page of counters: its panels are the server's (app/pages/counters_panel.py). A tap on [data-go] reads
+// them anew for the query it names; a tap on [data-write] sends its write through the outbox (CSRF, an
+// idempotency key, kept offline), then reads them; so does each live event and resync.
 (() => {
   const root = document.querySelector("[data-counters-page]");
   if (!root) return;
@@ -11,8 +10,8 @@
   const send = (url, body, method = "POST") => window.firestepOutbox.send(url, { method, body: JSON.stringify(body) }), failed = (r) => !r || (!r.ok && !r.queued);
   const stand = /^#stand-(\d+)$/.exec(location.hash); // a need's "Open its card" on the referee board
   let want = stand ? `group=place&unit=${stand[1]}` : "group=place", reading = 0;
-  // A panel brought to read as the server's in place: an element of the same kind (and key: id, data-key) kept, so
-  // what is typed in it, its focus and a details opened stay; its attributes and text changed; any other replaced.
+  // A panel brought in place to the server's: an element of the same kind and key (id, data-key) kept, so
+  // what is typed in it, its focus and an opened details stay; any other replaced.
   const morph = (old, next) => {
     if (old.nodeName !== next.nodeName) { old.replaceWith(next); return; }
     if (old.nodeType === Node.TEXT_NODE) { if (old.data !== next.data) old.data = next.data; return; }
@@ -52,8 +51,8 @@
     if (opened !== was) root.querySelector("[data-counter-card]")?.setAttribute("aria-busy", "true");
     return read().then(() => opened && opened !== was && window.matchMedia("(max-width: 899px)").matches && root.querySelector("[data-counter-card]")?.scrollIntoView({ block: "nearest" }));
   };
-  // A write the server drew ({url, method, body}), a typed value put in its body; the panels read anew after it
-  // (`then`: the query they show next; `thenDone`: the roll's, with the event it recorded).
+  // A write the server drew ({url, method, body}), a typed value put in its body; the panels read anew after
+  // it (`then`: the query they show next; `thenDone`: the roll's, with the event it recorded).
   const write = async (el, form) => {
     const w = JSON.parse(el.dataset.write || form?.dataset.write);
     const input = form?.querySelector("[data-write-input]");
@@ -73,8 +72,8 @@
     return true;
   };
 
-  // Taps in turn: one made while the panels are read is made on them as read (a counter tapped as the target once
-  // its act's card is drawn, not on the card before it), found again by its key.
+  // Taps in turn: one made while the panels are read is made on them as read (a counter tapped as the target
+  // once its act's card is drawn, not on the card before it), found again by its key.
   let tapped = Promise.resolve();
   document.addEventListener("click", (e) => {
     const was = e.target.closest("button:is([data-go], [data-write], [data-act-greyed], [data-setup-all])");

@@ -1,11 +1,11 @@
-// The helpers the page scripts share, written once (issue 67): `h` builds an element (`text` its text; a key
-// with a capital, as htmlFor or maxLength, or a function is set as the element's property; false, null and
-// undefined leave the attribute out, true sets it empty), and `humanise` says an identifier in words
-// ("gas-cloud" -> "Gas cloud", "sos" -> "SOS"), as the server's (app/pages/templates.py) says its own; `partOf`
-// parses a part the server drew (HTML) to its first element, its siblings beside it in the fragment; `draw`
-// puts a part the server drew into `el`, each of its pieces the same as before kept as it is (a row of dice not
-// tapped, a "Why?" opened): a finger on it, or the focus, is not lost to a redraw of the same thing.
-// `escapeHtml` makes words safe inside the markup Leaflet's icons take (a stand's name on its label).
+// The helpers the page scripts share, written once: `h` builds an element (`text` its text; a key with a
+// capital, as htmlFor or maxLength, or a function is set as the element's property; false, null and undefined
+// leave the attribute out, true sets it empty), and `humanise` says an identifier in words ("gas-cloud" ->
+// "Gas cloud", "sos" -> "SOS"), as the server's (app/pages/templates.py) says its own; `partOf` parses a part
+// the server drew (HTML) to its first element, its siblings beside it in the fragment; `draw` puts a part the
+// server drew into `el`, each of its pieces the same as before kept as it is (a row of dice not tapped, a
+// "Why?" opened): a finger on it, or the focus, is not lost to a redraw of the same thing. `escapeHtml` makes
+// words safe inside the markup Leaflet's icons take (a stand's name on its label).
 (() => {
   const h = (tag, attrs = {}, ...kids) => {
     const node = document.createElement(tag);

@@ -1,7 +1,7 @@
-// The organiser's view live (issue 57): [data-event-board] names the event's stream; each `board` frame
-// (the API's /board answer) redraws every table's turn, score and result and the disputes waiting, with no
-// request of its own. Each table's game clock (the frame's GameClock) runs on here once a second while a side's
-// time runs, as game-clock.js shows it: the tighter of the time left in the game and the turn, else the time used.
+// The organiser's view live: [data-event-board] names the event's stream; each `board` frame (the API's
+// /board answer) redraws every table's turn, score and result and the disputes waiting, with no request of
+// its own. Each table's game clock (the frame's GameClock) runs on here once a second while a side's time
+// runs, as game-clock.js shows it: the tighter of the time left in the game and the turn, else the time used.
 (() => {
   const root = document.querySelector("[data-event-board]");
   if (!root || !window.EventSource) return;

@@ -1,5 +1,5 @@
-// The rehearsal's turn chips (inputs with data-heat-pick inside a [data-heat] section): show the heat layer and
-// the table of the chosen turn, hide the others.
+// The rehearsal's turn chips (inputs with data-heat-pick inside a [data-heat] section): show the heat layer
+// and the table of the chosen turn, hide the others.
 document.addEventListener("change", (event) => {
   const pick = event.target.closest("[data-heat-pick]");
   if (!pick) return;

@@ -1,10 +1,11 @@
-// The game clock (issue 55): each side's time, chess-clock style, shown live on every device. The server draws the
-// clock's panel for this seat (app/pages/clock_panel.py, _clock_panel.html: each face's seconds as the clock was
-// read, which time it shows, the seat's buttons, written by api-action.js); a live frame of an event the clock
-// reads carries it (`clock_panel`), and it is read again (the root's data-game-clock, GET /games/{id}/clock/panel)
-// after a frame without it, a resync or a write of this device's. Here only what passes between frames: the
-// running faces run on once a second, a side whose time runs out meanwhile is flagged to everyone ("out of time"),
-// once as a notice; the clock keeps counting and the referee decides what follows (rules/core/clock.py).
+// The game clock: each side's time, chess-clock style, shown live on every device. The server draws the
+// clock's panel for this seat (app/pages/clock_panel.py, _clock_panel.html: each face's seconds as the clock
+// was read, which time it shows, the seat's buttons, written by api-action.js); a live frame of an event the
+// clock reads carries it (`clock_panel`), and it is read again (the root's data-game-clock, GET
+// /games/{id}/clock/panel) after a frame without it, a resync or a write of this device's. Here only what
+// passes between frames: the running faces run on once a second, a side whose time runs out meanwhile is
+// flagged to everyone ("out of time"), once as a notice; the clock keeps counting and the referee decides
+// what follows (rules/core/clock.py).
 (() => {
   const roots = [...document.querySelectorAll("[data-game-clock]")];
   if (!roots.length) return;
@@ -25,7 +26,8 @@
 
   const bind = (root) => {
     let readAt = performance.now(); // when the panel's seconds were read
-    // Each face as of now: its seconds run down (what is left) or up (the time used) while its side's time runs.
+    // Each face as of now: its seconds run down (what is left) or up (the time used) while its side's time
+    // runs.
     const tick = () => {
       const elapsed = Math.max(0, (performance.now() - readAt) / 1000);
       for (const el of root.querySelectorAll("[data-clock-side]")) {

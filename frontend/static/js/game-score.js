@@ -1,17 +1,17 @@
-// The score of a game (issue 55), in view on every page of the game: its chip ([data-score-chip]), its dashboard
+// The score of a game, in view on every page of the game: its chip ([data-score-chip]), its dashboard
 // ([data-score-dashboard]), the map's objective cards and the board's end list ([data-end-settle]) are the
-// server's (app/pages/score_panel.py, _score_panel.html), each part swapped out of band into the page's own by
-// htmx. A live frame that may change the score carries them for this seat (`score_panel`), swapped at once with
-// no request; they are read from [data-score-panel] as the page opens, after a reconnect (`firestep:resync`), a
-// write (`firestep:refresh`, a call among them: api-action.js sends it through the outbox) and a frame with no
-// room for them. Each side's time in the chip ticks with game-clock.js's face.
+// server's (app/pages/score_panel.py, _score_panel.html), each part swapped out of band into the page's own
+// by htmx. A live frame that may change the score carries them for this seat (`score_panel`), swapped at once
+// with no request; they are read from [data-score-panel] as the page opens, after a reconnect
+// (`firestep:resync`), a write (`firestep:refresh`, a call among them: api-action.js sends it through the
+// outbox) and a frame with no room for them. Each side's time in the chip ticks with game-clock.js's face.
 (() => {
   const root = document.querySelector("[data-score-panel]");
   if (!root || !window.htmx) return;
   let last = null; // the panels as last swapped: the board's turn panel, swapped anew, takes its end list again
   const swap = (html) => { last = html; window.htmx.swap(root, html, { swapStyle: "none" }); };
-  // At once: a read asked for while one is on its way waits for it, once (htmx's queue for one element keeps the
-  // last), so a burst makes two reads at most.
+  // At once: a read asked for while one is on its way waits for it, once (htmx's queue for one element keeps
+  // the last), so a burst makes two reads at most.
   const read = () => window.htmx.ajax("GET", root.dataset.scorePanel, { source: root, swap: "none" });
   root.addEventListener("htmx:afterRequest", (e) => { if (e.detail.elt === root && e.detail.successful) last = e.detail.xhr.responseText; });
   document.addEventListener("firestep:event", (e) => {
@@ -20,13 +20,13 @@
     else if (ev.refetch || "score_panel" in ev) read(); // the frame had no room for them
   });
   ["firestep:resync", "firestep:refresh"].forEach((name) => document.addEventListener(name, read));
-  // The board's pieces swapped (board-live.js), or its End the game opened: a turn panel anew has an empty end
-  // list until it takes the panels (the newest, kept: the frames keep them up to date).
+  // The board's pieces swapped (board-live.js), or its End the game opened: a turn panel anew has an empty
+  // end list until it takes the panels (the newest, kept: the frames keep them up to date).
   const fill = () => { if (document.querySelector("[data-end-settle]:not([data-contested])")) (last ? swap(last) : read()); };
   document.addEventListener("firestep:board-updated", fill);
   document.addEventListener("toggle", (e) => { if (e.target.matches?.("[data-end-game]") && e.target.open) fill(); }, true);
-  // "Yes, end the game" only once no objective is contested (app.services.result.end_refusal reads the same); the
-  // map's open objective card shown anew from its new cards (table-objectives.js hears `firestep:score`).
+  // "Yes, end the game" only once no objective is contested (app.services.result.end_refusal reads the same);
+  // the map's open objective card shown anew from its new cards (table-objectives.js hears `firestep:score`).
   document.addEventListener("htmx:oobAfterSwap", (e) => {
     const target = e.detail.target;
     if (target?.matches?.("[data-objective-cards]")) document.dispatchEvent(new CustomEvent("firestep:score"));

@@ -1,6 +1,6 @@
 // Tap the small table (an SVG with data-grid-pick, drawn from the side's own rear edge) to fill the grid
-// reference inputs named by data-x and data-y. The SVG's y runs down the screen, so "up the table" is
-// length minus the tapped y.
+// reference inputs named by data-x and data-y. The SVG's y runs down the screen, so "up the table" is length
+// minus the tapped y.
 document.addEventListener("click", (event) => {
   const svg = event.target.closest("svg[data-grid-pick]");
   if (!svg) return;

@@ -94,8 +94,8 @@
   const plain = (msg) => String(msg || "").replace(/\b(unit|stand|item|event|device) \d+\b/g, "this $1");
   const seconds = (retryAfter) => (retryAfter ? `${retryAfter} seconds` : "a few seconds");
 
-  // The last refusal explained: a notice that shows its sentence (or the API's, within its own words)
-  // offers its rule.
+  // The last refusal explained: a notice that shows its sentence (or the API's, within its own words) offers
+  // its rule.
   let lastRefusal = {};
   const bare = (s) => String(s || "").toLowerCase().replace(/[.?]$/, "");
   const shows = (text, refusal) =>

@@ -1,7 +1,8 @@
-// "Not live": when the service worker (sw.js) answers with its kept copy because the server cannot be reached,
-// the page says so, with the time that copy was made, in [data-not-live]. A page served from the copy carries
-// <meta name="firestep-saved-at">; the map's state comes with a message from the worker. The note goes once
-// the game's live stream is connected again (live.js marks [data-live-stream] with data-live-connected).
+// "Not live": when the service worker (sw.js) answers with its kept copy because the server cannot be
+// reached, the page says so, with the time that copy was made, in [data-not-live]. A page served from the
+// copy carries <meta name="firestep-saved-at">; the map's state comes with a message from the worker. The
+// note goes once the game's live stream is connected again (live.js marks [data-live-stream] with
+// data-live-connected).
 (() => {
   const box = document.querySelector("[data-not-live]");
   if (!box) return;

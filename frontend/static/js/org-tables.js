@@ -1,6 +1,6 @@
 // Start page, "forces from the organisation tables": each side's table list shows only the tables of the
-// nation and period picked, and its quality list only the grades that table allows. Touching any of it
-// picks that way of setting up. Without this script every option stays and the server checks the choice.
+// nation and period picked, and its quality list only the grades that table allows. Touching any of it picks
+// that way of setting up. Without this script every option stays and the server checks the choice.
 (() => {
   const box = document.querySelector("[data-org-forces]");
   if (!box) return;

@@ -1,12 +1,12 @@
-// The outbox: a tap's write goes through window.firestepOutbox.send(url, { method, body }), which resolves
-// to { ok, status, data, queued, retryAfter }. Each write carries this page's CSRF token and its own
+// The outbox: a tap's write goes through window.firestepOutbox.send(url, { method, body }), which resolves to
+// { ok, status, data, queued, retryAfter }. Each write carries this page's CSRF token and its own
 // Idempotency-Key (app/idempotency.py). When the device is offline, or the request gets no answer, the write
 // is kept in localStorage (so a reload keeps it) and sent again, oldest first, when the connection is back,
-// when a later request gets through, or on the next page; the key makes a write that did reach the server
-// the first time act only once.
-// A tap is made as this page's seat (<meta name="firestep-seat">: game, role, token digest) and is sent only
-// from a page of that same seat: a page of another game keeps it waiting; a page of the same game held as
-// another seat (the device changed seat meanwhile) drops it and says so, so no seat ever acts for another.
+// when a later request gets through, or on the next page; the key makes a write that did reach the server the
+// first time act only once. A tap is made as this page's seat (<meta name="firestep-seat">: game, role, token
+// digest) and is sent only from a page of that same seat: a page of another game keeps it waiting; a page of
+// the same game held as another seat (the device changed seat meanwhile) drops it and says so, so no seat
+// ever acts for another.
 (() => {
   const STORE = "firestep-outbox";
   const MAX_WAITING = 200;

@@ -1,5 +1,5 @@
-// "Check it now" in a [data-verify] section: ask the verify endpoint to rebuild the commitment from the revealed
-// plan and say, in plain words, whether it matches the one published at locking.
+// "Check it now" in a [data-verify] section: ask the verify endpoint to rebuild the commitment from the
+// revealed plan and say, in plain words, whether it matches the one published at locking.
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("[data-verify-run]");
   if (!button) return;

@@ -1,6 +1,7 @@
-// A finished game's result line (_result_line.html), rendered by the server and pushed in a map frame's `result`
-// part (app.routes.events): swapped in as the game ends, on every page open. A frame's `notice` (the referee now
-// plays another reading) is told, and an answer read by the old one marked (asked after it, data-as-of: it stands).
+// A finished game's result line (_result_line.html), rendered by the server and pushed in a map frame's
+// `result` part (app.routes.events): swapped in as the game ends, on every page open. A frame's `notice` (the
+// referee now plays another reading) is told, and an answer read by the old one marked (asked after it,
+// data-as-of: it stands).
 (() => {
   document.addEventListener("firestep:event", (ev) => {
     const told = ev.detail && ev.detail.notice;

@@ -1,7 +1,8 @@
 // The scenario editor's deployment: every stand of the forces drawn to scale where it is placed, a handle a
-// finger can drag (44 px, however small the base) to move it, a stand picked from the list and put down with one
-// tap, or a whole formation laid out in line in its side's zone in one step (base to base with firestep's own
-// gap, front rows first, every stand facing the enemy). A stand outside its side's zone is marked and counted.
+// finger can drag (44 px, however small the base) to move it, a stand picked from the list and put down with
+// one tap, or a whole formation laid out in line in its side's zone in one step (base to base with firestep's
+// own gap, front rows first, every stand facing the enemy). A stand outside its side's zone is marked and
+// counted.
 (() => {
   const start = () => {
     const S = window.firestepScenario;
@@ -247,8 +248,8 @@
       if (place) placeByTap(place.dataset.place);
     });
     // Each formation's placements kept in the draft as they change (a reload keeps them), through the outbox
-    // (outbox.js): kept on the device and sent again when a flaky wifi drops it, as the map's writes are.
-    // A game's table has no draft (it saves to the game).
+    // (outbox.js): kept on the device and sent again when a flaky wifi drops it, as the map's writes are. A
+    // game's table has no draft (it saves to the game).
     const forcesUrl = root.querySelector("[data-forces-url]")?.dataset.forcesUrl;
     S.onChange(async (what) => {
       const f = forcesUrl && what.placement && find(what.placement);

@@ -168,7 +168,8 @@
     showOffers(kinds.get(kindSelect.value));
   });
   breadthInput.addEventListener("input", () => showOffers(kinds.get(kindSelect.value)));
-  // A rule set that reads the ground by classes (its kit's): a piece's class is the one it names, else its kind's.
+  // A rule set that reads the ground by classes (its kit's): a piece's class is the one it names, else its
+  // kind's.
   const classSelect = root.querySelector("[data-terrain-class]");
   const classes = new Map((data.classes || []).map((c) => [c.id, c]));
   const classOf = (kind, named) => classes.get(named) || (data.classes || []).find((c) => c.kinds.includes(kind));
@@ -468,7 +469,8 @@
       doc.sides[side].nationality = nationOf(side);
     }
     // A new scenario's victory conditions: the first points, side broken and objective taken are the draft's
-    // fields; any other (a second of a kind, from a file) kept as read (app/data/schemas_scenario.py: the same).
+    // fields; any other (a second of a kind, from a file) kept as read (app/data/schemas_scenario.py: the
+    // same).
     const points = form.querySelector("[data-victory-points]");
     if (points) {
       const broken = checkedValue("[data-victory-side]");
@@ -654,8 +656,8 @@
     if (action) pieceAction(action.dataset.pieceAction);
   });
 
-  // A new scenario starts from its form as the server rendered it (this browser's draft: app.pages.scenario_drafts;
-  // with none, its zones as deep as the rule set's ready scenario has them).
+  // A new scenario starts from its form as the server rendered it (this browser's draft:
+  // app.pages.scenario_drafts; with none, its zones as deep as the rule set's ready scenario has them).
   readForm();
   doc.table = { width_cm: Number(form.querySelector('[data-table="width_cm"]').value) || 120, length_cm: Number(form.querySelector('[data-table="length_cm"]').value) || 180 };
   setZones();

@@ -54,8 +54,9 @@
       message.classList.toggle("good", good);
       say(text, good);
     };
-    // The forces panel is the server's (app/pages/scenario_forces.py): once a scenario is read in or saved anew,
-    // drawn again as that scenario's (its draft, or as saved), and its adds posted to that scenario's draft.
+    // The forces panel is the server's (app/pages/scenario_forces.py): once a scenario is read in or saved
+    // anew, drawn again as that scenario's (its draft, or as saved), and its adds posted to that scenario's
+    // draft.
     const forcesOf = (scenario) => {
       const url = `/scenarios/${encodeURIComponent(scenario)}/edit/forces`;
       root.querySelectorAll("[data-add-formation]").forEach((b) => { b.setAttribute("hx-post", url); htmx.process(b); });
@@ -131,8 +132,8 @@
       choice.hidden = true;
       imported(result, name);
     };
-    // Print is a link to the sheet of what is saved (its PDF, or without the server's PDF engine its print view):
-    // unsaved changes are saved first, as Start does, then the sheet opens as the link would.
+    // Print is a link to the sheet of what is saved (its PDF, or without the server's PDF engine its print
+    // view): unsaved changes are saved first, as Start does, then the sheet opens as the link would.
     const printSheet = async (e, link) => {
       const say = () => tell("The sheet opens in a new tab: print it from there.", true);
       if (id && !root.dataset.dirty) { say(); return; }

@@ -1,9 +1,9 @@
 // The scenario editor on a game's table in set-up (/games/{id}/table/edit): the game's terrain and stands are
 // read into the editor (the page carries them as a document, app.pages.scenario_editor.game_document), and
-// Save the table writes back through the game's own API: the terrain and the objectives (scenario-objectives.js)
-// with one PATCH /api/v1/games/{id} over the game's version, each stand moved here with POST
-// .../units/{id}/move over the stand's version. The server's
-// refusals are shown in one sentence; what was saved before a refusal stays saved and is not sent again.
+// Save the table writes back through the game's own API: the terrain and the objectives
+// (scenario-objectives.js) with one PATCH /api/v1/games/{id} over the game's version, each stand moved here
+// with POST .../units/{id}/move over the stand's version. The server's refusals are shown in one sentence;
+// what was saved before a refusal stays saved and is not sent again.
 (() => {
   const start = () => {
     const S = window.firestepScenario;

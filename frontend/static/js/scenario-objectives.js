@@ -1,11 +1,11 @@
-// The scenario editor's objectives (issue 55): the points and areas a game scores victory points for, saved
-// in the document's `table_objectives` (a GeoJSON FeatureCollection in table cm, as the terrain; each
-// feature's properties its name, vp 0..100, when it is scored and, if not by its stands alone, who holds it
-// empty). By touch or mouse: "Place a point" then a tap on the table; "Draw a box" (two corners) or "Draw an
-// area" (its corners, then Finish) with leaflet-geoman. A tap on one (or its line in the list) selects it:
-// its name, worth and scoring in the form, Move (then a tap where its middle goes), Reshape (drag its
-// corners), Delete. Built on window.firestepScenario (scenario-editor.js); the server checks the same again
-// on save, and on each change a draft keeps (the draft's island draws them again on a reload).
+// The scenario editor's objectives: the points and areas a game scores victory points for, saved in the
+// document's `table_objectives` (a GeoJSON FeatureCollection in table cm, as the terrain; each feature's
+// properties its name, vp 0..100, when it is scored and, if not by its stands alone, who holds it empty). By
+// touch or mouse: "Place a point" then a tap on the table; "Draw a box" (two corners) or "Draw an area" (its
+// corners, then Finish) with leaflet-geoman. A tap on one (or its line in the list) selects it: its name,
+// worth and scoring in the form, Move (then a tap where its middle goes), Reshape (drag its corners), Delete.
+// Built on window.firestepScenario (scenario-editor.js); the server checks the same again on save, and on
+// each change a draft keeps (the draft's island draws them again on a reload).
 (() => {
   const start = () => {
     const S = window.firestepScenario;

@@ -1,5 +1,5 @@
-// Steppers: a button with data-stepper="<input id>" and data-step="+1|-1" nudges a number input and
-// fires `change`, so htmx forms listening for change update at once.
+// Steppers: a button with data-stepper="<input id>" and data-step="+1|-1" nudges a number input and fires
+// `change`, so htmx forms listening for change update at once.
 document.addEventListener("click", (event) => {
   const button = event.target.closest("[data-stepper]");
   if (!button) return;
@@ -13,8 +13,8 @@ document.addEventListener("click", (event) => {
   input.value = String(next);
   input.dispatchEvent(new Event("change", { bubbles: true }));
 });
-// Enter in a lookup field updates the form; it must not submit it, since the form's first submit button
-// is "Roll for me" (inside a game, "Roll for me and record"): a keyboard Enter would roll the dice.
+// Enter in a lookup field updates the form; it must not submit it, since the form's first submit button is
+// "Roll for me" (inside a game, "Roll for me and record"): a keyboard Enter would roll the dice.
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Enter" || !event.target.matches("#lookup-form input:not([type=submit])")) return;
   event.preventDefault();

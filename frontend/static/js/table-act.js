@@ -1,13 +1,14 @@
 // Playing a stand's turn from its card on the map. The card is the server's (app/pages/stand_acts.py and
-// stand_play.py, from the act pipeline's own answers), read for the play's state: the rolls the rules offer the
-// stand now, greyed ones with their sentence and a direct roll's dice and odds (GET /games/{id}/map/units/{id}/acts);
-// while a roll's target is picked, the other side's stands, those it may not take greyed with why (.../targets/
-// {resolver}); the roll asked of the table, nothing written: its odds or refusal, the dice, the answer once every die
-// is tapped (.../play/{resolver}?act&target&order&range_cm&die); once recorded, its answer, Undo and the stand's next
-// acts (.../done/{event}). This script keeps what needs the browser: the play's state, the target tapped on the map
-// (table-map.js's pickStand and markTargets), the writes through the outbox (Apply: POST .../resolve/{resolver}, one
-// event on every device by the stream; a direct roll recorded as its die is tapped; Undo while it is the game's
-// latest event).
+// stand_play.py, from the act pipeline's own answers), read for the play's state: the rolls the rules offer
+// the stand now, greyed ones with their sentence and a direct roll's dice and odds (GET
+// /games/{id}/map/units/{id}/acts); while a roll's target is picked, the other side's stands, those it may
+// not take greyed with why (.../targets/ {resolver}); the roll asked of the table, nothing written: its odds
+// or refusal, the dice, the answer once every die is tapped
+// (.../play/{resolver}?act&target&order&range_cm&die); once recorded, its answer, Undo and the stand's next
+// acts (.../done/{event}). This script keeps what needs the browser: the play's state, the target tapped on
+// the map (table-map.js's pickStand and markTargets), the writes through the outbox (Apply: POST
+// .../resolve/{resolver}, one event on every device by the stream; a direct roll recorded as its die is
+// tapped; Undo while it is the game's latest event).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -40,9 +41,10 @@
       if (!on) { m.stopPicking(); m.markTargets(null); }
       if (m.placeCard) m.placeCard();
     };
-    // The play `mine` as its roll's answer comes (apply), its step the game's now: the card's still (a new step's
-    // card, its head read first, may be drawn after the answer: ci72), or put back where a live frame ended it
-    // meanwhile and its stand is still the one shown; or null where the player has gone on to another stand or play.
+    // The play `mine` as its roll's answer comes (apply), its step the game's now: the card's still (a new
+    // step's card, its head read first, may be drawn after the answer), or put back where a live frame ended
+    // it meanwhile and its stand is still the one shown; or null where the player has gone on to another
+    // stand or play.
     const back = (mine) => {
       if (play !== mine && (play || m.selectedStand() !== mine.stand)) return null;
       mine.step = model.turn.step;
@@ -55,8 +57,8 @@
     // The card's acts as the server drew them (a roll with nothing to choose but its die shows its dice: the die
     // tapped records it, one tap where there were two, issue 64), as nodes to put in the card.
     const { partOf } = window.firestepDom;
-    // A part of the card read from the server (its HTML, and its element), or ["", null] where it could not be.
-    // (`error`: a refusal's sentence, as the error page's lead says it).
+    // A part of the card read from the server (its HTML, and its element), or ["", null] where it could not
+    // be. (`error`: a refusal's sentence, as the error page's lead says it).
     const read = async (url) => {
       const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
       const text = r ? await r.text().catch(() => "") : "";
@@ -66,11 +68,11 @@
     // The card drawn anew from a part the server drew, its unchanged pieces kept (dom.js).
     const draw = (part) => window.firestepDom.draw(area(), part);
     const renderActs = (u) => draw(actsHtml && !u.killed ? partOf(actsHtml) : null);
-    // What the stand may do now, read anew (the server's card, GET /games/{id}/map/units/{id}/acts): its rolls and
-    // greyed acts drawn here, its edits part (the server's, beside it) handed to table-edit.js (`first`: "edits"
-    // where they are drawn above the rolls).
-    // `done`: the roll just recorded (its event), the card read as its answer with the stand's next acts under it
-    // (GET /games/{id}/map/units/{id}/done/{event}, app/pages/stand_play.py).
+    // What the stand may do now, read anew (the server's card, GET /games/{id}/map/units/{id}/acts): its
+    // rolls and greyed acts drawn here, its edits part (the server's, beside it) handed to table-edit.js
+    // (`first`: "edits" where they are drawn above the rolls). `done`: the roll just recorded (its event),
+    // the card read as its answer with the stand's next acts under it (GET
+    // /games/{id}/map/units/{id}/done/{event}, app/pages/stand_play.py).
     const readActs = async (id, redraw, done) => {
       const mine = play, g = root.dataset.game;
       const [html, part] = await read(done ? `/games/${g}/map/units/${id}/done/${done}?${new URLSearchParams({ act: mine.act.label })}` : `/games/${g}/map/units/${id}/acts`);
@@ -83,8 +85,8 @@
       if (!(part && part.dataset.standActsData && m.selectedStand() === id)) return;
       const data = JSON.parse(part.dataset.standActsData);
       if (done && !(play === mine && mine.done)) return; // the player has gone on
-      // A roll's answer on the card stays (its acts drawn under it by its own read), even where the acts were read
-      // for a new step before the answer came (apply: `back`).
+      // A roll's answer on the card stays (its acts drawn under it by its own read), even where the acts were
+      // read for a new step before the answer came (apply: `back`).
       const answer = play && play.done && play.stand === id, same = html === actsHtml;
       if (done) { acts = data.acts; actsStep = data.step; actsHtml = ""; mine.doneHtml = html; renderDone(); }
       else if (answer) return;
@@ -120,10 +122,11 @@
         else { b.removeAttribute("aria-disabled"); b.removeAttribute("title"); b.removeAttribute("aria-label"); }
       }
     };
-    // The card while the act's target is picked, as the server draws it (GET /games/{id}/map/units/{id}/targets/
-    // {resolver}, app/pages/stand_acts.py): the other side's stands by company, nearest first, those the act may
-    // not take greyed with why (the pipeline's refusals), and on the map greyed too (a tap on one says why). Read
-    // anew each time the card is drawn (a stand moved), the last read shown meanwhile.
+    // The card while the act's target is picked, as the server draws it (GET
+    // /games/{id}/map/units/{id}/targets/ {resolver}, app/pages/stand_acts.py): the other side's stands by
+    // company, nearest first, those the act may not take greyed with why (the pipeline's refusals), and on
+    // the map greyed too (a tap on one says why). Read anew each time the card is drawn (a stand moved), the
+    // last read shown meanwhile.
     const renderPick = async (u) => {
       const mine = play;
       if (mine.pick) draw(partOf(mine.pick));
@@ -137,10 +140,11 @@
       m.markTargets([...mine.marks].map(([id, x]) => [id, x.mark]));
       draw(part);
     };
-    // The card playing the roll as the server draws it for the play's state (GET /games/{id}/map/units/{id}/play/
-    // {resolver}, app/pages/stand_play.py: the table asked, nothing written): the odds, or its refusal, the dice
-    // (those tapped pressed), the order its hits fall in, the answer once every die is tapped with its Apply. The
-    // play's latest ask only is drawn; false where it could not be read (its sentence said), null where stale.
+    // The card playing the roll as the server draws it for the play's state (GET
+    // /games/{id}/map/units/{id}/play/ {resolver}, app/pages/stand_play.py: the table asked, nothing
+    // written): the odds, or its refusal, the dice (those tapped pressed), the order its hits fall in, the
+    // answer once every die is tapped with its Apply. The play's latest ask only is drawn; false where it
+    // could not be read (its sentence said), null where stale.
     const askCard = async (dice) => {
       const p = play, n = (p.asks = (p.asks || 0) + 1);
       const q = new URLSearchParams({ act: p.act.label });
@@ -232,7 +236,8 @@
         return;
       }
       // A live frame before the answer may have ended the card (a new step drawn): the answer is still the
-      // card's while its stand is shown; the player gone on to another stand sees its changes and nothing else.
+      // card's while its stand is shown; the player gone on to another stand sees its changes and nothing
+      // else.
       const drawn = back(mine);
       if (drawn) {
         play.done = r.data;
@@ -245,8 +250,8 @@
       acts = []; // the acts before the roll are not what it leaves: the next are read anew
       actsHtml = "";
       delete root.dataset.standActs;
-      // The answer read as the roll's event says it, with the stand's acts and edits as they now stand under it
-      // (hits to allocate after a shot; an MG ordered may now be unpacked).
+      // The answer read as the roll's event says it, with the stand's acts and edits as they now stand under
+      // it (hits to allocate after a shot; an MG ordered may now be unpacked).
       panel.classList.add("played");
       readActs(play.stand, false, r.data.event_id);
     };
@@ -259,8 +264,8 @@
     window.addEventListener("firestep:stand-shown", async (e) => {
       const id = e.detail.id;
       // The card gives way: a roll done (Undo and Done) ends when its stand is tapped again, and anything
-      // begun ends when the game moves to another step (its acts are read anew).
-      // (`seen`: the step this device had heard of as the play began, where its acts were read in a newer one.)
+      // begun ends when the game moves to another step (its acts are read anew). (`seen`: the step this
+      // device had heard of as the play began, where its acts were read in a newer one.)
       const over = play && ((e.detail.tapped && play.done) || ![play.step, play.seen].includes(model.turn.step));
       if (play && play.stand === id && !over) {
         if (play.done) renderDone();
@@ -270,7 +275,8 @@
       }
       stop();
       const u = model.units.get(id);
-      // The same stand in the same step (a live frame changed it) keeps its buttons while they are read anew, unread.
+      // The same stand in the same step (a live frame changed it) keeps its buttons while they are read anew,
+      // unread.
       if (actsFor !== id || e.detail.moved) { acts = []; actsHtml = ""; cardOffers = []; }
       delete root.dataset.standActs;
       actsFor = id;

@@ -1,7 +1,8 @@
-// Arrived fire-plan fire as cards (issues 26, 67): the cards are the server's (GET /games/{id}/map/arrivals, a
-// fragment for this seat: app/pages/arrival_cards.py), read anew on the live stream; this keeps the taps: the
-// shots laid on a card that leaves them to its side (a stand tapped on the map or its button; carried in the
-// read as `shot`, so the card counts them), the apply through the outbox (POST .../arrivals/{item}/apply), Undo.
+// Arrived fire-plan fire as cards (issues 26, 67): the cards are the server's (GET /games/{id}/map/arrivals,
+// a fragment for this seat: app/pages/arrival_cards.py), read anew on the live stream; this keeps the taps:
+// the shots laid on a card that leaves them to its side (a stand tapped on the map or its button; carried in
+// the read as `shot`, so the card counts them), the apply through the outbox (POST
+// .../arrivals/{item}/apply), Undo.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -38,8 +39,9 @@
       laid.set(item, [...(laid.get(item) || []), button.dataset.arrivalShot]);
       load();
     };
-    // While the arrivals are shown, a stand under the circle tapped on the map takes the next shot of the card
-    // laying them; the picking ends when its fire is applied, or when the player taps another stand or tool.
+    // While the arrivals are shown, a stand under the circle tapped on the map takes the next shot of the
+    // card laying them; the picking ends when its fire is applied, or when the player taps another stand or
+    // tool.
     const pickShots = () => {
       if (!list.querySelector("[data-arrival-laying]")) return;
       m.pickStand((id) => { const b = shotOn(id); if (b) layShot(b); }, { accept: (u) => Boolean(shotOn(u.id)), panel: "arrival" });
@@ -56,7 +58,8 @@
       m.stopPicking();
       if (!list.closest("[data-panel]").hidden) pickShots();
     };
-    // The dice entered, by roll; only those given in order count: from the first empty one on, firestep rolls.
+    // The dice entered, by roll; only those given in order count: from the first empty one on, firestep
+    // rolls.
     const diceOf = (box) => {
       const dice = {};
       for (const input of box.querySelectorAll("[data-die]")) {

@@ -1,8 +1,8 @@
-// Coverage per template (issue 67): the server's (GET /games/{id}/map/coverage, app/pages/template_coverage.py:
-// for every template the stands under it fully, partly or too close to call, as the rule set's coverage lookup
-// says), read anew as the map changes; this marks those stands on the map, shows the selected template's block
-// on its card, and makes the one tap that puts a suppression marker on every fully covered stand through the
-// markers API (the same rules of play as a marker placed by hand).
+// Coverage per template: the server's (GET /games/{id}/map/coverage, app/pages/template_coverage.py: for
+// every template the stands under it fully, partly or too close to call, as the rule set's coverage lookup
+// says), read anew as the map changes; this marks those stands on the map, shows the selected template's
+// block on its card, and makes the one tap that puts a suppression marker on every fully covered stand
+// through the markers API (the same rules of play as a marker placed by hand).
 (() => {
   const start = () => {
     const m = window.firestepMap;

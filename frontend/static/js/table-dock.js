@@ -1,10 +1,10 @@
-// The card never hides what is acted on (issue 41): while a stand's card is open it docks at the end of the
-// screen (top or bottom on a portrait screen or a phone, left or right on a landscape one) that covers fewer of
-// the stands it is about, and the map is panned (zoomed out only if need be) so that all of them lie clear of
-// it. The stands it is about: the stand's line (its side's stands), then the target's company; while a target
-// is picked, the stand and the other side's stands. While the whole table is in view (as it opens, and on a
+// The card never hides what is acted on: while a stand's card is open it docks at the end of the screen (top
+// or bottom on a portrait screen or a phone, left or right on a landscape one) that covers fewer of the
+// stands it is about, and the map is panned (zoomed out only if need be) so that all of them lie clear of it.
+// The stands it is about: the stand's line (its side's stands), then the target's company; while a target is
+// picked, the stand and the other side's stands. While the whole table is in view (as it opens, and on a
 // phone nearly always), a stand's card or the arrivals' has the whole table fitted into what it leaves free:
-// it covers none of it (issue 51), and the table is fitted to the whole screen again once the card closes.
+// it covers none of it, and the table is fitted to the whole screen again once the card closes.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -33,8 +33,9 @@
       const hit = onTable(target) ? standsOf(model.units.get(target.parent_id) || target) : [];
       return [...line, ...hit, ...(onTable(target) ? [target] : [])];
     };
-    // The part of the map the card leaves free, in the map's own pixels: a sheet counts at the most it may grow
-    // to (map.css's --sheet), so that the table does not move under a finger as the card's content comes.
+    // The part of the map the card leaves free, in the map's own pixels: a sheet counts at the most it may
+    // grow to (map.css's --sheet), so that the table does not move under a finger as the card's content
+    // comes.
     const free = () => {
       const size = map.getSize();
       const box = canvas.getBoundingClientRect();
@@ -58,7 +59,8 @@
       panel.dataset.dock = narrow.matches ? "end" : "start"; // the seat's own edge, in reach of the thumb
       const r = free();
       const size = map.getSize();
-      // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it, as fitTable.
+      // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it, as
+      // fitTable.
       const top = window.matchMedia("(max-width: 899px)").matches && panel.dataset.dock === "end" ? 52 : 8;
       map.fitBounds(m.tableBounds(), {
         paddingTopLeft: [r.left + 8, r.top + top], paddingBottomRight: [size.x - r.right + 8, size.y - r.bottom + 8], animate: false,
@@ -67,15 +69,16 @@
     };
     const place = () => {
       if (panel.hidden) { delete panel.dataset.dock; if (shrunk) { shrunk = false; m.fitTable(); } return; }
-      // A stand's card or the arrivals' (what they act on is on the table); a tool's card (the ruler, the key)
-      // leaves the table where the finger expects it.
+      // A stand's card or the arrivals' (what they act on is on the table); a tool's card (the ruler, the
+      // key) leaves the table where the finger expects it.
       const acting = root.dataset.shows === "stand" || root.dataset.shows === "arrival";
       if (acting && map.getZoom() <= m.fitZoom() + 0.01) { wholeTable(); return; }
       shrunk = false; // zoomed in by the player: the card keeps its stands clear by panning, as below
       const stands = about();
       if (!stands.length) { delete panel.dataset.dock; return; }
       const points = stands.map((u) => screenPoint([u.x, u.y]));
-      // Dock at the end that leaves more of them clear (the seat's own edge when it is a tie: left or bottom).
+      // Dock at the end that leaves more of them clear (the seat's own edge when it is a tie: left or
+      // bottom).
       const clearAt = (dock) => { panel.dataset.dock = dock; const r = free(); return points.filter((p) => clearOf(r, p)).length; };
       const own = narrow.matches ? "end" : "start";
       const other = own === "start" ? "end" : "start";

@@ -1,9 +1,11 @@
-// One drawing of the table to scale for the game's map (table-map.js) and the scenario editor (scenario-editor.js):
-// L.CRS.Simple, 1 unit = 1 cm, and one orientation rule (landscape with the attacker's edge, y = 0, on the left,
-// portrait with it at the bottom; from the other edge where `turned`), with the objectives' shared shapes. Each
-// page keeps only its own part: the map its stands, templates and stream; the editor its grid, zones and geoman.
+// One drawing of the table to scale for the game's map (table-map.js) and the scenario editor
+// (scenario-editor.js): L.CRS.Simple, 1 unit = 1 cm, and one orientation rule (landscape with the attacker's
+// edge, y = 0, on the left, portrait with it at the bottom; from the other edge where `turned`), with the
+// objectives' shared shapes. Each page keeps only its own part: the map its stands, templates and stream; the
+// editor its grid, zones and geoman.
 (() => {
-  // Zoomed by the pages' own buttons and the fingers, never by a double tap (two quick taps are two things tapped).
+  // Zoomed by the pages' own buttons and the fingers, never by a double tap (two quick taps are two things
+  // tapped).
   const createMap = (canvas, extra = {}) => L.map(canvas, {
     crs: L.CRS.Simple, zoomControl: false, attributionControl: false, zoomSnap: 0, zoomDelta: 0.5,
     minZoom: -2, maxZoom: 6, boxZoom: false, doubleClickZoom: false, ...extra,
@@ -22,8 +24,8 @@
       center[1] + (a * d * u[1]) / 2 + (b * w * v[1]) / 2,
     ]);
   };
-  // Stands' labels show from this many zoom levels in from the whole table; a rounding hair does not decide it
-  // (two taps of the zoom-in button, 0.75 each, land on the threshold itself).
+  // Stands' labels show from this many zoom levels in from the whole table; a rounding hair does not decide
+  // it (two taps of the zoom-in button, 0.75 each, land on the threshold itself).
   const LABEL_ZOOM_STEPS = 1.5;
   const POINT_CM = 2.5; // a point objective is drawn as a ring this wide round its point, to be seen and tapped
   // The middle of a point or area (its outer ring's corners averaged), where its label goes.
@@ -34,9 +36,9 @@
     const pts = ring.slice(0, -1).length ? ring.slice(0, -1) : ring;
     return [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
   };
-  // Table (x, y) cm <-> map LatLng. Each of `width`, `length`, `landscape` and `turned` is read at every call:
-  // the editor's table is resized, the map turns with the screen. Turned, the table is seen from the defender's
-  // edge: (x, y) -> (W - x, LEN - y).
+  // Table (x, y) cm <-> map LatLng. Each of `width`, `length`, `landscape` and `turned` is read at every
+  // call: the editor's table is resized, the map turns with the screen. Turned, the table is seen from the
+  // defender's edge: (x, y) -> (W - x, LEN - y).
   const frame = (map, { width, length, landscape, turned = () => false }) => {
     const seen = ([x, y]) => (turned() ? [width() - x, length() - y] : [x, y]);
     const toLL = (p) => { const [x, y] = seen(p); return landscape() ? L.latLng(width() - x, y) : L.latLng(y, x); };
@@ -58,8 +60,8 @@
         group.clearLayers();
         L.rectangle(tableBounds(), { pane: "cloth", ...options, className: "table-cloth", interactive: false }).addTo(group);
       },
-      // The whole table in view, a zoom out from it at the most, and `room` (a share of the table) to pan beyond
-      // its edges.
+      // The whole table in view, a zoom out from it at the most, and `room` (a share of the table) to pan
+      // beyond its edges.
       fit: (fitOptions, room) => {
         map.invalidateSize();
         map.fitBounds(tableBounds(), { ...fitOptions, animate: false });

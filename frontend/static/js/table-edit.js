@@ -35,8 +35,8 @@
     };
     const stop = () => { busy(false); doing = null; };
     const piece = (key) => part && part.querySelector(`[data-edits-state="${key}"]`);
-    // One piece of the part at a time, a copy (the part is kept to show another): the edits, an edit's values,
-    // a value's prompt for its target, or the saved edit's answer.
+    // One piece of the part at a time, a copy (the part is kept to show another): the edits, an edit's
+    // values, a value's prompt for its target, or the saved edit's answer.
     const render = () => {
       if (doing && doing.saving) return; // the prompt stays until its answer is read
       const key = doing && (doing.choice ? `pick-${doing.edit}-${doing.choice.dataset.editChoice}` : `edit-${doing.edit}`);

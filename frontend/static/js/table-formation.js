@@ -1,8 +1,7 @@
 // Moving a whole company or battalion on the map in one drag, keeping its formation: a move handle beside the
 // formation (on a flank, clear of its stands and of the enemy in contact ahead) and a turn handle ahead of it
-// (one finger each; two fingers stay the map's pinch). The
-// stands follow as a ghost while dragged; on release one write moves them all
-// (POST .../units/{id}/move-formation: one event, one Undo).
+// (one finger each; two fingers stay the map's pinch). The stands follow as a ghost while dragged; on release
+// one write moves them all (POST .../units/{id}/move-formation: one event, one Undo).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -34,9 +33,9 @@
     };
     const icon = (text, label) => L.divIcon({ className: "formation-handle", html: `<span role="img" aria-label="${label}">${text}</span>`, iconSize: [48, 48], iconAnchor: [24, 24] });
     const reach = () => Math.max(8, ...moving.stands.map((u) => Math.hypot(u.x - moving.centre[0], u.y - moving.centre[1]))) + 6;
-    // Where the handles go (issue 64: the turn handle lay over the move handle, and a drag of ✥ turned): each
-    // in sight, off the card, over none of the formation's stands' tap targets (the base and the finger's
-    // square about its centre) and a handle's width clear of the other, so one finger drags what it meant.
+    // Where the handles go: each in sight, off the card, over none of the formation's stands' tap targets
+    // (the base and the finger's square about its centre) and a handle's width clear of the other, so one
+    // finger drags what it meant.
     const panel = document.querySelector("[data-map-panel]");
     const HALF = 24; // half a handle (48 px)
     const px = m.screenPoint;
@@ -89,8 +88,8 @@
       const spot = fromLL(map.containerPointToLatLng(p));
       return [spot[0] - centre[0], spot[1] - centre[1]];
     };
-    // The turn handle ahead of the formation, else a fixed step from the move handle (away from the
-    // formation first, turned inward near the table's edges).
+    // The turn handle ahead of the formation, else a fixed step from the move handle (away from the formation
+    // first, turned inward near the table's edges).
     const ahead = (centre, a, back, place) => {
       const lever = px([centre[0] + reach() * Math.cos(a), centre[1] + reach() * Math.sin(a)]);
       const mv = px([centre[0] + back[0], centre[1] + back[1]]), c = px(centre);
@@ -184,7 +183,8 @@
       const u = model.units.get(e.detail.id);
       // Its handles go with another company's card, or with the step the move was begun in.
       if (moving && (!u || e.detail.moved || !moving.stands.some((s) => s.id === u.id))) stop();
-      // Its "Move its company" and "Move its battalion" are the head's (app/pages/map_cards.py): the one moving shown pressed.
+      // Its "Move its company" and "Move its battalion" are the head's (app/pages/map_cards.py): the one
+      // moving shown pressed.
       if (moving) section("stand").querySelector(`[data-move-formation="${moving.formation.id}"]`)?.setAttribute("aria-pressed", "true");
     });
     document.addEventListener("click", (e) => {

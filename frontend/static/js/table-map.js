@@ -1,9 +1,9 @@
 // The table map: the game's table drawn with Leaflet (L.CRS.Simple, 1 unit = 1 cm), fed by the live model
 // (table-model.js) from the game's state and its stream (live.js: `firestep:event`, `firestep:resync`).
 // Leaflet does the pan, the pinch about the fingers and the wheel zoom. Tap a stand for its card (nearest
-// stand within a finger's reach, however small its base is drawn); drag a template by its label.
-// The table is drawn in the orientation that fits the screen, from the seat's own table edge: portrait with
-// the seat's side at the bottom, landscape with it on the left (the referee sees it from the attacker's edge).
+// stand within a finger's reach, however small its base is drawn); drag a template by its label. The table is
+// drawn in the orientation that fits the screen, from the seat's own table edge: portrait with the seat's
+// side at the bottom, landscape with it on the left (the referee sees it from the attacker's edge).
 (() => {
   const { h, humanise, partOf, escapeHtml } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
@@ -51,9 +51,9 @@
   // A refusal in the notices' words (net-status.js, on every page), else `fallback` where nothing answered.
   const refusal = (result, fallback) => (result && result.status ? window.firestepExplain(result.status, result.data, result.retryAfter) : fallback);
   const failed = (result) => !result || (!result.ok && !result.queued);
-  // The referee's override, as on the board (api-action.js's data-override): a stand's marker or move that the
-  // rules of play refuse is done anyway once the referee confirms it, and the log shows the override. Only the
-  // referee's card offers it (the API refuses a player's override).
+  // The referee's override, as on the board (api-action.js's data-override): a stand's marker or move that
+  // the rules of play refuse is done anyway once the referee confirms it, and the log shows the override.
+  // Only the referee's card offers it (the API refuses a player's override).
   const sendOrOverride = async (url, body) => {
     const result = await send(url, { body });
     const ruled = result.status === 409 && Array.isArray(result.data?.current?.allowed_now);
@@ -64,10 +64,10 @@
 
   // -- orientation: table (x, y) cm <-> map LatLng (table-drawing.js) -------------------------------------------
   let landscape = canvas.clientWidth > canvas.clientHeight;
-  // The defender's seat sees the table turned half round: (x, y) -> (W - x, LEN - y).
-  // A seat's view turned half round for the player across the table (issue 64: a tablet lying between two
-  // players), remembered on this device: the table is drawn from the other edge, and map.css turns the page's
-  // words (the card, the tools, the score and its clock, the stands' names) to face that player.
+  // The defender's seat sees the table turned half round: (x, y) -> (W - x, LEN - y). A seat's view turned
+  // half round for the player across the table, remembered on this device: the table is drawn from the other
+  // edge, and map.css turns the page's words (the card, the tools, the score and its clock, the stands'
+  // names) to face that player.
   const turnKey = `firestep:view-turned:${root.dataset.game}:${role}`;
   const stored = (() => { try { return localStorage.getItem(turnKey) === "1"; } catch (err) { return false; } })();
   document.body.classList.toggle("view-turned", stored);
@@ -77,7 +77,8 @@
   const map = createMap(canvas, { wheelPxPerZoomLevel: 90, preferCanvas: false });
   const table = frame(map, { width: () => W, length: () => LEN, landscape: () => landscape, turned: () => turned });
   const { toLL, fromLL, tableBounds, rect, circle, screenPoint } = table;
-  // One pane (and SVG) per kind of thing, so what is redrawn later never ends up on top of what it should not.
+  // One pane (and SVG) per kind of thing, so what is redrawn later never ends up on top of what it should
+  // not.
   const PANES = { cloth: 350, terrain: 360, board: 370, templates: 380, stands: 390, ruler: 395 };
   const renderers = {};
   addPanes(map, PANES);
@@ -98,7 +99,8 @@
     const card = canvas.clientWidth >= 1400 ? 416 : 8;
     // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it.
     const top = window.matchMedia("(max-width: 899px)").matches ? 52 : 8;
-    // Room beyond the table (1) for a card docked over half the screen to leave its stands clear (table-dock.js).
+    // Room beyond the table (1) for a card docked over half the screen to leave its stands clear
+    // (table-dock.js).
     table.fit({ paddingTopLeft: [card, top], paddingBottomRight: [8, 8] }, 1);
     showLabels();
   };
@@ -114,7 +116,8 @@
     panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
     document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === name)));
     root.dataset.shows = name || "";
-    // A pick belongs to the card that started it (a stand's target, an arrival's shots): another card ends it.
+    // A pick belongs to the card that started it (a stand's target, an arrival's shots): another card ends
+    // it.
     if (name !== "ruler" && mode.kind !== "move" && !(mode.kind === "pick" && mode.panel === name)) setMode({ kind: "idle" });
   };
   const section = (name) => panel.querySelector(`[data-panel="${name}"]`);
@@ -168,8 +171,8 @@
     if (!on && map.hasLayer(layers.labels)) map.removeLayer(layers.labels);
     if (on) declutter();
   };
-  // Labels sit off the stands (issue 41): each where it covers no stand and no other label, just beside its stand
-  // or further out with a leader line to it; the selected stand's label first, then nearest the middle of the
+  // Labels sit off the stands: each where it covers no stand and no other label, just beside its stand or
+  // further out with a leader line to it; the selected stand's label first, then nearest the middle of the
   // view; one with no clear place is left out until zoomed in.
   const LABEL_SPOTS = [[0, 1], [0, -1], [1, 0], [-1, 0], [1, 1], [-1, 1], [1, -1], [-1, -1]];
   const meets = (a, b) => !(a.right <= b.left || a.left >= b.right || a.bottom <= b.top || a.top >= b.bottom);
@@ -317,8 +320,7 @@
     const t = model.turn;
     // The referee's way on to the table's editor lasts while the game is in set-up.
     document.querySelectorAll("[data-edit-table]").forEach((a) => { a.hidden = t.status !== "setup"; });
-    // Templates are laid, turned and taken off until the game's end, which refuses them (issue 64: the tool
-    // stayed on the map after "Game over" and a tap on "Artillery" was refused).
+    // Templates are laid, turned and taken off until the game's end, which refuses them.
     const over = t.status === "finished";
     document.querySelectorAll("[data-tool='templates']").forEach((b) => { b.hidden = over; });
     if (over && (panelShows === "templates" || panelShows === "template")) showPanel(null);
@@ -328,9 +330,9 @@
   let selectedStand = null;
   let shownStep = null; // the step of the game when the stand's card was last drawn
   // `tapped`: the player tapped the stand (a card left finished, Undo and Done, starts afresh), rather than a
-  // live frame or a new step drawing it again.
-  // A card the server drew for this seat (app/pages/map_cards.py), or null where it could not be read. Offline the
-  // service worker answers with the seat's last copy of it (sw.js), and the page is told it is not live.
+  // live frame or a new step drawing it again. A card the server drew for this seat (app/pages/map_cards.py),
+  // or null where it could not be read. Offline the service worker answers with the seat's last copy of it
+  // (sw.js), and the page is told it is not live.
   const fragment = async (url) => {
     const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
     const text = r && r.ok ? await r.text().catch(() => "") : "";
@@ -338,10 +340,10 @@
   };
   let asked = 0; // the card last asked for: an answer to an older ask is dropped
   const unread = () => document.querySelector("template[data-card-unread]").content.cloneNode(true).childNodes;
-  // The head of the card is the server's (name, side, markers, state and the map's buttons), read anew each time
-  // the card is drawn (a tap, a live frame that changed the stand, a new step); the acts under it are read on
-  // `firestep:stand-shown` (table-act.js). The same stand's card keeps its play and edits: only a head piece
-  // that changed is put in place of its old one, so a button under the finger stays where it is.
+  // The head of the card is the server's (name, side, markers, state and the map's buttons), read anew each
+  // time the card is drawn (a tap, a live frame that changed the stand, a new step); the acts under it are
+  // read on `firestep:stand-shown` (table-act.js). The same stand's card keeps its play and edits: only a
+  // head piece that changed is put in place of its old one, so a button under the finger stays where it is.
   const HEAD = ["[data-stand-name]", "[data-stand-path]", "[data-stand-facts]"];
   let headShown = ""; // the head as last put in the card
   const showStand = async (id, tapped = false) => {
@@ -352,7 +354,8 @@
     if (!u) { asked += 1; if (panelShows === "stand") showPanel(null); return; }
     drawStand(u);
     const box = section("stand");
-    // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to be tapped.
+    // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to be
+    // tapped.
     if (tapped || box.dataset.headOf !== String(id)) { box.replaceChildren(); box.dataset.headOf = ""; }
     const mine = ++asked;
     const head = await fragment(`/games/${game}/map/units/${id}/head`);
@@ -426,7 +429,8 @@
     if (prev && prev !== id) drawTemplate(prev);
     drawTemplate(id);
     if (!model.templates.get(id)) return;
-    // Its card is the server's for this seat (who may move it), and its coverage under it (table-coverage.js).
+    // Its card is the server's for this seat (who may move it), and its coverage under it
+    // (table-coverage.js).
     const mine = ++asked;
     const card = await fragment(`/games/${game}/map/templates/${id}/card`);
     if (mine !== asked || selectedTemplate !== id) return;
@@ -488,12 +492,12 @@
   let mode = { kind: "idle" };
   let ruler = [];
   const setMode = (m) => {
-    // A move placed or given up: its "Tap where … goes." is done with (issue 64: it stayed after the move).
+    // A move placed or given up: its "Tap where … goes." is done with.
     if (mode.kind === "move" && m.kind !== "move") window.firestepNotice?.clear?.("instruction");
     mode = m;
     root.dataset.mode = m.kind;
-    // A pick's stands drawn over the others (issue 64: in base contact the enemy lies under one's own stand),
-    // so the finger sees the stand it takes; the order comes back as each is drawn again.
+    // A pick's stands drawn over the others, so the finger sees the stand it takes; the order comes back as
+    // each is drawn again.
     if (m.kind === "pick" && m.accept) {
       for (const [id, { shape }] of standLayers) if (m.accept(model.units.get(id))) shape.bringToFront();
     }
@@ -536,11 +540,11 @@
     return near.sort((a, b) => a.d - b.d);
   };
   const standAt = (containerPoint, accept = null) => standsNear(containerPoint, accept)[0]?.id ?? null;
-  // A tap between stands, on no stand's own base, with more than one within a finger's reach and less than twice
-  // as far as the nearest: the card offers each (issue 64: on a phone a platoon is a few pixels wide, and the
-  // stand nearest the finger is not always the one it meant), the nearest first; one tap opens the one meant.
+  // A tap between stands, on no stand's own base, with more than one within a finger's reach and less than
+  // twice as far as the nearest: the card offers each, the nearest first; one tap opens the one meant.
   const CHOICES = 4;
-  // The chooser is the server's (app/pages/map_cards.py); where it cannot be read, the nearest stand's card opens.
+  // The chooser is the server's (app/pages/map_cards.py); where it cannot be read, the nearest stand's card
+  // opens.
   const chooseStand = async (ids) => {
     const mine = ++asked;
     const chooser = await fragment(`/games/${game}/map/choose?${new URLSearchParams(ids.map((id) => ["stand", id]))}`);
@@ -629,8 +633,8 @@
     const choice = event.target.closest("[data-stand-choice]");
     if (choice) { showStand(Number(choice.dataset.standChoice), true); return; }
     const sa = event.target.closest("[data-stand-action]");
-    // A greyed act of the card (the rules of play refuse it now) is the referee's to do anyway, as on the board
-    // (table-act.js says why to everyone else).
+    // A greyed act of the card (the rules of play refuse it now) is the referee's to do anyway, as on the
+    // board (table-act.js says why to everyone else).
     const overrides = sa && sa.matches("[data-act-greyed]") && role === "referee";
     if (overrides && window.confirm(`${sa.title}\n\nDo it anyway as the referee? The log will show the override.`)) {
       standAction(sa.dataset.standAction, true);
@@ -696,8 +700,8 @@
     // Many frames in a burst (a new turn brings several) are read back once.
     clearTimeout(pendingRead);
     pendingRead = setTimeout(async () => {
-      // The state always (the units read after it are at least as new); the units where a frame asked for them,
-      // and then only both together.
+      // The state always (the units read after it are at least as new); the units where a frame asked for
+      // them, and then only both together.
       const state = await getJson(`${api}/state`).catch(() => null);
       const units = state && what.has("units") ? await getJson(`${api}/units`).catch(() => null) : null;
       if (state && (what.has("state") || units)) {
@@ -728,8 +732,8 @@
     if (need.length) { need.forEach((n) => wanted.add(n)); readBack(wanted); }
   });
   document.addEventListener("firestep:resync", () => load());
-  // A write of this device (or the outbox's taps kept while offline): its frame brings it while the stream
-  // is connected; otherwise read the table back.
+  // A write of this device (or the outbox's taps kept while offline): its frame brings it while the stream is
+  // connected; otherwise read the table back.
   document.addEventListener("firestep:refresh", () => { if (!window.firestepLive?.connected) load(); });
 
   // The orientation follows the screen: redraw when a turned device or a resized window changes it.
@@ -749,8 +753,8 @@
   drawCloth();
   fitTable();
   drawRuler();
-  // A link to a stand's card (the board's "End the game" list: the sub-unit whose hits wait): #stand-<id> opens
-  // it once the table is read, as a tap on the stand would.
+  // A link to a stand's card (the board's "End the game" list: the sub-unit whose hits wait): #stand-<id>
+  // opens it once the table is read, as a tap on the stand would.
   const linked = /^#stand-(\d+)$/.exec(location.hash);
   load().then(() => { if (linked && model.units.has(Number(linked[1]))) showStand(Number(linked[1]), true); });
   const restyle = () => {

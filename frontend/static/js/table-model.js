@@ -1,7 +1,8 @@
-// The live model of one game's table: stands, templates, the board (as the rule set draws it, and the terrain) and the turn,
-// each item with the id of the event that last changed it. A full state sets everything "as of" an event id;
-// a stream frame changes only what it names, and only where it is newer than what the model holds, so a late
-// or repeated frame never rolls anything back. Listeners hear which parts changed.
+// The live model of one game's table: stands, templates, the board (as the rule set draws it, and the
+// terrain) and the turn, each item with the id of the event that last changed it. A full state sets
+// everything "as of" an event id; a stream frame changes only what it names, and only where it is newer than
+// what the model holds, so a late or repeated frame never rolls anything back. Listeners hear which parts
+// changed.
 (() => {
   const create = () => {
     const units = new Map(); // id -> unit (API fields) with .v, the event id that last changed it
@@ -16,8 +17,8 @@
     // Kinds whose payload says exactly what changed; any other kind changes the board or the turn, which the
     // model reads back from the game (they are rare: a turn, an arrival, a barrage step).
     const UNIT_KINDS = new Set(["move", "marker", "unit-update", "undo", "roll", "arrival-roll", "arrival-fire", "end-of-turn", "fire-plan-arrival"]);
-    // The referee's acts on the clock (app.core.touched.CLOCK_KINDS): neither a stand nor the game changes (the
-    // clock is in the frame, game-clock.js), so nothing is read back and the table is not redrawn.
+    // The referee's acts on the clock (app.core.touched.CLOCK_KINDS): neither a stand nor the game changes
+    // (the clock is in the frame, game-clock.js), so nothing is read back and the table is not redrawn.
     const CLOCK_KINDS = new Set(["clock-paused", "clock-resumed", "clock-time-given", "clock-limits-set"]);
 
     const setState = (state, unitList) => {

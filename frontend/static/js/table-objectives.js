@@ -1,14 +1,14 @@
-// The scenario's objectives on the table map (issue 55): each point or area drawn under the stands (its own
-// pane, below the board's fire and the stands), its holder told four ways: the edge's colour, its pattern
-// (solid the attacker's, dash-dot the defender's, dashed contested, dotted nobody's), its label's shape (▲ ■ ◆ ○,
-// map.css) and words ("Bridge 1 · Attacker's"). The label
-// sits beside its objective, a finger's reach clear of every stand and off the other labels (else it is left
-// out until there is room), in a pane under the stands, the templates' handles and the stand labels, and
-// never over the card (outside the map). A tap on the label opens the objective's card, the server's
-// (_score_panel.html, swapped by game-score.js: its worth, when it scores, who holds it, and for the referee a
-// contested one's call, buttons api-action.js sends through the outbox): two taps; the stands on it named from
-// the map. The shapes and their labels are the server's too, in those cards (each card's data-geometry and its
-// label's <template>), drawn anew each time game-score.js swaps them (`firestep:score`).
+// The scenario's objectives on the table map: each point or area drawn under the stands (its own pane, below
+// the board's fire and the stands), its holder told four ways: the edge's colour, its pattern (solid the
+// attacker's, dash-dot the defender's, dashed contested, dotted nobody's), its label's shape (▲ ■ ◆ ○,
+// map.css) and words ("Bridge 1 · Attacker's"). The label sits beside its objective, a finger's reach clear
+// of every stand and off the other labels (else it is left out until there is room), in a pane under the
+// stands, the templates' handles and the stand labels, and never over the card (outside the map). A tap on
+// the label opens the objective's card, the server's (_score_panel.html, swapped by game-score.js: its worth,
+// when it scores, who holds it, and for the referee a contested one's call, buttons api-action.js sends
+// through the outbox): two taps; the stands on it named from the map. The shapes and their labels are the
+// server's too, in those cards (each card's data-geometry and its label's <template>), drawn anew each time
+// game-score.js swaps them (`firestep:score`).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -80,7 +80,8 @@
         const b = shape.getElement()?.getBoundingClientRect();
         const half = b ? { x: b.width / 2, y: b.height / 2 } : { x: 0, y: 0 };
         const spot = m.clearSpot(stands, placed, c, half, w, hi, [4, 24, 48, 96]);
-        // Nowhere clear of the stands (zoomed out over a crowd): left out until there is, as a stand's label is.
+        // Nowhere clear of the stands (zoomed out over a crowd): left out until there is, as a stand's label
+        // is.
         el.style.visibility = spot ? "" : "hidden";
         if (!spot) continue;
         placed.push(spot.r);
