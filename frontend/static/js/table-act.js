@@ -1,14 +1,7 @@
-// Playing a stand's turn from its card on the map. The card is the server's (app/pages/stand_acts.py and
-// stand_play.py, from the act pipeline's own answers), read for the play's state: the rolls the rules offer
-// the stand now, greyed ones with their sentence and a direct roll's dice and odds (GET
-// /games/{id}/map/units/{id}/acts); while a roll's target is picked, the other side's stands, those it may
-// not take greyed with why (.../targets/ {resolver}); the roll asked of the table, nothing written: its odds
-// or refusal, the dice, the answer once every die is tapped
-// (.../play/{resolver}?act&target&order&range_cm&die); once recorded, its answer, Undo and the stand's next
-// acts (.../done/{event}). This script keeps what needs the browser: the play's state, the target tapped on
-// the map (table-map.js's pickStand and markTargets), the writes through the outbox (Apply: POST
-// .../resolve/{resolver}, one event on every device by the stream; a direct roll recorded as its die is
-// tapped; Undo while it is the game's latest event).
+// Playing a stand's turn from its card on the map. The card in each state is the server's
+// (app/pages/stand_acts.py, stand_play.py); this script keeps what needs the browser: the play's state, the
+// target tapped on the map (table-map.js's pickStand and markTargets), and the writes through the outbox
+// (kept offline; a direct roll recorded as its die is tapped; Undo while it is the game's latest event).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -68,11 +61,8 @@
     // The card drawn anew from a part the server drew, its unchanged pieces kept (dom.js).
     const draw = (part) => window.firestepDom.draw(area(), part);
     const renderActs = (u) => draw(actsHtml && !u.killed ? partOf(actsHtml) : null);
-    // What the stand may do now, read anew (the server's card, GET /games/{id}/map/units/{id}/acts): its
-    // rolls and greyed acts drawn here, its edits part (the server's, beside it) handed to table-edit.js
-    // (`first`: "edits" where they are drawn above the rolls). `done`: the roll just recorded (its event),
-    // the card read as its answer with the stand's next acts under it (GET
-    // /games/{id}/map/units/{id}/done/{event}, app/pages/stand_play.py).
+    // What the stand may do now, read anew (app/pages/stand_acts.py): its edits part handed to table-edit.js
+    // (`first`: "edits" drawn above the rolls). `done`: the roll just recorded, its answer over the next acts.
     const readActs = async (id, redraw, done) => {
       const mine = play, g = root.dataset.game;
       const [html, part] = await read(done ? `/games/${g}/map/units/${id}/done/${done}?${new URLSearchParams({ act: mine.act.label })}` : `/games/${g}/map/units/${id}/acts`);
@@ -122,11 +112,8 @@
         else { b.removeAttribute("aria-disabled"); b.removeAttribute("title"); b.removeAttribute("aria-label"); }
       }
     };
-    // The card while the act's target is picked, as the server draws it (GET
-    // /games/{id}/map/units/{id}/targets/ {resolver}, app/pages/stand_acts.py): the other side's stands by
-    // company, nearest first, those the act may not take greyed with why (the pipeline's refusals), and on
-    // the map greyed too (a tap on one says why). Read anew each time the card is drawn (a stand moved), the
-    // last read shown meanwhile.
+    // The card while the act's target is picked (app/pages/stand_acts.py): stands it may not take greyed with
+    // why, on the map too. Read anew each time the card is drawn (a stand moved), the last read shown meanwhile.
     const renderPick = async (u) => {
       const mine = play;
       if (mine.pick) draw(partOf(mine.pick));
@@ -140,11 +127,9 @@
       m.markTargets([...mine.marks].map(([id, x]) => [id, x.mark]));
       draw(part);
     };
-    // The card playing the roll as the server draws it for the play's state (GET
-    // /games/{id}/map/units/{id}/play/ {resolver}, app/pages/stand_play.py: the table asked, nothing
-    // written): the odds, or its refusal, the dice (those tapped pressed), the order its hits fall in, the
-    // answer once every die is tapped with its Apply. The play's latest ask only is drawn; false where it
-    // could not be read (its sentence said), null where stale.
+    // The card playing the roll, as the server draws it for the play's state (app/pages/stand_play.py; the
+    // table asked, nothing written). Only the play's latest ask is drawn; false where it could not be read (its
+    // sentence said), null where stale.
     const askCard = async (dice) => {
       const p = play, n = (p.asks = (p.asks || 0) + 1);
       const q = new URLSearchParams({ act: p.act.label });
