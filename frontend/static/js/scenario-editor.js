@@ -1,10 +1,7 @@
-// The scenario editor's table and terrain (scenario_editor.html): the document being edited, the table drawn
-// to scale (L.CRS.Simple, 1 unit = 1 cm, in table-map.js's orientation: landscape with the attacker on the
-// left, portrait with the attacker at the bottom) with a 10 cm grid and the two deployment zones, and the
-// terrain drawn, reshaped, moved, turned and deleted with leaflet-geoman. A shape that crosses itself, leaves
-// the table or has too many points is refused with one sentence; the server checks the same again on save.
-// scenario-deploy.js (deployment) and scenario-file.js (save, import, export, start) build on
-// window.firestepScenario.
+// The scenario editor's table and terrain: the table drawn to scale in table-map.js's orientation, its
+// grid and deployment zones, and the terrain drawn, reshaped, moved and deleted with leaflet-geoman. A shape
+// that crosses itself, leaves the table or has too many points is refused at once (the server checks again
+// on save). scenario-deploy.js and scenario-file.js build on window.firestepScenario.
 (() => {
   const { h, humanise } = window.firestepDom;
   const root = document.querySelector("[data-scenario-editor]");
