@@ -133,7 +133,11 @@ def _schema_checked_once() -> Iterator[None]:
     from app.core.db import SchemaError, head_revision, schema_problem
 
     answers: dict[tuple[Any, ...], str | None] = {}
-    tables = SQLModel.metadata.tables
+    # The models' shape, the same for every app of the run: read once.
+    models = tuple(
+        (name, len(t.columns), len(t.indexes), len(t.constraints))
+        for name, t in SQLModel.metadata.tables.items()
+    )
 
     def check_schema(engine: Engine) -> None:
         backend = engine.url.get_backend_name()
@@ -145,8 +149,7 @@ def _schema_checked_once() -> Iterator[None]:
                 if "alembic_version" in names
                 else None
             )
-        models = [(name, len(t.columns), len(t.indexes), len(t.constraints)) for name, t in tables.items()]
-        key = (backend, frozenset(map(tuple, schema)), str(revision), head_revision(), tuple(models))
+        key = (backend, frozenset(map(tuple, schema)), str(revision), head_revision(), models)
         if key not in answers:
             answers[key] = schema_problem(engine)
         problem = answers[key]

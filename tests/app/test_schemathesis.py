@@ -263,24 +263,25 @@ def _coverage_cases(tested: BaseSchema, label: str) -> list[schemathesis.Case]:
         feedback=_feedback_of(tested),
     )
     # The plugin attaches them as Hypothesis examples, which run last first: the content-type probes last.
-    return content_type_probes_first(generator)[::-1]
+    cases = content_type_probes_first(generator)[::-1]
+    assert cases, label
+    return cases
+
+
+def _coverage_never_5xx_and_matches_schema(tested: BaseSchema, label: str) -> None:
+    for case in _coverage_cases(tested, label):
+        _never_5xx_and_matches_schema(case)
 
 
 @pytest.mark.parametrize("label", COVERED)
 def test_coverage_cases_never_5xx_and_match_schema(label: str) -> None:
-    cases = _coverage_cases(schema, label)
-    assert cases, label
-    for case in cases:
-        _never_5xx_and_matches_schema(case)
+    _coverage_never_5xx_and_matches_schema(schema, label)
 
 
 @pytest.mark.storage
 @pytest.mark.parametrize("label", COVERED_ON_POSTGRESQL)
 def test_coverage_cases_on_postgresql_never_5xx_and_match_schema(label: str, on_postgresql: None) -> None:
-    cases = _coverage_cases(postgresql_schema, label)
-    assert cases, label
-    for case in cases:
-        _never_5xx_and_matches_schema(case)
+    _coverage_never_5xx_and_matches_schema(postgresql_schema, label)
 
 
 def test_a_body_over_the_size_limit_counts_as_refused() -> None:

@@ -166,7 +166,9 @@ class ClubServer:
     def stop(self) -> None:
         if self.pid is not None:
             os.kill(self.pid, signal.SIGKILL)
+            deadline = time.monotonic() + 10  # as long as the process's wait was given before it was a fork
             while self._running():
+                assert time.monotonic() < deadline, "the killed club server was not reaped"
                 time.sleep(0.005)
             self.pid = None
 
