@@ -1,10 +1,7 @@
-// Buttons with data-api="<url>" (and data-body='<json>') write to the JSON API through the outbox (outbox.js:
-// this device's cookie, the CSRF token, an Idempotency-Key; kept and sent later when offline). A refusal
-// stays on screen in plain words (net-status.js) until the player dismisses it or acts again; success asks
-// the live view to refresh (the event stream also will). A button marked data-override (the referee's) offers
-// to override a refusal by the rules of play; one marked data-reload reloads the page once its write is done.
-// Until this script has bound them the buttons are inert (board.css: a tap before it would do nothing at
-// all).
+// Buttons with data-api="<url>" (and data-body='<json>') write to the JSON API through the outbox (kept and
+// sent later when offline). A refusal stays on screen in plain words (net-status.js); success asks the live
+// view to refresh. data-override (the referee's) offers to override a refusal by the rules of play;
+// data-reload reloads the page once the write is done. Until bound here the buttons are inert (board.css).
 (() => {
   document.documentElement.classList.add("api-ready");
   const say = (result) =>
@@ -31,7 +28,7 @@
         }
       }
       if (!result.ok) say(result);
-      // A write after which the page as a whole changes (a finished game): read it anew.
+      // A write after which the page as a whole changes (a finished game).
       if (result.ok && "reload" in button.dataset) { window.location.reload(); return; }
       document.dispatchEvent(new CustomEvent("firestep:refresh"));
     } finally {

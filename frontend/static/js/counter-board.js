@@ -20,34 +20,33 @@
     for (const a of [...next.attributes]) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
     const keyOf = (n) => (n.nodeType === Node.ELEMENT_NODE ? n.id || n.dataset.key || "" : "");
     const kids = [...next.childNodes], keys = new Set(kids.map(keyOf).filter(Boolean));
-    for (const n of [...old.childNodes]) if (keyOf(n) && !keys.has(keyOf(n))) n.remove(); // gone: the rest unmoved
+    for (const n of [...old.childNodes]) if (keyOf(n) && !keys.has(keyOf(n))) n.remove(); // the rest unmoved
     const kept = new Map([...old.childNodes].filter(keyOf).map((n) => [keyOf(n), n]));
     kids.forEach((kid, i) => {
       let here = old.childNodes[i] || null;
       const match = keyOf(kid) ? kept.get(keyOf(kid)) : here && !keyOf(here) ? here : null;
       while (keyOf(kid) && match && here && here !== match && !keyOf(here)) { here.remove(); here = old.childNodes[i] || null; }
       if (!match) old.insertBefore(kid, here);
-      else { if (match !== here) old.insertBefore(match, here); morph(match, kid); } // moved only when reordered
+      else { if (match !== here) old.insertBefore(match, here); morph(match, kid); } // moved if reordered
     });
     while (old.childNodes.length > kids.length) old.lastChild.remove();
   };
-  // The panels read for `want`, each brought to read as the one of its name.
   const read = async () => {
     const mine = ++reading;
-    const r = await fetch(`/games/${game}/counters/panel?${want}`, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
+    let status = 0;
+    const part = await window.firestepDom.read(`/games/${game}/counters/panel?${want}`, (s) => { status = s; });
     if (mine !== reading) return; // a newer read is on its way
-    if (!r?.ok) { root.querySelector("[data-counter-card]")?.removeAttribute("aria-busy"); notice(r?.status === 401 || r?.status === 403 ? "Join this game to see its counters." : "The counters could not be read; check the connection."); return; }
-    const fresh = document.createRange().createContextualFragment(await r.text());
-    for (const next of fresh.querySelectorAll("[data-panel]")) root.querySelectorAll(`[data-panel="${next.dataset.panel}"]`).forEach((old) => morph(old, next));
+    if (!part) { root.querySelector("[data-counter-card]")?.removeAttribute("aria-busy"); notice(status === 401 || status === 403 ? "Join this game to see its counters." : "The counters could not be read; check the connection."); return; }
+    for (const next of part.parentNode.querySelectorAll("[data-panel]")) root.querySelectorAll(`[data-panel="${next.dataset.panel}"]`).forEach((old) => morph(old, next));
     shown();
   };
-  const shown = () => { // the page's own attributes as the stage panel says them; the turn in view on the track
+  const shown = () => { // the page's attributes as the stage panel says them; the turn in view on the track
     for (const a of ["loaded", "turn", "card"]) root.dataset[a] = root.querySelector("[data-panel='stage']").dataset[a];
     root.querySelector("[data-track-turn][aria-current]")?.scrollIntoView({ block: "nearest", inline: "center" });
   };
   const go = (query) => {
     const opened = new URLSearchParams(query).get("unit"), was = new URLSearchParams(want).get("unit");
-    want = query; // another counter's card on its way: the one shown is busy (nothing typed or tapped on it) till read
+    want = query; // another counter's card on its way: the one shown is busy (not to be used) till read
     if (opened !== was) root.querySelector("[data-counter-card]")?.setAttribute("aria-busy", "true");
     return read().then(() => opened && opened !== was && window.matchMedia("(max-width: 899px)").matches && root.querySelector("[data-counter-card]")?.scrollIntoView({ block: "nearest" }));
   };
@@ -62,7 +61,7 @@
     }
     el.disabled = true;
     const r = await send(w.url, w.body, w.method).finally(() => { el.disabled = false; });
-    if (failed(r)) { notice(refusal(r, "Not recorded; check the connection.")); read(); return false; } // as it now stands
+    if (failed(r)) { notice(refusal(r, "Not recorded; check the connection.")); read(); return false; }
     if (r.queued || !r.data) notice("Kept on this device: it is recorded when the connection is back.");
     else if (el.dataset.playUndo) notice("Taken back.", true);
     if (input) input.value = "";
@@ -112,7 +111,7 @@
     read();
   };
 
-  let soon = null; const later = () => { clearTimeout(soon); soon = setTimeout(read, 40); }; // a burst read once
+  let soon = null; const later = () => { clearTimeout(soon); soon = setTimeout(read, 40); }; // a burst: once
   ["firestep:event", "firestep:resync"].forEach((name) => document.addEventListener(name, later));
   document.addEventListener("firestep:refresh", () => { if (!window.firestepLive?.connected) later(); });
   if (stand) read(); else shown();

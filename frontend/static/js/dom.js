@@ -1,11 +1,8 @@
 // The helpers the page scripts share, written once: `h` builds an element (`text` its text; a key with a
-// capital, as htmlFor or maxLength, or a function is set as the element's property; false, null and undefined
-// leave the attribute out, true sets it empty), and `humanise` says an identifier in words ("gas-cloud" ->
-// "Gas cloud", "sos" -> "SOS"), as the server's (app/pages/templates.py) says its own; `partOf` parses a part
-// the server drew (HTML) to its first element, its siblings beside it in the fragment; `draw` puts a part the
-// server drew into `el`, each of its pieces the same as before kept as it is (a row of dice not tapped, a
-// "Why?" opened): a finger on it, or the focus, is not lost to a redraw of the same thing. `escapeHtml` makes
-// words safe inside the markup Leaflet's icons take (a stand's name on its label).
+// capital, or a function, set as a property; false, null, undefined leave the attribute out, true sets it
+// empty); `humanise` says an identifier in words, as app/pages/templates.py does; `partOf` parses a part the
+// server drew to its first element, `read` fetches one, `draw` puts one in `el` keeping the pieces equal to
+// the old (a finger or the focus on them stays); `escapeHtml` makes words safe in Leaflet's icon markup.
 (() => {
   const h = (tag, attrs = {}, ...kids) => {
     const node = document.createElement(tag);
@@ -21,10 +18,18 @@
   const humanise = (s) => (s === "sos" ? "SOS" : String(s || "").replace(/[-_]/g, " ").replace(/^./, (c) => c.toUpperCase()));
   const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   const partOf = (html) => document.createRange().createContextualFragment(html).firstElementChild;
+  // A part read as htmx would (past the HTTP cache), or null; `failed` hears the status (0: none) and body.
+  const read = async (url, failed) => {
+    const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
+    const text = r ? await r.text().catch(() => "") : "";
+    const part = r?.ok && text ? partOf(text) : null;
+    if (!part && failed) failed(r ? r.status : 0, text);
+    return part;
+  };
   const draw = (el, part) => {
     const fresh = part ? [...part.childNodes] : [], old = [...el.childNodes];
     if (fresh.length !== old.length) { el.replaceChildren(...fresh); return; }
     fresh.forEach((node, i) => { if (!old[i].isEqualNode(node)) old[i].replaceWith(node); });
   };
-  window.firestepDom = Object.freeze({ h, humanise, partOf, draw, escapeHtml });
+  window.firestepDom = Object.freeze({ h, humanise, partOf, read, draw, escapeHtml });
 })();

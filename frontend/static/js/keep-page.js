@@ -1,8 +1,6 @@
-// A game page's offline copy follows what it shows: when the board changed (board-live.js) or htmx swapped a
-// part of the page, the service worker is asked to keep this page again (sw.js keeps it under the seat the
-// page names, so the copy is this seat's own). Each keep renders the whole page on the server, so it is asked
-// at most once per EVERY_MS while the page is in use, and at once when the page is hidden (the tablet put
-// down).
+// A game page's offline copy follows what it shows: when the board changed or htmx swapped a part of the
+// page, the service worker is asked to keep this page again (sw.js, under the page's seat). Each keep
+// renders the whole page on the server: asked at most once per EVERY_MS, and at once when the page is hidden.
 (() => {
   if (!("serviceWorker" in navigator) || !document.querySelector('meta[name="firestep-seat"]')) return;
   const EVERY_MS = 20000;
@@ -20,7 +18,7 @@
     });
   };
   const changed = () => {
-    if (document.documentElement.dataset.offlineCopy !== undefined) return; // a kept copy is shown: nothing newer
+    if (document.documentElement.dataset.offlineCopy !== undefined) return; // a kept copy: nothing newer
     due = true;
     if (!timer) timer = setTimeout(keepNow, Math.max(1000, last + EVERY_MS - Date.now()));
   };

@@ -1,6 +1,6 @@
-// The lookup's dice pad always answers: tapping the face that is already marked resolves again (a radio fires
-// no change for it), a tap while htmx swaps the panel in is not lost, and a page brought back by Back with a
-// die marked but no answer asks for the answer.
+// The lookup's dice pad always answers: the face already marked, tapped, resolves again (a radio fires no
+// change for it), a tap while htmx swaps the panel in is not lost, and a page brought back by Back with a
+// die marked but no answer asks for it.
 (() => {
   const form = () => document.getElementById("lookup-form");
   const resolve = (el) => el.dispatchEvent(new Event("change", { bubbles: true }));

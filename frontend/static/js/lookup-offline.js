@@ -59,8 +59,7 @@
     const none = () => { if (call === shown) intro.textContent = intro.dataset.saidNone; };
     if (!url) { none(); return; }
     // The worker's copy, read straight from its cache (the page may not be under the worker yet); failing
-    // that the device's stored copy, then the network, and once more a moment later before saying there is
-    // none.
+    // that the stored copy, the network, and the cache once more a moment later.
     const fromStorage = () => {
       let html = null;
       try { html = localStorage.getItem(storedKey(url)); } catch (err) { html = null; }

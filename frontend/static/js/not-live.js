@@ -1,8 +1,6 @@
-// "Not live": when the service worker (sw.js) answers with its kept copy because the server cannot be
-// reached, the page says so, with the time that copy was made, in [data-not-live]. A page served from the
-// copy carries <meta name="firestep-saved-at">; the map's state comes with a message from the worker. The
-// note goes once the game's live stream is connected again (live.js marks [data-live-stream] with
-// data-live-connected).
+// "Not live": when sw.js answers with its kept copy because the server cannot be reached, [data-not-live]
+// says so, with the time that copy was made (a page's <meta name="firestep-saved-at">, or the worker's
+// message for the map's state). It goes once the live stream is connected again (data-live-connected).
 (() => {
   const box = document.querySelector("[data-not-live]");
   if (!box) return;

@@ -1,12 +1,8 @@
-// The outbox: a tap's write goes through window.firestepOutbox.send(url, { method, body }), which resolves to
-// { ok, status, data, queued, retryAfter }. Each write carries this page's CSRF token and its own
-// Idempotency-Key (app/idempotency.py). When the device is offline, or the request gets no answer, the write
-// is kept in localStorage (so a reload keeps it) and sent again, oldest first, when the connection is back,
-// when a later request gets through, or on the next page; the key makes a write that did reach the server the
-// first time act only once. A tap is made as this page's seat (<meta name="firestep-seat">: game, role, token
-// digest) and is sent only from a page of that same seat: a page of another game keeps it waiting; a page of
-// the same game held as another seat (the device changed seat meanwhile) drops it and says so, so no seat
-// ever acts for another.
+// The outbox: send(url, { method, body }) resolves to { ok, status, data, queued, retryAfter }, each write
+// with the CSRF token and its own Idempotency-Key (app/idempotency.py: a write that arrived acts once). With
+// no answer it is kept in localStorage and sent again, oldest first, when the connection is back, a later
+// request gets through, or on the next page. A tap is sent only from a page of the seat that made it
+// (<meta name="firestep-seat">); another seat of the same game drops it and says so.
 (() => {
   const STORE = "firestep-outbox";
   const MAX_WAITING = 200;
@@ -17,7 +13,7 @@
   const mine = (item) => !item.seat || item.seat === seatNow();
   // Made as another seat of the game this page is of: that seat is no longer this device's.
   const orphaned = (item) => item.seat && seatNow() && item.seat !== seatNow() && gameOf(item.seat) === gameOf(seatNow());
-  // One message about the connection and what waits for it (net-status.js's "connection" slot).
+  // One message about the connection and what waits for it.
   const notice = (text, good) => window.firestepNotice && window.firestepNotice(text, good, { key: "connection" });
   const taps = (n) => (n === 1 ? "1 tap" : `${n} taps`);
   const were = (n) => (n === 1 ? "was" : "were");

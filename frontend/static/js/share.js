@@ -1,7 +1,6 @@
-// Share a result where the device offers it (Web Share: a tablet's share sheet, to a chat or a note). Bound
-// to [data-share] buttons with data-share-title and data-share-text; they stay hidden where navigator.share
-// is missing (it needs a secure context, and some desktops have none). Panels swapped in by htmx are bound
-// too.
+// Share a result where the device offers it (Web Share: a tablet's share sheet). Bound to [data-share]
+// buttons with data-share-title and data-share-text, hidden where navigator.share is missing (it needs a
+// secure context); panels swapped in by htmx too.
 (() => {
   const can = typeof navigator.share === "function";
   const reveal = () => {

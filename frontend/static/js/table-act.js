@@ -1,7 +1,6 @@
 // Playing a stand's turn from its card on the map. The card in each state is the server's
-// (app/pages/stand_acts.py, stand_play.py); this script keeps what needs the browser: the play's state, the
-// target tapped on the map (table-map.js's pickStand and markTargets), and the writes through the outbox
-// (kept offline; a direct roll recorded as its die is tapped; Undo while it is the game's latest event).
+// (app/pages/stand_acts.py, stand_play.py); this keeps what needs the browser: the play's state, the target
+// tapped on the map (table-map.js's pickStand and markTargets) and the writes through the outbox.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -34,10 +33,8 @@
       if (!on) { m.stopPicking(); m.markTargets(null); }
       if (m.placeCard) m.placeCard();
     };
-    // The play `mine` as its roll's answer comes (apply), its step the game's now: the card's still (a new
-    // step's card, its head read first, may be drawn after the answer), or put back where a live frame ended
-    // it meanwhile and its stand is still the one shown; or null where the player has gone on to another
-    // stand or play.
+    // The play `mine` as its roll's answer comes, of the game's step now: still the card's, or put back where
+    // a live frame ended it meanwhile and its stand is still shown; null where the player has gone on.
     const back = (mine) => {
       if (play !== mine && (play || m.selectedStand() !== mine.stand)) return null;
       mine.step = model.turn.step;
@@ -46,37 +43,25 @@
     };
     const stop = () => { play = null; picking(false); panel.classList.remove("playing", "played"); delete root.dataset.playTarget; };
 
-    // -- the card's states -------------------------------------------------------------------------------
-    // The card's acts as the server drew them (a roll with nothing to choose but its die shows its dice: the die
-    // tapped records it, one tap where there were two, issue 64), as nodes to put in the card.
-    const { partOf } = window.firestepDom;
-    // A part of the card read from the server (its HTML, and its element), or ["", null] where it could not
-    // be. (`error`: a refusal's sentence, as the error page's lead says it).
-    const read = async (url) => {
-      const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
-      const text = r ? await r.text().catch(() => "") : "";
-      if (!(r && r.ok && text)) return ["", null, (text && partOf(`<div>${text}</div>`).querySelector(".lead")?.textContent) || ""];
-      return [text, partOf(text), ""];
-    };
-    // The card drawn anew from a part the server drew, its unchanged pieces kept (dom.js).
+    // -- the card's states ----------------------------------------------------------------------------------
+    const { partOf, read } = window.firestepDom;
     const draw = (part) => window.firestepDom.draw(area(), part);
     const renderActs = (u) => draw(actsHtml && !u.killed ? partOf(actsHtml) : null);
     // What the stand may do now, read anew (app/pages/stand_acts.py): its edits part handed to table-edit.js
-    // (`first`: "edits" drawn above the rolls). `done`: the roll just recorded, its answer over the next acts.
+    // (`first`: "edits" drawn above the rolls). `done`: the roll just recorded, its answer over the next.
     const readActs = async (id, redraw, done) => {
       const mine = play, g = root.dataset.game;
-      const [html, part] = await read(done ? `/games/${g}/map/units/${id}/done/${done}?${new URLSearchParams({ act: mine.act.label })}` : `/games/${g}/map/units/${id}/acts`);
+      const part = await read(done ? `/games/${g}/map/units/${id}/done/${done}?${new URLSearchParams({ act: mine.act.label })}` : `/games/${g}/map/units/${id}/acts`);
       if (!part && done && play === mine) {
-        // The roll is recorded (its answer came) but the card's reading of it did not: read again once back.
+        // The roll is recorded but its answer could not be read: read again once the connection is back.
         notice("The roll is recorded; its answer shows when the connection is back.");
         document.addEventListener("firestep:resync", () => { if (play === mine) readActs(id, redraw, done); }, { once: true });
         return;
       }
       if (!(part && part.dataset.standActsData && m.selectedStand() === id)) return;
-      const data = JSON.parse(part.dataset.standActsData);
+      const data = JSON.parse(part.dataset.standActsData), html = part.outerHTML;
       if (done && !(play === mine && mine.done)) return; // the player has gone on
-      // A roll's answer on the card stays (its acts drawn under it by its own read), even where the acts were
-      // read for a new step before the answer came (apply: `back`).
+      // A roll's answer on the card stays, even where acts of a new step were read before it came (`back`).
       const answer = play && play.done && play.stand === id, same = html === actsHtml;
       if (done) { acts = data.acts; actsStep = data.step; actsHtml = ""; mine.doneHtml = html; renderDone(); }
       else if (answer) return;
@@ -88,8 +73,7 @@
       window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits, first: data.first } }));
       root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
     };
-    // The map's own buttons of the card (Move, Move its company, Recover a marker, +1 marker) read the same
-    // answer: each greyed with the pipeline's sentence while it would refuse it (a tap on one says why).
+    // The map's own buttons of the card (Move, markers) greyed with the pipeline's sentence while refused.
     let cardOffers = [];
     const greyCard = () => {
       const box = section("stand");
@@ -112,24 +96,23 @@
         else { b.removeAttribute("aria-disabled"); b.removeAttribute("title"); b.removeAttribute("aria-label"); }
       }
     };
-    // The card while the act's target is picked (app/pages/stand_acts.py): stands it may not take greyed with
-    // why, on the map too. Read anew each time the card is drawn (a stand moved), the last read shown meanwhile.
+    // The card while the act's target is picked: stands it may not take greyed with why, on the map too; read
+    // anew each time the card is drawn (a stand moved), the last read shown meanwhile.
     const renderPick = async (u) => {
       const mine = play;
       if (mine.pick) draw(partOf(mine.pick));
       picking(true);
       // The act's target is the other side's: a tap in base contact takes the enemy stand, not one's own.
       m.pickStand((id) => chooseTarget(id), { accept: (t) => t.side !== u.side && !t.killed });
-      const [html, part] = await read(`/games/${root.dataset.game}/map/units/${u.id}/targets/${mine.act.resolver}`);
+      const part = await read(`/games/${root.dataset.game}/map/units/${u.id}/targets/${mine.act.resolver}`);
       if (!part || play !== mine || mine.stand !== u.id || mine.target !== null) return;
-      mine.pick = html;
+      mine.pick = part.outerHTML;
       mine.marks = new Map(JSON.parse(part.dataset.targetMarks || "[]").map((x) => [x.unit_id, x]));
       m.markTargets([...mine.marks].map(([id, x]) => [id, x.mark]));
       draw(part);
     };
-    // The card playing the roll, as the server draws it for the play's state (app/pages/stand_play.py; the
-    // table asked, nothing written). Only the play's latest ask is drawn; false where it could not be read (its
-    // sentence said), null where stale.
+    // The card playing the roll for the play's state (nothing written). Only the play's latest ask is drawn;
+    // false where it could not be read (its sentence said), null where stale.
     const askCard = async (dice) => {
       const p = play, n = (p.asks = (p.asks || 0) + 1);
       const q = new URLSearchParams({ act: p.act.label });
@@ -137,22 +120,25 @@
       for (const id of (p.act.order && p.given[p.act.order]) || []) q.append("order", String(id));
       if (p.given.range_cm !== undefined) q.set("range_cm", String(p.given.range_cm));
       for (const d of dice || []) q.append("die", String(d || 0));
-      if (p.reached !== undefined) q.set("reached", String(p.reached)); // a counted roll: how many reached its number
-      const [html, part, error] = await read(`/games/${root.dataset.game}/map/units/${p.stand}/play/${p.act.resolver}?${q}`);
+      if (p.reached !== undefined) q.set("reached", String(p.reached)); // a counted roll's
+      let error = ""; // a refusal's sentence, as the error page's lead says it
+      const part = await read(`/games/${root.dataset.game}/map/units/${p.stand}/play/${p.act.resolver}?${q}`, (_, text) => {
+        error = (text && partOf(`<div>${text}</div>`).querySelector(".lead")?.textContent) || "";
+      });
       if (play !== p || p.asks !== n) return null;
       if (!part) { notice(error || "The table could not be asked; check the connection."); return false; }
       p.count = Number(part.dataset.diceCount || 0);
-      if (part.dataset.countCertain) p.reached = Number(part.dataset.countCertain); // a count no die can miss: Apply sends it
-      p.asked = html;
-      return html;
+      if (part.dataset.countCertain) p.reached = Number(part.dataset.countCertain); // no die can miss it
+      p.asked = part.outerHTML;
+      return p.asked;
     };
     const renderAsked = () => draw(partOf(play.asked));
-    // The card asked anew and drawn, unless the player has gone on meanwhile; its ask's answer as askCard's.
+    // The card asked anew and drawn, unless the player has gone on meanwhile.
     const reAsk = async (dice) => { const mine = play, asked = await askCard(dice); if (asked && play === mine) renderAsked(); return asked; };
     const renderDone = () => { if (play.doneHtml) draw(partOf(play.doneHtml)); };
 
-    // -- the acts ------------------------------------------------------------------------------------------
-    // A direct roll's die tapped (or firestep asked to roll it): recorded at once, as its die row would.
+    // -- the acts -------------------------------------------------------------------------------------------
+    // A direct roll's die tapped (or firestep asked to roll it): recorded at once.
     const rollNow = async (i, dice) => {
       const u = model.units.get(m.selectedStand()), act = acts[i];
       if (!u || !act) return;
@@ -164,7 +150,7 @@
       const u = model.units.get(m.selectedStand()), act = acts[i];
       if (!u || !act) return;
       play = { stand: u.id, act, target: null, dice: [], asked: null, given: {}, step: actsStep ?? model.turn.step, seen: model.turn.step };
-      panel.classList.remove("played"); // begun from the last roll's answer: this one's card
+      panel.classList.remove("played");
       panel.classList.add("playing");
       if (act.target) { renderPick(u); return; }
       await reAsk(null); // nothing written: a card ended meanwhile draws nothing of it
@@ -177,8 +163,7 @@
       const mark = play.marks && play.marks.get(id);
       if (mark) { (window.firestepNotice || notice)(mark.refused, false, { why: mark.why, source: mark.source }); return; }
       if (play.act.order) {
-        // Each stand tapped takes the next hit (the shooter's order), the first naming the target; the map
-        // stays in picking until Apply.
+        // Each stand tapped takes the next hit, the first naming the target; the pick lasts until Apply.
         const order = play.given[play.act.order] || [];
         play.target = play.target ?? id;
         play.given = { ...play.given, [play.act.order]: [...order, id] };
@@ -191,13 +176,12 @@
         return;
       }
       play.target = id;
-      root.dataset.playTarget = String(id); // the card docks clear of the target's company too (table-dock.js)
+      root.dataset.playTarget = String(id); // table-dock.js keeps the target's company clear too
       picking(false);
       m.showStand(play.stand);
       await reAsk(null);
     };
-    // A die tapped: the card read anew with it (the roll's answer once every die is tapped); a roll with no
-    // target is recorded as its last die is tapped.
+    // A die tapped: the card read anew with it; a roll with no target is recorded as its last die is tapped.
     const tapDie = async (row, n) => {
       play.dice[row] = n;
       // Pressed at once, as the card read anew will draw it: that row is then the same and stays.
@@ -220,9 +204,8 @@
         if (play === mine) stop();
         return;
       }
-      // A live frame before the answer may have ended the card (a new step drawn): the answer is still the
-      // card's while its stand is shown; the player gone on to another stand sees its changes and nothing
-      // else.
+      // A live frame before the answer may have ended the card (a new step): the answer is still the card's
+      // while its stand is shown; a player gone on to another stand sees only its changes.
       const drawn = back(mine);
       if (drawn) {
         play.done = r.data;
@@ -232,11 +215,10 @@
       model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
       root.dataset.lastApplied = String(r.data.event_id);
       if (!drawn) return;
-      acts = []; // the acts before the roll are not what it leaves: the next are read anew
+      acts = []; // the acts before the roll are not what it leaves
       actsHtml = "";
       delete root.dataset.standActs;
-      // The answer read as the roll's event says it, with the stand's acts and edits as they now stand under
-      // it (hits to allocate after a shot; an MG ordered may now be unpacked).
+      // The answer read as the roll's event says it, the stand's acts and edits as they now stand under it.
       panel.classList.add("played");
       readActs(play.stand, false, r.data.event_id);
     };
@@ -248,9 +230,8 @@
 
     window.addEventListener("firestep:stand-shown", async (e) => {
       const id = e.detail.id;
-      // The card gives way: a roll done (Undo and Done) ends when its stand is tapped again, and anything
-      // begun ends when the game moves to another step (its acts are read anew). (`seen`: the step this
-      // device had heard of as the play began, where its acts were read in a newer one.)
+      // The card gives way: a roll done ends when its stand is tapped again, anything begun when the game
+      // moves to another step (`seen`: the step this device knew as the play began, its acts of a newer one).
       const over = play && ((e.detail.tapped && play.done) || ![play.step, play.seen].includes(model.turn.step));
       if (play && play.stand === id && !over) {
         if (play.done) renderDone();
@@ -260,13 +241,12 @@
       }
       stop();
       const u = model.units.get(id);
-      // The same stand in the same step (a live frame changed it) keeps its buttons while they are read anew,
-      // unread.
+      // The same stand in the same step (a live frame changed it) keeps its buttons while they are read anew.
       if (actsFor !== id || e.detail.moved) { acts = []; actsHtml = ""; cardOffers = []; }
       delete root.dataset.standActs;
       actsFor = id;
       renderActs(u);
-      queueMicrotask(greyCard); // the card drawn again: its buttons greyed as last read, after every listener drew
+      queueMicrotask(greyCard); // greyed as last read, once every listener has drawn
       await readActs(id, true);
     });
     document.addEventListener("click", (e) => {
@@ -299,8 +279,8 @@
       play.dice = [];
       reAsk(null);
     });
-    // A roll another device recorded with a value given over the table's (a range by the tape, a referee's
-    // override) is shown to everyone else as the claim it is, as the log keeps it.
+    // A roll another device recorded with a value given over the table's (a range by the tape) is shown to
+    // everyone else as the claim it is.
     const claimShown = (e) => {
       const ev = e.detail || {};
       const p = ev.payload || {};
@@ -313,8 +293,7 @@
       root.dataset.claimShown = String(ev.id);
     };
     document.addEventListener("firestep:event", claimShown);
-    // A write from the card (the referee's change of the game's reading under an answer: api-action.js): the
-    // answer asked again with the same dice, by the game as it now is.
+    // A write from the card (api-action.js: the referee changed the game's reading): the answer asked again.
     document.addEventListener("firestep:refresh", () => { if (play && play.asked && !play.done) reAsk(play.dice.map((d) => d || 0)); });
   };
   if (window.firestepMap) start();

@@ -1,8 +1,6 @@
-// Arrived fire-plan fire as cards (issues 26, 67): the cards are the server's (GET /games/{id}/map/arrivals,
-// a fragment for this seat: app/pages/arrival_cards.py), read anew on the live stream; this keeps the taps:
-// the shots laid on a card that leaves them to its side (a stand tapped on the map or its button; carried in
-// the read as `shot`, so the card counts them), the apply through the outbox (POST
-// .../arrivals/{item}/apply), Undo.
+// Arrived fire-plan fire as cards: the server's (app/pages/arrival_cards.py), read anew on the live stream.
+// This keeps the taps: the shots laid on a card that leaves them to its side (a stand tapped on the map or
+// its button, carried in the read as `shot`), the apply through the outbox, and Undo.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -19,12 +17,10 @@
       const mine = ++seq;
       const query = new URLSearchParams();
       for (const [item, keys] of laid) keys.forEach((k) => query.append("shot", `${item}:${k}`));
-      const r = await fetch(`${url}?${query}`, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
-      if (!r || !r.ok || mine !== seq) return;
-      const html = await r.text();
-      if (mine !== seq || html === last) return; // the same card again: the dice typed and a Why? opened stay
-      last = html;
-      const part = document.createRange().createContextualFragment(html).firstElementChild;
+      const part = await window.firestepDom.read(`${url}?${query}`);
+      // The same card again is left as it is: the dice typed and a Why? opened stay.
+      if (!part || mine !== seq || part.outerHTML === last) return;
+      last = part.outerHTML;
       tool.hidden = part.dataset.count === "0";
       tool.textContent = part.dataset.label;
       list.replaceChildren(part);
@@ -39,9 +35,8 @@
       laid.set(item, [...(laid.get(item) || []), button.dataset.arrivalShot]);
       load();
     };
-    // While the arrivals are shown, a stand under the circle tapped on the map takes the next shot of the
-    // card laying them; the picking ends when its fire is applied, or when the player taps another stand or
-    // tool.
+    // While the arrivals are shown, a stand under the circle tapped on the map takes the laying card's next
+    // shot, until its fire is applied or the player taps another stand or tool.
     const pickShots = () => {
       if (!list.querySelector("[data-arrival-laying]")) return;
       m.pickStand((id) => { const b = shotOn(id); if (b) layShot(b); }, { accept: (u) => Boolean(shotOn(u.id)), panel: "arrival" });
@@ -58,8 +53,7 @@
       m.stopPicking();
       if (!list.closest("[data-panel]").hidden) pickShots();
     };
-    // The dice entered, by roll; only those given in order count: from the first empty one on, firestep
-    // rolls.
+    // The dice entered, by roll; from the first empty one on, firestep rolls.
     const diceOf = (box) => {
       const dice = {};
       for (const input of box.querySelectorAll("[data-die]")) {

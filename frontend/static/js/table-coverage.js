@@ -1,8 +1,6 @@
-// Coverage per template: the server's (GET /games/{id}/map/coverage, app/pages/template_coverage.py: for
-// every template the stands under it fully, partly or too close to call, as the rule set's coverage lookup
-// says), read anew as the map changes; this marks those stands on the map, shows the selected template's
-// block on its card, and makes the one tap that puts a suppression marker on every fully covered stand
-// through the markers API (the same rules of play as a marker placed by hand).
+// Coverage per template, the server's (app/pages/template_coverage.py), read anew as the map changes: this
+// marks the stands covered on the map, shows the selected template's block on its card, and makes the one tap
+// that puts a marker on every fully covered stand through the markers API (the rules of a hand-placed one).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -35,11 +33,9 @@
     };
     const update = async () => {
       const mine = ++seq;
-      const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
+      const part = await window.firestepDom.read(url);
       if (mine !== seq) return; // a newer change is being worked out
-      if (!r || !r.ok) { m.notice("What a template covers could not be worked out; check the connection."); return; }
-      const part = document.createRange().createContextualFragment(await r.text()).firstElementChild;
-      if (mine !== seq) return;
+      if (!part) { m.notice("What a template covers could not be worked out; check the connection."); return; }
       list.replaceChildren(part);
       for (const box of list.querySelectorAll("[data-coverage-template]")) sayApplied(box, box.dataset.coverageTemplate);
       showSelected();

@@ -1,10 +1,7 @@
-// The card never hides what is acted on: while a stand's card is open it docks at the end of the screen (top
-// or bottom on a portrait screen or a phone, left or right on a landscape one) that covers fewer of the
-// stands it is about, and the map is panned (zoomed out only if need be) so that all of them lie clear of it.
-// The stands it is about: the stand's line (its side's stands), then the target's company; while a target is
-// picked, the stand and the other side's stands. While the whole table is in view (as it opens, and on a
-// phone nearly always), a stand's card or the arrivals' has the whole table fitted into what it leaves free:
-// it covers none of it, and the table is fitted to the whole screen again once the card closes.
+// The card never hides what is acted on: a stand's card docks at the end of the screen that covers fewer of
+// the stands it is about (its side's line, the target's company; while picking, the other side), and the map
+// is panned (zoomed out only if need be) to clear them all. While the whole table is in view, a stand's card
+// or the arrivals' has the table fitted into what it leaves free, and the screen again once it closes.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -17,25 +14,20 @@
     const REACH = 24; // a finger's reach round each stand's centre stays clear of the card
     const narrow = window.matchMedia("(max-width: 899px), (orientation: portrait)");
     const onTable = (u) => u && u.base && !u.killed && !u.off_table && u.x !== null && u.y !== null;
-    const standsOf = (f) => {
-      const under = (u) => { for (let a = u; a; a = model.units.get(a.parent_id)) if (a.id === f.id) return true; return false; };
-      return [...model.units.values()].filter((u) => onTable(u) && under(u));
-    };
     const about = () => {
       const u = model.units.get(m.selectedStand());
       if (panel.hidden || root.dataset.shows !== "stand" || !onTable(u)) return [];
       if (root.dataset.picking === "target") {
         return [u, ...[...model.units.values()].filter((t) => onTable(t) && t.side !== u.side)];
       }
-      // The whole line the stand is in (its side's stands: the next one it acts with is one tap away).
+      // The whole line the stand is in: the next one it acts with is one tap away.
       const line = [...model.units.values()].filter((t) => onTable(t) && t.side === u.side);
       const target = model.units.get(Number(root.dataset.playTarget));
-      const hit = onTable(target) ? standsOf(model.units.get(target.parent_id) || target) : [];
+      const hit = onTable(target) ? m.standsUnder(model.units.get(target.parent_id) || target) : [];
       return [...line, ...hit, ...(onTable(target) ? [target] : [])];
     };
-    // The part of the map the card leaves free, in the map's own pixels: a sheet counts at the most it may
-    // grow to (map.css's --sheet), so that the table does not move under a finger as the card's content
-    // comes.
+    // The part of the map the card leaves free (the map's pixels): a sheet counts at the most it may grow to
+    // (map.css's --sheet), so that the table does not move under a finger as the card's content comes.
     const free = () => {
       const size = map.getSize();
       const box = canvas.getBoundingClientRect();
@@ -44,8 +36,7 @@
       if (narrow.matches) {
         const depth = Math.max(card.height, size.y * Number(getComputedStyle(panel).getPropertyValue("--sheet")));
         if (panel.dataset.dock === "start") r.top = card.top - box.top + depth; else r.bottom = card.bottom - box.top - depth;
-        // The turn and score chip over the map's top corner (map.css, a narrow screen) is tapped too: the
-        // stands the card is about stay below it.
+        // The turn and score chip over the map's top corner (a narrow screen) is tapped too: stay below it.
         if (panel.dataset.dock !== "start" && chip && getComputedStyle(chip).position === "absolute") {
           r.top = Math.max(r.top, chip.getBoundingClientRect().bottom - box.top);
         }
@@ -59,8 +50,7 @@
       panel.dataset.dock = narrow.matches ? "end" : "start"; // the seat's own edge, in reach of the thumb
       const r = free();
       const size = map.getSize();
-      // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it, as
-      // fitTable.
+      // A narrow screen shows the turn in the map's top corner: the table starts below it, as fitTable.
       const top = window.matchMedia("(max-width: 899px)").matches && panel.dataset.dock === "end" ? 52 : 8;
       map.fitBounds(m.tableBounds(), {
         paddingTopLeft: [r.left + 8, r.top + top], paddingBottomRight: [size.x - r.right + 8, size.y - r.bottom + 8], animate: false,
@@ -69,16 +59,14 @@
     };
     const place = () => {
       if (panel.hidden) { delete panel.dataset.dock; if (shrunk) { shrunk = false; m.fitTable(); } return; }
-      // A stand's card or the arrivals' (what they act on is on the table); a tool's card (the ruler, the
-      // key) leaves the table where the finger expects it.
+      // A stand's card or the arrivals' act on the table; a tool's card leaves it where the finger expects.
       const acting = root.dataset.shows === "stand" || root.dataset.shows === "arrival";
       if (acting && map.getZoom() <= m.fitZoom() + 0.01) { wholeTable(); return; }
       shrunk = false; // zoomed in by the player: the card keeps its stands clear by panning, as below
       const stands = about();
       if (!stands.length) { delete panel.dataset.dock; return; }
       const points = stands.map((u) => screenPoint([u.x, u.y]));
-      // Dock at the end that leaves more of them clear (the seat's own edge when it is a tie: left or
-      // bottom).
+      // Dock at the end that leaves more of them clear (the seat's own edge when it is a tie).
       const clearAt = (dock) => { panel.dataset.dock = dock; const r = free(); return points.filter((p) => clearOf(r, p)).length; };
       const own = narrow.matches ? "end" : "start";
       const other = own === "start" ? "end" : "start";
@@ -96,8 +84,8 @@
     };
     let pending = 0;
     const schedule = () => { cancelAnimationFrame(pending); pending = requestAnimationFrame(place); };
-    // At once when a card opens or starts or stops picking (a finger's next tap must find the table where it
-    // is drawn), and after any other change of the card's size.
+    // At once when a card opens or starts or stops picking (the next tap must find the table where it is
+    // drawn), and after any other change of the card's size.
     window.addEventListener("firestep:stand-shown", place);
     new ResizeObserver(schedule).observe(panel);
     // The table gives up the height of a notice's row (feedback.css): what it shows stays where it was on the
@@ -111,7 +99,7 @@
       top = now;
       const u = model.units.get(m.selectedStand());
       if (panel.hidden || !onTable(u)) return;
-      const company = standsOf(model.units.get(u.parent_id) || u);
+      const company = m.standsUnder(model.units.get(u.parent_id) || u);
       const highest = Math.min(...[u, ...company].map((t) => screenPoint([t.x, t.y]).y));
       if (highest < REACH) map.panBy([0, highest - REACH], { animate: false });
     }).observe(canvas);

@@ -1,16 +1,14 @@
-// The unit edits a stand's card offers now besides its rolls (a formation's command, a plan and its target, a
-// dig-in), as the server draws them (app/pages/stand_acts.py): their part beside the card's acts
-// (`_stand_edits.html`, which table-act.js hands over as `firestep:stand-acts`) and, once one is saved, its
-// answer and Undo (`_stand_edited.html`). This script keeps what needs the browser: which piece of the part
-// shows, the target a stand tapped on the map, the PUT .../units/{unit} over the unit's version through the
-// outbox (its event on every device by the stream) and Undo while it is the game's latest.
+// The unit edits a stand's card offers besides its rolls (a command, a plan and its target, a dig-in): the
+// server's part (`_stand_edits.html`, handed over by table-act.js as `firestep:stand-acts`) and a saved
+// edit's answer and Undo (`_stand_edited.html`). This keeps what needs the browser: which piece of the part
+// shows, the target tapped on the map, and the PUT over the unit's version through the outbox.
 (() => {
   const start = () => {
     const m = window.firestepMap;
     if (!m || m.editing) return;
     m.editing = true;
     const { h, section, api, model, notice, refusal, failed, send, root } = m;
-    const { partOf, draw } = window.firestepDom;
+    const { read, draw } = window.firestepDom;
     const panel = document.querySelector("[data-map-panel]");
     let part = null; // the edits part the server drew for the stand shown
     let shownFor = null; // the stand whose card the edits are of
@@ -23,7 +21,7 @@
       let el = box.querySelector("[data-edits]");
       if (!el) {
         el = h("div", { "data-edits": "" });
-        // After the card's rolls (table-act.js puts them just below the stand's path).
+        // After the card's rolls (table-act.js).
         const after = box.querySelector("[data-play]") || box.querySelector("[data-stand-path]");
         if (after) after.after(el); else box.append(el);
       }
@@ -35,8 +33,7 @@
     };
     const stop = () => { busy(false); doing = null; };
     const piece = (key) => part && part.querySelector(`[data-edits-state="${key}"]`);
-    // One piece of the part at a time, a copy (the part is kept to show another): the edits, an edit's
-    // values, a value's prompt for its target, or the saved edit's answer.
+    // One piece of the part at a time, a copy (the part is kept to show another).
     const render = () => {
       if (doing && doing.saving) return; // the prompt stays until its answer is read
       const key = doing && (doing.choice ? `pick-${doing.edit}-${doing.choice.dataset.editChoice}` : `edit-${doing.edit}`);
@@ -44,19 +41,16 @@
       draw(area(), shown ? shown.cloneNode(true) : null);
     };
 
-    // Its answer read as the server draws it (GET /games/{id}/map/units/{id}/edited/{event}: the card's words
-    // and the stand the rules stored as the target, a base tapped naming its sub-unit).
-    const answer = async (eventId, c, targeted) => {
+    // Its answer as the server draws it (the card's words, the target the rules stored).
+    const answer = (eventId, c, targeted) => {
       const q = new URLSearchParams({ act: c.editWords, target: targeted ? c.editTarget : "" });
       const url = `/games/${root.dataset.game}/map/units/${shownFor}/edited/${eventId}?${q}`;
-      const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
-      const text = r && r.ok ? await r.text().catch(() => "") : "";
-      return text ? partOf(text) : null;
+      return read(url);
     };
     const save = async (target) => {
       const c = doing.choice.dataset, step = doing.step;
-      const read = await fetch(`${api}/units/${c.editUnit}`, { credentials: "same-origin", cache: "no-store" }).catch(() => null);
-      const unit = read && read.ok ? await read.json() : null;
+      const got = await fetch(`${api}/units/${c.editUnit}`, { credentials: "same-origin", cache: "no-store" }).catch(() => null);
+      const unit = got && got.ok ? await got.json() : null;
       if (!unit) { notice("The unit could not be read; check the connection."); return; }
       const body = { version: unit.version, [c.editField]: JSON.parse(c.editValue) };
       if (target !== null) body[c.editTarget] = target;
@@ -87,8 +81,7 @@
     };
 
     window.addEventListener("firestep:stand-shown", (e) => {
-      // The card gives way: an edit saved (Undo and Done) ends when its stand is tapped again, and anything
-      // begun ends when the game moves to another step.
+      // The card gives way: an edit saved ends when its stand is tapped again, anything begun at a new step.
       const over = doing && ((e.detail.tapped && doing.done) || doing.step !== model.turn.step);
       if (doing && shownFor === e.detail.id && !over) { render(); return; }
       if (shownFor !== e.detail.id || e.detail.moved) part = null;

@@ -17,6 +17,7 @@
       const under = (u) => { for (let a = u; a; a = model.units.get(a.parent_id)) if (a.id === f.id) return true; return false; };
       return [...model.units.values()].filter((u) => u.base && u.x !== null && u.y !== null && !u.killed && !u.off_table && under(u));
     };
+    m.standsUnder = standsUnder; // table-dock.js keeps a formation's stands clear of the card
     const placedAt = (u) => {
       const { centre: [cx, cy], dx, dy, turn } = moving;
       const a = (turn * Math.PI) / 180;
@@ -33,9 +34,8 @@
     };
     const icon = (text, label) => L.divIcon({ className: "formation-handle", html: `<span role="img" aria-label="${label}">${text}</span>`, iconSize: [48, 48], iconAnchor: [24, 24] });
     const reach = () => Math.max(8, ...moving.stands.map((u) => Math.hypot(u.x - moving.centre[0], u.y - moving.centre[1]))) + 6;
-    // Where the handles go: each in sight, off the card, over none of the formation's stands' tap targets
-    // (the base and the finger's square about its centre) and a handle's width clear of the other, so one
-    // finger drags what it meant.
+    // Where the handles go: each in sight, off the card, over none of the formation's stands' tap targets and
+    // a handle's width clear of the other, so one finger drags what it meant.
     const panel = document.querySelector("[data-map-panel]");
     const HALF = 24; // half a handle (48 px)
     const px = m.screenPoint;
@@ -69,9 +69,8 @@
       };
       return { take };
     };
-    // The move handle beside the formation: off the flank (else the rear, else the front) of the stand whose
-    // card is open (else the one nearest the formation's centre), further out until it is clear. Returned as
-    // its offset from the formation's centre: dragging it drags the centre by as much.
+    // The move handle off the flank (else the rear, else the front) of the stand whose card is open (else the
+    // one nearest the centre), further out until clear; as its offset from the centre, which it drags.
     const aside = (centre, a, place) => {
       const { dx, dy } = moving;
       const shown = moving.stands.find((u) => u.id === m.selectedStand());
@@ -131,9 +130,8 @@
       }
     };
     const stop = () => { moving = null; dragging = false; ghosts.clearLayers(); handles.clearLayers(); };
-    // The map moved (a card docked, a notice's row, a pinch): the move handle is placed beside the formation
-    // again where it is in sight; but not from under a finger already on a handle (a drag begins at its first
-    // move, and a handle drawn anew then would lose it): once it is lifted.
+    // The map moved (a card docked, a pinch): the move handle placed again in sight, but only once a finger
+    // on a handle is lifted (a drag begins at its first move, and a handle drawn anew then would lose it).
     let pressed = false;
     let missed = false;
     map.on("moveend zoomend", () => {
@@ -183,8 +181,7 @@
       const u = model.units.get(e.detail.id);
       // Its handles go with another company's card, or with the step the move was begun in.
       if (moving && (!u || e.detail.moved || !moving.stands.some((s) => s.id === u.id))) stop();
-      // Its "Move its company" and "Move its battalion" are the head's (app/pages/map_cards.py): the one
-      // moving shown pressed.
+      // The head's "Move its company" (app/pages/map_cards.py): the one moving shown pressed.
       if (moving) section("stand").querySelector(`[data-move-formation="${moving.formation.id}"]`)?.setAttribute("aria-pressed", "true");
     });
     document.addEventListener("click", (e) => {

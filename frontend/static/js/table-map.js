@@ -1,15 +1,13 @@
 // The table map: the game's table drawn with Leaflet (L.CRS.Simple, 1 unit = 1 cm), fed by the live model
-// (table-model.js) from the game's state and its stream (live.js: `firestep:event`, `firestep:resync`).
-// Leaflet does the pan, the pinch about the fingers and the wheel zoom. Tap a stand for its card (nearest
-// stand within a finger's reach, however small its base is drawn); drag a template by its label. The table is
-// drawn in the orientation that fits the screen, from the seat's own table edge: portrait with the seat's
-// side at the bottom, landscape with it on the left (the referee sees it from the attacker's edge).
+// (table-model.js) from the state and the stream (live.js). Leaflet pans, pinches and zooms; a tap opens the
+// card of the nearest stand within a finger's reach, however small its base; a template drags by its label.
+// The table is drawn from the seat's own edge, in the orientation that fits the screen: that side at the
+// bottom (portrait) or on the left (landscape); the referee sees it from the attacker's edge.
 (() => {
-  const { h, humanise, partOf, escapeHtml } = window.firestepDom;
+  const { h, humanise, escapeHtml, read } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
   const canvas = document.querySelector("[data-map-canvas]");
   if (!root || !canvas || !window.L || !window.firestepTableModel || !window.firestepTableDrawing) return;
-  // The table's frame, map and shapes, shared with the scenario editor (table-drawing.js).
   const { createMap, addPanes, frame } = window.firestepTableDrawing;
   const W = Number(root.dataset.width);
   const LEN = Number(root.dataset.length);
@@ -17,7 +15,7 @@
   const role = root.dataset.role;
   const sizes = JSON.parse(document.getElementById("map-sizes").textContent);
   const names = JSON.parse(document.getElementById("map-names").textContent);
-  // The rule set's counter the markers move (drawn on a stand and its label) and its word for a turn.
+  // The rule set's counter the markers move (drawn on a stand and its label).
   const ruleState = JSON.parse(document.getElementById("map-state").textContent);
   const marker = ruleState.marker;
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
@@ -45,15 +43,13 @@
   };
   const mayActFor = (side) => role === "referee" || role === side;
 
-  // -- writes: through the outbox (outbox.js, on every page: CSRF, Idempotency-Key, kept and resent offline) ----
-  // The answer is { ok, status, data, queued }: queued means kept on the device, not refused.
+  // -- writes: through the outbox (outbox.js), answering { ok, status, data, queued }; queued: not refused
   const send = (url, { method = "POST", body } = {}) => window.firestepOutbox.send(url, { method, body: body === undefined ? "{}" : body });
   // A refusal in the notices' words (net-status.js, on every page), else `fallback` where nothing answered.
   const refusal = (result, fallback) => (result && result.status ? window.firestepExplain(result.status, result.data, result.retryAfter) : fallback);
   const failed = (result) => !result || (!result.ok && !result.queued);
-  // The referee's override, as on the board (api-action.js's data-override): a stand's marker or move that
-  // the rules of play refuse is done anyway once the referee confirms it, and the log shows the override.
-  // Only the referee's card offers it (the API refuses a player's override).
+  // The referee's override, as api-action.js's data-override: a marker or move the rules of play refuse is
+  // done once the referee confirms it, the log showing it (the API refuses a player's override).
   const sendOrOverride = async (url, body) => {
     const result = await send(url, { body });
     const ruled = result.status === 409 && Array.isArray(result.data?.current?.allowed_now);
@@ -62,12 +58,11 @@
     return send(url, { body: { ...body, override: true } });
   };
 
-  // -- orientation: table (x, y) cm <-> map LatLng (table-drawing.js) -------------------------------------------
+  // -- orientation: table (x, y) cm <-> map LatLng (table-drawing.js) ---------------------------------------
   let landscape = canvas.clientWidth > canvas.clientHeight;
-  // The defender's seat sees the table turned half round: (x, y) -> (W - x, LEN - y). A seat's view turned
-  // half round for the player across the table, remembered on this device: the table is drawn from the other
-  // edge, and map.css turns the page's words (the card, the tools, the score and its clock, the stands'
-  // names) to face that player.
+  // The defender's seat sees the table turned half round: (x, y) -> (W - x, LEN - y). A view turned for the
+  // player across the table (kept on this device) draws it from the other edge, and map.css turns the page's
+  // words to face that player.
   const turnKey = `firestep:view-turned:${root.dataset.game}:${role}`;
   const stored = (() => { try { return localStorage.getItem(turnKey) === "1"; } catch (err) { return false; } })();
   document.body.classList.toggle("view-turned", stored);
@@ -77,8 +72,7 @@
   const map = createMap(canvas, { wheelPxPerZoomLevel: 90, preferCanvas: false });
   const table = frame(map, { width: () => W, length: () => LEN, landscape: () => landscape, turned: () => turned });
   const { toLL, fromLL, tableBounds, rect, circle, screenPoint } = table;
-  // One pane (and SVG) per kind of thing, so what is redrawn later never ends up on top of what it should
-  // not.
+  // A pane (and SVG) per kind of thing, so what is redrawn later never ends up on top of what it should not.
   const PANES = { cloth: 350, terrain: 360, board: 370, templates: 380, stands: 390, ruler: 395 };
   const renderers = {};
   addPanes(map, PANES);
@@ -99,15 +93,14 @@
     const card = canvas.clientWidth >= 1400 ? 416 : 8;
     // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it.
     const top = window.matchMedia("(max-width: 899px)").matches ? 52 : 8;
-    // Room beyond the table (1) for a card docked over half the screen to leave its stands clear
-    // (table-dock.js).
+    // Room (1) beyond the table for a card docked over half the screen to leave its stands clear.
     table.fit({ paddingTopLeft: [card, top], paddingBottomRight: [8, 8] }, 1);
     showLabels();
   };
   // The cloth's <svg> (always drawn) stands for the map in tests and screen checks.
   const svgOf = () => map.getPane("cloth").querySelector("svg");
 
-  // -- the panel (stand card, template card, tools) --------------------------------------------------------
+  // -- the panel (stand card, template card, tools) ---------------------------------------------------------
   const panel = document.querySelector("[data-map-panel]");
   let panelShows = null;
   const showPanel = (name) => {
@@ -116,13 +109,12 @@
     panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
     document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === name)));
     root.dataset.shows = name || "";
-    // A pick belongs to the card that started it (a stand's target, an arrival's shots): another card ends
-    // it.
+    // A pick belongs to the card that started it (a stand's target, an arrival's shots): another ends it.
     if (name !== "ruler" && mode.kind !== "move" && !(mode.kind === "pick" && mode.panel === name)) setMode({ kind: "idle" });
   };
   const section = (name) => panel.querySelector(`[data-panel="${name}"]`);
 
-  // -- drawing (terrain and the game's own items: table-board.js) --------------------------------------------
+  // -- drawing (terrain and the game's own items: table-board.js) -------------------------------------------
   const drawCloth = () => table.drawCloth(layers.cloth, drawIn("cloth"));
   const standLayers = new Map(); // unit id -> {shape, label}
   const onTable = (u) => u.x !== null && u.y !== null && u.base && !u.off_table && !u.killed && sizes.bases[u.base];
@@ -304,14 +296,14 @@
     drawTurn();
   };
 
-  // -- the turn ----------------------------------------------------------------------------------------------
-  // The turn's chip is the server's (app/pages/map_cards.py), read as the model's turn changes (the frames stay
-  // small: app.routes.events) and put in the page's own chip (table-cards.js watches it); the newest read wins.
+  // -- the turn ---------------------------------------------------------------------------------------------
+  // The turn's chip is the server's (app/pages/map_cards.py), read as the model's turn changes and put in the
+  // page's own chip (table-cards.js watches it); the newest read wins.
   const turnBox = document.querySelector("[data-map-turn]");
   let turnAsked = 0;
   const readTurn = async () => {
     const mine = ++turnAsked;
-    const part = await fragment(`/games/${game}/map/turn`);
+    const part = await read(`/games/${game}/map/turn`);
     if (mine !== turnAsked || !part) return;
     Object.assign(turnBox.dataset, { turn: part.dataset.turn, step: part.dataset.step, sideToMove: part.dataset.sideToMove });
     turnBox.textContent = part.textContent;
@@ -326,24 +318,16 @@
     if (over && (panelShows === "templates" || panelShows === "template")) showPanel(null);
   };
 
-  // -- the stand card ------------------------------------------------------------------------------------------
+  // -- the stand card ---------------------------------------------------------------------------------------
   let selectedStand = null;
   let shownStep = null; // the step of the game when the stand's card was last drawn
   // `tapped`: the player tapped the stand (a card left finished, Undo and Done, starts afresh), rather than a
-  // live frame or a new step drawing it again. A card the server drew for this seat (app/pages/map_cards.py),
-  // or null where it could not be read. Offline the service worker answers with the seat's last copy of it
-  // (sw.js), and the page is told it is not live.
-  const fragment = async (url) => {
-    const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
-    const text = r && r.ok ? await r.text().catch(() => "") : "";
-    return text ? partOf(text) : null;
-  };
+  // live frame or a new step drawing it again. Offline, sw.js answers a card with the seat's last copy of it.
   let asked = 0; // the card last asked for: an answer to an older ask is dropped
   const unread = () => document.querySelector("template[data-card-unread]").content.cloneNode(true).childNodes;
-  // The head of the card is the server's (name, side, markers, state and the map's buttons), read anew each
-  // time the card is drawn (a tap, a live frame that changed the stand, a new step); the acts under it are
-  // read on `firestep:stand-shown` (table-act.js). The same stand's card keeps its play and edits: only a
-  // head piece that changed is put in place of its old one, so a button under the finger stays where it is.
+  // The card's head is the server's, read anew each time the card is drawn; the acts under it are read on
+  // `firestep:stand-shown` (table-act.js). The same stand's card keeps its play and edits: only a head piece
+  // that changed is replaced, so a button under the finger stays where it is.
   const HEAD = ["[data-stand-name]", "[data-stand-path]", "[data-stand-facts]"];
   let headShown = ""; // the head as last put in the card
   const showStand = async (id, tapped = false) => {
@@ -354,11 +338,10 @@
     if (!u) { asked += 1; if (panelShows === "stand") showPanel(null); return; }
     drawStand(u);
     const box = section("stand");
-    // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to be
-    // tapped.
+    // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to tap.
     if (tapped || box.dataset.headOf !== String(id)) { box.replaceChildren(); box.dataset.headOf = ""; }
     const mine = ++asked;
-    const head = await fragment(`/games/${game}/map/units/${id}/head`);
+    const head = await read(`/games/${game}/map/units/${id}/head`);
     if (mine !== asked || selectedStand !== id) return;
     const old = HEAD.map((piece) => box.querySelector(`:scope > ${piece}`));
     if (box.dataset.headOf !== String(id) || !head || old.some((piece) => !piece)) {
@@ -422,17 +405,16 @@
     window.dispatchEvent(new CustomEvent("firestep:map-changed"));
   };
 
-  // -- template card -------------------------------------------------------------------------------------------
+  // -- template card ----------------------------------------------------------------------------------------
   const selectTemplate = async (id) => {
     const prev = selectedTemplate;
     selectedTemplate = id;
     if (prev && prev !== id) drawTemplate(prev);
     drawTemplate(id);
     if (!model.templates.get(id)) return;
-    // Its card is the server's for this seat (who may move it), and its coverage under it
-    // (table-coverage.js).
+    // Its card is the server's for this seat (who may move it), its coverage under it (table-coverage.js).
     const mine = ++asked;
-    const card = await fragment(`/games/${game}/map/templates/${id}/card`);
+    const card = await read(`/games/${game}/map/templates/${id}/card`);
     if (mine !== asked || selectedTemplate !== id) return;
     section("template").replaceChildren(...(card ? card.childNodes : unread()));
     showPanel("template");
@@ -488,7 +470,7 @@
     }
   };
 
-  // -- measuring and tapping -----------------------------------------------------------------------------------
+  // -- measuring and tapping --------------------------------------------------------------------------------
   let mode = { kind: "idle" };
   let ruler = [];
   const setMode = (m) => {
@@ -496,8 +478,7 @@
     if (mode.kind === "move" && m.kind !== "move") window.firestepNotice?.clear?.("instruction");
     mode = m;
     root.dataset.mode = m.kind;
-    // A pick's stands drawn over the others, so the finger sees the stand it takes; the order comes back as
-    // each is drawn again.
+    // A pick's stands drawn over the others, so the finger sees the stand it takes.
     if (m.kind === "pick" && m.accept) {
       for (const [id, { shape }] of standLayers) if (m.accept(model.units.get(id))) shape.bringToFront();
     }
@@ -522,9 +503,8 @@
       delete reading.dataset.cm;
     }
   };
-  // The stands within a finger's reach of a tap (or under it, for a large base at high zoom), nearest first,
-  // each with its distance and its base's own reach in pixels. With `accept`, only the stands it accepts: in
-  // base contact the enemy under one's own stand is found.
+  // The stands within a finger's reach of a tap (or under it, a large base at high zoom), nearest first.
+  // With `accept`, only the stands it accepts: in base contact the enemy under one's own stand is found.
   const standsNear = (containerPoint, accept = null) => {
     const near = [];
     for (const [id] of standLayers) {
@@ -540,14 +520,12 @@
     return near.sort((a, b) => a.d - b.d);
   };
   const standAt = (containerPoint, accept = null) => standsNear(containerPoint, accept)[0]?.id ?? null;
-  // A tap between stands, on no stand's own base, with more than one within a finger's reach and less than
-  // twice as far as the nearest: the card offers each, the nearest first; one tap opens the one meant.
+  // A tap on no stand's base with several in reach, less than twice as far as the nearest: the server's
+  // chooser (app/pages/map_cards.py) offers each, nearest first; unread, the nearest's card opens.
   const CHOICES = 4;
-  // The chooser is the server's (app/pages/map_cards.py); where it cannot be read, the nearest stand's card
-  // opens.
   const chooseStand = async (ids) => {
     const mine = ++asked;
-    const chooser = await fragment(`/games/${game}/map/choose?${new URLSearchParams(ids.map((id) => ["stand", id]))}`);
+    const chooser = await read(`/games/${game}/map/choose?${new URLSearchParams(ids.map((id) => ["stand", id]))}`);
     if (mine !== asked) return;
     if (!chooser) { showStand(ids[0], true); return; }
     section("choose").replaceChildren(...chooser.childNodes);
@@ -594,7 +572,7 @@
   map.on("moveend", () => { if (map.hasLayer(layers.labels)) declutter(); });
   root.dataset.hitPx = String(HIT_PX * 2);
 
-  // -- tools ---------------------------------------------------------------------------------------------------
+  // -- tools ------------------------------------------------------------------------------------------------
   document.addEventListener("click", (event) => {
     const tool = event.target.closest("[data-tool]");
     if (tool) {
@@ -633,8 +611,7 @@
     const choice = event.target.closest("[data-stand-choice]");
     if (choice) { showStand(Number(choice.dataset.standChoice), true); return; }
     const sa = event.target.closest("[data-stand-action]");
-    // A greyed act of the card (the rules of play refuse it now) is the referee's to do anyway, as on the
-    // board (table-act.js says why to everyone else).
+    // A greyed act of the card is the referee's to do anyway, as on the board (table-act.js tells the rest).
     const overrides = sa && sa.matches("[data-act-greyed]") && role === "referee";
     if (overrides && window.confirm(`${sa.title}\n\nDo it anyway as the referee? The log will show the override.`)) {
       standAction(sa.dataset.standAction, true);
@@ -645,13 +622,13 @@
     if (ta) templateAction(ta.dataset.templateAction);
   });
 
-  // -- the model to the map ------------------------------------------------------------------------------------
+  // -- the model to the map ---------------------------------------------------------------------------------
   model.listen((what) => {
     if (what.all || what.turn) readTurn();
     if (what.all) {
       renderAll();
       window.dispatchEvent(new CustomEvent("firestep:map-changed"));
-      // A new step: the open card shows the acts of the step the game is in now (its acts read anew).
+      // A new step: the open card shows the acts of the step the game is in now.
       if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand);
       return;
     }
@@ -663,14 +640,14 @@
     if (what.template !== undefined) drawTemplate(what.template);
     if (what.turn) {
       drawTurn();
-      if (model.turn.status === "finished") for (const id of model.templates.keys()) drawTemplate(id); // not dragged now
+      if (model.turn.status === "finished") for (const id of model.templates.keys()) drawTemplate(id);
       // A new step, or the game's end: the open card shows what may be done now (its acts read anew).
       if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand);
     }
     if (what.units || what.templates) window.dispatchEvent(new CustomEvent("firestep:map-changed"));
   });
 
-  // -- loading and following the stream ------------------------------------------------------------------------
+  // -- loading and following the stream ---------------------------------------------------------------------
   const getJson = (url) => fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
   let loading = null;
   const load = () => {
@@ -700,8 +677,7 @@
     // Many frames in a burst (a new turn brings several) are read back once.
     clearTimeout(pendingRead);
     pendingRead = setTimeout(async () => {
-      // The state always (the units read after it are at least as new); the units where a frame asked for
-      // them, and then only both together.
+      // The state first, so the units read after it are at least as new; the units only where a frame asked.
       const state = await getJson(`${api}/state`).catch(() => null);
       const units = state && what.has("units") ? await getJson(`${api}/units`).catch(() => null) : null;
       if (state && (what.has("state") || units)) {
@@ -713,8 +689,7 @@
     }, 40);
   };
   const wanted = new Set();
-  // The game's state a frame carries, set once for the frames that come together (a new turn logs several):
-  // setting it redraws the whole table.
+  // The state frames carry, set once for frames that come together: setting it redraws the whole table.
   let carried = null;
   const setCarried = (state, id) => {
     if (carried === null) setTimeout(() => { const s = carried; carried = null; model.setState(s, null); }, 0);
@@ -732,8 +707,7 @@
     if (need.length) { need.forEach((n) => wanted.add(n)); readBack(wanted); }
   });
   document.addEventListener("firestep:resync", () => load());
-  // A write of this device (or the outbox's taps kept while offline): its frame brings it while the stream is
-  // connected; otherwise read the table back.
+  // A write of this device (or the outbox's kept taps): its frame brings it while the stream is connected.
   document.addEventListener("firestep:refresh", () => { if (!window.firestepLive?.connected) load(); });
 
   // The orientation follows the screen: redraw when a turned device or a resized window changes it.
@@ -744,7 +718,7 @@
       const now = canvas.clientWidth > canvas.clientHeight;
       map.invalidateSize();
       if (now !== landscape) { landscape = now; root.dataset.orientation = landscape ? "landscape" : "portrait"; renderAll(); fitTable(); }
-      root.dataset.drawnFor = `${window.innerWidth}x${window.innerHeight}`; // the window size the map is drawn for
+      root.dataset.drawnFor = `${window.innerWidth}x${window.innerHeight}`;
     }, 120);
   });
 
@@ -753,8 +727,7 @@
   drawCloth();
   fitTable();
   drawRuler();
-  // A link to a stand's card (the board's "End the game" list: the sub-unit whose hits wait): #stand-<id>
-  // opens it once the table is read, as a tap on the stand would.
+  // A link to #stand-<id> (the board's "End the game" list) opens its card once the table is read.
   const linked = /^#stand-(\d+)$/.exec(location.hash);
   load().then(() => { if (linked && model.units.has(Number(linked[1]))) showStand(Number(linked[1]), true); });
   const restyle = () => {
@@ -775,7 +748,7 @@
     notice("Taken back.");
     return true;
   };
-  // For table-coverage.js: the model, the names, and how to mark stands and send writes.
+  // For the map's other scripts (table-*.js) and tests.
   window.firestepMap = {
     undoEvent,
     model, sizes, W, LEN, api, role, send, refusal, failed, nameOf, mayActFor, notice, tell,
@@ -784,8 +757,7 @@
       for (const [id, cls] of classes) coverClass.set(id, cls);
       restyle();
     },
-    // While a target is picked: the stands it may not be, each with its reason (id -> words), greyed on the
-    // map (no mark is drawn over a stand); none once picking stops.
+    // While a target is picked: the stands it may not be (id -> why), greyed on the map; none once it stops.
     markTargets: (marks) => {
       noTarget.clear();
       for (const [id, why] of marks || []) noTarget.set(id, why);
@@ -804,9 +776,8 @@
     showPanel,
     showStand,
     selectedStand: () => selectedStand,
-    // Picking a stand on the map (a target): each tap near a stand it `accept`s (any stand without) calls
-    // `pick(id)` until `stopPicking`; a tap on another stand ends it (`ended()`) and opens that stand's card.
-    // The pick lasts while its `panel` (the stand card unless said) is shown.
+    // Each tap near a stand it `accept`s calls `pick(id)` until `stopPicking`; a tap on another stand ends it
+    // (`ended()`) and opens that stand's card. The pick lasts while its `panel` is shown.
     pickStand: (pick, { accept = null, ended = null, panel = "stand" } = {}) => setMode({ kind: "pick", pick, accept, ended, panel }),
     stopPicking: () => { if (mode.kind === "pick") setMode({ kind: "idle" }); },
     // The table's corners on the screen (the map's own pixels): labels are kept inside it.

@@ -1,7 +1,6 @@
-// The trust page on the plain port (app/server.py serves it at / too): try the laptop's HTTPS address in the
-// background and move there as soon as it answers. Only a device that trusts the club's authority gets an
-// answer (a certificate error fails the fetch), so such a device goes straight on and never reads the steps;
-// the others see them at the first failure, and move on by themselves once the authority is trusted.
+// The trust page on the plain port: try the laptop's HTTPS address in the background and move there as soon
+// as it answers. Only a device that trusts the club's authority gets an answer (a certificate error fails the
+// fetch), so it goes straight on; the others see the steps, and move on once the authority is trusted.
 (() => {
   const root = document.querySelector("[data-trust][data-https-port]");
   if (!root || location.protocol !== "http:") return;

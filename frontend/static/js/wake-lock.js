@@ -1,7 +1,6 @@
-// Keep the screen on while a game page is open (Screen Wake Lock; it needs a secure context: HTTPS, or the
-// laptop itself). Bound to [data-wake-lock] (a toggle button, aria-pressed) and [data-wake-lock-status] (what
-// holds, in words). The choice is kept on this device; on by default. The browser lets the lock go when the
-// page is hidden, so it is asked for again when the page is shown.
+// Keep the screen on while a game page is open (Screen Wake Lock, in a secure context). [data-wake-lock] is
+// the toggle, [data-wake-lock-status] says what holds; the choice is kept on this device, on by default. The
+// browser lets the lock go when the page is hidden, so it is asked for again when the page is shown.
 (() => {
   const button = document.querySelector("[data-wake-lock]");
   const status = document.querySelector("[data-wake-lock-status]");
