@@ -24,7 +24,13 @@ from app.data.board_state import board_json, read_board
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Event, Game, Unit
 from app.data.schemas_clock import GameClock
-from app.data.schemas_score import GameScore, ObjectiveScoreOut, SideScoreOut, VictoryMetOut
+from app.data.schemas_score import (
+    GameScore,
+    ObjectiveScoreOut,
+    ObjectivesVerifiedOut,
+    SideScoreOut,
+    VictoryMetOut,
+)
 from app.errors import Conflict
 from app.services import score_replays, secret_objectives
 from app.services.events import reversed_ids_of
@@ -181,6 +187,17 @@ def seen_as(score: Score, role: str | None) -> Score:
     """The score as a seat of `role` reads it: the referee every objective, a side its own secret ones too,
     anyone else none that is still secret."""
     return score if role == "referee" else seen_by(score, role)
+
+
+def secrets_checked(session: Session, game: Game, side: str, whole: bool) -> ObjectivesVerifiedOut:
+    """`side`'s secret objectives checked against the commitment published as the game started
+    (secret_objectives.verification): the whole tree where `whole` (the game over, or asked by the side itself or
+    the referee), else those revealed; nothing revealed yet is one 409 whether the side holds any or none."""
+    full = game_score(session, game, "referee")
+    revealed = {o.id for o in full.objectives if o.secret_to == side and o.revealed}
+    if not whole and not revealed:
+        raise Conflict(f"nothing of the {side}'s secret objectives is revealed yet: check it once one scores")
+    return secret_objectives.verification(session, game, side, revealed, whole)
 
 
 def game_scores(session: Session, games: Sequence[Game], whole: bool = False) -> dict[int, Score]:

@@ -135,6 +135,10 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
             in_sight(referee, objective)
         screenshot(referee, "map-score-dashboard")
         found += [f"map at {size['width']}: {v}" for v in serious_violations(referee)]
+    # A seal's check in the panels a frame swapped in: one tap, the server's sentence (app/pages/plan_verify.py).
+    seal = referee.locator("[data-panel=score] [data-verify]").first
+    seal.get_by_role("button", name="Check the attacker's").click()
+    expect(seal.locator("[data-verify-result]")).to_contain_text("Match: with no item (none was sealed)")
     referee.goto(f"/games/{game_id}/referee")
     card_chip = referee.locator(".score-bar [data-score-chip]")
     tap_on_top(referee, card_chip)
