@@ -70,7 +70,6 @@ for pages in (
     club_save,
     after_action,
     events,
-    events,
     league,
     league_claims,
 ):
