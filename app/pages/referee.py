@@ -40,6 +40,7 @@ from app.services.board import UnitRow, board_units, shared_units, unit_row
 from app.services.score import touches_score
 from app.services.seating import Viewer
 from app.services.unit_names import display_names, full_names
+from rules.core.acts import SetClockLimits
 from rules.core.game import GameRules
 from rules.core.kit import badges
 from rules.core.vocabulary import SIDES
@@ -52,6 +53,8 @@ CHANGES_LIMIT = 60  # more new events than this at once (a long time offline): t
 STRUCTURE_KINDS = frozenset({"unit-added", "force-added", "game-created"})
 # Changes that alter a block's head: its losses, and the state the rule set shows there (StateField.on_head).
 HEAD_FIELDS = frozenset({"killed"})
+# The events after which the referee's clock form is drawn anew: its limits set (or undone), the game over.
+CLOCK_FORM_KINDS = frozenset({SetClockLimits.event, *clock_service.ENDED})
 
 
 @dataclass
@@ -283,7 +286,7 @@ def _board_page(
             **shown,
             "events": [events_service.event_dict(e, roles) for e in reversed(events[-LOG_LENGTH:])],
             "upto": events[-1].id if events else 0,
-            # The clock as set, for the referee's form that sets it (issue 64; clock-set.js keeps it live).
+            # The clock as set, for the referee's form that sets it (issue 64; drawn anew by the live changes).
             "clock_set": clock_service.game_clock(session, game).limits if seat.viewer.is_referee else None,
             "clock_sides": markers.rules_of(game).book.sides,
             "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
@@ -508,11 +511,21 @@ def changes_context(now: _Now, roles: list[str], events: list[LoggedEvent], afte
                 again.append(events_service.event_dict(ev, roles))
     return {
         **now.pieces(touched, losses, _needs_turn_panel(events, rules)),
+        **_clock_form(now, roles, events),
         "reload": False,
         "upto": events[-1]["id"],
         "new_events": list(reversed(events)),
         "again": again,
     }
+
+
+def _clock_form(now: _Now, roles: list[str], events: list[LoggedEvent]) -> dict[str, Any]:
+    """The referee's form that sets the clock, drawn anew as set after its limits are set or undone (the game
+    over: gone); a seat has none. Not in every frame the clock reads: a turn's frames keep their bytes."""
+    if "referee" not in roles or not any(logged_kind(e) in CLOCK_FORM_KINDS for e in events):
+        return {"clock_set": None}
+    limits = now.shared.get("clock-limits", lambda: clock_service.game_clock(now.session, now.game).limits)
+    return {"clock_set": limits, "clock_sides": markers.rules_of(now.game).book.sides}
 
 
 @router.get("/games/{game_id}/referee/changes", response_class=HTMLResponse)

@@ -1,5 +1,6 @@
-"""The referee board's filters read each stand's state from the page (board-filters.js): a destroyed stand is
-only "killed" to them, so "Suppressed" never lists one, whatever markers it died with."""
+"""The referee board's filters read each stand's state from the page, by the page's CSS (referee.html writes a
+rule per filter the rule set has; board-filters.js keeps the choice): a destroyed stand is only "killed" to them,
+so "Suppressed" never lists one, whatever markers it died with."""
 
 from __future__ import annotations
 
@@ -37,3 +38,8 @@ def test_suppressed_lists_no_destroyed_stand(client: TestClient) -> None:
     assert 'data-sup="1"' in tiles[str(hit["id"])]
     suppressed = [i for i, attrs in tiles.items() if "data-sup" in attrs]
     assert all("data-killed" not in tiles[i] for i in suppressed)
+    # Each chip's filter has its rule, reading the attribute the tiles carry.
+    rules = board[board.index("<style>") : board.index("</style>")]
+    chips = re.findall(r'data-filter="([\w-]+)"', board)
+    assert chips and all(f'[data-filters~="{chip}"] :is(li.stand[' in rules for chip in chips)
+    assert '"marked"] :is(li.stand[data-sup]' in rules and '"killed"] :is(li.stand[data-killed]' in rules

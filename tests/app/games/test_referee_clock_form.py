@@ -1,0 +1,79 @@
+"""The referee board's clock form as the board's live changes draw it anew (app/pages/referee.py, `clock_form`
+in _referee_parts.html; issue 67: clock-set.js no longer fills it from a frame): the changes of the limits set,
+and of their undo, carry the form as GET /api/v1/games/{id}/clock answers the limits, swapped out of band by its
+id; a seat's changes carry none. The typing kept through a swap and the unit conversion are the browser's
+(tests/frontend/test_game_clock.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.app.games.conftest import Game, new_game
+from tests.app.test_score_panel import seated
+
+FORM = re.compile(r'<details class="clock-set" id="clock-set" hx-swap-oob="true"[^>]*>.*?</details>', re.S)
+
+
+def form_after(client: TestClient, g: Game, seat: dict[str, str], event_id: int) -> str | None:
+    """The clock form the board's changes carry for event `event_id` to this seat (None: no form)."""
+    seated(client, g, seat)
+    r = client.get(f"/games/{g.id}/referee/changes?after={event_id - 1}", headers={"HX-Request": "true"})
+    assert r.status_code == 200, r.text
+    found = FORM.search(r.text)
+    return found.group(0) if found else None
+
+
+def seconds_of(form: str) -> dict[str, int | None]:
+    """Each limit the form shows, in seconds (its number times its unit's), None where it is empty."""
+    numbers = dict(re.findall(r'name="(\w+)" type="number"[^>]*value="([^"]*)"', form))
+    units = {
+        name: re.search(r'<option value="(\d+)" selected', options).group(1)  # type: ignore[union-attr]
+        for name, options in re.findall(r'<select name="(\w+)_unit"[^>]*>(.*?)</select>', form, re.S)
+    }
+    return {name: int(v) * int(units[name]) if v else None for name, v in numbers.items()}
+
+
+def as_the_api_says(limits: dict[str, Any]) -> dict[str, int | None]:
+    shown = {f"game_{s}": v for s, v in limits["game_seconds"].items()}
+    shown |= {f"turn_{s}": v for s, v in limits["turn_seconds"].items()}
+    return shown | {"end_under": limits["end_under_seconds"]}
+
+
+def logged(client: TestClient, g: Game, kind: str) -> int:
+    events = client.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()
+    return int(next(e["id"] for e in reversed(events) if e["kind"] == kind))
+
+
+def held_to_the_api(client: TestClient, g: Game, event_id: int) -> dict[str, int | None]:
+    """The referee's form in the changes of event `event_id`, each limit and rule as the clock's API answers it
+    (a seat's changes carry none); its limits in seconds."""
+    limits = client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"]
+    form = form_after(client, g, g.referee, event_id)
+    assert form is not None
+    shown = seconds_of(form)
+    assert shown == as_the_api_says(limits)
+    assert set(re.findall(r'name="(\w+)" checked', form)) == {
+        k for k in ("dispute_pause", "finish_act") if limits[k]
+    }
+    assert form_after(client, g, g.attacker, event_id) is None
+    return shown
+
+
+def test_the_limits_set_and_undone_bring_the_referee_s_form_anew_as_the_api_answers_them(
+    sqlite_client: TestClient,
+) -> None:
+    client = sqlite_client
+    g = new_game(client, {"scenario": "mons-1914", "clock": {"game_minutes": 120}})
+    body = {"game_seconds": {"defender": 4530}, "turn_seconds": {"defender": 45}, "finish_act": True}
+    r = client.put(f"/api/v1/games/{g.id}/clock/limits", headers=g.referee, json=body)
+    assert r.status_code == 200, r.text
+    set_id = logged(client, g, "clock-limits-set")
+    shown = held_to_the_api(client, g, set_id)
+    assert shown["game_defender"] == 4530 and shown["turn_defender"] == 45
+    # The undo brings back the limits chosen as the game was created, and the form with them.
+    assert client.post(f"/api/v1/games/{g.id}/events/{set_id}/undo", headers=g.referee).status_code == 200
+    shown = held_to_the_api(client, g, logged(client, g, "undo"))
+    assert shown["game_defender"] == 7200 and shown["turn_defender"] is None
