@@ -1,6 +1,7 @@
-"""Issue 67: every refusal carries `said`, the one sentence a player is shown (net-status.js once worded it from
-the body): the rule's or the field's own sentence where the player can act on it, else a fixed one for its
-status; a page's refusal to htmx carries the same words in the notice header (app.guard.notice)."""
+"""Issue 67: every refusal carries `said`, the one sentence a player is shown (net-status.js shows it and words
+nothing itself): the rule's or the field's own sentence where the player can act on it, in plain words (a row
+not by its id, no field's name), else a fixed one for its status; a page's refusal to htmx carries the same
+words in the notice header (app.guard.notice)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def refusing_app() -> FastAPI:
         ),
         "stale": errors.Conflict("Someone changed this unit meanwhile: reload and try again."),
         "field": RulesError("cover", "The cover is not one the rules know", ["open", "soft", "hard"]),
+        "named": RulesError("spend_action", "No action left for unit 17: roll its order first"),
         "wait": errors.TooManyRequests("too many join codes from this address", 30),
         "gone": errors.Absent("This game has no aiming points."),
         "side": errors.Forbidden("Act in your own turn: it is the attacker's."),
@@ -57,7 +59,7 @@ def refusing_app() -> FastAPI:
 
 def test_said_is_the_players_sentence_for_each_kind_of_refusal() -> None:
     client = TestClient(refusing_app())
-    kinds = ("rule", "stale", "field", "wait", "gone", "side", "pdf")
+    kinds = ("rule", "stale", "field", "named", "wait", "gone", "side", "pdf")
     said = {kind: client.get(f"/refused/{kind}").json()["said"] for kind in kinds}
     said["missing"] = client.post("/shot", json={}).json()["said"]
     said["csrf"] = errors.refusal("Send the token.", status=403, field=CSRF_HEADER)["said"]
@@ -65,6 +67,7 @@ def test_said_is_the_players_sentence_for_each_kind_of_refusal() -> None:
         "rule": "Leave this unit where it is: it moved this turn.",  # the rule's, a row named without its id
         "stale": errors.SHOWN_BY_STATUS[409],
         "field": "The cover is not one the rules know: pick open, soft or hard.",
+        "named": "No action left for this unit: roll its order first.",  # neither its id nor the field's name
         "wait": "Too many tries from this device: wait 30 seconds and try again.",
         "gone": "That is no longer there: it may have been removed on another device.",
         "side": "Act in your own turn: it is the attacker's.",
