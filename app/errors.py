@@ -1,5 +1,6 @@
 """The one place where domain errors become HTTP answers. Every refusal's body is `refusal()`'s (ErrorOut):
-`detail` one sentence of at most 120 characters that says what to do, the rule and the field beside it."""
+`detail` one sentence of at most 120 characters that says what to do, the rule and the field beside it, and
+`said`, the sentence a player at the table is shown for it (`shown_to_player`)."""
 
 from __future__ import annotations
 
@@ -84,6 +85,7 @@ class RefusalBody(TypedDict):
     docs/api-errors.md): a key is there only when given."""
 
     detail: str
+    said: str
     why: str
     field: NotRequired[str]
     allowed: NotRequired[Any]  # the refusal's own: the values a field allows, in its terms
@@ -96,10 +98,38 @@ class RefusalBody(TypedDict):
 
 _NOT_GIVEN: Any = object()
 
+# What net-status.js shows a player where the API's sentence (for any client) is not what the table needs.
+STALE_PAGE = "Nothing was changed: reload the page and try again, its security token is out of date."
+NOT_TAKEN = "Nothing was changed: reload the page and try again, it sent something the server does not take."
+SHOWN_BY_STATUS = {
+    401: "Join again with a code from the referee: this device is not signed in to this game.",
+    403: "Your side may not do that.",
+    404: "That is no longer there: it may have been removed on another device.",
+    409: "Someone changed this on another device: try again if it is still needed, the screen shows it now.",
+    413: "That is too much to send at once.",
+    422: "That value is not allowed here.",
+}
+# Some reasons name rows by id ("unit 17"); the people at the table see names, so "this unit".
+BY_ID = re.compile(r"\b(unit|stand|item|event|device) [0-9]+\b")
+
+
+def shown_to_player(status: int, told: str = "", retry_after: int | None = None) -> str:
+    """The sentence a player is shown for a refusal of `status`: the API's (`told`) where it says what the
+    player can do (a 403's, a 422's), else a fixed one for its status."""
+    if status == 429:
+        wait = "a few seconds" if retry_after is None else f"{retry_after} seconds"
+        return f"Too many tries from this device: wait {wait} and try again."
+    if status in (403, 422) and told:
+        return told
+    fixed = f"The server could not do that (error {status}): try again, and tell the referee if it keeps on."
+    return SHOWN_BY_STATUS.get(status, fixed)
+
 
 def refusal(
     detail: str,
     *,
+    status: int,
+    retry_after: int | None = None,
     why: str | None = None,
     field: str | None = None,
     allowed: Any = None,
@@ -109,11 +139,22 @@ def refusal(
     print_view: str | None = None,
     carried_out: bool | None = None,
 ) -> RefusalBody:
-    """Every refusal's body (see ErrorOut): `detail` one sentence saying what to do, the rest beside it (a
-    409's `current` even when None)."""
+    """Every refusal's body (see ErrorOut) for its `status`: `detail` one sentence saying what to do, `said` the
+    player's, the rest beside it (a 409's `current` even when None; a 429's `retry_after` in seconds)."""
     why = cut(why or detail)
     detail = one_sentence(detail, "The request was refused: see why.")
-    body: RefusalBody = {"detail": detail, "why": why}
+    told = one_sentence(BY_ID.sub(r"this \1", detail), detail)
+    if status == 403 and field == "x-csrftoken":  # a page open since before its token changed
+        said = STALE_PAGE
+    elif status == 409 and isinstance(current, dict) and isinstance(current.get("allowed_now"), list | tuple):
+        said = told  # the rules of play refused it: their sentence, not a stale write's
+    elif status == 422 and any(
+        e["type"] != "value_error" or e["loc"][:1] == ["header"] for e in errors or []
+    ):
+        said = NOT_TAKEN  # not a rule's refusal: the page sent what the player cannot fix but by reloading
+    else:
+        said = shown_to_player(status, told, retry_after)
+    body: RefusalBody = {"detail": detail, "said": said, "why": why}
     if field is not None:
         body["field"] = field
     if allowed is not None:
@@ -195,9 +236,10 @@ class ErrorOut(BaseModel):
     """Every refusal (docs/api-errors.md): `detail` is one sentence of at most 120 characters that says
     what to do; beside it the request `field` it is about, the `allowed` values, `why` (the rule or reason
     in full) and `source` (the printed rule), where there are such; `errors` lists every bad field of a 422;
-    `current` is the current state with a 409."""
+    `current` is the current state with a 409; `said` is the sentence a player at the table is shown."""
 
     detail: str = Field(max_length=MAX_DETAIL, pattern=ONE_SENTENCE)
+    said: str = Field(max_length=MAX_DETAIL, pattern=ONE_SENTENCE)
     why: str
     field: str | None = None
     allowed: Any = None
@@ -309,6 +351,7 @@ def rules_refusal(exc: RulesError) -> RefusalBody:
     loc: list[str | int] = ["body", *(int(p) if p.isdigit() else p for p in exc.field.split("."))]
     return refusal(
         detail,
+        status=422,
         why=exc.message,
         field=exc.field,
         allowed=exc.allowed,
@@ -337,7 +380,7 @@ def validation_refusal(errors: list[FieldErrorBody], model: Any = None) -> Refus
     else:
         said = f"Fix {label}: {told[:1].lower()}{told[1:]}"
     detail = one_sentence(said, f"Fix {short(label, 40)}: see why it is refused.")
-    return refusal(detail, why=msg, field=field, allowed=first.get("allowed"), errors=errors)
+    return refusal(detail, status=422, why=msg, field=field, allowed=first.get("allowed"), errors=errors)
 
 
 def model_refusal(errors: Sequence[Any], model: Any = None) -> RefusalBody:
@@ -369,12 +412,11 @@ def not_found_refusal(exc: NotFoundError, loc: list[str | int] | None = None) ->
     name = exc.name if exc.name.startswith("(") or exc.name.isdigit() else repr(short(exc.name))
     said = f"There is no {exc.what} {name}: check it and try again"
     if loc is None:
-        return refusal(
-            one_sentence(said, "Check the address."), why=exc.message, field=exc.what, allowed=exc.allowed
-        )
+        detail = one_sentence(said, "Check the address.")
+        return refusal(detail, status=404, why=exc.message, field=exc.what, allowed=exc.allowed)
     detail = one_sentence(said, f"Check {short(label_of(loc), 40)}: it names nothing here.")
     errs = [field_error(loc, exc.message, "not_found", exc.allowed)]
-    return refusal(detail, why=exc.message, field=field_of(loc), allowed=exc.allowed, errors=errs)
+    return refusal(detail, status=422, why=exc.message, field=field_of(loc), allowed=exc.allowed, errors=errs)
 
 
 def _squashed(name: str) -> str:
@@ -428,7 +470,7 @@ def refusal_body(exc: RulesError | Refused) -> RefusalBody:
     if isinstance(exc, RulesError):
         return rules_refusal(exc)
     status = 403 if isinstance(exc, Forbidden) else 409
-    return refusal(_said(status, exc.message), why=exc.why, source=exc.source)
+    return refusal(_said(status, exc.message), status=status, why=exc.why, source=exc.source)
 
 
 def _documented(app: FastAPI) -> None:
@@ -486,26 +528,24 @@ def install(app: FastAPI, page: RefusalPage) -> None:
     async def _conflict(_req: Request, exc: Conflict) -> JSONResponse:
         # A refusal of the rules of play (it cites its rule) is never answered as a stale write.
         said = one_sentence(exc.message, RULES_FALLBACK) if exc.source else _said(409, exc.message)
-        body = refusal(said, why=exc.why, source=exc.source, current=exc.current)
+        body = refusal(said, status=409, why=exc.why, source=exc.source, current=exc.current)
         return JSONResponse(status_code=409, content=body)
 
     @app.exception_handler(Forbidden)
     async def _forbidden(_req: Request, exc: Forbidden) -> JSONResponse:
-        return JSONResponse(
-            status_code=403, content=refusal(_said(403, exc.message), why=exc.why, source=exc.source)
-        )
+        body = refusal(_said(403, exc.message), status=403, why=exc.why, source=exc.source)
+        return JSONResponse(status_code=403, content=body)
 
     @app.exception_handler(Absent)
     async def _absent(_req: Request, exc: Absent) -> JSONResponse:
-        return JSONResponse(
-            status_code=404, content=refusal(_said(404, exc.message), why=exc.why, source=exc.source)
-        )
+        body = refusal(_said(404, exc.message), status=404, why=exc.why, source=exc.source)
+        return JSONResponse(status_code=404, content=body)
 
     @app.exception_handler(Unauthorized)
     async def _unauthorized(_req: Request, exc: Unauthorized) -> JSONResponse:
         return JSONResponse(
             status_code=401,
-            content=refusal(_said(401, exc.message), why=exc.why),
+            content=refusal(_said(401, exc.message), status=401, why=exc.why),
             headers={"WWW-Authenticate": "Bearer"},
         )
 
@@ -513,7 +553,7 @@ def install(app: FastAPI, page: RefusalPage) -> None:
     async def _too_many(_req: Request, exc: TooManyRequests) -> JSONResponse:
         return JSONResponse(
             status_code=429,
-            content=refusal(_said(429, exc.message), why=exc.why),
+            content=refusal(_said(429, exc.message), status=429, retry_after=exc.retry_after, why=exc.why),
             headers={"Retry-After": str(exc.retry_after)},
         )
 
@@ -524,7 +564,8 @@ def install(app: FastAPI, page: RefusalPage) -> None:
         said = _said(503, exc.message)
         if wants_a_page(req):
             return page(req, 503, said, ("Print it from this browser", view))
-        return JSONResponse(status_code=503, content=refusal(said, why=exc.why, print_view=view))
+        body = refusal(said, status=503, why=exc.why, print_view=view)
+        return JSONResponse(status_code=503, content=body)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(req: Request, exc: RequestValidationError) -> JSONResponse:
@@ -539,7 +580,7 @@ def install(app: FastAPI, page: RefusalPage) -> None:
             allow = _allowed_methods(req)
             headers = {**(headers or {}), "Allow": allow}
             detail = f"Use {allow} at this address, not {short(req.method, 12)}."
-        body = refusal(detail, why=str(exc.detail))
+        body = refusal(detail, status=exc.status_code, why=str(exc.detail))
         return JSONResponse(status_code=exc.status_code, content=body, headers=headers)
 
 

@@ -19,7 +19,7 @@ from app.core.datafolder import private_folder, running_version
 from app.core.db import check_schema, make_engine
 from app.core.pdf_engine import pdf_engine_problem
 from app.data.models import utcnow
-from app.guard import idempotency, limits, security
+from app.guard import idempotency, limits, notice, security
 from app.routes import api_routers
 from app.services import league
 from rules.registry import all_rulesets
@@ -106,6 +106,7 @@ def create_app(settings: Settings | None = None, *, warm_schema: bool = False) -
     app.openapi = api_schema.cached(app, app.openapi)  # type: ignore[method-assign]
     api_schema.serve(app)
     pages.mount_static(app)
+    app.add_middleware(notice.HtmxNotice)  # innermost: a page's refusal to htmx worded in its notice header
     # Inside the CSRF check, so a refused request never claims or replays an answer.
     app.add_middleware(idempotency.IdempotentWrites)
     security.install(app, settings, pages.templates)

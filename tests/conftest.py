@@ -389,13 +389,15 @@ def session(migrated_url: str) -> Iterator[Any]:
 
 def refusal_is_one_sentence(response: httpx.Response) -> None:
     """Issue 26, on every answer of every test client: a JSON refusal (4xx) says what to do in one sentence of
-    at most 120 characters, with `why` beside it (tests/app/test_refusals.py)."""
+    at most 120 characters, with `why` beside it, and what a player is shown in one too, `said`
+    (tests/app/test_refusals.py)."""
     from app.errors import is_one_sentence
 
     if 400 <= response.status_code < 500 and "json" in response.headers.get("content-type", ""):
         response.read()
         body = response.json()
-        assert is_one_sentence(body.get("detail", "")) and body.get("why"), (str(response.url), body)
+        told = is_one_sentence(body.get("detail", "")) and is_one_sentence(body.get("said", ""))
+        assert told and body.get("why"), (str(response.url), body)
 
 
 @pytest.fixture(scope="session", autouse=True)

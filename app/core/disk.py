@@ -83,7 +83,8 @@ def watch(engine: Engine) -> Writable:
 
 
 def full_refusal(why: str) -> JSONResponse:
-    return JSONResponse(status_code=507, content=refusal(FULL, why=why or "No space is left on the disk."))
+    body = refusal(FULL, status=507, why=why or "No space is left on the disk.")
+    return JSONResponse(status_code=507, content=body)
 
 
 class RefuseWhenFull:

@@ -85,7 +85,7 @@ def _repeatable(status: int) -> bool:
 
 def _refusal(status: int, said: str, why: str) -> tuple[int, bytes]:
     errors = [field_error(["header", HEADER], why)] if status == 422 else None
-    return status, json.dumps(refusal(said, why=why, field=HEADER, errors=errors)).encode()
+    return status, json.dumps(refusal(said, status=status, why=why, field=HEADER, errors=errors)).encode()
 
 
 @dataclass(frozen=True)
@@ -231,11 +231,13 @@ async def _send_unknown_token(send: Send) -> None:
     try:
         security.token_failed()
     except TooManyRequests as e:
-        body = json.dumps(refusal(e.message, why=e.message)).encode()
+        body = json.dumps(refusal(e.message, status=429, retry_after=e.retry_after, why=e.message)).encode()
         await _send_answer(send, 429, "application/json", body, False, (("retry-after", str(e.retry_after)),))
         return
     why = f"unknown token: {HEADER} keys the writes of a device of this server"
-    body = json.dumps(refusal("Join again: this device's token is unknown here.", why=why)).encode()
+    body = json.dumps(
+        refusal("Join again: this device's token is unknown here.", status=401, why=why)
+    ).encode()
     await _send_answer(send, 401, "application/json", body, False, (("www-authenticate", "Bearer"),))
 
 
@@ -301,7 +303,7 @@ class IdempotentWrites:
                     return
             if claim == "lost":
                 # `carried_out` tells the browser's outbox the tap was made (it is not queued again).
-                lost = refusal(LOST_SAID, why=LOST, carried_out=True)
+                lost = refusal(LOST_SAID, status=409, why=LOST, carried_out=True)
                 await _send_answer(send, 409, "application/json", json.dumps(lost).encode(), replayed=False)
                 return
             if claim == "mismatch":

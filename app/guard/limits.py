@@ -28,6 +28,7 @@ def too_large(max_bytes: int) -> RefusalBody:
     allowed = {"max_bytes": max_bytes}
     return refusal(
         f"Send at most {max_bytes} bytes: this request is larger.",
+        status=413,
         why=why,
         field="body",
         allowed=allowed,
@@ -141,6 +142,7 @@ def nul_refused(loc: list[str | int]) -> RefusalBody:
     field = field_of(loc)
     return refusal(
         f"Remove the NUL character (0x00) from {short(label_of(loc), 40)}.",
+        status=422,
         why=why,
         field=field,
         errors=[field_error(loc, why, "nul")],
@@ -152,6 +154,7 @@ def unencodable_refused(loc: list[str | int]) -> RefusalBody:
     field = field_of(loc)
     return refusal(
         f"Send {short(label_of(loc), 40)} as valid Unicode text: it holds a lone surrogate.",
+        status=422,
         why=why,
         field=field,
         errors=[field_error(loc, why, "unicode")],
@@ -198,6 +201,7 @@ def non_utf8_json() -> RefusalBody:
     allowed = {"encoding": "utf-8"}
     return refusal(
         "Send the JSON body encoded as UTF-8.",
+        status=422,
         why=why,
         field="body",
         allowed=allowed,

@@ -168,7 +168,7 @@ def _refusal_sender(templates: Jinja2Templates) -> Callable[[Scope, Send], Await
         response: Response
         if scope["path"].startswith("/api/"):
             response = JSONResponse(
-                refusal(CSRF_SENTENCE, why=CSRF_REFUSED_API, field=CSRF_HEADER), status_code=403
+                refusal(CSRF_SENTENCE, status=403, why=CSRF_REFUSED_API, field=CSRF_HEADER), status_code=403
             )
         else:
             context = {"title": "Not accepted", "message": CSRF_REFUSED_PAGE}
@@ -369,7 +369,7 @@ class CsrfUnlessApiToken:
         elif http and not _readable_cookies(scope):
             # asgi-csrf reads the Cookie header with http.cookies, which raises on one it cannot parse ("$;").
             why = "the Cookie header is not name=value pairs (RFC 6265)"
-            said = refusal("Send a Cookie header of name=value pairs.", why=why, field="cookie")
+            said = refusal("Send a Cookie header of name=value pairs.", status=422, why=why, field="cookie")
             await JSONResponse(said, status_code=422)(scope, receive, send)
         elif _multipart_checked(scope):
             await self._multipart(scope, receive, send)

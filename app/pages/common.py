@@ -33,7 +33,7 @@ def page_or_fragment(
 
 
 def too_many(response: Response, e: TooManyRequests) -> Response:
-    """A page refused for too many failures: 429, and Retry-After (net-status.js words it for htmx)."""
+    """A page refused for too many failures: 429, and Retry-After (worded for htmx by app.guard.notice)."""
     response.status_code = 429
     response.headers["Retry-After"] = str(e.retry_after)
     return response

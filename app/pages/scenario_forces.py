@@ -234,7 +234,8 @@ def _refused(kind: str, sentence: str, status: int) -> Response:
     if kind != "deploy":
         return answer
     notice = answer.headers[NOTICE_HEADER]
-    return JSONResponse(dict(refusal(bytes(answer.body).decode())), status, headers={NOTICE_HEADER: notice})
+    body = refusal(bytes(answer.body).decode(), status=status)
+    return JSONResponse(dict(body), status, headers={NOTICE_HEADER: notice})
 
 
 def _deployed(body: bytes) -> FormationDeployed:

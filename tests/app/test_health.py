@@ -36,7 +36,12 @@ def test_docs_and_openapi_served(reading_client: TestClient) -> None:
 def test_unknown_path_is_json_404(reading_client: TestClient) -> None:
     r = reading_client.get("/api/v1/no-such-thing")
     assert r.status_code == 404
-    assert r.json() == {"detail": "Nothing is at this address: check the link.", "why": "Not Found"}
+    said = "That is no longer there: it may have been removed on another device."
+    assert r.json() == {
+        "detail": "Nothing is at this address: check the link.",
+        "said": said,
+        "why": "Not Found",
+    }
 
 
 @pytest.mark.storage

@@ -149,22 +149,3 @@ def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
     expect(toast).to_contain_text("may not recover markers")
     player.locator("main summary").first.click()
     expect(toast.locator(".notice")).to_have_count(0)
-
-    # The API's field-naming errors reach the table in plain words.
-    words = player.evaluate(
-        """() => window.firestepExplain(422, {detail: "No action left for unit 17: roll its order first.",
-             field: "spend_action", why: "no action left for unit 17 or the units above it",
-             errors: [{loc: ["body", "spend_action"], type: "value_error", msg: "no action left for unit 17"}]})"""
-    )
-    assert words == "No action left for this unit: roll its order first."
-    assert "spend_action" not in words
-    # A refusal of what this page itself sent wrong: nothing the player can fix but by reloading.
-    sent_wrong = player.evaluate(
-        """() => window.firestepExplain(422, {detail: "Give version: it is required.", field: "version",
-             errors: [{loc: ["body", "version"], type: "missing", msg: "Field required"}]})"""
-    )
-    assert sent_wrong.startswith("Nothing was changed: reload the page")
-    forbidden = player.evaluate(
-        "() => window.firestepExplain(403, {detail: 'The attacker player may not recover markers of the defender.'})"
-    )
-    assert forbidden == "The attacker player may not recover markers of the defender."

@@ -1,0 +1,35 @@
+"""An htmx request refused with a page's HTML (not a JSON refusal, which carries `said`) gets the sentence a player
+is shown for its status in the notice header, the words of app.errors.shown_to_player: net-status.js shows the
+header and words nothing itself. A refusal that sets its own header keeps it."""
+
+from __future__ import annotations
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.errors import shown_to_player
+from app.guard.security import NOTICE_HEADER
+
+
+class HtmxNotice:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or (b"hx-request", b"true") not in scope["headers"]:
+            await self.app(scope, receive, send)
+            return
+
+        async def noticed(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] >= 400:
+                message.setdefault("headers", [])
+                headers = MutableHeaders(scope=message)
+                if NOTICE_HEADER not in headers and "json" not in headers.get("content-type", ""):
+                    wait = headers.get("retry-after", "")
+                    said = shown_to_player(
+                        message["status"], retry_after=int(wait) if wait.isdigit() else None
+                    )
+                    headers[NOTICE_HEADER] = said
+            await send(message)
+
+        await self.app(scope, receive, noticed)

@@ -1,0 +1,85 @@
+"""Issue 67: every refusal carries `said`, the one sentence a player is shown (net-status.js shows it and words
+nothing itself): the rule's or the field's own sentence where the player can act on it, in plain words (a row
+not by its id, no field's name), else a fixed one for its status; a page's refusal to htmx carries the same
+words in the notice header (app.guard.notice)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
+from fastapi.testclient import TestClient
+from pydantic import BaseModel
+
+from app import errors, pages
+from app.errors import MAX_DETAIL, ONE_SENTENCE, ErrorOut, is_one_sentence
+from app.guard.notice import HtmxNotice
+from app.guard.security import CSRF_HEADER, NOTICE_HEADER
+from rules.core.errors import RulesError
+
+
+class Shot(BaseModel):
+    dice: int
+
+
+def refusing_app() -> FastAPI:
+    app = FastAPI()
+    errors.install(app, page=pages.refusal_page)
+    app.add_middleware(HtmxNotice)
+    refusals = {
+        "rule": errors.Conflict(
+            "Leave unit 12 where it is: it moved this turn.",
+            source="p. 3",
+            current={"allowed_now": ["markers"]},
+        ),
+        "stale": errors.Conflict("Someone changed this unit meanwhile: reload and try again."),
+        "field": RulesError("cover", "The cover is not one the rules know", ["open", "soft", "hard"]),
+        "named": RulesError("spend_action", "No action left for unit 17: roll its order first"),
+        "wait": errors.TooManyRequests("too many join codes from this address", 30),
+        "gone": errors.Absent("This game has no aiming points."),
+        "side": errors.Forbidden("Act in your own turn: it is the attacker's."),
+        "pdf": errors.Unavailable("Install the PDF engine to print this."),
+    }
+
+    @app.get("/refused/{kind}")
+    def refused(kind: str) -> None:
+        raise refusals[kind]
+
+    @app.post("/shot")
+    def shot(body: Shot) -> None:
+        """A body the page sent wrong (a field missing): not a rule's refusal."""
+
+    @app.get("/page/{status}")
+    def page(status: int) -> HTMLResponse:
+        return HTMLResponse(
+            "<p>Refused.</p>", status, headers={"Retry-After": "7"} if status == 429 else None
+        )
+
+    return app
+
+
+def test_said_is_the_players_sentence_for_each_kind_of_refusal() -> None:
+    client = TestClient(refusing_app())
+    kinds = ("rule", "stale", "field", "named", "wait", "gone", "side", "pdf")
+    said = {kind: client.get(f"/refused/{kind}").json()["said"] for kind in kinds}
+    said["missing"] = client.post("/shot", json={}).json()["said"]
+    said["csrf"] = errors.refusal("Send the token.", status=403, field=CSRF_HEADER)["said"]
+    assert said == {
+        "rule": "Leave this unit where it is: it moved this turn.",  # the rule's, a row named without its id
+        "stale": errors.SHOWN_BY_STATUS[409],
+        "field": "The cover is not one the rules know: pick open, soft or hard.",
+        "named": "No action left for this unit: roll its order first.",  # neither its id nor the field's name
+        "wait": "Too many tries from this device: wait 30 seconds and try again.",
+        "gone": "That is no longer there: it may have been removed on another device.",
+        "side": "Act in your own turn: it is the attacker's.",
+        "pdf": "The server could not do that (error 503): try again, and tell the referee if it keeps on.",
+        "missing": errors.NOT_TAKEN,
+        "csrf": errors.STALE_PAGE,
+    }
+    assert all(is_one_sentence(s) for s in said.values()), said
+    schema = ErrorOut.model_json_schema()["properties"]["said"]
+    assert schema["maxLength"] == MAX_DETAIL and schema["pattern"] == ONE_SENTENCE
+    # A page's refusal (HTML) to htmx: the same words in the header; one not asked by htmx has none.
+    htmx = {"HX-Request": "true"}
+    assert client.get("/page/404", headers=htmx).headers[NOTICE_HEADER] == said["gone"]
+    assert "wait 7 seconds" in client.get("/page/429", headers=htmx).headers[NOTICE_HEADER]
+    assert NOTICE_HEADER not in client.get("/page/404").headers
