@@ -15,23 +15,23 @@ async def watch(
     broker: Broker,
     game_ids: list[int],
     read: FeedRead,
-    snapshot: Callable[[], str],
+    snapshot: Callable[[], list[str]],
     is_disconnected: Callable[[], Awaitable[bool]],
     every: float = 0.0,
 ) -> AsyncGenerator[bytes, None]:
-    """Yield an SSE `board` frame of `snapshot()` (read in a worker thread) at once, then whenever any of the
-    games is published (an event day's organiser: every table's game at once), at most once in `every`
-    seconds: the wake-ups meanwhile are one frame, the snapshot read after them, so forty busy tables cost
-    the organiser's view a read per `every`, not one per event. The games' feeds are the ones their own
-    streams share (`read` must be theirs)."""
+    """Yield an SSE `board` frame of each `snapshot()` gives (read in a worker thread; none when it has nothing
+    new) at once, then whenever any of the games is published (an event day's organiser: every table's game at
+    once), at most once in `every` seconds: the wake-ups meanwhile are one snapshot, read after them, so forty
+    busy tables cost the organiser's view a read per `every`, not one per event. The games' feeds are the ones
+    their own streams share (`read` must be theirs)."""
     with ExitStack() as stack:
         subs = [stack.enter_context(broker.subscribe(g, read)) for g in game_ids]
         yield b"retry: 1000\n\n"
         sent = 0
         while True:
-            sent += 1
-            data = await asyncio.to_thread(snapshot)
-            yield sse_frame(sent, "board", data).encode()
+            for data in await asyncio.to_thread(snapshot):
+                sent += 1
+                yield sse_frame(sent, "board", data).encode()
             if every:
                 await asyncio.sleep(every)  # what wakes it meanwhile is read once, after
             woken = await _any(subs, KEEPALIVE_SECONDS)

@@ -25,6 +25,7 @@ from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.guard import auth, security
 from app.pages.common import USER_ERRORS, error_message, is_htmx, organiser_refusal, too_many
+from app.pages.event_rows import STATUS_WORDS, first_row
 from app.pages.seats import game_seat, remember_game, remember_seat
 from app.pages.templates import templates
 from app.pages.trust import club_host
@@ -46,14 +47,6 @@ from rules.registry import all_game_rules, get_ruleset
 router = Router(include_in_schema=False)
 
 ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
-STATUS_WORDS = {
-    "drafted": "Draft",
-    "playing": "Playing",
-    "offered": "Result offered",
-    "confirmed": "Confirmed",
-    "disputed": "Disputed",
-    "altered": "Set by the organiser",
-}
 
 
 def base_url(request: Request, settings: Settings) -> str:
@@ -193,6 +186,7 @@ def event_page(
     rounds = tournaments.rounds_of(session, event_id)
     lines, people = tournament_results.event_standings(session, event_id)
     registered = tournaments.players(session, event_id)
+    current = next((_round_view(session, r, True) for r in reversed(rounds) if r.status == "committed"), None)
     context = {
         "event": row,
         "organiser": organiser,
@@ -204,14 +198,12 @@ def event_page(
             (_round_view(session, r, True) for r in rounds if r.status in ("draft", tournaments.COMMITTING)),
             None,
         ),
-        "current": next(
-            (_round_view(session, r, True) for r in reversed(rounds) if r.status == "committed"), None
-        ),
+        "current": current,
+        "rows": {t.pk: first_row(t) for t in current["tables"]} if current else {},
         "standings": lines,
         "people": people,
         "out": event_roster.statuses(session, event_id),
         "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],
-        "status_words": STATUS_WORDS,
         "error": error,
         "commit_progress": committing,  # a commit stopped on its request's CPU budget: (made, tables), carried on
     }

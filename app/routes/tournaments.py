@@ -58,6 +58,7 @@ from app.data.schemas_events import (
 from app.data.schemas_league import ResultBundle
 from app.deps import EngineDep, NowDep, PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
+from app.pages.event_rows import BoardView, Shown
 from app.services import (
     event_roster,
     event_seats,
@@ -412,7 +413,12 @@ def get_board(
     },
 )
 async def stream_club_event(
-    event_id: EventId, request: Request, token: Token, engine: EngineDep, settings: SettingsDep
+    event_id: EventId,
+    request: Request,
+    token: Token,
+    engine: EngineDep,
+    settings: SettingsDep,
+    view: BoardView = None,
 ) -> StreamingResponse:
     with Session(engine) as session:
         _organiser(session, settings, event_id, token)
@@ -420,11 +426,13 @@ async def stream_club_event(
         tables = tournaments.tables_of(session, committed[-1].pk) if committed else []
         games = [t.game_id for t in tables if t.game_id is not None]
     following = tournament_results.Following()  # this stream's own: a table is read again once it moved
+    shown = Shown()  # this stream's own too: the page's cells it sent
     clock = request.app.state.clock
 
-    def snapshot() -> str:
+    def snapshot() -> list[str]:
         with Session(engine) as own:
-            return board(own, event_id, clock(), following).model_dump_json()
+            now = board(own, event_id, clock(), following)
+        return shown.frames(now) if view == "html" else [now.model_dump_json()]
 
     return StreamingResponse(
         watch.watch(

@@ -1,67 +1,63 @@
-// The game clock: each side's time, chess-clock style, shown live on every device. The server draws the
-// clock's panel for this seat (app/pages/clock_panel.py, _clock_panel.html: each face's seconds as the clock
-// was read, which time it shows, the seat's buttons, written by api-action.js); a live frame of an event the
-// clock reads carries it (`clock_panel`), and it is read again (the root's data-game-clock, GET
-// /games/{id}/clock/panel) after a frame without it, a resync or a write of this device's. Here only what
-// passes between frames: the running faces run on once a second, a side whose time runs out meanwhile is
-// flagged to everyone ("out of time"), once as a notice; the clock keeps counting and the referee decides
-// what follows (rules/core/clock.py).
+// The game clock's faces between the server's readings: each [data-clock-seconds] (a clock panel's face,
+// app/pages/clock_panel.py; a table's on the organiser's board, app/pages/event_rows.py) runs on once a
+// second while it carries data-running, down what is left (data-clock-left) or up the time used. A panel's
+// side out of time is flagged to everyone once. A panel ([data-game-clock]) is taken from a live frame
+// (`clock_panel`), else read anew after a clock event, a resync or a write of this device's.
 (() => {
-  const roots = [...document.querySelectorAll("[data-game-clock]")];
-  if (!roots.length) return;
   // The events whose frames change the clock (app.services.clock.KINDS).
   const KINDS = new Set([
     "game-created", "game-started", "step", "turn-started", "game-finished",
     "clock-paused", "clock-resumed", "clock-time-given", "clock-limits-set",
   ]);
+  const pad = (n) => String(n).padStart(2, "0");
   const face = (seconds) => {
-    const over = seconds < 0;
     const s = Math.floor(Math.abs(seconds));
-    const h = Math.floor(s / 3600);
-    const m = Math.floor((s % 3600) / 60);
-    const mm = h ? String(m).padStart(2, "0") : String(m);
-    return `${over ? "−" : ""}${h ? `${h}:` : ""}${mm}:${String(s % 60).padStart(2, "0")}`;
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+    return `${seconds < 0 ? "−" : ""}${h ? `${h}:${pad(m)}` : m}:${pad(s % 60)}`;
   };
+  const readAt = new WeakMap(); // each face: when it came, its seconds the server's as it was read
   const flagged = new Set(); // the sides already told out of time
-
+  const panelFace = (el, seconds) => {
+    const side = el.dataset.clockSide;
+    if ("clockLeft" in el.dataset && seconds <= 0 && !("outOfTime" in el.dataset)) {
+      el.dataset.outOfTime = "";
+      el.append(" ", Object.assign(document.createElement("strong"), { textContent: "out of time" }));
+    }
+    const out = "outOfTime" in el.dataset, running = "running" in el.dataset;
+    const [name, what] = [".clock-name", ".clock-what"].map((part) => el.querySelector(part).textContent);
+    const state = `${running ? ", running" : ""}${out ? ", out of time" : ""}`;
+    el.setAttribute("aria-label", `${name}: ${face(seconds)} ${what}${state}`);
+    // The score chip's time for the side (_score_panel.html) reads as this face does.
+    const time = ` ${face(seconds)}`;
+    for (const chip of document.querySelectorAll(`[data-side-clock="${side}"]`)) chip.textContent = time;
+    if (out && !flagged.has(side)) {
+      flagged.add(side);
+      const said = `The ${side} is out of time: the referee decides what follows.`;
+      window.firestepNotice?.(said, false, { key: "clock", tone: "info" });
+    } else if (!out) flagged.delete(side);
+  };
+  const tick = () => {
+    const now = performance.now();
+    for (const el of document.querySelectorAll("[data-clock-seconds]")) {
+      if (!readAt.has(el)) readAt.set(el, now);
+      const ran = "running" in el.dataset ? Math.max(0, (now - readAt.get(el)) / 1000) : 0;
+      const seconds = Number(el.dataset.clockSeconds) + ("clockLeft" in el.dataset ? -ran : ran);
+      el.querySelector(".clock-time").textContent = face(seconds);
+      if (el.dataset.clockSide) panelFace(el, seconds);
+    }
+  };
   const bind = (root) => {
-    let readAt = performance.now(); // when the panel's seconds were read
-    // Each face as of now: its seconds run down (what is left) or up (the time used) while its side's time
-    // runs.
-    const tick = () => {
-      const elapsed = Math.max(0, (performance.now() - readAt) / 1000);
-      for (const el of root.querySelectorAll("[data-clock-side]")) {
-        const left = "clockLeft" in el.dataset, running = "running" in el.dataset;
-        const seconds = Number(el.dataset.clockSeconds) + (running ? (left ? -elapsed : elapsed) : 0);
-        const side = el.dataset.clockSide;
-        if (left && seconds <= 0 && !("outOfTime" in el.dataset)) {
-          el.dataset.outOfTime = "";
-          el.append(" ", Object.assign(document.createElement("strong"), { textContent: "out of time" }));
-        }
-        const out = "outOfTime" in el.dataset;
-        el.querySelector(".clock-time").textContent = face(seconds);
-        const what = el.querySelector(".clock-what").textContent;
-        el.setAttribute("aria-label", `${el.querySelector(".clock-name").textContent}: ${face(seconds)} ${what}${running ? ", running" : ""}${out ? ", out of time" : ""}`);
-        // The score chip's time for the side (_score_panel.html) reads as this face does.
-        document.querySelectorAll(`[data-side-clock="${side}"]`).forEach((chip) => { chip.textContent = ` ${face(seconds)}`; });
-        if (out && !flagged.has(side)) {
-          flagged.add(side);
-          window.firestepNotice?.(`The ${side} is out of time: the referee decides what follows.`, false, { key: "clock", tone: "info" });
-        } else if (!out) flagged.delete(side);
-      }
-    };
     const take = (html) => {
       const part = document.createRange().createContextualFragment(html).firstElementChild;
       if (!part || !part.matches("[data-clock-part]")) return;
       root.replaceChildren(part);
       root.dataset.clockState = part.dataset.clockState;
-      readAt = performance.now();
       tick();
     };
     const read = async () => {
-      const r = await fetch(root.dataset.gameClock, { credentials: "same-origin", headers: { "HX-Request": "true" }, cache: "no-store" }).catch(() => null);
-      // Offline: the clock runs on from what it last read; the next frame or resync brings it back.
-      if (r && r.ok) take(await r.text());
+      const asked = { credentials: "same-origin", headers: { "HX-Request": "true" }, cache: "no-store" };
+      const r = await fetch(root.dataset.gameClock, asked).catch(() => null);
+      if (r && r.ok) take(await r.text()); // offline: runs on from what it last read until a frame or resync
     };
     document.addEventListener("firestep:event", (e) => {
       const ev = e.detail || {};
@@ -70,9 +66,11 @@
     });
     document.addEventListener("firestep:resync", read);
     document.addEventListener("firestep:refresh", read);
-    setInterval(() => { if (root.dataset.clockState === "running" && !document.hidden) tick(); }, 1000);
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) tick(); });
-    tick();
   };
-  roots.forEach(bind);
+  document.querySelectorAll("[data-game-clock]").forEach(bind);
+  document.addEventListener("firestep:board", tick);
+  const runs = () => document.querySelector("[data-clock-seconds][data-running]");
+  setInterval(() => { if (!document.hidden && runs()) tick(); }, 1000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) tick(); });
+  tick();
 })();

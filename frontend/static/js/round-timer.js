@@ -24,6 +24,7 @@
     document.querySelectorAll("[data-round-ends]").forEach((el) => { el.dataset.roundEnds = round.ends_at || ""; });
     tick();
   });
+  document.addEventListener("firestep:board", tick); // the organiser's view swapped its round's end in
   tick();
   setInterval(tick, 1000);
 })();

@@ -1,0 +1,131 @@
+"""The organiser's board's live cells, rendered by the server (issue 67): each table's turn, score, clock and
+result badge, the disputes waiting and the round's end, as `_event_rows.html`'s macros draw them into the
+event's page (app.pages.events) and into each frame of the board's stream asked with `?view=html`
+(app.routes.tournaments), swapped out of band by frontend/static/js/event-board.js. A stream sends a piece
+again only once it changed (`Shown`), within `live.FRAME_BYTES` a frame; game-clock.js runs the clocks on."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from fastapi import Query
+
+from app.core import live
+from app.data.models import TournamentTable
+from app.data.schemas_clock import GameClock
+from app.data.schemas_events import BoardOut, TableLive
+from app.pages.clock_panel import Face, face_of
+from app.pages.score_panel import clock_face
+from app.pages.templates import templates
+
+__all__ = ["STATUS_WORDS", "BoardView", "EventRow", "Shown", "first_row", "row"]
+
+STATUS_WORDS = {
+    "drafted": "Draft",
+    "playing": "Playing",
+    "offered": "Result offered",
+    "confirmed": "Confirmed",
+    "disputed": "Disputed",
+    "altered": "Set by the organiser",
+}
+
+# The board's stream (GET /api/v1/events/{id}/stream) asked for the page's cells.
+BoardView = Annotated[
+    Literal["html"] | None,
+    Query(
+        description="`html`: each `board` frame's data is instead the event page's cells that changed since this "
+        "stream's last frame (all of them in the first), HTML in one JSON string, at most "
+        f"{live.FRAME_BYTES:,} bytes a frame (more frames where they do not fit one)."
+    ),
+]
+
+
+@dataclass(frozen=True)
+class SideTime:
+    """A side's clock in its cell: its face (the seconds it runs on from), the time shown as it was read."""
+
+    face: Face
+    text: str
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """One table's live cells: the turn ("ended" once its game is), the score (the result, else the result
+    offered, else the game's points so far), each side's clock ("Att 1:23") and the result's status."""
+
+    id: int
+    turn: str
+    score: str
+    clock: tuple[SideTime, ...]
+    paused: bool
+    status: str
+
+    @property
+    def words(self) -> str:
+        return STATUS_WORDS.get(self.status, self.status)
+
+
+def _score(result: Mapping[str, Any], offered: Mapping[str, Any], points: Mapping[str, int]) -> str:
+    said = result or offered
+    if said:
+        return f"{said.get('a_points', 0)}–{said.get('b_points', 0)}"
+    return f"{points['attacker']}–{points.get('defender', 0)}" if "attacker" in points else "–"
+
+
+def _clock(clock: GameClock | None) -> tuple[SideTime, ...]:
+    faces = (face_of(s, s.side[:3].capitalize()) for s in clock.sides) if clock else ()
+    return tuple(SideTime(f, clock_face(f.seconds)) for f in faces)
+
+
+def row(t: TableLive) -> EventRow:
+    """A table's cells as a frame of the board says it."""
+    turn = "ended" if t.game_status == "finished" else "–" if t.turn is None else str(t.turn)
+    paused = t.clock is not None and t.clock.paused
+    return EventRow(t.id, turn, _score(t.result, t.offered, t.score), _clock(t.clock), paused, t.status)
+
+
+def first_row(t: TournamentTable) -> EventRow:
+    """A table's cells as the page opens: its result; its game's turn and clock come with the stream's first
+    frame, at once."""
+    return EventRow(t.pk, "–", _score(t.result, t.offered, {}), (), False, t.status)
+
+
+def _macros() -> Any:
+    return templates.get_template("_event_rows.html").module
+
+
+class Shown:
+    """What one stream has sent (each piece's HTML by its key): a frame carries the pieces changed since."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, str] = {}
+
+    def frames(self, board: BoardOut) -> list[str]:
+        """The board's changed pieces as frames' data (HTML in one JSON string each), each frame within
+        `live.FRAME_BYTES`; none when nothing changed."""
+        macros = _macros()
+        pieces = {
+            "ends": macros.ends(board.round_ends_at, True),
+            "disputes": macros.disputes(board.disputes, True),
+            **{f"table-{t.id}": macros.row(row(t), True) for t in board.tables},
+        }
+        changed = [str(html) for key, html in pieces.items() if self.sent.get(key) != html]
+        self.sent.update({key: str(html) for key, html in pieces.items()})
+        return [json.dumps("".join(chunk)) for chunk in _packed(changed, live.FRAME_BYTES)]
+
+
+def _packed(pieces: Iterable[str], limit: int) -> list[list[str]]:
+    """The pieces in order, as few runs as fit `limit` bytes each as JSON (a piece is never split)."""
+    runs: list[list[str]] = []
+    size = limit
+    for piece in pieces:
+        length = len(json.dumps(piece)) - 2
+        if size + length > limit - 2:
+            runs.append([])
+            size = 0
+        runs[-1].append(piece)
+        size += length
+    return runs
