@@ -2,10 +2,18 @@
 // sent later when offline). A refusal stays on screen in plain words (net-status.js); success asks the live
 // view to refresh. data-override (the referee's) offers to override a refusal by the rules of play;
 // data-reload reloads the page once the write is done. Until bound here the buttons are inert (board.css).
+// `firestepApi`: the writes' helpers the map and the counters share.
 (() => {
   document.documentElement.classList.add("api-ready");
-  const say = (result) =>
-    window.firestepNotice(window.firestepExplain(result.status, result.data, result.retryAfter), false, { key: "action" });
+  // The outbox's answer { ok, status, data, queued }: queued is kept, not refused.
+  const failed = (result) => !result || (!result.ok && !result.queued);
+  // A refusal in the notices' words, else `fallback` where nothing answered.
+  const refusal = (result, fallback) => (result?.status ? window.firestepExplain(result.status, result.data, result.retryAfter) : fallback);
+  const mayOverride = (why) => window.confirm(`${why}\n\nDo it anyway as the referee? The log will show the override.`);
+  // A refusal by the rules of play (what is allowed now said) is sent `again` with override once confirmed.
+  const overridden = async (result, again) =>
+    (result.status === 409 && Array.isArray(result.data?.current?.allowed_now) && mayOverride(result.data.detail) ? again() : result);
+  window.firestepApi = Object.freeze({ failed, refusal, mayOverride, overridden });
   document.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-api]");
     if (!button || button.dataset.busy) return;
@@ -16,18 +24,12 @@
       const send = (body) =>
         window.firestepOutbox.send(button.dataset.api, { method: button.dataset.method || "POST", body });
       let result = await send(button.dataset.body || "{}");
-      if (result.queued) return; // the outbox has told the player
-      if (result.status === 409 && "override" in button.dataset) {
-        const refusal = result.data;
-        if (
-          Array.isArray(refusal?.current?.allowed_now) &&
-          window.confirm(`${refusal.detail}\n\nDo it anyway as the referee? The log will show the override.`)
-        ) {
-          result = await send(JSON.stringify({ ...JSON.parse(button.dataset.body || "{}"), override: true }));
-          if (result.queued) return;
-        }
+      if (!result.queued && "override" in button.dataset) {
+        result = await overridden(result, () => send(JSON.stringify({ ...JSON.parse(button.dataset.body || "{}"), override: true })));
       }
-      if (!result.ok) say(result);
+      if (result.queued) return; // the outbox has told the player
+      const { status, data, retryAfter } = result;
+      if (!result.ok) window.firestepNotice(window.firestepExplain(status, data, retryAfter), false, { key: "action" });
       // A write after which the page as a whole changes (a finished game).
       if (result.ok && "reload" in button.dataset) { window.location.reload(); return; }
       document.dispatchEvent(new CustomEvent("firestep:refresh"));

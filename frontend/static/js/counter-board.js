@@ -4,10 +4,8 @@
 (() => {
   const root = document.querySelector("[data-counters-page]");
   if (!root) return;
-  const game = root.dataset.game, notice = (text, ok = false) => window.firestepNotice?.(text, ok);
-  const refusal = (r, fallback) => (r?.status && window.firestepExplain ? window.firestepExplain(r.status, r.data, r.retryAfter)
-    : (typeof r?.data?.detail === "string" && r.data.detail) || fallback);
-  const send = (url, body, method = "POST") => window.firestepOutbox.send(url, { method, body: JSON.stringify(body) }), failed = (r) => !r || (!r.ok && !r.queued);
+  const game = root.dataset.game, notice = window.firestepNotice, { send } = window.firestepOutbox;
+  const { refusal, failed } = window.firestepApi; // the map's too (api-action.js)
   const stand = /^#stand-(\d+)$/.exec(location.hash); // a need's "Open its card" on the referee board
   let want = stand ? `group=place&unit=${stand[1]}` : "group=place", reading = 0;
   // A panel brought in place to the server's: an element of the same kind and key (id, data-key) kept, so
@@ -60,7 +58,7 @@
       w.body[form.dataset.writeField] = input.value.trim();
     }
     el.disabled = true;
-    const r = await send(w.url, w.body, w.method).finally(() => { el.disabled = false; });
+    const r = await send(w.url, { method: w.method, body: w.body }).finally(() => { el.disabled = false; });
     if (failed(r)) { notice(refusal(r, "Not recorded; check the connection.")); read(); return false; }
     if (r.queued || !r.data) notice("Kept on this device: it is recorded when the connection is back.");
     else if (el.dataset.playUndo) notice("Taken back.", true);
@@ -103,7 +101,8 @@
     const state = {};
     for (const i of form.querySelectorAll("[data-entry-field]")) if (i.value.trim()) state[i.name] = i.dataset.entryField === "number" ? Number(i.value) : i.value.trim();
     const data = new FormData(form), playing = root.querySelector("[data-panel='stage']").dataset.status === "playing";
-    const made = await send(`/api/v1/games/${game}/units`, { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level, state, override: playing });
+    const body = { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level, state, override: playing };
+    const made = await send(`/api/v1/games/${game}/units`, { body });
     if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
     if (!made.ok || !made.data) { notice("Kept on this device: it is added when the connection is back."); return; }
     notice(`${made.data.unit.name} added.`, true);

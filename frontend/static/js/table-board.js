@@ -6,6 +6,7 @@
     const m = window.firestepMap;
     if (!m) return;
     const { layers, toLL, circle, drawIn } = m;
+    const { ringsOf } = window.firestepTableDrawing;
 
     const drawTerrain = () => {
       layers.terrain.clearLayers();
@@ -14,8 +15,7 @@
         const kind = (f.properties && f.properties.kind) || "feature";
         const geom = f.geometry || {};
         present.add(kind);
-        const polys = geom.type === "Polygon" ? [geom.coordinates] : geom.type === "MultiPolygon" ? geom.coordinates : [];
-        for (const rings of polys) {
+        for (const rings of ringsOf(geom)) {
           L.polygon(rings.map((ring) => ring.map(toLL)), { ...drawIn("terrain"), className: `terrain terrain-${kind}`, interactive: false }).addTo(layers.terrain);
         }
         if (geom.type === "LineString") {
@@ -32,19 +32,16 @@
     // (map.css).
     let tips = [];
     const placeLabels = () => {
-      const stands = m.standBoxes();
-      const placed = [];
-      const box = m.leaflet.getContainer().getBoundingClientRect();
+      const taken = m.standBoxes().map((s) => s.r);
       for (const tip of tips) {
         tip.options.offset = L.point(0, 0);
         tip.update();
         const el = tip.getElement();
         if (!el) continue;
-        const b = el.getBoundingClientRect();
-        const r = { left: b.left - box.left, right: b.right - box.left, top: b.top - box.top, bottom: b.bottom - box.top };
+        const r = m.boxOf(el);
         const c = { x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 };
-        const clear = !stands.some((o) => m.meets(r, o.r)) && !placed.some((p) => m.meets(r, p));
-        const spot = clear ? null : m.clearSpot(stands, placed, c, { x: 0, y: 0 }, b.width, b.height, [24, 48, 96, 160]);
+        const [w, hi] = [r.right - r.left, r.bottom - r.top];
+        const spot = m.isClear(taken, r) ? null : m.clearSpot(taken, c, { x: 0, y: 0 }, w, hi, [24, 48, 96, 160]);
         const at = spot ? spot.r : r;
         // Inside the table at every size (and on the screen): moved in by what runs over an edge.
         const t = m.tableBox();
@@ -52,7 +49,7 @@
         const edge = { left: Math.max(0, t.left), right: Math.min(size.x, t.right), top: Math.max(0, t.top), bottom: Math.min(size.y, t.bottom) };
         const inX = at.left < edge.left ? edge.left - at.left : at.right > edge.right ? Math.max(edge.left - at.left, edge.right - at.right) : 0;
         const inY = at.top < edge.top ? edge.top - at.top : at.bottom > edge.bottom ? Math.max(edge.top - at.top, edge.bottom - at.bottom) : 0;
-        placed.push({ left: at.left + inX, right: at.right + inX, top: at.top + inY, bottom: at.bottom + inY });
+        taken.push({ left: at.left + inX, right: at.right + inX, top: at.top + inY, bottom: at.bottom + inY });
         if (spot || inX || inY) {
           tip.options.offset = L.point((spot ? spot.x - c.x : 0) + inX, (spot ? spot.y - c.y : 0) + inY);
           tip.update();

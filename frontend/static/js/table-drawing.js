@@ -27,6 +27,9 @@
   // Stands' labels show from this many zoom levels in from the whole table; a rounding hair does not decide
   // it (two taps of the zoom-in button, 0.75 each, land on the threshold itself).
   const LABEL_ZOOM_STEPS = 1.5;
+  const LABEL_SPOTS = [[0, 1], [0, -1], [1, 0], [-1, 0], [1, 1], [-1, 1], [1, -1], [-1, -1]];
+  const grow = (r, by) => ({ left: r.left - by, right: r.right + by, top: r.top - by, bottom: r.bottom + by });
+  const isClear = (taken, r) => taken.every((o) => r.right <= o.left || r.left >= o.right || r.bottom <= o.top || r.top >= o.bottom);
   const POINT_CM = 2.5; // a point objective is drawn as a ring this wide round its point, to be seen and tapped
   // The middle of a point or area (its outer ring's corners averaged), where its label goes.
   const ringsOf = (g) => (g.type === "Polygon" ? [g.coordinates] : g.type === "MultiPolygon" ? g.coordinates : []);
@@ -49,8 +52,27 @@
     const circle = (center, r) => Array.from({ length: 20 }, (_, i) => toLL([
       center[0] + r * Math.cos((i * Math.PI) / 10), center[1] + r * Math.sin((i * Math.PI) / 10),
     ]));
+    // The labels' one placer (the stands', the board's, the objectives'), in the map's own pixels: the first
+    // spot round c for a w x hi label, beside a thing of half size `half` then `fars` further out, that is on
+    // the map and meets no box `taken`; null when there is none.
+    const clearSpot = (taken, c, half, w, hi, fars) => {
+      const size = map.getSize();
+      for (const far of fars) {
+        for (const [dx, dy] of LABEL_SPOTS) {
+          const x = c.x + dx * (half.x + far + w / 2);
+          const y = c.y + dy * (half.y + far + hi / 2);
+          const r = { left: x - w / 2, right: x + w / 2, top: y - hi / 2, bottom: y + hi / 2 };
+          if (r.left >= 0 && r.top >= 0 && r.right <= size.x && r.bottom <= size.y && isClear(taken, r)) return { r, x, y, far };
+        }
+      }
+      return null;
+    };
+    const boxOf = (el, by = 0) => {
+      const [b, m] = [el.getBoundingClientRect(), map.getContainer().getBoundingClientRect()];
+      return grow({ left: b.left - m.left, right: b.right - m.left, top: b.top - m.top, bottom: b.bottom - m.top }, by);
+    };
     return {
-      toLL, fromLL, tableBounds, circle, screenPoint,
+      toLL, fromLL, tableBounds, circle, screenPoint, clearSpot, boxOf, grow, isClear,
       fitZoom: () => fitZoom,
       labelsOn: () => map.getZoom() >= fitZoom + LABEL_ZOOM_STEPS - 1e-6,
       rect: (center, facingDeg, w, d) => corners(center, facingDeg, w, d).map(toLL),

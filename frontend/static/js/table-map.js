@@ -21,11 +21,10 @@
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
-  const notice = (text) => (window.firestepNotice ? window.firestepNotice(text) : null);
+  const notice = window.firestepNotice;
   // What to do next ("Tap where … goes."): an instruction, in the notices' plain style, never a refusal's.
   const tell = (text) => (window.firestepNotice ? window.firestepNotice(text, false, { key: "instruction", tone: "info" }) : null);
   const api = `/api/v1/games/${game}`;
-  const sideName = (s) => (s === "attacker" ? "Attacker" : s === "defender" ? "Defender" : humanise(s));
   const nameOf = (u) => (names[u.id] ? names[u.id] : { full: u.name, short: u.name });
   // Every read of the units brings the names anew (a unit added since the page loaded, or one whose name
   // changed because another was added beside it): true when a label has to be redrawn.
@@ -43,19 +42,13 @@
   };
   const mayActFor = (side) => role === "referee" || role === side;
 
-  // -- writes: through the outbox (outbox.js), answering { ok, status, data, queued }; queued: not refused
-  const send = (url, { method = "POST", body } = {}) => window.firestepOutbox.send(url, { method, body: body === undefined ? "{}" : body });
-  // A refusal in the notices' words (net-status.js, on every page), else `fallback` where nothing answered.
-  const refusal = (result, fallback) => (result && result.status ? window.firestepExplain(result.status, result.data, result.retryAfter) : fallback);
-  const failed = (result) => !result || (!result.ok && !result.queued);
-  // The referee's override, as api-action.js's data-override: a marker or move the rules of play refuse is
-  // done once the referee confirms it, the log showing it (the API refuses a player's override).
+  // Writes go through the outbox (outbox.js); a refusal and the referee's override as api-action.js has them.
+  const { send } = window.firestepOutbox;
+  const { refusal, failed, overridden, mayOverride } = window.firestepApi;
+  // The API refuses a player's override: only the referee is asked.
   const sendOrOverride = async (url, body) => {
     const result = await send(url, { body });
-    const ruled = result.status === 409 && Array.isArray(result.data?.current?.allowed_now);
-    if (role !== "referee" || !ruled) return result;
-    if (!window.confirm(`${result.data.detail}\n\nDo it anyway as the referee? The log will show the override.`)) return result;
-    return send(url, { body: { ...body, override: true } });
+    return role === "referee" ? overridden(result, () => send(url, { body: { ...body, override: true } })) : result;
   };
 
   // -- orientation: table (x, y) cm <-> map LatLng (table-drawing.js) ---------------------------------------
@@ -72,7 +65,6 @@
   const map = createMap(canvas, { wheelPxPerZoomLevel: 90, preferCanvas: false });
   const table = frame(map, { width: () => W, length: () => LEN, landscape: () => landscape, turned: () => turned });
   const { toLL, fromLL, tableBounds, rect, circle, screenPoint } = table;
-  // A pane (and SVG) per kind of thing, so what is redrawn later never ends up on top of what it should not.
   const PANES = { cloth: 350, terrain: 360, board: 370, templates: 380, stands: 390, ruler: 395 };
   const renderers = {};
   addPanes(map, PANES);
@@ -97,7 +89,6 @@
     table.fit({ paddingTopLeft: [card, top], paddingBottomRight: [8, 8] }, 1);
     showLabels();
   };
-  // The cloth's <svg> (always drawn) stands for the map in tests and screen checks.
   const svgOf = () => map.getPane("cloth").querySelector("svg");
 
   // -- the panel (stand card, template card, tools) ---------------------------------------------------------
@@ -163,56 +154,34 @@
     if (!on && map.hasLayer(layers.labels)) map.removeLayer(layers.labels);
     if (on) declutter();
   };
-  // Labels sit off the stands: each where it covers no stand and no other label, just beside its stand or
-  // further out with a leader line to it; the selected stand's label first, then nearest the middle of the
-  // view; one with no clear place is left out until zoomed in.
-  const LABEL_SPOTS = [[0, 1], [0, -1], [1, 0], [-1, 0], [1, 1], [-1, 1], [1, -1], [-1, -1]];
-  const meets = (a, b) => !(a.right <= b.left || a.left >= b.right || a.bottom <= b.top || a.top >= b.bottom);
   // Each drawn stand's box in the map's pixels (a little margin round it) and its centre.
   const standBoxes = () => {
-    const box = canvas.getBoundingClientRect();
     const stands = [];
     for (const [id, { shape }] of standLayers) {
       const el = shape.getElement();
       const u = model.units.get(id);
-      if (!el || !u) continue;
-      const r = el.getBoundingClientRect();
-      const c = screenPoint([u.x, u.y]);
-      stands.push({ id, c, r: { left: r.left - box.left - 2, right: r.right - box.left + 2, top: r.top - box.top - 2, bottom: r.bottom - box.top + 2 } });
+      if (el && u) stands.push({ id, c: screenPoint([u.x, u.y]), r: table.boxOf(el, 2) });
     }
     return stands;
   };
-  // The first place for a w x hi label round centre c (beside a thing of half size `half`, then further out)
-  // that is on the map and meets no stand and no label already placed; null when there is none.
-  const clearSpot = (stands, placed, c, half, w, hi, fars = [2, 24, 48]) => {
-    const size = map.getSize();
-    for (const far of fars) {
-      for (const [dx, dy] of LABEL_SPOTS) {
-        const x = c.x + dx * (half.x + far + w / 2);
-        const y = c.y + dy * (half.y + far + hi / 2);
-        const r = { left: x - w / 2, right: x + w / 2, top: y - hi / 2, bottom: y + hi / 2 };
-        if (r.left < 0 || r.top < 0 || r.right > size.x || r.bottom > size.y) continue;
-        if (!stands.some((o) => meets(r, o.r)) && !placed.some((p) => meets(r, p))) return { r, x, y, far };
-      }
-    }
-    return null;
-  };
+  // Labels sit off the stands: each where it covers no stand and no other label, just beside its stand or
+  // further out with a leader line to it; the selected stand's label first, then nearest the middle of the
+  // view; one with no clear place is left out until zoomed in.
   const declutter = () => {
-    const size = map.getSize();
     const stands = standBoxes();
-    const mid = size.divideBy(2);
+    const mid = map.getSize().divideBy(2);
     stands.sort((a, b) => (b.id === selectedStand) - (a.id === selectedStand) || a.c.distanceTo(mid) - b.c.distanceTo(mid));
-    const placed = [];
-    const spotFor = (s, w, hi) => clearSpot(stands, placed, s.c, { x: (s.r.right - s.r.left) / 2, y: (s.r.bottom - s.r.top) / 2 }, w, hi);
+    const taken = stands.map((s) => s.r);
     for (const s of stands) {
       const el = standLayers.get(s.id).label.getElement();
       const text = el && el.querySelector("span");
       if (!text) continue;
-      const spot = spotFor(s, text.offsetWidth, text.offsetHeight);
+      const half = { x: (s.r.right - s.r.left) / 2, y: (s.r.bottom - s.r.top) / 2 };
+      const spot = table.clearSpot(taken, s.c, half, text.offsetWidth, text.offsetHeight, [2, 24, 48]);
       el.style.visibility = spot ? "" : "hidden";
       const leader = el.querySelector(".leader");
       if (!spot) continue;
-      placed.push(spot.r);
+      taken.push(spot.r);
       text.style.transform = `translate(${spot.r.left - s.c.x}px, ${spot.r.top - s.c.y}px)`;
       // A label set further out than beside its stand points back to it.
       leader.hidden = spot.far < 24;
@@ -249,7 +218,7 @@
       title: `${humanise(t.kind)} template of the ${t.side}`,
       icon: L.divIcon({
         className: `tpl-handle tpl-${t.side}${selectedTemplate === id ? " selected" : ""}`,
-        html: `<span class="tpl-kind">${escapeHtml(humanise(t.kind))}</span><span class="tpl-owner">${sideName(t.side)}</span>`,
+        html: `<span class="tpl-kind">${escapeHtml(humanise(t.kind))}</span><span class="tpl-owner">${humanise(t.side)}</span>`,
         // Below the template's centre, so a small template and the stands under it stay in sight.
         iconSize: [112, 44],
         iconAnchor: [56, -8],
@@ -296,7 +265,6 @@
     drawTurn();
   };
 
-  // -- the turn ---------------------------------------------------------------------------------------------
   // The turn's chip is the server's (app/pages/map_cards.py), read as the model's turn changes and put in the
   // page's own chip (table-cards.js watches it); the newest read wins.
   const turnBox = document.querySelector("[data-map-turn]");
@@ -613,7 +581,7 @@
     const sa = event.target.closest("[data-stand-action]");
     // A greyed act of the card is the referee's to do anyway, as on the board (table-act.js tells the rest).
     const overrides = sa && sa.matches("[data-act-greyed]") && role === "referee";
-    if (overrides && window.confirm(`${sa.title}\n\nDo it anyway as the referee? The log will show the override.`)) {
+    if (overrides && mayOverride(sa.title)) {
       standAction(sa.dataset.standAction, true);
       return;
     }
@@ -767,8 +735,10 @@
     fitZoom: table.fitZoom, // the zoom that shows the whole table
     screenPoint,
     standBoxes,
-    clearSpot,
-    meets,
+    clearSpot: table.clearSpot,
+    boxOf: table.boxOf,
+    grow: table.grow,
+    isClear: table.isClear,
     leaflet: map,
     layers,
     h,

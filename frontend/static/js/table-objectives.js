@@ -1,14 +1,8 @@
-// The scenario's objectives on the table map: each point or area drawn under the stands (its own pane, below
-// the board's fire and the stands), its holder told four ways: the edge's colour, its pattern (solid the
-// attacker's, dash-dot the defender's, dashed contested, dotted nobody's), its label's shape (▲ ■ ◆ ○,
-// map.css) and words ("Bridge 1 · Attacker's"). The label sits beside its objective, a finger's reach clear
-// of every stand and off the other labels (else it is left out until there is room), in a pane under the
-// stands, the templates' handles and the stand labels, and never over the card (outside the map). A tap on
-// the label opens the objective's card, the server's (_score_panel.html, swapped by game-score.js: its worth,
-// when it scores, who holds it, and for the referee a contested one's call, buttons api-action.js sends
-// through the outbox): two taps; the stands on it named from the map. The shapes and their labels are the
-// server's too, in those cards (each card's data-geometry and its label's <template>), drawn anew each time
-// game-score.js swaps them (`firestep:score`).
+// The scenario's objectives on the table map, drawn anew from the server's cards (_score_panel.html: each
+// card's data-geometry and its label's <template>) whenever game-score.js swaps them (`firestep:score`). Its
+// holder is told by its edge's colour and pattern and its label's shape (map.css); the label sits beside it,
+// a finger's reach clear of every stand and off the other labels (else left out until there is room). A tap
+// on the label opens its card (two taps to its calls), the stands on it named from the map.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -62,13 +56,9 @@
     // Each label beside its objective where it covers no stand and no other label; on the screen.
     const FINGER = 22; // a tap this near a stand picks it (table-map.js HIT_PX): no label within it
     const place = () => {
-      const stands = m.standBoxes().map((s) => ({ ...s, r: { left: s.r.left - FINGER, right: s.r.right + FINGER, top: s.r.top - FINGER, bottom: s.r.bottom + FINGER } }));
+      const taken = m.standBoxes().map((s) => m.grow(s.r, FINGER));
       // The board's own labels (table-board.js, placed first on the same events) are kept clear of too.
-      const box = map.getContainer().getBoundingClientRect();
-      const placed = [...map.getContainer().querySelectorAll(".leaflet-tooltip.board-label")].map((t) => {
-        const b = t.getBoundingClientRect();
-        return { left: b.left - box.left, right: b.right - box.left, top: b.top - box.top, bottom: b.bottom - box.top };
-      });
+      taken.push(...[...map.getContainer().querySelectorAll(".leaflet-tooltip.board-label")].map((t) => m.boxOf(t)));
       for (const { label, at, shape } of drawn.values()) {
         label.setLatLng(toLL(at));
         const el = label.getElement();
@@ -79,12 +69,12 @@
         // Beside its point or area (below it first), so that the holder's colour and pattern stay in sight.
         const b = shape.getElement()?.getBoundingClientRect();
         const half = b ? { x: b.width / 2, y: b.height / 2 } : { x: 0, y: 0 };
-        const spot = m.clearSpot(stands, placed, c, half, w, hi, [4, 24, 48, 96]);
+        const spot = m.clearSpot(taken, c, half, w, hi, [4, 24, 48, 96]);
         // Nowhere clear of the stands (zoomed out over a crowd): left out until there is, as a stand's label
         // is.
         el.style.visibility = spot ? "" : "hidden";
         if (!spot) continue;
-        placed.push(spot.r);
+        taken.push(spot.r);
         label.setLatLng(map.containerPointToLatLng([spot.x, spot.y]));
       }
     };
