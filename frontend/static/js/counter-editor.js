@@ -32,7 +32,7 @@
   // A box of places grows with what is typed in it (up to its CSS max-height), so the list reads whole.
   const fit = (box) => { box.style.height = "auto"; box.style.height = `${box.scrollHeight + 4}px`; };
   form.addEventListener("input", (e) => { if (e.target.matches("textarea.club-places")) fit(e.target); });
-  window.addEventListener("resize", () => form.querySelectorAll("textarea.club-places").forEach(fit)); // rewrapped
+  window.addEventListener("resize", () => form.querySelectorAll("textarea.club-places").forEach(fit));
   form.querySelectorAll("textarea.club-places").forEach(fit);
 
   // The server's refusal is its answer's sentence, said where the Save button's message is, and the input it

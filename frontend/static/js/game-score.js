@@ -5,7 +5,7 @@
 (() => {
   const root = document.querySelector("[data-score-panel]");
   if (!root || !window.htmx) return;
-  let last = null; // the panels as last swapped: the board's turn panel, swapped anew, takes its end list again
+  let last = null; // the panels as last swapped: a board's turn panel swapped anew takes its end list again
   const swap = (html) => { last = html; window.htmx.swap(root, html, { swapStyle: "none" }); };
   // At once: a read asked for while one is on its way waits for it, once (htmx's queue for one element keeps
   // the last), so a burst makes two reads at most.

@@ -17,9 +17,9 @@
 
   // -- the document -----------------------------------------------------------------------------------------
   const emptyDoc = () => ({
-    format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: data.has_periods ? "" : null, date: "",
-    table: { width_cm: 120, length_cm: 180 }, turns: null, first_side: "attacker", objectives: "", victory: "",
-    notes: [], special_rules: { attacker: [], defender: [] }, fire_plan: {}, variants: {},
+    format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: data.has_periods ? "" : null,
+    date: "", table: { width_cm: 120, length_cm: 180 }, turns: null, first_side: "attacker", objectives: "",
+    victory: "", notes: [], special_rules: { attacker: [], defender: [] }, fire_plan: {}, variants: {},
     terrain: { type: "FeatureCollection", features: [] },
     sides: {
       attacker: { nationality: "", deployment_zone: null, forces: [] },
@@ -299,6 +299,8 @@
   };
 
   // -- drawing ----------------------------------------------------------------------------------------------
+  const modeLine = root.querySelector("[data-scn-mode]");
+  const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
   let drawing = null;
   const drawButtons = root.querySelectorAll("[data-draw]");
   const setDrawing = (shape) => {
@@ -360,11 +362,9 @@
   };
   let pieceSaid = "";
   const pieceMode = (text) => {
-    const line = root.querySelector("[data-scn-mode]");
-    if (!text && line.textContent !== pieceSaid) return;
+    if (!text && modeLine.textContent !== pieceSaid) return;
     pieceSaid = text;
-    line.textContent = text;
-    line.hidden = !text;
+    mode(text);
   };
   const select = (id) => {
     stopEditing();
@@ -420,8 +420,6 @@
     if (tapHandler && tapHandler(e.latlng)) return;
     if (selected) select(null);
   });
-  const modeLine = root.querySelector("[data-scn-mode]");
-  const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
 
   // -- the form's fields to and from the document -----------------------------------------------------------
   const field = (name) => form.querySelector(`[data-doc="${name}"]`);
