@@ -1,8 +1,7 @@
-// The scenario editor's deployment: every stand of the forces drawn to scale where it is placed, a handle a
-// finger can drag (44 px, however small the base) to move it, a stand picked from the list and put down with
-// one tap, or a whole formation laid out in line in its side's zone in one step (base to base with firestep's
-// own gap, front rows first, every stand facing the enemy). A stand outside its side's zone is marked and
-// counted.
+// The scenario editor's deployment: every stand drawn to scale where it is placed, with a handle a finger
+// can drag (44 px, however small the base); a stand picked from the list and put down with one tap, or a
+// whole formation laid out in its side's zone in one step (base to base with firestep's gap, front rows
+// first, facing the enemy). A stand outside its side's zone is marked and counted.
 (() => {
   const S = window.firestepScenario;
   if (!S) return;
