@@ -34,6 +34,7 @@
   const byId = (id) => features().find((f) => f.id === id);
   const freshId = (n = features().length + 1) => (byId(`objective-${n}`) ? freshId(n + 1) : `objective-${n}`);
   const nameOf = (f) => f.properties.name || f.id;
+  const worth = (f) => `${nameOf(f)} · ${f.properties.vp ?? 0} VP`;
   const pointsOf = (g) => (g.type === "Point" ? [g.coordinates] : g.coordinates[0]);
 
   // -- drawing them ---------------------------------------------------------------------------------------
@@ -57,7 +58,7 @@
         pane: "objectives", interactive: false, keyboard: false,
         icon: L.divIcon({ className: "scn-objective-label", html: "", iconSize: null }),
       }).addTo(group);
-      label.getElement()?.append(h("span", { text: `${nameOf(f)} · ${f.properties.vp ?? 0} VP` }));
+      label.getElement()?.append(h("span", { text: worth(f) }));
       shapes.set(f.id, { shape, label });
     }
     S.root.dataset.objectives = String(features().length);
@@ -66,7 +67,7 @@
   const renderList = () => {
     list.replaceChildren(...features().map((f) => h("li", {}, h("button", {
       type: "button", class: "button scn-item", "data-objective-item": f.id,
-      "aria-pressed": String(selected === f.id), text: `${nameOf(f)} · ${f.properties.vp ?? 0} VP`,
+      "aria-pressed": String(selected === f.id), text: worth(f),
     }))));
     if (!features().length) list.replaceChildren(h("li", { class: "muted", text: "No objectives yet." }));
   };
@@ -113,7 +114,7 @@
     if (name === "held_by") { if (input.value === "stands") delete f.properties.held_by; else f.properties.held_by = input.value; }
     S.changed({ objectives: selected });
     const entry = shapes.get(selected);
-    if (entry) entry.label.getElement()?.replaceChildren(h("span", { text: `${nameOf(f)} · ${f.properties.vp ?? 0} VP` }));
+    if (entry) entry.label.getElement()?.replaceChildren(h("span", { text: worth(f) }));
     renderList();
   });
   panel.addEventListener("change", (e) => { if (e.target.closest("[data-objective-field]")) e.stopPropagation(); });
