@@ -1,9 +1,7 @@
-// The scenario editor of a game played on a board of counters (app/pages/counter_editor.py): the form is the
-// server's, filled in and named by it (app/pages/club_form.py), and saved by it (app/pages/club_save.py: a
-// scenario through htmx, its file exported as a plain form post; a game in set-up over its version). What is
-// left here needs the browser: a counter added as a copy of its side's blank row (starting as the side's last
-// one), a new one removed, a box of places grown to what is typed in it, and a refusal (a 4xx, one sentence
-// naming its field) shown in place of the message.
+// The scenario editor of a game on a board of counters (app/pages/counter_editor.py): the form is the
+// server's, filled in, named and saved by it (app/pages/club_form.py, club_save.py). What needs the browser
+// is here: a counter added as a copy of its side's blank row, a new one removed, a box of places grown to
+// what is typed in it, and a refusal (a 4xx naming its field) shown in place of the message.
 (() => {
   const root = document.querySelector("[data-club-editor]");
   if (!root) return;
@@ -34,7 +32,7 @@
   // A box of places grows with what is typed in it (up to its CSS max-height), so the list reads whole.
   const fit = (box) => { box.style.height = "auto"; box.style.height = `${box.scrollHeight + 4}px`; };
   form.addEventListener("input", (e) => { if (e.target.matches("textarea.club-places")) fit(e.target); });
-  window.addEventListener("resize", () => form.querySelectorAll("textarea.club-places").forEach(fit)); // rewrapped
+  window.addEventListener("resize", () => form.querySelectorAll("textarea.club-places").forEach(fit));
   form.querySelectorAll("textarea.club-places").forEach(fit);
 
   // The server's refusal is its answer's sentence, said where the Save button's message is, and the input it

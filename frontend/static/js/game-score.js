@@ -1,14 +1,11 @@
-// The score of a game, in view on every page of the game: its chip ([data-score-chip]), its dashboard
-// ([data-score-dashboard]), the map's objective cards and the board's end list ([data-end-settle]) are the
-// server's (app/pages/score_panel.py, _score_panel.html), each part swapped out of band into the page's own
-// by htmx. A live frame that may change the score carries them for this seat (`score_panel`), swapped at once
-// with no request; they are read from [data-score-panel] as the page opens, after a reconnect
-// (`firestep:resync`), a write (`firestep:refresh`, a call among them: api-action.js sends it through the
-// outbox) and a frame with no room for them. Each side's time in the chip ticks with game-clock.js's face.
+// The score on every page of a game: its chip, dashboard, the map's objective cards and the board's end list
+// are the server's (app/pages/score_panel.py), swapped out of band by htmx. A live frame that may change the
+// score carries them for this seat (`score_panel`); they are read from [data-score-panel] as the page opens,
+// on firestep:resync and firestep:refresh (a write), and after a frame with no room for them.
 (() => {
   const root = document.querySelector("[data-score-panel]");
   if (!root || !window.htmx) return;
-  let last = null; // the panels as last swapped: the board's turn panel, swapped anew, takes its end list again
+  let last = null; // the panels as last swapped: a board's turn panel swapped anew takes its end list again
   const swap = (html) => { last = html; window.htmx.swap(root, html, { swapStyle: "none" }); };
   // At once: a read asked for while one is on its way waits for it, once (htmx's queue for one element keeps
   // the last), so a burst makes two reads at most.

@@ -1,20 +1,8 @@
-// The one live connection of a game page: the game's Server-Sent Events read with fetch streaming (so every
-// named event kind is seen and Last-Event-ID resumes after a drop), opened with a short-lived ticket fetched
-// with the device's cookie right before every connect (no token ever goes into a URL).
-//
-// Bound to the page's [data-live-stream] element: data-live-stream = stream URL, data-live-ticket = ticket URL,
-// data-live-after = the last event id the page shows, data-live-view = what each frame should carry for this
-// page besides the event (the stream's `view`: "map", "board", "counters"). It tells the page three things (named
-// with the other page events in app/pages/page_events.py), and nothing else:
-//   document "firestep:event"  detail = the event (EventOut: id, turn, side, step, kind, actor, visibility,
-//                              payload, reverses_id, created_at) with its view's parts (map: units, state;
-//                              board: board, HTML; or refetch: true when they did not fit), once per frame,
-//                              in id order;
-//   document "firestep:aside"  detail = a frame that is no event ({round: {round, ends_at}}: an event table's
-//                              round timer, round-timer.js), when it changes;
-//   document "firestep:resync" no detail: after a reconnect, on `online` and when the page is shown again,
-//                              so each view refetches what it shows (whatever may have been missed).
-// window.firestepLive.lastId is the newest event id seen.
+// The one live connection of a game page ([data-live-stream]: its stream, ticket and last event id, and the
+// frame's `view`): read with fetch streaming (every named event kind seen, Last-Event-ID resumes after a
+// drop), opened with a short-lived ticket fetched with the device's cookie (no token in a URL). It sends
+// firestep:event, firestep:aside and firestep:resync (app/pages/page_events.py); firestepLive.lastId is the
+// newest event id seen, .connected whether the stream is open (a write's own read is skipped while it is).
 (() => {
   const root = document.querySelector("[data-live-stream]");
   if (!root || !window.fetch) return;
@@ -37,6 +25,13 @@
   let controller = null; // aborts the open stream (offline, silence, a forced reconnect)
   let retryTimer = null;
   let refused = false; // the device has no seat in this game: retrying will not help
+
+  const refusedBy = (r) => {
+    if (r.status !== 401 && r.status !== 403) return false;
+    refused = true;
+    notice("Live updates need this device to have joined the game.");
+    return true;
+  };
 
   const frameOf = (text) => {
     let id = null, kind = "";
@@ -90,22 +85,14 @@
     try {
       watch();
       const issued = await fetch(ticketUrl, { credentials: "same-origin", cache: "no-store", signal: mine.signal });
-      if (issued.status === 401 || issued.status === 403) {
-        refused = true;
-        notice("Live updates need this device to have joined the game.");
-        return;
-      }
+      if (refusedBy(issued)) return;
       if (!issued.ok) throw new Error(String(issued.status));
       const { ticket } = await issued.json();
       const headers = { Accept: "text/event-stream", "Last-Event-ID": String(live.lastId) };
       const response = await fetch(`${streamUrl}?ticket=${encodeURIComponent(ticket)}${view}`, {
         headers, credentials: "omit", cache: "no-store", signal: mine.signal,
       });
-      if (response.status === 401 || response.status === 403) {
-        refused = true;
-        notice("Live updates need this device to have joined the game.");
-        return;
-      }
+      if (refusedBy(response)) return;
       if (!response.ok) throw new Error(String(response.status));
       root.dataset.liveConnected = "1";
       live.connected = true;

@@ -19,7 +19,7 @@
     if (table.selectedOptions[0]?.disabled) {
       const first = [...table.options].find((o) => !o.disabled);
       table.value = first ? first.value : "";
-      table.dispatchEvent(new Event("change")); // not bubbling: the editor's list of its formations follows (htmx)
+      table.dispatchEvent(new Event("change")); // not bubbling: the editor's formations list follows (htmx)
     }
     const picked = table.selectedOptions[0];
     const allowed = picked ? picked.dataset.qualities.split(" ") : [];
@@ -27,7 +27,7 @@
     for (const opt of quality.options) opt.hidden = opt.disabled = opt.value !== "" && !allowed.includes(opt.value);
     if (quality.selectedOptions[0]?.disabled) quality.value = "";
     quality.options[0].textContent = picked ? `The table's own grade (${picked.dataset.default})` : "The table's own grade";
-    const rule = sideBox.querySelector("[data-side-quality-rule]"); // the editor's: the table's rule of grades
+    const rule = sideBox.querySelector("[data-side-quality-rule]"); // the editor's: the grades rule
     if (rule) rule.textContent = picked ? picked.dataset.rule : "";
   }
 

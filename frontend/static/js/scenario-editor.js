@@ -7,20 +7,19 @@
   const root = document.querySelector("[data-scenario-editor]");
   const canvas = document.querySelector("[data-scn-canvas]");
   if (!root || !canvas || !window.L || !L.PM || !window.firestepTableDrawing) return;
-  // The table's frame, map and shapes, shared with the game's map (table-drawing.js).
   const { createMap, addPanes, frame, corners } = window.firestepTableDrawing;
   const data = JSON.parse(document.getElementById("scn-data").textContent);
   const form = root.querySelector("[data-scn-form]");
   const kinds = new Map(data.kinds.map((k) => [k.kind, k]));
-  const say = (text, good = false) => (window.firestepNotice ? window.firestepNotice(text, good, { key: "editor" }) : null);
+  const say = (text, good = false) => window.firestepNotice?.(text, good, { key: "editor" });
   const listeners = [];
   const changed = (what) => { root.dataset.dirty = "1"; listeners.forEach((fn) => fn(what)); };
 
   // -- the document -----------------------------------------------------------------------------------------
   const emptyDoc = () => ({
-    format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: data.has_periods ? "" : null, date: "",
-    table: { width_cm: 120, length_cm: 180 }, turns: null, first_side: "attacker", objectives: "", victory: "",
-    notes: [], special_rules: { attacker: [], defender: [] }, fire_plan: {}, variants: {},
+    format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: data.has_periods ? "" : null,
+    date: "", table: { width_cm: 120, length_cm: 180 }, turns: null, first_side: "attacker", objectives: "",
+    victory: "", notes: [], special_rules: { attacker: [], defender: [] }, fire_plan: {}, variants: {},
     terrain: { type: "FeatureCollection", features: [] },
     sides: {
       attacker: { nationality: "", deployment_zone: null, forces: [] },
@@ -28,8 +27,11 @@
     },
   });
   let doc = emptyDoc();
+  // A formation's stands: its units on a base, however deep.
+  const standsOf = (u) => [...(u.base ? [u] : []), ...(u.children || []).flatMap(standsOf)];
   const W = () => doc.table.width_cm;
   const LEN = () => doc.table.length_cm;
+  const onTable = ([x, y]) => x >= 0 && y >= 0 && x <= W() && y <= LEN();
 
   // -- orientation: table (x, y) cm <-> map LatLng, as the game's map draws it (table-drawing.js) -----------
   const landscape = canvas.clientWidth >= canvas.clientHeight;
@@ -37,7 +39,6 @@
   const map = createMap(canvas);
   const table = frame(map, { width: W, length: LEN, landscape: () => landscape });
   const { toLL, fromLL, tableBounds } = table;
-  const rect = corners; // in table cm: the deployment checks a stand's corners against its zone
   const PANES = { cloth: 350, grid: 355, zones: 358, stands: 640 };
   addPanes(map, PANES);
   map.getPane("grid").style.pointerEvents = "none";
@@ -69,12 +70,11 @@
   const drawTable = () => {
     table.drawCloth(layers.cloth);
     layers.grid.clearLayers();
-    for (let x = 10; x < W(); x += 10) {
-      L.polyline([toLL([x, 0]), toLL([x, LEN()])], { pane: "grid", className: x % 50 ? "scn-grid" : "scn-grid major", interactive: false }).addTo(layers.grid);
-    }
-    for (let y = 10; y < LEN(); y += 10) {
-      L.polyline([toLL([0, y]), toLL([W(), y])], { pane: "grid", className: y % 50 ? "scn-grid" : "scn-grid major", interactive: false }).addTo(layers.grid);
-    }
+    const line = (from, to, at) => L.polyline([toLL(from), toLL(to)], {
+      pane: "grid", className: at % 50 ? "scn-grid" : "scn-grid major", interactive: false,
+    }).addTo(layers.grid);
+    for (let x = 10; x < W(); x += 10) line([x, 0], [x, LEN()], x);
+    for (let y = 10; y < LEN(); y += 10) line([0, y], [W(), y], y);
     const label = (p, text) => L.marker(toLL(p), {
       pane: "grid", interactive: false, keyboard: false,
       icon: L.divIcon({ className: "scn-grid-label", html: `<span>${text}</span>`, iconSize: null }),
@@ -165,8 +165,7 @@
     showOffers(kinds.get(kindSelect.value));
   });
   breadthInput.addEventListener("input", () => showOffers(kinds.get(kindSelect.value)));
-  // A rule set that reads the ground by classes (its kit's): a piece's class is the one it names, else its
-  // kind's.
+  // A rule set reading the ground by classes: a piece's class is the one it names, else its kind's.
   const classSelect = root.querySelector("[data-terrain-class]");
   const classes = new Map((data.classes || []).map((c) => [c.id, c]));
   const classOf = (kind, named) => classes.get(named) || (data.classes || []).find((c) => c.kinds.includes(kind));
@@ -300,6 +299,8 @@
   };
 
   // -- drawing ----------------------------------------------------------------------------------------------
+  const modeLine = root.querySelector("[data-scn-mode]");
+  const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
   let drawing = null;
   const drawButtons = root.querySelectorAll("[data-draw]");
   const setDrawing = (shape) => {
@@ -307,7 +308,6 @@
     root.querySelector("[data-draw-finish]").hidden = !shape || shape === "Rectangle";
     root.querySelector("[data-draw-cancel]").hidden = !shape;
     drawButtons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.draw === shape)));
-    root.dataset.drawing = shape || "";
     mode(shape ? `Drawing ${humanise(kindSelect.value).toLowerCase()}: tap ${shape === "Rectangle" ? "two opposite corners" : "each point, then Finish"}.` : "");
   };
   const startDrawing = (shape) => {
@@ -354,8 +354,7 @@
     piecePanel.querySelectorAll("[data-piece-action]").forEach((b) => b.setAttribute("aria-pressed", "false"));
     pieceMode("");
   };
-  // What a pressed Move, Reshape or Turn asks of the hand, on the mode line while it is pressed (only the
-  // line this set is cleared: a drawing's own stays).
+  // What a pressed Move, Reshape or Turn asks of the hand; cleared only while the mode line still says it.
   const PIECE_HOW = {
     move: "drag it to move it.",
     reshape: "drag a corner to pull it out, or a middle point to add a corner.",
@@ -363,11 +362,9 @@
   };
   let pieceSaid = "";
   const pieceMode = (text) => {
-    const line = root.querySelector("[data-scn-mode]");
-    if (!text && line.textContent !== pieceSaid) return;
+    if (!text && modeLine.textContent !== pieceSaid) return;
     pieceSaid = text;
-    line.textContent = text;
-    line.hidden = !text;
+    mode(text);
   };
   const select = (id) => {
     stopEditing();
@@ -423,8 +420,6 @@
     if (tapHandler && tapHandler(e.latlng)) return;
     if (selected) select(null);
   });
-  const modeLine = root.querySelector("[data-scn-mode]");
-  const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
 
   // -- the form's fields to and from the document -----------------------------------------------------------
   const field = (name) => form.querySelector(`[data-doc="${name}"]`);
@@ -465,9 +460,8 @@
         .map((input) => input.dataset.specialRule);
       doc.sides[side].nationality = nationOf(side);
     }
-    // A new scenario's victory conditions: the first points, side broken and objective taken are the draft's
-    // fields; any other (a second of a kind, from a file) kept as read (app/data/schemas_scenario.py: the
-    // same).
+    // The first points, side broken and objective taken conditions are the form's; any other (a second of a
+    // kind, from a file) is kept as read, as app/data/schemas_scenario.py does.
     const points = form.querySelector("[data-victory-points]");
     if (points) {
       const broken = checkedValue("[data-victory-side]");
@@ -660,12 +654,11 @@
   setZones();
   showKind();
   load(doc, false);
-  root.dataset.orientation = landscape ? "landscape" : "portrait";
 
   window.firestepScenario = {
-    data, root, form, map, layers, toLL, fromLL, rect, round, insideZone, humanise, say, h,
+    data, root, form, map, layers, toLL, fromLL, rect: corners, round, insideZone, humanise, say, h, standsOf,
     pointObjective: table.pointObjective, labelsOn: table.labelsOn,
-    doc: () => doc, current, load, W, LEN, mode,
+    doc: () => doc, current, load, W, LEN, onTable, mode,
     onChange: (fn) => listeners.push(fn),
     changed,
     setTap: (fn) => { tapHandler = fn; canvas.classList.toggle("picking", Boolean(fn)); },

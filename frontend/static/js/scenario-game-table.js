@@ -1,96 +1,88 @@
-// The scenario editor on a game's table in set-up (/games/{id}/table/edit): the game's terrain and stands are
-// read into the editor (the page carries them as a document, app.pages.scenario_editor.game_document), and
-// Save the table writes back through the game's own API: the terrain and the objectives
-// (scenario-objectives.js) with one PATCH /api/v1/games/{id} over the game's version, each stand moved here
-// with POST .../units/{id}/move over the stand's version. The server's refusals are shown in one sentence;
-// what was saved before a refusal stays saved and is not sent again.
+// The scenario editor on a game's table in set-up: the game's terrain and stands read from the page's
+// document (app.pages.scenario_editor.game_document); Save the table writes back through the game's API,
+// the terrain and objectives with one PATCH over the game's version, each stand moved over its own version.
+// A refusal is said in one sentence; what was saved before it stays saved.
 (() => {
-  const start = () => {
-    const S = window.firestepScenario;
-    const { root, say } = S;
-    const gameId = root.dataset.gameId;
-    if (!gameId) return;
-    const API = `/api/v1/games/${encodeURIComponent(gameId)}`;
-    const message = root.querySelector("[data-file-message]");
-    let version = Number(root.dataset.gameVersion);
-    const doc = JSON.parse(document.getElementById("scn-game-doc").textContent);
-    S.load(doc);
+  const S = window.firestepScenario;
+  if (!S) return;
+  const { root, say } = S;
+  const gameId = root.dataset.gameId;
+  if (!gameId) return;
+  const API = `/api/v1/games/${encodeURIComponent(gameId)}`;
+  const message = root.querySelector("[data-file-message]");
+  let version = Number(root.dataset.gameVersion);
+  const doc = JSON.parse(document.getElementById("scn-game-doc").textContent);
+  S.load(doc);
 
-    // What the game holds now: the terrain as JSON, and each stand's place and version.
-    const standsIn = (d) => ["attacker", "defender"].flatMap((side) => d.sides[side].forces.flatMap(function walk(u) {
-      return [...(u.base ? [u] : []), ...(u.children || []).flatMap(walk)];
-    }));
-    // The objectives as the game's PATCH takes them (none: an empty collection, which clears them).
-    const objectivesOf = (d) => d.table_objectives || { type: "FeatureCollection", features: [] };
-    let savedTerrain = JSON.stringify(S.doc().terrain);
-    let savedObjectives = JSON.stringify(objectivesOf(S.doc()));
-    const saved = new Map(standsIn(S.doc()).map((s) => [s.id, { place: JSON.stringify(s.placement || null), version: s.version }]));
+  // What the game holds now: the terrain as JSON, and each stand's place and version.
+  const standsIn = (d) => [...d.sides.attacker.forces, ...d.sides.defender.forces].flatMap(S.standsOf);
+  // The objectives as the game's PATCH takes them (none: an empty collection, which clears them).
+  const objectivesOf = (d) => d.table_objectives || { type: "FeatureCollection", features: [] };
+  let savedTerrain = JSON.stringify(S.doc().terrain);
+  let savedObjectives = JSON.stringify(objectivesOf(S.doc()));
+  const saved = new Map(standsIn(S.doc()).map((s) => [s.id, { place: JSON.stringify(s.placement || null), version: s.version }]));
 
-    const call = async (url, method, body) => {
-      try {
-        const response = await fetch(url, {
-          method, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body),
-          headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": document.querySelector('meta[name="csrf-token"]')?.content || "" },
-        });
-        return { ok: response.ok, status: response.status, data: await response.json().catch(() => null), retryAfter: response.headers.get("Retry-After") };
-      } catch (err) {
-        return { ok: false, status: 0, data: null };
-      }
-    };
-    const refusal = (result, what) => {
-      const body = result.data || {};
-      const explained = window.firestepExplain ? window.firestepExplain(result.status, body, result.retryAfter) : "";
-      if (typeof body.detail === "string" && result.status >= 400 && result.status < 500) {
-        const clause = body.detail.charAt(0).toLowerCase() + body.detail.slice(1);
-        return `${what} not saved: ${body.field ? `${body.field}: ` : ""}${clause}`;
-      }
-      return explained || `${what} not saved (error ${result.status}).`;
-    };
-    const tell = (text, good = false) => {
-      message.textContent = text;
-      message.classList.toggle("good", good);
-      say(text, good);
-    };
-
-    const save = async () => {
-      // Only before the game starts (the page refuses itself with a 409 once it has; this page may be older).
-      const game = await call(API, "GET");
-      if (game.ok && game.data.status !== "setup") { tell("Not saved: the game has started, and its table can be edited only before it starts."); return; }
-      const current = S.current();
-      let done = 0;
-      const terrain = JSON.stringify(current.terrain);
-      const objectives = JSON.stringify(objectivesOf(current));
-      if (terrain !== savedTerrain || objectives !== savedObjectives) {
-        const body = { version };
-        if (terrain !== savedTerrain) body.terrain = current.terrain;
-        if (objectives !== savedObjectives) body.table_objectives = objectivesOf(current);
-        const what = body.terrain && body.table_objectives ? "The terrain and objectives" : body.terrain ? "The terrain" : "The objectives";
-        const result = await call(API, "PATCH", body);
-        if (result.status === 409) { tell(`${what} not saved: the game was changed elsewhere since this page was opened; reload the page to edit the table as it is now.`); return; }
-        if (!result.ok) { tell(refusal(result, what)); return; }
-        version = result.data.version;
-        savedTerrain = terrain;
-        savedObjectives = objectives;
-        done += 1;
-      }
-      for (const stand of standsIn(current)) {
-        const was = saved.get(stand.id);
-        const place = JSON.stringify(stand.placement || null);
-        if (!was || !stand.placement || place === was.place) continue;
-        const [x, y] = stand.placement.center;
-        const body = { x, y, facing_deg: stand.placement.facing_deg ?? 90, version: was.version };
-        const result = await call(`${API}/units/${encodeURIComponent(stand.id)}/move`, "POST", body);
-        if (!result.ok) { tell(refusal(result, stand.name)); return; }
-        saved.set(stand.id, { place, version: result.data.unit.version });
-        done += 1;
-      }
-      delete root.dataset.dirty;
-      root.dataset.savedTable = String(Number(root.dataset.savedTable || 0) + 1);
-      tell(done ? "The table is saved to the game." : "Nothing has changed since the last save.", true);
-    };
-    root.addEventListener("click", (e) => { if (e.target.closest("[data-save-table]")) save(); });
-    root.dataset.loadedGame = gameId;
+  const call = async (url, method, body) => {
+    try {
+      const response = await fetch(url, {
+        method, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": document.querySelector('meta[name="csrf-token"]')?.content || "" },
+      });
+      return { ok: response.ok, status: response.status, data: await response.json().catch(() => null), retryAfter: response.headers.get("Retry-After") };
+    } catch (err) {
+      return { ok: false, status: 0, data: null };
+    }
   };
-  if (window.firestepScenario) start();
-  else window.addEventListener("firestep:scenario-ready", start, { once: true });
+  const refusal = (result, what) => {
+    const body = result.data || {};
+    const explained = window.firestepExplain ? window.firestepExplain(result.status, body, result.retryAfter) : "";
+    if (typeof body.detail === "string" && result.status >= 400 && result.status < 500) {
+      const clause = body.detail.charAt(0).toLowerCase() + body.detail.slice(1);
+      return `${what} not saved: ${body.field ? `${body.field}: ` : ""}${clause}`;
+    }
+    return explained || `${what} not saved (error ${result.status}).`;
+  };
+  const tell = (text, good = false) => {
+    message.textContent = text;
+    message.classList.toggle("good", good);
+    say(text, good);
+  };
+
+  const save = async () => {
+    // Only before the game starts (the page refuses itself with a 409 once it has; this page may be older).
+    const game = await call(API, "GET");
+    if (game.ok && game.data.status !== "setup") { tell("Not saved: the game has started, and its table can be edited only before it starts."); return; }
+    const current = S.current();
+    let done = 0;
+    const terrain = JSON.stringify(current.terrain);
+    const objectives = JSON.stringify(objectivesOf(current));
+    if (terrain !== savedTerrain || objectives !== savedObjectives) {
+      const body = { version };
+      if (terrain !== savedTerrain) body.terrain = current.terrain;
+      if (objectives !== savedObjectives) body.table_objectives = objectivesOf(current);
+      const what = body.terrain && body.table_objectives ? "The terrain and objectives" : body.terrain ? "The terrain" : "The objectives";
+      const result = await call(API, "PATCH", body);
+      if (result.status === 409) { tell(`${what} not saved: the game was changed elsewhere since this page was opened; reload the page to edit the table as it is now.`); return; }
+      if (!result.ok) { tell(refusal(result, what)); return; }
+      version = result.data.version;
+      savedTerrain = terrain;
+      savedObjectives = objectives;
+      done += 1;
+    }
+    for (const stand of standsIn(current)) {
+      const was = saved.get(stand.id);
+      const place = JSON.stringify(stand.placement || null);
+      if (!was || !stand.placement || place === was.place) continue;
+      const [x, y] = stand.placement.center;
+      const body = { x, y, facing_deg: stand.placement.facing_deg ?? 90, version: was.version };
+      const result = await call(`${API}/units/${encodeURIComponent(stand.id)}/move`, "POST", body);
+      if (!result.ok) { tell(refusal(result, stand.name)); return; }
+      saved.set(stand.id, { place, version: result.data.unit.version });
+      done += 1;
+    }
+    delete root.dataset.dirty;
+    tell(done ? "The table is saved to the game." : "Nothing has changed since the last save.", true);
+  };
+  root.addEventListener("click", (e) => { if (e.target.closest("[data-save-table]")) save(); });
+  root.dataset.loadedGame = gameId;
 })();

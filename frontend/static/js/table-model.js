@@ -7,7 +7,7 @@
   const create = () => {
     const units = new Map(); // id -> unit (API fields) with .v, the event id that last changed it
     const templates = new Map(); // id -> template with .version
-    const removed = new Map(); // template id -> the event id that removed it (a late "moved" must not revive it)
+    const removed = new Map(); // template id -> event id that removed it: a late "moved" must not revive it
     let board = { drawn: [], v: 0 }; // what the rule set draws of the game's board (GameState.board_drawn)
     let terrain = { features: [] }; // GeoJSON; it changes only when the referee edits the game
     let turn = { status: "", turn: 0, side_to_move: "", step: "", v: 0 };
@@ -100,8 +100,7 @@
         // Every event is stamped with the game's turn and side to move when it was recorded.
         turnChanged = ev.turn !== turn.turn || ev.side !== turn.side_to_move;
         if (turnChanged) need.push("state");
-        // A new turn or side: its step is not in the frame (read back with the state), so none is claimed
-        // meanwhile (the page of counters named the old side's step for the new side until the read).
+        // A new turn or side: its step is not in the frame, so none is claimed until the state is read back.
         turn = { ...turn, turn: ev.turn, side_to_move: ev.side, ...(turnChanged ? { step: null } : {}), v: ev.id };
       }
       const t = ev.payload && ev.payload.template;
@@ -141,12 +140,6 @@
       removed.set(id, Math.max(removed.get(id) || 0, version));
       if (templates.delete(id)) emit({ templates: true, template: id });
     };
-    const setUnit = (u, v) => {
-      const cur = units.get(u.id);
-      if (cur && cur.v > v) return;
-      units.set(u.id, { ...u, v });
-      emit({ units: true, changed: new Set([u.id]) });
-    };
 
     return {
       units,
@@ -159,7 +152,6 @@
       apply,
       setTemplate,
       dropTemplate,
-      setUnit,
       listen: (fn) => listeners.push(fn),
     };
   };
