@@ -1,14 +1,22 @@
 """An htmx request refused with a page's HTML (not a JSON refusal, which carries `said`) gets the sentence a player
 is shown for its status in the notice header, the words of app.errors.shown_to_player: net-status.js shows the
-header and words nothing itself. A refusal that sets its own header keeps it."""
+header and words nothing itself. A refusal that sets its own header keeps it, made by `notice_words`."""
 
 from __future__ import annotations
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import shown_to_player
+from app.errors import one_sentence, shown_to_player
 from app.guard.security import NOTICE_HEADER
+
+
+def notice_words(text: str, status: int) -> str:
+    """`text` as the notice header carries it: one sentence a header may hold, else the words for `status`. A
+    form's field is named as the client sent it: a control character in one had ended the connection (the
+    hostile pass of session 16), a name of several sentences made a notice of several."""
+    printable = "".join(c if c.isprintable() else " " for c in text)
+    return one_sentence(printable, shown_to_player(status)).encode("latin-1", "replace").decode("latin-1")
 
 
 class HtmxNotice:

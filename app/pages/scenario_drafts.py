@@ -21,8 +21,9 @@ from app.data.schemas_scenario import DraftParticulars
 from app.deps import SessionDep
 from app.errors import Conflict, TooManyRequests
 from app.guard import security
+from app.guard.notice import notice_words
 from app.guard.security import NOTICE_HEADER
-from app.pages.common import REFUSAL_MAX, error_message, is_htmx, not_found
+from app.pages.common import error_message, is_htmx, not_found
 from app.pages.templates import templates
 from app.services import game_setup
 from app.services import scenario_drafts as drafts
@@ -106,10 +107,9 @@ def _fields(ruleset_id: str, form: FormData) -> dict[str, Any]:
 
 
 def refused(sentence: str, status: int) -> Response:
-    """A refusal net-status.js shows: its sentence in the notice header (one line, at most 120 characters)."""
-    said = sentence.splitlines()[0][:REFUSAL_MAX] if sentence else "That value is not allowed here."
-    safe = said.encode("latin-1", "replace").decode("latin-1")
-    return PlainTextResponse(said, status_code=status, headers={NOTICE_HEADER: safe})
+    """A refusal net-status.js shows: its sentence in the notice header (one sentence, at most 120 characters)."""
+    said = notice_words(sentence, status)
+    return PlainTextResponse(said, status_code=status, headers={NOTICE_HEADER: said})
 
 
 @router.post("/scenarios/new/{ruleset_id}/particulars", response_class=HTMLResponse)

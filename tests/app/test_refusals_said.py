@@ -83,3 +83,11 @@ def test_said_is_the_players_sentence_for_each_kind_of_refusal() -> None:
     assert client.get("/page/404", headers=htmx).headers[NOTICE_HEADER] == said["gone"]
     assert "wait 7 seconds" in client.get("/page/429", headers=htmx).headers[NOTICE_HEADER]
     assert NOTICE_HEADER not in client.get("/page/404").headers
+
+
+def test_a_refusal_names_at_most_fifty_fields(reading_client: TestClient) -> None:
+    """The hostile pass of session 16: a body of 130,000 unknown keys was answered field by field (11.7 MB
+    for 1.7 MB sent); the refusal names the first FIELD_ERRORS_SHOWN, its sentence the first's."""
+    body = {"ruleset": "flanders-fields", **{f"k{i}": 1 for i in range(200)}}
+    r = reading_client.post("/api/v1/games", json=body)
+    assert r.status_code == 422 and len(r.json()["errors"]) == errors.FIELD_ERRORS_SHOWN == 50, r.text[:300]

@@ -11,7 +11,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
-from app.guard.security import NOTICE_HEADER
+from app.errors import TooManyRequests, is_one_sentence
+from app.guard.security import CSRF_REFUSED_PAGE, NOTICE_HEADER, page_wait_message
 from app.main import create_app
 from app.pages.scenario_drafts import DRAFT_COOKIE
 from tests.csrf import form
@@ -244,3 +245,17 @@ def test_the_objectives_drawn_are_the_drafts_and_a_public_one_taken_wins(sqlite_
     panel = c.get(f"{edit}/forces").text
     assert f'data-objectives-url="{edit}/objectives"' in panel and '"id": "mill"' in panel
     assert c.post("/scenarios/nothing/edit/objectives", data=form(c, drawn())).status_code == 404
+
+
+def test_a_refusals_notice_is_one_sentence_whatever_the_form_names(sqlite_client: TestClient) -> None:
+    """The hostile pass of session 16: a fire-plan allowance is named by the form's own key, and a control
+    character in it ended the connection (a header may not hold one); a key of several sentences made a notice
+    of several, and one with no full stop no sentence; the page's CSRF refusal and a page's wait were two each."""
+    c = sqlite_client
+    c.get("/scenarios/new?ruleset=flanders-fields")
+    for name in ("fp.attacker.a\x01b", "fp.attacker.a. B. C. D", "fp.attacker.<img src=x>"):
+        r = c.post(POST, data=form(c, fields(**{name: "x"})), headers={"HX-Request": "true"})
+        notice = r.headers[NOTICE_HEADER]
+        assert r.status_code == 422 and is_one_sentence(notice) and notice.isprintable(), (name, notice)
+    assert is_one_sentence(CSRF_REFUSED_PAGE)
+    assert is_one_sentence(page_wait_message(TooManyRequests("too many new drafts", 60), "new drafts"))
