@@ -665,5 +665,4 @@
     // For tests and the screen checks: a table point's position in the page.
     pagePoint: table.pagePoint,
   };
-  window.dispatchEvent(new CustomEvent("firestep:scenario-ready"));
 })();

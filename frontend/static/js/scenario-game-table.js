@@ -1,15 +1,14 @@
 // The scenario editor on a game's table in set-up: the game's terrain and stands read from the page's
 // document (app.pages.scenario_editor.game_document); Save the table writes back through the game's API,
 // the terrain and objectives with one PATCH over the game's version, each stand moved over its own version.
-// A refusal is said in one sentence; what was saved before it stays saved.
+// What was saved before a refusal stays saved.
 (() => {
   const S = window.firestepScenario;
-  if (!S) return;
-  const { root, say } = S;
-  const gameId = root.dataset.gameId;
-  if (!gameId) return;
+  const gameId = S?.root.dataset.gameId;
+  if (!gameId || !S.file) return;
+  const { root } = S;
+  const { call, refusal, tell } = S.file;
   const API = `/api/v1/games/${encodeURIComponent(gameId)}`;
-  const message = root.querySelector("[data-file-message]");
   let version = Number(root.dataset.gameVersion);
   const doc = JSON.parse(document.getElementById("scn-game-doc").textContent);
   S.load(doc);
@@ -21,32 +20,6 @@
   let savedTerrain = JSON.stringify(S.doc().terrain);
   let savedObjectives = JSON.stringify(objectivesOf(S.doc()));
   const saved = new Map(standsIn(S.doc()).map((s) => [s.id, { place: JSON.stringify(s.placement || null), version: s.version }]));
-
-  const call = async (url, method, body) => {
-    try {
-      const response = await fetch(url, {
-        method, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body),
-        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": document.querySelector('meta[name="csrf-token"]')?.content || "" },
-      });
-      return { ok: response.ok, status: response.status, data: await response.json().catch(() => null), retryAfter: response.headers.get("Retry-After") };
-    } catch (err) {
-      return { ok: false, status: 0, data: null };
-    }
-  };
-  const refusal = (result, what) => {
-    const body = result.data || {};
-    const explained = window.firestepExplain ? window.firestepExplain(result.status, body, result.retryAfter) : "";
-    if (typeof body.detail === "string" && result.status >= 400 && result.status < 500) {
-      const clause = body.detail.charAt(0).toLowerCase() + body.detail.slice(1);
-      return `${what} not saved: ${body.field ? `${body.field}: ` : ""}${clause}`;
-    }
-    return explained || `${what} not saved (error ${result.status}).`;
-  };
-  const tell = (text, good = false) => {
-    message.textContent = text;
-    message.classList.toggle("good", good);
-    say(text, good);
-  };
 
   const save = async () => {
     // Only before the game starts (the page refuses itself with a 409 once it has; this page may be older).
@@ -63,7 +36,7 @@
       const what = body.terrain && body.table_objectives ? "The terrain and objectives" : body.terrain ? "The terrain" : "The objectives";
       const result = await call(API, "PATCH", body);
       if (result.status === 409) { tell(`${what} not saved: the game was changed elsewhere since this page was opened; reload the page to edit the table as it is now.`); return; }
-      if (!result.ok) { tell(refusal(result, what)); return; }
+      if (!result.ok) { tell(refusal(result, `${what} not saved`)); return; }
       version = result.data.version;
       savedTerrain = terrain;
       savedObjectives = objectives;
@@ -76,7 +49,7 @@
       const [x, y] = stand.placement.center;
       const body = { x, y, facing_deg: stand.placement.facing_deg ?? 90, version: was.version };
       const result = await call(`${API}/units/${encodeURIComponent(stand.id)}/move`, "POST", body);
-      if (!result.ok) { tell(refusal(result, stand.name)); return; }
+      if (!result.ok) { tell(refusal(result, `${stand.name} not saved`)); return; }
       saved.set(stand.id, { place, version: result.data.unit.version });
       done += 1;
     }

@@ -7,13 +7,12 @@
     const m = window.firestepMap;
     if (!m || m.docking) return;
     m.docking = true;
-    const { model, leaflet: map, toLL, root, screenPoint } = m;
+    const { model, leaflet: map, toLL, root, screenPoint, onTable } = m;
     const panel = document.querySelector("[data-map-panel]");
     const chip = document.querySelector("[data-score-chip]");
     const canvas = map.getContainer();
     const REACH = 24; // a finger's reach round each stand's centre stays clear of the card
     const narrow = window.matchMedia("(max-width: 899px), (orientation: portrait)");
-    const onTable = (u) => u && u.base && !u.killed && !u.off_table && u.x !== null && u.y !== null;
     const about = () => {
       const u = model.units.get(m.selectedStand());
       if (panel.hidden || root.dataset.shows !== "stand" || !onTable(u)) return [];

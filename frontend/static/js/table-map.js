@@ -108,7 +108,7 @@
   // -- drawing (terrain and the game's own items: table-board.js) -------------------------------------------
   const drawCloth = () => table.drawCloth(layers.cloth, drawIn("cloth"));
   const standLayers = new Map(); // unit id -> {shape, label}
-  const onTable = (u) => u.x !== null && u.y !== null && u.base && !u.off_table && !u.killed && sizes.bases[u.base];
+  const onTable = (u) => u && u.x !== null && u.y !== null && u.base && !u.off_table && !u.killed && sizes.bases[u.base];
   const coverClass = new Map(); // unit id -> "cov-full" | "cov-partial" (table-coverage.js sets it)
   const noTarget = new Map(); // unit id -> why it may not be the target picked now (table-act.js sets it)
   const standClass = (u) => [
@@ -719,7 +719,7 @@
   // For the map's other scripts (table-*.js) and tests.
   window.firestepMap = {
     undoEvent,
-    model, sizes, W, LEN, api, role, send, refusal, failed, nameOf, mayActFor, notice, tell,
+    model, sizes, W, LEN, api, role, send, refusal, failed, nameOf, mayActFor, notice, tell, onTable,
     setCover: (classes) => {
       coverClass.clear();
       for (const [id, cls] of classes) coverClass.set(id, cls);
