@@ -98,9 +98,7 @@ CSRF_REFUSED_API = (
     f"(or the {CSRF_FIELD} form field) with the value of the {CSRF_COOKIE} cookie, from a page of this "
     "server; or authenticate with Authorization: Bearer instead of the cookie"
 )
-CSRF_REFUSED_PAGE = (
-    "Nothing was changed: this form's security token is missing or out of date; reload the page and try again."
-)
+CSRF_REFUSED_PAGE = "Nothing was changed: this form's security token is missing or out of date; reload the page and try again."
 
 
 def csrf_token(request: Request) -> str:
