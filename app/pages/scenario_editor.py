@@ -102,7 +102,8 @@ def edit_game_table_page(
         if counter_editor.takes_club(game.ruleset):
             return counter_editor.context(game.ruleset, game=(game, units))
         doc = game_document(game, units)
-        return {**_context(game.ruleset), "scenario_id": None, "shipped": False, "game_doc": doc}
+        deploy = scenario_forces.deploy_context(game.ruleset, doc, moves_only=True)
+        return {**_context(game.ruleset), "scenario_id": None, "shipped": False, "game_doc": doc, **deploy}
 
     found = session.get(Game, game_id)
     page = (

@@ -1,8 +1,9 @@
 """A new scenario's forces kept in the browser's draft (issue 67; app.services.scenario_forces): the forces
 panel's posts (a formation added from a table or the chart, regraded, renamed, removed) are kept in the draft and
 answered by the side's formations as the server renders them (`_scenario_formations.html`), with the forces as
-a JSON island for the map's deployment (scenario-deploy.js draws the stands from it). A table's formations are
-offered as `<option>`s the server lists. A refused value is a 422 naming its field in one sentence (net-status.js
+a JSON island for the map's deployment (scenario-deploy.js draws the stands from it); the Deploy tab's list of
+formations and stands (`_scenario_deploy.html`) is read from the draft after each placement kept. A table's
+formations are offered as `<option>`s the server lists. A refused value is a 422 naming its field in one sentence (net-status.js
 shows it); CSRF as every post (app.guard.security)."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
+from shapely import Polygon
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
@@ -39,6 +41,7 @@ from rules.core import scenario as S
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.forces import chart_dict
 from rules.registry import all_game_rules, get_game_rules
+from rules.table.frame import oriented_rect
 
 router = Router(include_in_schema=False)
 
@@ -94,6 +97,92 @@ def _shown(ruleset_id: str, side: str, i: int, unit: forces.Json) -> Shown:
     fixed = bool(unit.get("gun")) or unit.get("kind") in forces.crewed_kinds(ruleset_id) or not quality
     note = ("Crewed weapons keep their own grade." if fixed else table["quality_rule"]) if table else ""
     return Shown(unit_id, name, level, stands, False, quality, tuple(grades), False, fixed, note)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A stand as the Deploy tab offers it to place: its name under its formation, and where it stands (`placed`,
+    `not placed` or `outside its zone`)."""
+
+    id: str
+    label: str
+    where: str
+
+
+@dataclass(frozen=True)
+class Deploying:
+    """A formation as the Deploy tab lists it: an organisation-table entry (`note`: the game lines it up), or its
+    stands to place one by one."""
+
+    id: str
+    name: str
+    note: str = ""
+    off_table: bool = False
+    stands: tuple[Standing, ...] = ()
+
+    @property
+    def placed(self) -> int:
+        return sum(1 for s in self.stands if s.where != "not placed")
+
+
+def _labelled(formation: forces.Json) -> list[tuple[forces.Json, str]]:
+    """Each stand with the boxes between it and its formation ("Infantry Company 2 · Infantry Platoon 1"): two
+    "Infantry Platoon 1"s of a battalion are told apart."""
+    out: list[tuple[forces.Json, str]] = []
+
+    def visit(unit: forces.Json, path: list[str]) -> None:
+        here = [] if unit is formation else [*path, str(unit.get("name") or "")]
+        if unit.get("base"):
+            out.append((unit, " · ".join(here) or str(unit.get("name") or unit.get("id"))))
+        for child in unit.get("children") or []:
+            visit(child, here)
+
+    visit(formation, [])
+    return out
+
+
+def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = False) -> dict[str, object]:
+    """What `_scenario_deploy.html` shows of a document's stands: each side's formations, the names of the
+    stands outside their side's zone (its corners as the map draws them, a round base as its square), and
+    whether stands are only moved (a game's table: none laid out or taken off)."""
+    bases = get_game_rules(ruleset_id).book.kit.bases
+    outside: list[str] = []
+
+    def where(zone: Polygon | None, stand: forces.Json) -> str:
+        at = stand.get("placement")
+        if not at:
+            return "not placed"
+        spec = bases.get(str(stand.get("base")))
+        w, d = (spec.width_cm, spec.width_cm if spec.shape == "round" else spec.depth_cm) if spec else (2, 2)
+        facing = 90 if at.get("facing_deg") is None else at["facing_deg"]
+        if zone is None or zone.covers(oriented_rect(tuple(at["center"]), facing, w, d)):
+            return "placed"
+        outside.append(str(stand.get("name")))
+        return "outside its zone"
+
+    deploying: dict[str, list[Deploying]] = {}
+    for side in forces.SIDES:
+        spec = document["sides"][side]
+        drawn = spec.get("deployment_zone")
+        zone = Polygon(drawn["coordinates"][0]).buffer(1e-6) if drawn else None  # on its edge is in it
+        deploying[side] = []
+        for i, unit in enumerate(spec["forces"]):
+            shown = _shown(ruleset_id, side, i, unit)
+            stands = (
+                ()
+                if shown.entry
+                else tuple(Standing(str(s.get("id")), label, where(zone, s)) for s, label in _labelled(unit))
+            )
+            deploying[side].append(
+                Deploying(
+                    shown.id,
+                    shown.name,
+                    shown.note if shown.entry else "",
+                    bool(unit.get("off_table")),
+                    stands,
+                )
+            )
+    return {"deploying": deploying, "outside": outside, "moves_only": moves_only}
 
 
 def forces_url(ruleset_id: str, scenario: str = "") -> str:
@@ -420,11 +509,34 @@ def chart_row(ruleset_id: str, request: Request, side: str = "", drop: bool = Fa
     )
 
 
-def shown(request: Request, session: SessionDep, ruleset_id: str, scenario: str = "") -> dict[str, object]:
-    """The forces panel's formations for the editor's page: this browser's draft's (of the scenario edited), or
-    as the scenario is saved, or none yet."""
+def _document(request: Request, session: SessionDep, ruleset_id: str, scenario: str = "") -> forces.Json:
+    """This browser's draft's document (of the scenario edited), or the scenario as saved, or an empty one."""
     draft = drafts.find(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id, scenario)
     if draft is not None:
-        return context(ruleset_id, draft.document, scenario)
+        return draft.document
     saved = scenarios_service.get_document(session, scenario) if scenario else None
-    return context(ruleset_id, saved or drafts.empty_document(ruleset_id), scenario)
+    return saved or drafts.empty_document(ruleset_id)
+
+
+def shown(request: Request, session: SessionDep, ruleset_id: str, scenario: str = "") -> dict[str, object]:
+    """The forces panel's formations and the Deploy tab's list for the editor's page, from `_document`."""
+    document = _document(request, session, ruleset_id, scenario)
+    return context(ruleset_id, document, scenario) | deploy_context(ruleset_id, document)
+
+
+def _deploy_list(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
+    if isinstance(target, Response):
+        return target
+    parts = deploy_context(target[0], _document(request, session, *target))
+    return templates.TemplateResponse(request, "_scenario_deploy.html", parts)
+
+
+@router.get("/scenarios/new/{ruleset_id}/forces/deploy", response_class=HTMLResponse)
+def deploy_list(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    """The Deploy tab's list as the draft holds it: read again by scenario-deploy.js after a placement is kept."""
+    return _deploy_list(request, session, _new(request, ruleset_id))
+
+
+@router.get("/scenarios/{scenario_id}/edit/forces/deploy", response_class=HTMLResponse)
+def edited_deploy_list(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return _deploy_list(request, session, _edited(request, session, scenario_id))

@@ -9,7 +9,11 @@ import re
 from fastapi.testclient import TestClient
 
 from app.guard.security import NOTICE_HEADER
+from app.pages import scenario_forces as page
+from app.pages.templates import templates
+from app.services import scenario_drafts as drafts
 from app.services import scenario_forces as forces
+from tests.app.test_club_form import required
 from tests.csrf import form, header
 
 FF = "flanders-fields"
@@ -54,6 +58,8 @@ def test_the_forces_panel_posts_keep_the_draft_s_forces_and_refuse_by_field(
     # A stand placed on the map, kept: posted as the outbox sends it (JSON, the CSRF header).
     placed = {"formation": fid, "stand": [f"{fid}/mmg-1"], "x": [10], "y": [20], "facing": [270]}
     assert c.post(f"{url}/deploy", json=placed, headers=header(c)).status_code == 204
+    listed = c.get(f"{url}/deploy").text  # the Deploy tab's list, read again from the draft
+    assert f'data-place="{fid}/mmg-1" aria-pressed="false">Vickers MMG 1 · placed' in listed, listed
     assert (
         '"center": [10.0, 20.0]'
         in c.post(f"{url}/change", data=form(c), headers={"HX-Trigger-Name": f"name.{fid}"}).text
@@ -101,3 +107,31 @@ def test_an_edit_s_forces_go_to_its_own_draft_and_a_chart_s_rows_are_the_server_
         c.get(f"/scenarios/new/{FF}/forces/row", params={"side": "attacker"}).status_code == 422
     )  # no chart
     assert c.get(f"/scenarios/new?ruleset={mm}").text.count("None yet.") == 2  # the new draft's forces: none
+
+
+def test_the_deploy_list_shows_where_the_draft_s_stands_stand() -> None:
+    """The Deploy tab's list (`_scenario_deploy.html`, from the draft alone): each formation's stands placed, not
+    placed or outside their side's zone, the stands outside named in its note; its context is what it says."""
+    document = drafts.empty_document(FF)
+    assert required("_scenario_deploy.html") == set(page.deploy_context(FF, document))
+    unit = forces.add_from_table(
+        FF, document, "defender", "gb-1915", "gb-1915/mmg-company-1", None, "Vickers"
+    )
+    zone = [[0, 150], [120, 150], [120, 180], [0, 180], [0, 150]]
+    document["sides"]["defender"]["deployment_zone"] = {"type": "Polygon", "coordinates": [zone]}
+    first, second, *rest = [u for u in forces.walk(unit) if u.get("base")]
+    first["placement"] = {"center": [10, 170], "facing_deg": 270}  # in the zone
+    second["placement"] = {"center": [10, 90], "facing_deg": 270}  # in the middle of the table
+    context = page.deploy_context(FF, document)
+    [shown] = context["deploying"]["defender"]  # type: ignore[index]
+    assert [s.where for s in shown.stands] == ["placed", "outside its zone"] + ["not placed"] * len(rest)
+    assert (shown.placed, context["outside"]) == (2, [second["name"]])
+    drawn = templates.get_template("_scenario_deploy.html").render(**context)
+    assert (
+        f"Vickers: 2 of {len(rest) + 2} placed" in drawn and "No formations yet" in drawn
+    )  # the attacker's none
+    assert f"1 stand is outside its side's zone: {second['name']}." in drawn
+    assert "Lay out Vickers in the defender's zone" in drawn
+    assert "data-lay-out" not in templates.get_template("_scenario_deploy.html").render(
+        **page.deploy_context(FF, document, moves_only=True)
+    )  # a game's table: stands only moved

@@ -1,14 +1,12 @@
 // The scenario editor's deployment: every stand drawn to scale where it is placed, with a handle a finger
 // can drag (44 px, however small the base); a stand picked from the list and put down with one tap, or a
 // whole formation laid out in its side's zone in one step (base to base with firestep's gap, front rows
-// first, facing the enemy). A stand outside its side's zone is marked and counted.
+// first, facing the enemy). A stand outside its side's zone is marked and counted. The list of formations and
+// stands is the server's (_scenario_deploy.html), read again from the draft once a placement is kept.
 (() => {
   const S = window.firestepScenario;
   if (!S) return;
-  const { data, root, map, layers, toLL, fromLL, rect, round, humanise, say, h, standsOf } = S;
-  // A formation's name as the forces panel shows it.
-  const formationName = (u) =>
-    u.name || (u.table_id ? humanise(`${u.table_id} ${u.template || ""}`.trim()) : u.id);
+  const { data, root, map, layers, toLL, fromLL, rect, round, say, standsOf } = S;
   const SIDES = ["attacker", "defender"];
   const FACING = { attacker: 90, defender: 270 }; // the document's frame: 90 faces the defender
   const GAP = data.deploy_gap_cm;
@@ -17,7 +15,7 @@
   const drawn = new Map(); // stand id -> { shape, handle, label }
   const names = new Map(); // stand id -> its name under its formation
   const labels = L.layerGroup(); // on the map only when zoomed in far enough to read them
-  const { escapeHtml } = window.firestepDom;
+  const { escapeHtml, read, draw } = window.firestepDom;
   // Labels from as far in as the game's map shows its stands' (table-drawing.js).
   const showLabels = () => {
     const on = S.labelsOn();
@@ -26,8 +24,6 @@
   };
   map.on("zoomend", showLabels);
   let placing = null; // stand id waiting for a tap
-  // A game's table (scenario-game-table.js): its stands are only moved; none is laid out or taken off.
-  const movesOnly = Boolean(root.dataset.gameId);
 
   const size = (stand) => {
     const spec = data.sizes.bases[stand.base];
@@ -85,14 +81,9 @@
     count();
   };
   const count = () => {
-    const out = SIDES.flatMap((side) => stands(side).filter((s) => outside(side, s)).map((s) => s.name));
-    const placed = SIDES.reduce((n, side) => n + stands(side).filter((s) => s.placement).length, 0);
-    root.dataset.placed = String(placed);
-    root.dataset.outside = String(out.length);
-    outsideLine.hidden = !out.length;
-    outsideLine.textContent = out.length
-      ? `${out.length} stand${out.length > 1 ? "s are" : " is"} outside ${out.length > 1 ? "their" : "its"} side's zone: ${out.slice(0, 4).join(", ")}${out.length > 4 ? "…" : ""}.`
-      : "";
+    const of = (test) => String(SIDES.reduce((n, side) => n + stands(side).filter((s) => test(side, s)).length, 0));
+    root.dataset.placed = of((side, s) => s.placement);
+    root.dataset.outside = of(outside);
   };
   const put = (side, stand, [x, y]) => {
     if (!S.onTable([x, y])) { say(`${stand.name} must stand on the table.`); drawStand(side, stand); return; }
@@ -102,7 +93,6 @@
     if (placedIn) placedIn.formation.off_table = false;
     drawStand(side, stand);
     count();
-    renderList();
     S.changed({ placement: stand.id });
   };
 
@@ -148,51 +138,28 @@
       }
     }
     drawAll();
-    renderList();
     S.changed({ placement: formation.id });
     const placed = mine.length - left.length;
     if (left.length) say(`${formation.name}: ${placed} stands laid out; ${left.length} did not fit in the zone (place them by hand or make the zone deeper).`);
     else say(`${formation.name} laid out in the ${side}'s zone: ${placed} stands.`, true);
   };
 
-  // -- the list: per side, per formation, its stands ------------------------------------------------------
-  const renderList = () => {
-    const blocks = [];
-    for (const side of SIDES) {
-      blocks.push(h("h3", { text: `${humanise(side)}` }));
-      const forces = S.doc().sides[side].forces;
-      if (!forces.length) blocks.push(h("p", { class: "muted", text: "No formations yet: add them under Forces." }));
-      for (const formation of forces) {
-        const name = formationName(formation);
-        if (formation.table_id) {
-          blocks.push(h("div", { class: "scn-deploy" }, h("p", { class: "scn-deploy-name", text: name }),
-            h("p", { class: "muted", text: `Built from the ${formation.table_id} table and lined up at the ${side}'s base edge when the game starts.` })));
-          continue;
-        }
-        const all = labelled(formation);
-        const placed = all.filter(({ stand }) => stand.placement).length;
-        blocks.push(h("div", { class: "scn-deploy", "data-deploy-formation": formation.id },
-          h("p", { class: "scn-deploy-name", text: formation.off_table ? `${name}: starts off the table` : `${name}: ${placed} of ${all.length} placed` }),
-          movesOnly ? null : h("label", { class: "toggle scn-toggle" },
-            h("input", { type: "checkbox", "data-off-table": formation.id, checked: Boolean(formation.off_table) }),
-            h("span", { text: "Starts off the table (say when it arrives in the notes)" })),
-          movesOnly ? null : h("div", { class: "actions" },
-            h("button", { type: "button", class: "button primary", "data-lay-out": formation.id, text: `Lay out ${name} in the ${side}'s zone` }),
-            // Named by side: both sides may field an "Infantry Company 1", heard alike.
-            h("button", { type: "button", class: "button", "data-clear": formation.id, text: `Take the ${side}'s ${name} off the table` })),
-          h("details", { "data-deploy-stands": formation.id },
-            h("summary", { text: "Place its stands one by one" }),
-            h("ul", { class: "scn-list" }, ...all.map(({ stand, label }) => h("li", {},
-              h("button", {
-                type: "button", class: `button scn-item${outside(side, stand) ? " scn-outside" : ""}`, "data-place": stand.id,
-                "aria-pressed": String(placing === stand.id),
-                text: `${label}${stand.placement ? (outside(side, stand) ? " · outside its zone" : " · placed") : " · not placed"}`,
-              })))))));
-      }
-    }
-    const open = new Set([...list.querySelectorAll("details[open]")].map((d) => d.dataset.deployStands));
-    list.replaceChildren(...blocks);
-    list.querySelectorAll("details").forEach((d) => { if (open.has(d.dataset.deployStands)) d.open = true; });
+  // -- the list: the server's, from the draft; offline it stays as it was (the map and the counts are this script's)
+  const pressed = () =>
+    list.querySelectorAll("[data-place]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.place === placing)));
+  let reads = 0; // only the latest read is drawn: two placements kept in a row answer in any order
+  const reread = async () => {
+    const url = root.querySelector("[data-forces-url]")?.dataset.forcesUrl;
+    const n = ++reads;
+    const part = url && (await read(`${url}/deploy`));
+    if (!part || n !== reads) return;
+    const open = [...list.querySelectorAll("details[open]")].map((d) => d.dataset.deployStands);
+    const [words, items] = part.children;
+    draw(outsideLine, words);
+    outsideLine.hidden = words.hidden;
+    draw(list, items);
+    list.querySelectorAll("details").forEach((d) => { d.open = open.includes(d.dataset.deployStands); });
+    pressed();
   };
   const find = (id) => {
     for (const side of SIDES) {
@@ -216,7 +183,7 @@
       return true;
     } : null);
     S.mode(found ? `Tap the table where ${found.stand.name} goes.` : "");
-    renderList();
+    pressed();
   };
   list.addEventListener("change", (e) => {
     const box = e.target.closest("[data-off-table]");
@@ -224,7 +191,7 @@
     if (!f) return;
     f.formation.off_table = box.checked;
     if (box.checked) standsOf(f.formation).forEach((s) => { s.placement = null; });
-    drawAll(); renderList(); S.changed({ placement: f.formation.id });
+    drawAll(); S.changed({ placement: f.formation.id });
   });
   list.addEventListener("click", (e) => {
     const lay = e.target.closest("[data-lay-out]");
@@ -234,7 +201,7 @@
       const f = find(clear.dataset.clear);
       if (!f) return;
       standsOf(f.formation).forEach((s) => { s.placement = null; });
-      drawAll(); renderList(); S.changed({ placement: f.formation.id });
+      drawAll(); S.changed({ placement: f.formation.id });
       return;
     }
     const place = e.target.closest("[data-place]");
@@ -242,8 +209,8 @@
   });
   // A formation's placements go to the draft as they change through the outbox (outbox.js: kept on the
   // device, sent again when a flaky wifi drops it). A game's table has no draft: it saves to the game.
-  const forcesUrl = root.querySelector("[data-forces-url]")?.dataset.forcesUrl;
   S.onChange(async (what) => {
+    const forcesUrl = root.querySelector("[data-forces-url]")?.dataset.forcesUrl;
     const f = forcesUrl && what.placement && find(what.placement);
     if (!f) return;
     const placed = standsOf(f.formation).filter((s) => s.placement);
@@ -252,13 +219,18 @@
       stand: placed.map((s) => s.id), x: at((p) => p.center[0]), y: at((p) => p.center[1]),
       facing: at((p) => p.facing_deg ?? 90) };
     const r = await window.firestepOutbox.send(`${forcesUrl}/deploy`, { body });
-    if (!r.ok && !r.queued) say(r.data?.detail || window.firestepExplain(r.status, r.data, r.retryAfter));
+    if (r.ok) reread();
+    else if (!r.queued) say(r.data?.detail || window.firestepExplain(r.status, r.data, r.retryAfter));
+  });
+  document.addEventListener("firestep:refresh", reread); // the placements kept offline, sent
+  // The draft's forces changed, or its zones (the particulars' answer): the list read anew.
+  document.body.addEventListener("htmx:afterSwap", (e) => {
+    if (["scn-formations", "scn-checks"].includes(e.detail.target.id)) reread();
   });
   S.onChange((what) => {
     if (what.placement) return;
-    if (what.all || what.forces || what.form) { drawAll(); renderList(); }
+    if (what.all || what.forces || what.form) drawAll();
   });
   drawAll();
-  renderList();
   showLabels();
 })();
