@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from fastapi import Query
@@ -98,23 +98,39 @@ def _macros() -> Any:
 
 
 class Shown:
-    """What one stream has sent (each piece's HTML by its key): a frame carries the pieces changed since."""
+    """What one stream has sent (each piece by its key, as it changes): a frame carries the pieces changed since."""
 
     def __init__(self) -> None:
-        self.sent: dict[str, str] = {}
+        self.sent: dict[str, object] = {}
 
     def frames(self, board: BoardOut) -> list[str]:
         """The board's changed pieces as frames' data (HTML in one JSON string each), each frame within
-        `live.FRAME_BYTES`; none when nothing changed."""
+        `live.FRAME_BYTES`; none when nothing changed. A running clock's seconds are no change: game-clock.js runs
+        them on (else one move sent every table's row again while any clock ran: the hostile pass of session 16)."""
         macros = _macros()
-        pieces = {
-            "ends": macros.ends(board.round_ends_at, True),
-            "disputes": macros.disputes(board.disputes, True),
-            **{f"table-{t.id}": macros.row(row(t), True) for t in board.tables},
+        rows = {f"table-{t.id}": row(t) for t in board.tables}
+        marks: dict[str, object] = {
+            "ends": board.round_ends_at,
+            "disputes": board.disputes,
+            **{key: _as_it_changes(r) for key, r in rows.items()},
         }
-        changed = [str(html) for key, html in pieces.items() if self.sent.get(key) != html]
-        self.sent.update({key: str(html) for key, html in pieces.items()})
-        return [json.dumps("".join(chunk)) for chunk in _packed(changed, live.FRAME_BYTES)]
+        changed = [key for key, mark in marks.items() if self.sent.get(key) != mark]
+        self.sent.update(marks)
+        pieces = [
+            macros.ends(board.round_ends_at, True)
+            if key == "ends"
+            else macros.disputes(board.disputes, True)
+            if key == "disputes"
+            else macros.row(rows[key], True)
+            for key in changed
+        ]
+        return [json.dumps("".join(chunk)) for chunk in _packed(map(str, pieces), live.FRAME_BYTES)]
+
+
+def _as_it_changes(r: EventRow) -> EventRow:
+    """A row with its running clocks' seconds left out: they go on by themselves."""
+    still = (replace(s, face=replace(s.face, seconds=0.0), text="") if s.face.running else s for s in r.clock)
+    return replace(r, clock=tuple(still))
 
 
 def _packed(pieces: Iterable[str], limit: int) -> list[list[str]]:

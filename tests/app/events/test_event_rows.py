@@ -127,6 +127,20 @@ def test_a_frame_of_cells_says_what_the_json_frame_says_once_within_the_bound() 
     assert text(pieces["ev-clock-1"]) == "paused: Att −0:12 · Def 10:00"
 
     assert shown.frames(frame) == []  # nothing changed: nothing sent
+
+    # A running clock read later: no change to send (game-clock.js runs it on); the clock stopped: its row.
+    def attacker_at(t: TableLive, attacker: SideClockOut) -> TableLive:
+        if t.clock is None or not t.clock.sides[0].running:
+            return t
+        return t.model_copy(update={"clock": clock(False, attacker, *t.clock.sides[1:])})
+
+    later = side("attacker", True, 905.5, 2995.5, 54.6)
+    assert shown.frames(board([attacker_at(t, later) for t in many], disputes=15)) == []
+    halted = later.model_copy(update={"running": False})
+    tables = [attacker_at(t, halted if t.id == 0 else later) for t in many]
+    row_0 = ["ev-turn-0", "ev-score-0", "ev-clock-0", "ev-status-0"]
+    assert list(cells(shown.frames(board(tables, disputes=15)))) == row_0
+    shown.frames(frame)
     assert list(cells(shown.frames(frame.model_copy(update={"disputes": 16})))) == ["ev-disputes"]
     stopped = cells(shown.frames(frame.model_copy(update={"disputes": 16, "round_ends_at": None})))
     assert list(stopped) == ["ev-ends"] and " hidden" in stopped["ev-ends"]
