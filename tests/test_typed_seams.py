@@ -27,8 +27,9 @@ FREE_FORM_CEILING = 10
 # DraftParticulars: a scenario document is JSON read key by key, 8) and a roll entered as a count (rules.core.rolls).
 # Session 14: counted with the names given to it (`Json`, `JsonObject`: 53 lines a name had hidden), the
 # editor's forces on the draft (app.services.scenario_forces) and the score's log read as Event's own JSON
-# columns (app.services.score.LogRow): 407.
-DICT_STR_ANY_CEILING = 407
+# columns (app.services.score.LogRow): 407. Session 16: 408, the editor's Deploy list drawn by the server from the
+# draft's document (app/pages/scenario_forces.py `_document`: a scenario document is JSON; its units read typed).
+DICT_STR_ANY_CEILING = 408
 
 
 def _reached(schema: Any, components: dict[str, Any], out: set[str]) -> set[str]:

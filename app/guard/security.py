@@ -98,7 +98,9 @@ CSRF_REFUSED_API = (
     f"(or the {CSRF_FIELD} form field) with the value of the {CSRF_COOKIE} cookie, from a page of this "
     "server; or authenticate with Authorization: Bearer instead of the cookie"
 )
-CSRF_REFUSED_PAGE = "Nothing was changed: this form's security token is missing or out of date; reload the page and try again."
+CSRF_REFUSED_PAGE = (
+    "Reload the page and try again: this form's security token (CSRF token) is missing or out of date."
+)
 
 
 def csrf_token(request: Request) -> str:
@@ -567,7 +569,7 @@ class SheetBudget:
 def page_wait_message(e: TooManyRequests, what: str) -> str:
     """The plain sentence a page shows for a 429."""
     seconds = "1 second" if e.retry_after == 1 else f"{e.retry_after} seconds"
-    return f"Too many {what} from this device: wait {seconds} and try again."
+    return f"Too many {what} from this device: Wait {seconds} and try again."
 
 
 # -- wiring -----------------------------------------------------------------------------------------------------

@@ -519,7 +519,7 @@ def changes_context(now: _Now, roles: list[str], events: list[LoggedEvent], afte
     }
 
 
-def _clock_form(now: _Now, roles: list[str], events: list[LoggedEvent]) -> dict[str, Any]:
+def _clock_form(now: _Now, roles: list[str], events: list[LoggedEvent]) -> dict[str, object]:
     """The referee's form that sets the clock, drawn anew as set after its limits are set or undone (the game
     over: gone); a seat has none. Not in every frame the clock reads: a turn's frames keep their bytes."""
     if "referee" not in roles or not any(logged_kind(e) in CLOCK_FORM_KINDS for e in events):

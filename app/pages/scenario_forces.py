@@ -9,6 +9,7 @@ shows it); CSRF as every post (app.guard.security)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -125,12 +126,27 @@ class Deploying:
         return sum(1 for s in self.stands if s.where != "not placed")
 
 
-def _labelled(formation: forces.Json) -> list[tuple[forces.Json, str]]:
+class _Placement(TypedDict, total=False):
+    center: list[float]
+    facing_deg: float | None
+
+
+class _Unit(TypedDict, total=False):
+    """A unit of a document's forces as the Deploy tab reads it (app/services/scenario_forces.py writes it)."""
+
+    id: str
+    name: str
+    base: str
+    children: list[_Unit]
+    placement: _Placement
+
+
+def _labelled(formation: _Unit) -> list[tuple[_Unit, str]]:
     """Each stand with the boxes between it and its formation ("Infantry Company 2 · Infantry Platoon 1"): two
     "Infantry Platoon 1"s of a battalion are told apart."""
-    out: list[tuple[forces.Json, str]] = []
+    out: list[tuple[_Unit, str]] = []
 
-    def visit(unit: forces.Json, path: list[str]) -> None:
+    def visit(unit: _Unit, path: list[str]) -> None:
         here = [] if unit is formation else [*path, str(unit.get("name") or "")]
         if unit.get("base"):
             out.append((unit, " · ".join(here) or str(unit.get("name") or unit.get("id"))))
@@ -148,14 +164,15 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
     bases = get_game_rules(ruleset_id).book.kit.bases
     outside: list[str] = []
 
-    def where(zone: Polygon | None, stand: forces.Json) -> str:
+    def where(zone: Polygon | None, stand: _Unit) -> str:
         at = stand.get("placement")
         if not at:
             return "not placed"
         spec = bases.get(str(stand.get("base")))
         w, d = (spec.width_cm, spec.width_cm if spec.shape == "round" else spec.depth_cm) if spec else (2, 2)
-        facing = 90 if at.get("facing_deg") is None else at["facing_deg"]
-        if zone is None or zone.covers(oriented_rect(tuple(at["center"]), facing, w, d)):
+        x, y = at["center"]
+        facing = at.get("facing_deg")
+        if zone is None or zone.covers(oriented_rect((x, y), 90 if facing is None else facing, w, d)):
             return "placed"
         outside.append(str(stand.get("name")))
         return "outside its zone"
