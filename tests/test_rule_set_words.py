@@ -164,6 +164,7 @@ APP_OWN_MEANINGS = {
     ("app/pages/game_record.py", "move"): "the log's event kind of a stand moved",
     ("app/pages/lookup.py", "open"): "the lookup form's errata panel left open",
     ("app/pages/scenario_editor.py", "move"): "rules.table.move, and a terrain card's movement entry",
+    ("app/pages/terrain_kinds.py", "move"): "a terrain card's movement entry (app.pages.scenario_editor's)",
     ("app/routes/campaign_battles.py", "open"): "a campaign battle's status, not yet settled",
     ("app/routes/forces.py", "advance"): "the name of a stand move's example in the API's documentation",
     ("app/routes/games.py", "advance"): "the turn's advance (route and its example)",

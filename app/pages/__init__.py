@@ -35,6 +35,7 @@ from app.pages import (
     stand_play,
     table_map,
     template_coverage,
+    terrain_kinds,
     trust,
 )
 from app.pages.common import refusal_page
@@ -67,6 +68,7 @@ for pages in (
     scenario_editor,
     scenario_drafts,
     scenario_forces,
+    terrain_kinds,
     club_save,
     after_action,
     events,

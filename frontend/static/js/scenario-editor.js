@@ -126,72 +126,26 @@
   const breadthInput = root.querySelector("[data-terrain-breadth]");
   const ownerSelect = root.querySelector("[data-terrain-owner]");
 
-  const coverWords = (card) => {
-    if (!card.cover) return "";
-    const alone = `Cover: ${card.cover.cover} (“${card.cover.text}”).`;
-    const withOthers = card.with.map((w) => ` With ${w.kinds.join(" and ")}: ${w.cover}.`).join("");
-    return alone + withOthers;
-  };
-  const moveWords = (card) => {
-    const move = card.move;
-    if (!move) return "";
-    if (!move.terrain) return " Movement: crossed by the wire rules, not the movement table.";
-    const row = move.by_period[doc.period] || Object.values(move.by_period)[0];
-    if (!row) return "";
-    const parts = Object.entries(row).map(([mover, r]) => {
-      if (!r.may_pass) return `${humanise(mover)} may not pass`;
-      if (r.crossing_actions) return `${humanise(mover)} ${r.crossing_actions} actions to cross`;
-      return `${humanise(mover)} ${r.allowance_cm} cm`;
-    });
-    return ` Movement (${humanise(move.terrain)}): ${parts.join(", ")}.`;
-  };
-  // The rule set's own name for a kind (the book's "Built-up area (BuA)" for a village), else the kind's.
+  // The kind's card is the server's (app.pages.terrain_kinds, also a drawn piece's); a typical width's tap
+  // fills the breadth in, and a kind picked starts at its first.
   const kindName = (kind) => kinds.get(kind)?.name || humanise(kind);
-  const namedWords = (card) => (card.named ? `The book's “${card.named.text}” (${card.named.source}). ` : "");
-  // The typical widths the rule set gives a line of this kind, one tap each; the first is filled in.
-  const offers = root.querySelector("[data-breadth-offers]");
-  const showOffers = (card) => {
-    offers.replaceChildren(...card.widths.map((w) => h("button", {
-      type: "button", class: "button", "data-breadth-offer": String(w.cm), text: `${w.cm} cm`,
-      title: `“${w.text}” (${w.source})`, "aria-pressed": String(Number(breadthInput.value) === w.cm),
-    })));
-    const lines = [...new Set(card.widths.map((w) => `“${w.text}” (${w.source})`))];
-    root.querySelector("[data-breadth-source]").textContent = lines.length ? `Typical: ${lines.join("; ")}.` : "";
-  };
-  offers.addEventListener("click", (e) => {
-    const b = e.target.closest("[data-breadth-offer]");
-    if (!b) return;
-    breadthInput.value = b.dataset.breadthOffer;
-    showOffers(kinds.get(kindSelect.value));
-  });
-  breadthInput.addEventListener("input", () => showOffers(kinds.get(kindSelect.value)));
-  // A rule set reading the ground by classes: a piece's class is the one it names, else its kind's.
   const classSelect = root.querySelector("[data-terrain-class]");
-  const classes = new Map((data.classes || []).map((c) => [c.id, c]));
-  const classOf = (kind, named) => classes.get(named) || (data.classes || []).find((c) => c.kinds.includes(kind));
-  const classWords = (kind, named) => { const c = classOf(kind, named); return c ? ` ${c.text}` : ""; };
-  const kindWords = (kind, named) => `${kindName(kind)}.${classWords(kind, named)} ${namedWords(kinds.get(kind))}${coverWords(kinds.get(kind))}${moveWords(kinds.get(kind))}`.trim();
-
-  const showKind = () => {
-    const card = kinds.get(kindSelect.value);
-    root.querySelector("[data-kind-card]").textContent = kindWords(card.kind, classSelect?.value);
-    if (classSelect) classSelect.options[0].textContent = `As its kind (${humanise(classOf(card.kind)?.id || "none")})`;
-    const breadthRow = root.querySelector("[data-breadth-row]");
-    breadthRow.hidden = !card.breadth;
-    root.querySelector("[data-breadth-label]").textContent = card.kind === "wire"
-      ? "Depth of the belt (cm; blank: the rules' standard belt)" : `${kindName(card.kind)} width (cm, needed for a line)`;
-    showOffers(card);
-    root.querySelector("[data-owner-row]").hidden = card.kind !== "trench";
-    // Sight over a hill needs its height (rules.table's line of sight reads height_cm); the rules give none.
-    root.querySelector("[data-height-row]").hidden = card.kind !== "hill";
-    root.querySelector('[data-draw="Line"]').disabled = card.area;
-  };
+  const kindUrl = document.getElementById("scn-kind-card").getAttribute("hx-get");
+  const pressOffers = () => root.querySelectorAll("[data-breadth-offer]").forEach((b) => {
+    b.setAttribute("aria-pressed", String(Number(breadthInput.value) === Number(b.dataset.breadthOffer)));
+  });
+  root.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-breadth-offer]");
+    if (b) { breadthInput.value = b.dataset.breadthOffer; pressOffers(); }
+  });
+  breadthInput.addEventListener("input", pressOffers);
+  root.addEventListener("htmx:load", pressOffers);
+  const lineFits = () => { root.querySelector('[data-draw="Line"]').disabled = kinds.get(kindSelect.value).area; };
   kindSelect.addEventListener("change", () => {
     const { widths } = kinds.get(kindSelect.value);
-    if (widths.length) breadthInput.value = String(widths[0].cm); // a kind picked: its typical width to start
-    showKind();
+    if (widths.length) breadthInput.value = String(widths[0].cm);
+    lineFits();
   });
-  classSelect?.addEventListener("change", showKind);
 
   // -- the checks a drawn shape must pass -------------------------------------------------------------------
   const ringsOf = (geometry) => (geometry.type === "Polygon" ? geometry.coordinates : [geometry.coordinates]);
@@ -374,15 +328,16 @@
     if (id) {
       const { feature } = pieces.get(id);
       piecePanel.querySelector("[data-piece-name]").textContent = nameOf(feature);
-      const owner = feature.properties.owner ? ` The ${feature.properties.owner}'s trench.` : "";
-      const high = feature.properties.height_cm ? ` ${feature.properties.height_cm} cm high.` : "";
-      piecePanel.querySelector("[data-piece-card]").textContent = `${kindWords(feature.properties.kind, feature.properties[data.class_property])}${owner}${high}`;
+      const p = feature.properties;
+      const values = {
+        terrain_kind: p.kind, terrain_class: p[data.class_property] || "", forces_period: doc.period || "",
+        piece: "true", owner: p.owner || "",
+      };
+      if (p.height_cm) values.height = String(p.height_cm);
+      htmx.ajax("GET", kindUrl, { target: piecePanel.querySelector("[data-piece-card]"), swap: "innerHTML", values });
       piecePanel.querySelector("[data-piece-rename]").value = feature.properties.name || "";
       const pieceClass = piecePanel.querySelector("[data-piece-class]");
-      if (pieceClass) {
-        pieceClass.value = feature.properties[data.class_property] || "";
-        pieceClass.options[0].textContent = `As its kind (${humanise(classOf(feature.properties.kind)?.id || "none")})`;
-      }
+      if (pieceClass) pieceClass.value = feature.properties[data.class_property] || "";
       if (!root.querySelector('[data-scn-panel="terrain"]').hidden) piecePanel.scrollIntoView({ block: "nearest" });
     }
     renderList();
@@ -544,7 +499,7 @@
   };
   form.addEventListener("change", (e) => {
     const t = e.target;
-    if (t.matches("[data-doc-period]")) { readForm(); showPeriod(); showKind(); if (selected) select(selected); }
+    if (t.matches("[data-doc-period]")) { readForm(); showPeriod(); htmx.trigger("#scn-kind-card", "firestep:period"); if (selected) select(selected); }
     if (t.matches("[data-side-nation]")) showPeriod();
     if (t.matches("[data-table]")) {
       const value = Number(t.value);
@@ -652,7 +607,7 @@
   readForm();
   doc.table = { width_cm: Number(form.querySelector('[data-table="width_cm"]').value) || 120, length_cm: Number(form.querySelector('[data-table="length_cm"]').value) || 180 };
   setZones();
-  showKind();
+  lineFits();
   load(doc, false);
 
   window.firestepScenario = {

@@ -1,0 +1,44 @@
+"""The scenario editor's terrain kind card from the server (app.pages.terrain_kinds): the words the editor showed
+for a kind, the rows it needs, a drawn piece's card, and a kind or class it does not know refused, naming it."""
+
+from __future__ import annotations
+
+from html import unescape
+
+from fastapi.testclient import TestClient
+
+from rules.flanders_fields.book.cover import cover_for
+
+CARD = "/scenarios/new/flanders-fields/terrain-kind"
+
+
+def test_a_kinds_card_says_the_rules_words_and_shows_the_rows_it_needs(sqlite_client: TestClient) -> None:
+    woods = sqlite_client.get(CARD, params={"terrain_kind": "woods", "forces_period": "mid"})
+    assert woods.status_code == 200
+    assert (
+        f"Woods. Cover: {cover_for(['woods'])} (“Wooded areas provide soft cover”). With trench: "
+        f"{cover_for(['woods', 'trench'])}. Movement (Close): Infantry 10 cm, Cavalry 15 cm, Field artillery 10 cm,"
+        " Tank 10 cm.</p>"
+    ) in woods.text
+    assert 'data-kind="woods">' in woods.text  # no breadth: its row stays hidden (scenario-editor.css)
+    wire = sqlite_client.get(CARD, params={"terrain_kind": "wire"})
+    assert "Wire. Cover: open (“Experienced and Veteran troops" in wire.text
+    assert "Movement: crossed by the wire rules, not the movement table.</p>" in wire.text
+    assert "data-breadth" in wire.text
+    assert "Depth of the belt (cm; blank: the rules' standard belt)" in unescape(wire.text)
+    assert wire.text.count("data-breadth-offer=") == 2 and 'data-breadth-offer="2"' in wire.text
+    piece = sqlite_client.get(CARD, params={"terrain_kind": "trench", "piece": "true", "owner": "attacker"})
+    said = unescape(piece.text).strip()
+    assert said.startswith("Trench. Cover: ") and "The attacker's trench." in said
+
+
+def test_an_unknown_kind_class_or_owner_is_refused_naming_the_field(sqlite_client: TestClient) -> None:
+    for params, field in (
+        ({"terrain_kind": "lava"}, "Terrain kind: "),
+        ({"terrain_kind": "woods", "terrain_class": "x" * 5000}, "Terrain class: "),
+        ({"terrain_kind": "trench", "owner": "referee"}, "Owner: "),
+        ({"terrain_kind": "hill", "height": "1e9"}, "Height: "),
+    ):
+        answer = sqlite_client.get(CARD, params=params)
+        assert answer.status_code == 422 and answer.text.startswith(field), params
+    assert sqlite_client.get("/scenarios/new/nope/terrain-kind").status_code == 422
