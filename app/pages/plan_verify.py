@@ -113,7 +113,10 @@ def objectives_verdict(session: Session, game: Game, viewer: Viewer, side: Side)
         checked = score_service.secrets_checked(session, game, side, whole)
     except Conflict:
         name = Words(game.ruleset, "").word(side)
-        return Verdict(f"Not yet: nothing of the {name}'s secret objectives is revealed.", refused=409)
+        return Verdict(
+            f"Not yet: the {name}'s secret objectives can be checked once one scores, or at the end.",
+            refused=409,
+        )
     return _verdict(checked, secret=True)
 
 

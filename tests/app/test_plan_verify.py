@@ -106,7 +106,7 @@ def test_secret_objectives_check_refuses_alike_whether_the_side_holds_some_or_no
         assert c.get(f"{api}/{side}/verify", headers=seat).status_code == 409
         seated(c, g, seat)
         r = c.get(f"{page}/{side}/verify", headers=HTMX)
-        said = f"Not yet: nothing of the {side}'s secret objectives is revealed."
+        said = f"Not yet: the {side}'s secret objectives can be checked once one scores, or at the end."
         assert (r.status_code, words(r.text).strip()) == (200, said) and HILL_NAME not in r.text
     assert c.get(f"{page}/defender/verify").status_code == 409  # asked by no htmx: the API's status
 
