@@ -130,7 +130,7 @@
   // fills the breadth in, and a kind picked starts at its first.
   const kindName = (kind) => kinds.get(kind)?.name || humanise(kind);
   const classSelect = root.querySelector("[data-terrain-class]");
-  const kindUrl = document.getElementById("scn-kind-card").getAttribute("hx-get");
+  const kindUrl = document.getElementById("scn-kind-ask").getAttribute("hx-get");
   const pressOffers = () => root.querySelectorAll("[data-breadth-offer]").forEach((b) => {
     b.setAttribute("aria-pressed", String(Number(breadthInput.value) === Number(b.dataset.breadthOffer)));
   });
@@ -499,7 +499,7 @@
   };
   form.addEventListener("change", (e) => {
     const t = e.target;
-    if (t.matches("[data-doc-period]")) { readForm(); showPeriod(); htmx.trigger("#scn-kind-card", "firestep:period"); if (selected) select(selected); }
+    if (t.matches("[data-doc-period]")) { readForm(); showPeriod(); htmx.trigger("#scn-kind-ask", "firestep:period"); if (selected) select(selected); }
     if (t.matches("[data-side-nation]")) showPeriod();
     if (t.matches("[data-table]")) {
       const value = Number(t.value);
