@@ -43,7 +43,6 @@
     };
     const stop = () => { play = null; picking(false); panel.classList.remove("playing", "played"); delete root.dataset.playTarget; };
 
-    // -- the card's states ----------------------------------------------------------------------------------
     const { partOf, read } = window.firestepDom;
     const draw = (part) => window.firestepDom.draw(area(), part);
     const renderActs = (u) => draw(actsHtml && !u.killed ? partOf(actsHtml) : null);
@@ -133,11 +132,9 @@
       return p.asked;
     };
     const renderAsked = () => draw(partOf(play.asked));
-    // The card asked anew and drawn, unless the player has gone on meanwhile.
     const reAsk = async (dice) => { const mine = play, asked = await askCard(dice); if (asked && play === mine) renderAsked(); return asked; };
     const renderDone = () => { if (play.doneHtml) draw(partOf(play.doneHtml)); };
 
-    // -- the acts -------------------------------------------------------------------------------------------
     // A direct roll's die tapped (or firestep asked to roll it): recorded at once.
     const rollNow = async (i, dice) => {
       const u = model.units.get(m.selectedStand()), act = acts[i];
@@ -218,7 +215,6 @@
       acts = []; // the acts before the roll are not what it leaves
       actsHtml = "";
       delete root.dataset.standActs;
-      // The answer read as the roll's event says it, the stand's acts and edits as they now stand under it.
       panel.classList.add("played");
       readActs(play.stand, false, r.data.event_id);
     };
@@ -279,8 +275,7 @@
       play.dice = [];
       reAsk(null);
     });
-    // A roll another device recorded with a value given over the table's (a range by the tape) is shown to
-    // everyone else as the claim it is.
+    // Another seat's roll with a value given over the table's (a range by tape): told as the claim it is.
     const claimShown = (e) => {
       const ev = e.detail || {};
       const p = ev.payload || {};

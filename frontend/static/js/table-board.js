@@ -27,9 +27,8 @@
 
     // Whatever the rule set draws of its board (GameState.board_drawn): polygons in table cm, or points with
     // a radius, each with its style and label; a thing's zone (a barrage's danger zone) is drawn with it.
-    // Each label where it covers no stand and no other label: on its thing when that is clear, else moved off
-    // to the nearest clear place round it; always inside the table, its words wrapped on a narrow screen
-    // (map.css).
+    // Each label where it covers no stand and no other label: on its thing when that is clear, else moved
+    // to the nearest clear place round it; always inside the table, wrapped on a narrow screen (map.css).
     let tips = [];
     const placeLabels = () => {
       const taken = m.standBoxes().map((s) => s.r);
@@ -62,8 +61,7 @@
       const draw = (d) => {
         const latlngs = d.point ? circle(d.point, d.radius_cm) : d.polygon.map(toLL);
         const layer = L.polygon(latlngs, { ...drawIn("board"), className: d.point ? `${d.style} point` : d.style, interactive: false }).addTo(layers.board);
-        // Labelled on the table, as the templates are: a finger gets no hover. Its words as text, never
-        // markup.
+        // Labelled on the table like the templates: a finger gets no hover. Its words as text, never markup.
         layer.bindTooltip(m.h("span", { text: d.label }), { className: "board-label", direction: "center", permanent: true, opacity: 1 });
         tips.push(layer.getTooltip());
         (d.zone || []).forEach(draw);

@@ -1,11 +1,9 @@
-// One drawing of the table to scale for the game's map (table-map.js) and the scenario editor
-// (scenario-editor.js): L.CRS.Simple, 1 unit = 1 cm, and one orientation rule (landscape with the attacker's
-// edge, y = 0, on the left, portrait with it at the bottom; from the other edge where `turned`), with the
-// objectives' shared shapes. Each page keeps only its own part: the map its stands, templates and stream; the
-// editor its grid, zones and geoman.
+// One drawing of the table to scale for the game's map and the scenario editor: L.CRS.Simple, 1 unit = 1 cm,
+// one orientation rule (landscape with the attacker's edge, y = 0, on the left, portrait with it at the
+// bottom; from the other edge where `turned`) and the objectives' shared shapes. Each page keeps its own
+// part: the map its stands, templates and stream; the editor its grid, zones and geoman.
 (() => {
-  // Zoomed by the pages' own buttons and the fingers, never by a double tap (two quick taps are two things
-  // tapped).
+  // Zoomed by the pages' buttons and the fingers, never by a double tap (two quick taps are two taps).
   const createMap = (canvas, extra = {}) => L.map(canvas, {
     crs: L.CRS.Simple, zoomControl: false, attributionControl: false, zoomSnap: 0, zoomDelta: 0.5,
     minZoom: -2, maxZoom: 6, boxZoom: false, doubleClickZoom: false, ...extra,
@@ -30,7 +28,7 @@
   const LABEL_SPOTS = [[0, 1], [0, -1], [1, 0], [-1, 0], [1, 1], [-1, 1], [1, -1], [-1, -1]];
   const grow = (r, by) => ({ left: r.left - by, right: r.right + by, top: r.top - by, bottom: r.bottom + by });
   const isClear = (taken, r) => taken.every((o) => r.right <= o.left || r.left >= o.right || r.bottom <= o.top || r.top >= o.bottom);
-  const POINT_CM = 2.5; // a point objective is drawn as a ring this wide round its point, to be seen and tapped
+  const POINT_CM = 2.5; // a point objective is drawn as a ring this wide round it, to be seen and tapped
   // The middle of a point or area (its outer ring's corners averaged), where its label goes.
   const ringsOf = (g) => (g.type === "Polygon" ? [g.coordinates] : g.type === "MultiPolygon" ? g.coordinates : []);
   const centreOf = (g) => {
@@ -39,9 +37,8 @@
     const pts = ring.slice(0, -1).length ? ring.slice(0, -1) : ring;
     return [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
   };
-  // Table (x, y) cm <-> map LatLng. Each of `width`, `length`, `landscape` and `turned` is read at every
-  // call: the editor's table is resized, the map turns with the screen. Turned, the table is seen from the
-  // defender's edge: (x, y) -> (W - x, LEN - y).
+  // Table (x, y) cm <-> map LatLng; `width`, `length`, `landscape`, `turned` read at every call (the editor
+  // resizes, the map turns). Turned, it is seen from the defender's edge: (x, y) -> (W - x, LEN - y).
   const frame = (map, { width, length, landscape, turned = () => false }) => {
     const seen = ([x, y]) => (turned() ? [width() - x, length() - y] : [x, y]);
     const toLL = (p) => { const [x, y] = seen(p); return landscape() ? L.latLng(width() - x, y) : L.latLng(y, x); };
@@ -82,8 +79,7 @@
         group.clearLayers();
         L.rectangle(tableBounds(), { pane: "cloth", ...options, className: "table-cloth", interactive: false }).addTo(group);
       },
-      // The whole table in view, a zoom out from it at the most, and `room` (a share of the table) to pan
-      // beyond its edges.
+      // The whole table in view (a zoom out at the most), and `room` (a share of the table) to pan past it.
       fit: (fitOptions, room) => {
         map.invalidateSize();
         map.fitBounds(tableBounds(), { ...fitOptions, animate: false });

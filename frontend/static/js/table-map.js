@@ -1,8 +1,7 @@
 // The table map: the game's table drawn with Leaflet (L.CRS.Simple, 1 unit = 1 cm), fed by the live model
-// (table-model.js) from the state and the stream (live.js). Leaflet pans, pinches and zooms; a tap opens the
-// card of the nearest stand within a finger's reach, however small its base; a template drags by its label.
-// The table is drawn from the seat's own edge, in the orientation that fits the screen: that side at the
-// bottom (portrait) or on the left (landscape); the referee sees it from the attacker's edge.
+// (table-model.js). Leaflet pans, pinches and zooms; a tap opens the card of the nearest stand within a
+// finger's reach, however small its base; a template drags by its label. The table is drawn from the seat's
+// own edge, at the bottom (portrait) or on the left (landscape); the referee sees it from the attacker's.
 (() => {
   const { h, humanise, escapeHtml, read } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
@@ -42,7 +41,6 @@
   };
   const mayActFor = (side) => role === "referee" || role === side;
 
-  // Writes go through the outbox (outbox.js); a refusal and the referee's override as api-action.js has them.
   const { send } = window.firestepOutbox;
   const { refusal, failed, overridden, mayOverride } = window.firestepApi;
   // The API refuses a player's override: only the referee is asked.
@@ -51,11 +49,9 @@
     return role === "referee" ? overridden(result, () => send(url, { body: { ...body, override: true } })) : result;
   };
 
-  // -- orientation: table (x, y) cm <-> map LatLng (table-drawing.js) ---------------------------------------
   let landscape = canvas.clientWidth > canvas.clientHeight;
-  // The defender's seat sees the table turned half round: (x, y) -> (W - x, LEN - y). A view turned for the
-  // player across the table (kept on this device) draws it from the other edge, and map.css turns the page's
-  // words to face that player.
+  // The defender's seat sees the table turned half round. A view turned for the player across the table (kept
+  // on this device) draws it from the other edge, and map.css turns the page's words to face that player.
   const turnKey = `firestep:view-turned:${root.dataset.game}:${role}`;
   const stored = (() => { try { return localStorage.getItem(turnKey) === "1"; } catch (err) { return false; } })();
   document.body.classList.toggle("view-turned", stored);
@@ -91,7 +87,6 @@
   };
   const svgOf = () => map.getPane("cloth").querySelector("svg");
 
-  // -- the panel (stand card, template card, tools) ---------------------------------------------------------
   const panel = document.querySelector("[data-map-panel]");
   let panelShows = null;
   const showPanel = (name) => {
@@ -105,7 +100,6 @@
   };
   const section = (name) => panel.querySelector(`[data-panel="${name}"]`);
 
-  // -- drawing (terrain and the game's own items: table-board.js) -------------------------------------------
   const drawCloth = () => table.drawCloth(layers.cloth, drawIn("cloth"));
   const standLayers = new Map(); // unit id -> {shape, label}
   const onTable = (u) => u && u.x !== null && u.y !== null && u.base && !u.off_table && !u.killed && sizes.bases[u.base];
@@ -192,7 +186,6 @@
     }
   };
 
-  // Templates: the area, and a labelled handle (kind and owner) to drag it by.
   const templateLayers = new Map();
   let selectedTemplate = null;
   const templateShape = (t) => {
@@ -286,7 +279,6 @@
     if (over && (panelShows === "templates" || panelShows === "template")) showPanel(null);
   };
 
-  // -- the stand card ---------------------------------------------------------------------------------------
   let selectedStand = null;
   let shownStep = null; // the step of the game when the stand's card was last drawn
   // `tapped`: the player tapped the stand (a card left finished, Undo and Done, starts afresh), rather than a
@@ -373,7 +365,6 @@
     window.dispatchEvent(new CustomEvent("firestep:map-changed"));
   };
 
-  // -- template card ----------------------------------------------------------------------------------------
   const selectTemplate = async (id) => {
     const prev = selectedTemplate;
     selectedTemplate = id;
@@ -438,7 +429,6 @@
     }
   };
 
-  // -- measuring and tapping --------------------------------------------------------------------------------
   let mode = { kind: "idle" };
   let ruler = [];
   const setMode = (m) => {
@@ -540,7 +530,6 @@
   map.on("moveend", () => { if (map.hasLayer(layers.labels)) declutter(); });
   root.dataset.hitPx = String(HIT_PX * 2);
 
-  // -- tools ------------------------------------------------------------------------------------------------
   document.addEventListener("click", (event) => {
     const tool = event.target.closest("[data-tool]");
     if (tool) {
@@ -590,13 +579,11 @@
     if (ta) templateAction(ta.dataset.templateAction);
   });
 
-  // -- the model to the map ---------------------------------------------------------------------------------
   model.listen((what) => {
     if (what.all || what.turn) readTurn();
     if (what.all) {
       renderAll();
       window.dispatchEvent(new CustomEvent("firestep:map-changed"));
-      // A new step: the open card shows the acts of the step the game is in now.
       if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand);
       return;
     }
@@ -615,7 +602,6 @@
     if (what.units || what.templates) window.dispatchEvent(new CustomEvent("firestep:map-changed"));
   });
 
-  // -- loading and following the stream ---------------------------------------------------------------------
   const getJson = (url) => fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
   let loading = null;
   const load = () => {

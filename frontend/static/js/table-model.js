@@ -1,8 +1,7 @@
-// The live model of one game's table: stands, templates, the board (as the rule set draws it, and the
-// terrain) and the turn, each item with the id of the event that last changed it. A full state sets
-// everything "as of" an event id; a stream frame changes only what it names, and only where it is newer than
-// what the model holds, so a late or repeated frame never rolls anything back. Listeners hear which parts
-// changed.
+// The live model of one game's table: stands, templates, the board (the rule set's, and the terrain) and the
+// turn, each item with the id of the event that last changed it. A full state sets everything "as of" an
+// event id; a stream frame changes only what it names, and only where it is newer than what the model holds,
+// so a late or repeated frame never rolls anything back. Listeners hear which parts changed.
 (() => {
   const create = () => {
     const units = new Map(); // id -> unit (API fields) with .v, the event id that last changed it

@@ -1,8 +1,7 @@
-// The scenario's objectives on the table map, drawn anew from the server's cards (_score_panel.html: each
-// card's data-geometry and its label's <template>) whenever game-score.js swaps them (`firestep:score`). Its
-// holder is told by its edge's colour and pattern and its label's shape (map.css); the label sits beside it,
-// a finger's reach clear of every stand and off the other labels (else left out until there is room). A tap
-// on the label opens its card (two taps to its calls), the stands on it named from the map.
+// The scenario's objectives on the table map, drawn anew from the server's cards (data-geometry and a label
+// <template>) whenever game-score.js swaps them. Its holder shows in its edge's colour and pattern and its
+// label's shape (map.css); the label sits a finger's reach clear of every stand and off the other labels
+// (else left out until there is room). A tap on it opens its card, the stands on it named from the map.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -70,8 +69,7 @@
         const b = shape.getElement()?.getBoundingClientRect();
         const half = b ? { x: b.width / 2, y: b.height / 2 } : { x: 0, y: 0 };
         const spot = m.clearSpot(taken, c, half, w, hi, [4, 24, 48, 96]);
-        // Nowhere clear of the stands (zoomed out over a crowd): left out until there is, as a stand's label
-        // is.
+        // Nowhere clear (zoomed out over a crowd): left out until there is room, as a stand's label is.
         el.style.visibility = spot ? "" : "hidden";
         if (!spot) continue;
         taken.push(spot.r);
@@ -79,7 +77,6 @@
       }
     };
 
-    // -- the objective's card --------------------------------------------------------------------------------
     const card = m.section("objective");
     const fill = () => {
       const entry = drawn.get(shown);
