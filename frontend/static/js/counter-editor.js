@@ -1,7 +1,6 @@
-// The scenario editor of a game on a board of counters (app/pages/counter_editor.py): the form is the
-// server's, filled in, named and saved by it (app/pages/club_form.py, club_save.py). What needs the browser
-// is here: a counter added as a copy of its side's blank row, a new one removed, a box of places grown to
-// what is typed in it, and a refusal (a 4xx naming its field) shown in place of the message.
+// The scenario editor of a game on a board of counters: the form is the server's (app/pages/club_form.py,
+// club_save.py). What needs the browser: a counter added as a copy of its side's blank row, a new one
+// removed, a box of places grown to its text, and a refusal (a 4xx naming its field) shown in place.
 (() => {
   const root = document.querySelector("[data-club-editor]");
   if (!root) return;

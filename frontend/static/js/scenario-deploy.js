@@ -1,8 +1,7 @@
-// The scenario editor's deployment: every stand drawn to scale where it is placed, with a handle a finger
-// can drag (44 px, however small the base); a stand picked from the list and put down with one tap, or a
-// whole formation laid out in its side's zone in one step (base to base with firestep's gap, front rows
-// first, facing the enemy). A stand outside its side's zone is marked and counted. The list of formations and
-// stands is the server's (_scenario_deploy.html), read again from the draft once a placement is kept.
+// The scenario editor's deployment: each stand drawn to scale where it is placed, with a handle a finger can
+// drag (44 px, however small the base); a stand picked from the list and put down with one tap, or a whole
+// formation laid out in its side's zone in one step (base to base with firestep's gap, front rows first,
+// facing the enemy). A stand outside its side's zone is marked and counted.
 (() => {
   const S = window.firestepScenario;
   if (!S) return;
@@ -48,7 +47,6 @@
   };
   const outside = (side, stand) => stand.placement && !corners(stand).every((p) => S.insideZone(side, p));
 
-  // -- drawing --------------------------------------------------------------------------------------------
   const drawStand = (side, stand) => {
     const old = drawn.get(stand.id);
     if (old) { layers.stands.removeLayer(old.shape); layers.stands.removeLayer(old.handle); labels.removeLayer(old.label); drawn.delete(stand.id); }
@@ -96,7 +94,6 @@
     S.changed({ placement: stand.id });
   };
 
-  // -- a whole formation in line in its zone --------------------------------------------------------------
   const boxOf = (stand) => {
     const xs = corners(stand).map((p) => p[0]);
     const ys = corners(stand).map((p) => p[1]);
@@ -144,7 +141,7 @@
     else say(`${formation.name} laid out in the ${side}'s zone: ${placed} stands.`, true);
   };
 
-  // -- the list: the server's, from the draft; offline it stays as it was (the map and the counts are this script's)
+  // The list is the server's, from the draft; offline it stays as it was (the map and the counts are ours).
   const pressed = () =>
     list.querySelectorAll("[data-place]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.place === placing)));
   let reads = 0; // only the latest read is drawn: two placements kept in a row answer in any order

@@ -1,7 +1,6 @@
-// The scenario editor's table and terrain: the table drawn to scale in table-map.js's orientation, its
-// grid and deployment zones, and the terrain drawn, reshaped, moved and deleted with leaflet-geoman. A shape
-// that crosses itself, leaves the table or has too many points is refused at once (the server checks again
-// on save). scenario-deploy.js and scenario-file.js build on window.firestepScenario.
+// The scenario editor's table and terrain: the table drawn to scale in table-map.js's orientation, its grid
+// and deployment zones, and the terrain drawn, reshaped, moved and deleted with leaflet-geoman. A shape that
+// crosses itself, leaves the table or has too many points is refused at once (the server checks it on save).
 (() => {
   const { h, humanise } = window.firestepDom;
   const root = document.querySelector("[data-scenario-editor]");
@@ -15,7 +14,6 @@
   const listeners = [];
   const changed = (what) => { root.dataset.dirty = "1"; listeners.forEach((fn) => fn(what)); };
 
-  // -- the document -----------------------------------------------------------------------------------------
   const emptyDoc = () => ({
     format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: data.has_periods ? "" : null,
     date: "", table: { width_cm: 120, length_cm: 180 }, turns: null, first_side: "attacker", objectives: "",
@@ -27,13 +25,11 @@
     },
   });
   let doc = emptyDoc();
-  // A formation's stands: its units on a base, however deep.
   const standsOf = (u) => [...(u.base ? [u] : []), ...(u.children || []).flatMap(standsOf)];
   const W = () => doc.table.width_cm;
   const LEN = () => doc.table.length_cm;
   const onTable = ([x, y]) => x >= 0 && y >= 0 && x <= W() && y <= LEN();
 
-  // -- orientation: table (x, y) cm <-> map LatLng, as the game's map draws it (table-drawing.js) -----------
   const landscape = canvas.clientWidth >= canvas.clientHeight;
   const round = (v) => Math.round(v * 10) / 10;
   const map = createMap(canvas);
@@ -66,7 +62,6 @@
 
   const fitTable = () => table.fit({ padding: [12, 12] }, 0.3);
 
-  // The cloth, the 10 cm grid (every 50 cm stronger, labelled along two edges) and the zones.
   const drawTable = () => {
     table.drawCloth(layers.cloth);
     layers.grid.clearLayers();
@@ -113,7 +108,6 @@
     });
   };
 
-  // -- terrain ----------------------------------------------------------------------------------------------
   const pieces = new Map(); // editor's key of a piece -> { feature, layer } (a file's features need no id)
   const keys = new WeakMap(); // feature -> its key
   let selected = null;
@@ -147,7 +141,6 @@
     lineFits();
   });
 
-  // -- the checks a drawn shape must pass -------------------------------------------------------------------
   const ringsOf = (geometry) => (geometry.type === "Polygon" ? geometry.coordinates : [geometry.coordinates]);
   const segmentsCross = (a, b, c, d) => {
     const o = (p, q, r) => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
@@ -252,7 +245,6 @@
     return { feature: { type: "Feature", id, properties, geometry } };
   };
 
-  // -- drawing ----------------------------------------------------------------------------------------------
   const modeLine = root.querySelector("[data-scn-mode]");
   const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
   let drawing = null;
@@ -297,7 +289,6 @@
   map.on("pm:drawend", () => { if (drawing) setDrawing(null); });
   map.on("pm:intersect", () => say("That shape would cross itself: draw its outline without crossing."));
 
-  // -- the selected piece -----------------------------------------------------------------------------------
   const piecePanel = root.querySelector("[data-piece]");
   const stopEditing = () => {
     for (const { layer } of pieces.values()) {
@@ -366,7 +357,7 @@
     pieceMode(`${nameOf(feature)}: ${PIECE_HOW[action]}`);
   };
 
-  // -- taps on the table: placing a stand (scenario-deploy.js) takes the tap first --------------------------
+  // A stand being placed (scenario-deploy.js) takes a tap on the table first.
   let tapHandler = null;
   map.getContainer().addEventListener("pointerdown", () => { pieceGesture = false; }, true); // a new gesture
   map.on("click", (e) => {
@@ -376,7 +367,6 @@
     if (selected) select(null);
   });
 
-  // -- the form's fields to and from the document -----------------------------------------------------------
   const field = (name) => form.querySelector(`[data-doc="${name}"]`);
   const checkedValue = (selector) => (form.querySelector(`${selector}:checked`) || {}).value;
   // A side's nationality: picked from the rule set's nations, or typed where it lists none.
@@ -481,7 +471,6 @@
       const periods = fs.dataset.erratumPeriods.split(" ").filter(Boolean);
       fs.hidden = periods.length > 0 && !periods.includes(period);
     });
-    // A side's special rules: its nationality's, of the period.
     form.querySelectorAll("[data-special-rule]").forEach((input) => {
       const label = input.closest("label");
       const nation = nationOf(input.dataset.specialSide);
@@ -531,7 +520,6 @@
   });
   form.addEventListener("submit", (e) => e.preventDefault());
 
-  // -- the whole document in, and out -----------------------------------------------------------------------
   const redrawAll = () => {
     for (const { layer } of pieces.values()) layers.terrain.removeLayer(layer);
     pieces.clear();

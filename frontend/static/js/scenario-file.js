@@ -1,7 +1,6 @@
-// The scenario editor's file: read a stored scenario in, Save it (POST a new one, PUT a stored one), Import a
-// file (one whose id is saved here already offers to replace it or keep both) and Start a game through the
-// start page's form. Export and Print are the page's links: unsaved changes are saved before them. `S.file`
-// (the API call, a refusal in one sentence, the panel's message) serves the game's table too.
+// The scenario editor's file: read a stored scenario in, Save it (POST new, PUT stored), Import a file (one
+// saved here already offers to replace it or keep both), Start a game; Export and Print are its links.
+// `S.file` (the API call, a refusal in one sentence, the panel's message) serves the game's table too.
 (() => {
   const S = window.firestepScenario;
   if (!S) return;

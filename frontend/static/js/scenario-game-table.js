@@ -1,7 +1,6 @@
-// The scenario editor on a game's table in set-up: the game's terrain and stands read from the page's
-// document (app.pages.scenario_editor.game_document); Save the table writes back through the game's API,
-// the terrain and objectives with one PATCH over the game's version, each stand moved over its own version.
-// What was saved before a refusal stays saved.
+// The scenario editor on a game's table in set-up (app.pages.scenario_editor.game_document): Save the table
+// writes the terrain and objectives with one PATCH over the game's version, each stand moved over its own
+// version. What was saved before a refusal stays saved.
 (() => {
   const S = window.firestepScenario;
   const gameId = S?.root.dataset.gameId;

@@ -1,7 +1,6 @@
-// The scenario editor's objectives: points and areas scored for victory points, kept in the document's
-// `table_objectives` (GeoJSON in table cm). "Place a point" then a tap; "Draw a box" (two corners) or "Draw
-// an area" (corners, then Finish) with leaflet-geoman. A tap on one selects it: its name, worth and scoring
-// in the form, Move (a tap where its middle goes), Reshape, Delete. The server checks again.
+// The scenario editor's objectives: points and areas scored for victory points (`table_objectives`, GeoJSON
+// in table cm). "Place a point" then a tap; "Draw a box" or "Draw an area" with leaflet-geoman. A tap on one
+// selects it: its name, worth and scoring in the form, Move, Reshape, Delete. The server checks again.
 (() => {
   const S = window.firestepScenario;
   const panel = S && S.root.querySelector('[data-scn-panel="objectives"]');
@@ -37,7 +36,6 @@
   const worth = (f) => `${nameOf(f)} · ${f.properties.vp ?? 0} VP`;
   const pointsOf = (g) => (g.type === "Point" ? [g.coordinates] : g.coordinates[0]);
 
-  // -- drawing them ---------------------------------------------------------------------------------------
   const draw = () => {
     group.clearLayers();
     shapes.clear();
@@ -72,7 +70,6 @@
     if (!features().length) list.replaceChildren(h("li", { class: "muted", text: "No objectives yet." }));
   };
 
-  // -- the selected one -----------------------------------------------------------------------------------
   const field = (name) => piece.querySelector(`[data-objective-field="${name}"]`);
   const stopEditing = () => {
     for (const { shape } of shapes.values()) if (shape.pm && shape.pm.enabled()) shape.pm.disable();
@@ -119,7 +116,6 @@
   });
   panel.addEventListener("change", (e) => { if (e.target.closest("[data-objective-field]")) e.stopPropagation(); });
 
-  // -- putting one down -----------------------------------------------------------------------------------
   const add = (geometry) => {
     if (features().length >= MOST) { S.say(`A scenario has at most ${MOST} objectives.`); return; }
     if (!pointsOf(geometry).every(onTable)) { S.say(`That objective goes off the table: every point must be on the ${S.W()} × ${S.LEN()} cm table.`); return; }
@@ -164,7 +160,6 @@
   });
   map.on("pm:drawend", () => { if (drawing && drawing !== "point") setDrawing(null); });
 
-  // -- moving and reshaping -------------------------------------------------------------------------------
   let movingId = null;
   const relocating = () => movingId !== null;
   const moveTo = (id, to) => {
