@@ -1,7 +1,6 @@
-// The referee board's choices of what it shows, kept per game for this browser tab (sessionStorage): the
-// filters pressed (the page's data-filters), one battalion (data-block, its block data-picked) and the blocks
-// closed by hand; the referee's "override rules" is not kept. What they hide is CSS (board.css, and
-// referee.html's rules for the rule set's flags), so a live swap of the board's pieces keeps it.
+// The referee board's choices, kept per game for this tab (sessionStorage): the filters pressed, a battalion
+// (its block data-picked) and the blocks closed by hand; "override rules" is not kept. What they hide is CSS
+// (board.css, referee.html's rules for the rule set's flags), so a live swap of the board's pieces keeps it.
 (() => {
   const bar = document.querySelector("[data-board-filters]");
   if (!bar) return;
@@ -55,7 +54,6 @@
     save();
     apply();
   });
-  // A block opened or closed by its own head.
   document.addEventListener("toggle", (event) => {
     const b = event.target;
     if (!(b instanceof HTMLDetailsElement) || !b.matches("#board details.block")) return;

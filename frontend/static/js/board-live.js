@@ -1,7 +1,7 @@
-// The referee board follows the game: a frame of its stream ("firestep:event", view=board) carries the pieces of
-// the board its event changed, swapped by htmx out of band (app/pages/referee.py). A resync, a frame too big
-// for its pieces (`refetch`) and this device's write while the stream is down read what changed after the newest
-// event shown (#board[data-changes]?after=), retried until it succeeds: nothing missed, nothing applied twice.
+// The referee board follows the game: a stream frame (view=board) carries the pieces its event changed,
+// swapped by htmx out of band (app/pages/referee.py). A resync, a frame too big for its pieces (`refetch`)
+// and this device's write while the stream is down read what changed after the newest event shown
+// (#board[data-changes]?after=), retried until it succeeds: nothing missed, nothing applied twice.
 (() => {
   const board = () => document.getElementById("board");
   if (!board() || !window.htmx) return;
@@ -18,8 +18,8 @@
     return response.text();
   };
 
-  // What the reader opened stays open through a swap (the referee's "End the game…"); an entry already in the
-  // log is swapped in its place, not added twice.
+  // What the reader opened stays open through a swap (the referee's "End the game…"); an entry already in
+  // the log is swapped in its place, not added twice.
   document.addEventListener("htmx:oobBeforeSwap", (e) => {
     const { target, fragment } = e.detail;
     for (const d of [target, ...target.querySelectorAll("details[open][data-keep-open]")]) {

@@ -1,7 +1,6 @@
-// The referee sets the clock from the board: each side's limits for the game and each turn, in seconds or
-// minutes, and the tournament rules, sent as one act (PUT /api/v1/games/{id}/clock/limits, a ClockLimits of
-// app/data/schemas_clock.py) through the outbox; the log shows it and its Undo. The server draws the form as the
-// clock is set, anew in each live change of the clock (board-live.js swaps it), unless the referee is editing it.
+// The referee sets the clock from the board: each side's limits per game and turn, in seconds or minutes,
+// and the tournament rules, sent as one act (PUT .../clock/limits, a ClockLimits) through the outbox. The
+// server draws the form anew in each live change of the clock, unless the referee is editing it.
 (() => {
   let editing = false;
   document.addEventListener("input", (event) => { if (event.target.closest("[data-clock-form]")) editing = true; });

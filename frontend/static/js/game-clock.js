@@ -1,8 +1,7 @@
-// The game clock's faces between the server's readings: each [data-clock-seconds] (a clock panel's face,
-// app/pages/clock_panel.py; a table's on the organiser's board, app/pages/event_rows.py) runs on once a
-// second while it carries data-running, down what is left (data-clock-left) or up the time used. A panel's
-// side out of time is flagged to everyone once. A panel ([data-game-clock]) is taken from a live frame
-// (`clock_panel`), else read anew after a clock event, a resync or a write of this device's.
+// The game clock's faces between the server's readings: each [data-clock-seconds] (a clock panel's, or a
+// table's on the organiser's board) runs on each second while data-running, down what is left
+// (data-clock-left) or up the time used; a side out of time is told once. A panel ([data-game-clock]) is
+// taken from a live frame (`clock_panel`), else read anew after a clock event, a resync or a write.
 (() => {
   // The events whose frames change the clock (app.services.clock.KINDS).
   const KINDS = new Set([
@@ -27,7 +26,6 @@
     const [name, what] = [".clock-name", ".clock-what"].map((part) => el.querySelector(part).textContent);
     const state = `${running ? ", running" : ""}${out ? ", out of time" : ""}`;
     el.setAttribute("aria-label", `${name}: ${face(seconds)} ${what}${state}`);
-    // The score chip's time for the side (_score_panel.html) reads as this face does.
     const time = ` ${face(seconds)}`;
     for (const chip of document.querySelectorAll(`[data-side-clock="${side}"]`)) chip.textContent = time;
     if (out && !flagged.has(side)) {

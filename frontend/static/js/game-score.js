@@ -1,7 +1,6 @@
-// The score on every page of a game: its chip, dashboard, the map's objective cards and the board's end list
-// are the server's (app/pages/score_panel.py), swapped out of band by htmx. A live frame that may change the
-// score carries them for this seat (`score_panel`); they are read from [data-score-panel] as the page opens,
-// on firestep:resync and firestep:refresh (a write), and after a frame with no room for them.
+// The score on every page of a game: its chip, dashboard, the map's objective cards and the board's end
+// list are the server's (app/pages/score_panel.py), swapped out of band from a live frame (`score_panel`) for
+// this seat, or read as the page opens, on a resync or a write, and after a frame with no room for them.
 (() => {
   const root = document.querySelector("[data-score-panel]");
   if (!root || !window.htmx) return;

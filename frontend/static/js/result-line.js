@@ -1,7 +1,5 @@
-// A finished game's result line (_result_line.html), rendered by the server and pushed in a map frame's
-// `result` part (app.routes.events): swapped in as the game ends, on every page open. A frame's `notice` (the
-// referee now plays another reading) is told, and an answer read by the old one marked (asked after it,
-// data-as-of: it stands).
+// The result line (a map frame's `result`, the server's) swapped in as the game ends; a frame's `notice` (the
+// referee now plays another reading) told, and each answer asked before it (data-as-of) marked stale.
 (() => {
   document.addEventListener("firestep:event", (ev) => {
     const told = ev.detail && ev.detail.notice;
