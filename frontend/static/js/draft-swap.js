@@ -1,7 +1,6 @@
-// A draft pairing edited by hand: on the organiser's [data-draft-swap] form, tap a player then another (the
-// bye's too) to swap them, or a table then another to swap their pairs. The second tap fills the form (swap,
-// first, second; the event's version it was read at) and sends it: the page comes back with the draft as
-// edited and what it breaks. A tap on the one picked unpicks it; a tap of the other kind starts again.
+// A draft pairing edited by hand: tap a player then another (the bye's too) to swap them, or a table then
+// another to swap their pairs. The second tap sends the form (with the event's version it was read at): the
+// page comes back with the draft as edited and what it breaks.
 (() => {
   const form = document.querySelector("[data-draft-swap]");
   if (!form) return;

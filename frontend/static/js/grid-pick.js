@@ -1,6 +1,5 @@
-// Tap the small table (an SVG with data-grid-pick, drawn from the side's own rear edge) to fill the grid
-// reference inputs named by data-x and data-y. The SVG's y runs down the screen, so "up the table" is length
-// minus the tapped y.
+// A tap on the small table (svg[data-grid-pick], drawn from the side's own rear edge) fills the inputs named
+// by data-x and data-y; its y runs down the screen, so "up the table" is length minus the tapped y.
 document.addEventListener("click", (event) => {
   const svg = event.target.closest("svg[data-grid-pick]");
   if (!svg) return;

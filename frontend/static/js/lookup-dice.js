@@ -1,6 +1,5 @@
-// The lookup's dice pad always answers: the face already marked, tapped, resolves again (a radio fires no
-// change for it), a tap while htmx swaps the panel in is not lost, and a page brought back by Back with a
-// die marked but no answer asks for it.
+// The lookup's dice pad always answers: a marked face tapped again resolves again (a radio fires no change),
+// a tap while htmx swaps the panel is kept, and a page back by Back with a die marked and no answer asks.
 (() => {
   const form = () => document.getElementById("lookup-form");
   const resolve = (el) => el.dispatchEvent(new Event("change", { bubbles: true }));

@@ -1,7 +1,6 @@
-// The round timer of an event: every [data-round-ends="<ISO time>"] counts down to the round's end (mm:ss,
-// h:mm:ss over an hour), .over once passed, "stopped" while the organiser has it stopped (an empty value).
-// It moves live when the organiser moves it: a table game's pages hear it on the game's stream (live.js's
-// firestep:aside: the round's end, null once stopped or over), the organiser's on its own (event-board.js).
+// The round timer of an event: every [data-round-ends="<ISO time>"] counts down to the round's end, .over
+// once passed, "stopped" while the organiser has it stopped (an empty value). It moves live: a table game's
+// pages hear it on the game's stream (firestep:aside: null once stopped or over), the organiser's on its own.
 (() => {
   const pad = (n) => String(n).padStart(2, "0");
   const show = (el) => {

@@ -1,6 +1,5 @@
-// Share a result where the device offers it (Web Share: a tablet's share sheet). Bound to [data-share]
-// buttons with data-share-title and data-share-text, hidden where navigator.share is missing (it needs a
-// secure context); panels swapped in by htmx too.
+// Share a result where the device offers it (Web Share: a tablet's share sheet): the [data-share] buttons
+// stay hidden where navigator.share is missing (it needs a secure context), in htmx's swaps too.
 (() => {
   const can = typeof navigator.share === "function";
   const reveal = () => {
