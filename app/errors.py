@@ -102,6 +102,9 @@ _NOT_GIVEN: Any = object()
 # What net-status.js shows a player where the API's sentence (for any client) is not what the table needs.
 STALE_PAGE = "Nothing was changed: reload the page and try again, its security token is out of date."
 NOT_TAKEN = "Nothing was changed: reload the page and try again, it sent something the server does not take."
+LINK_NOT_TAKEN = (
+    "That link asks for something the server does not take: check it, or open it again from its page."
+)
 SHOWN_BY_STATUS = {
     401: "Join again with a code from the referee: this device is not signed in to this game.",
     403: "Your side may not do that.",
@@ -311,9 +314,7 @@ def label_of(loc: Sequence[str | int], model: Any = None) -> str:
     target"); the whole body "the request's body"."""
     parts = list(loc)
     where = parts[0] if parts and parts[0] in ("body", "query", "path", "header", "cookie") else ""
-    names = (
-        [p for p in parts[1:] if isinstance(p, str)] if where else [p for p in parts if isinstance(p, str)]
-    )
+    names = [p for p in (parts[1:] if where else parts) if isinstance(p, str)]
     if not names:
         return "the request's body" if where == "body" else "the request"
     title = None
@@ -503,12 +504,18 @@ RefusalPage = Callable[[Request, int, str, tuple[str, str]], Response]
 def wants_a_page(req: Request) -> bool:
     """A browser opening the address itself (a link tapped, a form sent), which shows HTML and would show the
     refusal's JSON as raw text; a script's fetch or an API client asks for JSON or anything."""
-    if req.url.path.startswith(
-        "/api/"
-    ):  # the API answers JSON (its pages' shell, CSRF and all, is not set up)
+    # The API answers JSON (its pages' shell, CSRF and all, is not set up).
+    if req.url.path.startswith("/api/"):
         return False
     navigates = req.headers.get("sec-fetch-mode") == "navigate"
     return navigates or req.headers.get("accept", "").startswith("text/html")
+
+
+def _of_a_link(req: Request, body: RefusalBody) -> RefusalBody:
+    """A GET changes nothing: what the server does not take in it is its link's, not a page's to reload."""
+    if req.method in ("GET", "HEAD") and body["said"] == NOT_TAKEN:
+        body["said"] = LINK_NOT_TAKEN
+    return body
 
 
 def install(app: FastAPI, page: RefusalPage) -> None:
@@ -523,7 +530,8 @@ def install(app: FastAPI, page: RefusalPage) -> None:
     async def _not_found(req: Request, exc: NotFoundError) -> JSONResponse:
         # A name in the address that names nothing is a 404; one in the body or the query a 422 naming its field.
         loc = reference_field(req.scope.get("route"), req.path_params, exc)
-        return JSONResponse(status_code=404 if loc is None else 422, content=not_found_refusal(exc, loc))
+        body = _of_a_link(req, not_found_refusal(exc, loc))
+        return JSONResponse(status_code=404 if loc is None else 422, content=body)
 
     @app.exception_handler(Conflict)
     async def _conflict(_req: Request, exc: Conflict) -> JSONResponse:
@@ -544,19 +552,13 @@ def install(app: FastAPI, page: RefusalPage) -> None:
 
     @app.exception_handler(Unauthorized)
     async def _unauthorized(_req: Request, exc: Unauthorized) -> JSONResponse:
-        return JSONResponse(
-            status_code=401,
-            content=refusal(_said(401, exc.message), status=401, why=exc.why),
-            headers={"WWW-Authenticate": "Bearer"},
-        )
+        body = refusal(_said(401, exc.message), status=401, why=exc.why)
+        return JSONResponse(status_code=401, content=body, headers={"WWW-Authenticate": "Bearer"})
 
     @app.exception_handler(TooManyRequests)
     async def _too_many(_req: Request, exc: TooManyRequests) -> JSONResponse:
-        return JSONResponse(
-            status_code=429,
-            content=refusal(_said(429, exc.message), status=429, retry_after=exc.retry_after, why=exc.why),
-            headers={"Retry-After": str(exc.retry_after)},
-        )
+        body = refusal(_said(429, exc.message), status=429, retry_after=exc.retry_after, why=exc.why)
+        return JSONResponse(status_code=429, content=body, headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(Unavailable)
     async def _unavailable(req: Request, exc: Unavailable) -> Response:
@@ -571,7 +573,7 @@ def install(app: FastAPI, page: RefusalPage) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(req: Request, exc: RequestValidationError) -> JSONResponse:
         model = body_model(req.scope.get("route"))
-        return JSONResponse(status_code=422, content=model_refusal(exc.errors(), model))
+        return JSONResponse(status_code=422, content=_of_a_link(req, model_refusal(exc.errors(), model)))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(req: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -590,11 +592,9 @@ def _allowed_methods(req: Request) -> str:
     the first route that matched the path. A literal path (/campaigns/join) is not also /campaigns/{id}."""
     by_template: dict[str, set[str]] = {}
     for route in iter_route_contexts(req.app.router.routes):
-        match, _ = route.matches(req.scope)
-        if match != Match.NONE:
-            by_template.setdefault(getattr(route, "path", ""), set()).update(
-                getattr(route, "methods", None) or ()
-            )
+        if route.matches(req.scope)[0] != Match.NONE:
+            allows = getattr(route, "methods", None) or ()
+            by_template.setdefault(getattr(route, "path", ""), set()).update(allows)
     literal = by_template.get(req.url.path)
     methods = literal if literal is not None else set().union(*by_template.values())
     return ", ".join(sorted(methods))

@@ -43,6 +43,13 @@ def test_each_page_loads_dom_js_before_a_script_that_takes_its_helpers() -> None
     assert "dom.js" not in loaded.findall((pages / "base.html").read_text(encoding="utf-8"))
 
 
+def test_a_tap_kept_offline_is_told_by_the_outbox_alone() -> None:
+    """outbox.js says a tap is kept and, in that notice's place, what became of it once sent; a script's own "Kept
+    on this device" stayed beside the outbox's word that the tap was refused (the newcomer pass, session 16)."""
+    own = {p.name for p in JS.glob("*.js") if re.search(r"[\"'`]Kept on this device", p.read_text("utf-8"))}
+    assert own == set()
+
+
 def test_the_score_s_script_only_asks_for_the_server_s_panels() -> None:
     """The score's chip, dashboard, objective cards and end list are the server's (app/pages/score_panel.py):
     game-score.js builds none of them, reads no JSON, and stays a few lines saying when to read them."""

@@ -173,6 +173,15 @@ def _blank_is_none(value: Any) -> Any:
     return None if isinstance(value, str) and not value.strip() else value
 
 
+SECRET_VP_BLANK = 1  # a secret objective's points left blank: its field's placeholder, never its value
+
+
+def _blank_is_one_point(value: Any) -> Any:
+    """The secret objective's points left blank: SECRET_VP_BLANK, the placeholder the field shows (a prefilled
+    value is typed after: a tap on a prefilled "1" and a "3" gave 13 VP)."""
+    return SECRET_VP_BLANK if isinstance(value, str) and not value.strip() else value
+
+
 class DraftParticulars(BaseModel):
     """The scenario's particulars as the editor's form posts them (app.pages.scenario_drafts): each field bounded
     as the format bounds it, text read as typed (a form sends strings; numbers are read from them here). A blank
@@ -323,7 +332,7 @@ class SecretObjectiveForm(BaseModel):
 
     side: SideName
     name: Annotated[str, Field(min_length=1, max_length=O.MAX_NAME)]
-    vp: Annotated[int, Field(ge=0, le=O.MAX_VP)]
+    vp: Annotated[int, Field(ge=0, le=O.MAX_VP), BeforeValidator(_blank_is_one_point)] = SECRET_VP_BLANK
     scored: Literal["each_turn", "game_end", "first_taken", "held_turns"]
     turns: Annotated[
         Annotated[int, Field(ge=1, le=O.MAX_HELD_TURNS)] | None, BeforeValidator(_blank_is_none)

@@ -14,7 +14,7 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.data.models import Game
-from app.data.schemas_scenario import ObjectiveFeature, SecretObjectiveForm
+from app.data.schemas_scenario import SECRET_VP_BLANK, ObjectiveFeature, SecretObjectiveForm
 from app.errors import Conflict
 from app.pages.common import REFUSAL_MAX, error_message
 from app.services import score as score_service
@@ -44,7 +44,7 @@ class Posted:
 
     side: str = "attacker"
     name: str = ""
-    vp: str = "1"
+    vp: str = ""  # blank: SECRET_VP_BLANK, its placeholder
     scored: str = "each_turn"
     turns: str = ""
     consecutive: bool = False
@@ -85,6 +85,7 @@ class SecretForm:
     posted: Posted = Posted()
     max_name: int = MAX_NAME
     max_vp: int = MAX_VP
+    vp_blank: int = SECRET_VP_BLANK
     max_turns: int = MAX_HELD_TURNS
 
 

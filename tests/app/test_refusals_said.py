@@ -48,6 +48,10 @@ def refusing_app() -> FastAPI:
     def shot(body: Shot) -> None:
         """A body the page sent wrong (a field missing): not a rule's refusal."""
 
+    @app.get("/shots")
+    def shots(dice: int) -> None:
+        """A link with a query the server does not take: a GET, which changes nothing, so no page to reload."""
+
     @app.get("/page/{status}")
     def page(status: int) -> HTMLResponse:
         return HTMLResponse(
@@ -62,6 +66,7 @@ def test_said_is_the_players_sentence_for_each_kind_of_refusal() -> None:
     kinds = ("rule", "stale", "field", "named", "wait", "gone", "side", "pdf")
     said = {kind: client.get(f"/refused/{kind}").json()["said"] for kind in kinds}
     said["missing"] = client.post("/shot", json={}).json()["said"]
+    said["link"] = client.get("/shots?dice=many").json()["said"]
     said["csrf"] = errors.refusal("Send the token.", status=403, field=CSRF_HEADER)["said"]
     assert said == {
         "rule": "Leave this unit where it is: it moved this turn.",  # the rule's, a row named without its id
@@ -73,6 +78,7 @@ def test_said_is_the_players_sentence_for_each_kind_of_refusal() -> None:
         "side": "Act in your own turn: it is the attacker's.",
         "pdf": "The server could not do that (error 503): try again, and tell the referee if it keeps on.",
         "missing": errors.NOT_TAKEN,
+        "link": "That link asks for something the server does not take: check it, or open it again from its page.",
         "csrf": errors.STALE_PAGE,
     }
     assert all(is_one_sentence(s) for s in said.values()), said

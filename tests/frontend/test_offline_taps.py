@@ -1,7 +1,8 @@
 """Taps that survive a bad connection (outbox.js with app/guard/idempotency.py), and feedback that stays
 (net-status.js): a tap whose answer was lost, or one made with the device offline, is applied exactly once (a
 tap made while the server is down: test_club_secure_context.py, the browser tier's one offline test); a
-refusal stays on screen in plain words, wherever the page is scrolled, until dismissed."""
+refusal stays on screen in plain words, wherever the page is scrolled, until dismissed, and a kept tap refused
+once sent is told so in the place of its "kept" notice."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ pytestmark = pytest.mark.browser
 
 ADD_MARKER = (
     "li.stand[data-side='defender']:not(.killed) button[data-api$='/markers'][data-body='{\"delta\": 1}']"
+)
+# The board may fold battalions away: the blocks around a control opened.
+OPEN_AROUND = (
+    "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
 )
 
 
@@ -45,10 +50,7 @@ def suppression(http: httpx.Client, game_id: int, unit_id: int) -> int:
 
 def add_marker_button(page: Any) -> tuple[Any, int]:
     button = page.locator(ADD_MARKER).first
-    # The board may fold battalions away: open the blocks around the stand.
-    button.evaluate(
-        "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
-    )
+    button.evaluate(OPEN_AROUND)
     unit = re.search(r"/units/(\d+)/markers", button.get_attribute("data-api") or "")
     assert unit
     return button, int(unit.group(1))
@@ -118,9 +120,7 @@ def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
     join_by_api(player, made["join_codes"]["attacker"])
     player.goto(f"/games/{game_id}/referee")
     remove = player.locator(f"#rm-{unit_id}")
-    remove.evaluate(
-        "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
-    )
+    remove.evaluate(OPEN_AROUND)
     # The refresh that follows every tap: with the live stream connected, the stream brings any change and the
     # page fetches nothing; without it, the board is fetched and redrawn.
     player.evaluate(
@@ -149,3 +149,14 @@ def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
     expect(toast).to_contain_text("may not recover markers")
     player.locator("main summary").first.click()
     expect(toast.locator(".notice")).to_have_count(0)
+
+    # A tap made offline and refused when it is sent: one sentence of at most 120 characters, the rule's own
+    # naming what was not done, in the place of the outbox's "kept" notice, not beside it.
+    remove.evaluate(OPEN_AROUND)
+    player.context.set_offline(True)
+    remove.click()
+    expect(toast).to_contain_text("1 tap kept on this device")
+    player.context.set_offline(False)
+    late = "Not done when sent – the attacker player may not recover markers of the defender."
+    expect(toast.locator(".notice > p", has_text="when sent")).to_have_text([late])
+    expect(toast).not_to_contain_text("kept on this device")

@@ -60,8 +60,7 @@
     el.disabled = true;
     const r = await send(w.url, { method: w.method, body: w.body }).finally(() => { el.disabled = false; });
     if (failed(r)) { notice(refusal(r, "Not recorded; check the connection.")); read(); return false; }
-    if (r.queued || !r.data) notice("Kept on this device: it is recorded when the connection is back.");
-    else if (el.dataset.playUndo) notice("Taken back.", true);
+    if (r.data && el.dataset.playUndo) notice("Taken back.", true); // kept: the outbox tells the player
     if (input) input.value = "";
     if (el.dataset.thenDone !== undefined && r.data?.event_id) want = `${el.dataset.thenDone}&done=${r.data.event_id}`;
     else if (el.dataset.then !== undefined) want = el.dataset.then;
@@ -104,7 +103,7 @@
     const body = { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level, state, override: playing };
     const made = await send(`/api/v1/games/${game}/units`, { body });
     if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
-    if (!made.ok || !made.data) { notice("Kept on this device: it is added when the connection is back."); return; }
+    if (!made.ok || !made.data) return; // kept: the outbox tells the player
     notice(`${made.data.unit.name} added.`, true);
     form.querySelectorAll("input:not([data-entry-keep])").forEach((i) => { i.value = ""; });
     read();

@@ -115,8 +115,10 @@
     if (load().some(mine)) {
       waiting();
     } else if (refused.length) {
-      const done = sent ? `${taps(sent)} made without a connection ${were(sent)} sent; ` : "";
-      notice(`${done}${taps(refused.length)} could not be done: ${refused[0]}`, false);
+      // One sentence of at most 120 characters (app/errors.py), in the place of the "kept" notice: the
+      // refusal's own, naming the act and its rule, led by what became of the kept tap where that fits.
+      const late = `Not done when sent – ${refused[0].charAt(0).toLowerCase()}${refused[0].slice(1)}`;
+      notice(late.length <= 120 ? late : refused[0], false);
     } else if (sent) {
       notice(`Connection back: ${taps(sent)} made without a connection ${were(sent)} sent.`, true);
     }

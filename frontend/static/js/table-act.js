@@ -196,11 +196,7 @@
       const r = await send(`${api}/resolve/${mine.act.resolver}`, { body });
       mine.sending = false;
       if (failed(r)) { notice(refusal(r, "The roll was not recorded; check the connection.")); return; }
-      if (r.queued || !r.data) {
-        notice("Kept on this device: it is recorded when the connection is back.");
-        if (play === mine) stop();
-        return;
-      }
+      if (r.queued || !r.data) { if (play === mine) stop(); return; } // kept: the outbox tells the player
       // A live frame before the answer may have ended the card (a new step): the answer is still the card's
       // while its stand is shown; a player gone on to another stand sees only its changes.
       const drawn = back(mine);

@@ -28,7 +28,7 @@
       const r = await m.send(url, { body });
       button.disabled = false;
       if (m.failed(r)) { m.notice(m.refusal(r, "The card was not recorded; check the connection.")); return; }
-      if (r.queued || !r.data) { m.notice("Kept on this device: it is recorded when the connection is back."); return; }
+      if (r.queued || !r.data) return; // kept: the outbox tells the player
       render(r.data);
     };
 

@@ -56,7 +56,7 @@
       if (target !== null) body[c.editTarget] = target;
       const r = await send(`${api}/units/${c.editUnit}`, { method: "PUT", body });
       if (failed(r)) { notice(refusal(r, "The change was not saved; check the connection.")); return; }
-      if (r.queued || !r.data) { notice("Kept on this device: it is saved when the connection is back."); stop(); render(); return; }
+      if (r.queued || !r.data) { stop(); render(); return; } // kept: the outbox tells the player
       busy(false);
       const mine = (doing = { saving: true, step });
       model.apply({ id: r.data.event_id, kind: "unit-update", payload: { changes: r.data.changes } });

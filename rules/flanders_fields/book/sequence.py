@@ -504,6 +504,13 @@ def _step_words(step_id: str) -> str:
     return step_id.replace("-", " ")
 
 
+def _roll_words(resolver: str) -> str:
+    """A roll by the words of its heading, as the thing a side makes: "the morale roll", "the order roll" (its
+    id in a sentence saying to roll it had said "roll order roll")."""
+    words = resolver.replace("-", " ")
+    return f"the {words}" if words.endswith(" roll") else f"the {words} roll"
+
+
 def roll_refusal(
     status: str, period: str, step_index: int, side_to_move: str, roll: RollAsked, mover: str = ""
 ) -> Refusal | None:
@@ -514,7 +521,7 @@ def roll_refusal(
     if status != "playing" or step is None or roll.resolver in QUESTIONS:
         return None  # a roll outside play is refused by the game itself; a question changes nothing
     who = mover or f"{side_to_move}'s"
-    words = roll.resolver.replace("-", " ")  # a roll and a step in words, as the playsheet heads them
+    words = _roll_words(roll.resolver)  # a roll and a step in words, as the playsheet heads them
     now = f"the {who} {_step_words(step.id)} step"
     listed = [s.id for s in SEQUENCES[_period(period)].steps if roll.resolver in s.resolvers]
     permit = ROLL_PERMITS.get(roll.resolver)
@@ -524,7 +531,7 @@ def roll_refusal(
         said = f"It is {now}: wait for your turn."
         why = (
             f"It is step {step.number}. {step.title} of the {side_to_move}'s turn ({TURN_SOURCE}: "
-            f"“{ONE_SIDE_AT_A_TIME}”): the {roll.side} may not roll {roll.resolver} now"
+            f"“{ONE_SIDE_AT_A_TIME}”): the {roll.side} may not make {words} now"
             + (
                 f"; out of its turn it shoots only as the {side_to_move}'s troops close on it or cross its fire zone "
                 f"(“{REACTION_QUOTE}”, {REACTION_SOURCE}), allowed by the referee's override"
@@ -535,7 +542,7 @@ def roll_refusal(
         )
         return Refusal(said, why, TURN_SOURCE)
     if step.attacker_only and side_to_move != "attacker" and roll.resolver in step.resolvers:
-        said = f"It is {now}: only the attacker rolls {words}."
+        said = f"It is {now}: only the attacker makes {words}."
         why = f"Step {step.number}. {step.title} ({step.source}) is the attacker's: “{step.printed}”."
         return Refusal(said, why, step.source)
     if permit is not None and (
@@ -551,13 +558,13 @@ def roll_refusal(
             else " or ".join(f"the {_step_words(s)} step" for s in dict.fromkeys(steps))
             or "no step of this period"
         )
-        said = f"It is {now}: roll {words} in {where}."
+        said = f"It is {now}: make {words} in {where}."
         if len(said) > MAX_SENTENCE:
-            said = f"It is {now}: {words} is rolled in another step."
+            said = f"It is {now}: {words} is made in another step."
         printed = f" (“{permit.quote}”, {permit.source})" if permit is not None else ""
         why = (
-            f"In step {step.number}. {step.title} of the {side_to_move}'s turn ({step.source}) {roll.resolver} is "
-            f"not rolled: it belongs to {where}{printed}."
+            f"In step {step.number}. {step.title} of the {side_to_move}'s turn ({step.source}) {words} is not "
+            f"made: it belongs to {where}{printed}."
         )
         return Refusal(said, why, step.source)
     reached = next((p for p in step.permits if p.action == "move-stands"), None)

@@ -42,6 +42,11 @@ def test_the_referee_gives_a_secret_objective_from_the_board_and_a_seat_cannot(c
     assert "<strong>Hill of the Sealed Orders</strong>, 3 VP, the first time it is taken" in given
     mine = [(o["name"], o["secret_to"]) for o in score(client, g, g.defender)["objectives"] if o["secret_to"]]
     assert mine == [("Hill of the Sealed Orders", "defender")]
+    # The points field is drawn blank with its 1 as a placeholder (a prefilled "1" and a typed "3" gave 13 VP),
+    # and left blank it gives that 1.
+    assert 'placeholder="1" value=""' in client.get(f"/games/{g.id}/referee").text
+    blank = post(client, g, {**HILL, "name": "Crossroads", "vp": ""})
+    assert "Given: Crossroads, 1 VP, to the defender." in blank and 'placeholder="1" value=""' in blank
 
 
 def test_the_forms_refusals_are_one_sentence_naming_the_field(client: TestClient) -> None:

@@ -71,7 +71,7 @@ def test_a_roll_belongs_to_the_steps_that_list_it(client: TestClient) -> None:
     r = client.post(f"/api/v1/games/{g.id}/resolve/rolling-barrage", headers=g.attacker, json={"dice": [3]})
     assert r.status_code == 409, r.text
     assert r.json()["detail"] == (
-        "It is the German support orders step: roll rolling barrage in the rolling barrages step."
+        "It is the German support orders step: make the rolling barrage roll in the rolling barrages step."
     )
     assert "ORDER SEQUENCE NOTES, 5" in r.json()["source"]
 

@@ -32,7 +32,8 @@ def test_each_step_lets_the_side_to_move_roll_what_it_lists() -> None:
     # ... and nothing it does not: a rolling barrage in the late war's support orders names its own step.
     barrage = refused("late", "support-orders", S.RollAsked("rolling-barrage", "attacker"))
     assert (
-        barrage == "It is the German support orders step: roll rolling barrage in the rolling barrages step."
+        barrage
+        == "It is the German support orders step: make the rolling barrage roll in the rolling barrages step."
     )
     assert (
         barrage is not None
@@ -40,6 +41,16 @@ def test_each_step_lets_the_side_to_move_roll_what_it_lists() -> None:
     )
     assert refused("early", "battalion-orders", S.RollAsked("deviation", "attacker")) is not None
     assert refused("early", "support-orders", S.RollAsked("deviation", "attacker")) is None
+
+
+def test_a_roll_is_named_as_the_thing_a_side_makes() -> None:
+    # Its id in a sentence saying to roll it had said "roll order roll" (the newcomer pass, session 16).
+    order = refused("early", "move-command-stands", S.RollAsked("order-roll", "attacker", classes=BN))
+    assert order == (
+        "It is the German move command stands step: make the order roll in the support orders step or the "
+        "battalion orders step."
+    )
+    assert order is not None and "the order roll is not made" in order.why
 
 
 def test_out_of_its_turn_a_side_waits() -> None:
