@@ -82,9 +82,7 @@ def organiser_token(
 ) -> str | None:
     """The organiser's token: Authorization: Bearer, else this event's in the organiser's cookie the event page
     set (one per event this browser runs)."""
-    if request.headers.get("authorization"):
-        return token
-    return auth.keyed_token(cookie, request.path_params.get("event_id")) or token
+    return auth.bearer_else_keyed(request, token, cookie, request.path_params.get("event_id"))
 
 
 Token = Annotated[str | None, Depends(organiser_token)]
