@@ -519,7 +519,8 @@ def _of_a_link(req: Request, body: RefusalBody) -> RefusalBody:
 
 
 def install(app: FastAPI, page: RefusalPage) -> None:
-    """The refusals' handlers; `page` renders a refusal a browser opened as a page (the PDF engine's)."""
+    """The refusals' handlers but a 401's (app.guard.signed_out: its sentence names what was asked for); `page`
+    renders a refusal a browser opened as a page (the PDF engine's)."""
     _documented(app)
 
     @app.exception_handler(RulesError)
@@ -549,11 +550,6 @@ def install(app: FastAPI, page: RefusalPage) -> None:
     async def _absent(_req: Request, exc: Absent) -> JSONResponse:
         body = refusal(_said(404, exc.message), status=404, why=exc.why, source=exc.source)
         return JSONResponse(status_code=404, content=body)
-
-    @app.exception_handler(Unauthorized)
-    async def _unauthorized(_req: Request, exc: Unauthorized) -> JSONResponse:
-        body = refusal(_said(401, exc.message), status=401, why=exc.why)
-        return JSONResponse(status_code=401, content=body, headers={"WWW-Authenticate": "Bearer"})
 
     @app.exception_handler(TooManyRequests)
     async def _too_many(_req: Request, exc: TooManyRequests) -> JSONResponse:

@@ -19,7 +19,7 @@ from app.core.datafolder import private_folder, running_version
 from app.core.db import check_schema, make_engine
 from app.core.pdf_engine import pdf_engine_problem
 from app.data.models import utcnow
-from app.guard import idempotency, limits, notice, security
+from app.guard import idempotency, limits, notice, security, signed_out
 from app.routes import api_routers
 from app.services import league
 from rules.registry import all_rulesets
@@ -99,6 +99,7 @@ def create_app(settings: Settings | None = None, *, warm_schema: bool = False) -
     app.state.broker = live.make_broker(app.state.engine)  # LISTEN/NOTIFY on PostgreSQL, else in-process
     app.state.writable = disk.watch(app.state.engine)  # whether the database took its last write (/healthz)
     errors.install(app, page=pages.refusal_page)
+    signed_out.install(app)  # a 401's sentence names the game, event, campaign or league asked for
     for router in api_routers():
         app.include_router(router)
     app.include_router(pages.router)

@@ -18,12 +18,13 @@ MAX_POINTS = 10_000  # a side's game points or losses, at most
 # A result bundle with its game's record, at most (its canonical JSON): under the 2 MiB of any request body
 # (app.core.config.MAX_BODY_BYTES_DEFAULT), with room for the request around it.
 MAX_BUNDLE_CHARS = 1_500_000
+MAX_TEXT = 200  # a free text (a force list, a dispute's reason, why a result was changed), at most
 
 EventId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Event id")]
 RoundNo = Annotated[int, Path(ge=1, le=MAX_ROUNDS, description="Round number, from 1")]
 TableId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Table id, from the round")]
 PlayerId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Player id, from the players registered")]
-Text = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Text = Annotated[str, Field(max_length=MAX_TEXT, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Name = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Short = Annotated[str, Field(max_length=80, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Points = Annotated[int, Strict(), Field(ge=0, le=MAX_POINTS)]  # strict: `false` is no number of points
@@ -205,6 +206,9 @@ class TableLive(TableOut):
     score: dict[str, int] = Field(description="The game's points by side, live while it is played.")
     clock: GameClock | None = Field(
         default=None, description="Its game's clock as of the frame (a device runs it on locally)."
+    )
+    dispute_reason: str = Field(
+        default="", max_length=MAX_TEXT, description="A disputed table's reason, as its player gave it."
     )
 
 

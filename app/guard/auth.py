@@ -22,6 +22,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Header, Query, Request
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security.utils import get_authorization_scheme_param
 from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import update
 from sqlmodel import Session, col
@@ -193,6 +194,16 @@ def keyed_token(cookie: str | None, key: object) -> str | None:
         if k == str(key) and token:
             return token
     return None
+
+
+def bearer_else_keyed(request: Request, presented: str | None, cookie: str | None, key: object) -> str | None:
+    """An organiser's token (an event's, a league's): Authorization: Bearer (`presented`), else the one the
+    organiser's cookie keeps for `key`, else the seat's cookie. Only a Bearer token masks the cookie: a browser
+    behind a proxy may send Authorization: Basic, which is no token of ours (as the CSRF check reads it)."""
+    scheme, credentials = get_authorization_scheme_param(request.headers.get("authorization"))
+    if scheme.lower() == "bearer" and credentials:
+        return presented
+    return keyed_token(cookie, key) or presented
 
 
 async def presented_token(

@@ -56,7 +56,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.core.db import BOOKKEEPING, commit_bookkeeping
 from app.data.models import CampaignToken, IdempotentResponse, Token, utcnow
 from app.errors import Conflict, TooManyRequests, field_error, refusal
-from app.guard import security
+from app.guard import security, signed_out
 from app.guard.auth import COOKIE_NAME
 from app.services.seating import digest
 
@@ -226,8 +226,9 @@ def _routed(scope: Scope) -> bool:
     return any(route.matches(scope)[0] == Match.FULL for route in scope["app"].router.routes)
 
 
-async def _send_unknown_token(send: Send) -> None:
-    """A key with a token no device holds: 401, counted like every unknown token (429 once over the limit)."""
+async def _send_unknown_token(send: Send, path: str) -> None:
+    """A key with a token no device holds: 401, counted like every unknown token (429 once over the limit); its
+    sentence names what the address asks for (app.guard.signed_out)."""
     try:
         security.token_failed()
     except TooManyRequests as e:
@@ -235,9 +236,8 @@ async def _send_unknown_token(send: Send) -> None:
         await _send_answer(send, 429, "application/json", body, False, (("retry-after", str(e.retry_after)),))
         return
     why = f"unknown token: {HEADER} keys the writes of a device of this server"
-    body = json.dumps(
-        refusal("Join again: this device's token is unknown here.", status=401, why=why)
-    ).encode()
+    said = refusal("Join again: this device's token is unknown here.", status=401, why=why)
+    body = json.dumps({**said, "said": signed_out.said(path)}).encode()
     await _send_answer(send, 401, "application/json", body, False, (("www-authenticate", "Bearer"),))
 
 
@@ -319,7 +319,7 @@ class IdempotentWrites:
                 await self.app(scope, _replay(body, receive), send)
                 return
             if claim == "unknown":
-                await _send_unknown_token(send)
+                await _send_unknown_token(send, scope["path"])
                 return
             if isinstance(claim, Claimed):
                 break

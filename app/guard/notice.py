@@ -1,6 +1,7 @@
 """An htmx request refused with a page's HTML (not a JSON refusal, which carries `said`) gets the sentence a player
-is shown for its status in the notice header, the words of app.errors.shown_to_player: net-status.js shows the
-header and words nothing itself. A refusal that sets its own header keeps it, made by `notice_words`."""
+is shown for its status in the notice header, the words of app.errors.shown_to_player (a 401's naming what was
+asked for, app.guard.signed_out): net-status.js shows the header and words nothing itself. A refusal that sets
+its own header keeps it, made by `notice_words`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import one_sentence, shown_to_player
+from app.guard import signed_out
 from app.guard.security import NOTICE_HEADER
 
 
@@ -34,10 +36,12 @@ class HtmxNotice:
                 headers = MutableHeaders(scope=message)
                 if NOTICE_HEADER not in headers and "json" not in headers.get("content-type", ""):
                     wait = headers.get("retry-after", "")
-                    said = shown_to_player(
-                        message["status"], retry_after=int(wait) if wait.isdigit() else None
+                    status = message["status"]
+                    headers[NOTICE_HEADER] = (
+                        signed_out.said(scope["path"])
+                        if status == 401
+                        else shown_to_player(status, retry_after=int(wait) if wait.isdigit() else None)
                     )
-                    headers[NOTICE_HEADER] = said
             await send(message)
 
         await self.app(scope, receive, noticed)

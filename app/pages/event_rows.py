@@ -1,8 +1,9 @@
 """The organiser's board's live cells, rendered by the server (issue 67): each table's turn, score, clock and
-result badge, the disputes waiting and the round's end, as `_event_rows.html`'s macros draw them into the
-event's page (app.pages.events) and into each frame of the board's stream asked with `?view=html`
-(app.routes.tournaments), swapped out of band by frontend/static/js/event-board.js. A stream sends a piece
-again only once it changed (`Shown`), within `live.FRAME_BYTES` a frame; game-clock.js runs the clocks on."""
+result badge (a dispute's reason under it), the disputes waiting and the round's end, as `_event_rows.html`'s
+macros draw them into the event's page (app.pages.events) and into each frame of the board's stream asked with
+`?view=html` (app.routes.tournaments), swapped out of band by frontend/static/js/event-board.js. A stream sends
+a piece again only once it changed (`Shown`), within `live.FRAME_BYTES` a frame; game-clock.js runs the clocks
+on."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from app.pages.clock_panel import Face, face_of
 from app.pages.score_panel import clock_face
 from app.pages.templates import templates
 
-__all__ = ["STATUS_WORDS", "BoardView", "EventRow", "Shown", "first_row", "row"]
+__all__ = ["STATUS_WORDS", "BoardView", "EventRow", "Shown", "first_row", "row", "shown_status"]
 
 STATUS_WORDS = {
     "drafted": "Draft",
@@ -51,10 +52,18 @@ class SideTime:
     text: str
 
 
+def shown_status(status: str, ended: bool) -> str:
+    """A table's result status as its pages say it: once its game has ended (both players ready, or the organiser
+    ended it) the result is offered, though the table writes it only at the first confirmation
+    (app.services.tournament_results.offered): "Playing" no longer."""
+    return "offered" if status == "playing" and ended else status
+
+
 @dataclass(frozen=True)
 class EventRow:
     """One table's live cells: the turn ("ended" once its game is), the score (the result, else the result
-    offered, else the game's points so far), each side's clock ("Att 1:23") and the result's status."""
+    offered, else the game's points so far), each side's clock ("Att 1:23"), the result's status (as the
+    table's page says it: `shown_status`) and a dispute's reason (the player's own words)."""
 
     id: int
     turn: str
@@ -62,6 +71,7 @@ class EventRow:
     clock: tuple[SideTime, ...]
     paused: bool
     status: str
+    reason: str = ""
 
     @property
     def words(self) -> str:
@@ -82,15 +92,18 @@ def _clock(clock: GameClock | None) -> tuple[SideTime, ...]:
 
 def row(t: TableLive) -> EventRow:
     """A table's cells as a frame of the board says it."""
-    turn = "ended" if t.game_status == "finished" else "–" if t.turn is None else str(t.turn)
+    ended = t.game_status == "finished"
+    turn = "ended" if ended else "–" if t.turn is None else str(t.turn)
     paused = t.clock is not None and t.clock.paused
-    return EventRow(t.id, turn, _score(t.result, t.offered, t.score), _clock(t.clock), paused, t.status)
+    status = shown_status(t.status, ended)
+    score = _score(t.result, t.offered, t.score)
+    return EventRow(t.id, turn, score, _clock(t.clock), paused, status, t.dispute_reason)
 
 
-def first_row(t: TournamentTable) -> EventRow:
-    """A table's cells as the page opens: its result; its game's turn and clock come with the stream's first
-    frame, at once."""
-    return EventRow(t.pk, "–", _score(t.result, t.offered, {}), (), False, t.status)
+def first_row(t: TournamentTable, reason: str = "") -> EventRow:
+    """A table's cells as the page opens: its result and a dispute's reason; its game's turn and clock come
+    with the stream's first frame, at once."""
+    return EventRow(t.pk, "–", _score(t.result, t.offered, {}), (), False, t.status, reason)
 
 
 def _macros() -> Any:

@@ -25,7 +25,7 @@ from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.guard import auth, security
 from app.pages.common import USER_ERRORS, error_message, is_htmx, organiser_refusal, too_many
-from app.pages.event_rows import STATUS_WORDS, first_row
+from app.pages.event_rows import STATUS_WORDS, first_row, shown_status
 from app.pages.seats import game_seat, remember_game, remember_seat
 from app.pages.templates import templates
 from app.pages.trust import club_host
@@ -187,6 +187,12 @@ def event_page(
     lines, people = tournament_results.event_standings(session, event_id)
     registered = tournaments.players(session, event_id)
     current = next((_round_view(session, r, True) for r in reversed(rounds) if r.status == "committed"), None)
+    # A dispute's reason is the organiser's to read: the board's, never the public page's.
+    reasons = (
+        tournament_results.dispute_reasons(session, event_id, current["tables"])
+        if organiser and current
+        else {}
+    )
     context = {
         "event": row,
         "organiser": organiser,
@@ -199,7 +205,7 @@ def event_page(
             None,
         ),
         "current": current,
-        "rows": {t.pk: first_row(t) for t in current["tables"]} if current else {},
+        "rows": {t.pk: first_row(t, reasons.get(t.pk, "")) for t in current["tables"]} if current else {},
         "standings": lines,
         "people": people,
         "out": event_roster.statuses(session, event_id),
@@ -503,7 +509,7 @@ def _table_page(
         # The confirmation offered exactly when the act would take it (the refusal says why not, else).
         "refused": tournament_results.refusal(session, table, seat.viewer if seat else None),
         # The result offered shown whenever its confirmation is (one function answers both).
-        "status": STATUS_WORDS["offered" if table.status == "playing" and offer else table.status],
+        "status": STATUS_WORDS[shown_status(table.status, bool(offer))],
         "result": table.result or offer,
         "error": error,
         # A seat follows its game's stream from here on, for the round timer it carries (round-timer.js).

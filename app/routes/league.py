@@ -44,9 +44,7 @@ def league_token(
 ) -> str | None:
     """The league organiser's token: Authorization: Bearer, else this league's in the organiser's cookie the
     league page set (one per league this browser runs)."""
-    if request.headers.get("authorization"):
-        return token
-    return auth.keyed_token(cookie, request.path_params.get("league_id")) or token
+    return auth.bearer_else_keyed(request, token, cookie, request.path_params.get("league_id"))
 
 
 Token = Annotated[str | None, Depends(league_token)]

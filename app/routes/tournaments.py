@@ -7,21 +7,18 @@ settled table's signed result bundle (the league that imports it: app/routes/lea
 from __future__ import annotations
 
 import functools
-from datetime import datetime
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 from fastapi import Body, Cookie, Depends, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from sqlalchemy.orm import QueryableAttribute, defer
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from app import errors
 from app import openapi as api_schema
 from app.club import signing
 from app.core import watch
 from app.core.routing import Router
-from app.data.models import Game, Tournament, TournamentPlayer, TournamentRound, TournamentTable
-from app.data.schemas_clock import GameClock
+from app.data.models import Tournament, TournamentRound, TournamentTable
 from app.data.schemas_events import (
     BoardOut,
     ClubEventOut,
@@ -50,7 +47,6 @@ from app.data.schemas_events import (
     SwapIn,
     TableCards,
     TableId,
-    TableLive,
     TableOut,
     TableSeats,
     TimerIn,
@@ -86,9 +82,7 @@ def organiser_token(
 ) -> str | None:
     """The organiser's token: Authorization: Bearer, else this event's in the organiser's cookie the event page
     set (one per event this browser runs)."""
-    if request.headers.get("authorization"):
-        return token
-    return auth.keyed_token(cookie, request.path_params.get("event_id")) or token
+    return auth.bearer_else_keyed(request, token, cookie, request.path_params.get("event_id"))
 
 
 Token = Annotated[str | None, Depends(organiser_token)]
@@ -99,12 +93,6 @@ SeatToken = Annotated[str | None, Depends(auth.presented_token)]  # a table game
 # -- answers -------------------------------------------------------------------------------------------------
 def event_out(row: Tournament) -> ClubEventOut:
     return ClubEventOut.model_validate(row, from_attributes=True)
-
-
-def table_out(t: TournamentTable, people: dict[int, TournamentPlayer]) -> TableOut:
-    return TableOut.model_validate(
-        {**t.model_dump(), "a_name": people[t.a_player_id].name, "b_name": people[t.b_player_id].name}
-    )
 
 
 def round_out(
@@ -119,7 +107,7 @@ def round_out(
         status=rnd.status,
         minutes=rnd.minutes,
         bye_player_id=rnd.bye_player_id,
-        tables=[table_out(t, people) for t in sorted(tables, key=lambda t: t.table)],
+        tables=[tournament_results.table_out(t, people) for t in sorted(tables, key=lambda t: t.table)],
         version=row.version,
         warnings=tournaments.draft_warnings(session, row, rnd, tables),
         hand_edits=[
@@ -348,45 +336,6 @@ def set_timer(
     return event_out(row)
 
 
-def board(
-    session: Session, event_id: int, now: datetime, following: tournament_results.Following | None = None
-) -> BoardOut:
-    """The organiser's view: the current round's tables with their games' turn, status, score and clock (as of
-    `now`); `following` keeps each game's score and clock log from the last frame until it has a new event."""
-    row = tournaments.get(session, event_id)
-    committed = [r for r in tournaments.rounds_of(session, event_id) if r.status == "committed"]
-    tables = tournaments.tables_of(session, committed[-1].pk) if committed else []
-    people = tournament_results.table_players(session, tables)
-    ids = [t.game_id for t in tables if t.game_id is not None]
-    # No game's terrain: the board reads none, and the largest table's is 20,000 points to decode (64 of them
-    # were 1.0 s of the board's 1.4 s of CPU); a later read of one loads it then.
-    query = select(Game).options(defer(cast("QueryableAttribute[Any]", Game.terrain)))
-    games = {g.pk: g for g in session.exec(query.where(col(Game.id).in_(ids)))} if ids else {}
-    states = (following or tournament_results.Following()).read(session, list(games.values()))
-    live: list[TableLive] = []
-    for t in tables:
-        game = games.get(t.game_id) if t.game_id is not None else None
-        state = states.get(game.pk) if game is not None else None
-        live.append(
-            TableLive(
-                **table_out(t, people).model_dump(),
-                turn=game.turn if game else None,
-                game_status=game.status if game else None,
-                score=dict(state.points) if state else {},
-                clock=GameClock.of(tournament_results.Following.clock_of(game, state, now))
-                if game is not None and state is not None
-                else None,
-            )
-        )
-    return BoardOut(
-        event=event_out(row),
-        round=committed[-1].number if committed else None,
-        round_ends_at=row.round_ends_at,
-        tables=live,
-        disputes=sum(1 for t in tables if t.status == "disputed"),
-    )
-
-
 @router.get(
     "/events/{event_id:int}/board",
     response_model=BoardOut,
@@ -397,7 +346,7 @@ def get_board(
     event_id: EventId, token: Token, session: SessionDep, settings: SettingsDep, now: NowDep
 ) -> BoardOut:
     _organiser(session, settings, event_id, token)
-    return board(session, event_id, now)
+    return tournament_results.board(session, event_id, now)
 
 
 @router.get(
@@ -422,22 +371,23 @@ async def stream_club_event(
 ) -> StreamingResponse:
     with Session(engine) as session:
         _organiser(session, settings, event_id, token)
-        committed = [r for r in tournaments.rounds_of(session, event_id) if r.status == "committed"]
-        tables = tournaments.tables_of(session, committed[-1].pk) if committed else []
-        games = [t.game_id for t in tables if t.game_id is not None]
     following = tournament_results.Following()  # this stream's own: a table is read again once it moved
     shown = Shown()  # this stream's own too: the page's cells it sent
     clock = request.app.state.clock
 
+    def feeds() -> list[int]:  # asked at each wake-up: a round committed brings its games
+        with Session(engine) as own:
+            return tournament_results.board_feeds(own, event_id)
+
     def snapshot() -> list[str]:
         with Session(engine) as own:
-            now = board(own, event_id, clock(), following)
+            now = tournament_results.board(own, event_id, clock(), following)
         return shown.frames(now) if view == "html" else [now.model_dump_json()]
 
     return StreamingResponse(
         watch.watch(
             request.app.state.broker,
-            games,
+            feeds,
             functools.partial(events_service.feed_read, engine),
             snapshot,
             request.is_disconnected,
@@ -461,7 +411,7 @@ def confirm_table_result(
     who = _seat(session, settings, event_id, table_id, token)
     with unit_of_work(session):
         t = tournament_results.confirm(session, event_id, table_id, who)
-    return table_out(t, tournament_results.table_players(session, [t]))
+    return tournament_results.table_out(t, tournament_results.table_players(session, [t]))
 
 
 @router.post(
@@ -481,7 +431,7 @@ def dispute_table_result(
     who = _seat(session, settings, event_id, table_id, token)
     with unit_of_work(session):
         t = tournament_results.dispute(session, event_id, table_id, who, body.why)
-    return table_out(t, tournament_results.table_players(session, [t]))
+    return tournament_results.table_out(t, tournament_results.table_players(session, [t]))
 
 
 @router.put(
@@ -504,7 +454,7 @@ def alter(
     )
     with unit_of_work(session):
         t = tournament_results.alter(session, event_id, table_id, result, body.why)
-    return table_out(t, tournament_results.table_players(session, [t]))
+    return tournament_results.table_out(t, tournament_results.table_players(session, [t]))
 
 
 @router.post(

@@ -15,7 +15,7 @@ from sqlalchemy.orm import QueryableAttribute, defer
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from app.core import live
+from app.core import live, watch
 from app.data.models import Game, Tournament, TournamentLog, TournamentRound, TournamentTable
 from app.errors import Conflict
 from app.services import game_setup, seating
@@ -235,6 +235,7 @@ class RoundCommit:
             live.mark(session, game.pk)
         rnd.status = "committed"
         session.add(rnd)
+        live.mark(session, watch.event_channel(self.tournament_id))  # the organiser's board follows the round
         row.round_ends_at = utcnow() + timedelta(minutes=rnd.minutes)
         session.add(row)
         session.flush()

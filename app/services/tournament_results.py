@@ -15,13 +15,15 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
+from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, func, select
 
-from app.core import live
+from app.core import live, watch
 from app.data import schemas_events
-from app.data.models import Event, Game, Tournament, TournamentPlayer, TournamentTable
+from app.data.models import Event, Game, Tournament, TournamentLog, TournamentPlayer, TournamentTable
+from app.data.schemas_clock import GameClock
 from app.errors import Conflict, Forbidden
 from app.services import clock, seating, tournaments
 from app.services import events as events_service
@@ -38,6 +40,7 @@ BUNDLE_FORMAT = "firestep-result/2"  # /1 carried no game record: refused (its l
 MAX_BUNDLE_CHARS = schemas_events.MAX_BUNDLE_CHARS
 SIDE_OF = {"attacker": "a", "defender": "b"}  # the a player is the table's attacker
 MAX_POINTS = schemas_events.MAX_POINTS
+MAX_TEXT = schemas_events.MAX_TEXT
 
 
 @dataclass(frozen=True)
@@ -318,3 +321,83 @@ class Following:
     @staticmethod
     def clock_of(game: Game, state: TableState, now: datetime) -> Clock:
         return clock.clock_of(game, state.log, now)
+
+
+# -- the organiser's board ---------------------------------------------------------------------------------------
+def table_out(t: TournamentTable, people: dict[int, TournamentPlayer]) -> schemas_events.TableOut:
+    return schemas_events.TableOut.model_validate(
+        {**t.model_dump(), "a_name": people[t.a_player_id].name, "b_name": people[t.b_player_id].name}
+    )
+
+
+def current_tables(session: Session, tournament_id: int) -> tuple[int | None, list[TournamentTable]]:
+    """The newest committed round's number and its tables (none before a round is committed)."""
+    committed = [r for r in tournaments.rounds_of(session, tournament_id) if r.status == "committed"]
+    return (
+        (committed[-1].number, tournaments.tables_of(session, committed[-1].pk)) if committed else (None, [])
+    )
+
+
+def board_feeds(session: Session, tournament_id: int) -> list[int]:
+    """What wakes the organiser's board (app.core.watch): the event's own channel, which a round committed
+    publishes (app.services.round_commit), and the games of its newest committed round."""
+    _, tables = current_tables(session, tournament_id)
+    return [watch.event_channel(tournament_id), *(t.game_id for t in tables if t.game_id is not None)]
+
+
+def dispute_reasons(
+    session: Session, tournament_id: int, tables: Sequence[TournamentTable]
+) -> dict[int, str]:
+    """Each disputed table's reason as its player gave it (its latest dispute's; the organiser's to read: a
+    seat's own words, bounded on entry), by table id."""
+    ids = [t.pk for t in tables if t.status == "disputed"]
+    if not ids:
+        return {}
+    q = select(TournamentLog).where(
+        TournamentLog.tournament_id == tournament_id,
+        TournamentLog.kind == "disputed",
+        col(TournamentLog.table_id).in_(ids),
+    )
+    entries = session.exec(q.order_by(col(TournamentLog.id)))
+    return {e.table_id: str(e.detail.get("why", ""))[:MAX_TEXT] for e in entries if e.table_id is not None}
+
+
+def board(
+    session: Session, tournament_id: int, now: datetime, following: Following | None = None
+) -> schemas_events.BoardOut:
+    """The organiser's view: the current round's tables with their games' turn, status, score and clock (as of
+    `now`) and a dispute's reason; `following` keeps each game's score and clock log from the last frame until
+    it has a new event."""
+    row = tournaments.get(session, tournament_id)
+    number, tables = current_tables(session, tournament_id)
+    people = table_players(session, tables)
+    ids = [t.game_id for t in tables if t.game_id is not None]
+    # No game's terrain: the board reads none, and the largest table's is 20,000 points to decode (64 of them
+    # were 1.0 s of the board's 1.4 s of CPU); a later read of one loads it then.
+    query = select(Game).options(defer(cast("QueryableAttribute[Any]", Game.terrain)))
+    games = {g.pk: g for g in session.exec(query.where(col(Game.id).in_(ids)))} if ids else {}
+    states = (following or Following()).read(session, list(games.values()))
+    reasons = dispute_reasons(session, tournament_id, tables)
+    live_tables: list[schemas_events.TableLive] = []
+    for t in tables:
+        game = games.get(t.game_id) if t.game_id is not None else None
+        state = states.get(game.pk) if game is not None else None
+        live_tables.append(
+            schemas_events.TableLive(
+                **table_out(t, people).model_dump(),
+                turn=game.turn if game else None,
+                game_status=game.status if game else None,
+                score=dict(state.points) if state else {},
+                clock=GameClock.of(Following.clock_of(game, state, now))
+                if game is not None and state is not None
+                else None,
+                dispute_reason=reasons.get(t.pk, ""),
+            )
+        )
+    return schemas_events.BoardOut(
+        event=schemas_events.ClubEventOut.model_validate(row, from_attributes=True),
+        round=number,
+        round_ends_at=row.round_ends_at,
+        tables=live_tables,
+        disputes=sum(1 for t in tables if t.status == "disputed"),
+    )

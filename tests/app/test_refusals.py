@@ -55,6 +55,8 @@ MESSAGE_ARG = {
 # Messages the walk cannot read, each bounded another way: app/errors.py answers a message that is not one
 # sentence of at most 120 characters with a fixed sentence for its status (the `why` keeps the message).
 DYNAMIC = {
+    ("app/guard/signed_out.py", "one_sentence(exc.message, HTTP_SENTENCES[401])"): "a raised Unauthorized's "
+    "message, walked where it is raised, held to one sentence by one_sentence as app/errors.py's handlers do",
     ("app/core/pdf_engine.py", "problem"): "problem_sentence() for each system, held to one sentence by "
     "tests/app/test_pdf_engine.py",
     ("app/services/rehearsal.py", "reason"): "re-raises a rehearsal's RulesError, walked where it is raised",

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from app import errors, pages
 from app.errors import MAX_DETAIL, ONE_SENTENCE, ErrorOut, is_one_sentence
+from app.guard import signed_out
 from app.guard.notice import HtmxNotice
 from app.guard.security import CSRF_HEADER, NOTICE_HEADER
 from rules.core.errors import RulesError
@@ -97,3 +98,36 @@ def test_a_refusal_names_at_most_fifty_fields(reading_client: TestClient) -> Non
     body = {"ruleset": "flanders-fields", **{f"k{i}": 1 for i in range(200)}}
     r = reading_client.post("/api/v1/games", json=body)
     assert r.status_code == 422 and len(r.json()["errors"]) == errors.FIELD_ERRORS_SHOWN == 50, r.text[:300]
+
+
+def test_a_401_names_what_was_asked_for(reading_client: TestClient) -> None:
+    """The passes of session 16: the organiser's board and a campaign's routes answered a device signed in to
+    nothing "...not signed in to this game". A 401's `said` names the game, event, campaign or league its address
+    asks for (an event table's seat acts with its game's token: the game's words), and so does the notice of a
+    page's 401 to htmx."""
+    game = errors.SHOWN_BY_STATUS[401]
+    for path, words in (
+        ("/api/v1/games/1/me", game),
+        ("/api/v1/events/1/stream", signed_out.SIGNED_OUT["events"]),
+        ("/api/v1/campaigns/1/legal-actions", signed_out.SIGNED_OUT["campaigns"]),
+    ):
+        r = reading_client.get(path)
+        assert r.status_code == 401 and r.json()["said"] == words, (path, r.text)
+    assert (
+        signed_out.said("/api/v1/events/1/tables/2/confirm")
+        == signed_out.said("/events/1/tables/2/dispute")
+        == game
+    )
+    assert signed_out.said("/events/1") == signed_out.SIGNED_OUT["events"]
+    assert signed_out.said("/api/v1/leagues/1/results") == signed_out.SIGNED_OUT["leagues"]
+    assert all(is_one_sentence(s) for s in signed_out.SIGNED_OUT.values())
+
+    app = FastAPI()
+    app.add_middleware(HtmxNotice)
+
+    @app.get("/campaigns/{campaign_id}")
+    def campaign_page(campaign_id: int) -> HTMLResponse:
+        return HTMLResponse("<p>Join this campaign.</p>", 401)
+
+    notice = TestClient(app).get("/campaigns/3", headers={"HX-Request": "true"}).headers[NOTICE_HEADER]
+    assert notice == signed_out.SIGNED_OUT["campaigns"]

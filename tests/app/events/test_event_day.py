@@ -98,6 +98,10 @@ def test_a_twelve_player_three_round_event(client: TestClient, tmp_path: Path, s
                     f"{url}/dispute", headers=t["defender"], json={"why": "the wood was held"}
                 )
                 assert disputed.json()["status"] == "disputed"
+                # The organiser's board says why (the seat's own words), where the result is set.
+                live = client.get(f"/api/v1/events/{event_id}/board", headers=organiser).json()["tables"]
+                reasons = {t["id"]: t["dispute_reason"] for t in live}
+                assert reasons == {x["id"]: "the wood was held" if x is t else "" for x in tables}
                 # Only the organiser settles it: a seat cannot, nor can a seat of another table.
                 assert client.post(f"{url}/confirm", headers=t["defender"]).status_code == 409
                 assert client.post(f"{url}/confirm", headers=tables[1]["attacker"]).status_code == 403

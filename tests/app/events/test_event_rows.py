@@ -138,12 +138,31 @@ def test_a_frame_of_cells_says_what_the_json_frame_says_once_within_the_bound() 
     assert shown.frames(board([attacker_at(t, later) for t in many], disputes=15)) == []
     halted = later.model_copy(update={"running": False})
     tables = [attacker_at(t, halted if t.id == 0 else later) for t in many]
-    row_0 = ["ev-turn-0", "ev-score-0", "ev-clock-0", "ev-status-0"]
+    row_0 = ["ev-turn-0", "ev-score-0", "ev-clock-0", "ev-status-0", "ev-reason-0"]
     assert list(cells(shown.frames(board(tables, disputes=15)))) == row_0
     shown.frames(frame)
     assert list(cells(shown.frames(frame.model_copy(update={"disputes": 16})))) == ["ev-disputes"]
     stopped = cells(shown.frames(frame.model_copy(update={"disputes": 16, "round_ends_at": None})))
     assert list(stopped) == ["ev-ends"] and " hidden" in stopped["ev-ends"]
+
+
+def test_a_row_says_what_its_table_is_at_and_why_it_is_disputed() -> None:
+    """The newcomer pass of session 16: a table whose game has ended (both players said they were ready) said
+    "Playing" until a seat confirmed, where its own page said "Result offered"; a disputed table said so but not
+    why. The row says the table page's words, and a dispute's reason under its badge, escaped; a row with none
+    has its reason's piece hidden and empty."""
+    ended = table(0, "playing", turn=4, game_status="finished", score={"attacker": 3, "defender": 1})
+    why = 'the wood was held <script>alert(1)</script> & "cut"'
+    disputed = table(1, "disputed", game_status="finished", offered={"a_points": 3, "b_points": 1},
+                     dispute_reason=why)  # fmt: skip
+    playing = table(2, "playing", turn=2, game_status="playing")
+    pieces = cells(Shown().frames(board([ended, disputed, playing], disputes=1)))
+    assert 'class="ev-badge offered"' in pieces["ev-status-0"]
+    assert text(pieces["ev-status-0"]) == STATUS_WORDS["offered"] == "Result offered"
+    assert text(pieces["ev-status-2"]) == STATUS_WORDS["playing"]
+    assert "<script>" not in pieces["ev-reason-1"] and " hidden" not in pieces["ev-reason-1"]
+    assert text(pieces["ev-reason-1"]) == f"Why it is disputed: {why}"
+    assert " hidden" in pieces["ev-reason-0"] and text(pieces["ev-reason-0"]) == ""
 
 
 def test_the_cells_stream_refuses_whom_the_json_stream_refuses(sqlite_client: TestClient) -> None:

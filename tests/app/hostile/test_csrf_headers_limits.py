@@ -148,6 +148,30 @@ def test_bearer_api_calls_are_not_affected(client: TestClient) -> None:
     assert locked is True and len(items) == 1
 
 
+def test_a_basic_authorization_does_not_hide_the_organisers_cookie(sqlite_client: TestClient) -> None:
+    """The hostile pass of session 16: a browser behind a proxy may send its own Authorization: Basic, and the
+    event's (and the league's) organiser was refused as if the cookie were absent. Only a Bearer token stands
+    for the cookie; a write the cookie authorises still needs the CSRF token."""
+    c = sqlite_client
+    basic = {"Authorization": "Basic " + base64.b64encode(b"club:proxy").decode()}
+    made = c.post("/api/v1/events", json={"name": "Night", "ruleset": "flanders-fields", "period": "early"})
+    event_id, token = made.json()["event"]["id"], made.json()["organiser_token"]
+    league = c.post("/api/v1/leagues", json={"name": "L"}).json()
+    c.cookies.set(ORGANISER_COOKIE, f"{event_id}:{token}")
+    c.cookies.set(LEAGUE_COOKIE, f"{league['league']['id']}:{league['organiser_token']}")
+    assert c.get(f"/api/v1/events/{event_id}/board", headers=basic).status_code == 200
+    assert c.get(f"/api/v1/leagues/{league['league']['id']}/results", headers=basic).status_code == 200
+    timer = f"/api/v1/events/{event_id}/timer"
+    assert c.put(timer, headers=basic, json={"ends_at": None}).status_code == 403  # no CSRF token
+    assert c.put(timer, headers={**basic, **csrf.header(c)}, json={"ends_at": None}).status_code == 200
+    # A Bearer token still speaks for itself, whatever the cookie: another event's is refused.
+    other = c.post("/api/v1/events", json={"name": "Other", "ruleset": "flanders-fields", "period": "early"})
+    assert (
+        c.get(f"/api/v1/events/{event_id}/board", headers=bearer(other.json()["organiser_token"])).status_code
+        == 403
+    )
+
+
 def test_a_device_without_a_seat_cookie_posts_without_a_token(client: TestClient) -> None:
     """A request no seat cookie authorises acts for nobody, so it needs no token (the API lobby); a page that
     seats the browser (joining, creating) needs it all the same (login CSRF), and the page sends it."""
