@@ -159,6 +159,9 @@ class Unit(Stored, table=True):
     special_uses: dict[str, int] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     state: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
     version: int = 1
+    # Of the bumps of `version`, the writes of its side's secret alone (an aiming point set): the other side
+    # reads the version less these, so a bump does not tell it which stand was given a secret (units.Reader).
+    hidden_writes: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class FirePlanItem(Stored, table=True):

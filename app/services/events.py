@@ -4,8 +4,9 @@ a public payload and the private parts only one side (or the referee) may read.
 Two rules make a secret safe by default. Writing (`split`, run by `record` on every event): a change that
 names a side (to its own row: its hand of cards, its once-per-player allowances; or to a secret of one of its
 units: a battery's aiming point) is that side's, so it is moved out of the public payload whoever wrote the
-event. Reading (`view`, run by `event_dict` on every read path: the log, the stream, the report, the pages):
-a viewer gets the public payload with the parts of the roles it holds merged over it, and nothing else."""
+event, and with them the unit they are all about when nothing else of the event is public. Reading (`view`,
+run by `event_dict` on every read path: the log, the stream, the report, the pages): a viewer gets the public
+payload with the parts of the roles it holds merged over it, and nothing else."""
 
 from __future__ import annotations
 
@@ -175,6 +176,10 @@ def _side_of(change: Any) -> str | None:
     return change.get("side") if isinstance(change, Mapping) and isinstance(change.get("side"), str) else None
 
 
+def _unit_of(change: Any) -> int | None:
+    return change.get("unit") if isinstance(change, Mapping) and isinstance(change.get("unit"), int) else None
+
+
 def _as_logged(part: Mapping[str, Any]) -> dict[str, Any]:
     """A payload or part with its `changes` (the pipeline's models, app.data.changes) as the log's JSON."""
     out = dict(part)
@@ -196,10 +201,17 @@ def split(
     changes = public.get("changes")
     if isinstance(changes, list) and any(_side_of(c) for c in changes):
         public["changes"] = [c for c in changes if _side_of(c) is None]
+        # An event of its unit's secrets alone (a battery aimed) names the unit to no other side: that
+        # something was written down is every seat's, whose plan it was is not (ARTILLERY AIMING POINT).
+        unit = public.get("unit_id")
+        alone = not public["changes"] and all(_unit_of(c) == unit for c in changes)
+        named = {"unit_id": public.pop("unit_id")} if alone and isinstance(unit, int) else {}
         for side in sorted({s for c in changes if (s := _side_of(c))}):
             own = [c for c in changes if _side_of(c) in (None, side)]
             parts.setdefault(side, {}).setdefault("changes", own)
+            parts[side].update(named)
         parts.setdefault(REFEREE, {}).setdefault("changes", list(changes))
+        parts[REFEREE].update(named)
     return public, parts
 
 

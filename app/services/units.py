@@ -268,8 +268,9 @@ def copy_units(session: Session, source: int, games: Sequence[int]) -> None:
     session.execute(update(unit).where(unit.c.id == parents.c.child).values(parent_id=parents.c.parent))
 
 
-# The unit's own columns; every other field is its rule set's state (`Unit.state`).
-COLUMNS = tuple(name for name in Unit.model_fields if name != "state")
+# The unit's own columns; every other field is its rule set's state (`Unit.state`). Its hidden writes are no
+# field of it: a reader's version is made of them (`Reader`).
+COLUMNS = tuple(name for name in Unit.model_fields if name not in ("state", "hidden_writes"))
 
 
 def rules_of_unit(unit: Unit) -> GameRules:
@@ -323,7 +324,14 @@ def update_unit(
         ]
         own = {k: v for k, v in values.items() if k in COLUMNS}
         state = {k: v for k, v in values.items() if k not in COLUMNS}
-        return own | ({"state": {**unit.state, **state}} if state else {})
+        # A write of its side's secret alone is a bump the other side is not shown (Reader): it would tell
+        # which stand was given one.
+        hidden = bool(changes) and all(c.side for c in changes)
+        return (
+            own
+            | ({"state": {**unit.state, **state}} if state else {})
+            | ({"hidden_writes": unit.hidden_writes + 1} if hidden else {})
+        )
 
     _write_over_version(session, unit, written, expected_version)
     return changes
@@ -339,6 +347,7 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
     secret = {f.name for f in rules_of_unit(sets[0][0]).book.state_fields if f.secret}
     now: dict[int, dict[str, Any]] = {}  # unit id -> the values set so far
     bumps: dict[int, int] = {}
+    hidden: dict[int, int] = {}  # unit id -> the sets that changed its side's secret alone (as update_unit's)
     rows: dict[int, Unit] = {}
     changes: list[UnitSet] = []
     for unit, name, after in sets:
@@ -356,6 +365,8 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
                     side=unit.side if name in secret else None,
                 )
             )
+            if name in secret:
+                hidden[uid] = hidden.get(uid, 0) + 1
         mine[name] = after
         bumps[uid] = bumps.get(uid, 0) + 1
     table = Unit.__table__  # type: ignore[attr-defined]
@@ -367,6 +378,8 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
         own = {k: v for k, v in values.items() if k in COLUMNS}
         state = {k: v for k, v in values.items() if k not in COLUMNS}
         after = own | ({"state": {**unit.state, **state}} if state else {})
+        if uid in hidden:
+            after["hidden_writes"] = unit.hidden_writes + hidden[uid]
         written[uid] = after | {"version": unit.version + bumps[uid]}
         row = {"uid": uid, "seen": unit.version, "bump": bumps[uid]} | {f"n_{k}": v for k, v in after.items()}
         kinds.setdefault(tuple(sorted(after)), []).append(row)
@@ -411,9 +424,10 @@ def _write_over_version(
         if result.rowcount:  # type: ignore[attr-defined]
             return True
         if expected_version is not None:
+            # Refused to whoever may write the stand (its side, the referee): the version it writes over.
             raise Conflict(
                 "Someone changed this stand meanwhile: look again and try again",
-                current=unit_dict(unit),
+                current={**unit_dict(unit), "version": unit.version},
                 why=f"unit version is {unit.version}, not {expected_version}",
             )
 
@@ -441,7 +455,8 @@ def increment(session: Session, unit: Unit, field: str, delta: int, floor: int =
 @dataclass(frozen=True)
 class Reader:
     """What one viewer reads of a game's units: the secret state of the sides in `sides` (its own; both for
-    the referee, or once the game is over), and of the other side only what the rules have shown."""
+    the referee, or once the game is over), and of the other side only what the rules have shown, its version
+    bumped by the other writes only."""
 
     sides: frozenset[str] = frozenset()
     board: Mapping[str, Any] = field(default_factory=dict)
@@ -455,6 +470,8 @@ class Reader:
             if unit.side not in self.sides and rules.secret(unit, f, self.board):
                 value = f.default
             out[f.name] = value
+        if unit.side not in self.sides:  # without the bumps of its side's secrets (`Unit.hidden_writes`)
+            out["version"] = unit.version - unit.hidden_writes
         return out
 
 

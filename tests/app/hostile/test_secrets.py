@@ -18,7 +18,9 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, create_engine, select
 
 from app.core.db import downgrade, make_engine, migrate
+from app.core.touched import touched_units
 from app.data.models import FirePlanItem
+from app.guard.auth import COOKIE_NAME
 from rules.core.vocabulary import SIDES
 from tests.app.games.conftest import Game, bearer, live_url  # noqa: F401  (live_url is a fixture)
 
@@ -40,6 +42,11 @@ def sha(obj: Any) -> str:
 
 def token_of(headers: dict[str, str]) -> str:
     return headers["Authorization"].removeprefix("Bearer ")
+
+
+def cookie(headers: dict[str, str]) -> str:
+    """A device's token as the pages read it (its cookie)."""
+    return f"{COOKIE_NAME}={token_of(headers)}"
 
 
 def ok(r: Any, status: int = 200) -> Any:
@@ -473,3 +480,55 @@ def test_an_aiming_point_is_its_sides_until_the_battery_fires(client: TestClient
                       json={"unit_id": battery["id"]}))  # fmt: skip
     assert any(ch.get("field") == "board" for ch in fired["changes"])
     assert ok(c.get(url, headers=g.defender))["aiming_point"] == at
+
+
+def test_the_other_side_is_not_told_which_battery_was_aimed(client: TestClient) -> None:
+    """A battery aimed is its side's until it fires (ARTILLERY AIMING POINT: "an aiming point is placed on the
+    table" as it fires): the other side reads that the defender wrote something down, never which battery it
+    was, in the log, the stand a live map frame carries (what the event touched) or the board's lines."""
+    c = client
+    g = new_game(c, {"scenario": "mons-1914"})
+    units = ok(c.get(f"/api/v1/games/{g.id}/units", headers=g.referee))
+    battery = next(u for u in units if u["side"] == "defender" and u["level"] == "battery")
+    log = f"/api/v1/games/{g.id}/events"
+    before = ok(c.get(log, headers=g.attacker))[-1]["id"]
+    url = f"/api/v1/games/{g.id}/units/{battery['id']}"
+    aim = {"version": battery["version"], "aiming_point": [52.5, 61.5]}
+    aimed = ok(c.put(url, headers=g.defender, json=aim))
+    seen = ok(c.get(log, headers=g.attacker))[-1]
+    assert (seen["id"], seen["actor"], seen["kind"]) == (aimed["event_id"], "defender", "unit-update")
+    assert "unit_id" not in seen["payload"] and not touched_units(seen)
+    board = c.get(f"/games/{g.id}/referee/changes?after={before}", headers={"Cookie": cookie(g.attacker)})
+    assert board.status_code == 200 and "Unit update" in board.text
+    assert battery["short_name"] not in board.text
+    # Its side and the referee read which battery, and the point.
+    for who in (g.defender, g.referee):
+        mine = ok(c.get(log, headers=who))[-1]
+        assert mine["payload"]["unit_id"] == battery["id"] and touched_units(mine) == {battery["id"]}
+        assert mine["payload"]["changes"][0]["after"] == [52.5, 61.5]
+
+
+def test_a_battery_aimed_keeps_its_version_to_the_other_side(client: TestClient) -> None:
+    """The unit's version counts its side's writes, so the other side would tell the battery aimed by its
+    bump: the other side reads it without the writes of the side's secrets alone; its side writes over the
+    whole, a stale write refused (409) with the version to write over."""
+    c = client
+    g = new_game(c, {"scenario": "mons-1914"})
+    units = ok(c.get(f"/api/v1/games/{g.id}/units", headers=g.referee))
+    battery = next(u for u in units if u["side"] == "defender" and u["level"] == "battery")
+    url, was = f"/api/v1/games/{g.id}/units/{battery['id']}", battery["version"]
+    ok(c.put(url, headers=g.defender, json={"version": was, "aiming_point": [52.5, 61.5]}))
+
+    def versions(who: dict[str, str]) -> tuple[int, int]:
+        listed = ok(c.get(f"/api/v1/games/{g.id}/units", headers=who))
+        in_list = next(u for u in listed if u["id"] == battery["id"])
+        return ok(c.get(url, headers=who))["version"], in_list["version"]
+
+    assert versions(g.attacker) == (was, was)
+    assert versions(g.defender) == versions(g.referee) == (was + 1, was + 1)
+    stale = c.put(url, headers=g.defender, json={"version": was, "aiming_point": [1.5, 2.5]})
+    assert stale.status_code == 409 and stale.json()["current"]["version"] == was + 1
+    # A change the other side reads bumps the version it reads, by one.
+    ok(c.put(url, headers=g.defender, json={"version": was + 1, "name": "Renamed battery"}))
+    assert versions(g.attacker) == (was + 1, was + 1)
+    assert versions(g.defender) == (was + 2, was + 2)

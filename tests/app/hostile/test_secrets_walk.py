@@ -3,12 +3,12 @@ object (a route added later is walked without being listed here), their paramete
 and each is read with the other side's token and with none, from set-up to the end of the game: set-up, each
 step of the first turn, after a battery fires, after it is aimed again, and over. Nothing read may show a
 battery's aiming point before the rules put it on the table ("When a battery fires ... an aiming point is
-placed on the table", Flanders Fields ARTILLERY AIMING POINT; every one once the game is over), nor the
-undealt pack or the other side's hand (the pack less what is public and one's own hand is that hand), a card
-dealt or one a side entered from the club's own pack. A game whose plans are sealed each bound (2mm Earth 1418)
-is walked bound by bound: no item of a plan, nor its id (the other side would count them), before it lands. A
-side's secret objective (issue 69), given at set-up and scored at the end: nothing of it (its name, its point,
-its id) before the end."""
+placed on the table", Flanders Fields ARTILLERY AIMING POINT; every one once the game is over), nor which
+battery the other side aimed (a frame of its aiming names none), nor the undealt pack or the other side's hand
+(the pack less what is public and one's own hand is that hand), a card dealt or one a side entered from the
+club's own pack. A game whose plans are sealed each bound (2mm Earth 1418) is walked bound by bound: no item
+of a plan, nor its id (the other side would count them), before it lands. A side's secret objective (issue
+69), given at set-up and scored at the end: nothing of it (its name, its point, its id) before the end."""
 
 from __future__ import annotations
 
@@ -98,6 +98,7 @@ class Walk:
     g: Game
     batteries: dict[str, list[int]]
     aimed: dict[int, tuple[str, list[float]]] = field(default_factory=dict)  # battery -> (side, point now)
+    aims: dict[int, tuple[str, int]] = field(default_factory=dict)  # the event aiming -> (side, battery)
     ever: dict[str, list[list[float]]] = field(default_factory=dict)  # every point each side has set
     fired: list[list[float]] = field(default_factory=list)  # the points batteries fired at
     finished: bool = False
@@ -309,6 +310,7 @@ def aim(w: Walk, who: dict[str, str], unit_id: int, point: list[float]) -> None:
     r = w.http.put(f"/api/v1/games/{w.g.id}/units/{unit_id}", headers=who, json=body)
     assert r.status_code == 200, r.text
     assert r.json()["unit"]["aiming_point"] == point  # its own side reads what it set
+    w.aims[r.json()["event_id"]] = (unit["side"], unit_id)
 
 
 # No deadline of the client's own (httpx's): a PDF is rendered by the server's niced worker, a minute or more on a
@@ -450,6 +452,13 @@ def test_no_route_shows_a_secret_aiming_point_or_the_pack(
             assert not cards_in(f["data"]) & cards, (
                 f"the {side}'s stream ({view}), event {f['id']}, shows cards"
             )
+            aiming, battery = w.aims.get(f["id"], (side, 0))
+            if aiming == other:  # that the other side aimed is told, which battery it aimed is not
+                told = json.loads(f["data"])
+                carried = {u["id"] for u in told.get("units", ())}
+                assert "unit_id" not in told["payload"] and battery not in carried, (
+                    f"the {side}'s stream ({view}), event {f['id']}, names the battery aimed"
+                )
     anonymous = w.http.get(f"/api/v1/games/{g.id}/stream")
     assert anonymous.status_code == 401
     assert w.reads > 500
