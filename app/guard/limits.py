@@ -242,7 +242,7 @@ UTF8 = ("utf-8", "utf-8-sig")  # json.detect_encoding's names for UTF-8, with or
 
 
 class RefuseNul:
-    """Pure ASGI middleware refusing NUL characters in the path, the query string and the body, lone
+    """Pure ASGI middleware refusing a repeated Authorization header, NUL characters in the path, the query string and the body, lone
     surrogates in a JSON body's texts (the only way a request can carry text that is not Unicode: form and
     URL decoding replace bad bytes), and JSON bodies in another encoding than UTF-8 (json.loads would read UTF-16 and UTF-32 too, escapes and all,
     past the NUL test on the body's bytes)."""
@@ -253,6 +253,12 @@ class RefuseNul:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if sum(k.lower() == b"authorization" for k, _ in scope.get("headers", ())) > 1:
+            # Two: the CSRF check (asgi-csrf) and the route would each read another (session 17's hostile pass).
+            why = "the request has more than one Authorization header"
+            said = refusal("Send one Authorization header.", status=422, why=why, field="authorization")
+            await JSONResponse(status_code=422, content=said)(scope, receive, send)
             return
         where: list[str | int] | None = None
         if "\x00" in scope["path"] or b"%00" in scope.get("raw_path", b""):

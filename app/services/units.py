@@ -320,7 +320,9 @@ def update_unit(
                 unit=unit.pk, field=k, before=value(unit, k), after=v, side=unit.side if k in secret else None
             )
             for k, v in values.items()
-            if value(unit, k) != v
+            # A side's secret set again unchanged is logged as set: the other side sees it as any aim, not as a
+            # change of nothing naming the stand (a plan saved again).
+            if value(unit, k) != v or k in secret
         ]
         own = {k: v for k, v in values.items() if k in COLUMNS}
         state = {k: v for k, v in values.items() if k not in COLUMNS}

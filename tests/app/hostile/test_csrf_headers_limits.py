@@ -172,6 +172,24 @@ def test_a_basic_authorization_does_not_hide_the_organisers_cookie(sqlite_client
     )
 
 
+def test_a_second_authorization_header_does_not_carry_a_cookies_write_past_the_csrf_check(
+    sqlite_client: TestClient,
+) -> None:
+    """The hostile pass of session 17: a Basic Authorization then a Bearer one (no browser sends two) let the
+    organiser cookie's write through without its CSRF token: the check read the last header, the route the first.
+    Two are refused, naming the header."""
+    c = sqlite_client
+    made = c.post("/api/v1/events", json={"name": "Night", "ruleset": "flanders-fields", "period": "early"})
+    event_id, token = made.json()["event"]["id"], made.json()["organiser_token"]
+    c.cookies.set(ORGANISER_COOKIE, f"{event_id}:{token}")
+    two = [
+        ("Authorization", "Basic " + base64.b64encode(b"club:proxy").decode()),
+        ("Authorization", "Bearer junk"),
+    ]
+    r = c.put(f"/api/v1/events/{event_id}/timer", headers=two, json={"ends_at": None})
+    assert r.status_code == 422 and r.json()["field"] == "authorization", r.text
+
+
 def test_a_device_without_a_seat_cookie_posts_without_a_token(client: TestClient) -> None:
     """A request no seat cookie authorises acts for nobody, so it needs no token (the API lobby); a page that
     seats the browser (joining, creating) needs it all the same (login CSRF), and the page sends it."""

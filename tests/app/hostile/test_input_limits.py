@@ -633,3 +633,18 @@ def test_an_unreadable_cookie_header_is_a_refusal_naming_it(reading_client: Any)
     """asgi-csrf parses the Cookie header with http.cookies, which raises on "$;": a 422, never a 500."""
     r = reading_client.get("/api/v1/events/1/board", headers={"Cookie": "0=;$; firestep_organiser=00"})
     assert r.status_code == 422 and r.json()["field"] == "cookie"
+
+
+def test_an_id_of_more_digits_than_python_converts_names_no_route(sqlite_world: World) -> None:
+    """The hostile pass of session 17: an `{id:int}` of 4,301 digits or more matched the route and its conversion
+    raised (Python converts at most 4,300 digits): a 500. It names no route now (app/__init__.py)."""
+    paths = {
+        r.path
+        for r in iter_route_contexts(sqlite_world.client.app.routes)
+        if ":int}" in getattr(r, "path", "")
+    }
+    assert paths, "no route takes an {id:int}: this test would prove nothing"
+    for path in sorted(paths):
+        url = re.sub(r"\{\w+:int\}", "9" * 4301, path)
+        resp = sqlite_world.client.get(url, headers=sqlite_world.headers(path))
+        assert resp.status_code in (404, 405), (path, resp.status_code, resp.text[:200])

@@ -506,6 +506,13 @@ def test_the_other_side_is_not_told_which_battery_was_aimed(client: TestClient) 
         mine = ok(c.get(log, headers=who))[-1]
         assert mine["payload"]["unit_id"] == battery["id"] and touched_units(mine) == {battery["id"]}
         assert mine["payload"]["changes"][0]["after"] == [52.5, 61.5]
+    # The same point saved again (the plan's form sent unchanged) reads as any aim, never as a change of
+    # nothing naming the stand (the hostile pass of session 17); the other side's version stays.
+    was = ok(c.get(url, headers=g.attacker))["version"]
+    ok(c.put(url, headers=g.defender, json={**aim, "version": aimed["unit"]["version"]}))
+    again = ok(c.get(log, headers=g.attacker))[-1]
+    assert "unit_id" not in again["payload"] and not touched_units(again)
+    assert ok(c.get(url, headers=g.attacker))["version"] == was
 
 
 def test_a_battery_aimed_keeps_its_version_to_the_other_side(client: TestClient) -> None:
