@@ -511,9 +511,10 @@ def wants_a_page(req: Request) -> bool:
     return navigates or req.headers.get("accept", "").startswith("text/html")
 
 
-def _of_a_link(req: Request, body: RefusalBody) -> RefusalBody:
-    """A GET changes nothing: what the server does not take in it is its link's, not a page's to reload."""
-    if req.method in ("GET", "HEAD") and body["said"] == NOT_TAKEN:
+def as_asked(method: str, body: RefusalBody) -> RefusalBody:
+    """A GET changes nothing: what the server does not take in it is its link's, not a page's to reload (the
+    handlers here and the door's guards, app.guard.limits, alike)."""
+    if method in ("GET", "HEAD") and body["said"] == NOT_TAKEN:
         body["said"] = LINK_NOT_TAKEN
     return body
 
@@ -531,7 +532,7 @@ def install(app: FastAPI, page: RefusalPage) -> None:
     async def _not_found(req: Request, exc: NotFoundError) -> JSONResponse:
         # A name in the address that names nothing is a 404; one in the body or the query a 422 naming its field.
         loc = reference_field(req.scope.get("route"), req.path_params, exc)
-        body = _of_a_link(req, not_found_refusal(exc, loc))
+        body = as_asked(req.method, not_found_refusal(exc, loc))
         return JSONResponse(status_code=404 if loc is None else 422, content=body)
 
     @app.exception_handler(Conflict)
@@ -569,7 +570,7 @@ def install(app: FastAPI, page: RefusalPage) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(req: Request, exc: RequestValidationError) -> JSONResponse:
         model = body_model(req.scope.get("route"))
-        return JSONResponse(status_code=422, content=_of_a_link(req, model_refusal(exc.errors(), model)))
+        return JSONResponse(status_code=422, content=as_asked(req.method, model_refusal(exc.errors(), model)))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(req: Request, exc: StarletteHTTPException) -> JSONResponse:

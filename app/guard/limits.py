@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import RefusalBody, field_error, field_of, label_of, refusal, short
+from app.errors import RefusalBody, as_asked, field_error, field_of, label_of, refusal, short
 
 # -- request body size ----------------------------------------------------------------------------------------
 
@@ -291,7 +291,8 @@ class RefuseNul:
                 await JSONResponse(status_code=422, content=content)(scope, receive, send)
                 return
         if where is not None:
-            await JSONResponse(status_code=422, content=nul_refused(where))(scope, receive, send)
+            content = as_asked(scope["method"], nul_refused(where))  # in the path or the query: a link's
+            await JSONResponse(status_code=422, content=content)(scope, receive, send)
             return
 
         async def replay() -> Message:

@@ -92,6 +92,17 @@ def test_said_is_the_players_sentence_for_each_kind_of_refusal() -> None:
     assert NOTICE_HEADER not in client.get("/page/404").headers
 
 
+def test_a_links_nul_is_the_links_to_check_and_a_writes_the_pages_to_reload(
+    reading_client: TestClient,
+) -> None:
+    """The hostile pass of session 17: a GET with a NUL in its query, refused at the door (app.guard.limits),
+    still said to reload the page; a write's is the page's to reload."""
+    got = reading_client.get("/api/v1/games?after=1%00")
+    assert got.status_code == 422 and got.json()["said"] == errors.LINK_NOT_TAKEN, got.text
+    sent = reading_client.post("/api/v1/games?after=1%00", json={})
+    assert sent.status_code == 422 and sent.json()["said"] == errors.NOT_TAKEN, sent.text
+
+
 def test_a_refusal_names_at_most_fifty_fields(reading_client: TestClient) -> None:
     """The hostile pass of session 16: a body of 130,000 unknown keys was answered field by field (11.7 MB
     for 1.7 MB sent); the refusal names the first FIELD_ERRORS_SHOWN, its sentence the first's."""
