@@ -168,18 +168,17 @@ def _not_shown(conditions: object) -> list[Any]:
     return kept
 
 
-def _blank_is_none(value: Any) -> Any:
-    """A form's empty number field: no value (no limit on turns), not a refusal."""
-    return None if isinstance(value, str) and not value.strip() else value
+def _blank_as(default: Any) -> BeforeValidator:
+    """A form's empty number field read as `default` (None: no value, no limit on turns), not a refusal."""
+    return BeforeValidator(lambda value: default if isinstance(value, str) and not value.strip() else value)
 
 
-SECRET_VP_BLANK = 1  # a secret objective's points left blank: its field's placeholder, never its value
+_blank_is_none = _blank_as(None)
 
 
-def _blank_is_one_point(value: Any) -> Any:
-    """The secret objective's points left blank: SECRET_VP_BLANK, the placeholder the field shows (a prefilled
-    value is typed after: a tap on a prefilled "1" and a "3" gave 13 VP)."""
-    return SECRET_VP_BLANK if isinstance(value, str) and not value.strip() else value
+# A secret objective's points left blank: its field's placeholder, never its prefilled value (a tap on a
+# prefilled "1" and a "3" gave 13 VP).
+SECRET_VP_BLANK = 1
 
 
 class DraftParticulars(BaseModel):
@@ -192,9 +191,7 @@ class DraftParticulars(BaseModel):
     title: Annotated[str, Field(max_length=200)] = ""
     date: Annotated[str, Field(max_length=100)] = ""
     period: Annotated[str, Field(max_length=32)] | None = None
-    turns: Annotated[Annotated[int, Field(ge=1, le=S.MAX_TURNS)] | None, BeforeValidator(_blank_is_none)] = (
-        None
-    )
+    turns: Annotated[Annotated[int, Field(ge=1, le=S.MAX_TURNS)] | None, _blank_is_none] = None
     first_side: SideName = "attacker"
     objectives: Text = ""
     victory: Text = ""
@@ -202,8 +199,8 @@ class DraftParticulars(BaseModel):
     width_cm: Annotated[int, Field(ge=MIN_TABLE_CM, le=MAX_EDITOR_TABLE_CM)] = 120
     length_cm: Annotated[int, Field(ge=MIN_TABLE_CM, le=MAX_EDITOR_TABLE_CM)] = 180
     # Each side's zone, as deep as this from its own edge across the table (blank or 0: none).
-    zone_attacker: Annotated[ZoneDepth | None, BeforeValidator(_blank_is_none)] = None
-    zone_defender: Annotated[ZoneDepth | None, BeforeValidator(_blank_is_none)] = None
+    zone_attacker: Annotated[ZoneDepth | None, _blank_is_none] = None
+    zone_defender: Annotated[ZoneDepth | None, _blank_is_none] = None
     fire_plan: dict[
         SideName, Annotated[dict[FormKey, Annotated[int, Field(ge=0, le=99)]], Field(max_length=40)]
     ] = {}
@@ -217,13 +214,9 @@ class DraftParticulars(BaseModel):
     # The victory conditions the editor offers (rules.core.victory): a points threshold (blank: none) and a side
     # broken (`broken_side` "none": no such condition; "either": whichever side) at a share of its stands lost
     # (blank: as its rule set declares a side broken, which the rule set's checks refuse where it declares none).
-    victory_points: Annotated[
-        Annotated[int, Field(ge=1, le=V.MAX_THRESHOLD)] | None, BeforeValidator(_blank_is_none)
-    ] = None
+    victory_points: Annotated[Annotated[int, Field(ge=1, le=V.MAX_THRESHOLD)] | None, _blank_is_none] = None
     broken_side: Literal["none", "either", "attacker", "defender"] = "none"
-    broken_stands_lost: Annotated[
-        Annotated[int, Field(ge=1, le=100)] | None, BeforeValidator(_blank_is_none)
-    ] = None
+    broken_stands_lost: Annotated[Annotated[int, Field(ge=1, le=100)] | None, _blank_is_none] = None
     # An objective taken wins (blank: no such condition): one of the draft's public objectives by its id, checked
     # against them by the rule set's checks (a secret one's name would reach the other side).
     taken_objective: Annotated[str, Field(pattern=f"^$|{O.ID_PATTERN.pattern}")] = ""
@@ -332,11 +325,9 @@ class SecretObjectiveForm(BaseModel):
 
     side: SideName
     name: Annotated[str, Field(min_length=1, max_length=O.MAX_NAME)]
-    vp: Annotated[int, Field(ge=0, le=O.MAX_VP), BeforeValidator(_blank_is_one_point)] = SECRET_VP_BLANK
+    vp: Annotated[int, Field(ge=0, le=O.MAX_VP), _blank_as(SECRET_VP_BLANK)] = SECRET_VP_BLANK
     scored: Literal["each_turn", "game_end", "first_taken", "held_turns"]
-    turns: Annotated[
-        Annotated[int, Field(ge=1, le=O.MAX_HELD_TURNS)] | None, BeforeValidator(_blank_is_none)
-    ] = None
+    turns: Annotated[Annotated[int, Field(ge=1, le=O.MAX_HELD_TURNS)] | None, _blank_is_none] = None
     consecutive: Annotated[bool, BeforeValidator(_checked)] = False
     x_cm: Annotated[float, Field(ge=0, le=S.MAX_TABLE_CM, allow_inf_nan=False)]
     y_cm: Annotated[float, Field(ge=0, le=S.MAX_TABLE_CM, allow_inf_nan=False)]
