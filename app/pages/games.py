@@ -41,7 +41,7 @@ from app.pages.seats import (
     sign_in,
 )
 from app.pages.templates import humanise, templates
-from app.services import counters, event_seats, game_setup, scenarios
+from app.services import counters, event_seats, game_setup, scenario_forces, scenarios
 from app.services import games as games_service
 from app.services.seating import REFEREE
 from app.services.units import list_units
@@ -240,7 +240,7 @@ def _start(request: Request, session: Session, error: str | None = None, status_
         "games": games,
         "mine": [g for g in games if g.id in device],
         "scenarios": _scenarios(session),
-        "org_tables": rs.data("organisation-tables") if "organisation-tables" in rs.datasets else [],
+        "org_tables": scenario_forces.org_tables(rs.id),
         "nations": rules.book.nations,
         "qualities": rules.book.qualities,
         "error": error,
