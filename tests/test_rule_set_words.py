@@ -6,6 +6,7 @@ may reach a page only as data."""
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
@@ -50,6 +51,8 @@ def _python_code(text: str) -> str:
 _WEB_COMMENTS = re.compile(r"/\*.*?\*/|(?<![:\"'\\])//[^\n]*|<!--.*?-->|\{#.*?#\}", re.S)
 
 
+# Read once a process: the checks below each walk every module of the app and the frontend.
+@functools.cache
 def code_of(path: Path) -> str:
     text = path.read_text()
     return _python_code(text) if path.suffix == ".py" else _WEB_COMMENTS.sub("", text)
@@ -111,7 +114,8 @@ _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 
-def identifiers(path: Path) -> set[str]:
+@functools.cache
+def identifiers(path: Path) -> frozenset[str]:
     """The whole-word identifiers of a module outside its comments: Python's names and string literals (not
     its docstrings), a script's names and literals, a template's literals and the names in its tags, a
     stylesheet's classes and ids. Prose (a docstring, a page's text) is not an identifier."""
@@ -125,13 +129,15 @@ def identifiers(path: Path) -> set[str]:
             elif t.type == tokenize.STRING and t.start not in docstrings and t.string[-1] in "'\"":
                 value = ast.literal_eval(t.string) if t.string[0] in "'\"" else None
                 found |= {value} if isinstance(value, str) else set()
-        return found
+        return frozenset(found)
     code = code_of(path)
     if path.suffix == ".css":
-        return set(re.findall(r"[.#]([A-Za-z_][\w-]*)", _QUOTED.sub(" ", code)))
+        return frozenset(re.findall(r"[.#]([A-Za-z_][\w-]*)", _QUOTED.sub(" ", code)))
     if path.suffix == ".html":  # a template's code: its tags and its attributes' values
         code = " ".join([*_JINJA.findall(code), *(m.group(0) for m in _QUOTED.finditer(code))])
-    return {m.group(2) for m in _QUOTED.finditer(code)} | set(_NAME.findall(_QUOTED.sub(" ", code)))
+    return frozenset(
+        {m.group(2) for m in _QUOTED.finditer(code)} | set(_NAME.findall(_QUOTED.sub(" ", code)))
+    )
 
 
 def earth_words() -> set[str]:

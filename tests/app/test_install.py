@@ -333,38 +333,37 @@ SMOKE = ROOT / "tests" / "smoke" / "install_smoke.py"
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("pdf", [True, False], ids=["pdf-engine", "pdf-engine-hidden"])
-def test_the_workflows_install_smoke_test(installed: Installed, tmp_path: Path, pdf: bool) -> None:
-    """The script the workflow runs on Windows, macOS and Linux after its pipx install, here on this copy: from
-    an empty folder and the user's own data folder, doctor, serve --club, its pages, Ctrl-C, nothing left, and
-    (here) no warning in what the server printed."""
-    env = {**installed.env(), "XDG_DATA_HOME": str(tmp_path / "user-data")}
-    args = [
-        sys.executable,
-        str(SMOKE),
-        "--firestep",
-        str(installed.bin / "firestep"),
-        "--work",
-        str(tmp_path),
-    ]
-    if not pdf:
-        env["SMOKE_HIDE_PDF_ENGINE"] = "1"
-        args.append("--no-pdf")
-        # A data folder that has its games already (the workflow's second run, uv's, finds the first's): serve
-        # prints no referee token, the script asks `firestep credentials` for one.
-        for command in ("migrate", "demo"):
-            done = installed.firestep(command, cwd=tmp_path, XDG_DATA_HOME=env["XDG_DATA_HOME"])
-            assert done.returncode == 0, done.stderr
-    run = subprocess.run(args, env=env, capture_output=True, text=True, timeout=600)
-    print(run.stdout)  # each step with its time (pytest -rA shows it)
-    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
-    assert run.stdout.splitlines()[-1].endswith("] passed")
-    assert ("firestep credentials" in run.stdout) is not pdf
-    assert (tmp_path / "user-data" / "firestep" / "firestep.db").is_file()
-    assert list((tmp_path / "laptop").iterdir()) == []
-    printed = (tmp_path / "server.log").read_text(errors="replace")  # where the script kept the terminal
-    assert "Application shutdown complete" in printed
-    assert not [w for w in WARNINGS if w in printed], printed[-3000:]
+def test_the_workflows_install_smoke_test(installed: Installed, tmp_path: Path) -> None:
+    """The script the workflow runs on Windows, macOS and Linux after its pipx install, here on this copy, twice
+    as the workflow runs it: from an empty folder and the user's own data folder, doctor, serve --club, its
+    pages, Ctrl-C, nothing left, and (here) no warning in what the server printed; then again with the PDF
+    engine hidden, on the data folder the first run left (the workflow's second run, uv's, finds the first's):
+    serve prints no referee token, and the script asks `firestep credentials` for one."""
+    data = tmp_path / "user-data"
+    for pdf in (True, False):
+        work = tmp_path / ("with-pdf" if pdf else "pdf-hidden")
+        env = {**installed.env(), "XDG_DATA_HOME": str(data)}
+        args = [
+            sys.executable,
+            str(SMOKE),
+            "--firestep",
+            str(installed.bin / "firestep"),
+            "--work",
+            str(work),
+        ]
+        if not pdf:
+            env["SMOKE_HIDE_PDF_ENGINE"] = "1"
+            args.append("--no-pdf")
+        run = subprocess.run(args, env=env, capture_output=True, text=True, timeout=600)
+        print(run.stdout)  # each step with its time (pytest -rA shows it)
+        assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+        assert run.stdout.splitlines()[-1].endswith("] passed")
+        assert ("firestep credentials" in run.stdout) is not pdf
+        assert (data / "firestep" / "firestep.db").is_file()
+        assert list((work / "laptop").iterdir()) == []
+        printed = (work / "server.log").read_text(errors="replace")  # where the script kept the terminal
+        assert "Application shutdown complete" in printed
+        assert not [w for w in WARNINGS if w in printed], printed[-3000:]
 
 
 # -- migrating ----------------------------------------------------------------------------------------------
