@@ -159,7 +159,8 @@ def _labelled(formation: _Unit) -> list[tuple[_Unit, str]]:
 
 def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = False) -> dict[str, object]:
     """What `_scenario_deploy.html` shows of a document's stands: each side's formations, the names of the
-    stands outside their side's zone (its corners as the map draws them, a round base as its square), and
+    stands outside their side's zone (its corners as the map draws them, a round base as its square), each
+    stand's name under its formation by its id (the map's labels, a formation still to arrive among them), and
     whether stands are only moved (a game's table: none laid out or taken off)."""
     bases = get_game_rules(ruleset_id).book.kit.bases
     outside: list[str] = []
@@ -178,6 +179,7 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
         return "outside its zone"
 
     deploying: dict[str, list[Deploying]] = {}
+    labels: dict[str, str] = {}
     for side in forces.SIDES:
         spec = document["sides"][side]
         drawn = spec.get("deployment_zone")
@@ -185,6 +187,7 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
         deploying[side] = []
         for i, unit in enumerate(spec["forces"]):
             shown = _shown(ruleset_id, side, i, unit)
+            labels.update((str(s.get("id")), label) for s, label in _labelled(unit))
             stands = (
                 ()
                 if shown.entry
@@ -199,7 +202,7 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
                     stands,
                 )
             )
-    return {"deploying": deploying, "outside": outside, "moves_only": moves_only}
+    return {"deploying": deploying, "outside": outside, "labels": labels, "moves_only": moves_only}
 
 
 def forces_url(ruleset_id: str, scenario: str = "") -> str:

@@ -4,6 +4,7 @@ side's formations and the forces' JSON island; CSRF as every post."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from fastapi.testclient import TestClient
@@ -135,3 +136,22 @@ def test_the_deploy_list_shows_where_the_draft_s_stands_stand() -> None:
     assert "data-lay-out" not in templates.get_template("_scenario_deploy.html").render(
         **page.deploy_context(FF, document, moves_only=True)
     )  # a game's table: stands only moved
+
+
+def test_the_map_s_labels_are_the_draft_s_stands_named_under_their_formations() -> None:
+    """The map's label of each stand (scenario-deploy.js reads it from the Deploy list's island, read again
+    with the list) is its name under its formation, one per stand of the draft: two "Infantry Platoon 1"s of a
+    battalion told apart."""
+    document = drafts.empty_document(FF)
+    pick = "gb-1915/infantry-brigade-1/infantry-battalion-1"
+    unit = forces.add_from_table(FF, document, "defender", "gb-1915", pick, None, "1st Welch")
+    labels = page.deploy_context(FF, document)["labels"]
+    assert isinstance(labels, dict)
+    assert list(labels) == [u["id"] for u in forces.walk(unit) if u.get("base")]
+    assert {"Infantry Company 1 · Infantry Platoon 1", "Infantry Company 2 · Infantry Platoon 1"} <= set(
+        labels.values()
+    )
+    assert len(set(labels.values())) == len(labels)
+    drawn = templates.get_template("_scenario_deploy.html").render(**page.deploy_context(FF, document))
+    island = re.search(r"<script type=\"application/json\" data-deploy-labels>(.*?)</script>", drawn)
+    assert island and json.loads(island.group(1)) == labels

@@ -440,6 +440,8 @@ def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
     assert on_table > 0
     expect(root).to_have_attribute("data-placed", str(on_table))
     expect(page.locator(".stand-label")).to_have_count(on_table)
+    # Each named under its formation as the server names it (the Deploy list's island), not by its own name alone.
+    expect(page.locator(".stand-label", has_text=" · Infantry Platoon 1").first).to_be_attached()
     # Its special rules are ticked; only those of each side's nationality in 1914 are offered.
     for side, ids in mons["special_rules"].items():
         for rule in ids:

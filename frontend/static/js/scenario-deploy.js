@@ -12,7 +12,8 @@
   const list = root.querySelector("[data-deploy-list]");
   const outsideLine = root.querySelector("[data-outside-note]");
   const drawn = new Map(); // stand id -> { shape, handle, label }
-  const names = new Map(); // stand id -> its name under its formation
+  const island = root.querySelector("[data-deploy-labels]"); // the server's: stand id -> name under formation
+  let names = {};
   const labels = L.layerGroup(); // on the map only when zoomed in far enough to read them
   const { escapeHtml, read, draw } = window.firestepDom;
   // Labels from as far in as the game's map shows its stands' (table-drawing.js).
@@ -33,18 +34,6 @@
     return rect(stand.placement.center, stand.placement.facing_deg ?? 90, w, d);
   };
   const stands = (side) => S.doc().sides[side].forces.flatMap(standsOf);
-  // A stand's name with the boxes between it and its formation ("Infantry Company 2 · Infantry Platoon 1"):
-  // two "Infantry Platoon 1"s of a battalion are told apart.
-  const labelled = (formation) => {
-    const out = [];
-    const visit = (unit, path) => {
-      const here = unit === formation ? [] : [...path, unit.name];
-      if (unit.base) out.push({ stand: unit, label: here.join(" · ") || unit.name });
-      for (const child of unit.children || []) visit(child, here);
-    };
-    visit(formation, []);
-    return out;
-  };
   const outside = (side, stand) => stand.placement && !corners(stand).every((p) => S.insideZone(side, p));
 
   const drawStand = (side, stand) => {
@@ -64,7 +53,7 @@
     handle.on("dragend", () => put(side, stand, fromLL(handle.getLatLng())));
     const label = L.marker(toLL(stand.placement.center), {
       pane: "stands", interactive: false, keyboard: false,
-      icon: L.divIcon({ className: `stand-label ${side}`, html: `<span>${escapeHtml(names.get(stand.id) || stand.name)}</span>`, iconSize: null }),
+      icon: L.divIcon({ className: `stand-label ${side}`, html: `<span>${escapeHtml(names[stand.id] || stand.name)}</span>`, iconSize: null }),
     }).addTo(labels);
     handle.on("drag", (e) => label.setLatLng(e.latlng));
     drawn.set(stand.id, { shape, handle, label });
@@ -73,8 +62,7 @@
     layers.stands.clearLayers();
     labels.clearLayers();
     drawn.clear();
-    names.clear();
-    for (const side of SIDES) for (const f of S.doc().sides[side].forces) for (const { stand, label } of labelled(f)) names.set(stand.id, label);
+    names = JSON.parse(island.textContent);
     for (const side of SIDES) for (const stand of stands(side)) drawStand(side, stand);
     count();
   };
@@ -151,12 +139,14 @@
     const part = url && (await read(`${url}/deploy`));
     if (!part || n !== reads) return;
     const open = [...list.querySelectorAll("details[open]")].map((d) => d.dataset.deployStands);
-    const [words, items] = part.children;
+    const [words, items, labelled] = part.children;
     draw(outsideLine, words);
     outsideLine.hidden = words.hidden;
     draw(list, items);
     list.querySelectorAll("details").forEach((d) => { d.open = open.includes(d.dataset.deployStands); });
     pressed();
+    // The forces changed (their labels too): drawn again; not on a mere placement (a drag may be under way).
+    if (labelled.textContent !== island.textContent) { island.textContent = labelled.textContent; drawAll(); }
   };
   const find = (id) => {
     for (const side of SIDES) {
