@@ -257,13 +257,14 @@ def _print_credentials(creds: Credentials, address: str | None = None) -> None:
 
     from app.cli_mistakes import loopback
     from app.core.config import get_settings
+    from app.core.datafolder import served_address
 
     settings = get_settings()
     typer.echo(f"  referee token: {creds.referee_token}")
     for side, code in creds.join_codes.items():
         typer.echo(f"  join code for the {side}: {code}")
     # A club server prints its own address (the laptop's LAN one) once it has looked it up.
-    configured = f"http://{settings.host}:{settings.port}/"
+    configured = served_address(settings.var_dir) or f"http://{settings.host}:{settings.port}/"
     where = "the club address below" if settings.club_port else address or configured
     # The words match the binding: 127.0.0.1 is reached from this laptop only.
     served = settings.host if settings.club_port else urlsplit(where).hostname or ""
@@ -373,6 +374,7 @@ def _serve(
     from app.cli_mistakes import check_binding
     from app.club.addresses import url_host
     from app.core.config import get_settings
+    from app.core.datafolder import record_address
     from app.server import uvicorn_options
 
     if club:
@@ -389,12 +391,14 @@ def _serve(
     if count > 1 and reload:
         raise Mistake("--reload runs one process: drop --workers or --reload")
     served_host, served_port = host or settings.host, port or settings.port
+    address = f"http://{url_host(_reached(served_host))}:{served_port}/"  # served, not configured
     with _stopping_cleanly():
         if setup:
             _migrate("head")
-            _demo(f"http://{url_host(_reached(served_host))}:{served_port}/")  # served, not configured
+            _demo(address)
         _ready(settings.database_url)
         check_binding(served_host, served_port, "--port")
+        record_address(settings.var_dir, address)  # what `firestep credentials` prints, in its own process
         if count == 1 and not reload:  # this process serves: its rehearsal worker can start while it starts
             _start_worker()
         # Migrated and seeded once, above; each worker then imports app.main:app on its own.
@@ -425,6 +429,7 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     from app.club import addresses, authority, signing
     from app.club.qr import terminal_qr
     from app.core.config import get_settings
+    from app.core.datafolder import record_address
     from app.server import serve_club
 
     if (workers or 1) > 1 or reload:
@@ -465,6 +470,7 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     else:
         where = addresses.url_host(lan[0]) if lan else "127.0.0.1"
     trust = f"http://{where}:{http_port}/trust"
+    record_address(settings.var_dir, f"https://{where}:{port}/")  # as plain serve does
     typer.echo(f"Club server: https://{where}:{port}/ (trust the club's authority once per device: {trust})")
     if (unreached := club_reach(host, [str(a) for a in lan])) is not None:
         typer.echo(unreached)

@@ -142,3 +142,31 @@ def record_version(var: Path, now: str) -> str | None:
             private_folder(var)
         write_private(path, f"{now}\n".encode())
     return before
+
+
+ADDRESS_FILE = "firestep-address"
+# What an address file may hold: the address a server printed (http or https, a host or [IPv6], a port).
+_ADDRESS = re.compile(r"https?://(\[[0-9A-Fa-f:.]{2,45}\]|[0-9A-Za-z.-]{1,253}):[0-9]{1,5}/")
+
+
+def record_address(var: Path, address: str) -> None:
+    """The address this data folder's server serves at, for `firestep credentials` (another process, which
+    printed the configured port, 8000, under a server started with --port 8080: the newcomer's pass of session
+    17)."""
+    if not var.exists():
+        private_folder(var)
+    write_private(var / ADDRESS_FILE, f"{address}\n".encode())
+
+
+def served_address(var: Path) -> str | None:
+    """The address the data folder's last server served at, None where none is recorded (read as a version
+    file is: a plain file's first bytes, only an address's characters)."""
+    path = var / ADDRESS_FILE
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        with path.open("rb") as f:
+            said = f.read(300).decode("ascii", errors="replace").strip()
+    except OSError:
+        return None
+    return said if _ADDRESS.fullmatch(said) else None

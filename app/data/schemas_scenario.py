@@ -21,6 +21,7 @@ from app.data.bounded import (
     Variants,
     nested_at_most,
 )
+from app.data.numbers import blank_as
 from rules.core import scenario as S
 from rules.core import victory as V
 from rules.table import objectives as O
@@ -168,12 +169,7 @@ def _not_shown(conditions: object) -> list[Any]:
     return kept
 
 
-def _blank_as(default: Any) -> BeforeValidator:
-    """A form's empty number field read as `default` (None: no value, no limit on turns), not a refusal."""
-    return BeforeValidator(lambda value: default if isinstance(value, str) and not value.strip() else value)
-
-
-_blank_is_none = _blank_as(None)
+_blank_is_none = blank_as(None)
 
 
 # A secret objective's points left blank: its field's placeholder, never its prefilled value (a tap on a
@@ -325,7 +321,7 @@ class SecretObjectiveForm(BaseModel):
 
     side: SideName
     name: Annotated[str, Field(min_length=1, max_length=O.MAX_NAME)]
-    vp: Annotated[int, Field(ge=0, le=O.MAX_VP), _blank_as(SECRET_VP_BLANK)] = SECRET_VP_BLANK
+    vp: Annotated[int, Field(ge=0, le=O.MAX_VP), blank_as(SECRET_VP_BLANK)] = SECRET_VP_BLANK
     scored: Literal["each_turn", "game_end", "first_taken", "held_turns"]
     turns: Annotated[Annotated[int, Field(ge=1, le=O.MAX_HELD_TURNS)] | None, _blank_is_none] = None
     consecutive: Annotated[bool, BeforeValidator(_checked)] = False

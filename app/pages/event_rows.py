@@ -22,7 +22,16 @@ from app.pages.clock_panel import Face, face_of
 from app.pages.score_panel import clock_face
 from app.pages.templates import templates
 
-__all__ = ["STATUS_WORDS", "BoardView", "EventRow", "Shown", "first_row", "row", "shown_status"]
+__all__ = [
+    "RESULT_WORDS",
+    "STATUS_WORDS",
+    "BoardView",
+    "EventRow",
+    "Shown",
+    "first_row",
+    "row",
+    "shown_status",
+]
 
 STATUS_WORDS = {
     "drafted": "Draft",
@@ -32,6 +41,10 @@ STATUS_WORDS = {
     "disputed": "Disputed",
     "altered": "Set by the organiser",
 }
+
+# The same under a table page's "Result:" heading, which says "Result" once ("Result: Result offered", the
+# newcomer's pass of session 17).
+RESULT_WORDS = {**STATUS_WORDS, "offered": "Offered, for both players to confirm"}
 
 # The board's stream (GET /api/v1/events/{id}/stream) asked for the page's cells.
 BoardView = Annotated[

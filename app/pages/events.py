@@ -20,12 +20,12 @@ from app.club.qr import svg
 from app.core.config import Settings
 from app.core.routing import Router
 from app.data.models import Event, Game, TournamentRound, TournamentTable
-from app.data.numbers import whole_number
+from app.data.numbers import or_blank, whole_number
 from app.deps import NowDep, SessionDep, SettingsDep
-from app.errors import Forbidden, TooManyRequests, Unauthorized
+from app.errors import Forbidden, TooManyRequests, Unauthorized, sentence
 from app.guard import auth, security
 from app.pages.common import USER_ERRORS, error_message, is_htmx, organiser_refusal, too_many
-from app.pages.event_rows import STATUS_WORDS, first_row, shown_status
+from app.pages.event_rows import RESULT_WORDS, STATUS_WORDS, first_row, shown_status
 from app.pages.seats import game_seat, remember_game, remember_seat
 from app.pages.templates import templates
 from app.pages.trust import club_host
@@ -228,7 +228,8 @@ async def _organiser_write(
             done = await run_in_threadpool(act, form)
     except USER_ERRORS as e:
         session.rollback()
-        return event_page(event_id, request, session, settings, error=error_message(e))
+        # Written as a sentence (the services' refusals start lower case: "round 1 still waits ...").
+        return event_page(event_id, request, session, settings, error=sentence(error_message(e)))
     return done if isinstance(done, Response) else _back(event_id, done or "")
 
 
@@ -347,7 +348,7 @@ async def set_result(
 ) -> Response:
     def act(form: Any) -> str:
         winner = {"a": "a", "b": "b"}.get(str(form.get("winner", "")))
-        points = [str(form.get(k, "0")) for k in ("a_points", "b_points")]
+        points = [str(or_blank(str(form.get(k, "")), "0")).strip() for k in ("a_points", "b_points")]
         if any(whole_number(p, tournament_results.MAX_POINTS + 1) is None for p in points):
             raise RulesError("points", f"give whole points from 0 to {tournament_results.MAX_POINTS}")
         result = tournament_results.TableResult(
@@ -500,6 +501,9 @@ def _table_page(
     seat = game_seat(request, session, settings, table.game_id) if table.game_id else None
     game = session.get(Game, table.game_id) if table.game_id else None
     offer = tournament_results.offered(session, table)
+    # A dispute's reason is its table's to read (its seats, the organiser), never a passer-by's.
+    readers = seat is not None or is_organiser(request, session, settings, table.tournament_id)
+    reasons = tournament_results.dispute_reasons(session, table.tournament_id, [table]) if readers else {}
     context = {
         "event": row,
         "table": table,
@@ -509,8 +513,9 @@ def _table_page(
         # The confirmation offered exactly when the act would take it (the refusal says why not, else).
         "refused": tournament_results.refusal(session, table, seat.viewer if seat else None),
         # The result offered shown whenever its confirmation is (one function answers both).
-        "status": STATUS_WORDS[shown_status(table.status, bool(offer))],
+        "status": RESULT_WORDS[shown_status(table.status, bool(offer))],
         "result": table.result or offer,
+        "reason": reasons.get(table.pk, ""),
         "error": error,
         # A seat follows its game's stream from here on, for the round timer it carries (round-timer.js).
         "upto": session.exec(select(func.max(Event.id)).where(Event.game_id == game.pk)).one() or 0
@@ -537,7 +542,7 @@ async def table_act(
     seat = game_seat(request, session, settings, table.game_id) if table.game_id else None
     try:
         if seat is None or act not in ("confirm", "dispute"):
-            raise Forbidden("only the two players' seats of this table confirm its result")
+            raise tournament_results.not_a_player("dispute" if act == "dispute" else "confirm")
         with unit_of_work(session):
             if act == "confirm":
                 table = tournament_results.confirm(session, event_id, table_id, seat.viewer)

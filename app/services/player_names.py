@@ -56,16 +56,32 @@ def normalised(name: str, field: str, longest: int = 80) -> str:
     text = " ".join(unicodedata.normalize("NFKC", name).split())
     if len(text) > longest:
         raise RulesError(field, f"a name is at most {longest} characters as it is spelt out")
+    _refuse_unseen(text, field, "a name")
+    if not text:
+        raise RulesError(field, "give the player a name")
+    return text
+
+
+def _refuse_unseen(text: str, field: str, what: str) -> None:
+    """Refused naming `field` if `text` holds what prints otherwise than it is kept: a control character (C0 or
+    C1), a formatting one (a direction override, a zero-width joiner), a private or unassigned code point, an
+    invisible letter."""
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in text):
         raise RulesError(
-            field, "a name holds no control or direction-formatting characters (such as a right-to-left mark)"
+            field,
+            f"{what} holds no control or direction-formatting characters (such as a right-to-left mark)",
         )
     if any(_invisible(ch) for ch in text):
         raise RulesError(
-            field, "a name holds no invisible letters (such as a Hangul filler or a variation selector)"
+            field, f"{what} holds no invisible letters (such as a Hangul filler or a variation selector)"
         )
-    if not text:
-        raise RulesError(field, "give the player a name")
+
+
+def free_text(text: str, field: str, what: str) -> str:
+    """A player's free text shown to others (a dispute's reason) bounded as a name is, but kept as typed
+    (no NFKC, its spaces kept): `text`, or refused naming `field` for a character `_refuse_unseen` refuses
+    (`what` names the text: "a dispute's reason")."""
+    _refuse_unseen(text, field, what)
     return text
 
 

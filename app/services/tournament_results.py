@@ -25,7 +25,7 @@ from app.data import schemas_events
 from app.data.models import Event, Game, Tournament, TournamentLog, TournamentPlayer, TournamentTable
 from app.data.schemas_clock import GameClock
 from app.errors import Conflict, Forbidden
-from app.services import clock, seating, tournaments
+from app.services import clock, player_names, seating, tournaments
 from app.services import events as events_service
 from app.services import score as score_service
 from app.services.result import game_result
@@ -123,20 +123,39 @@ def _wake(session: Session, table: TournamentTable) -> None:
         live.mark(session, table.game_id)
 
 
-def refusal(session: Session, table: TournamentTable, who: Viewer | None) -> Forbidden | Conflict | None:
+# A seat's act on the table's result, as its refusals say it.
+Act = Literal["confirm", "dispute"]
+
+
+def not_a_player(act: Act) -> Forbidden:
+    """The refusal of the act to any device but the table's two players' seats (its referee's too)."""
+    settled = ": the organiser settles a result" if act == "dispute" else ""
+    return Forbidden(f"only the two players' seats of this table {act} its result{settled} (Event results)")
+
+
+def refusal(
+    session: Session, table: TournamentTable, who: Viewer | None, act: Act = "confirm"
+) -> Forbidden | Conflict | None:
     """Why a seat's confirmation (or dispute) of the table's result would be refused now, None when it would
-    be taken: the one answer the act and the table's page (which offers the act only then) both read."""
+    be taken: the one answer the act and the table's page (which offers the act only then) both read. Each
+    sentence names the act asked (a referee's dispute was told who "confirm"s)."""
     if who is None or who.game_id != table.game_id or who.role not in SIDES:
-        return Forbidden("only the two players' seats of this table confirm its result")
+        return not_a_player(act)
     if table.status == "playing" and (table.game_id is None or game_result(session, table.game_id) is None):
-        return Conflict(f"table {table.table}'s game is still being played: end it first (How a game is won)")
+        # The rules' sentence, not a stale write's ("Someone changed this on another device"): `allowed_now`
+        # marks it so (app.errors.refusal), and says what the seats may do meanwhile.
+        return Conflict(
+            f"table {table.table}'s game is still being played: {act} its result once it ends "
+            "(How a game is won)",
+            current={"allowed_now": ["play on", "end the game"]},
+        )
     if table.status not in ("playing", "offered"):
         return Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
     return None
 
 
-def _seat_side(session: Session, table: TournamentTable, who: Viewer) -> Side:
-    if (refused := refusal(session, table, who)) is not None:
+def _seat_side(session: Session, table: TournamentTable, who: Viewer, act: Act = "confirm") -> Side:
+    if (refused := refusal(session, table, who, act)) is not None:
         raise refused
     return "a" if who.role == "attacker" else "b"
 
@@ -159,7 +178,8 @@ def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) ->
 def dispute(session: Session, tournament_id: int, table_id: int, who: Viewer, why: str) -> TournamentTable:
     """A player's seat disputes the offered result: the organiser settles it (alter)."""
     tournaments.lock(session, tournament_id)
-    side = _seat_side(session, get_table(session, tournament_id, table_id), who)
+    side = _seat_side(session, get_table(session, tournament_id, table_id), who, "dispute")
+    why = player_names.free_text(why, "why", "a dispute's reason")
     table = _offer(session, get_table(session, tournament_id, table_id))
     table.status = "disputed"
     session.add(table)

@@ -307,6 +307,21 @@ def entrants_of(session: Session, row: Tournament) -> dict[int, Entrant]:
     }
 
 
+TABLES_NAMED = 5  # a sentence names this many tables, then counts the rest ("and 3 more")
+
+
+def tables_named(numbers: Sequence[int]) -> str:
+    """Tables by number in a sentence, every one or the first few and how many more: "table 2", "tables 1 and
+    4", "tables 1, 2, 3, 4, 5 and 7 more" (a refusal named one of two waiting tables: the hostile pass of
+    session 17)."""
+    if len(numbers) == 1:
+        return f"table {numbers[0]}"
+    shown = [str(n) for n in numbers[:TABLES_NAMED]]
+    more = len(numbers) - len(shown)
+    last = f"{more} more" if more else shown.pop()
+    return f"tables {', '.join(shown)} and {last}"
+
+
 def draft(
     session: Session, tournament_id: int, scenario: str, minutes: int
 ) -> tuple[TournamentRound, list[TournamentTable]]:
@@ -330,7 +345,7 @@ def draft(
     for r in committed:
         waiting = [t.table for t in tables_of(session, r.pk) if t.status not in SETTLED]
         if waiting:
-            raise Conflict(f"round {r.number} still waits for the result of table {waiting[0]}")
+            raise Conflict(f"round {r.number} still waits for the result of {tables_named(waiting)}")
     number = len(committed) + 1
     if number > row.rounds:
         raise Conflict(f"all {row.rounds} rounds of the event have been played")

@@ -366,6 +366,33 @@ def test_the_sign_in_line_says_who_reaches_the_address_served(
     assert ("firestep serve --club" in out) is ("this laptop" in reach)
 
 
+def test_credentials_prints_the_port_the_server_serves_on(
+    migrated_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The newcomer's pass of session 17: `firestep credentials`, run beside `firestep serve --port 8123`,
+    printed the configured 8000. The server records the address it serves at in the data folder."""
+    import uvicorn
+
+    import app.cli as cli
+    from app.services.seating import Credentials
+
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(tmp_path))
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", migrated_url)
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)  # served no further than its start
+    monkeypatch.setattr(cli, "_start_worker", lambda: None)
+    with socket.socket() as free:  # a port nothing holds, as check_binding asks
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    get_settings.cache_clear()
+    try:
+        cli._serve(None, port, False, 8000, 1, False, False)
+        capsys.readouterr()
+        cli._print_credentials(Credentials("token", {"attacker": "A", "defender": "D"}))
+    finally:
+        get_settings.cache_clear()
+    assert f"to sign in, open http://127.0.0.1:{port}/ in a browser" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("host", "lan", "said"),
     [

@@ -114,7 +114,7 @@ def test_a_refusal_names_at_most_fifty_fields(reading_client: TestClient) -> Non
 def test_a_401_names_what_was_asked_for(reading_client: TestClient) -> None:
     """The passes of session 16: the organiser's board and a campaign's routes answered a device signed in to
     nothing "...not signed in to this game". A 401's `said` names the game, event, campaign or league its address
-    asks for (an event table's seat acts with its game's token: the game's words), and so does the notice of a
+    asks for (an event table's seat acts with its game's token, its code the organiser's), and so does the notice of a
     page's 401 to htmx."""
     game = errors.SHOWN_BY_STATUS[401]
     for path, words in (
@@ -124,11 +124,10 @@ def test_a_401_names_what_was_asked_for(reading_client: TestClient) -> None:
     ):
         r = reading_client.get(path)
         assert r.status_code == 401 and r.json()["said"] == words, (path, r.text)
-    assert (
-        signed_out.said("/api/v1/events/1/tables/2/confirm")
-        == signed_out.said("/events/1/tables/2/dispute")
-        == game
-    )
+    # An event table's seats get their codes from the organiser (its cards), not from a referee (session 17).
+    seat = signed_out.said("/api/v1/events/1/tables/2/confirm")
+    assert seat == signed_out.said("/events/1/tables/2/dispute") == signed_out.SEAT_SIGNED_OUT
+    assert "from the event's organiser" in seat and is_one_sentence(seat)
     assert signed_out.said("/events/1") == signed_out.SIGNED_OUT["events"]
     assert signed_out.said("/api/v1/leagues/1/results") == signed_out.SIGNED_OUT["leagues"]
     assert all(is_one_sentence(s) for s in signed_out.SIGNED_OUT.values())

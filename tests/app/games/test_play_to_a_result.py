@@ -317,3 +317,17 @@ def test_the_2mm_last_bound_waits_for_the_call_on_the_contested_farm(client: Tes
     )
     farm = objective(result, "ferme-du-bois")
     assert (farm["settled"], farm["settled_words"]) == ("called", "called by the referee for the defender")
+
+
+def test_a_finished_games_board_names_no_side_to_move(sqlite_client: TestClient) -> None:
+    """The newcomer's pass of session 17: the referee's board of a game over read "Game over" and, beside it,
+    "Turn 1" and "Attacker to move"."""
+    g = new_game(sqlite_client)
+    start_game(sqlite_client, g)
+    sqlite_client.cookies.set(COOKIE_NAME, g.referee["Authorization"].removeprefix("Bearer "))
+    assert "Attacker to move" in sqlite_client.get(f"/games/{g.id}/referee").text
+    finish(sqlite_client, g)
+    board = sqlite_client.get(f"/games/{g.id}/referee").text
+    sqlite_client.cookies.clear()
+    assert "Game over" in board and "to move</span>" not in board
+    assert '<span class="turn-big">Ended in turn 1</span>' in board

@@ -54,6 +54,9 @@ def test_the_forms_refusals_are_one_sentence_naming_the_field(client: TestClient
     as_seat(client, g.referee)
     refusals = {
         "VP: Input should be less than or equal to 100": {**HILL, "vp": "101"},
+        # Read by pydantic's lax int as 30 (as int() reads it: the hostile pass of session 17), and "٣" as 3.
+        "VP: give a whole number in plain digits, such as 3": {**HILL, "vp": "3_0"},
+        "VP: give a whole number in plain digits": {**HILL, "vp": "\u0663"},
         "Turns:": {**HILL, "scored": "held_turns"},  # held for turns: how many is the format's to ask
         "Side: Input should be &#39;attacker&#39;": {**HILL, "side": "referee"},
     }
