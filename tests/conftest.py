@@ -182,7 +182,12 @@ def tier_of(item: pytest.Item) -> str:
     for tier in TIERS:
         if item.get_closest_marker(tier) is not None:
             return tier
-    path = Path(str(item.path)).resolve().relative_to(Path(__file__).resolve().parents[1]).as_posix()
+    return _tier_of_file(str(item.path))
+
+
+@functools.cache  # a module's tests share its file: resolved once (each resolve is a walk of the path's folders)
+def _tier_of_file(file: str) -> str:
+    path = Path(file).resolve().relative_to(Path(__file__).resolve().parents[1]).as_posix()
     return next((t for folder, t in _TIER_OF_FOLDER.items() if path.startswith(folder + "/")), "api")
 
 
