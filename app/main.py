@@ -13,7 +13,7 @@ from starlette_compress import CompressMiddleware
 
 from app import errors, pages
 from app import openapi as api_schema
-from app.core import disk, live
+from app.core import disk, live, watch
 from app.core.config import Settings, get_settings
 from app.core.datafolder import private_folder, running_version
 from app.core.db import check_schema, make_engine
@@ -97,6 +97,7 @@ def create_app(settings: Settings | None = None, *, warm_schema: bool = False) -
     app.state.clock = utcnow  # the present moment, read at the edge (app.deps.NowDep); a test may set its own
     app.state.engine = make_engine(settings.database_url)
     app.state.broker = live.make_broker(app.state.engine)  # LISTEN/NOTIFY on PostgreSQL, else in-process
+    app.state.boards = watch.Boards()  # each event's board read once a change for its streams, and their cap
     app.state.writable = disk.watch(app.state.engine)  # whether the database took its last write (/healthz)
     errors.install(app, page=pages.refusal_page)
     signed_out.install(app)  # a 401's sentence names the game, event, campaign or league asked for

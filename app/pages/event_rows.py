@@ -8,7 +8,7 @@ on."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
@@ -17,7 +17,7 @@ from fastapi import Query
 from app.core import live
 from app.data.models import TournamentTable
 from app.data.schemas_clock import GameClock
-from app.data.schemas_events import BoardOut, TableLive
+from app.data.schemas_events import MAX_ROUNDS, BoardOut, TableLive
 from app.pages.clock_panel import Face, face_of
 from app.pages.score_panel import clock_face
 from app.pages.templates import templates
@@ -28,6 +28,7 @@ __all__ = [
     "BoardView",
     "EventRow",
     "Shown",
+    "ShownRound",
     "first_row",
     "row",
     "shown_status",
@@ -52,7 +53,19 @@ BoardView = Annotated[
     Query(
         description="`html`: each `board` frame's data is instead the event page's cells that changed since this "
         "stream's last frame (all of them in the first), HTML in one JSON string, at most "
-        f"{live.FRAME_BYTES:,} bytes a frame (more frames where they do not fit one)."
+        f"{live.FRAME_BYTES:,} bytes a frame (more frames where they do not fit one); with `round`, a round "
+        "committed after it comes whole first (its heading and tables), in a frame of its own."
+    ),
+]
+
+# The round the page shows, with `?view=html`: a round committed after it is sent whole (`Shown`).
+ShownRound = Annotated[
+    int | None,
+    Query(
+        alias="round",
+        ge=1,
+        le=MAX_ROUNDS,
+        description="With `view=html`: the round the page shows (another one comes whole).",
     ),
 ]
 
@@ -124,15 +137,24 @@ def _macros() -> Any:
 
 
 class Shown:
-    """What one stream has sent (each piece by its key, as it changes): a frame carries the pieces changed since."""
+    """What one stream has sent (each piece by its key, as it changes): a frame carries the pieces changed since.
+    `round` is the round the page shows (`?round=`; None: the stream's client draws no round of its own)."""
 
-    def __init__(self) -> None:
+    def __init__(self, round: int | None = None) -> None:
         self.sent: dict[str, object] = {}
+        self.round = round
 
-    def frames(self, board: BoardOut) -> list[str]:
+    def frames(self, board: BoardOut, round_piece: Callable[[], str] = str) -> list[str]:
         """The board's changed pieces as frames' data (HTML in one JSON string each), each frame within
         `live.FRAME_BYTES`; none when nothing changed. A running clock's seconds are no change: game-clock.js runs
-        them on (else one move sent every table's row again while any clock ran: the hostile pass of session 16)."""
+        them on (else one move sent every table's row again while any clock ran: the hostile pass of session 16).
+        Once the board is of another round than the page shows, `round_piece()` (the round's heading and tables
+        whole, app.pages.event_round) comes first, in a frame of its own whatever its size (once a round): the
+        cells that follow are of tables the page then shows."""
+        whole: list[str] = []
+        if self.round is not None and board.round is not None and board.round != self.round:
+            self.round = board.round
+            whole = [json.dumps(round_piece())]
         macros = _macros()
         rows = {f"table-{t.id}": row(t) for t in board.tables}
         marks: dict[str, object] = {
@@ -150,7 +172,7 @@ class Shown:
             else macros.row(rows[key], True)
             for key in changed
         ]
-        return [json.dumps("".join(chunk)) for chunk in _packed(map(str, pieces), live.FRAME_BYTES)]
+        return whole + [json.dumps("".join(chunk)) for chunk in _packed(map(str, pieces), live.FRAME_BYTES)]
 
 
 def _as_it_changes(r: EventRow) -> EventRow:

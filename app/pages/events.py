@@ -25,7 +25,8 @@ from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized, sentence
 from app.guard import auth, security
 from app.pages.common import USER_ERRORS, error_message, is_htmx, organiser_refusal, too_many
-from app.pages.event_rows import RESULT_WORDS, STATUS_WORDS, first_row, shown_status
+from app.pages.event_round import current_round, round_view
+from app.pages.event_rows import RESULT_WORDS, STATUS_WORDS, shown_status
 from app.pages.seats import game_seat, remember_game, remember_seat
 from app.pages.templates import templates
 from app.pages.trust import club_host
@@ -155,18 +156,6 @@ async def sign_in(event_id: int, request: Request, session: SessionDep, settings
 
 
 # -- the organiser's view ------------------------------------------------------------------------------------
-def _round_view(session: Session, rnd: Any, review: bool = False) -> dict[str, Any]:
-    tables = tournaments.tables_of(session, rnd.pk)
-    people = tournament_results.table_players(session, tables)
-    view: dict[str, Any] = {"round": rnd, "tables": tables, "people": people}
-    if review:  # the draft under review, the round played: what a hand edit broke, the hand edits kept
-        view["warnings"] = tournaments.draft_warnings(
-            session, tournaments.get(session, rnd.tournament_id), rnd, tables
-        )
-        view["hand_edits"] = tournaments.hand_edits(session, rnd.tournament_id, rnd.number)
-    return view
-
-
 @router.get("/events/{event_id:id}", response_class=HTMLResponse)
 def event_page(
     event_id: int,
@@ -186,26 +175,20 @@ def event_page(
     rounds = tournaments.rounds_of(session, event_id)
     lines, people = tournament_results.event_standings(session, event_id)
     registered = tournaments.players(session, event_id)
-    current = next((_round_view(session, r, True) for r in reversed(rounds) if r.status == "committed"), None)
-    # A dispute's reason is the organiser's to read: the board's, never the public page's.
-    reasons = (
-        tournament_results.dispute_reasons(session, event_id, current["tables"])
-        if organiser and current
-        else {}
-    )
+    current, rows = current_round(session, rounds, organiser)
     context = {
         "event": row,
         "organiser": organiser,
         "organiser_token": organiser_token(request, event_id) if organiser else None,
         "players": registered,
         "by_id": {p.pk: p for p in registered},
-        "rounds": [_round_view(session, r) for r in rounds],
+        "rounds": [round_view(session, r) for r in rounds],
         "draft": next(  # a round committing (interrupted) shows as its draft: committed again, it finishes
-            (_round_view(session, r, True) for r in rounds if r.status in ("draft", tournaments.COMMITTING)),
+            (round_view(session, r, True) for r in rounds if r.status in ("draft", tournaments.COMMITTING)),
             None,
         ),
         "current": current,
-        "rows": {t.pk: first_row(t, reasons.get(t.pk, "")) for t in current["tables"]} if current else {},
+        "rows": rows,
         "standings": lines,
         "people": people,
         "out": event_roster.statuses(session, event_id),
@@ -390,16 +373,16 @@ def round_sheet(
     writes nothing, so printing twice prints the same cards); new codes are the organiser's POST below."""
     _organiser_only(request, session, settings, event_id)
     row = tournaments.get(session, event_id)
-    view = _round_view(session, tournaments.get_round(session, event_id, number))
+    view = round_view(session, tournaments.get_round(session, event_id, number))
     codes = event_seats.printed_codes(session, settings.secret_key, event_id, number)
     base = base_url(request, settings)
     pages = []
-    for t in view["tables"]:
+    for t in view.tables:
         if t.game_id not in codes:
             continue
         seats = []
         for side, who in (("attacker", t.a_player_id), ("defender", t.b_player_id)):
-            name = view["people"][who].name
+            name = view.people[who].name
             code = codes[t.game_id].get(side)
             link = f"{base}/games/{t.game_id}/join/{side}#code={code}"
             seats.append({"side": side, "name": name, "code": code,
@@ -411,11 +394,11 @@ def round_sheet(
         "event_sheet_print.html",
         {
             "event": row,
-            "round": view["round"],
+            "round": view.round,
             "pages": pages,
             "ends_at": ends,
-            "scenario": scenarios.get_document(session, view["round"].scenario).get(
-                "title", view["round"].scenario
+            "scenario": scenarios.get_document(session, view.round.scenario).get(
+                "title", view.round.scenario
             ),
         },
     )

@@ -14,6 +14,7 @@ from app.routes import (
     campaign_games,
     campaigns,
     clock,
+    event_board,
     events,
     fireplans,
     forces,
@@ -49,6 +50,7 @@ def api_routers() -> list[Router]:
         scenarios.router,  # scenario files (issue 27)
         clock.router,  # the game clock (issue 55)
         tournaments.router,  # a club event day (issue 57)
+        event_board.router,  # its organiser's board, live
         league.router,  # the league of clubs' signed results (issue 63)
         score.router,  # how a game is won (issue 55)
         sides.router,  # whose dice each side's rolls are (issue 69)

@@ -6,21 +6,17 @@ settled table's signed result bundle (the league that imports it: app/routes/lea
 
 from __future__ import annotations
 
-import functools
 from typing import Annotated, Any
 
-from fastapi import Body, Cookie, Depends, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi import Body, Depends
+from fastapi.responses import JSONResponse, Response
 from sqlmodel import Session
 
 from app import errors
-from app import openapi as api_schema
 from app.club import signing
-from app.core import watch
 from app.core.routing import Router
 from app.data.models import Tournament, TournamentRound, TournamentTable
 from app.data.schemas_events import (
-    BoardOut,
     ClubEventOut,
     Committed,
     Committing,
@@ -52,9 +48,9 @@ from app.data.schemas_events import (
     TimerIn,
 )
 from app.data.schemas_league import ResultBundle
-from app.deps import EngineDep, NowDep, PageDep, SessionDep, SettingsDep
+from app.deps import NowDep, PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
-from app.pages.event_rows import BoardView, Shown
+from app.guard.organiser import Token, organiser_only
 from app.services import (
     event_roster,
     event_seats,
@@ -64,7 +60,6 @@ from app.services import (
     tournament_results,
     tournaments,
 )
-from app.services import events as events_service
 from app.services.seating import Viewer
 from app.services.writing import step_by_step, unit_of_work
 from rules.core.errors import NotFoundError
@@ -72,21 +67,6 @@ from rules.event.standings import EventScoring
 
 router = Router(prefix="/api/v1", tags=["club events"])
 
-ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
-
-
-def organiser_token(
-    request: Request,
-    token: Annotated[str | None, Depends(auth.presented_token)],
-    cookie: Annotated[str | None, Cookie(alias=ORGANISER_COOKIE, max_length=auth.KEYED_COOKIE_CHARS)] = None,
-) -> str | None:
-    """The organiser's token: Authorization: Bearer, else this event's in the organiser's cookie the event page
-    set (one per event this browser runs)."""
-    return auth.bearer_else_keyed(request, token, cookie, request.path_params.get("event_id"))
-
-
-Token = Annotated[str | None, Depends(organiser_token)]
-BOARD_EVERY = 0.5  # seconds: the organiser's view redraws at most twice a second however busy the tables
 SeatToken = Annotated[str | None, Depends(auth.presented_token)]  # a table game's seat
 
 
@@ -114,14 +94,6 @@ def round_out(
             HandEditOut.model_validate(e) for e in tournaments.hand_edits(session, row.pk, rnd.number)
         ],
     )
-
-
-def _organiser(session: Session, settings: Any, event_id: int, token: str | None) -> None:
-    try:
-        tournaments.require_organiser(session, settings.secret_key, event_id, token)
-    except errors.Unauthorized:
-        security.token_failed()
-        raise
 
 
 def _seat(session: Session, settings: Any, event_id: int, table_id: int, token: str | None) -> Viewer:
@@ -190,7 +162,7 @@ def list_players(event_id: EventId, session: SessionDep, page: PageDep) -> list[
 def register(
     event_id: EventId, body: PlayersIn, token: Token, session: SessionDep, settings: SettingsDep
 ) -> list[PlayerOut]:
-    _organiser(session, settings, event_id, token)
+    organiser_only(session, settings, event_id, token)
     entries = [tournaments.PlayerEntry(p.name, p.club, p.force_list) for p in body.players]
     with unit_of_work(session):
         rows = tournaments.register(session, event_id, entries)
@@ -208,7 +180,7 @@ def mark_player(
     event_id: EventId, player_id: PlayerId, body: PlayerStatusIn, token: Token, session: SessionDep,
     settings: SettingsDep,
 ) -> PlayerMarked:  # fmt: skip
-    _organiser(session, settings, event_id, token)
+    organiser_only(session, settings, event_id, token)
     with unit_of_work(session):
         done = event_roster.set_status(session, event_id, player_id, body.status)
         player = PlayerOut.model_validate(done.player, from_attributes=True)
@@ -226,7 +198,7 @@ def mark_player(
 def draft(
     event_id: EventId, body: DraftIn, token: Token, session: SessionDep, settings: SettingsDep
 ) -> RoundOut:
-    _organiser(session, settings, event_id, token)
+    organiser_only(session, settings, event_id, token)
     with unit_of_work(session):
         rnd, tables = tournaments.draft(session, event_id, body.scenario, body.minutes)
         out = round_out(session, rnd, tables)
@@ -249,7 +221,7 @@ def get_round(event_id: EventId, number: RoundNo, session: SessionDep) -> RoundO
 def swap_drafted(
     event_id: EventId, number: RoundNo, body: SwapIn, token: Token, session: SessionDep, settings: SettingsDep
 ) -> RoundOut:
-    _organiser(session, settings, event_id, token)
+    organiser_only(session, settings, event_id, token)
     with unit_of_work(session):
         rnd, tables = tournaments.edit_draft(
             session, event_id, number, body.version, body.swap, body.first, body.second
@@ -274,7 +246,7 @@ def swap_drafted(
 def commit_drafted(
     event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
 ) -> Committed | Response:
-    _organiser(session, settings, event_id, token)
+    organiser_only(session, settings, event_id, token)
     job = round_commit.RoundCommit(settings.secret_key, event_id, number, round_commit.step_budget(session))
 
     def seats_of() -> list[TableSeats]:
@@ -309,7 +281,7 @@ def commit_drafted(
 def new_join_codes(
     event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
 ) -> list[TableCards]:
-    _organiser(session, settings, event_id, token)
+    organiser_only(session, settings, event_id, token)
     with unit_of_work(session):
         codes = tournaments.new_cards(session, settings.secret_key, event_id, number)
         tables = tournaments.tables_of(session, tournaments.get_round(session, event_id, number).pk)
@@ -330,72 +302,10 @@ def new_join_codes(
 def set_timer(
     event_id: EventId, body: TimerIn, token: Token, session: SessionDep, settings: SettingsDep
 ) -> ClubEventOut:
-    _organiser(session, settings, event_id, token)
+    organiser_only(session, settings, event_id, token)
     with unit_of_work(session):
         row = tournaments.set_timer(session, event_id, body.ends_at)
     return event_out(row)
-
-
-@router.get(
-    "/events/{event_id:int}/board",
-    response_model=BoardOut,
-    summary="Every table of the round: its game's turn, status and score, and the disputes (organiser)",
-    responses=errors.responses(401, 403, 404, 422),
-)
-def get_board(
-    event_id: EventId, token: Token, session: SessionDep, settings: SettingsDep, now: NowDep
-) -> BoardOut:
-    _organiser(session, settings, event_id, token)
-    return tournament_results.board(session, event_id, now)
-
-
-@router.get(
-    "/events/{event_id:int}/stream",
-    response_class=StreamingResponse,
-    summary="The organiser's view live: a `board` frame (as /board answers) at once and whenever a table moves",
-    responses={
-        **api_schema.sse(
-            "The organiser's view of the event live.",
-            [api_schema.Frame("board", BoardOut, "the view as GET /board answers it (`id:` a count)")],
-        ),
-        **errors.responses(401, 403, 404, 422),
-    },
-)
-async def stream_club_event(
-    event_id: EventId,
-    request: Request,
-    token: Token,
-    engine: EngineDep,
-    settings: SettingsDep,
-    view: BoardView = None,
-) -> StreamingResponse:
-    with Session(engine) as session:
-        _organiser(session, settings, event_id, token)
-    following = tournament_results.Following()  # this stream's own: a table is read again once it moved
-    shown = Shown()  # this stream's own too: the page's cells it sent
-    clock = request.app.state.clock
-
-    def feeds() -> list[int]:  # asked at each wake-up: a round committed brings its games
-        with Session(engine) as own:
-            return tournament_results.board_feeds(own, event_id)
-
-    def snapshot() -> list[str]:
-        with Session(engine) as own:
-            now = tournament_results.board(own, event_id, clock(), following)
-        return shown.frames(now) if view == "html" else [now.model_dump_json()]
-
-    return StreamingResponse(
-        watch.watch(
-            request.app.state.broker,
-            feeds,
-            functools.partial(events_service.feed_read, engine),
-            snapshot,
-            request.is_disconnected,
-            every=BOARD_EVERY,
-        ),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
 
 
 # -- results ---------------------------------------------------------------------------------------------------
@@ -448,7 +358,7 @@ def alter(
     session: SessionDep,
     settings: SettingsDep,
 ) -> TableOut:
-    _organiser(session, settings, event_id, token)
+    organiser_only(session, settings, event_id, token)
     result = tournament_results.TableResult(
         body.winner, body.a_points, body.b_points, body.a_losses, body.b_losses, "set by the organiser"
     )
@@ -473,7 +383,7 @@ def offer_rekey(
     settings: SettingsDep,
     now: NowDep,
 ) -> RekeyOffer:
-    _organiser(session, settings, event_id, token)
+    organiser_only(session, settings, event_id, token)
     with unit_of_work(session):
         code = event_seats.offer_rekey(session, settings.secret_key, event_id, table_id, body.side, now)
     return RekeyOffer(side=body.side, code=code, minutes=event_seats.REKEY_MINUTES)
@@ -542,7 +452,7 @@ def export_bundle(
     session: SessionDep,
     settings: SettingsDep,
 ) -> ResultBundle:
-    _organiser(session, settings, event_id, token)
+    organiser_only(session, settings, event_id, token)
     try:
         key = signing.result_key(settings.var_dir)
     except signing.DamagedKey as e:

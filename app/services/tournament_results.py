@@ -358,11 +358,14 @@ def current_tables(session: Session, tournament_id: int) -> tuple[int | None, li
     )
 
 
-def board_feeds(session: Session, tournament_id: int) -> list[int]:
-    """What wakes the organiser's board (app.core.watch): the event's own channel, which a round committed
-    publishes (app.services.round_commit), and the games of its newest committed round."""
-    _, tables = current_tables(session, tournament_id)
-    return [watch.event_channel(tournament_id), *(t.game_id for t in tables if t.game_id is not None)]
+def board_read(
+    session: Session, tournament_id: int, now: datetime, following: Following
+) -> watch.Read[schemas_events.BoardOut]:
+    """The board (`board`) and what wakes it (app.core.watch) in one read of the round: the event's own channel,
+    which a round committed publishes (app.services.round_commit), and the games of its newest committed round."""
+    now_board = board(session, tournament_id, now, following)
+    games = [t.game_id for t in now_board.tables if t.game_id is not None]
+    return watch.Read([watch.event_channel(tournament_id), *games], now_board)
 
 
 def dispute_reasons(

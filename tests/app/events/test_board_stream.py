@@ -16,8 +16,8 @@ from tests.app.events.test_event_day import SCENARIO, bearer, new_event, registe
 from tests.app.games.conftest import live_url  # noqa: F401 (a fixture)
 
 
-def boards(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
-    """The board frames of an SSE stream's lines, in order."""
+def boards(lines: Iterator[str]) -> Iterator[Any]:
+    """The board frames of an SSE stream's lines, in order (a JSON view's object, the page's cells' HTML)."""
     kind = ""
     for line in lines:
         if line.startswith("event:"):
@@ -26,7 +26,7 @@ def boards(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
             yield json.loads(line[5:])
 
 
-def until(frames: Iterator[dict[str, Any]], holds: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+def until(frames: Iterator[Any], holds: Callable[[Any], bool]) -> Any:
     """The first frame of which `holds` is true (the stream's read timeout ends a wait for one that never comes)."""
     return next(f for f in frames if holds(f))
 
@@ -57,3 +57,30 @@ def test_a_board_opened_in_round_one_follows_round_two(live_url: str) -> None:  
             assert http.post(f"{game}/turn/advance", headers=referee, json={"version": version}).is_success
             moved = until(frames, lambda f: f["tables"][0]["game_status"] == "playing")
             assert moved["round"] == 2 and moved["tables"][0]["game_id"] == second["game_id"]
+
+
+def test_a_page_open_in_round_one_is_sent_round_two_whole(live_url: str) -> None:  # noqa: F811
+    """The page's cells stream (`?view=html`, the round the page shows): once another round is committed its frame
+    carries that round's piece whole (the heading and every table, as the page draws them), not cells of tables
+    the page does not show (session 17's newcomer pass: round 1's rows stayed on screen)."""
+    with httpx.Client(base_url=live_url, timeout=30) as http:
+        event_id, organiser = new_event(http, rounds=2)  # type: ignore[arg-type]
+        register(http, event_id, organiser, n=2)  # type: ignore[arg-type]
+        rounds = f"/api/v1/events/{event_id}/rounds"
+        assert http.post(rounds, headers=organiser, json={"scenario": SCENARIO}).is_success
+        first = http.post(f"{rounds}/1/commit", headers=organiser).json()["seats"][0]
+        url = f"{live_url}/api/v1/events/{event_id}/stream?view=html&round=1"
+        with httpx.stream("GET", url, headers=organiser, timeout=httpx.Timeout(30, read=5)) as r:
+            frames = boards(r.iter_lines())
+            assert 'id="ev-round-tables"' not in until(
+                frames, lambda f: True
+            )  # the page shows round 1 already
+            result = {"winner": "a", "a_points": 3, "b_points": 1, "why": ""}
+            table = f"/api/v1/events/{event_id}/tables/{first['table_id']}/result"
+            assert http.put(table, headers=organiser, json=result).status_code == 200
+            assert http.post(rounds, headers=organiser, json={"scenario": SCENARIO}).is_success
+            second = http.post(f"{rounds}/2/commit", headers=organiser).json()["seats"][0]
+            piece = until(frames, lambda f: 'id="ev-round-tables"' in f)
+        assert "Round 2: every table" in piece and 'id="ev-round-no" hx-swap-oob="true">Round 2<' in piece
+        assert f'data-table-id="{second["table_id"]}"' in piece
+        assert f'data-table-id="{first["table_id"]}"' not in piece

@@ -1,0 +1,76 @@
+"""The round the organiser's board shows (issue 57): a round's view (its tables, their players, what a hand edit
+broke, the hand edits kept), the newest committed round's with each table's first cells, and that round's piece
+as a frame of the board's stream sends it (`round_piece`): the heading and every table as the page draws them
+(`_event_round.html`), so a page open when another round is committed takes the new one whole, no reload
+(session 17's newcomer pass: round 1's rows stayed on screen, the stream's cells naming tables it did not show)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from sqlmodel import Session
+
+from app.data.models import TournamentPlayer, TournamentRound, TournamentTable
+from app.guard import security
+from app.pages.event_rows import EventRow, first_row
+from app.pages.templates import templates
+from app.services import tournament_results, tournaments
+
+__all__ = ["RoundView", "current_round", "round_piece", "round_view"]
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A round as event.html and the round's sheet read it: its tables and their players; under review (the
+    draft, the round played) also what a hand edit broke and the hand edits kept."""
+
+    round: TournamentRound
+    tables: list[TournamentTable]
+    people: dict[int, TournamentPlayer]
+    warnings: Sequence[str] = ()
+    hand_edits: Sequence[Mapping[str, Any]] = ()
+
+
+def round_view(session: Session, rnd: TournamentRound, review: bool = False) -> RoundView:
+    tables = tournaments.tables_of(session, rnd.pk)
+    people = tournament_results.table_players(session, tables)
+    if not review:
+        return RoundView(rnd, tables, people)
+    row = tournaments.get(session, rnd.tournament_id)
+    return RoundView(
+        rnd,
+        tables,
+        people,
+        tournaments.draft_warnings(session, row, rnd, tables),
+        tournaments.hand_edits(session, rnd.tournament_id, rnd.number),
+    )
+
+
+def current_round(
+    session: Session, rounds: list[TournamentRound], organiser: bool
+) -> tuple[RoundView | None, dict[int, EventRow]]:
+    """The newest committed round's view and each table's first cells; a dispute's reason is the organiser's
+    to read (the board's, never the public page's)."""
+    current = next((round_view(session, r, True) for r in reversed(rounds) if r.status == "committed"), None)
+    if current is None:
+        return None, {}
+    tables, event_id = current.tables, current.round.tournament_id
+    reasons = tournament_results.dispute_reasons(session, event_id, tables) if organiser else {}
+    return current, {t.pk: first_row(t, reasons.get(t.pk, "")) for t in tables}
+
+
+def round_piece(session: Session, event_id: int, request: Request) -> str:
+    """The newest committed round as the organiser's page draws it, each piece marked to be swapped out of band
+    (its forms carry this stream's device's CSRF field: it is rendered for one stream, once a round)."""
+    current, rows = current_round(session, tournaments.rounds_of(session, event_id), organiser=True)
+    if current is None:
+        return ""
+    # A client on its bearer token passes no CSRF check (app.guard.security): its forms carry no token.
+    request.scope.setdefault(security.CSRF_SCOPE_KEY, str)
+    macros: Any = templates.get_template("_event_round.html").module  # its macros, by name
+    event = tournaments.get(session, event_id)
+    pieces = (macros.number(current, True), macros.head(current, True))
+    return "".join(map(str, pieces)) + str(macros.tables(event, current, rows, request, True))
