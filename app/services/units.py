@@ -434,10 +434,11 @@ def _write_over_version(
         if result.rowcount:  # type: ignore[attr-defined]
             return True
         if expected_version is not None:
-            # Refused to whoever may write the stand (its side, the referee): the version it writes over.
+            # Refused to whoever may write the stand (its side, the referee): the stand as its side reads it,
+            # its secrets and the version it writes over (not the other side's defaults: its own aim as null).
             raise Conflict(
                 "Someone changed this stand meanwhile: look again and try again",
-                current={**unit_dict(unit), "version": unit.version},
+                current=unit_dict(unit, Reader(frozenset({unit.side}))),
                 why=f"unit version is {unit.version}, not {expected_version}",
             )
 
