@@ -108,7 +108,7 @@ class MarkerOffer:
 
     kind: str
     label: str
-    refused: dict[str, Any] | None
+    refused: str | None  # the pipeline's one sentence, as the API would answer it
 
 
 def marker_offers(
@@ -123,7 +123,9 @@ def marker_offers(
             continue
         refused = pipeline.refusal(session, game, viewer, o.act, True, read)
         if not isinstance(refused, Forbidden):
-            out.append(MarkerOffer(o.kind, o.label, _said(refused) if refused is not None else None))
+            out.append(
+                MarkerOffer(o.kind, o.label, _said(refused)["detail"] if refused is not None else None)
+            )
     return out
 
 
