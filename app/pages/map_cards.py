@@ -22,8 +22,8 @@ from app.pages.seats import game_page
 from app.pages.templates import humanise, rule_state
 from app.services import unit_names
 from app.services import units as units_service
-from app.services.card import formations
-from app.services.markers import rules_of
+from app.services.card import MarkerOffer, formations, marker_offers
+from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.templates import templates_of
 from rules.core.errors import NotFoundError, RulesError
@@ -54,6 +54,9 @@ class StandHead:
     # Its company and battalion the seat may move as one ("Move its company"): (formation id, level), each with
     # more than one stand on the table (app.services.card.formations, as the card's acts judge them).
     formations: tuple[tuple[int, str], ...] = ()
+    # Its marker buttons, each as the act pipeline judges it for the seat now (app.services.card.marker_offers):
+    # one the seat may never play is not drawn, one refused for now is greyed with the pipeline's sentence.
+    marker_acts: tuple[MarkerOffer, ...] = ()
 
     def context(self) -> dict[str, object]:
         """The context `_stand_head.html` renders."""
@@ -81,6 +84,7 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     ]
     acts = not u.killed and game.status != "finished"
     own = viewer.may_act_for(u.side)
+    marker_acts = marker_offers(session, game, viewer, u.pk, (units, snapshot_of(session, game, units)))
     return StandHead(
         unit_id=u.pk,
         name=plain or short,
@@ -95,6 +99,7 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
         acts=acts,
         own=own,
         formations=_formations(game, units, u) if acts and own else (),
+        marker_acts=tuple(marker_acts) if acts and marker else (),
     )
 
 

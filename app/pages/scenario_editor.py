@@ -39,7 +39,7 @@ from rules.registry import all_game_rules, get_game_rules, get_ruleset
 from rules.table.move import TERRAIN_CLASSES, WATER_KINDS
 from rules.table.objectives import KINDS as OBJECTIVE_KINDS
 from rules.table.objectives import MAX_HELD_TURNS
-from rules.table.terrain import AREA_KINDS, BUFFERED, FEATURE_KINDS
+from rules.table.terrain import AREA_KINDS, BUFFERED, FEATURE_KINDS, PIECE_PROPERTIES
 
 router = Router(include_in_schema=False)
 
@@ -234,6 +234,9 @@ def _kind_card(rs: RuleSet, kind: str, periods: list[dict[str, Any]]) -> dict[st
         "kind": kind,
         "area": kind in AREA_KINDS,
         "breadth": BUFFERED.get(kind),
+        "properties": list(
+            PIECE_PROPERTIES.get(kind, ())
+        ),  # what a piece of it says besides (a hill's height)
         # The rule set's own name for the kind, with its line, and the typical widths of a line drawn of it.
         "name": drawing.get("name"),
         "named": {"text": drawing["text"], "source": drawing["source"]} if "name" in drawing else None,

@@ -11,6 +11,7 @@ from fastapi.templating import Jinja2Templates
 
 from app.core import shipped
 from app.core.pdf_engine import pdf_engine_problem
+from app.services.seating import acts_for
 from playsheets import forms, ruleset_sheet, sheet
 from rules.core.game import state_field
 from rules.core.records import StateField
@@ -172,6 +173,7 @@ def rule_state(ruleset: str) -> RuleState:
 
 
 templates.env.globals["rule_state"] = rule_state
+templates.env.globals["acts_for"] = acts_for  # whose stands a seat acts for, as the act pipeline asks it
 # A game played on the players' own board of counters has a page of counters where others have a table map.
 templates.env.globals["on_counters"] = lambda ruleset_id: (
     game_rules_or_none(ruleset_id).book.kit.counters is not None

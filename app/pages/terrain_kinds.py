@@ -2,7 +2,8 @@
 name, its class, its cover alone and with other terrain, its movement in the draft's period), the typical widths
 of a line of it and the breadth's label, rendered by the server (`_terrain_kind.html`) on the kind's, the class's
 or the period's change, from the same data as the page's island (app.pages.scenario_editor.editor_data). A
-drawn piece's card is the same words with its owner and height. Rule-set data only: any browser may read it."""
+drawn piece's card is the same words with its owner and height, for the kinds whose pieces have them
+(rules.table.terrain.PIECE_PROPERTIES). Rule-set data only: any browser may read it."""
 
 from __future__ import annotations
 
@@ -17,12 +18,15 @@ from app.core.routing import Router
 from app.pages.scenario_drafts import refused
 from app.pages.scenario_editor import editor_data
 from app.pages.templates import humanise, templates
-from rules.registry import all_game_rules
+from rules.registry import all_game_rules, get_ruleset
 
 router = Router(include_in_schema=False)
 
 OWNERS = ("attacker", "defender")
-MAX_HEIGHT_CM = 100.0  # the height input's own bound (scenario_editor.html)
+MAX_HEIGHT_CM = (
+    100.0  # the height input's own bound (scenario_editor.html), as a piece's (FeaturePropertiesIn)
+)
+HEIGHT_DECIMALS = 1  # a height said to the millimetre (the input's step is 0.5 cm): 1e-300 is "0"
 
 
 class Width(BaseModel):
@@ -63,6 +67,7 @@ class Kind(BaseModel):
     kind: str
     area: bool
     breadth: str | None
+    properties: list[str]  # what a piece of it says of itself besides (rules.table.terrain.PIECE_PROPERTIES)
     name: str | None
     named: Named | None
     widths: list[Width]
@@ -89,6 +94,7 @@ class KindCard:
     typical: str
     breadth: bool
     area: bool
+    properties: tuple[str, ...] = ()
 
 
 @cache
@@ -156,6 +162,7 @@ def kind_card(ruleset_id: str, kind: str, named_class: str = "", period: str = "
         typical=f"Typical: {'; '.join(lines)}." if lines else "",
         breadth=bool(card.breadth),
         area=card.area,
+        properties=tuple(card.properties),
     )
 
 
@@ -179,10 +186,18 @@ def kind_card_fragment(
         return refused("Terrain kind: not a kind of terrain this rule set draws.", 422)
     if terrain_class and terrain_class not in {c.id for c in classes}:
         return refused("Terrain class: not a class of terrain this rule set knows.", 422)
+    if forces_period and forces_period not in {p.id for p in get_ruleset(ruleset_id).periods}:
+        return refused("Period: not a period of this rule set.", 422)
+    has = kinds[terrain_kind].properties  # what a piece of the kind says of itself (PIECE_PROPERTIES)
+    if owner and "owner" not in has:
+        return refused(f"Owner: a piece of {humanise(terrain_kind).lower()} has none.", 422)
     if owner and owner not in OWNERS:
         return refused("Owner: the attacker or the defender.", 422)
+    if height is not None and "height_cm" not in has:
+        return refused(f"Height: a piece of {humanise(terrain_kind).lower()} has none.", 422)
     if height is not None and not 0 <= height <= MAX_HEIGHT_CM:
         return refused(f"Height: from 0 to {MAX_HEIGHT_CM:g} cm.", 422)
-    card = kind_card(ruleset_id, terrain_kind, terrain_class, forces_period[:64])
-    context = {"card": card, "ruleset_id": ruleset_id, "piece": piece, "owner": owner, "height": height}
+    card = kind_card(ruleset_id, terrain_kind, terrain_class, forces_period)
+    high = f"{round(height, HEIGHT_DECIMALS):g}" if height is not None else None
+    context = {"card": card, "ruleset_id": ruleset_id, "piece": piece, "owner": owner, "height": high}
     return templates.TemplateResponse(request, "_terrain_kind.html", context)

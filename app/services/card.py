@@ -13,7 +13,7 @@ from typing import Any
 from sqlmodel import Session
 
 from app.data.models import Game, Unit
-from app.errors import Refused, refusal_body
+from app.errors import Forbidden, Refused, refusal_body
 from app.services import acts as pipeline
 from app.services import counters
 from app.services.markers import rules_of, snapshot_of
@@ -23,7 +23,7 @@ from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot, StandAct, StandEdit, UnitState
 
-__all__ = ["Offer", "formations", "offers", "stand_card"]
+__all__ = ["MarkerOffer", "Offer", "formations", "marker_offers", "offers", "stand_card"]
 
 # A move judged for the card: a step this long towards the table's middle (its distance is the player's).
 NUDGE_CM = 1.0
@@ -98,6 +98,34 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
     if rules.book.marker_field and (on_table or placed):
         out.append(Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id)))
         out.append(Offer("mark", PlaceMarker.action, "+1 marker", PlaceMarker(unit_id=unit_id)))
+    return out
+
+
+@dataclass(frozen=True)
+class MarkerOffer:
+    """A marker act of a stand's card for one seat ("mark": one placed, "recover": one recovered) and what the
+    pipeline would refuse of it now (None: it takes it), as the card greys it."""
+
+    kind: str
+    label: str
+    refused: str | None  # the pipeline's one sentence, as the API would answer it
+
+
+def marker_offers(
+    session: Session, game: Game, viewer: Viewer, unit_id: int, read: tuple[list[Unit], Snapshot]
+) -> list[MarkerOffer]:
+    """The stand's marker acts (`offers`: one placed, then one recovered) for `viewer`, each judged by the
+    pipeline (`acts.refusal`) as the card's other acts are, whatever the game's status; an act the seat may
+    never play (a 403: the other side's markers recovered) is left out, one refused for now is greyed."""
+    out = []
+    for o in sorted(offers(read[1], game, read[0], unit_id), key=lambda o: o.kind != "mark"):
+        if o.kind not in ("mark", "recover"):
+            continue
+        refused = pipeline.refusal(session, game, viewer, o.act, True, read)
+        if not isinstance(refused, Forbidden):
+            out.append(
+                MarkerOffer(o.kind, o.label, _said(refused)["detail"] if refused is not None else None)
+            )
     return out
 
 

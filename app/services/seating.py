@@ -37,6 +37,12 @@ TokenRow = TypeVar("TokenRow", Token, CampaignToken)
 
 
 # -- who holds a seat -------------------------------------------------------------------------------------------
+def acts_for(role: str, side: str) -> bool:
+    """Whether a seat of `role` may act for `side`'s stands (the referee for either): the pipeline's check of a
+    seat (`Viewer.require_side`), and the board's buttons drawn per seat by it alone (a marker recovered)."""
+    return role in (REFEREE, side)
+
+
 @dataclass(frozen=True)
 class Viewer:
     """Who is asking, as the door read the device's token (app.guard.auth.seat_viewer): the referee (a
@@ -51,7 +57,7 @@ class Viewer:
         return self.role == REFEREE
 
     def may_act_for(self, side: str) -> bool:
-        return self.is_referee or self.role == side
+        return acts_for(self.role, side)
 
     def require_side(self, side: str, what: str) -> None:
         if not self.may_act_for(side):

@@ -303,14 +303,20 @@ def value(unit: Unit, name: str) -> Any:
     return getattr(unit, name) if name in COLUMNS else unit.state.get(name)
 
 
+def secrets_of(unit: Unit, rules: GameRules | None = None) -> set[str]:
+    """The unit's state fields that are its side's secret now, as its rule set declares them (GameRules.secret:
+    a field's flag, or a rule set's own, 2mm Earth's battery plan while it has neither fired nor moved)."""
+    rules = rules or rules_of_unit(unit)
+    return {f.name for f in rules.book.state_fields if rules.secret(unit, f)}
+
+
 def update_unit(
     session: Session, unit: Unit, expected_version: int | None = None, **values: Any
 ) -> list[UnitSet]:
     """Set fields on a unit, bumping its version; returns the changes as {unit, field, before, after}.
     With `expected_version` the write only lands on that version: else 409 with the current unit."""
     assert unit.id is not None
-    rules = rules_of_unit(unit)
-    secret = {f.name for f in rules.book.state_fields if rules.secret(unit, f)}
+    secret = secrets_of(unit)
     changes: list[UnitSet] = []
 
     def written() -> dict[str, Any]:
@@ -346,7 +352,8 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
     statements of one stand's (issue 52). Over the versions read: 409 when a unit changed meanwhile."""
     if not sets:
         return []
-    secret = {f.name for f in rules_of_unit(sets[0][0]).book.state_fields if f.secret}
+    rules = rules_of_unit(sets[0][0])
+    secret: dict[int, set[str]] = {}  # unit id -> its side's secret fields, as read before its first set
     now: dict[int, dict[str, Any]] = {}  # unit id -> the values set so far
     bumps: dict[int, int] = {}
     hidden: dict[int, int] = {}  # unit id -> the sets that changed its side's secret alone (as update_unit's)
@@ -356,6 +363,7 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
         uid = unit.pk
         rows[uid] = unit
         mine = now.setdefault(uid, {})
+        its_secrets = secret[uid] if uid in secret else secret.setdefault(uid, secrets_of(unit, rules))
         before = mine[name] if name in mine else value(unit, name)
         if before != after:
             changes.append(
@@ -364,10 +372,10 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
                     field=name,
                     before=before,
                     after=after,
-                    side=unit.side if name in secret else None,
+                    side=unit.side if name in its_secrets else None,
                 )
             )
-            if name in secret:
+            if name in its_secrets:
                 hidden[uid] = hidden.get(uid, 0) + 1
         mine[name] = after
         bumps[uid] = bumps.get(uid, 0) + 1
@@ -426,10 +434,11 @@ def _write_over_version(
         if result.rowcount:  # type: ignore[attr-defined]
             return True
         if expected_version is not None:
-            # Refused to whoever may write the stand (its side, the referee): the version it writes over.
+            # Refused to whoever may write the stand (its side, the referee): the stand as its side reads it,
+            # its secrets and the version it writes over (not the other side's defaults: its own aim as null).
             raise Conflict(
                 "Someone changed this stand meanwhile: look again and try again",
-                current={**unit_dict(unit), "version": unit.version},
+                current=unit_dict(unit, Reader(frozenset({unit.side}))),
                 why=f"unit version is {unit.version}, not {expected_version}",
             )
 

@@ -44,6 +44,9 @@ AREA_KINDS = frozenset(FEATURE_KINDS) - {"road", "stream", "river", "trench", "w
 # Line kinds that become areas: the property that gives their breadth (wire defaults to the rule set's
 # standard belt; the others must give it).
 BUFFERED: dict[str, str] = {"trench": "width_cm", "road": "width_cm", "wire": "depth_cm"}
+# What a piece of a kind says of itself besides its breadth, each read by the rules of that kind alone: a hill's
+# height above the table (line of sight: rules.table.los), a trench's owner (whose trench it is).
+PIECE_PROPERTIES: dict[str, tuple[str, ...]] = {"hill": ("height_cm",), "trench": ("owner",)}
 # Buildings and woods block sight ("see over buildings and woods" only from elevated ground).
 SIGHT_BLOCKING = frozenset({"woods", "village"})
 

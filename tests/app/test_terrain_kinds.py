@@ -30,6 +30,10 @@ def test_a_kinds_card_says_the_rules_words_and_shows_the_rows_it_needs(sqlite_cl
     piece = sqlite_client.get(CARD, params={"terrain_kind": "trench", "piece": "true", "owner": "attacker"})
     said = unescape(piece.text).strip()
     assert said.startswith("Trench. Cover: ") and "The attacker's trench." in said
+    # A hill's height said to the millimetre, 0 as any other.
+    for given, high in (("7.5", "7.5"), ("1e-300", "0"), ("0", "0")):
+        hill = sqlite_client.get(CARD, params={"terrain_kind": "hill", "piece": "true", "height": given})
+        assert f"{high} cm high." in unescape(hill.text).strip().split("\n")[0], given
 
 
 def test_an_unknown_kind_class_or_owner_is_refused_naming_the_field(sqlite_client: TestClient) -> None:
@@ -38,6 +42,10 @@ def test_an_unknown_kind_class_or_owner_is_refused_naming_the_field(sqlite_clien
         ({"terrain_kind": "woods", "terrain_class": "x" * 5000}, "Terrain class: "),
         ({"terrain_kind": "trench", "owner": "referee"}, "Owner: "),
         ({"terrain_kind": "hill", "height": "1e9"}, "Height: "),
+        # Owner and height only for the kinds whose pieces have them (rules.table.terrain.PIECE_PROPERTIES).
+        ({"terrain_kind": "wire", "piece": "true", "owner": "defender"}, "Owner: "),
+        ({"terrain_kind": "wire", "piece": "true", "height": "7.5"}, "Height: "),
+        ({"terrain_kind": "woods", "forces_period": "modern"}, "Period: "),
     ):
         answer = sqlite_client.get(CARD, params=params)
         assert answer.status_code == 422 and answer.text.startswith(field), params

@@ -41,6 +41,17 @@ def refusal_shown(page: Any, game_id: int) -> dict[str, Any]:
     return result
 
 
+# The page's controls drawn under the notices (as the browser lays them out now): their words, none expected.
+COVERED = """() => {
+  const over = document.getElementById("net-status").getBoundingClientRect();
+  const hit = (r) => r.width && r.height && r.left < over.right && over.left < r.right && r.top < over.bottom
+    && over.top < r.bottom;
+  return [...document.querySelectorAll("main :is(button, a[href], summary, input, select)")]
+    .filter((el) => getComputedStyle(el).visibility === "visible" && hit(el.getBoundingClientRect()))
+    .map((el) => el.getAttribute("aria-label") || el.textContent.trim());
+}"""
+
+
 def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
     if a is None or b is None:
         return False
@@ -97,7 +108,13 @@ def refusal_on_the_map(page: Any, game_id: int, viewport: dict[str, int]) -> Non
 @pytest.mark.timed
 def test_reconnecting_goes_the_moment_the_stream_is_back(new_page: Any) -> None:
     page = new_page(REFEREE_SCREEN)
-    game_id, _ = seed_game(page)
+    game_id, seeded = seed_game(page)
+    referee = {"Authorization": f"Bearer {seeded['referee_token']}"}
+    version = page.request.get(f"/api/v1/games/{game_id}/turn", headers=referee).json()["version"]
+    started = page.request.post(
+        f"/api/v1/games/{game_id}/turn/advance", headers=referee, data={"version": version}
+    )
+    assert started.ok, started.text()
     page.goto(f"/games/{game_id}/referee")
     stream = page.locator("[data-live-stream][data-live-connected]")
     expect(stream).to_have_count(1)
@@ -105,6 +122,12 @@ def test_reconnecting_goes_the_moment_the_stream_is_back(new_page: Any) -> None:
     page.route(STREAM, lambda route: route.abort())
     page.evaluate("() => window.dispatchEvent(new Event('offline'))")
     expect(page.locator("#net-status")).to_contain_text("reconnecting")
+    # Offline, the device's notice and the stream's stay: drawn over none of the board's buttons (its "+S" the
+    # first row of them, the game started) at any of the four sizes.
+    expect(page.locator("#net-status .notice")).to_have_count(2)
+    for viewport in (TABLET_PORTRAIT, TABLET_LANDSCAPE, PHONE, REFEREE_SCREEN):
+        page.set_viewport_size(viewport)
+        assert page.evaluate(COVERED) == [], viewport
     page.evaluate("() => window.firestepNotice.clear('connection')")  # the device's own offline notice
     # Note the moments the stream is open again and the notice is gone, polled in the page.
     page.evaluate(

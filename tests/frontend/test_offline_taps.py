@@ -108,9 +108,10 @@ def test_a_tap_whose_answer_was_lost_survives_a_reload_and_acts_once(new_page: A
 def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
     player = new_page(TABLET_PORTRAIT)
     game_id, made = seed_game(player)  # as the referee (the API only), then seated as the attacker
-    # The referee puts a marker on a defender stand (through the API), which the attacker then tries to recover.
+    # The referee puts a marker on an attacker stand (through the API), which the attacker then tries to recover in
+    # set-up (its "−S" is drawn for its own side alone: tests/app/games/test_map_cards.py).
     units = player.request.get(f"/api/v1/games/{game_id}/units").json()
-    unit_id = next(u["id"] for u in units if u["side"] == "defender" and u["base"] and not u["killed"])
+    unit_id = next(u["id"] for u in units if u["side"] == "attacker" and u["base"] and not u["killed"])
     marked = player.request.post(
         f"/api/v1/games/{game_id}/units/{unit_id}/markers",
         data={"delta": 1, "override": True},
@@ -128,12 +129,16 @@ def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
              window.firestepLive?.connected ? done()
                : document.addEventListener("firestep:board-updated", done, { once: true }), { once: true })); }"""
     )
-    remove.click()  # the attacker may not recover the defender's markers
+    remove.click()  # the rules of play: no marker is recovered in set-up
     toast = player.locator("#net-status")
-    expect(toast).to_contain_text("The attacker player may not recover markers of the defender.")
+    expect(toast).to_contain_text(
+        "Wait for the game to start: players may not recover suppression markers in set-up."
+    )
     # It stays: past the refresh that follows the tap, and on screen wherever the page is scrolled.
     player.evaluate("window.refreshed")
-    expect(toast).to_contain_text("The attacker player may not recover markers of the defender.")
+    expect(toast).to_contain_text(
+        "Wait for the game to start: players may not recover suppression markers in set-up."
+    )
     player.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     box = toast.bounding_box()
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= player.viewport_size["height"]
@@ -146,7 +151,7 @@ def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
     # Acting again (any other control) clears an earlier refusal.
     player.evaluate("window.scrollTo(0, 0)")
     remove.click()
-    expect(toast).to_contain_text("may not recover markers")
+    expect(toast).to_contain_text("may not recover suppression markers")
     player.locator("main summary").first.click()
     expect(toast.locator(".notice")).to_have_count(0)
 
@@ -157,6 +162,6 @@ def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
     remove.click()
     expect(toast).to_contain_text("1 tap kept on this device")
     player.context.set_offline(False)
-    late = "Not done when sent – the attacker player may not recover markers of the defender."
+    late = "Not done when sent – wait for the game to start: players may not recover suppression markers in set-up."
     expect(toast.locator(".notice > p", has_text="when sent")).to_have_text([late])
     expect(toast).not_to_contain_text("kept on this device")

@@ -5,6 +5,8 @@ field. Their taps are the browser's (tests/frontend/test_map.py, test_map_phone_
 
 from __future__ import annotations
 
+import re
+
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
@@ -13,10 +15,10 @@ from tests.app.games.test_stand_acts import first, units
 from tests.app.games.test_stand_card_page import words
 
 
-def card(http: TestClient, g: Game, seat: dict[str, str], path: str) -> tuple[int, str]:
+def card(http: TestClient, g: Game, seat: dict[str, str], path: str, page: str = "map/") -> tuple[int, str]:
     http.cookies.set(COOKIE_NAME, seat["Authorization"].removeprefix("Bearer "))
     try:
-        answer = http.get(f"/games/{g.id}/map/{path}", headers={"HX-Request": "true"})
+        answer = http.get(f"/games/{g.id}/{page}{path}", headers={"HX-Request": "true"})
     finally:
         http.cookies.clear()
     return answer.status_code, answer.text
@@ -65,3 +67,27 @@ def test_the_map_s_cards_say_what_the_seat_may_read_and_do(client: TestClient) -
         assert f'data-template-coverage="{tid}"' in part and "Artillery · Attacker" in words(part)
     assert "only they and the referee move it" in words(part)
     assert card(client, g, g.attacker, "templates/999/card")[0] == 404
+
+
+def test_a_seat_is_not_offered_a_marker_act_the_pipeline_refuses_it(client: TestClient) -> None:
+    # The head's marker buttons as the pipeline judges them (each seat and side: tests/app/services/
+    # test_card_offers.py); here as drawn. In set-up a marker is refused for now: greyed with the pipeline's words.
+    g = new_game(client)
+    us = units(client, g)
+    mine, theirs = first(us, "attacker", "rifle-platoon"), first(us, "defender", "rifle-platoon")
+    _, head = card(client, g, g.attacker, f"units/{mine['id']}/head")
+    button = re.search(r'<button[^>]*data-stand-action="add-marker"[^>]*>', head)
+    assert (
+        button is not None
+        and "data-act-greyed" in button.group(0)
+        and 'aria-disabled="true"' in button.group(0)
+    )
+    assert "Wait for the game to start" in button.group(0)
+    # In play, a marker on the defender's stand: only its own side and the referee are offered its "−S" on the
+    # board, as only they may recover it (the attacker's write: 403).
+    start_game(client, g)
+    marker = f"/api/v1/games/{g.id}/units/{theirs['id']}/markers"
+    assert client.post(marker, headers=g.attacker, json={"delta": 1}).status_code == 200
+    for seat, offered in ((g.attacker, False), (g.defender, True), (g.referee, True)):
+        assert (f'id="rm-{theirs["id"]}"' in card(client, g, seat, "referee", "")[1]) is offered
+    assert client.post(marker, headers=g.attacker, json={"delta": -1}).status_code == 403

@@ -518,7 +518,7 @@ def test_the_other_side_is_not_told_which_battery_was_aimed(client: TestClient) 
 def test_a_battery_aimed_keeps_its_version_to_the_other_side(client: TestClient) -> None:
     """The unit's version counts its side's writes, so the other side would tell the battery aimed by its
     bump: the other side reads it without the writes of the side's secrets alone; its side writes over the
-    whole, a stale write refused (409) with the version to write over."""
+    whole, a stale write refused (409) with the version to write over and the aim it holds."""
     c = client
     g = new_game(c, {"scenario": "mons-1914"})
     units = ok(c.get(f"/api/v1/games/{g.id}/units", headers=g.referee))
@@ -535,6 +535,8 @@ def test_a_battery_aimed_keeps_its_version_to_the_other_side(client: TestClient)
     assert versions(g.defender) == versions(g.referee) == (was + 1, was + 1)
     stale = c.put(url, headers=g.defender, json={"version": was, "aiming_point": [1.5, 2.5]})
     assert stale.status_code == 409 and stale.json()["current"]["version"] == was + 1
+    # Answered to the side that owns the secret: its own aim as it now stands, not the other side's default.
+    assert stale.json()["current"]["aiming_point"] == [52.5, 61.5]
     # A change the other side reads bumps the version it reads, by one.
     ok(c.put(url, headers=g.defender, json={"version": was + 1, "name": "Renamed battery"}))
     assert versions(g.attacker) == (was + 1, was + 1)

@@ -22,14 +22,15 @@ from sqlmodel import Session
 
 from app.core.db import make_engine
 from app.data.models import Game
-from app.errors import Refused, refusal_body
+from app.errors import Forbidden, Refused, refusal_body
 from app.services import acts, card, game_setup, resolve
 from app.services.markers import snapshot_of
 from app.services.seating import Viewer
 from app.services.units import list_units
 from app.services.writing import game_write, unit_of_work
-from rules.core.acts import Act, AdvanceTurn, EditUnit, Roll
+from rules.core.acts import Act, AdvanceTurn, EditUnit, PlaceMarker, RecoverMarker, Roll
 from rules.core.errors import RulesError
+from rules.core.vocabulary import SIDES
 from tests.conftest import _sqlite_clone
 
 VIEWERS = ("attacker", "defender", "referee")
@@ -59,13 +60,19 @@ def _advance(engine: Engine, game_id: int) -> None:
 def _played(engine: Engine, game_id: int, role: str, act: Act) -> dict[str, Any] | None:
     """What the pipeline does with `act` for `role`: None when it plays it, else its refusal as the API
     answers it. Nothing is kept: the session is rolled back."""
+    refused = _refused(engine, game_id, role, act)
+    return refusal_body(refused) if refused is not None else None
+
+
+def _refused(engine: Engine, game_id: int, role: str, act: Act) -> Refused | RulesError | None:
+    """What the pipeline refuses of `act` played for `role` (None: it plays it); nothing kept."""
     with Session(engine) as s:
         game = s.get(Game, game_id)
         assert game is not None
         try:
             acts.play(s, game, Viewer(game_id, role), act)
         except (Refused, RulesError) as refused:
-            return refusal_body(refused)
+            return refused
         finally:
             s.rollback()
     return None
@@ -263,3 +270,41 @@ def test_the_card_offers_an_act_exactly_when_the_pipeline_plays_it(
             "place-markers",
         } <= keys
         assert {"formation", "mark"} <= kinds, seen_kinds
+
+
+def test_a_stand_s_marker_buttons_are_offered_exactly_when_the_pipeline_plays_them(engine: Engine) -> None:
+    # The head of a stand's card on the map draws its marker buttons from card.marker_offers, whatever the game's
+    # status: for each seat and each side's stand, in set-up and in play (a marker on each to recover), an act
+    # the pipeline plays is offered, one it refuses for now is greyed with its sentence, and one the seat may
+    # never play (the other side's markers recovered: a 403) is not drawn.
+    game_id = _new_game(engine, "mons-1914", None)
+    for started in (False, True):
+        with Session(engine) as s:
+            game = s.get(Game, game_id)
+            assert game is not None
+            units = list_units(s, game_id)
+            stands = [
+                next(u.pk for u in units if u.side == side and u.kind == "rifle-platoon") for side in SIDES
+            ]
+            for stand in stands:
+                for role in VIEWERS:
+                    read = (units, snapshot_of(s, game, units))
+                    offered = {
+                        o.kind: o for o in card.marker_offers(s, game, Viewer(game_id, role), stand, read)
+                    }
+                    for kind, act in (
+                        ("mark", PlaceMarker(unit_id=stand)),
+                        ("recover", RecoverMarker(unit_id=stand)),
+                    ):
+                        refused_by = _refused(engine, game_id, role, act)
+                        played = refusal_body(refused_by) if refused_by is not None else None
+                        said = (started, role, stand, kind, played)
+                        assert (kind not in offered) is isinstance(refused_by, Forbidden), said
+                        if kind in offered:
+                            refused = offered[kind].refused
+                            assert (refused is None) is (played is None), said
+                            assert refused is None or played is None or refused == played["detail"], said
+        if not started:
+            _advance(engine, game_id)
+            for stand in stands:
+                _keep(engine, game_id, PlaceMarker(unit_id=stand, override=True))
