@@ -365,7 +365,8 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
         mine = now.setdefault(uid, {})
         its_secrets = secret[uid] if uid in secret else secret.setdefault(uid, secrets_of(unit, rules))
         before = mine[name] if name in mine else value(unit, name)
-        if before != after:
+        # A side's secret set again unchanged is logged as set, as update_unit logs it (its bump hidden).
+        if before != after or name in its_secrets:
             changes.append(
                 UnitSet(
                     unit=uid,

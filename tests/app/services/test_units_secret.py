@@ -41,3 +41,19 @@ def test_a_field_the_rule_set_keeps_secret_is_its_side_s_in_a_write_of_many_unit
         # Logged in its side's part (events.split), and its bump not shown to the other side.
         assert change.side == battery.side
         assert battery.hidden_writes == 1 and reader(game, enemy)(battery)["version"] == seen
+
+
+def test_a_secret_set_again_unchanged_in_a_write_of_many_units_is_its_side_s_too(engine: Engine) -> None:
+    """As `update_unit` logs it (the hostile pass of session 17): set again unchanged, a secret is still a
+    write of its side's, logged in its part, and its bump not shown to the other side (else the other side,
+    seeing the version rise with no public change, would learn which stand was given one)."""
+    with Session(engine) as s, unit_of_work(s):
+        game, _ = game_setup.create_game(s, "test-secret-again", scenario="earth2mm-demo-ferme")
+        rules = rules_of(game)
+        field = next(f for f in rules.book.state_fields if f.name == "sub_plan")
+        battery = next(u for u in list_units(s, game.pk) if rules.secret(u, field))
+        enemy = Viewer(game.pk, other_side(battery.side))
+        seen = reader(game, enemy)(battery)["version"]
+        (change,) = update_units(s, [(battery, "sub_plan", battery.state.get("sub_plan"))])
+        assert change.side == battery.side and change.before == change.after
+        assert reader(game, enemy)(battery)["version"] == seen
