@@ -65,14 +65,11 @@ async def stream_club_event(
 ) -> StreamingResponse:
     with Session(engine) as session:
         organiser_only(session, settings, event_id, token)
-    clock, following = (
-        request.app.state.clock,
-        tournament_results.Following(),
-    )  # a table read again once it moved
+    clock = request.app.state.clock
+    following = tournament_results.Following()  # a table read again once it moved
 
-    def read() -> watch.Read[
-        BoardOut
-    ]:  # once a change for every stream of the event (the first one's: Shared)
+    # Read once a change for every stream of the event: the first stream's `read` serves them all (Shared).
+    def read() -> watch.Read[BoardOut]:
         with Session(engine) as own:
             return tournament_results.board_read(own, event_id, clock(), following)
 
