@@ -56,7 +56,11 @@ class UnknownToken(Unauthorized):
 def admit(session: Session, row: Token | CampaignToken) -> None:
     """Refuse a revoked device (401 everywhere at once: API, stream, pages); note when it was last seen."""
     if row.revoked_at is not None:
-        raise Unauthorized("this token has been revoked: join again with a new code from the referee")
+        # Who gives a new code: a campaign's organiser; a game's referee, or an event table's organiser.
+        giver = (
+            "the campaign's organiser" if isinstance(row, CampaignToken) else "the referee or event organiser"
+        )
+        raise Unauthorized(f"this token has been revoked: join again with a new code from {giver}")
     now = utcnow()
     if row.last_seen_at is None or now - row.last_seen_at > SEEN_EVERY:
         model = type(row)

@@ -201,6 +201,7 @@ def alter(
         raise Conflict(f"table {table.table} is only a draft: commit its round first")
     if table.status == "confirmed" and not why.strip():
         raise RulesError("why", "both players confirmed this result: say why you change it")
+    why = player_names.free_text(why, "why", "a reason")  # logged and shown as a dispute's reason is
     before = dict(table.result or table.offered)
     table.result, table.status = result.as_dict(), "altered"
     _void_cards(session, table)

@@ -61,3 +61,18 @@ def test_a_draft_nobody_edited_is_not_called_the_hand_pairing(sqlite_client: Tes
     as_organiser(c, organiser)
     desk = c.get(f"/events/{event_id}").text
     assert "The draft could not avoid:" in desk and "hand pairing" not in desk
+
+
+def test_why_a_confirmed_result_changed_holds_no_hidden_characters(sqlite_client: TestClient) -> None:
+    """The organiser's reason is logged and shown as a dispute's is: refused naming `why` for a direction
+    override or a zero-width character, as a dispute's reason is (player_names.free_text)."""
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    register(c, event_id, organiser, n=2)
+    url = f"/api/v1/events/{event_id}"
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
+    table = c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"][0]["table_id"]
+    for why in ("paper slip \u202egnorw", "paper\u200bslip"):
+        paper = {"winner": "a", "a_points": 2, "b_points": 0, "why": why}
+        refused = c.put(f"{url}/tables/{table}/result", headers=organiser, json=paper)
+        assert refused.status_code == 422 and refused.json()["errors"][0]["loc"][-1] == "why", refused.text

@@ -225,7 +225,9 @@ def test_campaign_devices_and_reissue(client: TestClient) -> None:
     german = next(d for d in rows if d["role"] == "german")
     r = client.post(f"{base}/devices/{german['id']}/revoke", headers=seats.organiser)
     assert r.status_code == 200 and r.json()["revoked"] is True
-    assert client.get(f"{base}/legal-actions", headers=seats.german).status_code == 401
+    refused = client.get(f"{base}/legal-actions", headers=seats.german)
+    # A campaign's codes are its organiser's to give, not a referee's (as a game's seat is told).
+    assert refused.status_code == 401 and "the campaign's organiser" in refused.json()["why"]
     assert client.get(f"{base}/legal-actions", headers=seats.bef).status_code == 200
     client.cookies.set("firestep_campaigns", f"{seats.id}:{token_of(seats.german)}")
     page = client.get(f"/campaigns/{seats.id}")
