@@ -42,6 +42,7 @@ from app.services import (
 )
 from app.services.writing import step_by_step, unit_of_work
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.vocabulary import SIDES
 from rules.event.standings import EventScoring
 from rules.registry import all_game_rules, get_ruleset
 
@@ -332,15 +333,19 @@ async def set_result(
     def act(form: Any) -> str:
         winner = {"a": "a", "b": "b"}.get(str(form.get("winner", "")))
         points = [str(or_blank(str(form.get(k, "")), "0")).strip() for k in ("a_points", "b_points")]
-        if any(whole_number(p, tournament_results.MAX_POINTS + 1) is None for p in points):
-            raise RulesError("points", f"give whole points from 0 to {tournament_results.MAX_POINTS}")
+        for typed, side in zip(
+            points, SIDES, strict=True
+        ):  # a_points the attacker's, b_points the defender's
+            if whole_number(typed, tournament_results.MAX_POINTS + 1) is None:
+                most = tournament_results.MAX_POINTS
+                raise RulesError("points", f"the {side}'s points are a whole number from 0 to {most}")
         result = tournament_results.TableResult(
             "a" if winner == "a" else "b" if winner == "b" else None,
             int(points[0]),
             int(points[1]),
             reason="set by the organiser",
         )
-        tournament_results.alter(session, event_id, table_id, result, str(form.get("why", "")).strip()[:200])
+        tournament_results.alter(session, event_id, table_id, result, str(form.get("why", "")).strip())
         return "#tables"
 
     return await _organiser_write(request, session, settings, event_id, act)
@@ -531,7 +536,7 @@ async def table_act(
                 table = tournament_results.confirm(session, event_id, table_id, seat.viewer)
             else:
                 table = tournament_results.dispute(
-                    session, event_id, table_id, seat.viewer, str(form.get("why", ""))[:200]
+                    session, event_id, table_id, seat.viewer, str(form.get("why", ""))
                 )
     except USER_ERRORS as e:
         session.rollback()

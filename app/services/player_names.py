@@ -66,7 +66,8 @@ def _refuse_unseen(text: str, field: str, what: str) -> None:
     """Refused naming `field` if `text` holds what prints otherwise than it is kept: a control character (C0 or
     C1), a formatting one (a direction override, a zero-width joiner), a private or unassigned code point, an
     invisible letter."""
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in text):
+    # A line or paragraph separator (Zl, Zp) breaks the line where the text is shown, as a control does.
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp") for ch in text):
         raise RulesError(
             field,
             f"{what} holds no control or direction-formatting characters (such as a right-to-left mark)",
@@ -77,10 +78,12 @@ def _refuse_unseen(text: str, field: str, what: str) -> None:
         )
 
 
-def free_text(text: str, field: str, what: str) -> str:
+def free_text(text: str, field: str, what: str, longest: int) -> str:
     """A player's free text shown to others (a dispute's reason) bounded as a name is, but kept as typed
-    (no NFKC, its spaces kept): `text`, or refused naming `field` for a character `_refuse_unseen` refuses
-    (`what` names the text: "a dispute's reason")."""
+    (no NFKC, its spaces kept): `text`, or refused naming `field` for a character `_refuse_unseen` refuses or
+    past `longest` characters (`what` names the text: "a dispute's reason")."""
+    if len(text) > longest:
+        raise RulesError(field, f"{what} is at most {longest} characters")
     _refuse_unseen(text, field, what)
     return text
 

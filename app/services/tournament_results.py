@@ -179,7 +179,7 @@ def dispute(session: Session, tournament_id: int, table_id: int, who: Viewer, wh
     """A player's seat disputes the offered result: the organiser settles it (alter)."""
     tournaments.lock(session, tournament_id)
     side = _seat_side(session, get_table(session, tournament_id, table_id), who, "dispute")
-    why = player_names.free_text(why, "why", "a dispute's reason")
+    why = player_names.free_text(why, "why", "a dispute's reason", schemas_events.MAX_TEXT)
     table = _offer(session, get_table(session, tournament_id, table_id))
     table.status = "disputed"
     session.add(table)
@@ -201,7 +201,9 @@ def alter(
         raise Conflict(f"table {table.table} is only a draft: commit its round first")
     if table.status == "confirmed" and not why.strip():
         raise RulesError("why", "both players confirmed this result: say why you change it")
-    why = player_names.free_text(why, "why", "a reason")  # logged and shown as a dispute's reason is
+    why = player_names.free_text(
+        why, "why", "a reason", schemas_events.MAX_TEXT
+    )  # logged and shown as a dispute's reason is
     before = dict(table.result or table.offered)
     table.result, table.status = result.as_dict(), "altered"
     _void_cards(session, table)

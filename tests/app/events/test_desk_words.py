@@ -37,6 +37,10 @@ def test_a_draft_refused_names_every_table_waiting_and_a_blank_points_field_is_0
     assert done.status_code == 303
     first = c.get(f"{url}/rounds/1").json()["tables"][0]
     assert first["result"]["a_points"] == 0 and first["result"]["b_points"] == 3
+    # A side's points not a whole number: the refusal names the side (the hostile pass of session 18).
+    typed = {"winner": "b", "a_points": "1", "b_points": "3_0"}
+    refused = c.post(f"/events/{event_id}/tables/{tables[0]}/result", data=csrf.form(c, typed))
+    assert "Points: the defender&#39;s points are a whole number from 0 to 10000." in refused.text
     drafted = c.post(f"/events/{event_id}/draft", data=csrf.form(c, {"scenario": SCENARIO}))
     assert "Round 1 still waits for the result of table 2." in drafted.text
 

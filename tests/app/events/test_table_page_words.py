@@ -47,11 +47,15 @@ def test_a_table_page_says_its_result_and_a_dispute_and_who_settles_it(sqlite_cl
     )
 
     # A reason of a C1 control, a direction override, a zero-width space is refused naming it, on both roads.
-    for why in ("held\x85", "the \u202ewood", "wood\u200b"):
+    # A line or paragraph separator too (the hostile pass of session 18: it broke the line where it was shown).
+    for why in ("held\x85", "the \u202ewood", "wood\u200b", "the\u2028wood", "the\u2029wood"):
         refused = c.post(f"{api}/dispute", headers=defender, json={"why": why})
         assert refused.status_code == 422 and refused.json()["field"] == "why", refused.text
     form = c.post(f"{page}/dispute", data=csrf.form(c, {"why": "the \u202ewood"}), follow_redirects=False)
     assert form.status_code == 200 and "Why: a dispute&#39;s reason holds no control" in form.text
+    # Typed on the page past the API's bound, it is refused as the API refuses it, not cut short unsaid.
+    form = c.post(f"{page}/dispute", data=csrf.form(c, {"why": "w" * 201}), follow_redirects=False)
+    assert form.status_code == 200 and "Why: a dispute&#39;s reason is at most 200 characters" in form.text
     assert c.get(f"/api/v1/events/{event_id}/rounds/1").json()["tables"][0]["status"] == "playing"
 
     # Disputed: its seats read the reason (escaped, isolated) and that the organiser settles it; a passer-by not.
