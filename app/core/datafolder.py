@@ -11,6 +11,7 @@ shares live updates between servers (LISTEN/NOTIFY), so it takes no lock.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import secrets
@@ -145,8 +146,26 @@ def record_version(var: Path, now: str) -> str | None:
 
 
 ADDRESS_FILE = "firestep-address"
-# What an address file may hold: the address a server printed (http or https, a host or [IPv6], a port).
-_ADDRESS = re.compile(r"https?://(\[[0-9A-Fa-f:.]{2,45}\]|[0-9A-Za-z.-]{1,253}):[0-9]{1,5}/")
+# What an address file may hold: the address a server printed (http or https, a host name or an address, a port).
+_ADDRESS = re.compile(r"https?://(\[[0-9A-Fa-f:.]{2,45}\]|[0-9A-Za-z.-]{1,253}):([0-9]{1,5})/")
+_LABEL = r"[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?"
+_HOST = re.compile(rf"(?:{_LABEL}\.)*{_LABEL}")  # a name's labels (an IPv4 address is one too)
+
+
+def _is_address(said: str) -> bool:
+    """Whether `said` is an address a server could have printed: its host a name or an IPv6 address, its port
+    1-65535 (the hostile pass of session 18: "http://-:1/" and port 99999 were taken)."""
+    found = _ADDRESS.fullmatch(said)
+    if found is None or not 1 <= int(found[2]) <= 65535:
+        return False
+    host = found[1]
+    if host.startswith("["):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            return False
+        return True
+    return _HOST.fullmatch(host) is not None
 
 
 def record_address(var: Path, address: str) -> None:
@@ -169,4 +188,4 @@ def served_address(var: Path) -> str | None:
             said = f.read(300).decode("ascii", errors="replace").strip()
     except OSError:
         return None
-    return said if _ADDRESS.fullmatch(said) else None
+    return said if _is_address(said) else None

@@ -7,6 +7,7 @@ drawn piece's card is the same words with its owner and height, for the kinds wh
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -27,6 +28,8 @@ MAX_HEIGHT_CM = (
     100.0  # the height input's own bound (scenario_editor.html), as a piece's (FeaturePropertiesIn)
 )
 HEIGHT_DECIMALS = 1  # a height said to the millimetre (the input's step is 0.5 cm): 1e-300 is "0"
+# A height as the editor's script writes a number: Python's float() reads "1_0" as 10 and " 5 " as 5.
+NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 
 
 class Width(BaseModel):
@@ -175,7 +178,7 @@ def kind_card_fragment(
     forces_period: str = "",
     piece: bool = False,
     owner: str = "",
-    height: float | None = None,
+    height: str = "",
 ) -> Response:
     """The kind's card (its `hx-get` on the kind's, the class's or the period's change), or with `piece` a drawn
     piece's card: its words, its trench's owner and its hill's height."""
@@ -193,11 +196,11 @@ def kind_card_fragment(
         return refused(f"Owner: a piece of {humanise(terrain_kind).lower()} has none.", 422)
     if owner and owner not in OWNERS:
         return refused("Owner: the attacker or the defender.", 422)
-    if height is not None and "height_cm" not in has:
+    if height and "height_cm" not in has:
         return refused(f"Height: a piece of {humanise(terrain_kind).lower()} has none.", 422)
-    if height is not None and not 0 <= height <= MAX_HEIGHT_CM:
+    if height and not (NUMBER.fullmatch(height) and 0 <= float(height) <= MAX_HEIGHT_CM):
         return refused(f"Height: from 0 to {MAX_HEIGHT_CM:g} cm.", 422)
     card = kind_card(ruleset_id, terrain_kind, terrain_class, forces_period)
-    high = f"{round(height, HEIGHT_DECIMALS):g}" if height is not None else None
+    high = f"{round(float(height), HEIGHT_DECIMALS) + 0.0:g}" if height else None  # + 0.0: "-0" is 0
     context = {"card": card, "ruleset_id": ruleset_id, "piece": piece, "owner": owner, "height": high}
     return templates.TemplateResponse(request, "_terrain_kind.html", context)

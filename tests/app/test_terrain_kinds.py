@@ -31,7 +31,7 @@ def test_a_kinds_card_says_the_rules_words_and_shows_the_rows_it_needs(sqlite_cl
     said = unescape(piece.text).strip()
     assert said.startswith("Trench. Cover: ") and "The attacker's trench." in said
     # A hill's height said to the millimetre, 0 as any other.
-    for given, high in (("7.5", "7.5"), ("1e-300", "0"), ("0", "0")):
+    for given, high in (("7.5", "7.5"), ("1e-300", "0"), ("0", "0"), ("-0", "0")):
         hill = sqlite_client.get(CARD, params={"terrain_kind": "hill", "piece": "true", "height": given})
         assert f"{high} cm high." in unescape(hill.text).strip().split("\n")[0], given
 
@@ -42,6 +42,9 @@ def test_an_unknown_kind_class_or_owner_is_refused_naming_the_field(sqlite_clien
         ({"terrain_kind": "woods", "terrain_class": "x" * 5000}, "Terrain class: "),
         ({"terrain_kind": "trench", "owner": "referee"}, "Owner: "),
         ({"terrain_kind": "hill", "height": "1e9"}, "Height: "),
+        # A number as a script writes one (the hostile pass of session 18: "1_0" was read as 10).
+        ({"terrain_kind": "hill", "height": "1_0"}, "Height: "),
+        ({"terrain_kind": "hill", "height": " 5 "}, "Height: "),
         # Owner and height only for the kinds whose pieces have them (rules.table.terrain.PIECE_PROPERTIES).
         ({"terrain_kind": "wire", "piece": "true", "owner": "defender"}, "Owner: "),
         ({"terrain_kind": "wire", "piece": "true", "height": "7.5"}, "Height: "),

@@ -131,3 +131,22 @@ def test_a_version_file_that_is_no_version_is_read_as_none(kind: str, tmp_path: 
     assert path.read_text() == "0.1.7\n" and not path.is_symlink()
     if kind == "link":
         assert (tmp_path / "secret").read_text() == "secret-content"
+
+
+def test_the_served_address_read_back_is_one_a_server_could_print(tmp_path: Path) -> None:
+    """`firestep credentials` prints the address the data folder's server recorded: only one a server could
+    have printed (the hostile pass of session 18 wrote a port of 99999, a host "-", an IPv6 of colons)."""
+    from app.core.datafolder import record_address, served_address
+
+    for kept in ("http://127.0.0.1:8798/", "https://club-laptop.local:8443/", "http://[::1]:8000/"):
+        record_address(tmp_path, kept)
+        assert served_address(tmp_path) == kept
+    for forged in (
+        "http://host:99999/",
+        "http://host:0/",
+        "http://-:1/",
+        "http://...:1/",
+        "http://[::::::]:1/",
+    ):
+        record_address(tmp_path, forged)
+        assert served_address(tmp_path) is None, forged
