@@ -73,12 +73,24 @@ def seat_viewer(
 ) -> Viewer:
     """Who holds this token in this game or campaign: 401 without a token, for an unknown one
     (UnknownToken) or a revoked one; 403 for a token of another game or campaign."""
+    return viewer_of(seats, seat_row(session, seats, secret_key, token), owner_id)
+
+
+def seat_row(session: Session, seats: seating.Seating[Any, Any], secret_key: str, token: str | None) -> Any:
+    """The device holding `token` in some game or campaign: 401 without a token, for an unknown one
+    (UnknownToken) or a revoked one. Asked before what the address names is looked up, a refusal of no seat
+    is the same whether that exists or not."""
     if not token:
         raise Unauthorized()
     row = seating.find_device(session, seats, secret_key, token)
     if row is None:
         raise UnknownToken()
     admit(session, row)
+    return row
+
+
+def viewer_of(seats: seating.Seating[Any, Any], row: Any, owner_id: int) -> Viewer:
+    """The device `row` as a seat of this game or campaign: 403 for one of another."""
     if seats.owner_of(row) != owner_id:
         raise Forbidden(f"this token belongs to another {seats.what}")
     return Viewer(game_id=owner_id, role=row.role, token_id=row.id)

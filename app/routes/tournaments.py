@@ -97,10 +97,12 @@ def round_out(
 
 
 def _seat(session: Session, settings: Any, event_id: int, table_id: int, token: str | None) -> Viewer:
+    # The device first: without a seat, a missing event or table answers as one there does (401, not 404).
+    row = auth.seat_row(session, seating.GAME, settings.secret_key, token)
     table = tournament_results.get_table(session, event_id, table_id)
     if table.game_id is None:
         raise NotFoundError("table", str(table_id))
-    return auth.seat_viewer(session, seating.GAME, settings.secret_key, table.game_id, token)
+    return auth.viewer_of(seating.GAME, row, table.game_id)
 
 
 # -- the event ----------------------------------------------------------------------------------------------
