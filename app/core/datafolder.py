@@ -119,18 +119,23 @@ def running_version() -> str:
 _VERSION = re.compile(r"[0-9A-Za-z.+-]{1,40}")
 
 
-def _version_in(path: Path) -> str | None:
-    """The version a data folder's file names, or None where it names none: read only from a plain file of
-    its own (not a link, a pipe or a device, which could hang the start or read another file), its first 64
-    bytes, and only a version's characters (nothing a terminal would act on is echoed)."""
+def _said_in(path: Path, most: int) -> str | None:
+    """What a data folder's small file of its own says: read only from a plain file (not a link, a pipe or a
+    device, which could hang the start or read another file), its first `most` bytes as ASCII; None else."""
     try:
         if path.is_symlink() or not path.is_file():
             return None
         with path.open("rb") as f:
-            said = f.read(64).decode("ascii", errors="replace").strip()
+            return f.read(most).decode("ascii", errors="replace").strip()
     except OSError:
         return None
-    return said if _VERSION.fullmatch(said) else None
+
+
+def _version_in(path: Path) -> str | None:
+    """The version a data folder's file names, or None where it names none: its first 64 bytes, and only a
+    version's characters (nothing a terminal would act on is echoed)."""
+    said = _said_in(path, 64)
+    return said if said is not None and _VERSION.fullmatch(said) else None
 
 
 def record_version(var: Path, now: str) -> str | None:
@@ -180,12 +185,5 @@ def record_address(var: Path, address: str) -> None:
 def served_address(var: Path) -> str | None:
     """The address the data folder's last server served at, None where none is recorded (read as a version
     file is: a plain file's first bytes, only an address's characters)."""
-    path = var / ADDRESS_FILE
-    try:
-        if path.is_symlink() or not path.is_file():
-            return None
-        with path.open("rb") as f:
-            said = f.read(300).decode("ascii", errors="replace").strip()
-    except OSError:
-        return None
-    return said if _is_address(said) else None
+    said = _said_in(var / ADDRESS_FILE, 300)
+    return said if said is not None and _is_address(said) else None
