@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
+from tests.app.events.test_event_day import SCENARIO, bearer
+from tests.app.events.test_event_seats import committed_table
 from tests.app.games.conftest import live_url  # noqa: F401 (a fixture)
 
 
@@ -34,11 +35,8 @@ def until(frames: Iterator[Any], holds: Callable[[Any], bool]) -> Any:
 @pytest.mark.storage  # each backend wakes the streams its own way (PostgreSQL: LISTEN/NOTIFY)
 def test_a_board_opened_in_round_one_follows_round_two(live_url: str) -> None:  # noqa: F811
     with httpx.Client(base_url=live_url, timeout=30) as http:
-        event_id, organiser = new_event(http, rounds=2)  # type: ignore[arg-type]
-        register(http, event_id, organiser, n=2)  # type: ignore[arg-type]
+        event_id, organiser, first = committed_table(http, rounds=2)
         rounds = f"/api/v1/events/{event_id}/rounds"
-        assert http.post(rounds, headers=organiser, json={"scenario": SCENARIO}).is_success
-        first = http.post(f"{rounds}/1/commit", headers=organiser).json()["seats"][0]
         url = f"{live_url}/api/v1/events/{event_id}/stream"
         with httpx.stream("GET", url, headers=organiser, timeout=httpx.Timeout(30, read=10)) as r:
             frames = boards(r.iter_lines())
@@ -64,11 +62,8 @@ def test_a_page_open_in_round_one_is_sent_round_two_whole(live_url: str) -> None
     carries that round's piece whole (the heading and every table, as the page draws them), not cells of tables
     the page does not show (session 17's newcomer pass: round 1's rows stayed on screen)."""
     with httpx.Client(base_url=live_url, timeout=30) as http:
-        event_id, organiser = new_event(http, rounds=2)  # type: ignore[arg-type]
-        register(http, event_id, organiser, n=2)  # type: ignore[arg-type]
+        event_id, organiser, first = committed_table(http, rounds=2)
         rounds = f"/api/v1/events/{event_id}/rounds"
-        assert http.post(rounds, headers=organiser, json={"scenario": SCENARIO}).is_success
-        first = http.post(f"{rounds}/1/commit", headers=organiser).json()["seats"][0]
         url = f"{live_url}/api/v1/events/{event_id}/stream?view=html&round=1"
         with httpx.stream("GET", url, headers=organiser, timeout=httpx.Timeout(30, read=5)) as r:
             frames = boards(r.iter_lines())

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from app.services.tournaments import tables_named
 from tests import csrf
 from tests.app.events.test_event_day import SCENARIO, new_event, register
-from tests.app.events.test_event_seats import as_organiser
+from tests.app.events.test_event_seats import as_organiser, committed_table
 
 
 def test_a_draft_refused_names_every_table_waiting_and_a_blank_points_field_is_0(
@@ -53,11 +53,8 @@ def test_tables_named_are_bounded() -> None:
 
 def test_a_draft_nobody_edited_is_not_called_the_hand_pairing(sqlite_client: TestClient) -> None:
     c = sqlite_client
-    event_id, organiser = new_event(c, rounds=2)
-    register(c, event_id, organiser, n=2)
-    url = f"/api/v1/events/{event_id}"
-    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
-    table = c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"][0]["table_id"]
+    event_id, organiser, seats = committed_table(c, rounds=2)
+    url, table = f"/api/v1/events/{event_id}", seats["table_id"]
     paper = {"winner": "a", "a_points": 2, "b_points": 0}
     assert c.put(f"{url}/tables/{table}/result", headers=organiser, json=paper).is_success
     second = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
@@ -71,11 +68,8 @@ def test_why_a_confirmed_result_changed_holds_no_hidden_characters(sqlite_client
     """The organiser's reason is logged and shown as a dispute's is: refused naming `why` for a direction
     override or a zero-width character, as a dispute's reason is (player_names.free_text)."""
     c = sqlite_client
-    event_id, organiser = new_event(c, rounds=1)
-    register(c, event_id, organiser, n=2)
-    url = f"/api/v1/events/{event_id}"
-    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
-    table = c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"][0]["table_id"]
+    event_id, organiser, seats = committed_table(c)
+    url, table = f"/api/v1/events/{event_id}", seats["table_id"]
     for why in ("paper slip \u202egnorw", "paper\u200bslip"):
         paper = {"winner": "a", "a_points": 2, "b_points": 0, "why": why}
         refused = c.put(f"{url}/tables/{table}/result", headers=organiser, json=paper)

@@ -9,7 +9,9 @@ import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -21,10 +23,11 @@ from tests.app.events.test_event_day import SCENARIO, bearer, new_event, registe
 SEAT_CODE = re.compile(r"\b\d+-[ad]-[0-9a-f]{16}\b")
 
 
-def committed_table(c: TestClient) -> tuple[int, dict[str, str], dict[str, object]]:
-    """An event of two players, its round committed: (event id, the organiser's headers, the table's seats)."""
-    event_id, organiser = new_event(c, rounds=1)
-    register(c, event_id, organiser, n=2)
+def committed_table(c: httpx.Client, rounds: int = 1) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """An event of two players and `rounds` rounds, its first committed: (event id, the organiser's headers, the
+    table's seats). A test client or a client of a live server."""
+    event_id, organiser = new_event(c, rounds=rounds)  # type: ignore[arg-type]
+    register(c, event_id, organiser, n=2)  # type: ignore[arg-type]
     assert c.post(
         f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO}
     ).is_success

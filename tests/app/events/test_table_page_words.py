@@ -9,7 +9,7 @@ import re
 from fastapi.testclient import TestClient
 
 from tests import csrf
-from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
+from tests.app.events.test_event_day import bearer
 from tests.app.events.test_event_seats import committed_table
 
 
@@ -75,11 +75,8 @@ def test_without_a_seat_a_missing_event_or_table_answers_as_one_there(sqlite_cli
     """The hostile pass of session 18: no token or an unknown one at a table's confirm or dispute was a 401 for a
     table there and a 404 for one not: the seat is asked first, so the answer tells nothing of what exists."""
     c = sqlite_client
-    event_id, organiser = new_event(c, rounds=1)
-    register(c, event_id, organiser, n=2)
-    url = f"/api/v1/events/{event_id}"
-    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
-    table = c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"][0]["table_id"]
+    event_id, _, seats = committed_table(c)
+    table = seats["table_id"]
     for headers in ({}, {"Authorization": "Bearer made-up"}):
         answers = {
             c.post(f"/api/v1/events/{e}/tables/{t}/{act}", headers=headers, json={"why": "x"}).status_code
