@@ -363,7 +363,9 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
         uid = unit.pk
         rows[uid] = unit
         mine = now.setdefault(uid, {})
-        its_secrets = secret[uid] if uid in secret else secret.setdefault(uid, secrets_of(unit, rules))
+        if uid not in secret:
+            secret[uid] = secrets_of(unit, rules)
+        its_secrets = secret[uid]
         before = mine[name] if name in mine else value(unit, name)
         # A side's secret set again unchanged is logged as set, as update_unit logs it (its bump hidden).
         if before != after or name in its_secrets:
