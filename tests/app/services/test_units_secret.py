@@ -4,32 +4,19 @@ alone while the battery has neither fired nor moved, though its field carries no
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app.core.db import make_engine
 from app.services import game_setup
 from app.services.markers import rules_of
 from app.services.seating import Viewer
 from app.services.units import list_units, reader, update_units
 from app.services.writing import unit_of_work
 from rules.core.vocabulary import other_side
-from tests.conftest import _sqlite_clone
 
 
-@pytest.fixture
-def engine(sqlite_template: Path, tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(_sqlite_clone(sqlite_template, tmp_path))
-    yield made
-    made.dispose()
-
-
-def test_a_field_the_rule_set_keeps_secret_is_its_side_s_in_a_write_of_many_units(engine: Engine) -> None:
-    with Session(engine) as s, unit_of_work(s):
+def test_a_field_the_rule_set_keeps_secret_is_its_side_s_in_a_write_of_many_units(session: Session) -> None:
+    s = session
+    with unit_of_work(s):
         game, _ = game_setup.create_game(s, "test-secret", scenario="earth2mm-demo-ferme")
         rules = rules_of(game)
         field = next(f for f in rules.book.state_fields if f.name == "sub_plan")
@@ -43,11 +30,12 @@ def test_a_field_the_rule_set_keeps_secret_is_its_side_s_in_a_write_of_many_unit
         assert battery.hidden_writes == 1 and reader(game, enemy)(battery)["version"] == seen
 
 
-def test_a_secret_set_again_unchanged_in_a_write_of_many_units_is_its_side_s_too(engine: Engine) -> None:
+def test_a_secret_set_again_unchanged_in_a_write_of_many_units_is_its_side_s_too(session: Session) -> None:
     """As `update_unit` logs it (the hostile pass of session 17): set again unchanged, a secret is still a
     write of its side's, logged in its part, and its bump not shown to the other side (else the other side,
     seeing the version rise with no public change, would learn which stand was given one)."""
-    with Session(engine) as s, unit_of_work(s):
+    s = session
+    with unit_of_work(s):
         game, _ = game_setup.create_game(s, "test-secret-again", scenario="earth2mm-demo-ferme")
         rules = rules_of(game)
         field = next(f for f in rules.book.state_fields if f.name == "sub_plan")
