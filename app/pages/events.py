@@ -491,7 +491,11 @@ def _table_page(
     offer = tournament_results.offered(session, table)
     # A dispute's reason is its table's to read (its seats, the organiser), never a passer-by's.
     readers = seat is not None or is_organiser(request, session, settings, table.tournament_id)
-    reasons = tournament_results.dispute_reasons(session, table.tournament_id, [table]) if readers else {}
+    reasons = (
+        tournament_results.dispute_reasons(session, table.tournament_id, [table], ("disputed", "altered"))
+        if readers
+        else {}
+    )
     context = {
         "event": row,
         "table": table,

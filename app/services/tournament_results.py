@@ -372,20 +372,29 @@ def board_read(
 
 
 def dispute_reasons(
-    session: Session, tournament_id: int, tables: Sequence[TournamentTable]
+    session: Session,
+    tournament_id: int,
+    tables: Sequence[TournamentTable],
+    kinds: tuple[str, ...] = ("disputed",),
 ) -> dict[int, str]:
     """Each disputed table's reason as its player gave it (its latest dispute's; the organiser's to read: a
-    seat's own words, bounded on entry), by table id."""
-    ids = [t.pk for t in tables if t.status == "disputed"]
-    if not ids:
+    seat's own words, bounded on entry), by table id; with "altered" in `kinds`, also each table the organiser
+    set, the reason given then (for its table's page)."""
+    status = {t.pk: t.status for t in tables if t.status in kinds}
+    if not status:
         return {}
     q = select(TournamentLog).where(
         TournamentLog.tournament_id == tournament_id,
-        TournamentLog.kind == "disputed",
-        col(TournamentLog.table_id).in_(ids),
+        col(TournamentLog.kind).in_(kinds),
+        col(TournamentLog.table_id).in_(status),
     )
     entries = session.exec(q.order_by(col(TournamentLog.id)))
-    return {e.table_id: str(e.detail.get("why", ""))[:MAX_TEXT] for e in entries if e.table_id is not None}
+    # A table's status names the entry that explains it: one disputed and then set reads the organiser's why.
+    return {
+        e.table_id: str(e.detail.get("why", ""))[:MAX_TEXT]
+        for e in entries
+        if e.table_id is not None and e.kind == status[e.table_id]
+    }
 
 
 def board(

@@ -72,6 +72,10 @@ def test_the_table_offers_what_the_pipeline_takes_and_the_organiser_types_a_slip
         c.put(f"{url}/{first['table_id']}/result", headers=organiser, json=reasoned).json()["status"]
         == "altered"
     )
+    # The seat's page says the organiser set the result and why, not who had confirmed the one it replaced.
+    page = c.get(table_page).text
+    assert "The organiser's reason: <bdi>the slip both signed says so</bdi>" in page
+    assert "Confirmed by" not in page and "Confirm the result as" not in page
     c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
     desk = c.get(f"/events/{event_id}").text
     assert desk.count('name="why"') == 0  # neither table is confirmed now: no reason asked on the desk
