@@ -37,16 +37,17 @@ from app.pages.seats import (
     game_seat,
     keep_created,
     remember_game,
+    remember_seat,
     seat_named,
     sign_in,
 )
 from app.pages.templates import humanise, templates
-from app.services import counters, event_seats, game_setup, scenario_forces, scenarios
+from app.services import counters, event_seats, game_setup, scenario_forces, scenarios, tournaments
 from app.services import games as games_service
 from app.services.seating import REFEREE
 from app.services.units import list_units
 from app.services.writing import unit_of_work
-from rules.core.errors import RulesError
+from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
 from rules.core.vocabulary import SIDES
 from rules.registry import all_game_rules, get_ruleset
@@ -189,7 +190,15 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
         return RedirectResponse("/events/rekey", status_code=307)
 
     def join(entered: str) -> tuple[int, str, str]:
-        game_id, role = seat_named(session, settings.secret_key, entered)
+        try:
+            game_id, role = seat_named(session, settings.secret_key, entered)
+        except NotFoundError:
+            # An event's organiser token pasted here (the newcomer's pass of session 18) signs its organiser
+            # in on the event's page, as that page's own sign-in does.
+            event_id = tournaments.event_of_token(session, settings.secret_key, entered)
+            if event_id is None:
+                raise
+            return event_id, tournaments.ORGANISER, entered
         held = game_seat(request, session, settings, game_id)
         keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, role, form)
         return game_id, role, sign_in(session, settings.secret_key, game_id, role, entered)
@@ -212,6 +221,10 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
             keep_url=_seat_home(game, e.held),
             words=lambda role: f"the {role}",
         )
+    if role == tournaments.ORGANISER:
+        response = RedirectResponse(f"/events/{game_id}", status_code=303)
+        remember_seat(request, response, tournaments.ORGANISER_COOKIE, game_id, token)
+        return response
     response = RedirectResponse(_seat_home(games_service.get_game(session, game_id), role), status_code=303)
     remember_game(request, response, game_id, token)
     return response

@@ -170,16 +170,23 @@ def list_events(session: Session, limit: int = 200, older_than: int | None = Non
     return list(session.exec(query))
 
 
+def event_of_token(session: Session, secret_key: str, token: str) -> int | None:
+    """The event whose organiser `token` is (not revoked), else None: a token pasted where a join code goes
+    (the start page's box) signs its organiser in rather than being called unknown."""
+    row = session.exec(
+        select(TournamentToken).where(col(TournamentToken.token_hash) == seating.digest(secret_key, token))
+    ).first()
+    return row.tournament_id if row is not None and row.revoked_at is None else None
+
+
 def require_organiser(session: Session, secret_key: str, tournament_id: int, token: str | None) -> None:
     """401 without a token or with one no event knows, 403 for another event's."""
     if not token:
         raise Unauthorized()
-    row = session.exec(
-        select(TournamentToken).where(col(TournamentToken.token_hash) == seating.digest(secret_key, token))
-    ).first()
-    if row is None or row.revoked_at is not None:
+    event_id = event_of_token(session, secret_key, token)
+    if event_id is None:
         raise Unauthorized("this is not an organiser's token: use the token the event was made with")
-    if not hmac.compare_digest(str(row.tournament_id), str(tournament_id)):
+    if not hmac.compare_digest(str(event_id), str(tournament_id)):
         raise Forbidden("this token is the organiser's of another event")
 
 

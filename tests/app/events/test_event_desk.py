@@ -202,3 +202,18 @@ def test_a_name_too_long_on_the_page_is_refused_not_cut(sqlite_client: TestClien
     page = c.post(f"/events/{event_id}/players", data=csrf.form(c, {"players": f"{long}, Ypres"}))
     assert "at most 80 characters" in page.text and 'role="alert"' in page.text
     assert c.get(f"/api/v1/events/{event_id}/standings").json() == []
+
+
+def test_the_organisers_token_in_the_start_pages_join_box_opens_the_event_as_its_organiser(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    token = organiser["Authorization"].removeprefix("Bearer ")
+    c.cookies.clear()
+    joined = c.post("/join", data=csrf.form(c, {"code": f" {token} "}), follow_redirects=False)
+    assert joined.status_code == 303 and joined.headers["location"] == f"/events/{event_id}"
+    assert "data-organiser-token" in c.get(f"/events/{event_id}").text  # signed in: the organiser's page
+    c.cookies.clear()
+    unknown = c.post("/join", data=csrf.form(c, {"code": token[:-1] + ("A" if token[-1] != "A" else "B")}))
+    assert unknown.status_code == 422 and "is not known here" in unknown.text
