@@ -225,6 +225,11 @@ class RoundLine(BaseModel):
 
     round: int | None = Field(default=None, description="The round the table plays; null: no round running.")
     ends_at: datetime | None = Field(default=None, description="When it ends; null: the timer is stopped.")
+    result: str | None = Field(
+        default=None,
+        description="The table's result: playing, offered, confirmed, disputed or altered (set by the organiser).",
+    )
+    confirmed: int = Field(default=0, ge=0, le=2, description="How many of the table's players confirmed it.")
 
 
 class TimerIn(BaseModel):

@@ -54,6 +54,6 @@ class EventFrame(EventOut):
 
 class AsideFrame(BaseModel):
     """A game's stream, a frame that is no event of its game (`event: aside`, no id): an event table's round
-    timer, sent as the stream opens and whenever it moves."""
+    timer and its result's state, sent as the stream opens and whenever either changes."""
 
     round: RoundLine

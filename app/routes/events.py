@@ -279,7 +279,8 @@ def _timed(event: LoggedEvent, part: dict[str, Any], clock: dict[str, Any], pane
 def _round_aside(engine: Any, feed: live.Feed) -> str | None:
     """An event table's round timer (issue 57) as the game's streams send it beside the events (`aside`):
     the round and when it ends (null: stopped, or the table's round is over), so a moved end reaches the map,
-    the referee's board and the table's page live. None for a game at no event's table."""
+    the referee's board and the table's page live; with the table's result's state, which its page follows.
+    None for a game at no event's table."""
     kept: _KeptRound = feed.kept.get("round", _KeptRound)
     return kept.get(engine, feed.game_id, feed.wakes)
 
@@ -300,11 +301,15 @@ class _KeptRound:
             if self.at_a_table and wakes != self.wakes:
                 self.wakes = wakes
                 with Session(engine) as session:
-                    if games.table_of_game(session, game_id) is None:
+                    table = games.table_of_game(session, game_id)
+                    if table is None:
                         self.at_a_table, self.data = False, None
                     else:
                         timer = tournaments.round_timer(session, game_id)
                         line = RoundLine(round=timer.number, ends_at=timer.ends_at) if timer else RoundLine()
+                        # The result's state too: a confirmation, a dispute or the organiser's result wakes the
+                        # game's feed (tournament_results._wake), and the table's page reads itself anew.
+                        line.result, line.confirmed = table.status, table.a_confirmed + table.b_confirmed
                         self.data = _json({"round": line.model_dump(mode="json")})
             return self.data
 

@@ -321,11 +321,15 @@ def _round(desk: Desk, number: int, tablets: tuple[Any, Any], event_url: str, di
         defender.get_by_role("button", name="Send the dispute to the organiser").click()
         expect(defender.locator(".ev-badge")).to_have_text("Disputed")
         expect(page.locator("#tables [data-disputes]")).to_have_text("1")  # live on the organiser's page
+        expect(attacker.locator(".ev-badge")).to_have_text("Disputed")  # live on the other seat's page
         _paper(desk, 1, 2)  # the organiser settles it: a draw
         expect(page.locator("#tables [data-disputes]")).to_have_text("0")
+        for tablet in tablets:
+            expect(tablet.get_by_text("the organiser's result stands")).to_be_visible()  # live
     else:
         defender.get_by_role("button", name=re.compile("^Confirm the result as")).click()
         expect(_row(desk, 1).locator("[data-status]")).to_have_text("Confirmed")  # live
+        expect(attacker.locator(".ev-badge")).to_have_text("Confirmed")  # live on the other seat's page
     for table in range(2, tables + 1):
         _paper(desk, table, table % 2)
     return tables

@@ -4,11 +4,7 @@
 (() => {
   const pad = (n) => String(n).padStart(2, "0");
   const show = (el) => {
-    if (!el.dataset.roundEnds) {
-      el.textContent = "stopped";
-      el.classList.remove("over");
-      return;
-    }
+    if (!el.dataset.roundEnds) { el.textContent = "stopped"; el.classList.remove("over"); return; }
     const left = Math.round((Date.parse(el.dataset.roundEnds) - Date.now()) / 1000);
     const s = Math.abs(left);
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
