@@ -19,7 +19,7 @@ from app.pages.event_rows import EventRow, first_row
 from app.pages.templates import templates
 from app.services import tournament_results, tournaments
 
-__all__ = ["RoundView", "current_round", "round_piece", "round_view"]
+__all__ = ["RoundView", "current_round", "round_piece", "round_view", "standings_piece"]
 
 
 @dataclass(frozen=True)
@@ -74,3 +74,11 @@ def round_piece(session: Session, event_id: int, request: Request) -> str:
     event = tournaments.get(session, event_id)
     pieces = (macros.number(current, True), macros.head(current, True))
     return "".join(map(str, pieces)) + str(macros.tables(event, current, rows, request, True))
+
+
+def standings_piece(session: Session, event_id: int) -> str:
+    """The event's standings' rows as the organiser's page draws them, to be swapped out of band (a frame of
+    the board's stream sends them again once a table's result settles)."""
+    lines, people = tournament_results.event_standings(session, event_id)
+    macros: Any = templates.get_template("_event_rows.html").module
+    return str(macros.standings(lines, people, True))

@@ -19,7 +19,7 @@ from app.core.routing import Router
 from app.data.schemas_events import BoardOut, EventId
 from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard.organiser import Token, organiser_only
-from app.pages.event_round import round_piece
+from app.pages.event_round import round_piece, standings_piece
 from app.pages.event_rows import BoardView, Shown, ShownRound
 from app.services import events as events_service
 from app.services import tournament_results
@@ -79,8 +79,12 @@ async def stream_club_event(
         with Session(engine) as own:
             return round_piece(own, event_id, request)
 
+    def standings() -> str:  # once a table's result settles
+        with Session(engine) as own:
+            return standings_piece(own, event_id)
+
     def frames(board: BoardOut) -> list[str]:
-        return shown.frames(board, piece) if view == "html" else [board.model_dump_json()]
+        return shown.frames(board, piece, standings) if view == "html" else [board.model_dump_json()]
 
     shared, leave = request.app.state.boards.admit(event_id, read)  # 429 past the event's streams
     stream = watch.watch(

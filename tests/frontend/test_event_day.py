@@ -327,8 +327,10 @@ def _round(desk: Desk, number: int, tablets: tuple[Any, Any], event_url: str, di
         for tablet in tablets:
             expect(tablet.get_by_text("the organiser's result stands")).to_be_visible()  # live
     else:
+        standings = page.locator("#ev-standings").inner_text()
         defender.get_by_role("button", name=re.compile("^Confirm the result as")).click()
         expect(_row(desk, 1).locator("[data-status]")).to_have_text("Confirmed")  # live
+        expect(page.locator("#ev-standings")).not_to_have_text(standings)  # live: the settled result counts
         expect(attacker.locator(".ev-badge")).to_have_text("Confirmed")  # live on the other seat's page
     for table in range(2, tables + 1):
         _paper(desk, table, table % 2)

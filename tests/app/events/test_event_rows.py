@@ -146,6 +146,33 @@ def test_a_frame_of_cells_says_what_the_json_frame_says_once_within_the_bound() 
     assert list(stopped) == ["ev-ends"] and " hidden" in stopped["ev-ends"]
 
 
+def test_the_standings_come_again_each_time_a_tables_result_settles_or_is_set_anew() -> None:
+    """Session 18's newcomer pass: the organiser's page kept the standings it opened with. A frame carries them
+    again (`standings_piece`, read only then) once a table of the round settles, and again when the organiser
+    sets a settled result anew; a confirmation that settles nothing sends none."""
+    read: list[int] = []
+
+    def standings() -> str:
+        read.append(1)
+        return f'<template><tbody id="ev-standings" hx-swap-oob="true"><tr><td>{len(read)}</td></tr></tbody></template>'
+
+    offered = table(0, "offered", game_status="finished", offered={"a_points": 3, "b_points": 1})
+    shown = Shown()
+    assert "ev-standings" in cells(
+        shown.frames(board([offered], 0), standings_piece=standings)
+    )  # all, at first
+    half = offered.model_copy(update={"a_confirmed": True})
+    assert "ev-standings" not in cells(shown.frames(board([half], 0), standings_piece=standings))
+    result = {"winner": "a", "a_points": 3, "b_points": 1}
+    settled = half.model_copy(update={"status": "confirmed", "b_confirmed": True, "result": result})
+    assert text(cells(shown.frames(board([settled], 0), standings_piece=standings))["ev-standings"]) == "2"
+    altered = settled.model_copy(
+        update={"status": "altered", "result": {**result, "winner": None, "a_points": 1}}
+    )
+    assert text(cells(shown.frames(board([altered], 0), standings_piece=standings))["ev-standings"]) == "3"
+    assert shown.frames(board([altered], 0), standings_piece=standings) == [] and len(read) == 3
+
+
 def test_a_row_says_what_its_table_is_at_and_why_it_is_disputed() -> None:
     """The newcomer pass of session 16: a table whose game has ended (both players said they were ready) said
     "Playing" until a seat confirmed, where its own page said "Result offered"; a disputed table said so but not
