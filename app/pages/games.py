@@ -243,6 +243,7 @@ def _seat_home(game: Game, role: str) -> str:
 def _start(request: Request, session: Session, error: str | None = None, status_code: int = 200) -> Response:
     device = device_games(request)
     games = games_service.list_games(session)
+    at_events = games_service.at_event_tables(session)
     rules = game_setup.new_game_rules()
     rs = get_ruleset(rules.book.ruleset_id)
     context = {
@@ -250,7 +251,8 @@ def _start(request: Request, session: Session, error: str | None = None, status_
         "game_ruleset": rs.describe(),
         # Every rule set played as a game, the default first: a game by hand may be of any of them.
         "playable": [get_ruleset(r.book.ruleset_id).describe() for r in all_game_rules()],
-        "games": games,
+        # An event's games are its page's (a day of 100 tables listed 100 games here: session 18's pass).
+        "games": [g for g in games if g.id not in at_events],
         "mine": [g for g in games if g.id in device],
         "scenarios": _scenarios(session),
         "org_tables": scenario_forces.org_tables(rs.id),

@@ -33,6 +33,12 @@ def list_games(session: Session) -> list[Game]:
     return list(session.exec(query))
 
 
+def at_event_tables(session: Session) -> set[int]:
+    """The games played at an event's tables: each is listed on its event's page, not among the club's."""
+    query = select(TournamentTable.game_id).where(col(TournamentTable.game_id).is_not(None))
+    return {game_id for game_id in session.exec(query) if game_id is not None}
+
+
 def get_game(session: Session, game_id: int) -> Game:
     game = session.get(Game, game_id)
     if game is None:

@@ -48,6 +48,10 @@ def test_the_table_offers_what_the_pipeline_takes_and_the_organiser_types_a_slip
     )
     assert joined.status_code == 303
     assert f'href="{table_page}" data-event-table' in c.get(f"/games/{first['game_id']}/map").text
+    # The start page lists the club's games, not the event's (they are its page's); the seat's own to resume.
+    start = c.get("/").text
+    resume = start.split('id="games-h"')[0]
+    assert f"/games/{first['game_id']}/map" in resume and start.count("<li><span><strong>") == 1
     assert "Confirm the result as" not in c.get(table_page).text
     referee = bearer(first["referee_token"])
     game = f"/api/v1/games/{first['game_id']}"
