@@ -30,3 +30,14 @@ def test_the_start_page_leads_to_the_editor_and_the_campaigns(reading_client: Te
     assert nav, "no main navigation"
     current = re.findall(r'<a\b[^>]*aria-current="page"[^>]*>\s*([^<]+?)\s*</a>', nav.group(1))
     assert current == ["Campaigns"], current
+
+
+def test_no_two_links_of_the_start_page_share_a_name_but_lead_apart(reading_client: TestClient) -> None:
+    """Session 18's newcomer pass: three "Open" buttons, one a rule set without periods, each told apart only
+    by the line above it (a screen reader's list of links read "Open" three times)."""
+    start = reading_client.get("/").text
+    links = re.findall(r'<a\b[^>]*\bhref="([^"]+)"[^>]*>(.*?)</a>', start, re.S)
+    places: dict[str, set[str]] = {}
+    for href, text in links:
+        places.setdefault(re.sub(r"<[^>]+>|\s+", " ", text).strip(), set()).add(href)
+    assert {name: hrefs for name, hrefs in places.items() if len(hrefs) > 1} == {}
