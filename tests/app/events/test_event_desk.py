@@ -52,7 +52,12 @@ def test_the_table_offers_what_the_pipeline_takes_and_the_organiser_types_a_slip
     start = c.get("/").text
     resume = start.split('id="games-h"')[0]
     assert f"/games/{first['game_id']}/map" in resume and start.count("<li><span><strong>") == 1
-    assert "Confirm the result as" not in c.get(table_page).text
+    playing = c.get(table_page).text
+    assert "Confirm the result as" not in playing
+    assert (
+        f'start the game and end it on <a href="/games/{first["game_id"]}/referee#turn">its board</a>'
+        in playing
+    )
     referee = bearer(first["referee_token"])
     game = f"/api/v1/games/{first['game_id']}"
     version = c.get(f"{game}/turn", headers=referee).json()["version"]
