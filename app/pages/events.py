@@ -28,7 +28,7 @@ from app.pages.common import USER_ERRORS, error_message, is_htmx, organiser_refu
 from app.pages.event_round import current_round, round_view
 from app.pages.event_rows import RESULT_WORDS, STATUS_WORDS, shown_status
 from app.pages.seats import game_seat, remember_game, remember_seat
-from app.pages.templates import templates
+from app.pages.templates import period_labels, templates
 from app.pages.trust import club_host
 from app.services import (
     event_roster,
@@ -88,13 +88,29 @@ def _back(event_id: int, anchor: str = "") -> RedirectResponse:
 
 
 # -- the events ----------------------------------------------------------------------------------------------
-def _rulesets() -> list[dict[str, Any]]:
+def _games(session: Session) -> list[dict[str, Any]]:
+    """The event form's one choice of game: each rule set played as a game, with each period a scenario of it
+    plays (`value` "ruleset/period"), or none where the rule set has no periods; a rule set with periods and no
+    scenario yet offered disabled, saying what to do first (session 18's pass: the period was typed)."""
     out = []
     for rules in all_game_rules():
         rs = get_ruleset(rules.book.ruleset_id)
-        out.append(
-            {"id": rules.book.ruleset_id, "name": rs.name, "periods": list(getattr(rs, "periods", ()) or ())}
-        )
+        periods = rs.describe()["periods"]
+        if not periods:
+            out.append({"value": f"{rs.id}/", "label": rs.name, "disabled": False})
+            continue
+        played, labels = tournaments.periods_played(session, rs.id), period_labels(periods)
+        out += [
+            {"value": f"{rs.id}/{p}", "label": f"{rs.name}, {labels[p]}", "disabled": False} for p in played
+        ]
+        if not played:
+            out.append(
+                {
+                    "value": f"{rs.id}/",
+                    "label": f"{rs.name} (import a scenario of it first)",
+                    "disabled": True,
+                }
+            )
     return out
 
 
@@ -103,7 +119,7 @@ def events_page(
     request: Request, session: SessionDep, error: str | None = None, typed: dict[str, str] | None = None
 ) -> Response:
     """The events and the form that makes one (refused, it keeps what was typed: `typed`)."""
-    context = {"events": tournaments.list_events(session), "rulesets": _rulesets(), "error": error,
+    context = {"events": tournaments.list_events(session), "games": _games(session), "error": error,
                "typed": typed or {}}  # fmt: skip
     return templates.TemplateResponse(request, "events.html", context)
 
@@ -111,7 +127,8 @@ def events_page(
 @router.post("/events", response_class=HTMLResponse)
 async def make_event(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
-    typed = {k: str(form.get(k, ""))[:200] for k in ("name", "ruleset", "period", "rounds", "time_zone")}
+    typed = {k: str(form.get(k, ""))[:200] for k in ("name", "game", "rounds", "time_zone")}
+    ruleset, _, period = typed["game"].partition("/")  # the form's one choice: "ruleset/period"
     refused = organiser_refusal(settings, form, "make an event")
     if refused is not None:
         return events_page(request, session, refused[0], typed)
@@ -127,8 +144,8 @@ async def make_event(request: Request, session: SessionDep, settings: SettingsDe
     try:
         with unit_of_work(session):
             row, token = tournaments.create(
-                session, settings.secret_key, name=name, ruleset=str(form.get("ruleset", ""))[:64],
-                period=str(form.get("period", "")).strip()[:32] or None, rounds=rounds, scoring=EventScoring(),
+                session, settings.secret_key, name=name, ruleset=ruleset[:64],
+                period=period.strip()[:32] or None, rounds=rounds, scoring=EventScoring(),
                 time_zone=str(form.get("time_zone", "")).strip()[:64] or "UTC",
             )  # fmt: skip
     except USER_ERRORS as e:

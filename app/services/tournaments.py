@@ -93,6 +93,13 @@ def scoring_of(row: Tournament) -> EventScoring:
     return EventScoring(s.get("win", 3), s.get("draw", 1), s.get("loss", 0), s.get("bye", 3), order)
 
 
+def periods_played(session: Session, ruleset: str) -> list[str]:
+    """The periods some scenario of the rule set plays: an event's period is one of them, as every round is
+    drafted from a scenario of the event's."""
+    listed = scenarios.list_scenarios(session)
+    return sorted({str(d["period"]) for d in listed if d["ruleset"] == ruleset and d["period"]})
+
+
 def create(
     session: Session,
     secret_key: str,
@@ -114,9 +121,7 @@ def create(
     # cards and slips and signed into every bundle, whose league shows it.
     name = player_names.normalised(name, "name")
     rs = get_ruleset(ruleset)  # refuses an unknown rule set naming it
-    # Only a period some scenario of the rule set plays: every round is drafted from a scenario of the event's.
-    scenario_list = scenarios.list_scenarios(session)
-    played = sorted({str(d["period"]) for d in scenario_list if d["ruleset"] == ruleset and d["period"]})
+    played = periods_played(session, ruleset)
     choose = f"choose {' or '.join(played)}" if played else "import a scenario of it first"
     if rs.period_ids and not period:
         raise RulesError("period", f"give the event's period ({choose})")

@@ -14,7 +14,7 @@ from tests import csrf
 
 def test_an_event_by_its_pages(sqlite_client: TestClient) -> None:
     c = sqlite_client
-    made = c.post("/events", data=csrf.form(c, {"name": "Club night", "ruleset": "flanders-fields", "period": "early", "rounds": "1"}),
+    made = c.post("/events", data=csrf.form(c, {"name": "Club night", "game": "flanders-fields/early", "rounds": "1"}),
                   follow_redirects=False)  # fmt: skip
     assert made.status_code == 303, made.text
     event = made.headers["location"]

@@ -39,7 +39,7 @@ def test_a_league_by_taps(new_page: Any, tmp_path: Path) -> None:
     page.goto("/events")
     tall_enough(page, "The leagues")
     page.get_by_label("Name").fill("Club night")
-    page.get_by_label("Period").fill("early")
+    page.get_by_label("Game").select_option("flanders-fields/early")
     page.get_by_role("button", name="Make the event").click()
     page.get_by_label("One a line: name, club, force list").fill(
         f"Annabel Fotheringham-Smythe, {CLUB}\nBob, Arras"

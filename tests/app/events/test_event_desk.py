@@ -18,7 +18,13 @@ def test_an_event_form_left_without_a_period_is_refused_keeping_what_was_typed(
     sqlite_client: TestClient,
 ) -> None:
     c = sqlite_client
-    form = {"name": "Saturday at Ypres", "ruleset": "flanders-fields", "period": "", "rounds": "4"}
+    # The form offers each rule set with each period a scenario plays (one choice, session 18's pass); a
+    # forged one with no period is refused in the rules' sentence, keeping what was typed.
+    choices = re.findall(r'<option value="([^"]*)"[^>]*>([^<]+)</option>', c.get("/events").text)
+    assert ("flanders-fields/early", "Flanders Fields, 1914 to mid 1915") in choices
+    assert ("vimy-ridge/", "Vimy Ridge: Arras Diversion") in choices
+    assert "flanders-fields/late" not in dict(choices)  # no scenario of it: no event of it
+    form = {"name": "Saturday at Ypres", "game": "flanders-fields/", "rounds": "4"}
     page = c.post("/events", data=csrf.form(c, form), follow_redirects=False)
     assert page.status_code == 200 and "firestep_organiser" not in c.cookies
     assert "Period: give the event&#39;s period (choose early)" in page.text
@@ -177,7 +183,7 @@ def test_a_second_event_keeps_this_browser_the_organiser_of_the_first(sqlite_cli
     c = sqlite_client
 
     def make(name: str) -> int:
-        form = {"name": name, "ruleset": "flanders-fields", "period": "early", "rounds": "1"}
+        form = {"name": name, "game": "flanders-fields/early", "rounds": "1"}
         made = c.post("/events", data=csrf.form(c, form), follow_redirects=False)
         assert made.status_code == 303
         return int(made.headers["location"].rsplit("/", 1)[1])
