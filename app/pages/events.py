@@ -88,28 +88,23 @@ def _back(event_id: int, anchor: str = "") -> RedirectResponse:
 
 
 # -- the events ----------------------------------------------------------------------------------------------
-def _games(session: Session) -> list[dict[str, Any]]:
-    """The event form's one choice of game: each rule set played as a game, with each period a scenario of it
-    plays (`value` "ruleset/period"), or none where the rule set has no periods; a rule set with periods and no
+def _games(session: Session) -> list[tuple[str, str, bool]]:
+    """The event form's one choice of game, (value "ruleset/period", label, disabled): each rule set played as
+    a game, with each period a scenario of it plays, or none where it has no periods; one with periods and no
     scenario yet offered disabled, saying what to do first (session 18's pass: the period was typed)."""
     out = []
     for rules in all_game_rules():
         rs = get_ruleset(rules.book.ruleset_id)
         periods = rs.describe()["periods"]
-        if not periods:
-            out.append({"value": f"{rs.id}/", "label": rs.name, "disabled": False})
-            continue
         played, labels = tournaments.periods_played(session, rs.id), period_labels(periods)
-        out += [
-            {"value": f"{rs.id}/{p}", "label": f"{rs.name}, {labels[p]}", "disabled": False} for p in played
-        ]
-        if not played:
+        out += [(f"{rs.id}/{p}", f"{rs.name}, {labels[p]}", False) for p in played if periods]
+        if not periods or not played:
             out.append(
-                {
-                    "value": f"{rs.id}/",
-                    "label": f"{rs.name} (import a scenario of it first)",
-                    "disabled": True,
-                }
+                (
+                    f"{rs.id}/",
+                    rs.name if not periods else f"{rs.name} (import a scenario of it first)",
+                    bool(periods),
+                )
             )
     return out
 
