@@ -26,7 +26,7 @@ def create_mons_game(page: Any) -> tuple[int, dict[str, str]]:
 
 def join(page: Any, code: str) -> None:
     page.goto("/")
-    page.get_by_label("Join code from your referee").fill(code)
+    page.get_by_label("Join code from your card").fill(code)
     page.get_by_role("button", name="Join", exact=True).click()
     page.wait_for_load_state()
 

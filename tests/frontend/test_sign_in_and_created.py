@@ -124,7 +124,8 @@ def test_the_join_forms_ask_for_the_referee_token(sqlite_client: TestClient) -> 
     )
     assert form
     label = re.search(
-        r'<label for="([\w-]+)">Join code from your referee, or the referee token</label>', form[1]
+        r"<label for=\"([\w-]+)\">Join code from your card or referee, or a referee's or organiser's token</label>",
+        form[1],
     )
     assert label and re.search(rf'<input id="{label[1]}" name="code"', form[1])
     page = sqlite_client.get(f"/games/{g.id}/referee")

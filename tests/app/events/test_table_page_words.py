@@ -45,6 +45,8 @@ def test_a_table_page_says_its_result_and_a_dispute_and_who_settles_it(sqlite_cl
     assert re.search(
         r"Result: <span class=\"ev-badge \w+\">Offered, for both players to confirm</span>", text
     )
+    # Each score beside its player's name (session 19's newcomer: "Carol Cole won, 0–2" said not whose 0).
+    assert re.search(r"A draw: Player \d 0, Player \d 0</p>", text)
 
     # A reason of a C1 control, a direction override, a zero-width space is refused naming it, on both roads.
     # A line or paragraph separator too (the hostile pass of session 18: it broke the line where it was shown).
@@ -65,10 +67,11 @@ def test_a_table_page_says_its_result_and_a_dispute_and_who_settles_it(sqlite_cl
     assert said.status_code == 303
     text = c.get(page).text
     assert "Why it is disputed: <bdi>the &lt;b&gt;wood&lt;/b&gt; was held</bdi>." in text
-    assert "The organiser settles it now" in text
+    assert "The organiser settles it now" in text and "Confirmed by" not in text  # no confirmation stands
     c.cookies.clear()
     text = c.get(page).text
     assert "The organiser settles it now" in text and "wood" not in text
+    assert "Join the table's game with its join card" not in text  # nothing to confirm from any device now
 
 
 def test_without_a_seat_a_missing_event_or_table_answers_as_one_there(sqlite_client: TestClient) -> None:
