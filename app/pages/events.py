@@ -96,16 +96,11 @@ def _games(session: Session) -> list[tuple[str, str, bool]]:
     for rules in all_game_rules():
         rs = get_ruleset(rules.book.ruleset_id)
         periods = rs.describe()["periods"]
-        played, labels = tournaments.periods_played(session, rs.id), period_labels(periods)
+        played, labels = scenarios.periods_played(session, rs.id), period_labels(periods)
         out += [(f"{rs.id}/{p}", f"{rs.name}, {labels[p]}", False) for p in played if periods]
-        if not periods or not played:
-            out.append(
-                (
-                    f"{rs.id}/",
-                    rs.name if not periods else f"{rs.name} (import a scenario of it first)",
-                    bool(periods),
-                )
-            )
+        if not periods or not played:  # as itself, or disabled saying what to do first
+            label = f"{rs.name} (import a scenario of it first)" if periods else rs.name
+            out.append((f"{rs.id}/", label, bool(periods)))
     return out
 
 
@@ -201,6 +196,7 @@ def event_page(
             None,
         ),
         "current": current,
+        "draft_refused": (refused := tournaments.draft_refusal(session, row)) and refused.message,
         "rows": rows,
         "standings": lines,
         "people": people,
@@ -278,9 +274,12 @@ async def draft_round(
     event_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     def act(form: Any) -> str:
-        minutes = str(form.get("minutes", "150"))
+        minutes, version = (
+            str(form.get("minutes", "150")),
+            whole_number(str(form.get("version", ""))[:10], 10**10),
+        )
         tournaments.draft(session, event_id, str(form.get("scenario", ""))[:64],
-                          max(10, min(600, whole_number(minutes, 10**4) or 150)))  # fmt: skip
+                          max(10, min(600, whole_number(minutes, 10**4) or 150)), version)  # fmt: skip
         return "#draft"
 
     return await _organiser_write(request, session, settings, event_id, act)

@@ -49,6 +49,13 @@ def list_scenarios(session: Session) -> list[dict[str, Any]]:
     ]
 
 
+def periods_played(session: Session, ruleset: str) -> list[str]:
+    """The periods some scenario of the rule set plays: an event's period is one of them, as every round is
+    drafted from a scenario of the event's."""
+    listed = list_scenarios(session)
+    return sorted({str(d["period"]) for d in listed if d["ruleset"] == ruleset and d["period"]})
+
+
 def get_document(session: Session, scenario_id: str) -> dict[str, Any]:
     """A scenario's document as it was shipped or imported; 404 for an unknown id."""
     doc = shipped().get(scenario_id)

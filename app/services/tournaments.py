@@ -93,13 +93,6 @@ def scoring_of(row: Tournament) -> EventScoring:
     return EventScoring(s.get("win", 3), s.get("draw", 1), s.get("loss", 0), s.get("bye", 3), order)
 
 
-def periods_played(session: Session, ruleset: str) -> list[str]:
-    """The periods some scenario of the rule set plays: an event's period is one of them, as every round is
-    drafted from a scenario of the event's."""
-    listed = scenarios.list_scenarios(session)
-    return sorted({str(d["period"]) for d in listed if d["ruleset"] == ruleset and d["period"]})
-
-
 def create(
     session: Session,
     secret_key: str,
@@ -121,7 +114,7 @@ def create(
     # cards and slips and signed into every bundle, whose league shows it.
     name = player_names.normalised(name, "name")
     rs = get_ruleset(ruleset)  # refuses an unknown rule set naming it
-    played = periods_played(session, ruleset)
+    played = scenarios.periods_played(session, ruleset)
     choose = f"choose {' or '.join(played)}" if played else "import a scenario of it first"
     if rs.period_ids and not period:
         raise RulesError("period", f"give the event's period ({choose})")
@@ -334,11 +327,30 @@ def tables_named(numbers: Sequence[int]) -> str:
     return f"tables {', '.join(shown)} and {last}"
 
 
+def draft_refusal(session: Session, row: Tournament) -> Conflict | None:
+    """Why the next round could not be drafted now, None when it could: the one answer `draft` and the
+    organiser's page (which offers the draft only then) both read."""
+    done = rounds_of(session, row.pk)
+    committed = [r for r in done if r.status == "committed"]
+    for r in done:
+        if r.status == COMMITTING:  # its games are being made (or were, until interrupted): none is drafted
+            return Conflict(f"round {r.number} is being committed: commit it again to finish it")
+    for r in committed:
+        waiting = [t.table for t in tables_of(session, r.pk) if t.status not in SETTLED]
+        if waiting:
+            return Conflict(f"round {r.number} still waits for the result of {tables_named(waiting)}")
+    if len(committed) >= row.rounds:
+        return Conflict(f"all {row.rounds} rounds of the event have been played")
+    return None
+
+
 def draft(
-    session: Session, tournament_id: int, scenario: str, minutes: int
+    session: Session, tournament_id: int, scenario: str, minutes: int, version: int | None = None
 ) -> tuple[TournamentRound, list[TournamentTable]]:
     """The next round's pairing for the organiser to review (a draft drafted again is replaced): refused
-    while a committed round has a table without a settled result, or when every round has been played."""
+    while a committed round has a table without a settled result, or when every round has been played, and,
+    given the `version` the organiser read, once the event moved on since (a draft another device edited
+    is not replaced unseen)."""
     row = lock(session, tournament_id)
     doc = scenarios.get_document(session, scenario)  # 404 naming an unknown scenario
     if doc.get("ruleset") != row.ruleset:
@@ -349,18 +361,13 @@ def draft(
         raise RulesError(
             "scenario", f"the scenario is of the {doc.get('period')} period, the event {row.period}"
         )
-    done = rounds_of(session, tournament_id)
-    committed = [r for r in done if r.status == "committed"]
-    for r in done:
-        if r.status == COMMITTING:  # its games are being made (or were, until interrupted): none is drafted
-            raise Conflict(f"round {r.number} is being committed: commit it again to finish it")
-    for r in committed:
-        waiting = [t.table for t in tables_of(session, r.pk) if t.status not in SETTLED]
-        if waiting:
-            raise Conflict(f"round {r.number} still waits for the result of {tables_named(waiting)}")
-    number = len(committed) + 1
-    if number > row.rounds:
-        raise Conflict(f"all {row.rounds} rounds of the event have been played")
+    if version is not None and row.version != version + 1:  # the lock moved it on by one from what was read
+        raise Conflict(
+            f"the event changed on another device (it is at version {row.version - 1}): read it again"
+        )
+    if (refused := draft_refusal(session, row)) is not None:
+        raise refused
+    number = len([r for r in rounds_of(session, tournament_id) if r.status == "committed"]) + 1
     discard_draft(session, tournament_id)  # drafted again: the draft and its tables go
     entrants = list(entrants_of(session, row).values())
     if len(entrants) < 2:

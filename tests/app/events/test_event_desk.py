@@ -232,3 +232,31 @@ def test_the_organisers_token_in_the_start_pages_join_box_opens_the_event_as_its
     c.cookies.clear()
     unknown = c.post("/join", data=csrf.form(c, {"code": token[:-1] + ("A" if token[-1] != "A" else "B")}))
     assert unknown.status_code == 422 and "is not known here" in unknown.text
+
+
+def test_the_next_round_is_offered_once_it_may_be_drafted_and_never_over_anothers_draft(
+    sqlite_client: TestClient,
+) -> None:
+    """Session 19's newcomer pass: "Draft the pairing" was offered while round 1 was played (a tap refused), and
+    an organiser's second device, its page read before the first drafted, drafted again over that draft."""
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=2)
+    register(c, event_id, organiser, n=4)
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+
+    def version() -> str:
+        return re.findall(r'name="version" value="(\d+)"', c.get(f"/events/{event_id}").text)[-1]
+
+    read = version()  # the second device's page, read now
+    draft = {"scenario": SCENARIO, "minutes": "150"}
+    assert c.post(f"/events/{event_id}/draft", data=csrf.form(c, {**draft, "version": version()})).is_success
+    first = c.get(f"/api/v1/events/{event_id}/rounds/1").json()["tables"]
+    stale = c.post(f"/events/{event_id}/draft", data=csrf.form(c, {**draft, "version": read}))
+    assert "The event changed on another device" in stale.text
+    assert c.get(f"/api/v1/events/{event_id}/rounds/1").json()["tables"] == first  # the draft kept
+    assert c.post(
+        f"/events/{event_id}/rounds/1/commit", data=csrf.form(c), follow_redirects=False
+    ).is_redirect
+    page = c.get(f"/events/{event_id}").text
+    assert "Not yet: round 1 still waits for the result of tables 1 and 2." in page
+    assert f'action="/events/{event_id}/draft"' not in page

@@ -203,7 +203,11 @@ def test_the_table_page_shows_the_result_it_asks_a_player_to_confirm(client: Tes
     version = c.get(f"{game}/turn", headers=referee).json()["version"]
     assert c.post(f"{game}/finish", headers=referee, json={"version": version}).status_code == 200
     text = c.get(page).text
-    assert "Confirm the result as Player 0" in text and "A draw, 0–0" in text and "Result: " in text
+    assert (
+        "Confirm the result as Player 0" in text
+        and "A draw: Player 0 0, Player 1 0" in text
+        and "Result: " in text
+    )
     assert "Offered, for both players to confirm" in text
 
 
