@@ -78,7 +78,7 @@ def round_piece(session: Session, event_id: int, request: Request) -> str:
 
 def standings_piece(session: Session, event_id: int) -> str:
     """The event's standings' rows as the organiser's page draws them, to be swapped out of band (a frame of
-    the board's stream sends them again once a table's result settles)."""
+    the board's stream sends them again once they changed)."""
     lines, people = tournament_results.event_standings(session, event_id)
     macros: Any = templates.get_template("_event_rows.html").module
     return str(macros.standings(lines, people, True))

@@ -21,7 +21,6 @@ from app.data.schemas_events import MAX_ROUNDS, BoardOut, TableLive
 from app.pages.clock_panel import Face, face_of
 from app.pages.score_panel import clock_face
 from app.pages.templates import templates
-from app.services.tournaments import SETTLED
 
 __all__ = [
     "RESULT_WORDS",
@@ -153,21 +152,25 @@ class Shown:
         them on (else one move sent every table's row again while any clock ran: the hostile pass of session 16).
         Once the board is of another round than the page shows, `round_piece()` (the round's heading and tables
         whole, app.pages.event_round) comes first, in a frame of its own whatever its size (once a round): the
-        cells that follow are of tables the page then shows. The standings (`standings_piece()`) come again
-        whenever a table's settled result changes (the organiser's page kept the first ones: session 18's pass)."""
+        cells that follow are of tables the page then shows. The standings (`standings_piece()`, asked again
+        only once the event's version moved: any result settled or set anew, of any round) come again when they
+        changed, in a frame of their own whatever its size, as a round's piece (the organiser's page kept the
+        first ones: session 18's pass)."""
         whole: list[str] = []
         if self.round is not None and board.round is not None and board.round != self.round:
             self.round = board.round
             whole = [json.dumps(round_piece())]
+        if self.sent.get("version") != board.event.version:
+            self.sent["version"] = board.event.version
+            standings = standings_piece()
+            if standings != self.sent.get("standings"):
+                self.sent["standings"] = standings
+                whole.append(json.dumps(standings))
         macros = _macros()
         rows = {f"table-{t.id}": row(t) for t in board.tables}
-        settled = tuple(
-            (t.id, t.status, tuple(sorted(t.result.items()))) for t in board.tables if t.status in SETTLED
-        )
         marks: dict[str, object] = {
             "ends": board.round_ends_at,
             "disputes": board.disputes,
-            "standings": settled,
             **{key: _as_it_changes(r) for key, r in rows.items()},
         }
         changed = [key for key, mark in marks.items() if self.sent.get(key) != mark]
@@ -177,8 +180,6 @@ class Shown:
             if key == "ends"
             else macros.disputes(board.disputes, True)
             if key == "disputes"
-            else standings_piece()
-            if key == "standings"
             else macros.row(rows[key], True)
             for key in changed
         ]

@@ -118,7 +118,9 @@ def events_page(
 async def make_event(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
     typed = {k: str(form.get(k, ""))[:200] for k in ("name", "game", "rounds", "time_zone")}
-    ruleset, _, period = typed["game"].partition("/")  # the form's one choice: "ruleset/period"
+    ruleset, slash, period = str(form.get("game", ""))[:100].partition("/")  # the form's one choice
+    if not slash:
+        return events_page(request, session, "Game: choose one of the form's games.", typed)
     refused = organiser_refusal(settings, form, "make an event")
     if refused is not None:
         return events_page(request, session, refused[0], typed)

@@ -79,12 +79,14 @@ async def stream_club_event(
         with Session(engine) as own:
             return round_piece(own, event_id, request)
 
-    def standings() -> str:  # once a table's result settles
+    def standings() -> str:  # once the event's version moved
         with Session(engine) as own:
             return standings_piece(own, event_id)
 
     def frames(board: BoardOut) -> list[str]:
-        return shown.frames(board, piece, standings) if view == "html" else [board.model_dump_json()]
+        if view != "html":
+            return [board.model_dump_json()]
+        return shown.frames(board, piece, lambda: shared.kept(board.event.version, standings))
 
     shared, leave = request.app.state.boards.admit(event_id, read)  # 429 past the event's streams
     stream = watch.watch(

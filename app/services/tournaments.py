@@ -50,7 +50,7 @@ from rules.event.pairing import (
     swap_tables,
 )
 from rules.event.standings import TIE_BREAKS, EventScoring, TieBreak
-from rules.registry import get_ruleset
+from rules.registry import all_game_rules, get_ruleset
 
 ORGANISER = "organiser"
 ORGANISER_COOKIE = "firestep_organiser"  # the organiser's token on the pages' device (app/pages/events.py)
@@ -114,6 +114,10 @@ def create(
     # cards and slips and signed into every bundle, whose league shows it.
     name = player_names.normalised(name, "name")
     rs = get_ruleset(ruleset)  # refuses an unknown rule set naming it
+    if ruleset not in {r.book.ruleset_id for r in all_game_rules()}:  # a campaign's map: no table to pair
+        raise RulesError("ruleset", f"{rs.name} is not played at a table: choose a rule set played as a game")
+    if period and not rs.period_ids:
+        raise RulesError("period", f"{rs.name} has no periods: give none")
     played = scenarios.periods_played(session, ruleset)
     choose = f"choose {' or '.join(played)}" if played else "import a scenario of it first"
     if rs.period_ids and not period:
@@ -169,8 +173,7 @@ def list_events(session: Session, limit: int = 200, older_than: int | None = Non
 
 
 def event_of_token(session: Session, secret_key: str, token: str) -> int | None:
-    """The event whose organiser `token` is (not revoked), else None: a token pasted where a join code goes
-    (the start page's box) signs its organiser in rather than being called unknown."""
+    """The event whose organiser `token` is (not revoked), else None (the start page's join box takes it too)."""
     row = session.exec(
         select(TournamentToken).where(col(TournamentToken.token_hash) == seating.digest(secret_key, token))
     ).first()
@@ -347,10 +350,8 @@ def draft_refusal(session: Session, row: Tournament) -> Conflict | None:
 def draft(
     session: Session, tournament_id: int, scenario: str, minutes: int, version: int | None = None
 ) -> tuple[TournamentRound, list[TournamentTable]]:
-    """The next round's pairing for the organiser to review (a draft drafted again is replaced): refused
-    while a committed round has a table without a settled result, or when every round has been played, and,
-    given the `version` the organiser read, once the event moved on since (a draft another device edited
-    is not replaced unseen)."""
+    """The next round's pairing for the organiser to review (a draft drafted again is replaced): refused as
+    `draft_refusal` says, and, given the `version` the organiser read, once the event moved on since."""
     row = lock(session, tournament_id)
     doc = scenarios.get_document(session, scenario)  # 404 naming an unknown scenario
     if doc.get("ruleset") != row.ruleset:
