@@ -124,11 +124,8 @@ async def make_event(request: Request, session: SessionDep, settings: SettingsDe
     refused = organiser_refusal(settings, form, "make an event")
     if refused is not None:
         return events_page(request, session, refused[0], typed)
-    try:
-        rounds = int(str(form.get("rounds", "3")))
-        if not 1 <= rounds <= tournaments.MAX_ROUNDS:
-            raise ValueError
-    except ValueError:
+    rounds = whole_number(str(form.get("rounds", "3")).strip()[:3], tournaments.MAX_ROUNDS + 1)
+    if not rounds:
         return events_page(
             request, session, f"Rounds: give a number from 1 to {tournaments.MAX_ROUNDS}.", typed
         )
@@ -189,7 +186,11 @@ def event_page(
     context = {
         "event": row,
         "organiser": organiser,
-        "organiser_token": organiser_token(request, event_id) if organiser else None,
+        "organiser_token": (token := organiser_token(request, event_id) if organiser else None),
+        # Another device scans it: the start page with the token in its join box (join-link.js), one tap on.
+        "organiser_qr": svg(f"{base_url(request, settings)}/#code={token}", "Sign in as the organiser")
+        if token
+        else "",
         "players": registered,
         "by_id": {p.pk: p for p in registered},
         "rounds": [round_view(session, r) for r in rounds],

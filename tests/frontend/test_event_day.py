@@ -397,3 +397,23 @@ def test_an_organisers_day_by_taps(new_page: Any, tmp_path: Path) -> None:
         organiser.set_viewport_size(size)
         check(organiser, "league-day")
     assert desk.taps <= DAY_TAPS_AT_MOST and desk.keys <= DAY_KEYS_AT_MOST, (desk.taps, desk.keys)
+
+
+def test_the_organisers_phone_scans_the_events_code_and_joins_in_one_tap(new_page: Any) -> None:
+    """Session 19's newcomer pass: a second organiser device had to type a 43-character token. The event's page
+    shows it as a code to scan; its link opens the start page with the token in the join box (the fragment,
+    which no request sends, read by join-link.js), and one tap signs the phone in as the organiser."""
+    organiser = new_page(REFEREE_SCREEN)
+    make_event(organiser)
+    organiser.get_by_text("Show the organiser's token").click()
+    expect(organiser.locator("[data-organiser-qr] svg[role=img]")).to_have_accessible_name(
+        "Sign in as the organiser"
+    )
+    token = organiser.locator("[data-organiser-token]").inner_text()
+    phone = new_page(PHONE)
+    phone.goto(f"/#code={token}")  # the address the code holds
+    expect(phone.get_by_label(re.compile("^Join code"))).to_have_value(token)
+    assert "#" not in phone.url  # the token left the address bar and the history
+    phone.get_by_role("button", name="Join", exact=True).click()
+    expect(phone.get_by_role("heading", name="Club night")).to_be_visible()
+    expect(phone.locator("[data-organiser-token]")).to_have_text(token)  # the organiser's own page

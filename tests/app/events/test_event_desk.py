@@ -10,6 +10,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from app.club.qr import svg
 from tests import csrf
 from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
 
@@ -239,7 +240,10 @@ def test_the_organisers_token_in_the_start_pages_join_box_opens_the_event_as_its
     c.cookies.clear()
     joined = c.post("/join", data=csrf.form(c, {"code": f" {token} "}), follow_redirects=False)
     assert joined.status_code == 303 and joined.headers["location"] == f"/events/{event_id}"
-    assert "data-organiser-token" in c.get(f"/events/{event_id}").text  # signed in: the organiser's page
+    page = c.get(f"/events/{event_id}").text
+    assert "data-organiser-token" in page  # signed in: the organiser's page
+    # Its code to scan holds the start page's address with the token in the fragment (join-link.js).
+    assert svg(f"http://testserver/#code={token}", "Sign in as the organiser") in page
     c.cookies.clear()
     unknown = c.post("/join", data=csrf.form(c, {"code": token[:-1] + ("A" if token[-1] != "A" else "B")}))
     assert unknown.status_code == 422 and "is not known here" in unknown.text
