@@ -13,6 +13,8 @@
     let asOf = 0;
     const listeners = [];
     const emit = (what) => listeners.forEach((fn) => fn(what));
+    // A template's version newer than the model's, and than its removal's (a late "moved" must not revive it).
+    const newer = (t) => !(templates.get(t.id)?.version >= t.version) && (removed.get(t.id) || 0) < t.version;
     // Kinds whose payload says exactly what changed; any other kind changes the board or the turn, which the
     // model reads back from the game (they are rare: a turn, an arrival, a barrage step).
     const UNIT_KINDS = new Set(["move", "marker", "unit-update", "undo", "roll", "arrival-roll", "arrival-fire", "end-of-turn", "fire-plan-arrival"]);
@@ -44,9 +46,7 @@
       const fresh = new Set();
       for (const t of b.templates || []) {
         fresh.add(t.id);
-        const cur = templates.get(t.id);
-        if ((cur && cur.version >= t.version) || (removed.get(t.id) || 0) >= t.version) continue;
-        templates.set(t.id, { ...t });
+        if (newer(t)) templates.set(t.id, { ...t });
       }
       for (const [id, t] of [...templates]) if (!fresh.has(id) && t.version <= v) templates.delete(id);
       if (turn.v <= v) {
@@ -104,11 +104,7 @@
       }
       const t = ev.payload && ev.payload.template;
       if (ev.kind === "template-placed" || ev.kind === "template-moved") {
-        const cur = templates.get(t.id);
-        if ((!cur || cur.version < ev.id) && (removed.get(t.id) || 0) < ev.id) {
-          templates.set(t.id, { ...t, version: ev.id });
-          emit({ templates: true, template: t.id });
-        }
+        setTemplate({ ...t, version: ev.id });
       } else if (ev.kind === "template-removed") {
         removed.set(t.id, Math.max(removed.get(t.id) || 0, ev.id));
         const cur = templates.get(t.id);
@@ -130,8 +126,7 @@
     };
 
     const setTemplate = (t) => {
-      const cur = templates.get(t.id);
-      if (cur && cur.version >= t.version) return;
+      if (!newer(t)) return;
       templates.set(t.id, { ...t });
       emit({ templates: true, template: t.id });
     };

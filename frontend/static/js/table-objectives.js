@@ -27,13 +27,8 @@
         const shape = L.polygon(latlngs, { pane: "objectives", renderer, className: cls, interactive: false }).addTo(shapes);
         shape.getElement()?.setAttribute("data-objective-shape", String(o.id));
         const at = centreOf(g);
-        const label = L.marker(toLL(at), {
-          pane: "objective-labels", keyboard: true, title: "",
-          icon: L.divIcon({
-            className: `objective-label objective-tag ${part.dataset.holderClass}`, iconSize: null,
-            html: "",
-          }),
-        }).addTo(labels);
+        const icon = L.divIcon({ className: `objective-label objective-tag ${part.dataset.holderClass}`, iconSize: null, html: "" });
+        const label = L.marker(toLL(at), { pane: "objective-labels", keyboard: true, title: "", icon }).addTo(labels);
         const el = label.getElement();
         if (el) {
           el.replaceChildren(part.querySelector("template[data-objective-label]").content.cloneNode(true));
@@ -41,9 +36,7 @@
           el.style.marginLeft = `${-el.offsetWidth / 2}px`;
           el.style.marginTop = `${-el.offsetHeight / 2}px`;
           el.setAttribute("role", "button");
-          el.dataset.objective = o.id;
-          el.dataset.holder = part.dataset.holder;
-          el.dataset.contested = part.dataset.contested;
+          Object.assign(el.dataset, { objective: o.id, holder: part.dataset.holder, contested: part.dataset.contested });
         }
         label.on("click", () => openCard(o.id));
         label.on("keypress", (e) => { if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") openCard(o.id); });
@@ -62,13 +55,11 @@
         label.setLatLng(toLL(at));
         const el = label.getElement();
         if (!el) continue;
-        const w = el.offsetWidth;
-        const hi = el.offsetHeight;
         const c = m.screenPoint(at);
         // Beside its point or area (below it first), so that the holder's colour and pattern stay in sight.
         const b = shape.getElement()?.getBoundingClientRect();
         const half = b ? { x: b.width / 2, y: b.height / 2 } : { x: 0, y: 0 };
-        const spot = m.clearSpot(taken, c, half, w, hi, [4, 24, 48, 96]);
+        const spot = m.clearSpot(taken, c, half, el.offsetWidth, el.offsetHeight, [4, 24, 48, 96]);
         // Nowhere clear (zoomed out over a crowd): left out until there is room, as a stand's label is.
         el.style.visibility = spot ? "" : "hidden";
         if (!spot) continue;
@@ -89,11 +80,7 @@
       card.replaceChildren(...shownCard.childNodes);
       window.htmx?.process(card);
     };
-    const openCard = (id) => {
-      shown = id;
-      fill();
-      m.showPanel("objective");
-    };
+    const openCard = (id) => { shown = id; fill(); m.showPanel("objective"); };
 
     // The cards read anew (game-score.js): the objectives drawn from them, and the one open shows it.
     document.addEventListener("firestep:score", () => { draw(); if (shown !== null && m.root.dataset.shows === "objective") fill(); });
