@@ -100,18 +100,13 @@
     if (old) { layers.stands.removeLayer(old.shape); layers.labels.removeLayer(old.label); standLayers.delete(u.id); }
     if (!onTable(u)) return;
     const spec = sizes.bases[u.base];
-    const facing = u.facing_deg ?? 90;
-    const shape = L.polygon(spec.shape === "round" ? circle([u.x, u.y], spec.w / 2) : rect([u.x, u.y], facing, spec.w, spec.d), {
-      ...drawIn("stands"), className: standClass(u), interactive: false,
-    }).addTo(layers.stands);
+    const at = spec.shape === "round" ? circle([u.x, u.y], spec.w / 2) : rect([u.x, u.y], u.facing_deg ?? 90, spec.w, spec.d);
+    const shape = L.polygon(at, { ...drawIn("stands"), className: standClass(u), interactive: false }).addTo(layers.stands);
     const element = shape.getElement();
     if (element) { Object.assign(element.dataset, { stand: String(u.id), side: u.side }); styleStand(element, u); }
-    const text = `${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}`;
-    const label = L.marker(toLL([u.x, u.y]), {
-      interactive: false, keyboard: false,
-      icon: L.divIcon({ className: `stand-label ${u.side}`, html: `<i class="leader" hidden></i><span>${text}</span>`, iconSize: null }),
-    });
-    layers.labels.addLayer(label);
+    const html = `<i class="leader" hidden></i><span>${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}</span>`;
+    const icon = L.divIcon({ className: `stand-label ${u.side}`, html, iconSize: null });
+    const label = L.marker(toLL([u.x, u.y]), { interactive: false, keyboard: false, icon }).addTo(layers.labels);
     standLayers.set(u.id, { shape, label });
   };
   const drawStands = () => {
@@ -235,7 +230,7 @@
     const mine = ++turnAsked;
     const part = await read(`/games/${game}/map/turn`);
     if (mine !== turnAsked || !part) return;
-    Object.assign(turnBox.dataset, { turn: part.dataset.turn, step: part.dataset.step, sideToMove: part.dataset.sideToMove });
+    Object.assign(turnBox.dataset, part.dataset); // its turn, step and side to move
     turnBox.textContent = part.textContent;
   };
   const drawTurn = () => {
@@ -252,7 +247,8 @@
   let shownStep = null; // the step of the game when the stand's card was last drawn
   // `tapped`: the player tapped the stand (a card left finished, Undo and Done, starts afresh), rather than a
   // live frame or a new step drawing it again. Offline, sw.js answers a card with the seat's last copy of it.
-  let asked = 0; // the card last asked for: an answer to an older ask is dropped
+  let asked = 0; // the card last asked for: an answer to an older ask is dropped (`ask` answers it as undefined)
+  const ask = async (url) => { const mine = ++asked; const part = await read(url); return mine === asked ? part : undefined; };
   const unread = () => document.querySelector("template[data-card-unread]").content.cloneNode(true).childNodes;
   // The card's head is the server's, read anew each time the card is drawn; the acts under it are read on
   // `firestep:stand-shown` (table-act.js). The same stand's card keeps its play and edits: only a head piece
@@ -268,9 +264,8 @@
     const box = section("stand");
     // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to tap.
     if (tapped || box.dataset.headOf !== String(id)) { box.replaceChildren(); box.dataset.headOf = ""; }
-    const mine = ++asked;
-    const head = await read(`/games/${game}/map/units/${id}/head`);
-    if (mine !== asked || selectedStand !== id) return;
+    const head = await ask(`/games/${game}/map/units/${id}/head`);
+    if (head === undefined || selectedStand !== id) return;
     const old = HEAD.map((piece) => box.querySelector(`:scope > ${piece}`));
     if (box.dataset.headOf !== String(id) || !head || old.some((piece) => !piece)) {
       box.replaceChildren(...(head ? head.childNodes : unread()));
@@ -332,9 +327,8 @@
     drawTemplate(id);
     if (!model.templates.get(id)) return;
     // Its card is the server's for this seat (who may move it), its coverage under it (table-coverage.js).
-    const mine = ++asked;
-    const card = await read(`/games/${game}/map/templates/${id}/card`);
-    if (mine !== asked || selectedTemplate !== id) return;
+    const card = await ask(`/games/${game}/map/templates/${id}/card`);
+    if (card === undefined || selectedTemplate !== id) return;
     section("template").replaceChildren(...(card ? card.childNodes : unread()));
     showPanel("template");
     window.dispatchEvent(new CustomEvent("firestep:template-selected", { detail: { id } }));
@@ -378,18 +372,15 @@
     layers.ruler.clearLayers();
     ruler.forEach((p) => L.circleMarker(toLL(p), { ...drawIn("ruler"), radius: 6, className: "ruler-point", interactive: false }).addTo(layers.ruler));
     const reading = document.querySelector("[data-ruler-reading]");
+    delete reading?.dataset.cm;
     if (ruler.length === 2) {
       const [[x1, y1], [x2, y2]] = ruler;
       const cm = Math.hypot(x2 - x1, y2 - y1);
       L.polyline([toLL(ruler[0]), toLL(ruler[1])], { ...drawIn("ruler"), className: "ruler-line", interactive: false }).addTo(layers.ruler);
       const icon = L.divIcon({ className: "ruler-label", html: `<span>${cm.toFixed(1)} cm</span>`, iconSize: null });
       L.marker(toLL([(x1 + x2) / 2, (y1 + y2) / 2]), { interactive: false, icon }).addTo(layers.ruler);
-      reading.textContent = `${cm.toFixed(1)} cm`;
-      reading.dataset.cm = cm.toFixed(1);
-    } else if (reading) {
-      reading.textContent = ruler.length ? "Tap where to measure to." : "Tap two points on the table.";
-      delete reading.dataset.cm;
-    }
+      Object.assign(reading, { textContent: `${cm.toFixed(1)} cm` }).dataset.cm = cm.toFixed(1);
+    } else if (reading) reading.textContent = ruler.length ? "Tap where to measure to." : "Tap two points on the table.";
   };
   // The stands within a finger's reach of a tap (or under it, a large base at high zoom), nearest first.
   // With `accept`, only the stands it accepts: in base contact the enemy under one's own stand is found.
@@ -409,11 +400,9 @@
   const standAt = (containerPoint, accept = null) => standsNear(containerPoint, accept)[0]?.id ?? null;
   // A tap on no stand's base with several in reach, less than twice as far as the nearest: the server's
   // chooser (app/pages/map_cards.py) offers each, nearest first; unread, the nearest's card opens.
-  const CHOICES = 4;
   const chooseStand = async (ids) => {
-    const mine = ++asked;
-    const chooser = await read(`/games/${game}/map/choose?${new URLSearchParams(ids.map((id) => ["stand", id]))}`);
-    if (mine !== asked) return;
+    const chooser = await ask(`/games/${game}/map/choose?${new URLSearchParams(ids.map((id) => ["stand", id]))}`);
+    if (chooser === undefined) return;
     if (!chooser) { showStand(ids[0], true); return; }
     section("choose").replaceChildren(...chooser.childNodes);
     showPanel("choose");
@@ -448,7 +437,7 @@
     // On no stand's base, and another stand less than twice as far: the finger may have meant either.
     const meant = near.filter((n) => n.d < 2 * near[0]?.d);
     if (near.length > 1 && near[0].d > near[0].reachPx && meant.length > 1) {
-      chooseStand(meant.slice(0, CHOICES).map((n) => n.id));
+      chooseStand(meant.slice(0, 4).map((n) => n.id)); // 4 at most (map_cards.CHOICES)
       return;
     }
     if (near.length) showStand(near[0].id, true);
@@ -572,13 +561,14 @@
     resizeTimer = setTimeout(() => {
       const now = canvas.clientWidth > canvas.clientHeight;
       map.invalidateSize();
-      if (now !== landscape) { landscape = now; root.dataset.orientation = landscape ? "landscape" : "portrait"; renderAll(); fitTable(); }
-      root.dataset.drawnFor = `${window.innerWidth}x${window.innerHeight}`;
+      if (now !== landscape) { landscape = now; drawnFor(); renderAll(); fitTable(); }
+      drawnFor();
     }, 120);
   });
-
-  root.dataset.orientation = landscape ? "landscape" : "portrait";
-  root.dataset.drawnFor = `${window.innerWidth}x${window.innerHeight}`;
+  const drawnFor = () => {
+    Object.assign(root.dataset, { orientation: landscape ? "landscape" : "portrait", drawnFor: `${window.innerWidth}x${window.innerHeight}` });
+  };
+  drawnFor();
   drawCloth();
   fitTable();
   drawRuler();

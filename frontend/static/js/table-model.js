@@ -106,12 +106,7 @@
       if (ev.kind === "template-placed" || ev.kind === "template-moved") {
         setTemplate({ ...t, version: ev.id });
       } else if (ev.kind === "template-removed") {
-        removed.set(t.id, Math.max(removed.get(t.id) || 0, ev.id));
-        const cur = templates.get(t.id);
-        if (cur && cur.version < ev.id) {
-          templates.delete(t.id);
-          emit({ templates: true, template: t.id });
-        }
+        dropTemplate(t.id, ev.id, true);
       } else {
         // A frame of the map's view (live.js, data-live-view="map") carries the units it touched as /units
         // answers them; an older frame, or one too big to carry them, carries only the changes.
@@ -130,9 +125,10 @@
       templates.set(t.id, { ...t });
       emit({ templates: true, template: t.id });
     };
-    const dropTemplate = (id, version) => {
+    // Removed as of event `version` (from a frame: only a template older than it; the write's answer: at once).
+    const dropTemplate = (id, version, older = false) => {
       removed.set(id, Math.max(removed.get(id) || 0, version));
-      if (templates.delete(id)) emit({ templates: true, template: id });
+      if ((!older || templates.get(id)?.version < version) && templates.delete(id)) emit({ templates: true, template: id });
     };
 
     return {
