@@ -216,10 +216,7 @@
   const renderAll = () => {
     drawCloth();
     window.dispatchEvent(new CustomEvent("firestep:map-redraw"));
-    drawStands();
-    drawTemplates();
-    drawRuler();
-    drawTurn();
+    [drawStands, drawTemplates, drawRuler, drawTurn].forEach((draw) => draw());
   };
 
   // The turn's chip is the server's (app/pages/map_cards.py), read as the model's turn changes and put in the
@@ -465,7 +462,9 @@
     const zoom = event.target.closest("[data-zoom]");
     if (zoom) { ({ in: () => map.zoomIn(0.75), out: () => map.zoomOut(0.75) }[zoom.dataset.zoom] || fitTable)(); return; }
     if (event.target.closest("[data-panel-close]")) {
-      if (selectedStand) { const id = selectedStand; selectedStand = null; const u = model.units.get(id); if (u) drawStand(u); }
+      const u = model.units.get(selectedStand);
+      selectedStand = null;
+      if (u) drawStand(u);
       showPanel(null);
       return;
     }
@@ -575,9 +574,9 @@
   // A link to #stand-<id> (the board's "End the game" list) opens its card once the table is read.
   const linked = /^#stand-(\d+)$/.exec(location.hash);
   load().then(() => { if (linked && model.units.has(Number(linked[1]))) showStand(Number(linked[1]), true); });
-  const restyle = () => {
-    for (const [id, { shape }] of standLayers) if (shape.getElement() && model.units.get(id)) styleStand(shape.getElement(), model.units.get(id));
-  };
+  const restyle = () => standLayers.forEach(({ shape }, id) => {
+    if (shape.getElement() && model.units.has(id)) styleStand(shape.getElement(), model.units.get(id));
+  });
   // An event taken back (while it is the game's latest), for the cards' Undo: true when it was.
   const undoEvent = async (eventId) => {
     const r = await send(`${api}/events/${eventId}/undo`, { body: {} });
