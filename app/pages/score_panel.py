@@ -12,7 +12,6 @@ frontend/static/js/game-score.js swaps them in, and reads them here as the page 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,7 +31,8 @@ from app.pages.seats import game_page
 from app.pages.templates import humanise, rule_state, templates
 from app.services import clock as clock_service
 from app.services import score as score_service
-from app.services import secret_objectives
+from app.services import secret_objectives, unit_names
+from app.services import units as units_service
 
 __all__ = ["ScorePanel", "frame_panel", "frame_score", "score_panel", "score_panel_page"]
 
@@ -70,10 +70,10 @@ class ObjectiveLine:
     calls: tuple[Call, ...]
     count_words: str = ""  # held_turns: "Held 2 of 3 turns by the attacker."
     # On the map (table-objectives.js draws them from the cards): its shape as GeoJSON ("" for none), its label's
-    # holder ("Contested", "Attacker's", "Nobody's") and the stands on it (JSON ids, named from the map's model).
+    # holder ("Contested", "Attacker's", "Nobody's") and the stands on it as the map labels them ("On it: ...").
     geometry: str = ""
     holder_short: str = ""
-    stands: str = "[]"
+    on_words: str = ""
 
     secret: bool = False  # a secret objective not yet revealed: this seat's own (or the referee's) to read
 
@@ -212,7 +212,9 @@ class Words:
         return f"Held by the {self.word(o.holder)}{stands}{called}{self.lapsed(o)}"
 
 
-def objective_line(o: ObjectiveScoreOut, words: Words, calls: bool) -> ObjectiveLine:
+def objective_line(
+    o: ObjectiveScoreOut, words: Words, calls: bool, names: Mapping[int, str] | None = None
+) -> ObjectiveLine:
     """An objective in words, with the referee's calls where `calls`."""
     offered = tuple(
         Call(
@@ -222,6 +224,7 @@ def objective_line(o: ObjectiveScoreOut, words: Words, calls: bool) -> Objective
         )
         for side in (*SIDES, "")
     )
+    on = [names[i] for i in o.stands if i in names] if names else []  # as the map labels them
     return ObjectiveLine(
         id=o.id,
         name=o.name,
@@ -240,15 +243,21 @@ def objective_line(o: ObjectiveScoreOut, words: Words, calls: bool) -> Objective
         else f"{humanise(o.holder)}'s"
         if o.holder
         else "Nobody's",
-        stands=json.dumps(o.stands),
+        on_words=f"On it: {', '.join(on)}." if on else "",
         secret=not o.revealed,
     )
 
 
 def panel_of(
-    game: Game, score: GameScore, referee: bool, view: str, seals: Mapping[str, str] | None = None
+    game: Game,
+    score: GameScore,
+    referee: bool,
+    view: str,
+    seals: Mapping[str, str] | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> ScorePanel:
-    """The panels of `score` (GET /score's answer) for a seat, the referee's with its calls while in play."""
+    """The panels of `score` (GET /score's answer) for a seat, the referee's with its calls while in play; the
+    map's objective cards name the stands on each by `names` (`stand_names`)."""
     words = Words(game.ruleset, score.turn_word)
     calling = referee and score.status == "playing"
     if score.status == "finished":
@@ -277,7 +286,7 @@ def panel_of(
             )
             for s in score.sides
         ),
-        objectives=tuple(objective_line(o, words, calling and o.contested) for o in score.objectives),
+        objectives=tuple(objective_line(o, words, calling and o.contested, names) for o in score.objectives),
         flagged=sum(1 for o in score.objectives if o.contested and not o.called_by_referee),
         unsettled=tuple(objective_line(o, words, calling) for o in unsettled),
         contested=sum(1 for o in unsettled if o.settled == "contested"),
@@ -298,11 +307,21 @@ def panel_of(
     )
 
 
+def stand_names(session: Session, game: Game) -> dict[int, str]:
+    """Each stand's short name, as the map's labels show it (the units' read, app.services.unit_names)."""
+    return {
+        pk: short for pk, (_, short) in unit_names.names(units_service.list_units(session, game.pk)).items()
+    }
+
+
 def score_panel(session: Session, game: Game, role: str, now: datetime, view: str = VIEWS[0]) -> ScorePanel:
     """The score's panels for a seat of `role`, read as GET /api/v1/games/{id}/score answers."""
     clock = clock_service.game_clock(session, game, now)
     answer = score_service.score_answer(game, score_service.game_score(session, game, role), clock)
-    return panel_of(game, answer, role == "referee", view, secret_objectives.commitments(session, game.pk))
+    seals = secret_objectives.commitments(session, game.pk)
+    return panel_of(
+        game, answer, role == "referee", view, seals, stand_names(session, game) if view == "map" else None
+    )
 
 
 @router.get("/games/{game_id}/score/panel", response_class=HTMLResponse)
@@ -353,6 +372,7 @@ def frame_panel(session: Session, game: Game, role: str, view: str, shared: live
                 role == "referee",
                 view,
                 shared.get("seals", lambda: secret_objectives.commitments(session, game.pk)),
+                shared.get("stand-names", lambda: stand_names(session, game)) if view == "map" else None,
             ).context(),
         ),
     )

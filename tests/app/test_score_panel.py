@@ -275,3 +275,36 @@ def test_every_part_the_board_s_score_sends_at_the_start_has_its_place_on_the_bo
     parts = re.findall(r'hx-swap-oob="\w+:\[([\w-]+)\]"', fragment(sqlite_client, g, g.referee, "board"))
     assert "data-end-settle" in parts
     assert [p for p in parts if not re.search(rf"<[^>]*\s{p}[\s=>]", board.text)] == []
+
+
+def test_the_map_s_objective_card_names_the_stands_on_it_as_the_map_labels_them(
+    sqlite_client: TestClient,
+) -> None:
+    """The stands holding an objective are named on its map card by the server, by the short names the map's
+    labels show (the units' read), for every seat; table-objectives.js names none itself. Not on the board's."""
+    http = sqlite_client
+    g = contested(http)
+    r = http.post(
+        f"/api/v1/games/{g.id}/score/calls",
+        headers=g.referee,
+        json={"objective_id": BRIDGE, "side": "defender"},
+    )
+    assert r.status_code == 200, r.text
+    (held,) = next(
+        o
+        for o in http.get(f"/api/v1/games/{g.id}/score", headers=g.referee).json()["objectives"]
+        if o["id"] == BRIDGE
+    )["stands"]
+    short = next(
+        u for u in http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json() if u["id"] == held
+    )
+    for seat in (g.referee, g.attacker, g.defender):
+        card = (
+            fragment(http, g, seat, "map")
+            .split(f'data-objective-card="{BRIDGE}"', 1)[1]
+            .split("</div>", 1)[0]
+        )
+        on = re.search(r"<p[^>]*data-objective-on[^>]*>([^<]*)</p>", card)
+        assert on is not None and "hidden" not in on.group(0), card
+        assert html.unescape(on.group(1)) == f"On it: {short['short_name']}."
+    assert "data-objective-on" not in fragment(http, g, g.referee, "board")

@@ -10,7 +10,7 @@
     const shown = box.querySelector("[data-card-drawn]");
 
     const turn = document.querySelector("[data-map-turn]");
-    const offer = () => { tool.hidden = !(turn && turn.dataset.sideToMove === m.root.dataset.role); };
+    const offer = () => { tool.hidden = turn?.dataset.sideToMove !== m.root.dataset.role; };
     if (turn) new MutationObserver(offer).observe(turn, { attributes: true, attributeFilter: ["data-side-to-move"] });
     offer();
 

@@ -8,17 +8,13 @@
     if (!m || !list) return;
     const url = `/games/${m.root.dataset.game}/map/coverage`;
     const applied = new Map(); // template id -> what its last tap did, said again after each read
-    let seq = 0;
-    let timer = null;
+    let [seq, timer] = [0, null];
 
     const blockOf = (id) => list.querySelector(`[data-coverage-template="${id}"]`);
     const sayApplied = (box, id) => {
       const said = box.querySelector("[data-applied]");
       const done = applied.get(String(id));
-      if (!said || !done) return;
-      said.dataset.applied = String(done.count);
-      said.textContent = done.text;
-      said.hidden = false;
+      if (said && done) Object.assign(said, { textContent: done.text, hidden: false }).dataset.applied = String(done.count);
     };
     // The selected template's card shows its block, less the heading the card has already.
     const showSelected = () => {
@@ -64,8 +60,7 @@
       applied.set(id, { count, text });
       if (refused.length) m.notice(text);
       button.disabled = false;
-      const box = blockOf(id);
-      if (box) sayApplied(box, id);
+      if (blockOf(id)) sayApplied(blockOf(id), id);
       showSelected();
     });
     schedule();

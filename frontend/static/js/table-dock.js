@@ -44,16 +44,18 @@
       return r;
     };
     const clearOf = (r, p) => p.x >= r.left + REACH && p.x <= r.right - REACH && p.y >= r.top + REACH && p.y <= r.bottom - REACH;
+    // `bounds` fitted into the free part `r`, `by` px inside its edges (`top` inside its top), at once.
+    const fitInto = (bounds, r, by, top, more = {}) => {
+      const size = map.getSize();
+      const paddingBottomRight = [size.x - r.right + by, size.y - r.bottom + by];
+      map.fitBounds(bounds, { paddingTopLeft: [r.left + by, r.top + top], paddingBottomRight, animate: false, ...more });
+    };
     let shrunk = false; // the whole table fitted beside the card: fitted to the screen again when it closes
     const wholeTable = () => {
       panel.dataset.dock = narrow.matches ? "end" : "start"; // the seat's own edge, in reach of the thumb
-      const r = free();
-      const size = map.getSize();
       // A narrow screen shows the turn in the map's top corner: the table starts below it, as fitTable.
       const top = window.matchMedia("(max-width: 899px)").matches && panel.dataset.dock === "end" ? 52 : 8;
-      map.fitBounds(m.tableBounds(), {
-        paddingTopLeft: [r.left + 8, r.top + top], paddingBottomRight: [size.x - r.right + 8, size.y - r.bottom + 8], animate: false,
-      });
+      fitInto(m.tableBounds(), free(), 8, top);
       shrunk = true;
     };
     const place = () => {
@@ -67,19 +69,13 @@
       const points = stands.map((u) => screenPoint([u.x, u.y]));
       // Dock at the end that leaves more of them clear (the seat's own edge when it is a tie).
       const clearAt = (dock) => { panel.dataset.dock = dock; const r = free(); return points.filter((p) => clearOf(r, p)).length; };
-      const own = narrow.matches ? "end" : "start";
-      const other = own === "start" ? "end" : "start";
+      const [own, other] = narrow.matches ? ["end", "start"] : ["start", "end"];
       const atOther = clearAt(other);
       if (clearAt(own) >= atOther) panel.dataset.dock = own; else clearAt(other);
       const r = free();
       if (points.every((p) => clearOf(r, p))) return;
-      const size = map.getSize();
-      map.fitBounds(L.latLngBounds(stands.map((u) => toLL([u.x, u.y]))), {
-        paddingTopLeft: [r.left + REACH, r.top + REACH],
-        paddingBottomRight: [size.x - r.right + REACH, size.y - r.bottom + REACH],
-        maxZoom: Math.max(map.getZoom(), m.fitZoom()), // never closer in than it was or the whole table
-        animate: false,
-      });
+      // Never closer in than it was or than the whole table.
+      fitInto(L.latLngBounds(stands.map((u) => toLL([u.x, u.y]))), r, REACH, REACH, { maxZoom: Math.max(map.getZoom(), m.fitZoom()) });
     };
     let pending = 0;
     const schedule = () => { cancelAnimationFrame(pending); pending = requestAnimationFrame(place); };

@@ -8,38 +8,27 @@
   const canvas = document.querySelector("[data-map-canvas]");
   if (!root || !canvas || !window.L || !window.firestepTableModel || !window.firestepTableDrawing) return;
   const { createMap, addPanes, frame } = window.firestepTableDrawing;
-  const W = Number(root.dataset.width);
-  const LEN = Number(root.dataset.length);
-  const game = root.dataset.game;
-  const role = root.dataset.role;
-  const sizes = JSON.parse(document.getElementById("map-sizes").textContent);
-  const names = JSON.parse(document.getElementById("map-names").textContent);
-  // The rule set's counter the markers move (drawn on a stand and its label).
-  const ruleState = JSON.parse(document.getElementById("map-state").textContent);
-  const marker = ruleState.marker;
+  const [W, LEN, { game, role }] = [Number(root.dataset.width), Number(root.dataset.length), root.dataset];
+  const island = (id) => JSON.parse(document.getElementById(id).textContent);
+  const [sizes, names] = [island("map-sizes"), island("map-names")];
+  const { marker } = island("map-state"); // the rule set's counter the markers move (drawn on a stand and its label)
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
   const notice = window.firestepNotice;
   // What to do next ("Tap where … goes."): an instruction, in the notices' plain style, never a refusal's.
-  const tell = (text) => (window.firestepNotice ? window.firestepNotice(text, false, { key: "instruction", tone: "info" }) : null);
+  const tell = (text) => (notice ? notice(text, false, { key: "instruction", tone: "info" }) : null);
   const api = `/api/v1/games/${game}`;
   const nameOf = (u) => (names[u.id] ? names[u.id] : { full: u.name, short: u.name });
   // Every read of the units brings the names anew (a unit added since the page loaded, or one whose name
-  // changed because another was added beside it): true when a label has to be redrawn.
-  const learnNames = (units) => {
-    let changed = false;
-    for (const u of units || []) {
-      if (!u.short_name) continue;
-      const known = names[u.id];
-      if (!known || known.short !== u.short_name || known.full !== u.full_name) {
-        names[u.id] = { ...known, full: u.full_name || u.short_name, short: u.short_name };
-        changed = true;
-      }
-    }
-    return changed;
-  };
+  // changed because another was added beside it), before the model redraws every label with them.
+  const learnNames = (units) => (units || []).forEach((u) => {
+    if (u.short_name) names[u.id] = { ...names[u.id], full: u.full_name || u.short_name, short: u.short_name };
+  });
   const mayActFor = (side) => role === "referee" || role === side;
+  const clamp = (v, most) => Number(Math.max(0, Math.min(most, v)).toFixed(2));
+  const onTheTable = ([x, y]) => [clamp(x, W), clamp(y, LEN)];
+  const mapChanged = () => window.dispatchEvent(new CustomEvent("firestep:map-changed"));
 
   const { send } = window.firestepOutbox;
   const { refusal, failed, overridden, mayOverride } = window.firestepApi;
@@ -66,16 +55,8 @@
   addPanes(map, PANES);
   for (const name of Object.keys(PANES)) renderers[name] = L.svg({ pane: name, padding: 0.5 });
   const drawIn = (name) => ({ pane: name, renderer: renderers[name] });
-  const layers = {
-    cloth: L.layerGroup().addTo(map),
-    terrain: L.layerGroup().addTo(map),
-    board: L.layerGroup().addTo(map),
-    stands: L.layerGroup().addTo(map),
-    templates: L.layerGroup().addTo(map),
-    handles: L.layerGroup().addTo(map),
-    labels: L.layerGroup(),
-    ruler: L.layerGroup().addTo(map),
-  };
+  const layers = Object.fromEntries(["cloth", "terrain", "board", "stands", "templates", "handles", "labels", "ruler"]
+    .map((name) => [name, name === "labels" ? L.layerGroup() : L.layerGroup().addTo(map)])); // labels: as zoomed in
   const fitTable = () => {
     // A wide screen keeps the details card's column (along the seat's own edge) free of the table.
     const card = canvas.clientWidth >= 1400 ? 416 : 8;
@@ -109,27 +90,23 @@
     "map-stand", u.side, markersOf(u) ? `sup sup-${Math.min(3, markersOf(u))}` : "",
     coverClass.get(u.id) || "", noTarget.has(u.id) ? "no-target" : "", selectedStand === u.id ? "selected" : "",
   ].filter(Boolean).join(" ");
+  const styleStand = (el, u) => {
+    el.setAttribute("class", standClass(u));
+    if (noTarget.has(u.id)) el.setAttribute("data-no-target", noTarget.get(u.id));
+    else el.removeAttribute("data-no-target");
+  };
   const drawStand = (u) => {
     const old = standLayers.get(u.id);
     if (old) { layers.stands.removeLayer(old.shape); layers.labels.removeLayer(old.label); standLayers.delete(u.id); }
     if (!onTable(u)) return;
     const spec = sizes.bases[u.base];
-    const facing = u.facing_deg ?? 90;
-    const shape = L.polygon(spec.shape === "round" ? circle([u.x, u.y], spec.w / 2) : rect([u.x, u.y], facing, spec.w, spec.d), {
-      ...drawIn("stands"), className: standClass(u), interactive: false,
-    }).addTo(layers.stands);
+    const at = spec.shape === "round" ? circle([u.x, u.y], spec.w / 2) : rect([u.x, u.y], u.facing_deg ?? 90, spec.w, spec.d);
+    const shape = L.polygon(at, { ...drawIn("stands"), className: standClass(u), interactive: false }).addTo(layers.stands);
     const element = shape.getElement();
-    if (element) {
-      element.setAttribute("data-stand", String(u.id));
-      element.setAttribute("data-side", u.side);
-      if (noTarget.has(u.id)) element.setAttribute("data-no-target", noTarget.get(u.id));
-    }
-    const text = `${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}`;
-    const label = L.marker(toLL([u.x, u.y]), {
-      interactive: false, keyboard: false,
-      icon: L.divIcon({ className: `stand-label ${u.side}`, html: `<i class="leader" hidden></i><span>${text}</span>`, iconSize: null }),
-    });
-    layers.labels.addLayer(label);
+    if (element) { Object.assign(element.dataset, { stand: String(u.id), side: u.side }); styleStand(element, u); }
+    const html = `<i class="leader" hidden></i><span>${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}</span>`;
+    const icon = L.divIcon({ className: `stand-label ${u.side}`, html, iconSize: null });
+    const label = L.marker(toLL([u.x, u.y]), { interactive: false, keyboard: false, icon }).addTo(layers.labels);
     standLayers.set(u.id, { shape, label });
   };
   const drawStands = () => {
@@ -179,8 +156,7 @@
       text.style.transform = `translate(${spot.r.left - s.c.x}px, ${spot.r.top - s.c.y}px)`;
       // A label set further out than beside its stand points back to it.
       leader.hidden = spot.far < 24;
-      const dx = spot.x - s.c.x;
-      const dy = spot.y - s.c.y;
+      const [dx, dy] = [spot.x - s.c.x, spot.y - s.c.y];
       leader.style.width = `${Math.hypot(dx, dy)}px`;
       leader.style.transform = `rotate(${Math.atan2(dy, dx)}rad)`;
     }
@@ -198,49 +174,37 @@
     if (old) { layers.templates.removeLayer(old.shape); layers.handles.removeLayer(old.handle); templateLayers.delete(id); }
     const t = model.templates.get(id);
     if (!t) { if (selectedTemplate === id) { selectedTemplate = null; if (panelShows === "template") showPanel(null); } return; }
-    const shape = L.polygon(templateShape(t), {
-      ...drawIn("templates"),
-      className: `tpl tpl-${t.side}${selectedTemplate === id ? " selected" : ""}`, interactive: false,
-    }).addTo(layers.templates);
+    const cls = `tpl-${t.side}${selectedTemplate === id ? " selected" : ""}`;
+    const shape = L.polygon(templateShape(t), { ...drawIn("templates"), className: `tpl ${cls}`, interactive: false }).addTo(layers.templates);
     shape.getElement()?.setAttribute("data-template", String(id));
     const movable = mayActFor(t.side) && model.turn.status !== "finished";
     const handle = L.marker(toLL([t.x, t.y]), {
-      draggable: movable,
-      autoPan: true,
-      keyboard: false,
-      title: `${humanise(t.kind)} template of the ${t.side}`,
+      draggable: movable, autoPan: true, keyboard: false, title: `${humanise(t.kind)} template of the ${t.side}`,
       icon: L.divIcon({
-        className: `tpl-handle tpl-${t.side}${selectedTemplate === id ? " selected" : ""}`,
+        className: `tpl-handle ${cls}`,
         html: `<span class="tpl-kind">${escapeHtml(humanise(t.kind))}</span><span class="tpl-owner">${humanise(t.side)}</span>`,
-        // Below the template's centre, so a small template and the stands under it stay in sight.
-        iconSize: [112, 44],
-        iconAnchor: [56, -8],
+        iconSize: [112, 44], iconAnchor: [56, -8], // below its centre: a small template and its stands stay in sight
       }),
     }).addTo(layers.handles);
     handle.getElement()?.setAttribute("data-template-handle", String(id));
     handle.on("click", () => selectTemplate(id));
-    handle.on("drag", () => {
-      const [x, y] = fromLL(handle.getLatLng());
-      shape.setLatLngs(templateShape({ ...t, x, y }));
-    });
-    handle.on("dragend", async () => {
-      const [x, y] = fromLL(handle.getLatLng()).map((v, i) => Math.max(0, Math.min(i ? LEN : W, v)));
-      const moved = { ...t, x: Number(x.toFixed(2)), y: Number(y.toFixed(2)) };
-      model.templates.set(id, moved); // shown at once; the answer or the stream sets its version
-      drawTemplate(id);
+    handle.on("drag", () => { const [x, y] = fromLL(handle.getLatLng()); shape.setLatLngs(templateShape({ ...t, x, y })); });
+    handle.on("dragend", () => {
+      const [x, y] = onTheTable(fromLL(handle.getLatLng()));
+      patchTemplate(t, { x, y }, "The template's move was not saved; it is back where it was.");
       selectTemplate(id);
-      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
-      const result = await send(`${api}/templates/${id}`, { method: "PATCH", body: { x: moved.x, y: moved.y } });
-      if (failed(result)) {
-        notice(refusal(result, "The template's move was not saved; it is back where it was."));
-        model.templates.set(id, t);
-        drawTemplate(id);
-      } else if (result.ok && result.data) {
-        model.setTemplate(result.data.template);
-      }
-      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
     });
     templateLayers.set(id, { shape, handle });
+  };
+  // A template moved or turned: shown at once, the answer or the stream sets its version; refused, put back.
+  const patchTemplate = async (t, change, said) => {
+    model.templates.set(t.id, { ...t, ...change });
+    drawTemplate(t.id);
+    mapChanged();
+    const result = await send(`${api}/templates/${t.id}`, { method: "PATCH", body: change });
+    if (failed(result)) { notice(refusal(result, said)); model.templates.set(t.id, t); drawTemplate(t.id); }
+    else if (result.ok && result.data) model.setTemplate(result.data.template);
+    mapChanged();
   };
   const drawTemplates = () => {
     layers.templates.clearLayers();
@@ -252,10 +216,7 @@
   const renderAll = () => {
     drawCloth();
     window.dispatchEvent(new CustomEvent("firestep:map-redraw"));
-    drawStands();
-    drawTemplates();
-    drawRuler();
-    drawTurn();
+    [drawStands, drawTemplates, drawRuler, drawTurn].forEach((draw) => draw());
   };
 
   // The turn's chip is the server's (app/pages/map_cards.py), read as the model's turn changes and put in the
@@ -266,7 +227,7 @@
     const mine = ++turnAsked;
     const part = await read(`/games/${game}/map/turn`);
     if (mine !== turnAsked || !part) return;
-    Object.assign(turnBox.dataset, { turn: part.dataset.turn, step: part.dataset.step, sideToMove: part.dataset.sideToMove });
+    Object.assign(turnBox.dataset, part.dataset); // its turn, step and side to move
     turnBox.textContent = part.textContent;
   };
   const drawTurn = () => {
@@ -283,13 +244,13 @@
   let shownStep = null; // the step of the game when the stand's card was last drawn
   // `tapped`: the player tapped the stand (a card left finished, Undo and Done, starts afresh), rather than a
   // live frame or a new step drawing it again. Offline, sw.js answers a card with the seat's last copy of it.
-  let asked = 0; // the card last asked for: an answer to an older ask is dropped
+  let asked = 0; // the card last asked for: an answer to an older ask is dropped (`ask` answers it as undefined)
+  const ask = async (url) => { const mine = ++asked; const part = await read(url); return mine === asked ? part : undefined; };
   const unread = () => document.querySelector("template[data-card-unread]").content.cloneNode(true).childNodes;
   // The card's head is the server's, read anew each time the card is drawn; the acts under it are read on
   // `firestep:stand-shown` (table-act.js). The same stand's card keeps its play and edits: only a head piece
   // that changed is replaced, so a button under the finger stays where it is.
   const HEAD = ["[data-stand-name]", "[data-stand-path]", "[data-stand-facts]"];
-  let headShown = ""; // the head as last put in the card
   const showStand = async (id, tapped = false) => {
     const u = model.units.get(id);
     const prev = selectedStand;
@@ -300,22 +261,19 @@
     const box = section("stand");
     // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to tap.
     if (tapped || box.dataset.headOf !== String(id)) { box.replaceChildren(); box.dataset.headOf = ""; }
-    const mine = ++asked;
-    const head = await read(`/games/${game}/map/units/${id}/head`);
-    if (mine !== asked || selectedStand !== id) return;
+    const head = await ask(`/games/${game}/map/units/${id}/head`);
+    if (head === undefined || selectedStand !== id) return;
     const old = HEAD.map((piece) => box.querySelector(`:scope > ${piece}`));
     if (box.dataset.headOf !== String(id) || !head || old.some((piece) => !piece)) {
       box.replaceChildren(...(head ? head.childNodes : unread()));
       box.dataset.headOf = head ? String(id) : "";
-    } else if (head.outerHTML !== headShown) {
-      HEAD.forEach((piece, i) => old[i].replaceWith(head.querySelector(`:scope > ${piece}`)));
+    } else {
+      HEAD.forEach((piece, i) => { const now = head.querySelector(`:scope > ${piece}`); if (!old[i].isEqualNode(now)) old[i].replaceWith(now); });
     }
-    headShown = head ? head.outerHTML : "";
     box.querySelector("[data-stand-action='move']")?.setAttribute("aria-pressed", String(mode.kind === "move"));
     if (panelShows !== "stand") showPanel("stand");
-    const step = model.turn.step;
-    const moved = shownStep !== step;
-    shownStep = step;
+    const moved = shownStep !== model.turn.step;
+    shownStep = model.turn.step;
     window.dispatchEvent(new CustomEvent("firestep:stand-shown", { detail: { id, tapped, moved } }));
   };
   // `forced`: the referee confirmed the override of the card's greyed act (the rules of play refuse it now).
@@ -334,35 +292,29 @@
       drawRuler();
       return;
     }
-    const body = action === "add-marker" ? { delta: 1 } : { delta: -1 };
-    const result = await sendOrOverride(`${api}/units/${u.id}/markers`, forced ? { ...body, override: true } : body);
-    if (failed(result)) {
-      notice(refusal(result, "The marker was not saved; check the connection."));
-      return;
-    }
-    if (result.ok && result.data) {
-      model.apply({ id: result.data.event_id, kind: "marker", payload: { changes: result.data.changes } });
-      showStand(u.id);
-    }
+    const body = { delta: action === "add-marker" ? 1 : -1, ...(forced ? { override: true } : {}) };
+    const result = await writeStand(u.id, "markers", body, "The marker was not saved; check the connection.");
+    if (!failed(result) && result.ok && result.data) showStand(u.id);
   };
-  const moveStand = async (id, [x, y], forced = false) => {
+  // A stand's write: refused, said so; answered, its changes applied to the model at once.
+  const writeStand = async (id, what, body, said) => {
+    const r = await sendOrOverride(`${api}/units/${id}/${what}`, body);
+    if (failed(r)) notice(refusal(r, said));
+    else if (r.ok && r.data) model.apply({ id: r.data.event_id, kind: what === "move" ? "move" : "marker", payload: { changes: r.data.changes } });
+    return r;
+  };
+  const moveStand = async (id, point, forced = false) => {
     const u = model.units.get(id);
     if (!u) return;
     const before = { ...u };
-    const to = { x: Number(Math.max(0, Math.min(W, x)).toFixed(2)), y: Number(Math.max(0, Math.min(LEN, y)).toFixed(2)) };
-    Object.assign(u, to);
+    const [x, y] = onTheTable(point);
+    Object.assign(u, { x, y });
     drawStand(u);
-    const body = { ...to, facing_deg: u.facing_deg ?? 90, ...(forced ? { override: true } : {}) };
-    const result = await sendOrOverride(`${api}/units/${id}/move`, body);
-    if (failed(result)) {
-      notice(refusal(result, "The move was not saved; the stand is back where it was."));
-      Object.assign(u, { x: before.x, y: before.y });
-      drawStand(u);
-    } else if (result.ok && result.data) {
-      model.apply({ id: result.data.event_id, kind: "move", payload: { changes: result.data.changes } });
-    }
+    const body = { x, y, facing_deg: u.facing_deg ?? 90, ...(forced ? { override: true } : {}) };
+    const said = "The move was not saved; the stand is back where it was.";
+    if (failed(await writeStand(id, "move", body, said))) { Object.assign(u, { x: before.x, y: before.y }); drawStand(u); }
     showStand(id);
-    window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+    mapChanged();
   };
 
   const selectTemplate = async (id) => {
@@ -372,9 +324,8 @@
     drawTemplate(id);
     if (!model.templates.get(id)) return;
     // Its card is the server's for this seat (who may move it), its coverage under it (table-coverage.js).
-    const mine = ++asked;
-    const card = await read(`/games/${game}/map/templates/${id}/card`);
-    if (mine !== asked || selectedTemplate !== id) return;
+    const card = await ask(`/games/${game}/map/templates/${id}/card`);
+    if (card === undefined || selectedTemplate !== id) return;
     section("template").replaceChildren(...(card ? card.childNodes : unread()));
     showPanel("template");
     window.dispatchEvent(new CustomEvent("firestep:template-selected", { detail: { id } }));
@@ -382,27 +333,10 @@
   const templateAction = async (action) => {
     const t = model.templates.get(selectedTemplate);
     if (!t) return;
-    if (action === "turn") {
-      const rotation = (t.rotation + 45) % 360;
-      model.templates.set(t.id, { ...t, rotation });
-      drawTemplate(t.id);
-      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
-      const result = await send(`${api}/templates/${t.id}`, { method: "PATCH", body: { rotation } });
-      if (failed(result)) {
-        notice(refusal(result, "The turn was not saved."));
-        model.templates.set(t.id, t);
-        drawTemplate(t.id);
-      } else if (result.ok && result.data) {
-        model.setTemplate(result.data.template);
-      }
-      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
-    }
+    if (action === "turn") patchTemplate(t, { rotation: (t.rotation + 45) % 360 }, "The turn was not saved.");
     if (action === "remove") {
       const result = await send(`${api}/templates/${t.id}`, { method: "DELETE" });
-      if (failed(result)) {
-        notice(refusal(result, "The template is still on the table: the removal was not saved."));
-        return;
-      }
+      if (failed(result)) { notice(refusal(result, "The template is still on the table: the removal was not saved.")); return; }
       model.dropTemplate(t.id, result.ok && result.data ? result.data.event_id : t.version);
       selectedTemplate = null;
       showPanel(null);
@@ -410,23 +344,12 @@
   };
   let templateSide = "attacker";
   const addTemplate = async (kind) => {
-    const [x, y] = fromLL(map.getCenter());
-    const body = {
-      kind,
-      x: Number(Math.max(0, Math.min(W, x)).toFixed(2)),
-      y: Number(Math.max(0, Math.min(LEN, y)).toFixed(2)),
-      rotation: role === "defender" ? 270 : 90,
-    };
-    if (role === "referee") { body.side = templateSide; body.rotation = templateSide === "defender" ? 270 : 90; }
+    const [x, y] = onTheTable(fromLL(map.getCenter()));
+    const side = role === "referee" ? templateSide : role;
+    const body = { kind, x, y, rotation: side === "defender" ? 270 : 90, ...(role === "referee" ? { side } : {}) };
     const result = await send(`${api}/templates`, { body });
-    if (failed(result)) {
-      notice(refusal(result, "The template was not laid: check the connection."));
-      return;
-    }
-    if (result.ok && result.data) {
-      model.setTemplate(result.data.template);
-      selectTemplate(result.data.template.id);
-    }
+    if (failed(result)) notice(refusal(result, "The template was not laid: check the connection."));
+    else if (result.ok && result.data) { model.setTemplate(result.data.template); selectTemplate(result.data.template.id); }
   };
 
   let mode = { kind: "idle" };
@@ -446,20 +369,15 @@
     layers.ruler.clearLayers();
     ruler.forEach((p) => L.circleMarker(toLL(p), { ...drawIn("ruler"), radius: 6, className: "ruler-point", interactive: false }).addTo(layers.ruler));
     const reading = document.querySelector("[data-ruler-reading]");
+    delete reading?.dataset.cm;
     if (ruler.length === 2) {
       const [[x1, y1], [x2, y2]] = ruler;
       const cm = Math.hypot(x2 - x1, y2 - y1);
       L.polyline([toLL(ruler[0]), toLL(ruler[1])], { ...drawIn("ruler"), className: "ruler-line", interactive: false }).addTo(layers.ruler);
-      L.marker(toLL([(x1 + x2) / 2, (y1 + y2) / 2]), {
-        interactive: false,
-        icon: L.divIcon({ className: "ruler-label", html: `<span>${cm.toFixed(1)} cm</span>`, iconSize: null }),
-      }).addTo(layers.ruler);
-      reading.textContent = `${cm.toFixed(1)} cm`;
-      reading.dataset.cm = cm.toFixed(1);
-    } else if (reading) {
-      reading.textContent = ruler.length ? "Tap where to measure to." : "Tap two points on the table.";
-      delete reading.dataset.cm;
-    }
+      const icon = L.divIcon({ className: "ruler-label", html: `<span>${cm.toFixed(1)} cm</span>`, iconSize: null });
+      L.marker(toLL([(x1 + x2) / 2, (y1 + y2) / 2]), { interactive: false, icon }).addTo(layers.ruler);
+      Object.assign(reading, { textContent: `${cm.toFixed(1)} cm` }).dataset.cm = cm.toFixed(1);
+    } else if (reading) reading.textContent = ruler.length ? "Tap where to measure to." : "Tap two points on the table.";
   };
   // The stands within a finger's reach of a tap (or under it, a large base at high zoom), nearest first.
   // With `accept`, only the stands it accepts: in base contact the enemy under one's own stand is found.
@@ -470,8 +388,7 @@
       if (accept && !accept(u)) continue;
       const c = screenPoint([u.x, u.y]);
       const spec = sizes.bases[u.base];
-      const reachCm = Math.max(spec.w, spec.d) / 2;
-      const reachPx = screenPoint([u.x + reachCm, u.y]).distanceTo(c);
+      const reachPx = screenPoint([u.x + Math.max(spec.w, spec.d) / 2, u.y]).distanceTo(c);
       const d = c.distanceTo(containerPoint);
       if (d <= Math.max(HIT_PX, reachPx)) near.push({ id, d, reachPx });
     }
@@ -480,11 +397,9 @@
   const standAt = (containerPoint, accept = null) => standsNear(containerPoint, accept)[0]?.id ?? null;
   // A tap on no stand's base with several in reach, less than twice as far as the nearest: the server's
   // chooser (app/pages/map_cards.py) offers each, nearest first; unread, the nearest's card opens.
-  const CHOICES = 4;
   const chooseStand = async (ids) => {
-    const mine = ++asked;
-    const chooser = await read(`/games/${game}/map/choose?${new URLSearchParams(ids.map((id) => ["stand", id]))}`);
-    if (mine !== asked) return;
+    const chooser = await ask(`/games/${game}/map/choose?${new URLSearchParams(ids.map((id) => ["stand", id]))}`);
+    if (chooser === undefined) return;
     if (!chooser) { showStand(ids[0], true); return; }
     section("choose").replaceChildren(...chooser.childNodes);
     showPanel("choose");
@@ -498,9 +413,9 @@
       if (id !== null) { mode.pick(id); return; }
       const other = standAt(e.containerPoint);
       if (other === null) return;
-      const ended = mode.ended;
+      const { ended } = mode;
       setMode({ kind: "idle" });
-      if (ended) ended();
+      ended?.();
       showStand(other, true);
       return;
     }
@@ -519,7 +434,7 @@
     // On no stand's base, and another stand less than twice as far: the finger may have meant either.
     const meant = near.filter((n) => n.d < 2 * near[0]?.d);
     if (near.length > 1 && near[0].d > near[0].reachPx && meant.length > 1) {
-      chooseStand(meant.slice(0, CHOICES).map((n) => n.id));
+      chooseStand(meant.slice(0, 4).map((n) => n.id)); // 4 at most (map_cards.CHOICES)
       return;
     }
     if (near.length) showStand(near[0].id, true);
@@ -535,8 +450,7 @@
     if (tool) {
       const name = tool.dataset.tool;
       showPanel(panelShows === name ? null : name);
-      if (name === "ruler" && panelShows === "ruler") { ruler = []; setMode({ kind: "ruler" }); drawRuler(); }
-      if (name === "ruler" && panelShows !== "ruler") { ruler = []; setMode({ kind: "idle" }); drawRuler(); }
+      if (name === "ruler") { ruler = []; setMode({ kind: panelShows === "ruler" ? "ruler" : "idle" }); drawRuler(); }
       return;
     }
     if (event.target.closest("[data-turn-view]")) {
@@ -546,14 +460,11 @@
       return;
     }
     const zoom = event.target.closest("[data-zoom]");
-    if (zoom) {
-      if (zoom.dataset.zoom === "in") map.zoomIn(0.75);
-      else if (zoom.dataset.zoom === "out") map.zoomOut(0.75);
-      else fitTable();
-      return;
-    }
+    if (zoom) { ({ in: () => map.zoomIn(0.75), out: () => map.zoomOut(0.75) }[zoom.dataset.zoom] || fitTable)(); return; }
     if (event.target.closest("[data-panel-close]")) {
-      if (selectedStand) { const id = selectedStand; selectedStand = null; const u = model.units.get(id); if (u) drawStand(u); }
+      const u = model.units.get(selectedStand);
+      selectedStand = null;
+      if (u) drawStand(u);
       showPanel(null);
       return;
     }
@@ -568,25 +479,21 @@
     const choice = event.target.closest("[data-stand-choice]");
     if (choice) { showStand(Number(choice.dataset.standChoice), true); return; }
     const sa = event.target.closest("[data-stand-action]");
-    // A greyed act of the card is the referee's to do anyway, as on the board (table-act.js tells the rest).
-    const overrides = sa && sa.matches("[data-act-greyed]") && role === "referee";
-    if (overrides && mayOverride(sa.title)) {
-      standAction(sa.dataset.standAction, true);
+    if (sa) {
+      // A greyed act of the card is the referee's to do anyway, as on the board (table-act.js tells the rest).
+      const greyed = sa.matches("[data-act-greyed]");
+      if (!greyed || (role === "referee" && mayOverride(sa.title))) standAction(sa.dataset.standAction, greyed);
       return;
     }
-    if (sa) { if (!sa.matches("[data-act-greyed]")) standAction(sa.dataset.standAction); return; }
     const ta = event.target.closest("[data-template-action]");
     if (ta) templateAction(ta.dataset.templateAction);
   });
 
+  // A new step, or the game's end: the open card shows what may be done now (its acts read anew).
+  const newStep = () => { if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand); };
   model.listen((what) => {
     if (what.all || what.turn) readTurn();
-    if (what.all) {
-      renderAll();
-      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
-      if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand);
-      return;
-    }
+    if (what.all) { renderAll(); mapChanged(); newStep(); return; }
     if (what.changed) {
       for (const id of what.changed) { const u = model.units.get(id); if (u) drawStand(u); }
       if (map.hasLayer(layers.labels)) declutter();
@@ -596,51 +503,33 @@
     if (what.turn) {
       drawTurn();
       if (model.turn.status === "finished") for (const id of model.templates.keys()) drawTemplate(id);
-      // A new step, or the game's end: the open card shows what may be done now (its acts read anew).
-      if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand);
+      newStep();
     }
-    if (what.units || what.templates) window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+    if (what.units || what.templates) mapChanged();
   });
 
   const getJson = (url) => fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
-  let loading = null;
-  const load = () => {
-    if (loading) return loading;
-    loading = (async () => {
-      try {
-        // The state first: the units read after it are at least as new as its event id.
-        const state = await getJson(`${api}/state`);
-        const units = await getJson(`${api}/units`);
-        const renamed = learnNames(units);
-        model.setState(state, units);
-        if (renamed) drawStands();
-        const svg = svgOf();
-        if (svg) { svg.dataset.tableMap = ""; svg.dataset.loaded = String(standLayers.size); }
-        root.dataset.asOf = String(model.asOf);
-        root.dataset.loaded = String(standLayers.size);
-      } catch (status) {
-        notice(status === 401 || status === 403 ? "Join this game to see its table." : "The table could not be loaded; check the connection.");
-      } finally {
-        loading = null;
-      }
-    })();
-    return loading;
+  // The state first, so the units read after it (where asked for) are at least as new as its event id.
+  const readTable = async (withUnits) => {
+    const state = await getJson(`${api}/state`);
+    const units = withUnits ? await getJson(`${api}/units`) : null;
+    learnNames(units);
+    model.setState(state, units);
   };
+  let loading = null;
+  const load = () => (loading ||= readTable(true).then(() => {
+    const svg = svgOf();
+    if (svg) { svg.dataset.tableMap = ""; svg.dataset.loaded = String(standLayers.size); }
+    root.dataset.asOf = String(model.asOf);
+    root.dataset.loaded = String(standLayers.size);
+  }, (status) => {
+    notice(status === 401 || status === 403 ? "Join this game to see its table." : "The table could not be loaded; check the connection.");
+  }).finally(() => { loading = null; }));
   let pendingRead = null;
+  // Many frames in a burst (a new turn brings several) are read back once; the units only where a frame asked.
   const readBack = (what) => {
-    // Many frames in a burst (a new turn brings several) are read back once.
     clearTimeout(pendingRead);
-    pendingRead = setTimeout(async () => {
-      // The state first, so the units read after it are at least as new; the units only where a frame asked.
-      const state = await getJson(`${api}/state`).catch(() => null);
-      const units = state && what.has("units") ? await getJson(`${api}/units`).catch(() => null) : null;
-      if (state && (what.has("state") || units)) {
-        const renamed = learnNames(units);
-        model.setState(state, units);
-        if (renamed) drawStands();
-      }
-      what.clear();
-    }, 40);
+    pendingRead = setTimeout(() => { const units = what.has("units"); what.clear(); readTable(units).catch(() => null); }, 40);
   };
   const wanted = new Set();
   // The state frames carry, set once for frames that come together: setting it redraws the whole table.
@@ -671,29 +560,23 @@
     resizeTimer = setTimeout(() => {
       const now = canvas.clientWidth > canvas.clientHeight;
       map.invalidateSize();
-      if (now !== landscape) { landscape = now; root.dataset.orientation = landscape ? "landscape" : "portrait"; renderAll(); fitTable(); }
-      root.dataset.drawnFor = `${window.innerWidth}x${window.innerHeight}`;
+      if (now !== landscape) { landscape = now; drawnFor(); renderAll(); fitTable(); }
+      drawnFor();
     }, 120);
   });
-
-  root.dataset.orientation = landscape ? "landscape" : "portrait";
-  root.dataset.drawnFor = `${window.innerWidth}x${window.innerHeight}`;
+  const drawnFor = () => {
+    Object.assign(root.dataset, { orientation: landscape ? "landscape" : "portrait", drawnFor: `${window.innerWidth}x${window.innerHeight}` });
+  };
+  drawnFor();
   drawCloth();
   fitTable();
   drawRuler();
   // A link to #stand-<id> (the board's "End the game" list) opens its card once the table is read.
   const linked = /^#stand-(\d+)$/.exec(location.hash);
   load().then(() => { if (linked && model.units.has(Number(linked[1]))) showStand(Number(linked[1]), true); });
-  const restyle = () => {
-    for (const id of standLayers.keys()) {
-      const el = standLayers.get(id).shape.getElement();
-      const u = model.units.get(id);
-      if (!el || !u) continue;
-      el.setAttribute("class", standClass(u));
-      if (noTarget.has(id)) el.setAttribute("data-no-target", noTarget.get(id));
-      else el.removeAttribute("data-no-target");
-    }
-  };
+  const restyle = () => standLayers.forEach(({ shape }, id) => {
+    if (shape.getElement() && model.units.has(id)) styleStand(shape.getElement(), model.units.get(id));
+  });
   // An event taken back (while it is the game's latest), for the cards' Undo: true when it was.
   const undoEvent = async (eventId) => {
     const r = await send(`${api}/events/${eventId}/undo`, { body: {} });
@@ -703,35 +586,17 @@
     return true;
   };
   // For the map's other scripts (table-*.js) and tests.
+  const marking = (marks) => (entries) => { marks.clear(); for (const [id, v] of entries || []) marks.set(id, v); restyle(); };
   window.firestepMap = {
-    undoEvent,
-    model, sizes, W, LEN, api, role, send, refusal, failed, nameOf, mayActFor, notice, tell, onTable,
-    setCover: (classes) => {
-      coverClass.clear();
-      for (const [id, cls] of classes) coverClass.set(id, cls);
-      restyle();
-    },
+    undoEvent, model, sizes, api, role, send, refusal, failed, nameOf, notice, tell, onTable, h, section, root, humanise,
+    setCover: marking(coverClass),
     // While a target is picked: the stands it may not be (id -> why), greyed on the map; none once it stops.
-    markTargets: (marks) => {
-      noTarget.clear();
-      for (const [id, why] of marks || []) noTarget.set(id, why);
-      restyle();
-    },
+    markTargets: marking(noTarget),
     selectedTemplate: () => selectedTemplate,
-    fitZoom: table.fitZoom, // the zoom that shows the whole table
-    screenPoint,
-    standBoxes,
-    clearSpot: table.clearSpot,
-    boxOf: table.boxOf,
-    grow: table.grow,
-    isClear: table.isClear,
-    leaflet: map,
-    layers,
-    h,
-    section,
-    showPanel,
-    showStand,
     selectedStand: () => selectedStand,
+    fitZoom: table.fitZoom, // the zoom that shows the whole table
+    clearSpot: table.clearSpot, boxOf: table.boxOf, grow: table.grow, isClear: table.isClear,
+    screenPoint, standBoxes, leaflet: map, layers, showPanel, showStand, fitTable, tableBounds,
     // Each tap near a stand it `accept`s calls `pick(id)` until `stopPicking`; a tap on another stand ends it
     // (`ended()`) and opens that stand's card. The pick lasts while its `panel` is shown.
     pickStand: (pick, { accept = null, ended = null, panel = "stand" } = {}) => setMode({ kind: "pick", pick, accept, ended, panel }),
@@ -742,8 +607,6 @@
       const b = screenPoint([W, LEN]);
       return { left: Math.min(a.x, b.x), right: Math.max(a.x, b.x), top: Math.min(a.y, b.y), bottom: Math.max(a.y, b.y) };
     },
-    fitTable,
-    tableBounds,
     // For tests and the card: the point (table cm) in viewport CSS pixels, panned into view first if needed.
     toScreen: (x, y) => {
       const ll = toLL([x, y]);
@@ -752,14 +615,7 @@
       if (at.x < 0 || at.y < 0 || at.x > size.x || at.y > size.y) map.panTo(ll, { animate: false });
       return table.pagePoint([x, y]);
     },
-    drawIn,
-    root,
-    humanise,
-    toLL,
-    fromLL,
-    rect,
-    circle,
-    pointObjective: table.pointObjective,
+    drawIn, toLL, fromLL, rect, circle, pointObjective: table.pointObjective,
   };
   window.dispatchEvent(new CustomEvent("firestep:map-ready"));
 })();

@@ -13,6 +13,8 @@
     let asOf = 0;
     const listeners = [];
     const emit = (what) => listeners.forEach((fn) => fn(what));
+    // A template's version newer than the model's, and than its removal's (a late "moved" must not revive it).
+    const newer = (t) => !(templates.get(t.id)?.version >= t.version) && (removed.get(t.id) || 0) < t.version;
     // Kinds whose payload says exactly what changed; any other kind changes the board or the turn, which the
     // model reads back from the game (they are rare: a turn, an arrival, a barrage step).
     const UNIT_KINDS = new Set(["move", "marker", "unit-update", "undo", "roll", "arrival-roll", "arrival-fire", "end-of-turn", "fire-plan-arrival"]);
@@ -44,9 +46,7 @@
       const fresh = new Set();
       for (const t of b.templates || []) {
         fresh.add(t.id);
-        const cur = templates.get(t.id);
-        if ((cur && cur.version >= t.version) || (removed.get(t.id) || 0) >= t.version) continue;
-        templates.set(t.id, { ...t });
+        if (newer(t)) templates.set(t.id, { ...t });
       }
       for (const [id, t] of [...templates]) if (!fresh.has(id) && t.version <= v) templates.delete(id);
       if (turn.v <= v) {
@@ -104,18 +104,9 @@
       }
       const t = ev.payload && ev.payload.template;
       if (ev.kind === "template-placed" || ev.kind === "template-moved") {
-        const cur = templates.get(t.id);
-        if ((!cur || cur.version < ev.id) && (removed.get(t.id) || 0) < ev.id) {
-          templates.set(t.id, { ...t, version: ev.id });
-          emit({ templates: true, template: t.id });
-        }
+        setTemplate({ ...t, version: ev.id });
       } else if (ev.kind === "template-removed") {
-        removed.set(t.id, Math.max(removed.get(t.id) || 0, ev.id));
-        const cur = templates.get(t.id);
-        if (cur && cur.version < ev.id) {
-          templates.delete(t.id);
-          emit({ templates: true, template: t.id });
-        }
+        dropTemplate(t.id, ev.id, true);
       } else {
         // A frame of the map's view (live.js, data-live-view="map") carries the units it touched as /units
         // answers them; an older frame, or one too big to carry them, carries only the changes.
@@ -130,14 +121,14 @@
     };
 
     const setTemplate = (t) => {
-      const cur = templates.get(t.id);
-      if (cur && cur.version >= t.version) return;
+      if (!newer(t)) return;
       templates.set(t.id, { ...t });
       emit({ templates: true, template: t.id });
     };
-    const dropTemplate = (id, version) => {
+    // Removed as of event `version` (from a frame: only a template older than it; the write's answer: at once).
+    const dropTemplate = (id, version, older = false) => {
       removed.set(id, Math.max(removed.get(id) || 0, version));
-      if (templates.delete(id)) emit({ templates: true, template: id });
+      if ((!older || templates.get(id)?.version < version) && templates.delete(id)) emit({ templates: true, template: id });
     };
 
     return {

@@ -1,7 +1,7 @@
 // The scenario's objectives on the table map, drawn anew from the server's cards (data-geometry and a label
 // <template>) whenever game-score.js swaps them. Its holder shows in its edge's colour and pattern and its
 // label's shape (map.css); the label sits a finger's reach clear of every stand and off the other labels
-// (else left out until there is room). A tap on it opens its card, the stands on it named from the map.
+// (else left out until there is room). A tap on it opens its card (the stands on it named by the server).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -20,34 +20,26 @@
       labels.clearLayers();
       drawn.clear();
       for (const part of document.querySelectorAll("[data-objective-cards] [data-objective-card][data-geometry]")) {
-        const o = { id: part.dataset.objectiveCard, stands: JSON.parse(part.dataset.stands || "[]") };
+        const id = part.dataset.objectiveCard;
         const g = JSON.parse(part.dataset.geometry);
         const cls = `objective ${part.dataset.holderClass}${g.type === "Point" ? " point" : ""}`;
         const latlngs = g.type === "Point" ? [pointObjective(g.coordinates)] : ringsOf(g).map((rings) => rings.map((ring) => ring.map(toLL)));
         const shape = L.polygon(latlngs, { pane: "objectives", renderer, className: cls, interactive: false }).addTo(shapes);
-        shape.getElement()?.setAttribute("data-objective-shape", String(o.id));
+        shape.getElement()?.setAttribute("data-objective-shape", String(id));
         const at = centreOf(g);
-        const label = L.marker(toLL(at), {
-          pane: "objective-labels", keyboard: true, title: "",
-          icon: L.divIcon({
-            className: `objective-label objective-tag ${part.dataset.holderClass}`, iconSize: null,
-            html: "",
-          }),
-        }).addTo(labels);
+        const icon = L.divIcon({ className: `objective-label objective-tag ${part.dataset.holderClass}`, iconSize: null, html: "" });
+        const label = L.marker(toLL(at), { pane: "objective-labels", keyboard: true, title: "", icon }).addTo(labels);
         const el = label.getElement();
         if (el) {
           el.replaceChildren(part.querySelector("template[data-objective-label]").content.cloneNode(true));
           // Centred on its place (Leaflet sets no margin for an icon of no given size).
-          el.style.marginLeft = `${-el.offsetWidth / 2}px`;
-          el.style.marginTop = `${-el.offsetHeight / 2}px`;
+          Object.assign(el.style, { marginLeft: `${-el.offsetWidth / 2}px`, marginTop: `${-el.offsetHeight / 2}px` });
           el.setAttribute("role", "button");
-          el.dataset.objective = o.id;
-          el.dataset.holder = part.dataset.holder;
-          el.dataset.contested = part.dataset.contested;
+          Object.assign(el.dataset, { objective: id, holder: part.dataset.holder, contested: part.dataset.contested });
         }
-        label.on("click", () => openCard(o.id));
-        label.on("keypress", (e) => { if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") openCard(o.id); });
-        drawn.set(o.id, { o, shape, label, at });
+        label.on("click", () => openCard(id));
+        label.on("keypress", (e) => { if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") openCard(id); });
+        drawn.set(id, { shape, label, at });
       }
       m.root.dataset.objectives = String(drawn.size);
       place();
@@ -62,13 +54,11 @@
         label.setLatLng(toLL(at));
         const el = label.getElement();
         if (!el) continue;
-        const w = el.offsetWidth;
-        const hi = el.offsetHeight;
         const c = m.screenPoint(at);
         // Beside its point or area (below it first), so that the holder's colour and pattern stay in sight.
         const b = shape.getElement()?.getBoundingClientRect();
         const half = b ? { x: b.width / 2, y: b.height / 2 } : { x: 0, y: 0 };
-        const spot = m.clearSpot(taken, c, half, w, hi, [4, 24, 48, 96]);
+        const spot = m.clearSpot(taken, c, half, el.offsetWidth, el.offsetHeight, [4, 24, 48, 96]);
         // Nowhere clear (zoomed out over a crowd): left out until there is room, as a stand's label is.
         el.style.visibility = spot ? "" : "hidden";
         if (!spot) continue;
@@ -79,21 +69,12 @@
 
     const card = m.section("objective");
     const fill = () => {
-      const entry = drawn.get(shown);
       const server = document.querySelector(`[data-objective-cards] [data-objective-card="${CSS.escape(String(shown))}"]`);
-      if (!entry || !card || !server) return;
-      const names = (entry.o.stands || []).map((id) => m.model.units.get(id)).filter(Boolean).map((u) => m.nameOf(u).short);
-      const shownCard = server.cloneNode(true);
-      const on = shownCard.querySelector("[data-objective-on]");
-      if (on && names.length) { on.textContent = `On it: ${names.join(", ")}.`; on.hidden = false; }
-      card.replaceChildren(...shownCard.childNodes);
+      if (!drawn.has(shown) || !card || !server) return;
+      card.replaceChildren(...server.cloneNode(true).childNodes);
       window.htmx?.process(card);
     };
-    const openCard = (id) => {
-      shown = id;
-      fill();
-      m.showPanel("objective");
-    };
+    const openCard = (id) => { shown = id; fill(); m.showPanel("objective"); };
 
     // The cards read anew (game-score.js): the objectives drawn from them, and the one open shows it.
     document.addEventListener("firestep:score", () => { draw(); if (shown !== null && m.root.dataset.shows === "objective") fill(); });
