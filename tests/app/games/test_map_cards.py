@@ -108,7 +108,9 @@ def test_the_head_greys_the_map_s_moves_the_pipeline_refuses_with_its_sentence(c
         assert moves and all(o["refused"] for o in moves), moves
         _, head = card(client, g, seat, f"units/{mine['id']}/head")
         for o in moves:
-            at = 'data-stand-action="move"' if o["kind"] == "move" else f'data-move-formation="{o["unit_id"]}"'
+            at = (
+                'data-stand-action="move"' if o["kind"] == "move" else f'data-move-formation="{o["unit_id"]}"'
+            )
             button = re.search(rf"<button[^>]*{at}[^>]*>", head)
             assert button is not None, head
             said = html.unescape(button.group(0))
