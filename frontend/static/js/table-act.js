@@ -102,7 +102,7 @@
 
     // The roll a button of the card begins, as the server's part says it, and the game's step it is of.
     const playOf = (el, u, dice) => {
-      const d = el.closest("[data-act-resolver]").dataset, step = Number(el.closest("[data-card-step]").dataset.cardStep);
+      const d = el.closest("[data-act-resolver]").dataset, step = Number(d.actStep);
       const act = { label: d.actLabel, resolver: d.actResolver, unit_id: Number(d.actUnit), target: Boolean(d.actTarget), order: d.actOrder };
       return { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step, seen: model.turn.step };
     };
