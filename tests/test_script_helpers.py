@@ -82,9 +82,11 @@ SCRIPT_LINES_GOAL = 4_000
 # 5,317 (session 17): section banners and comments that restated their line gone (code unchanged, checked token
 # by token), one "kept" notice (the outbox's) where five scripts each said it. 5,306 (session 18): the editor's
 # map labels are the server's names (scenario-deploy.js's copy of app.pages.scenario_forces._labelled gone).
+# 5,259 and 10 (session 19): the stand's card carries its play (each roll's button its resolver, roller, target,
+# order and step: no JSON island), its head greys Move and the formations' moves and holds the play's places.
 WIDTH = 110
-SCRIPT_LINES_CEILING = 5_306
-ELEMENTS_BUILT_CEILING = 12
+SCRIPT_LINES_CEILING = 5_259
+ELEMENTS_BUILT_CEILING = 10
 BUILT = re.compile(r"""\bh\(\s*["']|createElement\(""")
 
 
