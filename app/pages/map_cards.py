@@ -22,7 +22,7 @@ from app.pages.seats import game_page
 from app.pages.templates import humanise, rule_state
 from app.services import unit_names
 from app.services import units as units_service
-from app.services.card import MarkerOffer, formations, marker_offers
+from app.services.card import MarkerOffer, formations, marker_offers, move_refusals
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.templates import templates_of
@@ -51,9 +51,11 @@ class StandHead:
     states_line: str
     acts: bool  # the stand may be acted on (not destroyed, the game not over)
     own: bool  # the seat may act for its side (Recover, Move)
-    # Its company and battalion the seat may move as one ("Move its company"): (formation id, level), each with
-    # more than one stand on the table (app.services.card.formations, as the card's acts judge them).
-    formations: tuple[tuple[int, str], ...] = ()
+    # Its company and battalion the seat may move as one ("Move its company"): (formation id, level, the
+    # pipeline's sentence while it would refuse the move, else ""), each with more than one stand on the table
+    # (app.services.card.formations, as the card's acts judge them).
+    formations: tuple[tuple[int, str, str], ...] = ()
+    move_refused: str = ""  # the pipeline's sentence while it would refuse the stand's Move, else ""
     # Its marker buttons, each as the act pipeline judges it for the seat now (app.services.card.marker_offers):
     # one the seat may never play is not drawn, one refused for now is greyed with the pipeline's sentence.
     marker_acts: tuple[MarkerOffer, ...] = ()
@@ -84,7 +86,9 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     ]
     acts = not u.killed and game.status != "finished"
     own = viewer.may_act_for(u.side)
-    marker_acts = marker_offers(session, game, viewer, u.pk, (units, snapshot_of(session, game, units)))
+    read_now = (units, snapshot_of(session, game, units))
+    marker_acts = marker_offers(session, game, viewer, u.pk, read_now)
+    refused = move_refusals(session, game, viewer, u.pk, read_now) if acts and own else {}
     return StandHead(
         unit_id=u.pk,
         name=plain or short,
@@ -98,7 +102,10 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
         states_line=" · ".join(["Destroyed"] * bool(u.killed) + states) or "Nothing else to note",
         acts=acts,
         own=own,
-        formations=_formations(game, units, u) if acts and own else (),
+        formations=tuple((i, level, refused.get(i, "")) for i, level in _formations(game, units, u))
+        if acts and own
+        else (),
+        move_refused=refused.get(u.pk, ""),
         marker_acts=tuple(marker_acts) if acts and marker else (),
     )
 

@@ -66,13 +66,18 @@ FACES = (1, 2, 3, 4, 5, 6)
 
 @dataclass(frozen=True)
 class ActButton:
-    """A roll the card offers (its index in the acts the script plays): a button that begins it, or, `direct`
-    (no target, one die, nothing to choose), its dice to tap with the table's odds and what it filled."""
+    """A roll the card offers: a button that begins it, or, `direct` (no target, one die, nothing to choose),
+    its dice to tap with the table's odds and what it filled; each carries what table-act.js plays of it (its
+    resolver, the unit that rolls, whether a target is tapped next and the field its hits' order fills)."""
 
     index: int
     label: str
     why: str
     direct: bool
+    resolver: str
+    unit_id: int
+    target: bool
+    order: str
     odds: str = ""
     filled: tuple[str, ...] = ()
     lookup: str = ""
@@ -139,9 +144,9 @@ class StandEdits:
 
 @dataclass(frozen=True)
 class StandActs:
-    """The acts part of one stand's card for one seat; `data` the same answer as JSON for the script's taps
-    (the rolls it begins, which part comes first, the offers that grey the map's own buttons); its unit edits
-    the part `edits` renders."""
+    """The acts part of one stand's card for one seat, with the game's step they are of (a play begun from them
+    is of it) and which part comes first (`first`: "edits" above the rolls); its unit edits the part `edits`
+    renders."""
 
     unit_id: int
     acts: tuple[ActButton, ...]
@@ -149,7 +154,8 @@ class StandActs:
     said: tuple[str, ...]
     waiting: Waiting | None
     whys: str
-    data: str
+    step: int
+    first: str
     edits: StandEdits | None = None
 
     def context(self) -> dict[str, object]:
@@ -196,19 +202,19 @@ def _odds(
 ) -> ActButton:
     """A direct roll's button with the table's odds and what it filled in (asked, nothing written); without
     them where the table refuses it as it stands."""
-    index, label, why = int(str(a["index"])), str(a["label"]), str(a["why"])
     unit_id, resolver = a["unit_id"], str(a["resolver"])
+    uid = unit_id if isinstance(unit_id, int) else 0
+    plain = ActButton(int(str(a["index"])), str(a["label"]), str(a["why"]), True, resolver, uid, False, "")
     try:
-        uid = unit_id if isinstance(unit_id, int) else None
-        asked = resolve_service.ask(session, game, viewer, resolver, {}, None, uid, None, read=read)
+        asked = resolve_service.ask(session, game, viewer, resolver, {}, None, uid or None, None, read=read)
     except (RulesError, Refused):
-        return ActButton(index, label, why, True)
+        return plain
     if asked.get("refused"):
-        return ActButton(index, label, why, True)
+        return plain
     odds = " · ".join(f"{humanise(k)} {v}" for k, v in (asked.get("odds_words") or {}).items())
     filled = field_lines(game, asked.get("filled") or [])
     lookup = f"/lookup/{game.ruleset}/{resolver}?game={game.id}&unit={unit_id}"
-    return ActButton(index, label, why, True, odds, filled, lookup)
+    return replace(plain, odds=odds, filled=filled, lookup=lookup)
 
 
 def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> StandActs:
@@ -229,7 +235,8 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
             odds = _odds(session, game, viewer, {**a, "index": i}, read)
             buttons.append(replace(odds, by_firestep=by_firestep))
         else:
-            buttons.append(ActButton(i, a["label"], a["why"] or "", False))
+            why, target, order = a["why"] or "", bool(a["target"]), a["order"] or ""
+            buttons.append(ActButton(i, a["label"], why, False, a["resolver"], a["unit_id"], target, order))
     refused = card["refused"]
     waiting = Waiting(refused["detail"], refused.get("why") or "") if refused else None
     edits = edit_parts(card)
@@ -253,9 +260,8 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     first = card["first"] or ("edits" if not card["acts"] and card["edits"] else "")
     # The step these acts are the game's in: a play begun from them is of that step, though the device may not yet
     # have heard the frame that moved the game to it (a late frame would end the play as a step change, ci86).
-    data = {"acts": card["acts"], "first": first, "offers": card["offers"], "step": game.step}
     return StandActs(
-        unit_id, tuple(buttons), greyed, said, waiting, whys, json.dumps(data), StandEdits(unit_id, edits)
+        unit_id, tuple(buttons), greyed, said, waiting, whys, game.step, first, StandEdits(unit_id, edits)
     )
 
 

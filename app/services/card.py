@@ -23,7 +23,7 @@ from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot, StandAct, StandEdit, UnitState
 
-__all__ = ["MarkerOffer", "Offer", "formations", "marker_offers", "offers", "stand_card"]
+__all__ = ["MarkerOffer", "Offer", "formations", "marker_offers", "move_refusals", "offers", "stand_card"]
 
 # A move judged for the card: a step this long towards the table's middle (its distance is the player's).
 NUDGE_CM = 1.0
@@ -126,6 +126,23 @@ def marker_offers(
             out.append(
                 MarkerOffer(o.kind, o.label, _said(refused)["detail"] if refused is not None else None)
             )
+    return out
+
+
+def move_refusals(
+    session: Session, game: Game, viewer: Viewer, unit_id: int, read: tuple[list[Unit], Snapshot]
+) -> dict[int, str]:
+    """The map's Move and "Move its company/battalion" of the stand's card the pipeline would refuse `viewer`
+    now, while the game is played, as the card greys them: the pipeline's one sentence by the unit moved (the
+    stand's own id for its Move, the formation's for its)."""
+    if game.status != "playing":
+        return {}
+    out = {}
+    for o in offers(read[1], game, read[0], unit_id):
+        if o.kind in ("move", "formation"):
+            refused = pipeline.refusal(session, game, viewer, o.act, True, read)
+            if refused is not None:
+                out[_unit_of(o.act) or unit_id] = _said(refused)["detail"]
     return out
 
 

@@ -1,32 +1,21 @@
 // Playing a stand's turn from its card on the map. The card in each state is the server's
-// (app/pages/stand_acts.py, stand_play.py); this keeps what needs the browser: the play's state, the target
-// tapped on the map (table-map.js's pickStand and markTargets) and the writes through the outbox.
+// (app/pages/stand_acts.py, stand_play.py), each roll's button carrying what it plays (its resolver, roller,
+// target, order: _stand_macros.html); this keeps what needs the browser: the play's state, the target tapped
+// on the map (table-map.js's pickStand and markTargets) and the writes through the outbox.
 (() => {
   const start = () => {
     const m = window.firestepMap;
     if (!m || m.acting) return;
     m.acting = true;
-    const { h, section, api, model, nameOf, notice, refusal, failed, send, humanise, root } = m;
+    const { section, api, model, nameOf, notice, refusal, failed, send, humanise, root } = m;
     const panel = document.querySelector("[data-map-panel]");
     const ruleState = JSON.parse(document.getElementById("map-state").textContent);
     const labelOf = (field) => (ruleState.card.find((f) => f.name === field) || {}).label || humanise(field.replace(/_/g, "-"));
 
     // play: { stand, act, target, dice, asked, given, event } for the stand whose card shows it.
     let play = null;
-    let acts = []; // the rolls offered, as the card's data says them (a button's data-act is its index)
     let actsHtml = ""; // the acts part of the card as the server rendered it for the stand `actsFor`
-    let actsFor = null; // the stand whose acts `acts` are
-    let actsStep = null; // the game's step they were read in: a play begun from them is of it (stand_acts.py)
-    const area = () => {
-      const box = section("stand");
-      let el = box.querySelector("[data-play]");
-      if (!el) {
-        el = h("div", { "data-play": "" });
-        const after = box.querySelector("[data-stand-path]");
-        if (after) after.after(el); else box.prepend(el);
-      }
-      return el;
-    };
+    let actsFor = null;
     const picking = (on) => {
       panel.classList.toggle("picking", on);
       root.dataset.picking = on ? "target" : "";
@@ -44,7 +33,8 @@
     const stop = () => { play = null; picking(false); panel.classList.remove("playing", "played"); delete root.dataset.playTarget; };
 
     const { partOf, read } = window.firestepDom;
-    const draw = (part) => window.firestepDom.draw(area(), part);
+    const area = () => section("stand").querySelector("[data-play]"); // its place in the card's head
+    const draw = (part) => area() && window.firestepDom.draw(area(), part);
     const renderActs = (u) => draw(actsHtml && !u.killed ? partOf(actsHtml) : null);
     // What the stand may do now, read anew (app/pages/stand_acts.py): its edits part handed to table-edit.js
     // (`first`: "edits" drawn above the rolls). `done`: the roll just recorded, its answer over the next.
@@ -57,43 +47,18 @@
         document.addEventListener("firestep:resync", () => { if (play === mine) readActs(id, redraw, done); }, { once: true });
         return;
       }
-      if (!(part && part.dataset.standActsData && m.selectedStand() === id)) return;
-      const data = JSON.parse(part.dataset.standActsData), html = part.outerHTML;
+      if (!(part && part.dataset.cardStep && m.selectedStand() === id)) return;
+      const html = part.outerHTML;
       if (done && !(play === mine && mine.done)) return; // the player has gone on
       // A roll's answer on the card stays, even where acts of a new step were read before it came (`back`).
       const answer = play && play.done && play.stand === id, same = html === actsHtml;
-      if (done) { acts = data.acts; actsStep = data.step; actsHtml = ""; mine.doneHtml = html; renderDone(); }
+      if (done) { actsHtml = ""; mine.doneHtml = html; renderDone(); }
       else if (answer) return;
-      else if (redraw) { acts = data.acts; actsStep = data.step; actsHtml = html; }
+      else if (redraw) actsHtml = html;
       if (!done && redraw && !same) renderActs(model.units.get(id));
-      cardOffers = data.offers || [];
-      greyCard();
       const edits = part.parentNode.querySelector("[data-stand-edits-part]");
-      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits, first: data.first } }));
+      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits, first: part.dataset.cardFirst } }));
       root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
-    };
-    // The map's own buttons of the card (Move, markers) greyed with the pipeline's sentence while refused.
-    let cardOffers = [];
-    const greyCard = () => {
-      const box = section("stand");
-      // A stand action's offer is of its kind ("add-marker": a marker placed); Measure is no act.
-      const kindOf = (action) => (action === "add-marker" ? "mark" : action);
-      const judged = [
-        ...[...box.querySelectorAll("[data-stand-action]")].map((b) => [b, (o) => o.kind === kindOf(b.dataset.standAction)]),
-        ...[...box.querySelectorAll("[data-move-formation]")].map((b) => [b, (o) => o.kind === "formation" && o.unit_id === Number(b.dataset.moveFormation)]),
-      ];
-      for (const [b, of] of judged) {
-        const o = b && cardOffers.find(of);
-        if (!o) continue;
-        const no = o.refused;
-        b.classList.toggle("greyed", Boolean(no));
-        b.toggleAttribute("data-act-greyed", Boolean(no));
-        // The referee's greyed Move or marker stays a button: its tap asks to override (table-map.js).
-        const overridable = m.role === "referee" && b.matches("[data-stand-action]");
-        if (no && overridable) { b.removeAttribute("aria-disabled"); b.title = no.detail; b.setAttribute("aria-label", `${o.label}, refused now, the referee may override: ${no.detail}`); }
-        else if (no) { b.setAttribute("aria-disabled", "true"); b.title = no.detail; b.setAttribute("aria-label", `${o.label}, not now: ${no.detail}`); }
-        else { b.removeAttribute("aria-disabled"); b.removeAttribute("title"); b.removeAttribute("aria-label"); }
-      }
     };
     // The card while the act's target is picked: stands it may not take greyed with why, on the map too; read
     // anew each time the card is drawn (a stand moved), the last read shown meanwhile.
@@ -135,18 +100,24 @@
     const reAsk = async (dice) => { const mine = play, asked = await askCard(dice); if (asked && play === mine) renderAsked(); return asked; };
     const renderDone = () => { if (play.doneHtml) draw(partOf(play.doneHtml)); };
 
+    // The roll a button of the card begins, as the server's part says it, and the game's step it is of.
+    const playOf = (el, u, dice) => {
+      const d = el.closest("[data-act-resolver]").dataset, step = Number(d.actStep);
+      const act = { label: d.actLabel, resolver: d.actResolver, unit_id: Number(d.actUnit), target: Boolean(d.actTarget), order: d.actOrder };
+      return { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step, seen: model.turn.step };
+    };
     // A direct roll's die tapped (or firestep asked to roll it): recorded at once.
-    const rollNow = async (i, dice) => {
-      const u = model.units.get(m.selectedStand()), act = acts[i];
-      if (!u || !act) return;
-      const mine = (play = { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step: actsStep ?? model.turn.step, seen: model.turn.step });
+    const rollNow = async (el, dice) => {
+      const u = model.units.get(m.selectedStand());
+      if (!u) return;
+      const mine = (play = playOf(el, u, dice));
       await apply(dice);
       if (play === mine && !play.done) stop(); // refused or kept offline: the card's acts stay as they were
     };
-    const begin = async (i) => {
-      const u = model.units.get(m.selectedStand()), act = acts[i];
-      if (!u || !act) return;
-      play = { stand: u.id, act, target: null, dice: [], asked: null, given: {}, step: actsStep ?? model.turn.step, seen: model.turn.step };
+    const begin = async (el) => {
+      const u = model.units.get(m.selectedStand());
+      if (!u) return;
+      const act = (play = playOf(el, u)).act;
       panel.classList.remove("played");
       panel.classList.add("playing");
       if (act.target) { renderPick(u); return; }
@@ -208,8 +179,7 @@
       model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
       root.dataset.lastApplied = String(r.data.event_id);
       if (!drawn) return;
-      acts = []; // the acts before the roll are not what it leaves
-      actsHtml = "";
+      actsHtml = ""; // the acts before the roll are not what it leaves
       delete root.dataset.standActs;
       panel.classList.add("played");
       readActs(play.stand, false, r.data.event_id);
@@ -234,11 +204,10 @@
       stop();
       const u = model.units.get(id);
       // The same stand in the same step (a live frame changed it) keeps its buttons while they are read anew.
-      if (actsFor !== id || e.detail.moved) { acts = []; actsHtml = ""; cardOffers = []; }
+      if (actsFor !== id || e.detail.moved) actsHtml = "";
       delete root.dataset.standActs;
       actsFor = id;
       renderActs(u);
-      queueMicrotask(greyCard); // greyed as last read, once every listener has drawn
       await readActs(id, true);
     });
     document.addEventListener("click", (e) => {
@@ -250,9 +219,9 @@
       const el = e.target.closest("[data-act], [data-act-die], [data-act-roll], [data-die], [data-count-reached], [data-play-apply], [data-play-roll], [data-play-book], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el) return;
       if (el.matches("[data-panel-close]")) { stop(); return; }
-      if (el.matches("[data-act]")) begin(Number(el.dataset.act));
-      else if (el.matches("[data-act-die]")) rollNow(Number(el.dataset.actDie), [Number(el.dataset.face)]);
-      else if (el.matches("[data-act-roll]")) rollNow(Number(el.dataset.actRoll), null);
+      if (el.matches("[data-act]")) begin(el);
+      else if (el.matches("[data-act-die]")) rollNow(el, [Number(el.dataset.face)]);
+      else if (el.matches("[data-act-roll]")) rollNow(el, null);
       else if (!play || (play.done && el.matches("[data-die], [data-play-apply], [data-play-roll], [data-play-book]"))) return;
       else if (el.matches("[data-die]")) tapDie(Number(el.dataset.dieRow), Number(el.dataset.die));
       else if (el.matches("[data-count-reached]")) { play.reached = Number(el.dataset.countReached); if (play.act.target) reAsk(null); else apply([]); }

@@ -7,7 +7,7 @@
     const m = window.firestepMap;
     if (!m || m.editing) return;
     m.editing = true;
-    const { h, section, api, model, notice, refusal, failed, send, root } = m;
+    const { section, api, model, notice, refusal, failed, send, root } = m;
     const { read, draw } = window.firestepDom;
     const panel = document.querySelector("[data-map-panel]");
     let part = null; // the edits part the server drew for the stand shown
@@ -16,17 +16,7 @@
     // { done (the server's answer), step } once saved.
     let doing = null;
 
-    const area = () => {
-      const box = section("stand");
-      let el = box.querySelector("[data-edits]");
-      if (!el) {
-        el = h("div", { "data-edits": "" });
-        // After the card's rolls (table-act.js).
-        const after = box.querySelector("[data-play]") || box.querySelector("[data-stand-path]");
-        if (after) after.after(el); else box.append(el);
-      }
-      return el;
-    };
+    const area = () => section("stand").querySelector("[data-edits]"); // its place in the card's head
     const busy = (on) => {
       panel.classList.toggle("editing", on);
       if (!on && doing && doing.choice) m.stopPicking(); // only a pick of its own (a roll may be picking)
@@ -38,7 +28,7 @@
       if (doing && doing.saving) return; // the prompt stays until its answer is read
       const key = doing && (doing.choice ? `pick-${doing.edit}-${doing.choice.dataset.editChoice}` : `edit-${doing.edit}`);
       const shown = doing ? doing.done || piece(key) : piece("list");
-      draw(area(), shown ? shown.cloneNode(true) : null);
+      if (area()) draw(area(), shown ? shown.cloneNode(true) : null);
     };
 
     // Its answer as the server draws it (the card's words, the target the rules stored).
@@ -92,10 +82,9 @@
     window.addEventListener("firestep:stand-acts", (e) => {
       if (e.detail.id !== shownFor || doing) return;
       // A refusal's remedy that is an edit (Unpack, Unlimber) comes first: the edits above the rolls.
-      const el = area();
-      const rolls = section("stand").querySelector("[data-play]");
-      if (rolls && e.detail.first === "edits" && el.nextElementSibling !== rolls) rolls.before(el);
-      else if (rolls && e.detail.first !== "edits" && rolls.nextElementSibling !== el) rolls.after(el);
+      const el = area(), rolls = section("stand").querySelector("[data-play]");
+      if (el && e.detail.first === "edits" && el.nextElementSibling !== rolls) rolls.before(el);
+      else if (el && e.detail.first !== "edits" && rolls.nextElementSibling !== el) rolls.after(el);
       part = e.detail.edits;
       render(); // the buttons on screen stay where they are the same
     });

@@ -5,12 +5,13 @@ field. Their taps are the browser's (tests/frontend/test_map.py, test_map_phone_
 
 from __future__ import annotations
 
+import html
 import re
 
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
-from tests.app.games.conftest import Game, new_game, start_game
+from tests.app.games.conftest import Game, advance_to, new_game, start_game
 from tests.app.games.test_stand_acts import first, units
 from tests.app.games.test_stand_card_page import words
 
@@ -91,3 +92,29 @@ def test_a_seat_is_not_offered_a_marker_act_the_pipeline_refuses_it(client: Test
     for seat, offered in ((g.attacker, False), (g.defender, True), (g.referee, True)):
         assert (f'id="rm-{theirs["id"]}"' in card(client, g, seat, "referee", "")[1]) is offered
     assert client.post(marker, headers=g.attacker, json={"delta": -1}).status_code == 403
+
+
+def test_the_head_greys_the_map_s_moves_the_pipeline_refuses_with_its_sentence(client: TestClient) -> None:
+    # The map's Move and "Move its company/battalion" as the act pipeline judges them for the seat (the API's
+    # answer of the stand's acts, its `offers`): drawn greyed with the sentence by the server, as the markers
+    # are; the referee's Move stays a button, its tap asking to override (tests/frontend/test_map_override.py).
+    g = new_game(client)
+    start_game(client, g)
+    advance_to(client, g, "battalion-orders")
+    mine = first(units(client, g), "attacker", "rifle-platoon")
+    for seat, referee in ((g.attacker, False), (g.referee, True)):
+        answer = client.get(f"/api/v1/games/{g.id}/units/{mine['id']}/acts", headers=seat).json()
+        moves = [o for o in answer["offers"] if o["kind"] in ("move", "formation")]
+        assert moves and all(o["refused"] for o in moves), moves
+        _, head = card(client, g, seat, f"units/{mine['id']}/head")
+        for o in moves:
+            at = (
+                'data-stand-action="move"' if o["kind"] == "move" else f'data-move-formation="{o["unit_id"]}"'
+            )
+            button = re.search(rf"<button[^>]*{at}[^>]*>", head)
+            assert button is not None, head
+            said = html.unescape(button.group(0))
+            assert "data-act-greyed" in said and f'title="{o["refused"]["detail"]}"' in said, said
+            overridable = referee and o["kind"] == "move"
+            assert ('aria-disabled="true"' in said) is not overridable, said
+            assert ("the referee may override" if overridable else f"{o['label']}, not now: ") in said, said

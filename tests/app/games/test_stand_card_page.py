@@ -39,7 +39,7 @@ def fragment(http: TestClient, g: Game, seat: dict[str, str], unit_id: int, part
     return answer.text
 
 
-def data_of(part: str, name: str = "stand-acts-data") -> Any:
+def data_of(part: str, name: str) -> Any:
     found = re.search(rf'data-{name}="([^"]*)"', part)
     assert found, part
     return json.loads(html.unescape(found.group(1)))
@@ -50,11 +50,28 @@ def words(part: str) -> str:
 
 
 def held(answer: dict[str, Any], step: int) -> dict[str, Any]:
-    """What the card's data holds of the API's answer of the stand's acts: its rolls, which part comes first
-    (the edits also where no roll is offered but an edit is) and its offers; the edits are a part drawn; and the
-    game's step they are of (a play begun from them is of that step, whatever the device has heard yet)."""
+    """What the card's buttons carry of the API's answer of the stand's acts: each roll's words, resolver,
+    roller, whether a target is tapped next and its order's field; which part comes first (the edits also
+    where no roll is offered but an edit is); and the game's step they are of (a play begun from them is of
+    that step, whatever the device has heard yet)."""
     first = answer["first"] or ("edits" if not answer["acts"] and answer["edits"] else "")
-    return {"acts": answer["acts"], "first": first, "offers": answer["offers"], "step": step}
+    acts = [(a["label"], a["resolver"], a["unit_id"], a["target"], a["order"]) for a in answer["acts"]]
+    return {"acts": acts, "first": first, "step": step}
+
+
+ACT = re.compile(
+    r'data-act-label="([^"]*)" data-act-resolver="([^"]*)" data-act-unit="(\d+)" data-act-target="([^"]*)"'
+    r' data-act-order="([^"]*)"'
+)
+
+
+def carried(part: str) -> dict[str, Any]:
+    """What the card's part carries for table-act.js: its rolls, as their buttons say them, its first part and
+    its step."""
+    acts = [(html.unescape(a), r, int(u), t == "1", o) for a, r, u, t, o in ACT.findall(part)]
+    first, step = re.search(r'data-card-first="([^"]*)"', part), re.search(r'data-card-step="(\d+)"', part)
+    assert first and step, part
+    return {"acts": acts, "first": first.group(1), "step": int(step.group(1))}
 
 
 def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClient) -> None:
@@ -67,7 +84,7 @@ def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClie
     answer = client.get(f"{api}/units/{platoon['id']}/acts", headers=g.attacker).json()
     part = fragment(client, g, g.attacker, platoon["id"])
     step = client.get(api, headers=g.attacker).json()["step"]
-    assert step > 0 and data_of(part) == held(answer, step)
+    assert step > 0 and carried(part) == held(answer, step)
     # The company's order roll: a direct roll (its die tapped records it) with the table's odds.
     assert [a["label"] for a in answer["acts"]] == ["Order roll"]
     assert (
@@ -84,7 +101,7 @@ def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClie
     # The other side's seat: nothing of the stand but what its own answer holds (no roll, no edit of it).
     theirs = client.get(f"{api}/units/{platoon['id']}/acts", headers=g.defender).json()
     other = fragment(client, g, g.defender, platoon["id"])
-    assert data_of(other) == held(theirs, step)
+    assert carried(other) == held(theirs, step)
     assert "data-act=" not in other and "data-act-direct" not in other and "Order roll" not in words(other)
     # Out of turn, the card says why in one sentence.
     defender = first(units(client, g), "defender", "rifle-platoon")
@@ -197,7 +214,7 @@ def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient
     assert all(line in words(after) for line in rolled["said"] or ["Nothing changes on the table."])
     assert f'data-play-undo="{rolled["event_id"]}"' in after
     now = client.get(f"{api}/units/{mg['id']}/acts", headers=g.attacker).json()
-    assert data_of(after) == held(now, client.get(api, headers=g.attacker).json()["step"])
+    assert carried(after) == held(now, client.get(api, headers=g.attacker).json()["step"])
     assert ("data-play-next" in after) == bool(now["acts"])
     client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
     try:
@@ -290,10 +307,10 @@ def test_the_templates_render_the_context_their_functions_build() -> None:
     """Each template's "Required context" names what its function's `context` gives it, and it reads only
     that type's fields."""
     for name, built in (
-        ("_stand_acts.html", StandActs(1, (), (), (), None, "", "{}")),
+        ("_stand_acts.html", StandActs(1, (), (), (), None, "", 0, "")),
         ("_stand_pick.html", StandPick(1, "", (), "[]")),
         ("_stand_play.html", AskedCard(1, "", 0)),
-        ("_stand_done.html", StandDone(1, "", (), (), StandActs(1, (), (), (), None, "", "{}"))),
+        ("_stand_done.html", StandDone(1, "", (), (), StandActs(1, (), (), (), None, "", 0, ""))),
         ("_stand_edits.html", StandEdits(1)),
         ("_stand_edited.html", StandEdited(1, "")),
     ):
