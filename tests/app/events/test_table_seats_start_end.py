@@ -139,7 +139,9 @@ def test_the_seats_board_offers_its_word_and_says_whose_is_awaited(client: TestC
     text = c.get(board).text
     assert "Ready to start" not in text and "Yes, ready to end" in text
     c.post(f"{game}/finish", headers=attacker, json={"version": turn(c, game, attacker)["version"]})
-    assert "The attacker is ready to end the game." in c.get(board).text
+    text = c.get(board).text
+    assert "The attacker is ready to end the game." in text
+    assert "<summary>End the game… (the attacker is ready)</summary>" in text  # said on it closed too
     # Ended, the board offers the table's result to confirm, one tap (it was Map, then the map's tool bar).
     c.post(f"{game}/finish", headers=csrf.header(c), json={"version": turn(c, game, attacker)["version"]})
     text = c.get(board).text
