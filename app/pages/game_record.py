@@ -259,5 +259,6 @@ class Record:
             finished=game_status == "finished",
             last_roll=last_roll,
             newest=event_id,
+            started_on_it=game_status == "playing" and (ev.get("payload") or {}).get("for") == "start",
         )
         return refused is None

@@ -46,13 +46,25 @@ ENDED = "The game is over: its result stands, and nothing before the end is undo
 
 
 def refusal(
-    kind: str, actor: str | None, event_id: int, *, role: str, finished: bool, last_roll: int, newest: int
+    kind: str,
+    actor: str | None,
+    event_id: int,
+    *,
+    role: str,
+    finished: bool,
+    last_roll: int,
+    newest: int,
+    started_on_it: bool = False,
 ) -> tuple[type[Conflict] | type[Forbidden], str] | None:
     """Why this viewer's undo of an event (its kind, actor and id) is refused now, or None: the one answer the
     undo pipeline and the record's Undo buttons both read. After the end nothing is undone, the referee's
-    included: the result was scored on the table as it stood, and the end itself is not undone."""
+    included: the result was scored on the table as it stood, and the end itself is not undone.
+    `started_on_it`: a seat's word to start, the game now played."""
     if finished:
         return Conflict, ENDED
+    if kind == "side-ready" and started_on_it:
+        # The game started on both words: taken back, it would not start again (the log would say otherwise).
+        return Conflict, "The game has started: a word to start it is not taken back"
     if role == "referee":
         return None
     # A player takes back the roll it has just applied (a mistaken Apply) while nothing has happened
@@ -75,11 +87,6 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
         return RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
     if event_id in reversed_ids(session, game.pk):
         return Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
-    if ev.kind == "side-ready" and game.status == "playing" and ev.payload.get("for") == "start":
-        # The game started on both words: taken back, it would not start again (the log would say otherwise).
-        return Conflict(
-            "The game has started: a word to start it is not taken back", current=game_state(game)
-        )
     drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).book.roll_terms.secret_draws
     if drawn and not viewer.is_referee:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
@@ -101,6 +108,7 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
         finished=game.status == "finished",
         last_roll=last_roll_id(session, game.pk) if asks_log else 0,
         newest=newest_event_id(session, game.pk) if asks_log else 0,
+        started_on_it=game.status == "playing" and ev.payload.get("for") == "start",
     )
     if refused is not None:
         error, message = refused

@@ -7,6 +7,7 @@ back in one undo; a game at no event's table is still started and ended by its r
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -180,6 +181,10 @@ def test_the_seats_end_no_game_before_it_starts_nor_take_back_the_word_that_star
     word = started(c, game, heads)
     back = c.post(f"{game}/events/{word}/undo", headers=heads["attacker"])
     assert back.status_code == 409 and "has started" in back.json()["detail"], back.text
+    # Nor does a seat's board offer it (session 19's newcomer pass: its Undo was offered, then refused).
+    board = c.get(game.replace("/api/v1", "") + "/referee").text
+    words = re.findall(r'<li class="event"[^>]*data-kind="side-ready">.*?</li>', board, re.S)
+    assert len(words) == 2 and not any("/undo" in w for w in words), words
 
 
 def test_a_move_taken_back_after_a_word_to_end_lapses_it(client: TestClient) -> None:
