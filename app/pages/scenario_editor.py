@@ -81,9 +81,12 @@ def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) 
         return counter_editor.page(
             request, str(found["ruleset"]), scenario_id, bool(found["shipped"]), document
         )
-    # Its forces panel is the server's, on this browser's draft of the edit (or the scenario as saved).
-    forces = scenario_forces.shown(request, session, str(found["ruleset"]), scenario_id)
-    return _editor(request, scenario_id, str(found["ruleset"]), bool(found["shipped"]), forces)
+    # Its particulars and forces panel are the server's, on this browser's draft of the edit (or the scenario as
+    # saved).
+    ruleset = str(found["ruleset"])
+    draft = scenario_drafts.context(request, session, ruleset, None, scenario_id)
+    forces = scenario_forces.shown(request, session, ruleset, scenario_id)
+    return _editor(request, scenario_id, ruleset, bool(found["shipped"]), draft | forces)
 
 
 @router.get("/games/{game_id}/table/edit", response_class=HTMLResponse)
