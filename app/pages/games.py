@@ -124,7 +124,7 @@ def start_refused(request: Request, session: Session, error: str, status_code: i
     return _start(request, session, error=error, status_code=status_code)
 
 
-def start_game(request: Request, session: Session, settings: Settings, fields: dict[str, Any]) -> Response:
+def start_game(request: Request, session: Session, settings: Settings, fields: dict[str, object]) -> Response:
     """A game created from the start page's fields (or the scenario editor's saved scenario), its codes shown on
     its created page; a refusal is the start page again, saying why."""
     try:

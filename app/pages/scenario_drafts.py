@@ -7,12 +7,13 @@ did not reach the server). The browser's key is its own cookie, minted on its fi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
@@ -56,7 +57,7 @@ def _parts(
     ruleset_id: str,
     zone_depth: int | None = None,
     scenario: str = "",
-    saved: dict[str, Any] | None = None,
+    saved: dict[str, JsonValue] | None = None,
 ) -> dict[str, object]:
     document = draft.document if draft else saved or drafts.empty_document(ruleset_id)
     # Until a first change, the form's own defaults (a side's nationality among them) are not the draft's yet:
@@ -66,8 +67,6 @@ def _parts(
     if draft is None and saved is None and zone_depth:
         shown = shown.model_copy(update={"zone_attacker": zone_depth, "zone_defender": zone_depth})
         document = shown.into(document)  # the zones the form shows, drawn on the table from the first
-    sides = document.get("sides")
-    sides = sides if isinstance(sides, dict) else {}
     at = f"/scenarios/{scenario}/edit" if scenario else f"/scenarios/new/{ruleset_id}"
     return {
         "draft": shown,
@@ -83,17 +82,16 @@ def _parts(
         # What the checks' answer carries back to the table's drawing: the particulars as the draft holds them.
         "draft_particulars": {
             **{k: v for k, v in document.items() if k not in ("terrain", "table_objectives", "sides")},
-            "sides": {
-                side: {k: _side(sides, side).get(k) for k in ("nationality", "deployment_zone")}
-                for side in ("attacker", "defender")
-            },
+            "sides": {side: _of_side(document, side) for side in ("attacker", "defender")},
         },
     }
 
 
-def _side(sides: dict[str, Any], side: str) -> dict[str, Any]:
-    found = sides.get(side)
-    return found if isinstance(found, dict) else {}
+def _of_side(document: Mapping[str, object], side: str) -> dict[str, object]:
+    """A side's nationality and zone as the draft's document holds them."""
+    sides = document.get("sides")
+    held = sides.get(side) if isinstance(sides, dict) else None
+    return {k: held.get(k) if isinstance(held, dict) else None for k in ("nationality", "deployment_zone")}
 
 
 def playable(ruleset_id: str) -> str | None:
@@ -139,10 +137,25 @@ def _errata(ruleset_id: str) -> dict[str, dict[str, Any]]:
     return {e["id"]: e for e in get_ruleset(ruleset_id).describe()["errata"]}
 
 
+@cache
+def _special_rules(ruleset_id: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The rule set's national special rules by id: the nation and periods each is offered for."""
+    rs = get_ruleset(ruleset_id)
+    found = rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else []
+    return {r["id"]: (str(r["nation"]).lower(), tuple(r["periods"])) for r in found}
+
+
+def _offered(ruleset_id: str, rule: str, nation: str, period: str) -> bool:
+    """A special rule the page offers a side: of its nationality (once it has one) in the period."""
+    known = _special_rules(ruleset_id).get(rule)
+    return known is None or not nation or (known[0] == nation and period in known[1])
+
+
 def fields_of(ruleset_id: str, form: FormData) -> dict[str, Any]:
     """The posted form as the draft's fields: the period's radios named as org-tables.js reads them
     (forces_period), a fire-plan allowance `fp.<side>.<kind>` (blank: as the rules allow), a side's special rules
-    `special.<side>`, an erratum's reading `erratum-<id>` (kept where it is not the default, of the period)."""
+    `special.<side>` (those the page offers it: a rule ticked, then hidden by another nationality or period, is
+    not kept), an erratum's reading `erratum-<id>` (kept where it is not the default, of the period)."""
     fields: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
     fields["period"] = fields.get("forces_period") or ""
     plan: dict[str, dict[str, str]] = {}
@@ -156,7 +169,9 @@ def fields_of(ruleset_id: str, form: FormData) -> dict[str, Any]:
         if what == "fp" and value.strip():
             side, _, kind = rest.partition(".")
             plan.setdefault(side, {})[kind] = value
-        elif what == "special":
+        elif what == "special" and _offered(
+            ruleset_id, value, fields.get(f"{rest}_force_nation", ""), fields["period"]
+        ):
             rules.setdefault(rest, []).append(value)
         elif name.startswith(ERRATUM) and _chosen(errata.get(name[len(ERRATUM) :]), value, fields["period"]):
             readings[name[len(ERRATUM) :]] = value

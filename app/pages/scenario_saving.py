@@ -9,12 +9,13 @@ as the start page does. A refusal is said in the Save panel, one sentence naming
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
 from urllib.parse import quote
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
@@ -37,9 +38,22 @@ from rules.core.errors import NotFoundError, RulesError
 router = Router(include_in_schema=False)
 
 
-def _said(
-    request: Request, message: str, status: int = 200, choice: dict[str, Any] | None = None
-) -> Response:
+@dataclass(frozen=True)
+class Held:
+    """An import's file whose id is saved here already: the one held (its id, title, whether it ships), the
+    file's name, and where the choice saves this browser's draft of it."""
+
+    id: str
+    title: str
+    shipped: bool
+    name: str
+
+    @property
+    def url(self) -> str:
+        return f"/scenarios/{quote(self.id)}/edit/save"
+
+
+def _said(request: Request, message: str, status: int = 200, choice: Held | None = None) -> Response:
     """The Save panel's message (one sentence); with an import's choice, the choice shown beside it."""
     parts = {"message": message, "good": status < 400, "choice": choice}
     return templates.TemplateResponse(request, "_scenario_said.html", parts, status_code=status)
@@ -52,13 +66,13 @@ def _opened(scenario: str, created: bool) -> Response:
     return Response(status_code=201 if created else 200, headers=at)
 
 
-def _stored(session: Session, document: dict[str, Any], scenario: str, as_copy: bool) -> dict[str, Any]:
+def _stored(session: Session, document: Mapping[str, JsonValue], scenario: str, as_copy: bool) -> str:
     """The document checked as the scenario API's body is, then stored: the scenario edited replaced, or a new
-    one (a copy: its id left for the server to give)."""
+    one (a copy: its id left for the server to give); answers its id."""
     checked = ScenarioIn.model_validate(document).document()
     if scenario and not as_copy:
-        return scenarios.replace_scenario(session, scenario, {**checked, "id": scenario})
-    return scenarios.import_scenario(session, {k: v for k, v in checked.items() if k != "id"})
+        return str(scenarios.replace_scenario(session, scenario, {**checked, "id": scenario})["id"])
+    return str(scenarios.import_scenario(session, {k: v for k, v in checked.items() if k != "id"})["id"])
 
 
 def _refused(request: Request, e: Exception, doing: str) -> Response:
@@ -109,7 +123,7 @@ async def _save(
             drafts.discard(session, owner, ruleset, scenario)
     except (TooManyRequests, RulesError, ValidationError, NotFoundError, Conflict) as e:
         return _refused(request, e, "saved")
-    return with_key(_opened(str(stored["id"]), copy or not scenario), minted)
+    return with_key(_opened(stored, copy or not scenario), minted)
 
 
 @router.post("/scenarios/new/{ruleset_id}/save", response_class=HTMLResponse)
@@ -125,7 +139,7 @@ async def save_edited(
     return await _save(request, session, settings, edited(request, session, scenario_id))
 
 
-async def _file(form: FormData) -> dict[str, Any] | str:
+async def _file(form: FormData) -> dict[str, JsonValue] | str:
     """The file posted (`file`), read as JSON within the scenario API's bound; or why not, naming the field."""
     upload = form.get("file")
     if upload is None or isinstance(upload, str):
@@ -134,7 +148,7 @@ async def _file(form: FormData) -> dict[str, Any] | str:
     if len(raw) > MAX_SCENARIO_BYTES:
         return f"Not imported: file: a scenario file is at most {MAX_SCENARIO_BYTES} bytes."
     try:
-        document = json.loads(raw)
+        document: JsonValue = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested past the parser's depth
         return f"Not imported: file: {str(upload.filename or 'the file')[:80]} is not a JSON file."
     return document if isinstance(document, dict) else "Not imported: file: a scenario file is a JSON object."
@@ -165,15 +179,14 @@ async def import_file(request: Request, session: SessionDep, settings: SettingsD
         held = e.current if isinstance(e.current, dict) else {}
         if not held.get("id") or held.get("id") != checked.get("id"):
             return _refused(request, e, "imported")
-        return _held(request, session, checked, held, name)
+        found = Held(str(held["id"]), str(held.get("title", "")), bool(held.get("shipped")), name)
+        return _held(request, session, checked, found)
     except (TooManyRequests, RulesError, ValidationError) as e:
         return _refused(request, e, "imported")
     return _opened(str(stored["id"]), True)
 
 
-def _held(
-    request: Request, session: Session, document: dict[str, Any], held: dict[str, Any], name: str
-) -> Response:
+def _held(request: Request, session: Session, document: dict[str, JsonValue], held: Held) -> Response:
     """A file whose id is saved here already (often the very file exported from here): kept as this browser's
     draft of the one held, and the choice offered: replace the saved one (not one that ships), or keep both."""
     key = request.cookies.get(DRAFT_COOKIE)
@@ -182,12 +195,11 @@ def _held(
     assert owner is not None
     try:
         with unit_of_work(session):
-            drafts.put_document(session, owner, str(document["ruleset"]), document, str(held["id"]))
+            drafts.put_document(session, owner, str(document["ruleset"]), document, held.id)
     except (RulesError, Conflict) as e:
         return _refused(request, e, "imported")
-    choice = {**held, "name": name, "url": f"/scenarios/{quote(str(held['id']))}/edit/save"}
-    said = f"{name}: a scenario with its id is saved here already. Replace the saved one, or keep both?"
-    return with_key(_said(request, said, 409, choice), minted)
+    said = f"{held.name}: a scenario with its id is saved here already. Replace the saved one, or keep both?"
+    return with_key(_said(request, said, 409, held), minted)
 
 
 @router.post("/scenarios/{scenario_id}/edit/start", response_class=HTMLResponse)
@@ -215,5 +227,5 @@ async def start_edited(
         except (TooManyRequests, RulesError, ValidationError, NotFoundError, Conflict) as e:
             status = 429 if isinstance(e, TooManyRequests) else 409 if isinstance(e, Conflict) else 422
             return start_refused(request, session, refusal(e), status)
-        scenario = str(stored["id"])
+        scenario = stored
     return start_game(request, session, settings, {"scenario": scenario})

@@ -188,7 +188,7 @@ def set_terrain(
 
 
 def put_document(
-    session: Session, owner: str, ruleset_id: str, document: dict[str, Any], scenario: str = ""
+    session: Session, owner: str, ruleset_id: str, document: dict[str, JsonValue], scenario: str = ""
 ) -> ScenarioDraft:
     """A whole document (a file imported, checked as the scenario API checks it) made this browser's draft of
     the scenario: what Replace or Keep both then saves."""

@@ -58,6 +58,14 @@ def test_an_edited_scenarios_particulars_and_any_drafts_terrain_are_kept(sqlite_
     ] == ("Mons, the club's")
     assert 'value="Mons, the club&#39;s"' in c.get(edit).text
     assert "Mons, the club" not in c.get("/scenarios/new?ruleset=flanders-fields").text  # its own draft
+    # A special rule is kept only where the page offers it: of the side's nationality, in the period (a rule
+    # ticked, then hidden by another nationality, is not the scenario's).
+    ticked = {"special.defender": ["pals", "elan"], "special.attacker": "storm-troops"}
+    nations = {"defender_force_nation": "british", "attacker_force_nation": "german"}
+    kept = c.post(f"{edit}/particulars", data=form(c, {**fields(title="Mons", **nations), **ticked}))
+    assert json.loads(re.search(r"data-scn-particulars>(.*?)</script>", kept.text, re.S).group(1))[
+        "special_rules"
+    ] == {"defender": ["pals"]}
 
     # The terrain drawn is the draft's (posted whole): the reload draws it; a malformed one is refused by field.
     assert c.post(f"{NEW}/terrain", data=form(c, {"terrain": json.dumps(wood())})).status_code == 204
