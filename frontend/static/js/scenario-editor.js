@@ -392,9 +392,10 @@
     if (resized) { redrawAll(); fitTable(); } else drawZones();
     changed({ form: true });
   };
+  const NOT_THE_DOCUMENT = "[data-import], [data-organiser-key]"; // a file chosen, the key typed: no change
   form.addEventListener("change", (e) => {
     const t = e.target;
-    if (e.isTrusted) root.dataset.dirty = "1";
+    if (e.isTrusted && !t.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
     if (t.matches("[data-doc-period]")) { doc.period = t.value; showPeriod(); htmx.trigger("#scn-kind-ask", "firestep:period"); if (selected) select(selected); }
     if (t.matches("[data-side-nation]")) showPeriod();
     if (t.matches("[data-piece-class]") && selected) {
@@ -410,7 +411,7 @@
   });
   listeners.push((what) => { if ("terrain" in what) keepTerrain(); });
   form.addEventListener("input", (e) => {
-    if (e.isTrusted) root.dataset.dirty = "1";
+    if (e.isTrusted && !e.target.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
     if (e.target.matches("[data-piece-rename]") && selected) {
       const { feature } = pieces.get(selected);
       const name = e.target.value.trim();

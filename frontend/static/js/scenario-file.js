@@ -41,10 +41,8 @@
   if (root.dataset.gameId) return; // a game's table is saved to the game (scenario-game-table.js)
   // Save, Import and Start are the server's, on this browser's draft (app.pages.scenario_saving): its refusal
   // (a 4xx naming the field) is said in the panel as its answer, and a file chosen may be chosen again.
-  document.body.addEventListener("htmx:beforeSwap", (e) => {
-    if (e.detail.target === message && e.detail.xhr.status >= 400 && e.detail.xhr.status < 500) {
-      Object.assign(e.detail, { shouldSwap: true, isError: false });
-    }
+  document.body.addEventListener("htmx:beforeSwap", ({ detail: d }) => {
+    if (d.target === message && d.xhr.status < 500) Object.assign(d, { shouldSwap: true, isError: false });
   });
   document.body.addEventListener("htmx:afterSwap", (e) => { if (e.detail.target === message) say(message.textContent, false); });
   root.querySelector("[data-import]").addEventListener("htmx:afterRequest", (e) => { e.target.value = ""; });
@@ -57,6 +55,6 @@
       tell(`Save the scenario first: the ${link.matches("[data-export]") ? "file" : "sheet"} is the saved scenario.`);
     } else tell(link.matches("[data-export]") ? `Exported ${root.dataset.scenarioId}.json.` : "The sheet opens in a new tab: print it from there.", true);
   });
-  const startForm = root.querySelector("[data-start-form]");
-  startForm.addEventListener("submit", () => { startForm.querySelector("[data-start-key]").value = keyInput ? keyInput.value : ""; });
+  const start = root.querySelector("[data-start-form]");
+  start.addEventListener("submit", () => { start.querySelector("[data-start-key]").value = keyInput?.value || ""; });
 })();
