@@ -86,7 +86,8 @@ def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) 
     ruleset = str(found["ruleset"])
     draft = scenario_drafts.context(request, session, ruleset, None, scenario_id)
     forces = scenario_forces.shown(request, session, ruleset, scenario_id)
-    return _editor(request, scenario_id, ruleset, bool(found["shipped"]), draft | forces)
+    saved = {"saved_title": str(found["title"])}
+    return _editor(request, scenario_id, ruleset, bool(found["shipped"]), draft | forces | saved)
 
 
 @router.get("/games/{game_id}/table/edit", response_class=HTMLResponse)

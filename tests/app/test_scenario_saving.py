@@ -56,7 +56,11 @@ def test_an_edited_scenarios_particulars_and_any_drafts_terrain_are_kept(sqlite_
     assert json.loads(re.search(r"data-scn-particulars>(.*?)</script>", kept.text, re.S).group(1))[
         "title"
     ] == ("Mons, the club's")
-    assert 'value="Mons, the club&#39;s"' in c.get(edit).text
+    shown = c.get(edit).text
+    assert 'value="Mons, the club&#39;s"' in shown
+    assert (
+        f"{mons['title']} ships with firestep: Save makes your own copy." in shown
+    )  # as saved, not the draft
     assert "Mons, the club" not in c.get("/scenarios/new?ruleset=flanders-fields").text  # its own draft
     # A special rule is kept only where the page offers it: of the side's nationality, in the period (a rule
     # ticked, then hidden by another nationality, is not the scenario's).
