@@ -232,10 +232,12 @@ class DraftParticulars(BaseModel):
             *([taken] if taken.objective else []),
         ]
 
+    def _depth(self, side: str) -> int | None:
+        return self.zone_attacker if side == "attacker" else self.zone_defender
+
     def zone(self, side: SideName) -> dict[str, Any] | None:
-        """A side's zone as the format draws it: the table's breadth, from its own edge (editor's zoneRect)."""
-        asked = self.zone_attacker if side == "attacker" else self.zone_defender
-        depth = min(asked or 0, self.length_cm)
+        """A side's zone as the format draws it: the table's breadth, from its own edge."""
+        depth = min(self._depth(side) or 0, self.length_cm)
         if not depth:
             return None
         y0, y1 = (0, depth) if side == "attacker" else (self.length_cm - depth, self.length_cm)
@@ -246,6 +248,15 @@ class DraftParticulars(BaseModel):
         """The draft's document with these particulars in it, in the format's own fields."""
         notes = [line.strip() for line in self.notes.splitlines() if line.strip()]
         sides = document.get("sides") or {}
+        # A side's zone as the document holds it (a file's, of any shape) while its depth and the table are as the
+        # form shows them; drawn anew across the table from its edge once either changes.
+        table = {"width_cm": self.width_cm, "length_cm": self.length_cm}
+        kept_zone = {
+            side: (sides.get(side) or {}).get("deployment_zone")
+            if document.get("table") == table and _depth(document, side) == self._depth(side)
+            else self.zone(side)
+            for side in ("attacker", "defender")
+        }
         shown = [c.model_dump(exclude_none=True) for c in self.conditions()]
         conditions = [*_not_shown(document.get("victory_conditions")), *shown]
         kept = {k: v for k, v in document.items() if k != "victory_conditions"}  # none: the key left out
@@ -258,7 +269,7 @@ class DraftParticulars(BaseModel):
                     "nationality": self.attacker_force_nation
                     if side == "attacker"
                     else self.defender_force_nation,
-                    "deployment_zone": self.zone(side),
+                    "deployment_zone": kept_zone[side],
                 }
                 for side in ("attacker", "defender")
             },
@@ -273,7 +284,7 @@ class DraftParticulars(BaseModel):
             "objectives": self.objectives,
             "victory": self.victory,
             "notes": notes,
-            "table": {"width_cm": self.width_cm, "length_cm": self.length_cm},
+            "table": table,
         }
 
     @classmethod

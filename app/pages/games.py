@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
+from app.core.config import Settings
 from app.core.routing import Router
 from app.data.models import Game, Unit
 from app.data.schemas import GameCreate
@@ -68,13 +69,9 @@ def _scenarios(session: Session) -> list[dict[str, Any]]:
 @router.post("/games/new", response_class=HTMLResponse)
 async def create_game_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
-    try:
-        refused = organiser_refusal(settings, form, "games")
-    except TooManyRequests as e:
-        wait = security.page_wait_message(e, "wrong organiser keys")
-        return too_many(_start(request, session, error=wait), e)
-    if refused:
-        return _start(request, session, error=refused[0], status_code=refused[1])
+    denied = organiser_denied(request, session, settings, form)
+    if denied is not None:
+        return denied
     fields: dict[str, Any] = {}
     scenario = str(form.get("scenario") or "")
     if scenario == "tables":
@@ -105,6 +102,32 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
     }
     if clock:
         fields["clock"] = clock
+    return start_game(request, session, settings, fields)
+
+
+def organiser_denied(
+    request: Request, session: Session, settings: Settings, form: FormData
+) -> Response | None:
+    """The start page saying why, where this server wants its organiser key for a game and the form's is missing
+    or wrong (or too many wrong keys came from this address); None when the game may be created."""
+    try:
+        refused = organiser_refusal(settings, form, "games")
+    except TooManyRequests as e:
+        wait = security.page_wait_message(e, "wrong organiser keys")
+        return too_many(_start(request, session, error=wait), e)
+    if refused:
+        return _start(request, session, error=refused[0], status_code=refused[1])
+    return None
+
+
+def start_refused(request: Request, session: Session, error: str, status_code: int) -> Response:
+    """The start page, saying why a game was not started (the scenario editor's Start refused)."""
+    return _start(request, session, error=error, status_code=status_code)
+
+
+def start_game(request: Request, session: Session, settings: Settings, fields: dict[str, object]) -> Response:
+    """A game created from the start page's fields (or the scenario editor's saved scenario), its codes shown on
+    its created page; a refusal is the start page again, saying why."""
     try:
         body = GameCreate.model_validate(fields)
         with unit_of_work(session):

@@ -7,15 +7,17 @@ did not reach the server). The browser's key is its own cookie, minted on its fi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
+from app.data.bounded import MAX_SCENARIO_BYTES, Terrain
 from app.data.models import ScenarioDraft
 from app.data.schemas_scenario import DraftParticulars
 from app.deps import SessionDep
@@ -24,8 +26,8 @@ from app.guard import security
 from app.guard.notice import notice_words
 from app.guard.security import NOTICE_HEADER
 from app.pages.common import error_message, is_htmx, not_found
-from app.pages.templates import templates
-from app.services import game_setup
+from app.pages.templates import humanise, templates
+from app.services import game_setup, scenarios
 from app.services import scenario_drafts as drafts
 from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError
@@ -36,34 +38,87 @@ router = Router(include_in_schema=False)
 
 DRAFT_COOKIE = "firestep_editor"
 DRAFT_COOKIE_SECONDS = 60 * 60 * 24 * 90  # a scenario may take a club a season to build
+NO_TERRAIN = '{"type": "FeatureCollection", "features": []}'
 
 
 def context(
-    request: Request, session: SessionDep, ruleset_id: str, zone_depth: int | None
+    request: Request, session: SessionDep, ruleset_id: str, zone_depth: int | None, scenario: str = ""
 ) -> dict[str, object]:
     """What the editor's page shows of this browser's draft of a new scenario of the rule set (with none yet,
-    its zones `zone_depth` deep: as the rule set's ready scenario has them)."""
-    draft = drafts.find(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id)
-    return _parts(draft, ruleset_id, zone_depth)
+    its zones `zone_depth` deep: as the rule set's ready scenario has them), or of the scenario edited (with
+    none yet, the scenario as saved)."""
+    draft = drafts.find(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id, scenario)
+    saved = scenarios.get_document(session, scenario) if scenario and draft is None else None
+    return _parts(draft, ruleset_id, zone_depth, scenario, saved)
 
 
-def _parts(draft: ScenarioDraft | None, ruleset_id: str, zone_depth: int | None = None) -> dict[str, object]:
-    document = draft.document if draft else drafts.empty_document(ruleset_id)
+def _parts(
+    draft: ScenarioDraft | None,
+    ruleset_id: str,
+    zone_depth: int | None = None,
+    scenario: str = "",
+    saved: dict[str, JsonValue] | None = None,
+) -> dict[str, object]:
+    document = draft.document if draft else saved or drafts.empty_document(ruleset_id)
     # Until a first change, the form's own defaults (a side's nationality among them) are not the draft's yet:
     # the checks are asked of what was posted, never of an empty draft the page does not show.
     found = drafts.problem(document) if draft else None
     shown = DraftParticulars.of(document)
-    if draft is None and zone_depth:
+    if draft is None and saved is None and zone_depth:
         shown = shown.model_copy(update={"zone_attacker": zone_depth, "zone_defender": zone_depth})
+        document = shown.into(document)  # the zones the form shows, drawn on the table from the first
+    at = f"/scenarios/{scenario}/edit" if scenario else f"/scenarios/new/{ruleset_id}"
     return {
         "draft": shown,
         "draft_kept": draft is not None,
         "draft_problem": error_message(found) if found else None,
-        "draft_url": f"/scenarios/new/{ruleset_id}/particulars",
+        "draft_url": f"{at}/particulars",
         "victory_max_points": MAX_THRESHOLD,
         "taken_choices": drafts.public_objectives(document),
-        "discard_url": f"/scenarios/new/{ruleset_id}/discard",
+        "discard_url": f"{at}/discard",
+        "terrain_url": f"{at}/terrain",
+        "save_url": f"{at}/save",
+        "draft_doc": document,
+        # What the checks' answer carries back to the table's drawing: the particulars as the draft holds them.
+        "draft_particulars": {
+            **{k: v for k, v in document.items() if k not in ("terrain", "table_objectives", "sides")},
+            "sides": {side: _of_side(document, side) for side in ("attacker", "defender")},
+        },
     }
+
+
+def _of_side(document: Mapping[str, object], side: str) -> dict[str, object]:
+    """A side's nationality and zone as the draft's document holds them."""
+    sides = document.get("sides")
+    held = sides.get(side) if isinstance(sides, dict) else None
+    return {k: held.get(k) if isinstance(held, dict) else None for k in ("nationality", "deployment_zone")}
+
+
+def playable(ruleset_id: str) -> str | None:
+    """The rule set a new scenario is written for (its game rules' own id), or None for no playable one."""
+    if ruleset_id not in [r.book.ruleset_id for r in all_game_rules()]:
+        return None
+    return game_setup.new_game_rules(ruleset_id).book.ruleset_id
+
+
+def edited(request: Request, session: SessionDep, scenario_id: str) -> tuple[str, str] | Response:
+    """The rule set and id of a scenario whose draft an edit changes; the page's 404 for an id not listed (a
+    game of counters has no draft: its own editor)."""
+    listed = {s["id"]: s for s in scenarios.list_scenarios(session)}
+    found = listed.get(scenario_id)
+    ruleset = playable(str(found["ruleset"])) if found else None
+    if ruleset is None:
+        return not_found(request, NotFoundError("scenario", scenario_id[:64]))
+    return ruleset, scenario_id
+
+
+def new(request: Request, ruleset_id: str) -> tuple[str, str] | Response:
+    """The rule set of a new scenario's draft, and no scenario; the page's 404 for a rule set not playable."""
+    ruleset = playable(ruleset_id)
+    if ruleset is None:
+        choices = [r.book.ruleset_id for r in all_game_rules()]
+        return not_found(request, NotFoundError("rule set", ruleset_id[:64], choices))
+    return ruleset, ""
 
 
 ERRATUM = "erratum-"  # an erratum's radios: the template's name for them
@@ -82,10 +137,25 @@ def _errata(ruleset_id: str) -> dict[str, dict[str, Any]]:
     return {e["id"]: e for e in get_ruleset(ruleset_id).describe()["errata"]}
 
 
-def _fields(ruleset_id: str, form: FormData) -> dict[str, Any]:
+@cache
+def _special_rules(ruleset_id: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The rule set's national special rules by id: the nation and periods each is offered for."""
+    rs = get_ruleset(ruleset_id)
+    found = rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else []
+    return {r["id"]: (str(r["nation"]).lower(), tuple(r["periods"])) for r in found}
+
+
+def _offered(ruleset_id: str, rule: str, nation: str, period: str) -> bool:
+    """A special rule the page offers a side: of its nationality (once it has one) in the period."""
+    known = _special_rules(ruleset_id).get(rule)
+    return known is None or not nation or (known[0] == nation and period in known[1])
+
+
+def fields_of(ruleset_id: str, form: FormData) -> dict[str, Any]:
     """The posted form as the draft's fields: the period's radios named as org-tables.js reads them
     (forces_period), a fire-plan allowance `fp.<side>.<kind>` (blank: as the rules allow), a side's special rules
-    `special.<side>`, an erratum's reading `erratum-<id>` (kept where it is not the default, of the period)."""
+    `special.<side>` (those the page offers it: a rule ticked, then hidden by another nationality or period, is
+    not kept), an erratum's reading `erratum-<id>` (kept where it is not the default, of the period)."""
     fields: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
     fields["period"] = fields.get("forces_period") or ""
     plan: dict[str, dict[str, str]] = {}
@@ -99,7 +169,9 @@ def _fields(ruleset_id: str, form: FormData) -> dict[str, Any]:
         if what == "fp" and value.strip():
             side, _, kind = rest.partition(".")
             plan.setdefault(side, {})[kind] = value
-        elif what == "special":
+        elif what == "special" and _offered(
+            ruleset_id, value, fields.get(f"{rest}_force_nation", ""), fields["period"]
+        ):
             rules.setdefault(rest, []).append(value)
         elif name.startswith(ERRATUM) and _chosen(errata.get(name[len(ERRATUM) :]), value, fields["period"]):
             readings[name[len(ERRATUM) :]] = value
@@ -112,29 +184,75 @@ def refused(sentence: str, status: int) -> Response:
     return PlainTextResponse(said, status_code=status, headers={NOTICE_HEADER: said})
 
 
-@router.post("/scenarios/new/{ruleset_id}/particulars", response_class=HTMLResponse)
-async def post_particulars(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+async def _particulars(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
     """Keep one change to the particulars in this browser's draft; answers the rule set's checks on it."""
-    playable = [r.book.ruleset_id for r in all_game_rules()]
-    if ruleset_id not in playable:
-        return not_found(request, NotFoundError("rule set", ruleset_id[:64], playable))
-    ruleset_id = game_setup.new_game_rules(ruleset_id).book.ruleset_id
+    if isinstance(target, Response):
+        return target
+    ruleset_id, scenario = target
     form = await request.form()
     try:
-        particulars = DraftParticulars.model_validate(_fields(ruleset_id, form))
+        particulars = DraftParticulars.model_validate(fields_of(ruleset_id, form))
     except ValidationError as e:
         return refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
-    found = owner_for_change(request, session, ruleset_id)
+    found = owner_for_change(request, session, ruleset_id, scenario)
     if isinstance(found, Response):
         return found
     owner, minted = found
     try:
         with unit_of_work(session):
-            draft = drafts.set_particulars(session, owner, ruleset_id, particulars)
-            parts = _parts(draft, ruleset_id)
+            draft = drafts.set_particulars(session, owner, ruleset_id, particulars, scenario)
+            parts = _parts(draft, ruleset_id, scenario=scenario)
     except Conflict as e:
         return refused(str(e.message), 409)
     return with_key(templates.TemplateResponse(request, "_scenario_checks.html", parts), minted)
+
+
+@router.post("/scenarios/new/{ruleset_id}/particulars", response_class=HTMLResponse)
+async def post_particulars(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    return await _particulars(request, session, new(request, ruleset_id))
+
+
+@router.post("/scenarios/{scenario_id}/edit/particulars", response_class=HTMLResponse)
+async def post_edited_particulars(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    """The same on a saved scenario's draft (its own, apart from the browser's new one)."""
+    return await _particulars(request, session, edited(request, session, scenario_id))
+
+
+async def _terrain(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
+    """The terrain drawn kept in the draft, whole (`terrain`: the GeoJSON collection in table cm, as
+    scenario-editor.js draws it), bounded as the format bounds it; the rules check it on Save."""
+    if isinstance(target, Response):
+        return target
+    ruleset_id, scenario = target
+    raw = (await request.form()).get("terrain") or NO_TERRAIN
+    if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
+        return refused(f"Terrain: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
+    try:
+        terrain = Terrain.model_validate_json(raw)
+    except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
+        first = e.errors()[0]
+        names = [str(part) for part in first["loc"] if isinstance(part, str)] or ["terrain"]
+        return refused(f"Terrain {humanise(names[-1]).lower()}: {first['msg']}", 422)
+    found = owner_for_change(request, session, ruleset_id, scenario)
+    if isinstance(found, Response):
+        return found
+    owner, minted = found
+    try:
+        with unit_of_work(session):
+            drafts.set_terrain(session, owner, ruleset_id, terrain, scenario)
+    except Conflict as e:
+        return refused(str(e.message), 409)
+    return with_key(Response(status_code=204), minted)
+
+
+@router.post("/scenarios/new/{ruleset_id}/terrain", response_class=HTMLResponse)
+async def post_terrain(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    return await _terrain(request, session, new(request, ruleset_id))
+
+
+@router.post("/scenarios/{scenario_id}/edit/terrain", response_class=HTMLResponse)
+async def post_edited_terrain(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _terrain(request, session, edited(request, session, scenario_id))
 
 
 def owner_for_change(
@@ -172,16 +290,25 @@ def with_key(response: Response, minted: str | None) -> Response:
     return response
 
 
-@router.post("/scenarios/new/{ruleset_id}/discard", response_class=HTMLResponse)
-def discard_draft(ruleset_id: str, request: Request, session: SessionDep) -> Response:
-    """Start afresh: this browser's draft of the rule set dropped, the new scenario's page shown again (htmx
-    reloads it; a plain form is sent there)."""
-    playable = [r.book.ruleset_id for r in all_game_rules()]
-    if ruleset_id not in playable:
-        return not_found(request, NotFoundError("rule set", ruleset_id[:64], playable))
+def _discard(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
+    """Start afresh: this browser's draft dropped (nothing of another browser's is reachable here), the page
+    shown again: a new scenario's empty, an edited one's as saved (htmx reloads it; a plain form is sent there)."""
+    if isinstance(target, Response):
+        return target
+    ruleset_id, scenario = target
     with unit_of_work(session):
-        drafts.discard(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id)
-    again = f"/scenarios/new?ruleset={ruleset_id}"
+        drafts.discard(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id, scenario)
+    again = f"/scenarios/{scenario}/edit" if scenario else f"/scenarios/new?ruleset={ruleset_id}"
     if is_htmx(request):
         return Response(status_code=204, headers={"HX-Redirect": again})
     return RedirectResponse(again, status_code=303)
+
+
+@router.post("/scenarios/new/{ruleset_id}/discard", response_class=HTMLResponse)
+def discard_draft(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    return _discard(request, session, new(request, ruleset_id))
+
+
+@router.post("/scenarios/{scenario_id}/edit/discard", response_class=HTMLResponse)
+def discard_edited_draft(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return _discard(request, session, edited(request, session, scenario_id))

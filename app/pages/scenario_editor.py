@@ -1,8 +1,8 @@
 """The scenario editor (issue 27): a club's own table, forces and deployment built in the browser and saved as
 a scenario document through the scenario API (docs/scenario-format.md). The page carries what the rule set
 knows (terrain kinds with their cover and movement, organisation tables, periods, errata, base sizes); the
-document is read, saved, imported and exported by frontend/static/js/scenario-*.js through the JSON API, and
-a game is started from a saved scenario through the start page's own form (POST /games/new). The same page
+document is this browser's draft on the server (app.pages.scenario_drafts), saved, imported and started from
+by app.pages.scenario_saving, exported through the JSON API. The same page
 edits a game's table while it is in set-up (a campaign battle's generated one, or any): its terrain and where
 its stands stand and its objectives, saved back through the game's own API
 (frontend/static/js/scenario-game-table.js)."""
@@ -71,7 +71,7 @@ def new_scenario_page(request: Request, session: SessionDep, ruleset: str | None
 @router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)
 def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) -> Response:
     # An id not listed is this page's 404 (HTML, never the API's 422); the listing also says whether it ships
-    # with firestep (saving one that does makes a copy) and its rule set. The document is read by the script.
+    # with firestep (saving one that does makes a copy) and its rule set.
     listed = {s["id"]: s for s in scenarios_service.list_scenarios(session)}
     if scenario_id not in listed:
         return not_found(request, NotFoundError("scenario", scenario_id))
@@ -81,9 +81,13 @@ def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) 
         return counter_editor.page(
             request, str(found["ruleset"]), scenario_id, bool(found["shipped"]), document
         )
-    # Its forces panel is the server's, on this browser's draft of the edit (or the scenario as saved).
-    forces = scenario_forces.shown(request, session, str(found["ruleset"]), scenario_id)
-    return _editor(request, scenario_id, str(found["ruleset"]), bool(found["shipped"]), forces)
+    # Its particulars and forces panel are the server's, on this browser's draft of the edit (or the scenario as
+    # saved).
+    ruleset = str(found["ruleset"])
+    draft = scenario_drafts.context(request, session, ruleset, None, scenario_id)
+    forces = scenario_forces.shown(request, session, ruleset, scenario_id)
+    saved = {"saved_title": str(found["title"])}
+    return _editor(request, scenario_id, ruleset, bool(found["shipped"]), draft | forces | saved)
 
 
 @router.get("/games/{game_id}/table/edit", response_class=HTMLResponse)

@@ -30,28 +30,23 @@ from app.data.schemas_scenario import (
 from app.deps import SessionDep
 from app.errors import Conflict, refusal
 from app.guard.security import NOTICE_HEADER
-from app.pages.common import error_message, not_found
+from app.pages.common import error_message
 from app.pages.scenario_drafts import DRAFT_COOKIE, owner_for_change, refused, with_key
+from app.pages.scenario_drafts import edited as _edited
+from app.pages.scenario_drafts import new as _new
+from app.pages.scenario_drafts import playable as _playable
 from app.pages.templates import humanise, templates
-from app.services import game_setup
 from app.services import scenario_drafts as drafts
 from app.services import scenario_forces as forces
 from app.services import scenarios as scenarios_service
 from app.services.writing import unit_of_work
 from rules.core import scenario as S
-from rules.core.errors import NotFoundError, RulesError
+from rules.core.errors import RulesError
 from rules.core.forces import chart_dict
-from rules.registry import all_game_rules, get_game_rules
+from rules.registry import get_game_rules
 from rules.table.frame import oriented_rect
 
 router = Router(include_in_schema=False)
-
-
-def _playable(ruleset_id: str) -> str | None:
-    """The rule set a new scenario is written for (its game rules' own id), or None for no playable one."""
-    if ruleset_id not in [r.book.ruleset_id for r in all_game_rules()]:
-        return None
-    return game_setup.new_game_rules(ruleset_id).book.ruleset_id
 
 
 @dataclass(frozen=True)
@@ -237,26 +232,6 @@ def _answer(
     next formation takes its table's name unless named."""
     parts = context(ruleset_id, draft.document, draft.scenario) | {"said": said, "added": added}
     return with_key(templates.TemplateResponse(request, "_scenario_formations.html", parts), minted)
-
-
-def _edited(request: Request, session: SessionDep, scenario_id: str) -> tuple[str, str] | Response:
-    """The rule set and id of a scenario whose draft an edit changes; the page's 404 for an id not listed (a
-    game of counters has no forces panel: its own editor)."""
-    listed = {s["id"]: s for s in scenarios_service.list_scenarios(session)}
-    found = listed.get(scenario_id)
-    ruleset = _playable(str(found["ruleset"])) if found else None
-    if ruleset is None:
-        return not_found(request, NotFoundError("scenario", scenario_id[:64]))
-    return ruleset, scenario_id
-
-
-def _new(request: Request, ruleset_id: str) -> tuple[str, str] | Response:
-    """The rule set of a new scenario's draft, and no scenario; the page's 404 for a rule set not playable."""
-    ruleset = _playable(ruleset_id)
-    if ruleset is None:
-        playable = [r.book.ruleset_id for r in all_game_rules()]
-        return not_found(request, NotFoundError("rule set", ruleset_id[:64], playable))
-    return ruleset, ""
 
 
 async def _change(

@@ -20,7 +20,7 @@ from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from app.data.bounded import MAX_SCENARIO_DRAFTS
+from app.data.bounded import MAX_SCENARIO_DRAFTS, Terrain
 from app.data.models import ScenarioDraft, utcnow
 from app.data.schemas_scenario import DraftParticulars, TableObjectives
 from app.errors import Conflict
@@ -176,6 +176,23 @@ def set_objectives(
     if conditions:
         document["victory_conditions"] = conditions
     return _written(session, draft, document)
+
+
+def set_terrain(
+    session: Session, owner: str, ruleset_id: str, terrain: Terrain, scenario: str = ""
+) -> ScenarioDraft:
+    """Keep the terrain drawn (scenario-editor.js's collection, whole) in this browser's draft: bounded as the
+    format bounds it, checked on the table by the rule set's checks when it is saved."""
+    draft = _kept(session, owner, ruleset_id, scenario)
+    return _written(session, draft, {**draft.document, "terrain": terrain.as_geojson()})
+
+
+def put_document(
+    session: Session, owner: str, ruleset_id: str, document: dict[str, JsonValue], scenario: str = ""
+) -> ScenarioDraft:
+    """A whole document (a file imported, checked as the scenario API checks it) made this browser's draft of
+    the scenario: what Replace or Keep both then saves."""
+    return _written(session, _kept(session, owner, ruleset_id, scenario), copy.deepcopy(document))
 
 
 def public_objectives(document: Mapping[str, JsonValue]) -> list[tuple[str, str]]:

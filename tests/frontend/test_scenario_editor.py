@@ -128,6 +128,13 @@ class Editor:
         return found
 
 
+def stored_at(page: Any, answer: Any) -> dict[str, Any]:
+    """The scenario a Save or Import stored (the editor it sends the page to), as the scenario API has it."""
+    at = answer.headers["hx-redirect"].split("/edit")[0]
+    found: dict[str, Any] = page.request.get(f"/api/v1{at}").json()
+    return found
+
+
 def _form(response: Any) -> str:
     """A posted form's values as typed (url-decoded)."""
     return unquote_plus(response.request.post_data or "")
@@ -257,13 +264,11 @@ def build_and_play(ed: Editor) -> None:
         )
 
     ed.tab("file")
-    with page.expect_response(
-        lambda r: r.url.endswith("/api/v1/scenarios") and r.request.method == "POST"
-    ) as saved:
+    with page.expect_response(lambda r: r.url.endswith("/save") and r.request.method == "POST") as saved:
         ed.press(page.locator("[data-save]"))
     assert saved.value.status == 201, saved.value.text()
-    scenario = saved.value.json()
-    page.wait_for_url(f"**/scenarios/{scenario['id']}/edit")
+    scenario = stored_at(page, saved.value)
+    page.wait_for_url(f"**/scenarios/{scenario['id']}/edit?tab=file")
     assert len(scenario["terrain"]["features"]) == 6
     (trench,) = [f for f in scenario["terrain"]["features"] if f["properties"]["kind"] == "trench"]
     assert trench["properties"]["width_cm"] == TRENCH_WIDTHS_CM[0]
@@ -463,12 +468,11 @@ def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
             serious_violations(page) == [] and small_targets(page) == [] and unlabelled_controls(page) == []
         )
     ed.tab("file")
-    with page.expect_response(
-        lambda r: r.url.endswith("/api/v1/scenarios") and r.request.method == "POST"
-    ) as saved:
+    with page.expect_response(lambda r: r.url.endswith("/save") and r.request.method == "POST") as saved:
         ed.press(page.locator("[data-save]"))
     assert saved.value.status == 201, saved.value.text()
-    copy = saved.value.json()
+    copy = stored_at(page, saved.value)
+    page.wait_for_url(f"**/scenarios/{copy['id']}/edit?tab=file")  # its own editor next
     assert copy["id"] != "mons-1914" and copy["title"] == mons["title"]
     assert copy["terrain"] == mons["terrain"] and copy["special_rules"] == mons["special_rules"]
     assert violations(page) == [] and ed.errors == []
@@ -536,12 +540,12 @@ def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path)
     file.write_text(json.dumps(written))
     ed.tab("file")
     with page.expect_response(
-        lambda r: r.url.endswith("/api/v1/scenarios") and r.request.method == "POST"
+        lambda r: r.url.endswith("/scenarios/import") and r.request.method == "POST"
     ) as sent:
         page.locator("[data-import]").set_input_files(str(file))
     assert sent.value.status == 201, sent.value.text()
-    stored = sent.value.json()
-    page.wait_for_url(f"**/scenarios/{stored['id']}/edit")
+    stored = stored_at(page, sent.value)
+    page.wait_for_url(f"**/scenarios/{stored['id']}/edit?tab=file")
     expect(page.get_by_label("Title")).to_have_value("Hand-written raid")
     expect(page.locator("[data-scenario-editor]")).to_have_attribute("data-terrain", "1")
     with page.expect_download() as download:
@@ -557,19 +561,21 @@ def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path)
     assert serious_violations(page) == [] and small_targets(page) == []
     screenshot(page, "scenario-editor-import-choice")
     with page.expect_response(
-        lambda r: r.url.endswith("/api/v1/scenarios") and r.request.method == "POST" and r.status == 201
+        lambda r: r.url.endswith("/edit/save") and r.request.method == "POST" and r.status == 201
     ) as kept:
         ed.press(page.get_by_role("button", name="Keep both"))
-    copy = kept.value.json()
+    copy = stored_at(page, kept.value)
     assert copy["id"] != stored["id"] and {**copy, "id": stored["id"]} == stored
-    page.wait_for_url(f"**/scenarios/{copy['id']}/edit")
+    page.wait_for_url(f"**/scenarios/{copy['id']}/edit?tab=file")
     ids = [s["id"] for s in page.request.get("/api/v1/scenarios").json()]
     assert stored["id"] in ids and copy["id"] in ids
     expect(page.locator("[data-import-choice]")).to_be_hidden()
     # Or the file replaces the one held (the copy, now open here, as it was: nothing else changes).
     file.write_text(json.dumps({**exported, "id": copy["id"], "title": "Raid, replaced"}))
     page.locator("[data-import]").set_input_files(str(file))
-    with page.expect_response(lambda r: r.url.endswith(f"/{copy['id']}") and r.request.method == "PUT"):
+    with page.expect_response(
+        lambda r: r.url.endswith(f"/{copy['id']}/edit/save") and r.request.method == "POST"
+    ):
         ed.press(page.get_by_role("button", name="Replace the saved one"))
     expect(page.get_by_label("Title")).to_have_value("Raid, replaced")
     # Print the sheet: the scenario's PDF, opened in a new tab.
@@ -586,7 +592,7 @@ def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path)
     ]
     file.write_text(json.dumps(written))
     with page.expect_response(
-        lambda r: r.url.endswith("/api/v1/scenarios") and r.request.method == "POST"
+        lambda r: r.url.endswith("/scenarios/import") and r.request.method == "POST"
     ) as sent:
         page.locator("[data-import]").set_input_files(str(file))
     assert sent.value.status == 422
@@ -733,13 +739,10 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
     expect(checks).to_contain_text("The rules find nothing missing")
     assert serious_violations(page) == [] and small_targets(page) == []
     ed.tab("file")
-    with (
-        page.expect_response(lambda r: r.url.endswith("/discard")) as dropped,
-        page.expect_response(lambda r: r.url.endswith("/api/v1/scenarios") and r.status == 201) as saved,
-    ):
-        ed.press(page.locator("[data-save]"))
-    assert dropped.value.status == 204
-    stored = page.request.get(f"/api/v1/scenarios/{saved.value.json()['id']}").json()
+    with page.expect_response(lambda r: r.url.endswith("/save") and r.status == 201) as saved:
+        ed.press(page.locator("[data-save]"))  # the draft dropped as it is saved (app.pages.scenario_saving)
+    stored = stored_at(page, saved.value)
+    page.wait_for_url(f"**/scenarios/{stored['id']}/edit?tab=file")  # its own editor next
     assert stored["victory_conditions"] == [
         {"kind": "points", "points": 6},
         {"kind": "side_broken", "side": "defender", "stands_lost": 40},

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import TABLET_LANDSCAPE, screenshot
 from tests.frontend.test_csp import violations
-from tests.frontend.test_scenario_editor import Editor, open_editor
+from tests.frontend.test_scenario_editor import Editor, open_editor, stored_at
 
 pytestmark = pytest.mark.browser
 
@@ -82,12 +82,11 @@ def test_build_a_2mm_scenario_by_touch_and_start_a_game(new_page: Any) -> None:
     screenshot(page, "scenario-editor-2mm-built")
 
     ed.tab("file")
-    with page.expect_response(
-        lambda r: r.url.endswith("/api/v1/scenarios") and r.request.method == "POST"
-    ) as saved:
+    with page.expect_response(lambda r: r.url.endswith("/save") and r.request.method == "POST") as saved:
         ed.press(page.locator("[data-save]"))
     assert saved.value.status == 201, saved.value.text()
-    doc = saved.value.json()
+    doc = stored_at(page, saved.value)
+    page.wait_for_url(f"**/scenarios/{doc['id']}/edit?tab=file")  # the saved scenario's editor, Start offered
     assert [f["properties"]["terrain_class"] for f in doc["terrain"]["features"]] == list(CLASSES)
     assert (doc["ruleset"], doc["period"], doc["sides"]["attacker"]["nationality"]) == (
         EARTH,

@@ -12,19 +12,14 @@
   const kinds = new Map(data.kinds.map((k) => [k.kind, k]));
   const say = (text, good = false) => window.firestepNotice?.(text, good, { key: "editor" });
   const listeners = [];
-  const changed = (what) => { root.dataset.dirty = "1"; listeners.forEach((fn) => fn(what)); };
+  // Unsaved: a change made here (a redraw of what the server holds is none); a draft kept is, from the page.
+  const changed = (what) => { if (!what.all) root.dataset.dirty = "1"; listeners.forEach((fn) => fn(what)); };
 
-  const emptyDoc = () => ({
-    format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: data.has_periods ? "" : null,
-    date: "", table: { width_cm: 120, length_cm: 180 }, turns: null, first_side: "attacker", objectives: "",
-    victory: "", notes: [], special_rules: { attacker: [], defender: [] }, fire_plan: {}, variants: {},
-    terrain: { type: "FeatureCollection", features: [] },
-    sides: {
-      attacker: { nationality: "", deployment_zone: null, forces: [] },
-      defender: { nationality: "", deployment_zone: null, forces: [] },
-    },
-  });
-  let doc = emptyDoc();
+  // The document the table is drawn from is the server's (this browser's draft, the scenario as saved, or a
+  // game's table): its particulars come back with each post's answer, its drawings are posted as they change.
+  let doc = JSON.parse(document.querySelector("#scn-doc, #scn-game-doc").textContent);
+  doc.terrain ||= { type: "FeatureCollection", features: [] };
+  for (const side of ["attacker", "defender"]) doc.sides[side] = { deployment_zone: null, forces: [], ...doc.sides[side] };
   const standsOf = (u) => [...(u.base ? [u] : []), ...(u.children || []).flatMap(standsOf)];
   const W = () => doc.table.width_cm;
   const LEN = () => doc.table.length_cm;
@@ -77,10 +72,6 @@
     for (let x = 0; x <= W(); x += 10) label([x, 0], x);
     for (let y = 10; y <= LEN(); y += 10) label([0, y], y);
     drawZones();
-  };
-  const zoneRect = (side, depth) => {
-    const [y0, y1] = side === "attacker" ? [0, depth] : [LEN() - depth, LEN()];
-    return { type: "Polygon", coordinates: [[[0, y0], [W(), y0], [W(), y1], [0, y1], [0, y0]]] };
   };
   const drawZones = () => {
     layers.zones.clearLayers();
@@ -367,102 +358,11 @@
     if (selected) select(null);
   });
 
-  const field = (name) => form.querySelector(`[data-doc="${name}"]`);
   const checkedValue = (selector) => (form.querySelector(`${selector}:checked`) || {}).value;
   // A side's nationality: picked from the rule set's nations, or typed where it lists none.
   const nationOf = (side) => {
     const typed = form.querySelector(`input[type="text"][data-side-nation="${side}"]`);
     return typed ? typed.value.trim() : checkedValue(`[data-side-nation="${side}"]`) || "";
-  };
-  const firstCondition = (kind) => (doc.victory_conditions || []).find((c) => c.kind === kind);
-  const otherConditions = () => {
-    const shown = ["points", "side_broken", "objective_taken"].map(firstCondition);
-    return (doc.victory_conditions || []).filter((c) => !shown.includes(c));
-  };
-  const readForm = () => {
-    doc.title = field("title").value.trim();
-    doc.date = field("date").value.trim();
-    doc.objectives = field("objectives").value.trim();
-    doc.victory = field("victory").value.trim();
-    doc.notes = field("notes").value.split("\n").map((s) => s.trim()).filter(Boolean);
-    doc.turns = field("turns").value === "" ? null : Number(field("turns").value);
-    doc.period = data.has_periods ? checkedValue("[data-doc-period]") || doc.period : null;
-    doc.first_side = checkedValue("[data-doc-first]") || "attacker";
-    const fire = {};
-    form.querySelectorAll("[data-fire-plan]").forEach((input) => {
-      if (input.value !== "") (fire[input.dataset.firePlan] ||= {})[input.dataset.planKind] = Number(input.value);
-    });
-    doc.fire_plan = fire;
-    const variants = {};
-    form.querySelectorAll("[data-erratum]:checked").forEach((input) => {
-      if (!input.hasAttribute("data-default") && !input.closest("fieldset").hidden) variants[input.dataset.erratum] = input.value;
-    });
-    doc.variants = variants;
-    doc.special_rules = doc.special_rules || {};
-    for (const side of ["attacker", "defender"]) {
-      doc.special_rules[side] = [...form.querySelectorAll(`[data-special-side="${side}"]:checked`)]
-        .filter((input) => !input.closest("label").hidden)
-        .map((input) => input.dataset.specialRule);
-      doc.sides[side].nationality = nationOf(side);
-    }
-    // The first points, side broken and objective taken conditions are the form's; any other (a second of a
-    // kind, from a file) is kept as read, as app/data/schemas_scenario.py does.
-    const points = form.querySelector("[data-victory-points]");
-    if (points) {
-      const broken = checkedValue("[data-victory-side]");
-      const [taken, side] = ["", "-side"].map((s) => form.querySelector(`[data-victory-taken${s}]`).value);
-      const lost = form.querySelector("[data-victory-lost]").value;
-      doc.victory_conditions = [
-        ...otherConditions(),
-        ...(points.value ? [{ kind: "points", points: Number(points.value) }] : []),
-        ...(broken && broken !== "none"
-          ? [{ kind: "side_broken", ...(broken !== "either" && { side: broken }), ...(lost && { stands_lost: Number(lost) }) }]
-          : []),
-        ...(taken ? [{ kind: "objective_taken", objective: taken, side }] : []),
-      ];
-    }
-  };
-  const writeForm = () => {
-    field("title").value = doc.title || "";
-    field("date").value = doc.date || "";
-    field("objectives").value = doc.objectives || "";
-    field("victory").value = doc.victory || "";
-    field("notes").value = (doc.notes || []).join("\n");
-    field("turns").value = doc.turns ?? "";
-    const check = (selector) => { const el = form.querySelector(selector); if (el) el.checked = true; };
-    check(`[data-doc-period][value="${doc.period}"]`);
-    check(`[data-doc-first][value="${doc.first_side}"]`);
-    form.querySelectorAll("[data-fire-plan]").forEach((input) => {
-      input.value = doc.fire_plan?.[input.dataset.firePlan]?.[input.dataset.planKind] ?? "";
-    });
-    form.querySelectorAll("[data-erratum][data-default]").forEach((input) => { input.checked = true; });
-    for (const [id, reading] of Object.entries(doc.variants || {})) check(`[data-erratum="${id}"][value="${reading}"]`);
-    const points = form.querySelector("[data-victory-points]");
-    if (points) {
-      const broken = firstCondition("side_broken");
-      points.value = firstCondition("points")?.points ?? "";
-      form.querySelector("[data-victory-lost]").value = broken?.stands_lost ?? "";
-      check(`[data-victory-side][value="${broken ? broken.side || "either" : "none"}"]`);
-      const taken = firstCondition("objective_taken");
-      form.querySelector("[data-victory-taken]").value = taken?.objective ?? "";
-      form.querySelector("[data-victory-taken-side]").value = taken?.side ?? "attacker";
-    }
-    form.querySelectorAll("[data-special-rule]").forEach((input) => {
-      input.checked = (doc.special_rules?.[input.dataset.specialSide] || []).includes(input.dataset.specialRule);
-    });
-    for (const side of ["attacker", "defender"]) {
-      const typed = form.querySelector(`input[type="text"][data-side-nation="${side}"]`);
-      if (typed) typed.value = doc.sides[side].nationality || "";
-      else check(`[data-side-nation="${side}"][value="${doc.sides[side].nationality}"]`);
-    }
-    form.querySelector('[data-table="width_cm"]').value = W();
-    form.querySelector('[data-table="length_cm"]').value = LEN();
-    for (const side of ["attacker", "defender"]) {
-      const zone = doc.sides[side].deployment_zone;
-      const ys = zone ? zone.coordinates[0].map((p) => p[1]) : [];
-      form.querySelector(`[data-zone-depth="${side}"]`).value = zone ? Math.max(...ys) - Math.min(...ys) : "";
-    }
-    showPeriod();
   };
   // The errata of the scenario's period only; org-tables.js refits the tables to it.
   const showPeriod = () => {
@@ -479,43 +379,46 @@
     const box = form.querySelector("[data-org-forces]");
     if (box) box.dispatchEvent(new Event("change", { bubbles: false }));
   };
-  const setZones = () => {
-    for (const side of ["attacker", "defender"]) {
-      const depth = Number(form.querySelector(`[data-zone-depth="${side}"]`).value);
-      doc.sides[side].deployment_zone = depth > 0 ? zoneRect(side, Math.min(depth, LEN())) : null;
-    }
-    drawZones();
+  // The particulars are the draft's (app.pages.scenario_drafts): each change posted by htmx, and its answer
+  // carries them back as the draft holds them, the table and zones drawn from them.
+  const takeParticulars = () => {
+    const { sides, ...kept } = JSON.parse(form.querySelector("[data-scn-particulars]").textContent);
+    const resized = kept.table.width_cm !== W() || kept.table.length_cm !== LEN();
+    for (const k of Object.keys(doc)) if (!["terrain", "table_objectives", "sides"].includes(k)) delete doc[k];
+    Object.assign(doc, kept);
+    for (const side of ["attacker", "defender"]) Object.assign(doc.sides[side], sides[side]);
+    const outside = [...pieces.values()].filter(({ feature }) => problem(feature.properties.kind, { ...feature.geometry, __existing: true }));
+    if (resized && outside.length) say(`${outside.length} piece${outside.length > 1 ? "s" : ""} of terrain now leave the table: move or delete ${outside.length > 1 ? "them" : "it"}.`);
+    if (resized) { redrawAll(); fitTable(); } else drawZones();
+    changed({ form: true });
   };
+  const NOT_THE_DOCUMENT = "[data-import], [data-organiser-key]"; // a file chosen, the key typed: no change
   form.addEventListener("change", (e) => {
     const t = e.target;
-    if (t.matches("[data-doc-period]")) { readForm(); showPeriod(); htmx.trigger("#scn-kind-ask", "firestep:period"); if (selected) select(selected); }
+    if (e.isTrusted && !t.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
+    if (t.matches("[data-doc-period]")) { doc.period = t.value; showPeriod(); htmx.trigger("#scn-kind-ask", "firestep:period"); if (selected) select(selected); }
     if (t.matches("[data-side-nation]")) showPeriod();
-    if (t.matches("[data-table]")) {
-      const value = Number(t.value);
-      if (!(value >= Number(t.min) && value <= Number(t.max))) { say(`The table's ${t.dataset.table === "width_cm" ? "width" : "length"} must be ${t.min}–${t.max} cm.`); t.value = doc.table[t.dataset.table]; return; }
-      doc.table[t.dataset.table] = value;
-      const outside = [...pieces.values()].filter(({ feature }) => problem(feature.properties.kind, { ...feature.geometry, __existing: true }));
-      if (outside.length) say(`${outside.length} piece${outside.length > 1 ? "s" : ""} of terrain now leave the table: move or delete ${outside.length > 1 ? "them" : "it"}.`);
-      setZones(); redrawAll(); fitTable();
-    }
-    if (t.matches("[data-zone-depth]")) setZones();
     if (t.matches("[data-piece-class]") && selected) {
       const { feature } = pieces.get(selected);
       if (t.value) feature.properties[data.class_property] = t.value; else delete feature.properties[data.class_property];
       select(selected);
       changed({ terrain: keyOf(feature) });
-      return;
     }
-    changed({ form: true });
   });
+  // The terrain drawn is the draft's too: posted whole as it changes (htmx keeps the last of those waiting).
+  const keepTerrain = () => root.dataset.terrainUrl && htmx.ajax("POST", root.dataset.terrainUrl, {
+    source: list, swap: "none", values: { terrain: JSON.stringify(doc.terrain) },
+  });
+  listeners.push((what) => { if ("terrain" in what) keepTerrain(); });
   form.addEventListener("input", (e) => {
-    root.dataset.dirty = "1";
+    if (e.isTrusted && !e.target.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
     if (e.target.matches("[data-piece-rename]") && selected) {
       const { feature } = pieces.get(selected);
       const name = e.target.value.trim();
       if (name) feature.properties.name = name; else delete feature.properties.name;
       piecePanel.querySelector("[data-piece-name]").textContent = nameOf(feature);
       renderList();
+      keepTerrain();
     }
   });
   form.addEventListener("submit", (e) => e.preventDefault());
@@ -544,22 +447,6 @@
     const said = form.querySelector("#scn-formations").dataset.scnSaid;
     if (said) say(said, true);
   });
-  const load = (incoming, kept = true) => {
-    doc = { ...emptyDoc(), ...incoming };
-    doc.terrain = doc.terrain || { type: "FeatureCollection", features: [] };
-    for (const side of ["attacker", "defender"]) doc.sides[side] = { nationality: "", deployment_zone: null, forces: [], ...(doc.sides?.[side] || {}) };
-    if (!kept) takeForces(); // the page's first: the server's panel's forces (a file read in: its own)
-    nextId = 1;
-    writeForm();
-    select(null);
-    redrawAll();
-    fitTable();
-    delete root.dataset.dirty;
-    // A file read in is the draft's too where the page keeps one; the page's first is the draft's own.
-    if (kept) form.querySelector("[data-scn-draft]")?.dispatchEvent(new Event("scn-loaded"));
-  };
-  const current = () => { readForm(); return doc; };
-
   document.addEventListener("click", (event) => {
     const tab = event.target.closest("[data-scn-tab]");
     if (tab) {
@@ -590,18 +477,18 @@
     if (action) pieceAction(action.dataset.pieceAction);
   });
 
-  // A new scenario starts from its form as the server rendered it (this browser's draft:
-  // app.pages.scenario_drafts; with none, its zones as deep as the rule set's ready scenario has them).
-  readForm();
-  doc.table = { width_cm: Number(form.querySelector('[data-table="width_cm"]').value) || 120, length_cm: Number(form.querySelector('[data-table="length_cm"]').value) || 180 };
-  setZones();
+  document.body.addEventListener("htmx:afterSwap", (e) => { if (e.detail.target.id === "scn-checks") takeParticulars(); });
+  takeForces();
   lineFits();
-  load(doc, false);
+  showPeriod();
+  select(null);
+  redrawAll();
+  fitTable();
 
   window.firestepScenario = {
     data, root, form, map, layers, toLL, fromLL, rect: corners, round, insideZone, humanise, say, h, standsOf,
     pointObjective: table.pointObjective, labelsOn: table.labelsOn,
-    doc: () => doc, current, load, W, LEN, onTable, mode,
+    doc: () => doc, current: () => doc, W, LEN, onTable, mode,
     onChange: (fn) => listeners.push(fn),
     changed,
     setTap: (fn) => { tapHandler = fn; canvas.classList.toggle("picking", Boolean(fn)); },

@@ -9,8 +9,6 @@
   const { call, refusal, tell } = S.file;
   const API = `/api/v1/games/${encodeURIComponent(gameId)}`;
   let version = Number(root.dataset.gameVersion);
-  const doc = JSON.parse(document.getElementById("scn-game-doc").textContent);
-  S.load(doc);
 
   // What the game holds now: the terrain as JSON, and each stand's place and version.
   const standsIn = (d) => [...d.sides.attacker.forces, ...d.sides.defender.forces].flatMap(S.standsOf);

@@ -1,0 +1,231 @@
+"""The scenario editor's Save, Import and Start (issue 67): each acts on this browser's draft on the server
+(app.pages.scenario_drafts), so the page sends no document. Save checks the draft as the scenario API checks a
+document and stores it (a new scenario, or the one edited replaced; one that ships with firestep saved as a
+copy), the draft then dropped and the page sent to the scenario's editor. Import reads a file posted as
+multipart, bounded as the API's body, and stores it; a file whose id is held already is kept as the draft of
+the one held and the choice rendered: replace it, or keep both. Start saves a draft first, then starts the game
+as the start page does. A refusal is said in the Save panel, one sentence naming the field."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import JsonValue, ValidationError
+from sqlmodel import Session
+from starlette.datastructures import FormData
+
+from app.core.routing import Router
+from app.data.bounded import MAX_SCENARIO_BYTES
+from app.data.schemas_scenario import DraftParticulars, ScenarioIn
+from app.deps import SessionDep, SettingsDep
+from app.errors import Conflict, TooManyRequests
+from app.guard import security
+from app.pages.club_save import refusal
+from app.pages.common import error_message, organiser_refusal
+from app.pages.games import organiser_denied, start_game, start_refused
+from app.pages.scenario_drafts import DRAFT_COOKIE, edited, fields_of, new, with_key
+from app.pages.templates import templates
+from app.services import scenario_drafts as drafts
+from app.services import scenarios
+from app.services.writing import unit_of_work
+from rules.core.errors import NotFoundError, RulesError
+
+router = Router(include_in_schema=False)
+
+
+@dataclass(frozen=True)
+class Held:
+    """An import's file whose id is saved here already: the one held (its id, title, whether it ships), the
+    file's name, and where the choice saves this browser's draft of it."""
+
+    id: str
+    title: str
+    shipped: bool
+    name: str
+
+    @property
+    def url(self) -> str:
+        return f"/scenarios/{quote(self.id)}/edit/save"
+
+
+def _said(request: Request, message: str, status: int = 200, choice: Held | None = None) -> Response:
+    """The Save panel's message (one sentence); with an import's choice, the choice shown beside it."""
+    parts = {"message": message, "good": status < 400, "choice": choice}
+    return templates.TemplateResponse(request, "_scenario_said.html", parts, status_code=status)
+
+
+def _opened(scenario: str, created: bool) -> Response:
+    """Saved or imported (201 a new scenario, 200 one replaced): htmx is sent to the scenario's editor (its own
+    draft, none yet), open at its Save panel."""
+    at = {"HX-Redirect": f"/scenarios/{quote(scenario)}/edit?tab=file"}
+    return Response(status_code=201 if created else 200, headers=at)
+
+
+def _stored(session: Session, document: Mapping[str, JsonValue], scenario: str, as_copy: bool) -> str:
+    """The document checked as the scenario API's body is, then stored: the scenario edited replaced, or a new
+    one (a copy: its id left for the server to give); answers its id."""
+    checked = ScenarioIn.model_validate(document).document()
+    if scenario and not as_copy:
+        return str(scenarios.replace_scenario(session, scenario, {**checked, "id": scenario})["id"])
+    return str(scenarios.import_scenario(session, {k: v for k, v in checked.items() if k != "id"})["id"])
+
+
+def _refused(request: Request, e: Exception, doing: str) -> Response:
+    if isinstance(e, TooManyRequests):
+        waited = _said(request, security.page_wait_message(e, f"scenarios {doing}"), 429)
+        waited.headers["Retry-After"] = str(e.retry_after)
+        return waited
+    status = 404 if isinstance(e, NotFoundError) else 409 if isinstance(e, Conflict) else 422
+    return _said(request, refusal(e, doing), status)
+
+
+async def _save(
+    request: Request, session: SessionDep, settings: SettingsDep, target: tuple[str, str] | Response
+) -> Response:
+    """Save this browser's draft: the form's particulars as posted taken into it first (a change still on its
+    way is not lost), then stored as the scenario API stores a document, and the draft dropped."""
+    if isinstance(target, Response):
+        return target
+    ruleset, scenario = target
+    form = await request.form()
+    from_file = bool(form.get("from_file"))  # an import's choice: the file as read, not the page's fields
+    try:
+        denied = organiser_refusal(settings, form, "scenarios")
+        if denied is not None:
+            return _said(request, f"Not saved: {denied[0][:1].lower()}{denied[0][1:]}", denied[1])
+        particulars = None if from_file else DraftParticulars.model_validate(fields_of(ruleset, form))
+    except ValidationError as e:
+        return _said(request, f"Not saved: {error_message(e).split('; ')[0]}", 422)
+    except TooManyRequests as e:
+        return _refused(request, e, "saved")
+    if particulars is not None and not particulars.title:
+        return _said(request, "Give the scenario a title first (under Scenario).", 422)
+    key = request.cookies.get(DRAFT_COOKIE)
+    minted = None if drafts.owner_of(key) else drafts.new_key()
+    owner = drafts.owner_of(minted or key)
+    assert owner is not None  # a key kept or just minted has the key's shape
+    copy = bool(form.get("copy")) or scenario in scenarios.shipped()
+    try:
+        security.scenario_imported()
+        with unit_of_work(session):
+            if particulars is None:
+                draft = drafts.find(session, owner, ruleset, scenario, for_change=True)
+                if draft is None:  # the choice was made in another tab already
+                    return _said(request, "Not saved: choose the file to import again.", 409)
+            else:
+                draft = drafts.set_particulars(session, owner, ruleset, particulars, scenario)
+            stored = _stored(session, draft.document, scenario, copy)
+            drafts.discard(session, owner, ruleset, scenario)
+    except (TooManyRequests, RulesError, ValidationError, NotFoundError, Conflict) as e:
+        return _refused(request, e, "saved")
+    return with_key(_opened(stored, copy or not scenario), minted)
+
+
+@router.post("/scenarios/new/{ruleset_id}/save", response_class=HTMLResponse)
+async def save_new(ruleset_id: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    return await _save(request, session, settings, new(request, ruleset_id))
+
+
+@router.post("/scenarios/{scenario_id}/edit/save", response_class=HTMLResponse)
+async def save_edited(
+    scenario_id: str, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The scenario edited saved (one that ships, or `copy`: a new scenario beside it)."""
+    return await _save(request, session, settings, edited(request, session, scenario_id))
+
+
+async def _file(form: FormData) -> dict[str, JsonValue] | str:
+    """The file posted (`file`), read as JSON within the scenario API's bound; or why not, naming the field."""
+    upload = form.get("file")
+    if upload is None or isinstance(upload, str):
+        return "Not imported: file: choose the scenario's .json file."
+    raw = await upload.read(MAX_SCENARIO_BYTES + 1)
+    if len(raw) > MAX_SCENARIO_BYTES:
+        return f"Not imported: file: a scenario file is at most {MAX_SCENARIO_BYTES} bytes."
+    try:
+        document: JsonValue = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested past the parser's depth
+        return f"Not imported: file: {str(upload.filename or 'the file')[:80]} is not a JSON file."
+    return document if isinstance(document, dict) else "Not imported: file: a scenario file is a JSON object."
+
+
+@router.post("/scenarios/import", response_class=HTMLResponse)
+async def import_file(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """A file chosen in the editor, stored as a new scenario, its editor next; one whose id is held already is
+    kept as this browser's draft of the one held, and the choice (replace it, or keep both) rendered."""
+    form = await request.form()
+    try:
+        denied = organiser_refusal(settings, form, "scenarios")
+    except TooManyRequests as e:
+        return _refused(request, e, "imported")
+    if denied is not None:
+        return _said(request, f"Not imported: {denied[0][:1].lower()}{denied[0][1:]}", denied[1])
+    document = await _file(form)
+    if isinstance(document, str):
+        status = 413 if "at most" in document else 422
+        return _said(request, document, status)
+    name = str(getattr(form.get("file"), "filename", "") or "the file")[:80]
+    try:
+        security.scenario_imported()
+        checked = ScenarioIn.model_validate(document).document()
+        with unit_of_work(session):
+            stored = scenarios.import_scenario(session, checked)
+    except Conflict as e:
+        held = e.current if isinstance(e.current, dict) else {}
+        if not held.get("id") or held.get("id") != checked.get("id"):
+            return _refused(request, e, "imported")
+        found = Held(str(held["id"]), str(held.get("title", "")), bool(held.get("shipped")), name)
+        return _held(request, session, checked, found)
+    except (TooManyRequests, RulesError, ValidationError) as e:
+        return _refused(request, e, "imported")
+    return _opened(str(stored["id"]), True)
+
+
+def _held(request: Request, session: Session, document: dict[str, JsonValue], held: Held) -> Response:
+    """A file whose id is saved here already (often the very file exported from here): kept as this browser's
+    draft of the one held, and the choice offered: replace the saved one (not one that ships), or keep both."""
+    key = request.cookies.get(DRAFT_COOKIE)
+    minted = None if drafts.owner_of(key) else drafts.new_key()
+    owner = drafts.owner_of(minted or key)
+    assert owner is not None
+    try:
+        with unit_of_work(session):
+            drafts.put_document(session, owner, str(document["ruleset"]), document, held.id)
+    except (RulesError, Conflict) as e:
+        return _refused(request, e, "imported")
+    said = f"{held.name}: a scenario with its id is saved here already. Replace the saved one, or keep both?"
+    return with_key(_said(request, said, 409, held), minted)
+
+
+@router.post("/scenarios/{scenario_id}/edit/start", response_class=HTMLResponse)
+async def start_edited(
+    scenario_id: str, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """Start a game from the scenario edited, its draft saved first (so the game is what the editor shows); a
+    refusal is the start page, saying why (the draft is kept: the editor shows it again)."""
+    target = edited(request, session, scenario_id)
+    if isinstance(target, Response):
+        return target
+    ruleset, scenario = target
+    form = await request.form()
+    denied = organiser_denied(request, session, settings, form)
+    if denied is not None:
+        return denied
+    owner = drafts.owner_of(request.cookies.get(DRAFT_COOKIE))
+    draft = drafts.find(session, owner, ruleset, scenario)
+    if draft is not None and owner is not None:
+        try:
+            security.scenario_imported()
+            with unit_of_work(session):
+                stored = _stored(session, draft.document, scenario, scenario in scenarios.shipped())
+                drafts.discard(session, owner, ruleset, scenario)
+        except (TooManyRequests, RulesError, ValidationError, NotFoundError, Conflict) as e:
+            status = 429 if isinstance(e, TooManyRequests) else 409 if isinstance(e, Conflict) else 422
+            return start_refused(request, session, refusal(e), status)
+        scenario = stored
+    return start_game(request, session, settings, {"scenario": scenario})
