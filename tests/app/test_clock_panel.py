@@ -125,6 +125,32 @@ def test_the_referee_s_pause_is_a_write_through_the_outbox_and_the_panel_says_pa
     assert buttons(panel(http, g, g.attacker)) == []
 
 
+def test_the_panel_reads_itself_again_by_htmx_after_a_resync_a_write_or_a_frame_without_it(
+    sqlite_client: TestClient,
+) -> None:
+    """The panel, on the page and in a frame alike, names its own address and the page events after which htmx
+    reads it again (game-clock.js no longer reads it, nor keeps the server's list of clock events)."""
+    http = sqlite_client
+    g = new_game(http, CLOCK)
+    start_game(http, g)
+    seated(http, g, g.referee)
+    read = f"/games/{g.id}/clock/panel"
+    triggers = "firestep:resync from:document, firestep:refresh from:document, firestep:clock-read"
+    wanted = f'data-game-clock="{read}" hx-get="{read}" hx-trigger="{triggers}" hx-swap="outerHTML"'
+    page = http.get(f"/games/{g.id}/referee")
+    assert page.status_code == 200, page.text
+    assert page.text.count("data-game-clock=") == 1 and wanted in page.text
+    assert wanted in panel(http, g, g.referee)
+    r = http.post(
+        f"/api/v1/games/{g.id}/clock/pause",
+        json={},
+        headers={**csrf.header(http), "Idempotency-Key": "clock-pause-3"},
+    )
+    assert r.status_code == 200, r.text
+    paused = http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()[-1]["id"]
+    assert wanted in frame_of(http, g, paused, "referee", "board")["clock_panel"]
+
+
 def test_a_frame_of_a_clock_event_carries_each_seat_s_panel(sqlite_client: TestClient) -> None:
     """The map's and the board's live frames of a pause carry the clock's panel as that seat reads it, so no
     device asks for it after the frame; a frame of an event the clock does not read carries none."""
