@@ -14,10 +14,7 @@
   const flagged = new Set(); // the sides already told out of time
   const panelFace = (el, seconds) => {
     const side = el.dataset.clockSide;
-    if ("clockLeft" in el.dataset && seconds <= 0 && !("outOfTime" in el.dataset)) {
-      el.dataset.outOfTime = "";
-      el.append(" ", Object.assign(document.createElement("strong"), { textContent: "out of time" }));
-    }
+    if ("clockLeft" in el.dataset && seconds <= 0) el.dataset.outOfTime = ""; // its words shown (score.css)
     const out = "outOfTime" in el.dataset, running = "running" in el.dataset;
     const [name, what] = [".clock-name", ".clock-what"].map((part) => el.querySelector(part).textContent);
     const state = `${running ? ", running" : ""}${out ? ", out of time" : ""}`;
