@@ -4,8 +4,9 @@ or "Paused for a dispute", and the buttons the seat may press: the referee's Pau
 side, a player's "Stop the clock: dispute" where the clock's settings let a player stop it. Rendered as
 `_clock_panel.html` from the same `GameClock` that `GET /api/v1/games/{id}/clock` answers, in the map's score
 panel and on the referee's board, and carried by a live frame of an event the clock reads (`frame_clock_panel`,
-once per kind of seat), so no request follows that frame. frontend/static/js/game-clock.js runs the running faces
-on once a second from the seconds each face carries (a face's words are drawn there, as the seconds pass)."""
+once per kind of seat), so no request follows that frame; after a resync, this device's write or a frame too big
+to carry it, htmx reads it again (its `hx-get`). frontend/static/js/game-clock.js runs the running faces on once a
+second from the seconds each face carries (a face's words are drawn there, as the seconds pass)."""
 
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ class ClockPanel:
     paused: str
     buttons: tuple[ClockButton, ...]
     state: str
+    read: str = ""  # the panel's own address, read again by htmx after a resync or a write (`hx-trigger`)
 
     def context(self) -> dict[str, Any]:
         return {"clock_panel": self}
@@ -108,7 +110,7 @@ def clock_panel(game: Game, clock: GameClock, referee: bool) -> ClockPanel:
     state = (
         "ended" if clock.ended else "paused" if clock.paused else "running" if clock.running else "stopped"
     )
-    return ClockPanel(faces, paused, tuple(buttons), state)
+    return ClockPanel(faces, paused, tuple(buttons), state, f"/games/{game.pk}/clock/panel")
 
 
 def panel_for(session: Session, game: Game, referee: bool, now: datetime) -> ClockPanel:

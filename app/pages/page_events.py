@@ -14,6 +14,7 @@ PAGE_EVENTS: dict[str, str] = {
     # The referee board, the score and the event's table page.
     "firestep:board-updated": "board-live.js: the referee board's pieces swapped or read anew",
     "firestep:board": "event-board.js: the organiser's board's cells swapped in (their clocks and timer drawn)",
+    "firestep:clock-read": "game-clock.js: a frame too big to carry the clock's panel: htmx reads it (its hx-trigger)",
     "firestep:score": "game-score.js: the score's panels swapped anew (the map's objective cards among them)",
     # The table map (window).
     "firestep:map-ready": "table-map.js: the map drawn, its API (window.firestepMap) ready",

@@ -9,13 +9,14 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 from jinja2 import StrictUndefined, meta
 
 from app.data.schemas_clock import GameClock, SideClockOut
-from app.pages.clock_panel import ClockPanel, face_of
+from app.pages.clock_panel import ClockPanel, Face, face_of
 from app.pages.templates import templates
 from tests import csrf
 from tests.app.games.conftest import Game, new_game, start_game
@@ -123,6 +124,52 @@ def test_the_referee_s_pause_is_a_write_through_the_outbox_and_the_panel_says_pa
     assert not any("data-running" in f["flags"] for f in faces(paused).values())
     # A player may not stop a clock already stopped: no dispute button.
     assert buttons(panel(http, g, g.attacker)) == []
+
+
+def test_the_panel_reads_itself_again_by_htmx_after_a_resync_a_write_or_a_frame_without_it(
+    sqlite_client: TestClient,
+) -> None:
+    """The panel, on the page and in a frame alike, names its own address and the page events after which htmx
+    reads it again (game-clock.js no longer reads it, nor keeps the server's list of clock events)."""
+    http = sqlite_client
+    g = new_game(http, CLOCK)
+    start_game(http, g)
+    seated(http, g, g.referee)
+    read = f"/games/{g.id}/clock/panel"
+    triggers = "firestep:resync from:document, firestep:refresh from:document, firestep:clock-read"
+    wanted = f'data-game-clock="{read}" hx-get="{read}" hx-trigger="{triggers}" hx-swap="outerHTML"'
+    page = http.get(f"/games/{g.id}/referee")
+    assert page.status_code == 200, page.text
+    assert page.text.count("data-game-clock=") == 1 and wanted in page.text
+    assert wanted in panel(http, g, g.referee)
+    r = http.post(
+        f"/api/v1/games/{g.id}/clock/pause",
+        json={},
+        headers={**csrf.header(http), "Idempotency-Key": "clock-pause-3"},
+    )
+    assert r.status_code == 200, r.text
+    paused = http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()[-1]["id"]
+    assert wanted in frame_of(http, g, paused, "referee", "board")["clock_panel"]
+
+
+def test_each_face_carries_its_out_of_time_words_shown_once_it_is_flagged() -> None:
+    """A face running down to nothing is flagged out of time in the browser (game-clock.js sets
+    data-out-of-time); the words it then shows are the server's, in every face, shown by the flag alone."""
+    faces_of = (Face("attacker", "British", 3.0, True, "left this turn", True, False),)
+    faces_of += (Face("defender", "German", 0.0, True, "left this turn", False, True),)
+    shown = templates.get_template("_clock_panel.html").render(
+        **ClockPanel(faces_of, "", (), "running").context()
+    )
+    words = (
+        '<span class="clock-what">left this turn</span> <strong class="clock-out">out of time</strong></span>'
+    )
+    assert shown.count(words) == 2, shown
+    assert "data-out-of-time" in faces(shown)["defender"]["flags"]
+    assert "data-out-of-time" not in faces(shown)["attacker"]["flags"]
+    css = Path(__file__).resolve().parents[2] / "frontend/static/css/score.css"
+    assert ".clock-side:not([data-out-of-time]) .clock-out { display: none; }" in css.read_text(
+        encoding="utf-8"
+    )
 
 
 def test_a_frame_of_a_clock_event_carries_each_seat_s_panel(sqlite_client: TestClient) -> None:

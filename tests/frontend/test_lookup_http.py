@@ -140,3 +140,13 @@ def test_wire_sizes_within_the_targets() -> None:
     import lookup_wire
 
     assert lookup_wire.main() == 0
+
+
+def test_each_resolver_link_names_its_resolver_for_the_offline_sheet(reading_client: TestClient) -> None:
+    """A resolver tapped with no server shows that resolver's table of the kept playsheet: its link names it
+    (data-resolver, read by lookup-offline.js), as its address does, and the panel names the one shown."""
+    page = reading_client.get("/lookup/flanders-fields/shooting?period=mid").text
+    links = re.findall(r'<a class="resolver-link" href="/lookup/flanders-fields/([\w-]+)\?[^"]*"[^>]*>', page)
+    named = re.findall(r'<a class="resolver-link"[^>]*data-resolver="([\w-]+)"', page)
+    assert links and named == links, (links, named)
+    assert 'data-lookup-panel data-resolver="shooting"' in page

@@ -1,13 +1,9 @@
 // The game clock's faces between the server's readings: each [data-clock-seconds] (a clock panel's, or a
 // table's on the organiser's board) runs on each second while data-running, down what is left
 // (data-clock-left) or up the time used; a side out of time is told once. A panel ([data-game-clock]) is
-// taken from a live frame (`clock_panel`), else read anew after a clock event, a resync or a write.
+// taken from a live frame (`clock_panel`); htmx reads it anew (its hx-trigger) after a resync, a write, or a
+// frame too big to carry it (`refetch`).
 (() => {
-  // The events whose frames change the clock (app.services.clock.KINDS).
-  const KINDS = new Set([
-    "game-created", "game-started", "step", "turn-started", "game-finished",
-    "clock-paused", "clock-resumed", "clock-time-given", "clock-limits-set",
-  ]);
   const pad = (n) => String(n).padStart(2, "0");
   const face = (seconds) => {
     const s = Math.floor(Math.abs(seconds));
@@ -18,10 +14,7 @@
   const flagged = new Set(); // the sides already told out of time
   const panelFace = (el, seconds) => {
     const side = el.dataset.clockSide;
-    if ("clockLeft" in el.dataset && seconds <= 0 && !("outOfTime" in el.dataset)) {
-      el.dataset.outOfTime = "";
-      el.append(" ", Object.assign(document.createElement("strong"), { textContent: "out of time" }));
-    }
+    if ("clockLeft" in el.dataset && seconds <= 0) el.dataset.outOfTime = ""; // its words shown (score.css)
     const out = "outOfTime" in el.dataset, running = "running" in el.dataset;
     const [name, what] = [".clock-name", ".clock-what"].map((part) => el.querySelector(part).textContent);
     const state = `${running ? ", running" : ""}${out ? ", out of time" : ""}`;
@@ -44,28 +37,15 @@
       if (el.dataset.clockSide) panelFace(el, seconds);
     }
   };
-  const bind = (root) => {
-    const take = (html) => {
-      const part = document.createRange().createContextualFragment(html).firstElementChild;
-      if (!part || !part.matches("[data-clock-part]")) return;
-      root.replaceChildren(part);
-      root.dataset.clockState = part.dataset.clockState;
-      tick();
-    };
-    const read = async () => {
-      const asked = { credentials: "same-origin", headers: { "HX-Request": "true" }, cache: "no-store" };
-      const r = await fetch(root.dataset.gameClock, asked).catch(() => null);
-      if (r && r.ok) take(await r.text()); // offline: runs on from what it last read until a frame or resync
-    };
-    document.addEventListener("firestep:event", (e) => {
-      const ev = e.detail || {};
-      if (ev.clock_panel) take(ev.clock_panel);
-      else if (KINDS.has(ev.kind)) read();
-    });
-    document.addEventListener("firestep:resync", read);
-    document.addEventListener("firestep:refresh", read);
-  };
-  document.querySelectorAll("[data-game-clock]").forEach(bind);
+  document.addEventListener("firestep:event", (e) => {
+    const ev = e.detail || {};
+    for (const el of document.querySelectorAll("[data-game-clock]")) {
+      if (ev.clock_panel) window.htmx.swap(el, ev.clock_panel, { swapStyle: "outerHTML" });
+      else if (ev.refetch) window.htmx.trigger(el, "firestep:clock-read");
+    }
+    tick();
+  });
+  document.addEventListener("htmx:afterSwap", tick);
   document.addEventListener("firestep:board", tick);
   const runs = () => document.querySelector("[data-clock-seconds][data-running]");
   setInterval(() => { if (!document.hidden && runs()) tick(); }, 1000);

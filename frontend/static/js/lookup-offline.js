@@ -1,6 +1,7 @@
 // The lookup without a server: the service worker keeps this period's printed playsheet (the HTML the sheet
 // prints, from /lookup/sheets/...) and this page; when a request cannot reach the server the page says so and
-// shows the playsheet table of the chosen resolver. The answers already on screen stay.
+// shows the playsheet table of the chosen resolver (its link's data-resolver, else the panel's). The answers
+// already on screen stay.
 (() => {
   const kept = new Set();
   const panel = () => document.querySelector("[data-lookup-panel]");
@@ -32,18 +33,13 @@
     });
   };
 
-  const resolverOf = (path) => {
-    const m = /^\/lookup\/[^/]+\/([^/?]+)$/.exec(path || "");
-    return m ? m[1] : null;
-  };
-
   let shown = 0; // the latest call wins: an offline event and a failed request may both ask at once
-  const show = (failedPath) => {
+  const show = (picked) => { // the resolver a failed request asked for (its link's), else the page's
     const call = ++shown;
     const p = panel();
     const box = p && p.querySelector("[data-offline-sheet]");
     if (!box) return;
-    const resolver = resolverOf(failedPath) || p.dataset.resolver;
+    const resolver = picked || p.dataset.resolver;
     const answer = document.getElementById("answer");
     if (answer) answer.classList.add("stale");
     // The sentences are the page's own (_lookup_panel.html): the one that is true said.
@@ -87,12 +83,9 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     keep();
-    if (!navigator.onLine) show(location.pathname);
+    if (!navigator.onLine) show();
   });
   document.addEventListener("htmx:afterSettle", keep);
-  document.addEventListener("htmx:sendError", (event) => {
-    const path = event.detail && event.detail.requestConfig ? event.detail.requestConfig.path : "";
-    show(new URL(path || location.href, location.href).pathname);
-  });
-  window.addEventListener("offline", () => { if (panel()) show(location.pathname); });
+  document.addEventListener("htmx:sendError", (e) => show(e.detail?.elt?.closest?.("[data-resolver]")?.dataset.resolver));
+  window.addEventListener("offline", () => { if (panel()) show(); });
 })();
