@@ -77,18 +77,15 @@ COOKIE_FREE_WRITES = frozenset(
 # cookie-authorised form whether or not the browser holds a seat cookie yet. The join APIs take no cookie and
 # answer JSON to scripts, but set the seat cookie too: a browser's cross-origin request to them is refused.
 SIGN_IN_FORMS = frozenset(
-    {
-        ("POST", "/join"),
-        ("POST", "/campaigns/join"),
-        ("POST", "/games/new"),
-        ("POST", "/campaigns/new"),
-        ("POST", "/events"),
-        ("POST", "/events/rekey"),
-    }
+    ("POST", path)
+    for path in ("/join", "/campaigns/join", "/games/new", "/campaigns/new", "/events", "/events/rekey")
 )
-# A referee's join card opens a game's own join page for one seat (app.pages.join_cards): its post seats too;
-# an event's organiser signs in on its page, and takes a table's referee seat there (app.pages.events).
-SIGN_IN_PATHS = re.compile(r"/games/[^/]+/join/[^/]+|/events/[^/]+/(sign-in|tables/[^/]+/referee)")
+# A join card's page seats (app.pages.join_cards); an organiser signs in, or takes a referee seat
+# (app.pages.events); a scenario editor's write may key its browser's draft, and its Start seats a game
+# (the hostile pass of session 19: forged from another site, it wiped the browser's seats).
+SIGN_IN_PATHS = re.compile(
+    r"/games/[^/]+/join/[^/]+|/events/[^/]+/(sign-in|tables/[^/]+/referee)|/scenarios/.+"
+)
 SIGN_IN_API = frozenset({("POST", "/api/v1/join"), ("POST", "/api/v1/campaigns/join")})
 NOTICE_HEADER = "X-Firestep-Notice"  # a plain sentence that net-status.js shows for a refused htmx request
 

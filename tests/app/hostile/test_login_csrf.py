@@ -190,3 +190,29 @@ def test_every_page_that_seats_a_device_is_checked_as_a_sign_in_or_needs_a_seat(
         found.append(route.path)
         assert checked or "campaign_seat(" in source, f"{route.path} seats a device unchecked"
     assert "/games/{game_id}/join/{seat}" in found and "/join" in found
+
+
+def test_a_foreign_form_to_the_scenario_editor_keys_no_draft_and_seats_nobody(client: TestClient) -> None:
+    """The hostile pass of session 19: another site's auto-posted form to the editor's Start made a game and
+    seated the visitor's browser in it (its own seats gone), and its import and draft writes gave the browser
+    the attacker's draft key. Each editor write is checked as a sign-in form: no token, no act."""
+    victim = TestClient(client.app)
+    writes = {
+        "/scenarios/mons-1914/edit/start": {},
+        "/scenarios/new/flanders-fields/particulars": {"title": "Planted"},
+        "/scenarios/mons-1914/edit/terrain": {"terrain": "[]"},
+        "/scenarios/new/flanders-fields/save": {},
+    }
+    for path, data in writes.items():
+        for headers in (CROSS_SITE, {}):
+            r = victim.post(path, data=data, headers=headers, follow_redirects=False)
+            assert r.status_code == 403 and "CSRF token" in r.text, (path, r.status_code)
+            assert not any(
+                c in r.headers.get("set-cookie", "")
+                for c in ("firestep_token", "firestep_games", "firestep_editor")
+            )
+    planted = victim.post(
+        "/scenarios/import", files={"file": ("s.json", b"{}", "application/json")}, headers=CROSS_SITE
+    )
+    assert planted.status_code == 403 and "firestep_editor" not in planted.headers.get("set-cookie", "")
+    assert not any(seat_cookies(victim).values())
