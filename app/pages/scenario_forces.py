@@ -18,14 +18,11 @@ from shapely import Polygon
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
-from app.data.bounded import MAX_SCENARIO_BYTES
 from app.data.models import ScenarioDraft
 from app.data.schemas_scenario import (
-    DraftParticulars,
     FormationChanged,
     FormationDeployed,
     FormationPicked,
-    TableObjectives,
 )
 from app.deps import SessionDep
 from app.errors import Conflict, refusal
@@ -219,9 +216,6 @@ def context(ruleset_id: str, document: forces.Json, scenario: str = "") -> dict[
         },
         "forces": units,
         "forces_url": forces_url(ruleset_id, scenario),
-        # The objectives drawn, as the draft keeps them: scenario-objectives.js draws them from this island.
-        "table_objectives": document.get("table_objectives"),
-        "objectives_url": forces_url(ruleset_id, scenario).removesuffix("/forces") + "/objectives",
     }
 
 
@@ -438,53 +432,6 @@ async def remove_edited_formation(scenario_id: str, request: Request, session: S
 @router.post("/scenarios/{scenario_id}/edit/forces/deploy", response_class=HTMLResponse)
 async def deploy_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
     return await _change(request, session, _edited(request, session, scenario_id), "deploy")
-
-
-NO_OBJECTIVES = '{"type": "FeatureCollection", "features": []}'
-
-
-async def _objectives(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
-    """The objectives drawn kept in the draft, whole (`table_objectives`: the GeoJSON collection in table cm, as
-    scenario-objectives.js holds it), answered by the Scenario panel's "an objective taken" offering them."""
-    if isinstance(target, Response):
-        return target
-    ruleset, scenario = target
-    raw = (await request.form()).get("table_objectives") or NO_OBJECTIVES
-    if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
-        return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
-    try:
-        objectives = TableObjectives.model_validate_json(raw)
-    except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
-        first = e.errors()[0]
-        names = [str(part) for part in first["loc"] if isinstance(part, str)] or ["table_objectives"]
-        return refused(f"{humanise(names[-1])}: {first['msg']}", 422)
-    found = owner_for_change(request, session, ruleset, scenario)
-    if isinstance(found, Response):
-        return found
-    owner, minted = found
-    try:
-        with unit_of_work(session):
-            draft = drafts.set_objectives(session, owner, ruleset, objectives, scenario)
-            parts = {
-                "draft": DraftParticulars.of(draft.document),
-                "taken_choices": drafts.public_objectives(draft.document),
-            }
-    except RulesError as e:  # a whole objective refused (`...features.<i>`) is named by its place in the list
-        at = e.field.rsplit(".", 1)[-1]
-        return refused(f"Objective {int(at) + 1}: {e.message}" if at.isdigit() else error_message(e), 422)
-    except Conflict as e:
-        return refused(str(e.message), 409)
-    return with_key(templates.TemplateResponse(request, "_scenario_taken.html", parts), minted)
-
-
-@router.post("/scenarios/new/{ruleset_id}/objectives", response_class=HTMLResponse)
-async def post_objectives(ruleset_id: str, request: Request, session: SessionDep) -> Response:
-    return await _objectives(request, session, _new(request, ruleset_id))
-
-
-@router.post("/scenarios/{scenario_id}/edit/objectives", response_class=HTMLResponse)
-async def post_edited_objectives(scenario_id: str, request: Request, session: SessionDep) -> Response:
-    return await _objectives(request, session, _edited(request, session, scenario_id))
 
 
 @router.get("/scenarios/new/{ruleset_id}/forces/choices", response_class=HTMLResponse)

@@ -1,0 +1,276 @@
+"""The scenario editor's objectives panel (`_scenario_objectives.html`): the list of the objectives drawn and the
+selected one's form (name, worth, scoring, who sees it), rendered from this browser's draft of a new or an edited
+scenario, or on a game's table from the collection its page holds (the game keeps it when the table is saved).
+Each change is one post naming the objective by its id: a field of its form, one put down or moved or reshaped
+(its geometry from scenario-objectives.js, which keeps only the map's gestures), one deleted or selected. The
+whole collection is checked as the format checks it before it is kept or shown."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field, ValidationError
+
+from app.core.routing import Router
+from app.data.bounded import MAX_SCENARIO_BYTES
+from app.data.models import Game
+from app.data.schemas_scenario import DraftParticulars, TableObjectives
+from app.deps import SessionDep, SettingsDep
+from app.errors import Conflict
+from app.pages.scenario_drafts import owner_for_change, refused, with_key
+from app.pages.scenario_forces import _document, _edited, _new, forces_url
+from app.pages.seats import game_seat
+from app.pages.templates import humanise, templates
+from app.services import scenario_drafts as drafts
+from app.services.writing import unit_of_work
+from rules.core.errors import RulesError
+from rules.table import objectives as O
+
+Json = dict[str, Any]
+router = Router(include_in_schema=False)
+MAX_GEOMETRY = 40_000  # characters of one objective's GeoJSON geometry (MAX_POINTS vertices at most)
+
+
+class ObjectiveChange(BaseModel):
+    """One post of the panel, as its form sends it (a field not sent is left as it was)."""
+
+    do: Literal["select", "set", "add", "shape", "delete"]
+    objective_id: Annotated[str, Field(pattern=f"^$|{O.ID_PATTERN.pattern}")] = ""
+    obj_name: Annotated[str, Field(max_length=O.MAX_NAME)] | None = None
+    obj_vp: Annotated[int, Field(ge=0, le=O.MAX_VP)] | None = None
+    obj_scored: Literal[tuple(k.scored for k in O.KINDS)] | None = None  # type: ignore[valid-type]
+    obj_turns: Annotated[int, Field(ge=1, le=O.MAX_HELD_TURNS)] | None = None
+    obj_consecutive: bool | None = None
+    obj_secret_to: Literal["", "attacker", "defender"] | None = None
+    obj_held_by: Literal["stands", "attacker", "defender"] | None = None
+    obj_geometry: Annotated[str, Field(max_length=MAX_GEOMETRY)] | None = None
+
+
+FIELDS = {"obj_name": "Name", "obj_vp": "Victory points", "obj_scored": "Scored", "obj_turns": "Turns held"}
+
+
+def _fresh_id(features: list[Json]) -> str:
+    taken = {f.get("id") for f in features}
+    n = len(features) + 1
+    while f"objective-{n}" in taken:
+        n += 1
+    return f"objective-{n}"
+
+
+def changed(features: list[Json], change: ObjectiveChange) -> tuple[list[Json], str | None, str]:
+    """The objectives after one change, the one selected after it, and what it did in a sentence (or "")."""
+    features = [dict(f, properties=dict(f.get("properties") or {})) for f in features]
+    found = next((f for f in features if f.get("id") == change.objective_id), None)
+    if change.do == "select":  # none (""), or one gone since: none selected
+        return features, found["id"] if found else None, ""
+    if change.do != "add" and found is None:
+        raise RulesError("objective_id", "no such objective: the list was read again")
+    geometry = json.loads(change.obj_geometry) if change.obj_geometry else None
+    if change.do in ("add", "shape") and not isinstance(geometry, dict):
+        raise RulesError("obj_geometry", "a GeoJSON point or polygon is needed")
+    if change.do == "add":
+        if len(features) >= O.MAX_OBJECTIVES:
+            raise RulesError("table_objectives", f"a scenario has at most {O.MAX_OBJECTIVES} objectives")
+        made = _fresh_id(features)
+        name = f"Objective {made.rsplit('-', 1)[1]}"
+        properties = {"name": name, "vp": 1, "scored": "each_turn"}
+        features.append({"type": "Feature", "id": made, "geometry": geometry, "properties": properties})
+        return features, made, f"{name} placed: name it and give its worth."
+    assert found is not None
+    if change.do == "delete":
+        gone = str(found["properties"].get("name") or found["id"])
+        return [f for f in features if f is not found], None, f"{gone} deleted."
+    if change.do == "shape":
+        found["geometry"] = geometry
+    if change.do == "set":
+        _set(found["properties"], change)
+    return features, found["id"], ""
+
+
+def _set(p: Json, c: ObjectiveChange) -> None:
+    """An objective's properties as its form says them: turns only where held for turns, defaults left out."""
+    given = {
+        "name": c.obj_name.strip() if c.obj_name is not None else None,
+        "vp": c.obj_vp,
+        "scored": c.obj_scored,
+        "held_by": c.obj_held_by,
+        "secret_to": c.obj_secret_to,
+        "turns": c.obj_turns,
+        "consecutive": c.obj_consecutive,
+    }
+    p.update({k: v for k, v in given.items() if v is not None})
+    for key, default in (("held_by", "stands"), ("secret_to", "")):
+        if p.get(key) == default:
+            del p[key]
+    if p.get("scored") == "held_turns":
+        p.setdefault("turns", 1)
+        p.setdefault("consecutive", False)
+    else:
+        p.pop("turns", None)
+        p.pop("consecutive", None)
+
+
+def panel(collection: object, url: str, selected: str | None = None, game: bool = False) -> dict[str, object]:
+    """What `_scenario_objectives.html` shows: each objective's line, the selected one's form, the collection
+    for the map (scenario-objectives.js draws it) and, on a game's table, posted back with each change."""
+    features = collection.get("features") if isinstance(collection, dict) else None
+    listed = [f for f in (features if isinstance(features, list) else []) if isinstance(f, dict)]
+    picked = next((f for f in listed if f.get("id") == selected), None)
+    return {
+        "objectives": [
+            {
+                "id": f.get("id"),
+                "worth": f"{f['properties'].get('name') or f.get('id')} · {f['properties'].get('vp', 0)} VP",
+            }
+            for f in listed
+        ],
+        "picked": picked
+        and {
+            "id": picked["id"],
+            "point": picked["geometry"]["type"] == "Point",
+            **{k: picked["properties"].get(k) for k in O.PROPERTY_KEYS},
+        },
+        "objectives_json": {"type": "FeatureCollection", "features": listed},
+        "objectives_url": url,
+        "objectives_game": game,
+        "objective_kinds": O.KINDS,
+        "max_held_turns": O.MAX_HELD_TURNS,
+    }
+
+
+def draft_url(ruleset_id: str, scenario: str = "") -> str:
+    return forces_url(ruleset_id, scenario).removesuffix("/forces") + "/objectives"
+
+
+def shown(request: Request, session: SessionDep, ruleset_id: str, scenario: str = "") -> dict[str, object]:
+    """The panel for the editor's page: this browser's draft's objectives (or the scenario's as saved)."""
+    document = _document(request, session, ruleset_id, scenario)
+    return panel(document.get("table_objectives"), draft_url(ruleset_id, scenario))
+
+
+async def _read(request: Request) -> ObjectiveChange | Response:
+    form = await request.form()
+    values = {k: v for k, v in form.items() if k in ObjectiveChange.model_fields and isinstance(v, str)}
+    # A number field emptied while typed, or a field the panel hides, says nothing.
+    values = {
+        k: v for k, v in values.items() if v != "" or k in ("objective_id", "obj_secret_to", "obj_name")
+    }
+    try:
+        return ObjectiveChange.model_validate(values)
+    except ValidationError as e:  # the first field refused, by its label
+        first = e.errors()[0]
+        name = str(first["loc"][0]) if first["loc"] else "do"
+        return refused(f"{FIELDS.get(name, humanise(name.removeprefix('obj_')))}: {first['msg']}", 422)
+
+
+def _checked(features: list[Json]) -> TableObjectives | Response:
+    try:
+        return TableObjectives.model_validate({"type": "FeatureCollection", "features": features})
+    except ValidationError as e:
+        first = e.errors()[0]
+        names = [str(part) for part in first["loc"] if isinstance(part, str)] or ["table_objectives"]
+        return refused(f"{humanise(names[-1])}: {first['msg']}", 422)
+
+
+def _refusal(e: RulesError) -> Response:
+    """A whole objective refused (`...features.<i>`) is named by its place in the list; a change by its field."""
+    at = e.field.rsplit(".", 1)[-1]
+    if at.isdigit():
+        return refused(f"Objective {int(at) + 1}: {e.message}", 422)
+    return refused(f"{FIELDS.get(at, humanise(at.removeprefix('obj_')))}: {e.message}", 422)
+
+
+def _answer(request: Request, parts: dict[str, object], do: str, said: str) -> Response:
+    """The whole panel (the form of the one selected), or after a field or a geometry changed only its list (the
+    form being typed in, the shape being reshaped, stay)."""
+    page = "_scenario_objective_list.html" if do in ("set", "shape") else "_scenario_objectives.html"
+    return templates.TemplateResponse(request, page, parts | {"said": said, "focus_name": do == "add"})
+
+
+async def _post(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
+    """One change to this browser's draft's objectives, kept as the format checks them on the draft's table."""
+    if isinstance(target, Response):
+        return target
+    ruleset, scenario = target
+    change = await _read(request)
+    if isinstance(change, Response):
+        return change
+    document = _document(request, session, ruleset, scenario)
+    held = document.get("table_objectives")
+    try:
+        features, selected, said = changed(
+            list(held.get("features") or []) if isinstance(held, dict) else [], change
+        )
+    except (RulesError, ValueError) as e:
+        return _refusal(e if isinstance(e, RulesError) else RulesError("obj_geometry", "not JSON"))
+    if change.do == "select":  # nothing changes: the panel as the draft (or the scenario as saved) has it
+        return _answer(request, panel(held, draft_url(ruleset, scenario), selected), change.do, said)
+    objectives = _checked(features)
+    if isinstance(objectives, Response):
+        return objectives
+    found = owner_for_change(request, session, ruleset, scenario)
+    if isinstance(found, Response):
+        return found
+    owner, minted = found
+    try:
+        with unit_of_work(session):
+            draft = drafts.set_objectives(session, owner, ruleset, objectives, scenario)
+            parts = panel(draft.document.get("table_objectives"), draft_url(ruleset, scenario), selected)
+            # A new scenario's "an objective taken wins" offers the objectives the draft now holds.
+            taken = {"draft": DraftParticulars.of(draft.document), "taken_oob": True} if not scenario else {}
+            choices = drafts.public_objectives(draft.document)
+    except RulesError as e:
+        return _refusal(e)
+    except Conflict as e:
+        return refused(str(e.message), 409)
+    return with_key(_answer(request, parts | taken | {"taken_choices": choices}, change.do, said), minted)
+
+
+@router.post("/scenarios/new/{ruleset_id}/objectives", response_class=HTMLResponse)
+async def post_objectives(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    return await _post(request, session, _new(request, ruleset_id))
+
+
+@router.post("/scenarios/{scenario_id}/edit/objectives", response_class=HTMLResponse)
+async def post_edited_objectives(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _post(request, session, _edited(request, session, scenario_id))
+
+
+@router.post("/games/{game_id}/table/objectives", response_class=HTMLResponse)
+async def post_game_objectives(
+    game_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """One change to a game's table's objectives as its page holds them (posted back whole, `objectives_held`):
+    the referee's only, before the game starts; nothing kept here (the table's Save sends them to the game)."""
+    game = session.get(Game, game_id)
+    seat = game_seat(request, session, settings, game_id) if game else None
+    if game is None or seat is None or not seat.viewer.is_referee:
+        return refused("Only the game's referee edits its table.", 403)
+    if game.status != "setup":
+        return refused("The game has started: its table can be edited only before it starts.", 409)
+    change = await _read(request)
+    if isinstance(change, Response):
+        return change
+    raw = (await request.form()).get("objectives_held") or '{"features": []}'
+    if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
+        return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
+    try:
+        held = json.loads(raw)
+        features, selected, said = changed(
+            list(held.get("features") or []) if isinstance(held, dict) else [], change
+        )
+    except (RulesError, ValueError) as e:
+        return _refusal(e if isinstance(e, RulesError) else RulesError("table_objectives", "not JSON"))
+    objectives = _checked(features)
+    if isinstance(objectives, Response):
+        return objectives
+    collection = objectives.model_dump(mode="json", exclude_unset=True)
+    try:
+        O.objectives_from_geojson(collection, float(game.table_width_cm), float(game.table_length_cm))
+    except RulesError as e:
+        return _refusal(e)
+    parts = panel(collection, f"/games/{game_id}/table/objectives", selected, game=True)
+    return _answer(request, parts, change.do, said)
