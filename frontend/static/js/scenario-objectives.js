@@ -15,7 +15,7 @@
   new MutationObserver(tappable).observe(S.root, { attributes: true, attributeFilter: ["data-tab"] });
   tappable();
   const group = L.featureGroup().addTo(map);
-  const box = () => panel.querySelector("#scn-objectives");
+  const box = () => panel.querySelector("#scn-objective-panel");
   const shapes = new Map(); // feature id -> its polygon
   let tap = null; // what a tap on the table does now (placing a point, moving one), else null
   const setTap = (fn) => { tap = fn; S.setTap(fn); };
@@ -28,7 +28,7 @@
     return { type: "Polygon", coordinates: [[...pts, pts[0]]] };
   };
   // Each change is the server's to check and keep; its answer is the panel (or, for a geometry, its list).
-  const post = (values, target = "#scn-objectives") =>
+  const post = (values, target = "#scn-objective-panel") =>
     htmx.ajax("POST", box().dataset.objectivesUrl, { source: box(), target, swap: "outerHTML", values });
   const shape = (id, geometry) => post({ do: "shape", objective_id: id, obj_geometry: JSON.stringify(geometry) }, "#scn-objective-list");
   const reshaping = () => [...shapes.values()].some((s) => s.pm && s.pm.enabled());
@@ -76,10 +76,10 @@
   };
   document.body.addEventListener("htmx:afterSwap", ({ detail: d }) => {
     const id = d.target.id;
-    if (id === "scn-objectives" || id === "scn-objective-list") {
-      if (id === "scn-objectives") stopEditing();
+    if (id === "scn-objective-panel" || id === "scn-objective-list") {
+      if (id === "scn-objective-panel") stopEditing();
       if (take()) S.changed({ objectives: true });
-      if (id === "scn-objectives" && box().dataset.said) S.say(box().dataset.said, true);
+      if (id === "scn-objective-panel" && box().dataset.said) S.say(box().dataset.said, true);
     }
     // The scenario read anew (its draft, or as saved; once saved, at its own address): its objectives too.
     if (id === "scn-formations" && d.requestConfig.verb === "get") {
