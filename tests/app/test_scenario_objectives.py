@@ -72,7 +72,7 @@ def test_the_panel_is_the_drafts_changed_one_objective_at_a_time(sqlite_client: 
     assert (
         'data-selected="objective-1"' in farm.text and 'data-said="Objective 1 placed: name it' in farm.text
     )
-    assert 'name="obj_name" type="text" maxlength="80" value="Objective 1" required autofocus' in farm.text
+    assert 'name="obj_name" type="text" maxlength="80" value="Objective 1" required data-focus' in farm.text
     assert (
         'hx-swap-oob="true"' in farm.text and '<option value="objective-1"' in farm.text
     )  # "an objective taken"

@@ -74,18 +74,20 @@
     if (!reshaping()) draw();
     return before !== JSON.stringify(features());
   };
+  // Once settled: the new form's own posts are bound by then (htmx binds swapped content as it settles).
+  document.body.addEventListener("htmx:afterSettle", ({ detail: d }) => {
+    const whole = d.target.id === "scn-objective-panel";
+    if (!whole && d.target.id !== "scn-objective-list") return;
+    if (whole) stopEditing();
+    if (take()) S.changed({ objectives: true });
+    if (whole && box().dataset.said) S.say(box().dataset.said, true);
+    box().querySelector("[data-focus]")?.focus({ preventScroll: true }); // one just put down: name it
+  });
+  // The scenario read anew (its draft, or as saved; once saved, at its own address): its objectives too.
   document.body.addEventListener("htmx:afterSwap", ({ detail: d }) => {
-    const id = d.target.id;
-    if (id === "scn-objective-panel" || id === "scn-objective-list") {
-      if (id === "scn-objective-panel") stopEditing();
-      if (take()) S.changed({ objectives: true });
-      if (id === "scn-objective-panel" && box().dataset.said) S.say(box().dataset.said, true);
-    }
-    // The scenario read anew (its draft, or as saved; once saved, at its own address): its objectives too.
-    if (id === "scn-formations" && d.requestConfig.verb === "get") {
-      box().dataset.objectivesUrl = S.form.querySelector("#scn-formations").dataset.forcesUrl.replace(/forces$/, "objectives");
-      post({ do: "select", objective_id: "" });
-    }
+    if (d.target.id !== "scn-formations" || d.requestConfig.verb !== "get") return;
+    box().dataset.objectivesUrl = S.form.querySelector("#scn-formations").dataset.forcesUrl.replace(/forces$/, "objectives");
+    post({ do: "select", objective_id: "" });
   });
   panel.addEventListener("change", (e) => { if (e.target.closest("[data-objective-piece]")) e.stopPropagation(); });
 
