@@ -44,9 +44,6 @@ router = Router(include_in_schema=False)
 # The movers a terrain's card shows (the movement table has more columns; these are the ones on the table
 # most often).
 SHOWN_MOVERS = ("infantry", "cavalry", "field-artillery", "tank")
-# The gap between stands the editor lays out in line: firestep's spacing (as the game's own default deployment
-# has), not a rule.
-LAYOUT_GAP_CM = 1.0
 
 
 @router.get("/scenarios/new", response_class=HTMLResponse)
@@ -229,7 +226,6 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
             "features": bounded.MAX_FEATURES,
             "points": bounded.MAX_VERTICES_PER_RING,
         },
-        "deploy_gap_cm": LAYOUT_GAP_CM,
         "zone_depth": _zone_depth(rs),
         "plan_kinds": get_game_rules(rs.id).book.kit.plan_kind_names,
         "crewed_kinds": sorted(crewed_kinds(rs.id)),

@@ -8,6 +8,7 @@ shows it); CSRF as every post (app.guard.security)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -40,6 +41,12 @@ from rules.core.errors import NotFoundError, RulesError
 from rules.core.forces import chart_dict
 from rules.registry import all_game_rules, get_game_rules
 from rules.table.frame import oriented_rect
+from rules.table.layout import lay_out
+
+# The gap between stands the editor lays out in line: firestep's spacing (as the game's own default deployment
+# has), not a rule; each side's stands laid out face the enemy (the document's frame: 90 faces the defender).
+LAYOUT_GAP_CM = 1.0
+FACING = {"attacker": 90, "defender": 270}
 
 router = Router(include_in_schema=False)
 
@@ -117,6 +124,7 @@ class Deploying:
     note: str = ""
     off_table: bool = False
     stands: tuple[Standing, ...] = ()
+    layout: str = ""  # its Lay out button's plan (JSON): app.pages.scenario_forces.deploy_context
 
     @property
     def placed(self) -> int:
@@ -162,21 +170,47 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
     bases = get_game_rules(ruleset_id).book.kit.bases
     outside: list[str] = []
 
-    def where(zone: Polygon | None, stand: _Unit) -> str:
-        at = stand.get("placement")
-        if not at:
-            return "not placed"
+    def size(stand: _Unit) -> tuple[float, float]:
         spec = bases.get(str(stand.get("base")))
-        w, d = (spec.width_cm, spec.width_cm if spec.shape == "round" else spec.depth_cm) if spec else (2, 2)
+        return (spec.width_cm, spec.width_cm if spec.shape == "round" else spec.depth_cm) if spec else (2, 2)
+
+    def footprint(stand: _Unit) -> Polygon | None:
+        at = stand.get("placement")
+        facing = at.get("facing_deg") if at else None
+        if not at:
+            return None
         x, y = at["center"]
-        facing = at.get("facing_deg")
-        if zone is None or zone.covers(oriented_rect((x, y), 90 if facing is None else facing, w, d)):
+        return oriented_rect((x, y), 90 if facing is None else facing, *size(stand))
+
+    def where(zone: Polygon | None, stand: _Unit) -> str:
+        box = footprint(stand)
+        if box is None:
+            return "not placed"
+        if zone is None or zone.covers(box):
             return "placed"
         outside.append(str(stand.get("name")))
         return "outside its zone"
 
+    def laid_out(side: str, name: str, mine: list[_Unit], zone: Polygon | None) -> str:
+        """The formation laid out as its Lay out button puts it (its stands' places, facing, and the sentence
+        said): around the side's other stands placed (the script disables the buttons until this is read again)."""
+        if zone is None:
+            return json.dumps({"said": f"The {side} has no deployment zone: give its depth under Scenario."})
+        own = {id(s) for s in mine}
+        taken = [b.bounds for s, _ in placed[side] if id(s) not in own and (b := footprint(s)) is not None]
+        sized = [(str(s.get("id")), *size(s)) for s in mine]
+        laid = lay_out(zone.bounds, side == "attacker", sized, taken, LAYOUT_GAP_CM)
+        n = len(laid.at)
+        said = f"{name}: {n} stands laid out; {laid.left} did not fit in the zone (place them by hand or make the zone deeper)."
+        at = [[i, x, y, FACING[side]] for i, (x, y) in laid.at.items()]
+        done = f"{name} laid out in the {side}'s zone: {n} stands."
+        return json.dumps({"at": at, "said": said if laid.left else done, "done": not laid.left})
+
     deploying: dict[str, list[Deploying]] = {}
     labels: dict[str, str] = {}
+    placed = {
+        side: [p for u in document["sides"][side]["forces"] for p in _labelled(u)] for side in forces.SIDES
+    }
     for side in forces.SIDES:
         spec = document["sides"][side]
         drawn = spec.get("deployment_zone")
@@ -184,20 +218,17 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
         deploying[side] = []
         for i, unit in enumerate(spec["forces"]):
             shown = _shown(ruleset_id, side, i, unit)
-            labels.update((str(s.get("id")), label) for s, label in _labelled(unit))
+            mine = _labelled(unit)
+            labels.update((str(s.get("id")), label) for s, label in mine)
             stands = (
                 ()
                 if shown.entry
-                else tuple(Standing(str(s.get("id")), label, where(zone, s)) for s, label in _labelled(unit))
+                else tuple(Standing(str(s.get("id")), label, where(zone, s)) for s, label in mine)
             )
+            plan = "" if shown.entry or moves_only else laid_out(side, shown.name, [s for s, _ in mine], zone)
+            note = shown.note if shown.entry else ""
             deploying[side].append(
-                Deploying(
-                    shown.id,
-                    shown.name,
-                    shown.note if shown.entry else "",
-                    bool(unit.get("off_table")),
-                    stands,
-                )
+                Deploying(shown.id, shown.name, note, bool(unit.get("off_table")), stands, plan)
             )
     return {"deploying": deploying, "outside": outside, "labels": labels, "moves_only": moves_only}
 

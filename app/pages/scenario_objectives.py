@@ -31,13 +31,14 @@ from rules.table import objectives as O
 
 Json = dict[str, Any]
 router = Router(include_in_schema=False)
+MAX_CM = 10_000.0  # a tap's place, in table cm (the table's own size checked after)
 MAX_GEOMETRY = 40_000  # characters of one objective's GeoJSON geometry (MAX_POINTS vertices at most)
 
 
 class ObjectiveChange(BaseModel):
     """One post of the panel, as its form sends it (a field not sent is left as it was)."""
 
-    do: Literal["select", "set", "add", "shape", "delete"]
+    do: Literal["select", "set", "add", "shape", "move", "delete"]
     objective_id: Annotated[str, Field(pattern=f"^$|{O.ID_PATTERN.pattern}")] = ""
     obj_name: Annotated[str, Field(max_length=O.MAX_NAME)] | None = None
     obj_vp: Annotated[int, Field(ge=0, le=O.MAX_VP)] | None = None
@@ -47,6 +48,8 @@ class ObjectiveChange(BaseModel):
     obj_secret_to: Literal["", "attacker", "defender"] | None = None
     obj_held_by: Literal["stands", "attacker", "defender"] | None = None
     obj_geometry: Annotated[str, Field(max_length=MAX_GEOMETRY)] | None = None
+    obj_x: Annotated[float, Field(ge=-MAX_CM, le=MAX_CM)] | None = None  # where a move puts its middle
+    obj_y: Annotated[float, Field(ge=-MAX_CM, le=MAX_CM)] | None = None
 
 
 FIELDS = {"obj_name": "Name", "obj_vp": "Victory points", "obj_scored": "Scored", "obj_turns": "Turns held"}
@@ -85,9 +88,24 @@ def changed(features: list[Json], change: ObjectiveChange) -> tuple[list[Json], 
         return [f for f in features if f is not found], None, f"{gone} deleted."
     if change.do == "shape":
         found["geometry"] = geometry
+    if change.do == "move":
+        if change.obj_x is None or change.obj_y is None:
+            raise RulesError("obj_x", "where its middle goes is needed")
+        found["geometry"] = _moved(found["geometry"], change.obj_x, change.obj_y)
     if change.do == "set":
         _set(found["properties"], change)
     return features, found["id"], ""
+
+
+def _moved(g: Json, x: float, y: float) -> Json:
+    """An objective moved whole so that its middle (its corners' mean, where the map labels it) is at (x, y),
+    to a tenth of a cm as the editor places it."""
+    if g["type"] == "Point":
+        return {"type": "Point", "coordinates": [round(x, 1), round(y, 1)]}
+    ring = g["coordinates"][0]
+    corners = ring[:-1] or ring
+    dx, dy = (v - sum(p[i] for p in corners) / len(corners) for i, v in enumerate((x, y)))
+    return {"type": "Polygon", "coordinates": [[[round(p[0] + dx, 1), round(p[1] + dy, 1)] for p in ring]]}
 
 
 def _set(p: Json, c: ObjectiveChange) -> None:
@@ -186,7 +204,7 @@ def _refusal(e: RulesError) -> Response:
 def _answer(request: Request, parts: dict[str, object], do: str, said: str) -> Response:
     """The whole panel (the form of the one selected), or after a field or a geometry changed only its list (the
     form being typed in, the shape being reshaped, stay)."""
-    page = "_scenario_objective_list.html" if do in ("set", "shape") else "_scenario_objectives.html"
+    page = "_scenario_objective_list.html" if do in ("set", "shape", "move") else "_scenario_objectives.html"
     return templates.TemplateResponse(request, page, parts | {"said": said, "focus_name": do == "add"})
 
 

@@ -102,11 +102,18 @@ def test_the_panel_is_the_drafts_changed_one_objective_at_a_time(sqlite_client: 
     assert held(page)["features"][1]["properties"] == {
         "name": "The wood", "vp": 2, "scored": "each_turn", "held_by": "attacker", "secret_to": "defender"
     }  # fmt: skip
-    # Moved or reshaped: the geometry posted, the list answered.
+    # Reshaped (its corners posted) or moved (its middle, where a tap put it): the list answered.
+    reshaped = {"do": "shape", "objective_id": "objective-1", "obj_geometry": point(70)}
+    assert held(c.post(OBJECTIVES, data=form(c, reshaped)).text)["features"][0]["geometry"][
+        "coordinates"
+    ] == [70, 90]
     moved = c.post(
-        OBJECTIVES, data=form(c, {"do": "shape", "objective_id": "objective-1", "obj_geometry": point(70)})
+        OBJECTIVES, data=form(c, {"do": "move", "objective_id": "objective-2", "obj_x": "40", "obj_y": "100"})
     )
-    assert moved.status_code == 200 and held(moved.text)["features"][0]["geometry"]["coordinates"] == [70, 90]
+    assert moved.status_code == 200 and "data-objective-piece" not in moved.text
+    ring_now = held(moved.text)["features"][1]["geometry"]["coordinates"][0]
+    assert ring_now[0] == [60.0, 100.0] and ring_now[-1] == ring_now[0]  # its corners 20 cm about (40, 100)
+    assert [round(sum(p[i] for p in ring_now[:-1]) / 4, 1) for i in (0, 1)] == [40.0, 100.0]
 
     # Deleted: a condition naming it goes with it; the panel answers with nothing selected.
     taken = c.post(POST, data=form(c, fields(title="Raid", taken_objective="objective-1", **NATIONS)))
@@ -139,6 +146,10 @@ def test_each_refusal_names_its_field(sqlite_client: TestClient) -> None:
         ({"do": "add", "obj_geometry": ring(1001)}, "Coordinates: List should have at most 1000 items"),
         ({"do": "add", "obj_geometry": "x" * 40_001}, "Geometry: "),
         ({"do": "shape", **one, "obj_geometry": point(-5)}, "Geometry: reaches off the table"),
+        ({"do": "move", **one, "obj_x": "500", "obj_y": "90"}, "Geometry: reaches off the table"),
+        ({"do": "move", **one, "obj_x": "1e9", "obj_y": "90"}, "X: "),
+        ({"do": "move", **one, "obj_x": "nan", "obj_y": "90"}, "X: "),
+        ({"do": "move", **one}, "X: where its middle goes is needed"),
     ):
         refused = c.post(OBJECTIVES, data=form(c, sent))
         assert refused.status_code == 422, (sent, refused.text)

@@ -1,7 +1,7 @@
 // The scenario editor's objectives on the map (`table_objectives`, GeoJSON in table cm). Their list and the
 // selected one's form are the server's (`_scenario_objectives.html`, app/pages/scenario_objectives.py: each
-// change posted by htmx, checked and kept there); here only what needs the map: "Place a point" then a tap, "Draw
-// a box" or "Draw an area" with leaflet-geoman, a tap on one selecting it, Move and Reshape, each geometry posted.
+// change posted by htmx, checked and kept there); here only the map: "Place a point" then a tap, "Draw a box"
+// or "Draw an area" with leaflet-geoman, a tap on one selecting it, Move and Reshape, each posted as done.
 (() => {
   const S = window.firestepScenario;
   const panel = S && S.root.querySelector('[data-scn-panel="objectives"]');
@@ -20,88 +20,78 @@
   let tap = null; // what a tap on the table does now (placing a point, moving one), else null
   const setTap = (fn) => { tap = fn; S.setTap(fn); };
   let drawing = null; // "point", "Rectangle", "Polygon" while one is being put down
-  let moving = null; // the id of the one whose middle a tap puts down
+  let moving = false;
   const features = () => S.doc().table_objectives?.features || [];
-  const pointsOf = (g) => (g.type === "Point" ? [g.coordinates] : g.coordinates[0]);
+  const reshaping = () => [...shapes.values()].some((s) => s.pm && s.pm.enabled());
+  // The server checks and keeps each change: its answer is the panel, or after a geometry its list alone.
+  const post = (values) => htmx.ajax("POST", box().dataset.objectivesUrl, { source: box(), swap: "outerHTML",
+    values, target: `#scn-objective-${["shape", "move"].includes(values.do) ? "list" : "panel"}` });
   const ring = (layer) => {
     const pts = layer.getLatLngs()[0].map((ll) => fromLL(ll).map(round));
-    return { type: "Polygon", coordinates: [[...pts, pts[0]]] };
+    return JSON.stringify({ type: "Polygon", coordinates: [[...pts, pts[0]]] });
   };
-  // Each change is the server's to check and keep; its answer is the panel (or, for a geometry, its list).
-  const post = (values, target = "#scn-objective-panel") =>
-    htmx.ajax("POST", box().dataset.objectivesUrl, { source: box(), target, swap: "outerHTML", values });
-  const shape = (id, geometry) => post({ do: "shape", objective_id: id, obj_geometry: JSON.stringify(geometry) }, "#scn-objective-list");
-  const reshaping = () => [...shapes.values()].some((s) => s.pm && s.pm.enabled());
 
   const draw = () => {
     group.clearLayers();
     shapes.clear();
     for (const f of features()) {
-      const g = f.geometry;
-      const lls = g.type === "Point" ? pointObjective(g.coordinates) : [g.coordinates[0].slice(0, -1).map(toLL)];
-      const selected = box().dataset.selected === f.id ? " scn-selected" : "";
-      const polygon = L.polygon(lls, {
-        pane: "objectives", className: `objective holder-none scn-objective${selected}`, bubblingMouseEvents: false,
+      const { geometry: g, properties: p } = f;
+      const lls = g.type === "Point" ? pointObjective(g.coordinates) : [g.coordinates[0].slice(1).map(toLL)];
+      const on = box().dataset.selected === f.id ? " scn-selected" : "";
+      const shape = L.polygon(lls, {
+        pane: "objectives", className: `objective holder-none scn-objective${on}`, bubblingMouseEvents: false,
       }).addTo(group);
-      polygon.getElement()?.setAttribute("data-objective-shape", f.id);
+      shape.getElement()?.setAttribute("data-objective-shape", f.id);
       // Placing or moving: the tap is where, even on an objective.
-      polygon.on("click", (e) => (tap ? tap(e.latlng) : post({ do: "select", objective_id: f.id })));
-      polygon.on("pm:edit", () => {
-        const to = ring(polygon);
-        if (to.coordinates[0].every(onTable)) { shape(f.id, to); return; }
-        S.say("That corner is off the table: the objective keeps its shape.");
-        stopEditing(); draw();
-      });
+      shape.on("click", (e) => (tap ? tap(e.latlng) : post({ do: "select", objective_id: f.id })));
+      shape.on("pm:edit", () => post({ do: "shape", objective_id: f.id, obj_geometry: ring(shape) }));
       const label = L.marker(toLL(centreOf(g)), {
         pane: "objectives", interactive: false, keyboard: false,
         icon: L.divIcon({ className: "scn-objective-label", html: "", iconSize: null }),
       }).addTo(group);
-      label.getElement()?.append(h("span", { text: `${f.properties.name || f.id} · ${f.properties.vp ?? 0} VP` }));
-      shapes.set(f.id, polygon);
+      label.getElement()?.append(h("span", { text: `${p.name || f.id} · ${p.vp ?? 0} VP` }));
+      shapes.set(f.id, shape);
     }
     S.root.dataset.objectives = String(features().length);
   };
   const stopEditing = () => {
     for (const s of shapes.values()) if (s.pm && s.pm.enabled()) s.pm.disable();
     panel.querySelectorAll("[data-objective-action]").forEach((b) => b.setAttribute("aria-pressed", "false"));
-    if (moving) { setTap(null); S.mode(""); moving = null; }
+    if (moving) { setTap(null); S.mode(""); moving = false; }
   };
-  // The server's collection is the document's (saved with it), drawn again unless one is being reshaped.
-  const take = () => {
+  // Once settled (htmx binds the new form's posts as it settles): the server's collection is the document's
+  // (saved with it), drawn again unless one is being reshaped; a refused reshape drawn back as it was.
+  const take = (quiet) => {
     const before = JSON.stringify(features());
     const held = JSON.parse(box().querySelector("[data-scn-objectives]").value);
     if (held.features.length) S.doc().table_objectives = held; else delete S.doc().table_objectives;
     if (!reshaping()) draw();
-    return before !== JSON.stringify(features());
+    if (!quiet && before !== JSON.stringify(features())) S.changed({ objectives: true });
   };
-  // Once settled: the new form's own posts are bound by then (htmx binds swapped content as it settles).
   document.body.addEventListener("htmx:afterSettle", ({ detail: d }) => {
-    const whole = d.target.id === "scn-objective-panel";
-    if (!whole && d.target.id !== "scn-objective-list") return;
-    if (whole) stopEditing();
-    if (take()) S.changed({ objectives: true });
-    if (whole && box().dataset.said) S.say(box().dataset.said, true);
+    if (d.target.id === "scn-objective-list") take();
+    if (d.target.id !== "scn-objective-panel") return;
+    stopEditing();
+    take();
+    if (box().dataset.said) S.say(box().dataset.said, true);
     box().querySelector("[data-focus]")?.focus({ preventScroll: true }); // one just put down: name it
   });
+  document.body.addEventListener("htmx:responseError", ({ detail: d }) => { if (box().contains(d.elt) && reshaping()) { stopEditing(); draw(); } });
   // The scenario read anew (its draft, or as saved; once saved, at its own address): its objectives too.
-  document.body.addEventListener("htmx:afterSwap", ({ detail: d }) => {
-    if (d.target.id !== "scn-formations" || d.requestConfig.verb !== "get") return;
-    box().dataset.objectivesUrl = S.form.querySelector("#scn-formations").dataset.forcesUrl.replace(/forces$/, "objectives");
+  document.body.addEventListener("htmx:afterSwap", ({ target: t, detail: d }) => {
+    if (t.id !== "scn-formations" || d.requestConfig.verb !== "get") return;
+    box().dataset.objectivesUrl = t.dataset.forcesUrl.replace(/forces$/, "objectives");
     post({ do: "select", objective_id: "" });
   });
-  panel.addEventListener("change", (e) => { if (e.target.closest("[data-objective-piece]")) e.stopPropagation(); });
+  panel.addEventListener("change", (e) => { if (e.target.name?.startsWith("obj_")) e.stopPropagation(); });
 
-  const add = (geometry) => {
-    if (pointsOf(geometry).every(onTable)) post({ do: "add", obj_geometry: JSON.stringify(geometry) });
-    else S.say(`That objective goes off the table: every point must be on the ${S.W()} × ${S.LEN()} cm table.`);
-  };
   const setDrawing = (what) => {
     drawing = what;
     panel.querySelector("[data-objective-finish]").hidden = what !== "Polygon";
     panel.querySelector("[data-objective-cancel]").hidden = !what;
     panel.querySelectorAll("[data-objective-draw]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.objectiveDraw === what)));
     S.mode(what === "point" ? "Tap the table where the objective is." : what === "Rectangle" ? "Tap two opposite corners of the objective." : what ? "Tap each corner of the objective, then Finish." : "");
-    const put = (latlng) => { setDrawing(null); add({ type: "Point", coordinates: fromLL(latlng).map(round) }); return true; };
+    const put = (latlng) => { setDrawing(null); post({ do: "add", obj_geometry: JSON.stringify({ type: "Point", coordinates: fromLL(latlng).map(round) }) }); return true; };
     setTap(what === "point" ? put : null);
   };
   map.on("pm:create", (e) => {
@@ -109,20 +99,10 @@
     map.removeLayer(e.layer);
     setDrawing(null);
     if (e.layer.getLatLngs()[0].length < 3) S.say("An area needs at least three corners.");
-    else add(ring(e.layer));
+    else post({ do: "add", obj_geometry: ring(e.layer) });
   });
   map.on("pm:drawend", () => { if (drawing && drawing !== "point") setDrawing(null); });
 
-  const moveTo = (f, [x, y]) => {
-    const [cx, cy] = centreOf(f.geometry);
-    const moved = f.geometry.type === "Point"
-      ? { type: "Point", coordinates: [round(x), round(y)] }
-      : { type: "Polygon", coordinates: [f.geometry.coordinates[0].map(([px, py]) => [round(px + x - cx), round(py + y - cy)])] };
-    if (!pointsOf(moved).every(onTable)) { S.say("It would go off the table there: tap nearer the middle."); return true; }
-    stopEditing();
-    shape(f.id, moved);
-    return true;
-  };
   panel.addEventListener("click", (e) => {
     const d = e.target.closest("[data-objective-draw]");
     if (d) {
@@ -139,27 +119,33 @@
       return;
     }
     if (e.target.closest("[data-objective-cancel]")) { map.pm.disableDraw(); setDrawing(null); return; }
-    // Move and Reshape (Delete is the server's own post).
+    // Move and Reshape (Delete is the server's own post): pressed again, stopped.
     const a = e.target.closest('[data-objective-action="relocate"], [data-objective-action="reshape"]');
-    const f = a && features().find((x) => x.id === box().dataset.selected);
+    const id = box().dataset.selected;
+    const f = a && features().find((x) => x.id === id);
     if (!f) return;
     const wasOn = a.getAttribute("aria-pressed") === "true";
     stopEditing();
     if (wasOn) return;
     a.setAttribute("aria-pressed", "true");
-    if (a.dataset.objectiveAction === "reshape") { shapes.get(f.id)?.pm.enable({ allowSelfIntersection: false, snappable: false }); return; }
-    moving = f.id;
-    S.mode(`Tap where the middle of ${f.properties.name || f.id} goes.`);
-    setTap((latlng) => moveTo(f, fromLL(latlng)));
+    if (a.dataset.objectiveAction === "reshape") { shapes.get(id)?.pm.enable({ allowSelfIntersection: false, snappable: false }); return; }
+    moving = true;
+    S.mode(`Tap where the middle of ${f.properties.name || id} goes.`);
+    setTap((latlng) => {
+      const [x, y] = fromLL(latlng);
+      if (!onTable([x, y])) S.say("It would go off the table there: tap nearer the middle.");
+      else { stopEditing(); post({ do: "move", objective_id: id, obj_x: round(x), obj_y: round(y) }); }
+      return true;
+    });
   });
   // Another tab: whatever was being put down or moved stops.
   S.root.addEventListener("click", (e) => {
-    if (e.target.closest("[data-scn-tab]") && !e.target.closest('[data-scn-tab="objectives"]') && (drawing || moving)) {
+    if (e.target.closest("[data-scn-tab]:not([data-scn-tab=objectives])") && (drawing || moving)) {
       map.pm.disableDraw();
       setDrawing(null);
       stopEditing();
     }
   });
   S.onChange((what) => { if (what.all) draw(); });
-  take();
+  take(true);
 })();
