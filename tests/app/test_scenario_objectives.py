@@ -15,7 +15,9 @@ from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
 from app.guard.security import NOTICE_HEADER
+from app.pages.scenario_objectives import panel
 from tests.app.games.conftest import new_game, start_game
+from tests.app.test_club_form import required
 from tests.app.test_scenario_drafts import POST, fields
 from tests.csrf import form
 
@@ -225,3 +227,9 @@ def test_a_games_table_posts_its_collection_back_and_only_its_referee_before_it_
     start_game(c, g)
     late = as_seat(g.referee, carried | {"do": "select", "objective_id": first})
     assert late.status_code == 409 and late.headers[NOTICE_HEADER].startswith("The game has started")
+
+
+def test_the_panel_s_context_is_what_its_function_gives() -> None:
+    given = set(panel(None, OBJECTIVES))
+    assert required("_scenario_objectives.html") == given
+    assert required("_scenario_objective_list.html") == given - {"objective_kinds", "max_held_turns"}
