@@ -181,6 +181,16 @@ def test_a_formation_s_lay_out_button_carries_where_the_server_lays_it_out() -> 
     assert isinstance(at, list) and [p[0] for p in at] == [u["id"] for u in mine]
     assert {p[3] for p in at} == {270} and all(p[2] > 150 for p in at)  # facing the attacker, in the zone
     assert at[0][2] <= at[-1][2]  # the front row (the zone's low edge, nearer the attacker) first
+    # Put where it says, every stand is in the zone as the map and the list judge it (its edge no hair outside).
+    by_id = {u["id"]: u for u in mine}
+    for stand_id, x, y, facing in at:
+        by_id[stand_id]["placement"] = {"center": [x, y], "facing_deg": facing}
+    assert page.deploy_context(FF, document)["outside"] == []
+    assert all(
+        round(v, 6) == v for _, x, y, _ in at for v in (x, y)
+    )  # from the zone as drawn, not its tolerance
+    for u in mine:
+        u.pop("placement", None)
     # Another formation of the side placed where the first would go: laid out around it.
     other = forces.add_from_table(FF, document, "defender", "gb-1915", "gb-1915/mmg-company-1", None, "Other")
     first = next(u for u in forces.walk(other) if u.get("base"))
