@@ -184,13 +184,17 @@ async def _read(request: Request) -> ObjectiveChange | Response:
         return refused(f"{FIELDS.get(name, humanise(name.removeprefix('obj_')))}: {first['msg']}", 422)
 
 
+def _invalid(e: ValidationError) -> Response:
+    """The first field refused, by its name (a vertex's index names nothing)."""
+    names = [str(part) for part in e.errors()[0]["loc"] if isinstance(part, str)] or ["table_objectives"]
+    return refused(f"{humanise(names[-1])}: {e.errors()[0]['msg']}", 422)
+
+
 def _checked(features: list[Json]) -> TableObjectives | Response:
     try:
         return TableObjectives.model_validate({"type": "FeatureCollection", "features": features})
     except ValidationError as e:
-        first = e.errors()[0]
-        names = [str(part) for part in first["loc"] if isinstance(part, str)] or ["table_objectives"]
-        return refused(f"{humanise(names[-1])}: {first['msg']}", 422)
+        return _invalid(e)
 
 
 def _refusal(e: RulesError) -> Response:
@@ -222,7 +226,7 @@ async def _post(request: Request, session: SessionDep, target: tuple[str, str] |
         features, selected, said = changed(
             list(held.get("features") or []) if isinstance(held, dict) else [], change
         )
-    except (RulesError, ValueError) as e:
+    except (RulesError, ValueError, RecursionError) as e:
         return _refusal(e if isinstance(e, RulesError) else RulesError("obj_geometry", "not JSON"))
     if change.do == "select":  # nothing changes: the panel as the draft (or the scenario as saved) has it
         return _answer(request, panel(held, draft_url(ruleset, scenario), selected), change.do, said)
@@ -275,13 +279,14 @@ async def post_game_objectives(
     raw = (await request.form()).get("objectives_held") or '{"features": []}'
     if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
         return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
+    try:  # the page's own collection, checked as any before the change is made to it
+        held = TableObjectives.model_validate_json(raw).model_dump(mode="json", exclude_unset=True)
+    except ValidationError as e:
+        return _invalid(e)
     try:
-        held = json.loads(raw)
-        features, selected, said = changed(
-            list(held.get("features") or []) if isinstance(held, dict) else [], change
-        )
-    except (RulesError, ValueError) as e:
-        return _refusal(e if isinstance(e, RulesError) else RulesError("table_objectives", "not JSON"))
+        features, selected, said = changed(held["features"], change)
+    except (RulesError, ValueError, RecursionError) as e:
+        return _refusal(e if isinstance(e, RulesError) else RulesError("obj_geometry", "not JSON"))
     objectives = _checked(features)
     if isinstance(objectives, Response):
         return objectives

@@ -143,6 +143,10 @@ def test_each_refusal_names_its_field(sqlite_client: TestClient) -> None:
         (the_form(**one, obj_secret_to="referee"), "Secret to: "),
         (the_form(**one, obj_held_by="nobody"), "Held by: "),
         ({"do": "add", "obj_geometry": "{not json"}, "Geometry: not JSON"),
+        (
+            {"do": "add", "obj_geometry": "[" * 20_000 + "]" * 20_000},
+            "Geometry: not JSON",
+        ),  # too deep to read
         ({"do": "add", "obj_geometry": "[1, 2]"}, "Geometry: a GeoJSON point or polygon"),
         ({"do": "add", "obj_geometry": point(500)}, "Geometry: reaches off the table"),
         ({"do": "add", "obj_geometry": ring(1001)}, "Coordinates: List should have at most 1000 items"),
@@ -216,6 +220,10 @@ def test_a_games_table_posts_its_collection_back_and_only_its_referee_before_it_
         g.referee, carried | {"do": "add", "obj_geometry": point(60, 500)}
     )  # the game's table's size
     assert off.status_code == 422 and off.headers[NOTICE_HEADER].startswith("Geometry: reaches off the table")
+    hostile = as_seat(
+        g.referee, {"objectives_held": '{"type": "FeatureCollection", "features": [5]}', "do": "select"}
+    )
+    assert hostile.status_code == 422 and hostile.headers[NOTICE_HEADER].startswith("Features: ")
     big = as_seat(g.referee, {"objectives_held": "x" * 1_000_001, "do": "select"})
     assert big.status_code == 422 and big.headers[NOTICE_HEADER].startswith("Table objectives: at most")
     for seat in (g.attacker, None):
