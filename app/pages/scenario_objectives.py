@@ -7,17 +7,22 @@ whole collection is checked as the format checks it before it is kept or shown."
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from app.core.routing import Router
-from app.data.bounded import MAX_SCENARIO_BYTES
+from app.data.bounded import MAX_SCENARIO_BYTES, TerrainPolygon
 from app.data.models import Game
-from app.data.schemas_scenario import DraftParticulars, TableObjectives
+from app.data.schemas_scenario import (
+    DraftParticulars,
+    ObjectiveFeature,
+    ObjectivePoint,
+    ObjectiveProperties,
+    TableObjectives,
+)
 from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict
 from app.pages.scenario_drafts import owner_for_change, refused, with_key
@@ -29,7 +34,6 @@ from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
 from rules.table import objectives as O
 
-Json = dict[str, Any]
 router = Router(include_in_schema=False)
 MAX_CM = 10_000.0  # a tap's place, in table cm (the table's own size checked after)
 MAX_GEOMETRY = 40_000  # characters of one objective's GeoJSON geometry (MAX_POINTS vertices at most)
@@ -38,7 +42,7 @@ MAX_GEOMETRY = 40_000  # characters of one objective's GeoJSON geometry (MAX_POI
 class ObjectiveChange(BaseModel):
     """One post of the panel, as its form sends it (a field not sent is left as it was)."""
 
-    do: Literal["select", "set", "add", "shape", "move", "delete"]
+    do: Literal["select", "set", "add", "shape", "relocate", "delete"]
     objective_id: Annotated[str, Field(pattern=f"^$|{O.ID_PATTERN.pattern}")] = ""
     obj_name: Annotated[str, Field(max_length=O.MAX_NAME)] | None = None
     obj_vp: Annotated[int, Field(ge=0, le=O.MAX_VP)] | None = None
@@ -55,80 +59,94 @@ class ObjectiveChange(BaseModel):
 FIELDS = {"obj_name": "Name", "obj_vp": "Victory points", "obj_scored": "Scored", "obj_turns": "Turns held"}
 
 
-def _fresh_id(features: list[Json]) -> str:
-    taken = {f.get("id") for f in features}
+Geometry = ObjectivePoint | TerrainPolygon
+GEOMETRY: TypeAdapter[Geometry] = TypeAdapter(Annotated[Geometry, Field(discriminator="type")])
+
+
+def _fresh_id(features: list[ObjectiveFeature]) -> str:
+    taken = {f.id for f in features}
     n = len(features) + 1
     while f"objective-{n}" in taken:
         n += 1
     return f"objective-{n}"
 
 
-def changed(features: list[Json], change: ObjectiveChange) -> tuple[list[Json], str | None, str]:
+def changed(
+    features: list[ObjectiveFeature], change: ObjectiveChange
+) -> tuple[list[ObjectiveFeature], str | None, str]:
     """The objectives after one change, the one selected after it, and what it did in a sentence (or "")."""
-    features = [dict(f, properties=dict(f.get("properties") or {})) for f in features]
-    found = next((f for f in features if f.get("id") == change.objective_id), None)
+    found = next((f for f in features if f.id == change.objective_id), None)
     if change.do == "select":  # none (""), or one gone since: none selected
-        return features, found["id"] if found else None, ""
+        return features, found.id if found else None, ""
     if change.do != "add" and found is None:
         raise RulesError("objective_id", "no such objective: the list was read again")
-    geometry = json.loads(change.obj_geometry) if change.obj_geometry else None
-    if change.do in ("add", "shape") and not isinstance(geometry, dict):
+    geometry = _geometry(change.obj_geometry) if change.obj_geometry else None
+    if change.do in ("add", "shape") and geometry is None:
         raise RulesError("obj_geometry", "a GeoJSON point or polygon is needed")
-    if change.do == "add":
+    if change.do == "add" and geometry is not None:
         if len(features) >= O.MAX_OBJECTIVES:
             raise RulesError("table_objectives", f"a scenario has at most {O.MAX_OBJECTIVES} objectives")
         made = _fresh_id(features)
         name = f"Objective {made.rsplit('-', 1)[1]}"
-        properties = {"name": name, "vp": 1, "scored": "each_turn"}
-        features.append({"type": "Feature", "id": made, "geometry": geometry, "properties": properties})
+        properties = ObjectiveProperties(name=name, vp=1, scored="each_turn")
+        features.append(ObjectiveFeature(type="Feature", id=made, geometry=geometry, properties=properties))
         return features, made, f"{name} placed: name it and give its worth."
     assert found is not None
     if change.do == "delete":
-        gone = str(found["properties"].get("name") or found["id"])
-        return [f for f in features if f is not found], None, f"{gone} deleted."
+        return [f for f in features if f is not found], None, f"{found.properties.name} deleted."
+    update: dict[str, object] = {}
     if change.do == "shape":
-        found["geometry"] = geometry
-    if change.do == "move":
+        update["geometry"] = geometry
+    if change.do == "relocate":
         if change.obj_x is None or change.obj_y is None:
             raise RulesError("obj_x", "where its middle goes is needed")
-        found["geometry"] = _moved(found["geometry"], change.obj_x, change.obj_y)
+        update["geometry"] = _relocated(found.geometry, change.obj_x, change.obj_y)
     if change.do == "set":
-        _set(found["properties"], change)
-    return features, found["id"], ""
+        update["properties"] = _set(found.properties, change)
+    return [found.model_copy(update=update) if f is found else f for f in features], found.id, ""
 
 
-def _moved(g: Json, x: float, y: float) -> Json:
+def _geometry(raw: str) -> Geometry:
+    """A geometry posted (a point or a polygon in table cm), or the RulesError naming what is wrong with it."""
+    try:
+        return GEOMETRY.validate_json(raw)
+    except ValidationError as e:
+        first = e.errors()[0]
+        names = [str(p) for p in first["loc"] if isinstance(p, str) and p not in ("Point", "Polygon")]
+        said = "not JSON" if first["type"] == "json_invalid" else first["msg"]
+        raise RulesError(names[-1] if names else "obj_geometry", said) from e
+
+
+def _relocated(g: Geometry, x: float, y: float) -> Geometry:
     """An objective moved whole so that its middle (its corners' mean, where the map labels it) is at (x, y),
     to a tenth of a cm as the editor places it."""
-    if g["type"] == "Point":
-        return {"type": "Point", "coordinates": [round(x, 1), round(y, 1)]}
-    ring = g["coordinates"][0]
+    if isinstance(g, ObjectivePoint):
+        return ObjectivePoint(type="Point", coordinates=[round(x, 1), round(y, 1)])
+    ring = g.coordinates[0]
     corners = ring[:-1] or ring
     dx, dy = (v - sum(p[i] for p in corners) / len(corners) for i, v in enumerate((x, y)))
-    return {"type": "Polygon", "coordinates": [[[round(p[0] + dx, 1), round(p[1] + dy, 1)] for p in ring]]}
+    moved = [[round(p[0] + dx, 1), round(p[1] + dy, 1)] for p in ring]
+    return TerrainPolygon(type="Polygon", coordinates=[moved])
 
 
-def _set(p: Json, c: ObjectiveChange) -> None:
-    """An objective's properties as its form says them: turns only where held for turns, defaults left out."""
-    given = {
-        "name": c.obj_name.strip() if c.obj_name is not None else None,
-        "vp": c.obj_vp,
-        "scored": c.obj_scored,
-        "held_by": c.obj_held_by,
-        "secret_to": c.obj_secret_to,
-        "turns": c.obj_turns,
-        "consecutive": c.obj_consecutive,
-    }
-    p.update({k: v for k, v in given.items() if v is not None})
-    for key, default in (("held_by", "stands"), ("secret_to", "")):
-        if p.get(key) == default:
-            del p[key]
-    if p.get("scored") == "held_turns":
-        p.setdefault("turns", 1)
-        p.setdefault("consecutive", False)
-    else:
-        p.pop("turns", None)
-        p.pop("consecutive", None)
+def _set(p: ObjectiveProperties, c: ObjectiveChange) -> ObjectiveProperties:
+    """An objective's properties as its form says them (a field not sent as it was): turns only where held for
+    turns, the defaults ("by nobody", "both sides") left out. Checked whole with the collection after."""
+    scored = c.obj_scored or p.scored
+    held_for = scored == "held_turns"
+    held_by = c.obj_held_by or p.held_by
+    secret_to = p.secret_to if c.obj_secret_to is None else c.obj_secret_to
+    return ObjectiveProperties.model_construct(
+        name=p.name if c.obj_name is None else c.obj_name.strip(),
+        vp=p.vp if c.obj_vp is None else c.obj_vp,
+        scored=scored,
+        held_by=None if held_by == "stands" else held_by,
+        turns=(c.obj_turns or p.turns or 1) if held_for else None,
+        consecutive=(p.consecutive or False if c.obj_consecutive is None else c.obj_consecutive)
+        if held_for
+        else None,
+        secret_to=secret_to or None,
+    )
 
 
 def panel(collection: object, url: str, selected: str | None = None, game: bool = False) -> dict[str, object]:
@@ -190,9 +208,12 @@ def _invalid(e: ValidationError) -> Response:
     return refused(f"{humanise(names[-1])}: {e.errors()[0]['msg']}", 422)
 
 
-def _checked(features: list[Json]) -> TableObjectives | Response:
+def _checked(features: list[ObjectiveFeature]) -> TableObjectives | Response:
+    """The collection after a change, checked whole as the format has it (a change's fields are not checked as
+    they are made: an emptied name, say, is refused here by its field)."""
+    dumped = [f.model_dump(mode="json", exclude_none=True) for f in features]
     try:
-        return TableObjectives.model_validate({"type": "FeatureCollection", "features": features})
+        return TableObjectives.model_validate({"type": "FeatureCollection", "features": dumped})
     except ValidationError as e:
         return _invalid(e)
 
@@ -208,7 +229,9 @@ def _refusal(e: RulesError) -> Response:
 def _answer(request: Request, parts: dict[str, object], do: str, said: str) -> Response:
     """The whole panel (the form of the one selected), or after a field or a geometry changed only its list (the
     form being typed in, the shape being reshaped, stay)."""
-    page = "_scenario_objective_list.html" if do in ("set", "shape", "move") else "_scenario_objectives.html"
+    page = (
+        "_scenario_objective_list.html" if do in ("set", "shape", "relocate") else "_scenario_objectives.html"
+    )
     return templates.TemplateResponse(request, page, parts | {"said": said, "focus_name": do == "add"})
 
 
@@ -223,11 +246,12 @@ async def _post(request: Request, session: SessionDep, target: tuple[str, str] |
     document = _document(request, session, ruleset, scenario)
     held = document.get("table_objectives")
     try:
-        features, selected, said = changed(
-            list(held.get("features") or []) if isinstance(held, dict) else [], change
-        )
-    except (RulesError, ValueError, RecursionError) as e:
-        return _refusal(e if isinstance(e, RulesError) else RulesError("obj_geometry", "not JSON"))
+        kept = TableObjectives.model_validate(held).features if isinstance(held, dict) else []
+        features, selected, said = changed(list(kept), change)
+    except ValidationError as e:
+        return _invalid(e)
+    except RulesError as e:
+        return _refusal(e)
     if change.do == "select":  # nothing changes: the panel as the draft (or the scenario as saved) has it
         return _answer(request, panel(held, draft_url(ruleset, scenario), selected), change.do, said)
     objectives = _checked(features)
@@ -280,13 +304,11 @@ async def post_game_objectives(
     if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
         return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
     try:  # the page's own collection, checked as any before the change is made to it
-        held = TableObjectives.model_validate_json(raw).model_dump(mode="json", exclude_unset=True)
+        features, selected, said = changed(list(TableObjectives.model_validate_json(raw).features), change)
     except ValidationError as e:
         return _invalid(e)
-    try:
-        features, selected, said = changed(held["features"], change)
-    except (RulesError, ValueError, RecursionError) as e:
-        return _refusal(e if isinstance(e, RulesError) else RulesError("obj_geometry", "not JSON"))
+    except RulesError as e:
+        return _refusal(e)
     objectives = _checked(features)
     if isinstance(objectives, Response):
         return objectives

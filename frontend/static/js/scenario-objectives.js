@@ -17,15 +17,15 @@
   const group = L.featureGroup().addTo(map);
   const box = () => panel.querySelector("#scn-objective-panel");
   const shapes = new Map(); // feature id -> its polygon
-  let tap = null; // what a tap on the table does now (placing a point, moving one), else null
+  let tap = null; // what a tap on the table does now (placing a point, relocating one), else null
   const setTap = (fn) => { tap = fn; S.setTap(fn); };
   let drawing = null; // "point", "Rectangle", "Polygon" while one is being put down
-  let moving = false;
+  let relocating = false;
   const features = () => S.doc().table_objectives?.features || [];
   const reshaping = () => [...shapes.values()].some((s) => s.pm && s.pm.enabled());
   // The server checks and keeps each change: its answer is the panel, or after a geometry its list alone.
   const post = (values) => htmx.ajax("POST", box().dataset.objectivesUrl, { source: box(), swap: "outerHTML",
-    values, target: `#scn-objective-${["shape", "move"].includes(values.do) ? "list" : "panel"}` });
+    values, target: `#scn-objective-${["shape", "relocate"].includes(values.do) ? "list" : "panel"}` });
   const ring = (layer) => {
     const pts = layer.getLatLngs()[0].map((ll) => fromLL(ll).map(round));
     return JSON.stringify({ type: "Polygon", coordinates: [[...pts, pts[0]]] });
@@ -42,7 +42,7 @@
         pane: "objectives", className: `objective holder-none scn-objective${on}`, bubblingMouseEvents: false,
       }).addTo(group);
       shape.getElement()?.setAttribute("data-objective-shape", f.id);
-      // Placing or moving: the tap is where, even on an objective.
+      // Placing or relocating: the tap is where, even on an objective.
       shape.on("click", (e) => (tap ? tap(e.latlng) : post({ do: "select", objective_id: f.id })));
       shape.on("pm:edit", () => post({ do: "shape", objective_id: f.id, obj_geometry: ring(shape) }));
       const label = L.marker(toLL(centreOf(g)), {
@@ -57,7 +57,7 @@
   const stopEditing = () => {
     for (const s of shapes.values()) if (s.pm && s.pm.enabled()) s.pm.disable();
     panel.querySelectorAll("[data-objective-action]").forEach((b) => b.setAttribute("aria-pressed", "false"));
-    if (moving) { setTap(null); S.mode(""); moving = false; }
+    if (relocating) { setTap(null); S.mode(""); relocating = false; }
   };
   // Once settled (htmx binds the new form's posts as it settles): the server's collection is the document's
   // (saved with it), drawn again unless one is being reshaped; a refused reshape drawn back as it was.
@@ -129,18 +129,18 @@
     if (wasOn) return;
     a.setAttribute("aria-pressed", "true");
     if (a.dataset.objectiveAction === "reshape") { shapes.get(id)?.pm.enable({ allowSelfIntersection: false, snappable: false }); return; }
-    moving = true;
+    relocating = true;
     S.mode(`Tap where the middle of ${f.properties.name || id} goes.`);
     setTap((latlng) => {
       const [x, y] = fromLL(latlng);
       if (!onTable([x, y])) S.say("It would go off the table there: tap nearer the middle.");
-      else { stopEditing(); post({ do: "move", objective_id: id, obj_x: round(x), obj_y: round(y) }); }
+      else { stopEditing(); post({ do: "relocate", objective_id: id, obj_x: round(x), obj_y: round(y) }); }
       return true;
     });
   });
   // Another tab: whatever was being put down or moved stops.
   S.root.addEventListener("click", (e) => {
-    if (e.target.closest("[data-scn-tab]:not([data-scn-tab=objectives])") && (drawing || moving)) {
+    if (e.target.closest("[data-scn-tab]:not([data-scn-tab=objectives])") && (drawing || relocating)) {
       map.pm.disableDraw();
       setDrawing(null);
       stopEditing();
