@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, Json, ValidationError
 
 from app.core.routing import Router
 from app.data.bounded import MAX_SCENARIO_BYTES, TerrainPolygon
@@ -39,6 +39,9 @@ MAX_CM = 10_000.0  # a tap's place, in table cm (the table's own size checked af
 MAX_GEOMETRY = 40_000  # characters of one objective's GeoJSON geometry (MAX_POINTS vertices at most)
 
 
+Geometry = Annotated[ObjectivePoint | TerrainPolygon, Field(discriminator="type")]
+
+
 class ObjectiveChange(BaseModel):
     """One post of the panel, as its form sends it (a field not sent is left as it was)."""
 
@@ -51,16 +54,12 @@ class ObjectiveChange(BaseModel):
     obj_consecutive: bool | None = None
     obj_secret_to: Literal["", "attacker", "defender"] | None = None
     obj_held_by: Literal["stands", "attacker", "defender"] | None = None
-    obj_geometry: Annotated[str, Field(max_length=MAX_GEOMETRY)] | None = None
+    obj_geometry: Json[Geometry] | None = None  # at most MAX_GEOMETRY characters (_read)
     obj_x: Annotated[float, Field(ge=-MAX_CM, le=MAX_CM)] | None = None  # where a move puts its middle
     obj_y: Annotated[float, Field(ge=-MAX_CM, le=MAX_CM)] | None = None
 
 
 FIELDS = {"obj_name": "Name", "obj_vp": "Victory points", "obj_scored": "Scored", "obj_turns": "Turns held"}
-
-
-Geometry = ObjectivePoint | TerrainPolygon
-GEOMETRY: TypeAdapter[Geometry] = TypeAdapter(Annotated[Geometry, Field(discriminator="type")])
 
 
 def _fresh_id(features: list[ObjectiveFeature]) -> str:
@@ -80,7 +79,7 @@ def changed(
         return features, found.id if found else None, ""
     if change.do != "add" and found is None:
         raise RulesError("objective_id", "no such objective: the list was read again")
-    geometry = _geometry(change.obj_geometry) if change.obj_geometry else None
+    geometry = change.obj_geometry
     if change.do in ("add", "shape") and geometry is None:
         raise RulesError("obj_geometry", "a GeoJSON point or polygon is needed")
     if change.do == "add" and geometry is not None:
@@ -106,18 +105,7 @@ def changed(
     return [found.model_copy(update=update) if f is found else f for f in features], found.id, ""
 
 
-def _geometry(raw: str) -> Geometry:
-    """A geometry posted (a point or a polygon in table cm), or the RulesError naming what is wrong with it."""
-    try:
-        return GEOMETRY.validate_json(raw)
-    except ValidationError as e:
-        first = e.errors()[0]
-        names = [str(p) for p in first["loc"] if isinstance(p, str) and p not in ("Point", "Polygon")]
-        said = "not JSON" if first["type"] == "json_invalid" else first["msg"]
-        raise RulesError(names[-1] if names else "obj_geometry", said) from e
-
-
-def _relocated(g: Geometry, x: float, y: float) -> Geometry:
+def _relocated(g: ObjectivePoint | TerrainPolygon, x: float, y: float) -> ObjectivePoint | TerrainPolygon:
     """An objective moved whole so that its middle (its corners' mean, where the map labels it) is at (x, y),
     to a tenth of a cm as the editor places it."""
     if isinstance(g, ObjectivePoint):
@@ -194,6 +182,8 @@ async def _read(request: Request) -> ObjectiveChange | Response:
     values = {
         k: v for k, v in values.items() if v != "" or k in ("objective_id", "obj_secret_to", "obj_name")
     }
+    if len(values.get("obj_geometry", "")) > MAX_GEOMETRY:
+        return refused(f"Geometry: at most {MAX_GEOMETRY} characters of GeoJSON.", 422)
     try:
         return ObjectiveChange.model_validate(values)
     except ValidationError as e:  # the first field refused, by its label
