@@ -191,15 +191,15 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
         outside.append(str(stand.get("name")))
         return "outside its zone"
 
-    def laid_out(side: str, name: str, mine: list[_Unit], drawn: forces.Json | None) -> str:
+    def laid_out(side: str, name: str, mine: list[_Unit], ring: list[list[float]] | None) -> str:
         """The formation laid out as its Lay out button puts it (its stands' places, facing, and the sentence
         said): around the side's other stands placed (the script disables the buttons until this is read again)."""
-        if not drawn:
+        if not ring:
             return json.dumps({"said": f"The {side} has no deployment zone: give its depth under Scenario."})
         own = {id(s) for s in mine}
         taken = [b.bounds for s, _ in placed[side] if id(s) not in own and (b := footprint(s)) is not None]
         sized = [(str(s.get("id")), *size(s)) for s in mine]
-        bounds = Polygon(drawn["coordinates"][0]).bounds  # as drawn (not widened by the edge's tolerance)
+        bounds = Polygon(ring).bounds  # as drawn (not widened by the edge's tolerance)
         laid = lay_out(bounds, side == "attacker", sized, taken, LAYOUT_GAP_CM)
         n = len(laid.at)
         said = f"{name}: {n} stands laid out; {laid.left} did not fit in the zone (place them by hand or make the zone deeper)."
@@ -227,7 +227,11 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
                 else tuple(Standing(str(s.get("id")), label, where(zone, s)) for s, label in mine)
             )
             plan = (
-                "" if shown.entry or moves_only else laid_out(side, shown.name, [s for s, _ in mine], drawn)
+                ""
+                if shown.entry or moves_only
+                else laid_out(
+                    side, shown.name, [s for s, _ in mine], drawn["coordinates"][0] if drawn else None
+                )
             )
             note = shown.note if shown.entry else ""
             deploying[side].append(

@@ -146,7 +146,7 @@ def test_each_refusal_names_its_field(sqlite_client: TestClient) -> None:
         ({"do": "add", "obj_geometry": "{not json"}, "Geometry: Invalid JSON"),
         (
             {"do": "add", "obj_geometry": "[" * 20_000 + "]" * 20_000},
-            "Geometry: not JSON",
+            "Geometry: Invalid JSON",
         ),  # too deep to read
         ({"do": "add", "obj_geometry": "[1, 2]"}, "Geometry: "),
         ({"do": "add", "obj_geometry": point(500)}, "Geometry: reaches off the table"),
