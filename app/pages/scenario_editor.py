@@ -22,7 +22,7 @@ from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
 from app.guard.auth import ORGANISER_HEADER
-from app.pages import counter_editor, scenario_drafts, scenario_forces
+from app.pages import counter_editor, scenario_drafts, scenario_forces, scenario_objectives
 from app.pages.common import not_found
 from app.pages.seats import Seat, game_page
 from app.pages.table_map import map_sizes
@@ -37,8 +37,6 @@ from rules.core.kit import TERRAIN_CLASS
 from rules.core.ruleset import RuleSet
 from rules.registry import all_game_rules, get_game_rules, get_ruleset
 from rules.table.move import TERRAIN_CLASSES, WATER_KINDS
-from rules.table.objectives import KINDS as OBJECTIVE_KINDS
-from rules.table.objectives import MAX_HELD_TURNS
 from rules.table.terrain import AREA_KINDS, BUFFERED, FEATURE_KINDS, PIECE_PROPERTIES
 
 router = Router(include_in_schema=False)
@@ -46,9 +44,6 @@ router = Router(include_in_schema=False)
 # The movers a terrain's card shows (the movement table has more columns; these are the ones on the table
 # most often).
 SHOWN_MOVERS = ("infantry", "cavalry", "field-artillery", "tank")
-# The gap between stands the editor lays out in line: firestep's spacing (as the game's own default deployment
-# has), not a rule.
-LAYOUT_GAP_CM = 1.0
 
 
 @router.get("/scenarios/new", response_class=HTMLResponse)
@@ -64,7 +59,12 @@ def new_scenario_page(request: Request, session: SessionDep, ruleset: str | None
     depth = editor_data(ruleset_id)["zone_depth"]
     draft = scenario_drafts.context(request, session, ruleset_id, int(depth["cm"]) if depth else None)
     return _editor(
-        request, None, ruleset_id, parts=draft | scenario_forces.shown(request, session, ruleset_id)
+        request,
+        None,
+        ruleset_id,
+        parts=draft
+        | scenario_forces.shown(request, session, ruleset_id)
+        | scenario_objectives.shown(request, session, ruleset_id),
     )
 
 
@@ -81,13 +81,14 @@ def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) 
         return counter_editor.page(
             request, str(found["ruleset"]), scenario_id, bool(found["shipped"]), document
         )
-    # Its particulars and forces panel are the server's, on this browser's draft of the edit (or the scenario as
-    # saved).
+    # Its particulars, forces and objectives panels are the server's, on this browser's draft of the edit (or the
+    # scenario as saved).
     ruleset = str(found["ruleset"])
     draft = scenario_drafts.context(request, session, ruleset, None, scenario_id)
     forces = scenario_forces.shown(request, session, ruleset, scenario_id)
+    objectives = scenario_objectives.shown(request, session, ruleset, scenario_id)
     saved = {"saved_title": str(found["title"])}
-    return _editor(request, scenario_id, ruleset, bool(found["shipped"]), draft | forces | saved)
+    return _editor(request, scenario_id, ruleset, bool(found["shipped"]), draft | forces | objectives | saved)
 
 
 @router.get("/games/{game_id}/table/edit", response_class=HTMLResponse)
@@ -107,7 +108,16 @@ def edit_game_table_page(
             return counter_editor.context(game.ruleset, game=(game, units))
         doc = game_document(game, units)
         deploy = scenario_forces.deploy_context(game.ruleset, doc, moves_only=True)
-        return {**_context(game.ruleset), "scenario_id": None, "shipped": False, "game_doc": doc, **deploy}
+        url = f"/games/{game_id}/table/objectives"  # the page's own objectives, posted back with each change
+        objectives = scenario_objectives.panel(doc.get("table_objectives"), url, game=True)
+        return {
+            **_context(game.ruleset),
+            "scenario_id": None,
+            "shipped": False,
+            "game_doc": doc,
+            **deploy,
+            **objectives,
+        }
 
     found = session.get(Game, game_id)
     page = (
@@ -194,8 +204,6 @@ def _context(ruleset_id: str) -> dict[str, object]:
         "qualities": list(dict.fromkeys(q for t in org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
         "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
-        "objective_kinds": OBJECTIVE_KINDS,  # declared once, with the format (rules.table.objectives)
-        "max_held_turns": MAX_HELD_TURNS,
     }
 
 
@@ -222,7 +230,6 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
             "features": bounded.MAX_FEATURES,
             "points": bounded.MAX_VERTICES_PER_RING,
         },
-        "deploy_gap_cm": LAYOUT_GAP_CM,
         "zone_depth": _zone_depth(rs),
         "plan_kinds": get_game_rules(rs.id).book.kit.plan_kind_names,
         "crewed_kinds": sorted(crewed_kinds(rs.id)),

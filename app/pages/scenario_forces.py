@@ -8,6 +8,7 @@ shows it); CSRF as every post (app.guard.security)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -18,14 +19,11 @@ from shapely import Polygon
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
-from app.data.bounded import MAX_SCENARIO_BYTES
 from app.data.models import ScenarioDraft
 from app.data.schemas_scenario import (
-    DraftParticulars,
     FormationChanged,
     FormationDeployed,
     FormationPicked,
-    TableObjectives,
 )
 from app.deps import SessionDep
 from app.errors import Conflict, refusal
@@ -45,6 +43,12 @@ from rules.core.errors import RulesError
 from rules.core.forces import chart_dict
 from rules.registry import get_game_rules
 from rules.table.frame import oriented_rect
+from rules.table.layout import lay_out
+
+# The gap between stands the editor lays out in line: firestep's spacing (as the game's own default deployment
+# has), not a rule; each side's stands laid out face the enemy (the document's frame: 90 faces the defender).
+LAYOUT_GAP_CM = 1.0
+FACING = {"attacker": 90, "defender": 270}
 
 router = Router(include_in_schema=False)
 
@@ -115,6 +119,7 @@ class Deploying:
     note: str = ""
     off_table: bool = False
     stands: tuple[Standing, ...] = ()
+    layout: str = ""  # its Lay out button's plan (JSON): app.pages.scenario_forces.deploy_context
 
     @property
     def placed(self) -> int:
@@ -160,21 +165,48 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
     bases = get_game_rules(ruleset_id).book.kit.bases
     outside: list[str] = []
 
-    def where(zone: Polygon | None, stand: _Unit) -> str:
-        at = stand.get("placement")
-        if not at:
-            return "not placed"
+    def size(stand: _Unit) -> tuple[float, float]:
         spec = bases.get(str(stand.get("base")))
-        w, d = (spec.width_cm, spec.width_cm if spec.shape == "round" else spec.depth_cm) if spec else (2, 2)
+        return (spec.width_cm, spec.width_cm if spec.shape == "round" else spec.depth_cm) if spec else (2, 2)
+
+    def footprint(stand: _Unit) -> Polygon | None:
+        at = stand.get("placement")
+        facing = at.get("facing_deg") if at else None
+        if not at:
+            return None
         x, y = at["center"]
-        facing = at.get("facing_deg")
-        if zone is None or zone.covers(oriented_rect((x, y), 90 if facing is None else facing, w, d)):
+        return oriented_rect((x, y), 90 if facing is None else facing, *size(stand))
+
+    def where(zone: Polygon | None, stand: _Unit) -> str:
+        box = footprint(stand)
+        if box is None:
+            return "not placed"
+        if zone is None or zone.covers(box):
             return "placed"
         outside.append(str(stand.get("name")))
         return "outside its zone"
 
+    def laid_out(side: str, name: str, mine: list[_Unit], ring: list[list[float]] | None) -> str:
+        """The formation laid out as its Lay out button puts it (its stands' places, facing, and the sentence
+        said): around the side's other stands placed (the script disables the buttons until this is read again)."""
+        if not ring:
+            return json.dumps({"said": f"The {side} has no deployment zone: give its depth under Scenario."})
+        own = {id(s) for s in mine}
+        taken = [b.bounds for s, _ in placed[side] if id(s) not in own and (b := footprint(s)) is not None]
+        sized = [(str(s.get("id")), *size(s)) for s in mine]
+        bounds = Polygon(ring).bounds  # as drawn (not widened by the edge's tolerance)
+        laid = lay_out(bounds, side == "attacker", sized, taken, LAYOUT_GAP_CM)
+        n = len(laid.at)
+        said = f"{name}: {n} stands laid out; {laid.left} did not fit in the zone (place them by hand or make the zone deeper)."
+        at = [[i, x, y, FACING[side]] for i, (x, y) in laid.at.items()]
+        done = f"{name} laid out in the {side}'s zone: {n} stands."
+        return json.dumps({"at": at, "said": said if laid.left else done, "done": not laid.left})
+
     deploying: dict[str, list[Deploying]] = {}
     labels: dict[str, str] = {}
+    placed = {
+        side: [p for u in document["sides"][side]["forces"] for p in _labelled(u)] for side in forces.SIDES
+    }
     for side in forces.SIDES:
         spec = document["sides"][side]
         drawn = spec.get("deployment_zone")
@@ -182,20 +214,23 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
         deploying[side] = []
         for i, unit in enumerate(spec["forces"]):
             shown = _shown(ruleset_id, side, i, unit)
-            labels.update((str(s.get("id")), label) for s, label in _labelled(unit))
+            mine = _labelled(unit)
+            labels.update((str(s.get("id")), label) for s, label in mine)
             stands = (
                 ()
                 if shown.entry
-                else tuple(Standing(str(s.get("id")), label, where(zone, s)) for s, label in _labelled(unit))
+                else tuple(Standing(str(s.get("id")), label, where(zone, s)) for s, label in mine)
             )
-            deploying[side].append(
-                Deploying(
-                    shown.id,
-                    shown.name,
-                    shown.note if shown.entry else "",
-                    bool(unit.get("off_table")),
-                    stands,
+            plan = (
+                ""
+                if shown.entry or moves_only
+                else laid_out(
+                    side, shown.name, [s for s, _ in mine], drawn["coordinates"][0] if drawn else None
                 )
+            )
+            note = shown.note if shown.entry else ""
+            deploying[side].append(
+                Deploying(shown.id, shown.name, note, bool(unit.get("off_table")), stands, plan)
             )
     return {"deploying": deploying, "outside": outside, "labels": labels, "moves_only": moves_only}
 
@@ -214,9 +249,6 @@ def context(ruleset_id: str, document: forces.Json, scenario: str = "") -> dict[
         },
         "forces": units,
         "forces_url": forces_url(ruleset_id, scenario),
-        # The objectives drawn, as the draft keeps them: scenario-objectives.js draws them from this island.
-        "table_objectives": document.get("table_objectives"),
-        "objectives_url": forces_url(ruleset_id, scenario).removesuffix("/forces") + "/objectives",
     }
 
 
@@ -413,53 +445,6 @@ async def remove_edited_formation(scenario_id: str, request: Request, session: S
 @router.post("/scenarios/{scenario_id}/edit/forces/deploy", response_class=HTMLResponse)
 async def deploy_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
     return await _change(request, session, _edited(request, session, scenario_id), "deploy")
-
-
-NO_OBJECTIVES = '{"type": "FeatureCollection", "features": []}'
-
-
-async def _objectives(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
-    """The objectives drawn kept in the draft, whole (`table_objectives`: the GeoJSON collection in table cm, as
-    scenario-objectives.js holds it), answered by the Scenario panel's "an objective taken" offering them."""
-    if isinstance(target, Response):
-        return target
-    ruleset, scenario = target
-    raw = (await request.form()).get("table_objectives") or NO_OBJECTIVES
-    if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
-        return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
-    try:
-        objectives = TableObjectives.model_validate_json(raw)
-    except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
-        first = e.errors()[0]
-        names = [str(part) for part in first["loc"] if isinstance(part, str)] or ["table_objectives"]
-        return refused(f"{humanise(names[-1])}: {first['msg']}", 422)
-    found = owner_for_change(request, session, ruleset, scenario)
-    if isinstance(found, Response):
-        return found
-    owner, minted = found
-    try:
-        with unit_of_work(session):
-            draft = drafts.set_objectives(session, owner, ruleset, objectives, scenario)
-            parts = {
-                "draft": DraftParticulars.of(draft.document),
-                "taken_choices": drafts.public_objectives(draft.document),
-            }
-    except RulesError as e:  # a whole objective refused (`...features.<i>`) is named by its place in the list
-        at = e.field.rsplit(".", 1)[-1]
-        return refused(f"Objective {int(at) + 1}: {e.message}" if at.isdigit() else error_message(e), 422)
-    except Conflict as e:
-        return refused(str(e.message), 409)
-    return with_key(templates.TemplateResponse(request, "_scenario_taken.html", parts), minted)
-
-
-@router.post("/scenarios/new/{ruleset_id}/objectives", response_class=HTMLResponse)
-async def post_objectives(ruleset_id: str, request: Request, session: SessionDep) -> Response:
-    return await _objectives(request, session, _new(request, ruleset_id))
-
-
-@router.post("/scenarios/{scenario_id}/edit/objectives", response_class=HTMLResponse)
-async def post_edited_objectives(scenario_id: str, request: Request, session: SessionDep) -> Response:
-    return await _objectives(request, session, _edited(request, session, scenario_id))
 
 
 @router.get("/scenarios/new/{ruleset_id}/forces/choices", response_class=HTMLResponse)

@@ -3,8 +3,6 @@ shows them, a refused value is a 422 naming its field, and a draft is its browse
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from pathlib import Path
 
@@ -160,91 +158,6 @@ def test_a_drafts_victory_conditions_are_the_rule_sets_to_check_and_shown_again(
     none = c.post(POST, data=form(c, {**chosen, "victory_points": "", "broken_side": "none"}))
     assert "The rules find nothing missing" in none.text
     assert 'data-victory-points value=""' in c.get("/scenarios/new?ruleset=flanders-fields").text
-
-
-OBJECTIVES = "/scenarios/new/flanders-fields/objectives"
-
-
-def objective(fid: str, x: float = 60, secret_to: str | None = None, name: str = "") -> dict[str, object]:
-    """An objective as scenario-objectives.js draws it: a point in table cm, its name and worth."""
-    properties = {"name": name or fid.title(), "vp": 2, "scored": "each_turn"}
-    return {
-        "type": "Feature",
-        "id": fid,
-        "geometry": {"type": "Point", "coordinates": [x, 90]},
-        "properties": properties | ({"secret_to": secret_to} if secret_to else {}),
-    }
-
-
-def area(fid: str, corners: int) -> dict[str, object]:
-    """An area of so many corners (a circle's outline, 20 cm across the table's middle)."""
-    ring = [
-        [
-            round(60 + 20 * math.cos(2 * math.pi * i / corners), 2),
-            round(90 + 20 * math.sin(2 * math.pi * i / corners), 2),
-        ]
-        for i in range(corners)
-    ]
-    return objective(fid) | {"geometry": {"type": "Polygon", "coordinates": [[*ring, ring[0]]]}}
-
-
-def drawn(*features: dict[str, object]) -> dict[str, str]:
-    return {"table_objectives": json.dumps({"type": "FeatureCollection", "features": list(features)})}
-
-
-def test_the_objectives_drawn_are_the_drafts_and_a_public_one_taken_wins(sqlite_client: TestClient) -> None:
-    """Issues 67 and 69: the objectives posted whole are kept and drawn again on a reload; the Scenario panel
-    offers the public ones for "an objective taken" (a secret one never: the rules refuse it); each refusal is a
-    422 naming its field; an objective deleted takes its condition with it."""
-    c = sqlite_client
-    kept = c.post(
-        OBJECTIVES, data=form(c, drawn(objective("farm"), objective("wood", 30, secret_to="defender")))
-    )
-    assert kept.status_code == 200 and 'id="scn-taken"' in kept.text
-    assert (
-        '<option value="farm"' in kept.text and 'value="wood"' not in kept.text
-    )  # the secret one not offered
-    page = c.get("/scenarios/new?ruleset=flanders-fields").text
-    island = re.search(r"data-scn-objectives[^>]*>(.*?)</script>", page, re.S)
-    assert island and [f["id"] for f in json.loads(island.group(1))["features"]] == ["farm", "wood"]
-
-    nations = {"attacker_force_nation": "french", "defender_force_nation": "british"}
-    taken = c.post(
-        POST, data=form(c, fields(title="Raid", taken_objective="farm", taken_side="defender", **nations))
-    )
-    assert "The rules find nothing missing" in taken.text, taken.text
-    assert 'value="farm" selected' in c.get("/scenarios/new?ruleset=flanders-fields").text
-    secret = c.post(POST, data=form(c, fields(title="Raid", taken_objective="wood", **nations)))
-    assert "Still to do: Objective: names no objective" in secret.text, secret.text
-
-    for sent, named in (
-        ({"table_objectives": "{not json"}, "Table objectives:"),
-        (drawn(objective("farm", name="x" * 81)), "Name:"),
-        (drawn(objective("farm", x=500)), "Geometry: reaches off the table"),
-        (drawn(*(objective(f"o-{i}") for i in range(51))), "Features:"),
-        (drawn(objective("Farm!")), "Id:"),
-        (drawn(area("wide", 1001)), "Coordinates: List should have at most 1000 items"),
-        (
-            drawn(*(area(f"a-{i}", 450) for i in range(5))),
-            "Objective 5: the objectives have more than 2000 points",
-        ),
-        ({"table_objectives": "x" * 1_000_001}, "Table objectives: at most"),
-    ):
-        refused = c.post(OBJECTIVES, data=form(c, sent))
-        assert refused.status_code == 422 and refused.headers[NOTICE_HEADER].startswith(named), (
-            refused.headers
-        )
-    assert c.post(OBJECTIVES, data=drawn()).status_code == 403  # no CSRF token: refused as every post is
-    c.post(POST, data=form(c, fields(title="Raid", taken_objective="farm", **nations)))
-    gone = c.post(OBJECTIVES, data=form(c, drawn(objective("wood", secret_to="defender"))))
-    assert gone.status_code == 200 and "Draw an objective first" in gone.text
-    assert 'value="farm"' not in c.get("/scenarios/new?ruleset=flanders-fields").text
-    # An edit's objectives are its own draft's, read again with its forces panel once the scenario is read in.
-    edit = "/scenarios/earth2mm-demo-ferme/edit"
-    assert c.post(f"{edit}/objectives", data=form(c, drawn(objective("mill", x=20)))).status_code == 200
-    panel = c.get(f"{edit}/forces").text
-    assert f'data-objectives-url="{edit}/objectives"' in panel and '"id": "mill"' in panel
-    assert c.post("/scenarios/nothing/edit/objectives", data=form(c, drawn())).status_code == 404
 
 
 def test_a_refusals_notice_is_one_sentence_whatever_the_form_names(sqlite_client: TestClient) -> None:

@@ -155,3 +155,46 @@ def test_the_map_s_labels_are_the_draft_s_stands_named_under_their_formations() 
     drawn = templates.get_template("_scenario_deploy.html").render(**page.deploy_context(FF, document))
     island = re.search(r"<script type=\"application/json\" data-deploy-labels>(.*?)</script>", drawn)
     assert island and json.loads(island.group(1)) == labels
+
+
+def test_a_formation_s_lay_out_button_carries_where_the_server_lays_it_out() -> None:
+    """Lay out (issue 67): the formation's places as rules.table.layout puts them in the side's zone (front row
+    first, facing the enemy, around the side's other stands placed), with the sentence the editor says; a side
+    with no zone says so and places none."""
+    document = drafts.empty_document(FF)
+    unit = forces.add_from_table(
+        FF, document, "defender", "gb-1915", "gb-1915/mmg-company-1", None, "Vickers"
+    )
+    mine = [u for u in forces.walk(unit) if u.get("base")]
+
+    def plan() -> dict[str, object]:
+        shown = page.deploy_context(FF, document)["deploying"]["defender"][0]  # type: ignore[index]
+        found: dict[str, object] = json.loads(shown.layout)
+        return found
+
+    assert plan() == {"said": "The defender has no deployment zone: give its depth under Scenario."}
+    zone = [[0, 150], [120, 150], [120, 180], [0, 180], [0, 150]]
+    document["sides"]["defender"]["deployment_zone"] = {"type": "Polygon", "coordinates": [zone]}
+    laid = plan()
+    assert laid["said"] == f"Vickers laid out in the defender's zone: {len(mine)} stands." and laid["done"]
+    at = laid["at"]
+    assert isinstance(at, list) and [p[0] for p in at] == [u["id"] for u in mine]
+    assert {p[3] for p in at} == {270} and all(p[2] > 150 for p in at)  # facing the attacker, in the zone
+    assert at[0][2] <= at[-1][2]  # the front row (the zone's low edge, nearer the attacker) first
+    # Put where it says, every stand is in the zone as the map and the list judge it (its edge no hair outside).
+    by_id = {u["id"]: u for u in mine}
+    for stand_id, x, y, facing in at:
+        by_id[stand_id]["placement"] = {"center": [x, y], "facing_deg": facing}
+    assert page.deploy_context(FF, document)["outside"] == []
+    assert all(
+        round(v, 6) == v for _, x, y, _ in at for v in (x, y)
+    )  # from the zone as drawn, not its tolerance
+    for u in mine:
+        u.pop("placement", None)
+    # Another formation of the side placed where the first would go: laid out around it.
+    other = forces.add_from_table(FF, document, "defender", "gb-1915", "gb-1915/mmg-company-1", None, "Other")
+    first = next(u for u in forces.walk(other) if u.get("base"))
+    first["placement"] = {"center": at[0][1:3], "facing_deg": 270}
+    assert plan()["at"][0][1:3] != at[0][1:3]  # type: ignore[index]
+    drawn = templates.get_template("_scenario_deploy.html").render(**page.deploy_context(FF, document))
+    assert 'data-layout="{&#34;at&#34;: [[' in drawn  # the plan, escaped in its attribute

@@ -1,14 +1,12 @@
 // The scenario editor's deployment: each stand drawn to scale where it is placed, with a handle a finger can
 // drag (44 px, however small the base); a stand picked from the list and put down with one tap, or a whole
-// formation laid out in its side's zone in one step (base to base with firestep's gap, front rows first,
-// facing the enemy). A stand outside its side's zone is marked and counted.
+// formation laid out in its side's zone in one step (the server's places). One outside its zone is marked.
 (() => {
   const S = window.firestepScenario;
   if (!S) return;
   const { data, root, map, layers, toLL, fromLL, rect, round, say, standsOf } = S;
   const SIDES = ["attacker", "defender"];
   const FACING = { attacker: 90, defender: 270 }; // the document's frame: 90 faces the defender
-  const GAP = data.deploy_gap_cm;
   const list = root.querySelector("[data-deploy-list]");
   const outsideLine = root.querySelector("[data-outside-note]");
   const drawn = new Map(); // stand id -> { shape, handle, label }
@@ -82,56 +80,23 @@
     S.changed({ placement: stand.id });
   };
 
-  const boxOf = (stand) => {
-    const xs = corners(stand).map((p) => p[0]);
-    const ys = corners(stand).map((p) => p[1]);
-    return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
-  };
-  const overlaps = (a, b) => a[0] < b[2] - 1e-6 && b[0] < a[2] - 1e-6 && a[1] < b[3] - 1e-6 && b[1] < a[3] - 1e-6;
-  const layOut = (side, formation) => {
-    const zone = S.doc().sides[side].deployment_zone;
-    if (!zone) { say(`The ${side} has no deployment zone: give its depth under Scenario.`); return; }
-    const ys = zone.coordinates[0].map((p) => p[1]);
-    const xs = zone.coordinates[0].map((p) => p[0]);
-    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    const mine = standsOf(formation);
+  // Laid out as the server lays it out from the draft (its Lay out button's places: rules.table.layout); the
+  // buttons wait for the list read again once a placement is kept, so the next one lays out around it.
+  const layOut = (formation, button) => {
+    const { at, said, done } = JSON.parse(button.dataset.layout);
+    if (!at) { say(said); return; }
+    const mine = new Map(standsOf(formation).map((s) => [s.id, s]));
     mine.forEach((s) => { s.placement = null; });
+    for (const [id, x, y, facing] of at) Object.assign(mine.get(id), { placement: { center: [x, y], facing_deg: facing }, off_table: false });
     formation.off_table = false;
-    const taken = stands(side).filter((s) => s.placement).map(boxOf);
-    // Rows run from the zone's front (the edge nearer the enemy) towards the side's base edge.
-    const front = side === "attacker" ? y1 : y0;
-    const back = side === "attacker" ? -1 : 1;
-    const rowDepth = Math.max(...mine.map((s) => size(s).d));
-    let row = 0;
-    let x = x0 + GAP;
-    const left = [];
-    for (const stand of mine) {
-      const { w, d } = size(stand);
-      for (;;) {
-        const rowFront = row * (rowDepth + GAP);
-        if (rowFront + d > y1 - y0 + 1e-6) { left.push(stand); break; }
-        if (x + w + GAP > x1 + 1e-6) { row += 1; x = x0 + GAP; continue; }
-        const cy = front + back * (rowFront + d / 2);
-        const box = [x, Math.min(cy - d / 2, cy + d / 2), x + w, Math.max(cy - d / 2, cy + d / 2)];
-        const hit = taken.find((t) => overlaps(t, box));
-        if (hit) { x = hit[2] + GAP; continue; }
-        stand.placement = { center: [x + w / 2, cy], facing_deg: FACING[side] };
-        stand.off_table = false;
-        taken.push(box);
-        x += w + GAP;
-        break;
-      }
-    }
     drawAll();
     S.changed({ placement: formation.id });
-    const placed = mine.length - left.length;
-    if (left.length) say(`${formation.name}: ${placed} stands laid out; ${left.length} did not fit in the zone (place them by hand or make the zone deeper).`);
-    else say(`${formation.name} laid out in the ${side}'s zone: ${placed} stands.`, true);
+    say(said, done);
   };
 
   // The list is the server's, from the draft; offline it stays as it was (the map and the counts are ours).
   const pressed = () =>
-    list.querySelectorAll("[data-place]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.place === placing)));
+    list.querySelectorAll("[data-place]").forEach((b) => { b.ariaPressed = String(b.dataset.place === placing); });
   let reads = 0; // only the latest read is drawn: two placements kept in a row answer in any order
   const reread = async () => {
     const url = root.querySelector("[data-forces-url]")?.dataset.forcesUrl;
@@ -182,7 +147,7 @@
   });
   list.addEventListener("click", (e) => {
     const lay = e.target.closest("[data-lay-out]");
-    if (lay) { const f = find(lay.dataset.layOut); if (f) layOut(f.side, f.formation); return; }
+    if (lay) { const f = find(lay.dataset.layOut); if (f) layOut(f.formation, lay); return; }
     const clear = e.target.closest("[data-clear]");
     if (clear) {
       const f = find(clear.dataset.clear);
@@ -205,9 +170,10 @@
     const body = { formation: f.formation.id, off_table: Boolean(f.formation.off_table),
       stand: placed.map((s) => s.id), x: at((p) => p.center[0]), y: at((p) => p.center[1]),
       facing: at((p) => p.facing_deg ?? 90) };
+    list.querySelectorAll("[data-lay-out]").forEach((b) => { b.disabled = true; });
     const r = await window.firestepOutbox.send(`${forcesUrl}/deploy`, { body });
-    if (r.ok) reread();
-    else if (!r.queued) say(r.data?.detail || window.firestepExplain(r.status, r.data, r.retryAfter));
+    if (!r.queued) reread();
+    if (!r.ok && !r.queued) say(r.data?.detail || window.firestepExplain(r.status, r.data, r.retryAfter));
   });
   document.addEventListener("firestep:refresh", reread); // the placements kept offline, sent
   // The draft's forces changed, or its zones (the particulars' answer): the list read anew.
