@@ -189,7 +189,6 @@ APP_OWN_MEANINGS = {
     ("frontend/static/js/net-status.js", "open"): "a details element opened",
     ("frontend/static/js/org-tables.js", "open"): "a details element opened",
     ("frontend/static/js/scenario-deploy.js", "open"): "a details element opened",
-    ("frontend/static/js/scenario-file.js", "open"): "window.open: the sheet opened in a new tab once saved",
     ("frontend/static/js/counter-board.js", "open"): "a details element left open as a panel is read anew",
     (
         "frontend/static/js/scenario-editor.js",
