@@ -208,7 +208,7 @@ def _checked(features: list[ObjectiveFeature]) -> TableObjectives | Response:
         return _invalid(e)
 
 
-def _refusal(e: RulesError) -> Response:
+def _refused_answer(e: RulesError) -> Response:
     """A whole objective refused (`...features.<i>`) is named by its place in the list; a change by its field."""
     at = e.field.rsplit(".", 1)[-1]
     if at.isdigit():
@@ -241,7 +241,7 @@ async def _post(request: Request, session: SessionDep, target: tuple[str, str] |
     except ValidationError as e:
         return _invalid(e)
     except RulesError as e:
-        return _refusal(e)
+        return _refused_answer(e)
     if change.do == "select":  # nothing changes: the panel as the draft (or the scenario as saved) has it
         return _answer(request, panel(held, draft_url(ruleset, scenario), selected), change.do, said)
     objectives = _checked(features)
@@ -259,7 +259,7 @@ async def _post(request: Request, session: SessionDep, target: tuple[str, str] |
             taken = {"draft": DraftParticulars.of(draft.document), "taken_oob": True} if not scenario else {}
             choices = drafts.public_objectives(draft.document)
     except RulesError as e:
-        return _refusal(e)
+        return _refused_answer(e)
     except Conflict as e:
         return refused(str(e.message), 409)
     return with_key(_answer(request, parts | taken | {"taken_choices": choices}, change.do, said), minted)
@@ -298,7 +298,7 @@ async def post_game_objectives(
     except ValidationError as e:
         return _invalid(e)
     except RulesError as e:
-        return _refusal(e)
+        return _refused_answer(e)
     objectives = _checked(features)
     if isinstance(objectives, Response):
         return objectives
@@ -306,6 +306,6 @@ async def post_game_objectives(
     try:
         O.objectives_from_geojson(collection, float(game.table_width_cm), float(game.table_length_cm))
     except RulesError as e:
-        return _refusal(e)
+        return _refused_answer(e)
     parts = panel(collection, f"/games/{game_id}/table/objectives", selected, game=True)
     return _answer(request, parts, change.do, said)
