@@ -367,7 +367,11 @@ def test_a_game_made_by_hand_leads_the_referee_to_edit_its_table(sqlite_client: 
     gid = int(re.search(r"/games/(\d+)/created", str(created.url)).group(1))  # type: ignore[union-attr]
     edit = f'href="/games/{gid}/table/edit" data-edit-table'
     first = re.search(r'<a class="button primary" ([^>]*)>', created.text)
-    assert first is not None and edit in first.group(1) and "The table is empty" in created.text
+    assert (
+        first is not None
+        and edit in first.group(1)
+        and "No stand is on the table yet: lay its terrain and the stands out first." in created.text
+    )
     for page in ("referee", "map"):
         assert edit in c.get(f"/games/{gid}/{page}").text, page
     assert c.get(f"/games/{gid}/table/edit").status_code == 200

@@ -712,6 +712,9 @@ def test_a_new_scenarios_particulars_are_kept_through_a_reload_and_a_refusal_nam
         page.get_by_label("Objective (a secret one cannot be named)").select_option(label="The farm")
     assert taken.value.status == 200
     taking = {"kind": "objective_taken", "objective": "objective-1", "side": "attacker"}
+    # The answer's particulars are taken into the page's document once htmx has swapped them in (after the
+    # response: ci132's first run read the document between the two).
+    page.wait_for_function("() => (window.firestepScenario.current().victory_conditions || []).length > 0")
     assert ed.doc()["victory_conditions"] == [taking]
 
     with page.expect_response(lambda r: r.url.endswith("/particulars")) as refused:
