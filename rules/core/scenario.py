@@ -240,6 +240,8 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     _choice(doc["ruleset"], "ruleset", sorted(rulesets))
     ruleset, rules = rulesets[doc["ruleset"]]
     # A rule set of one period (no periods named) takes null.
+    if not ruleset.periods and doc["period"] is not None:  # "pick None" said nothing to a person
+        raise _fail("period", f"{ruleset.name} has no periods: give none (null)", [None])
     _choice(doc["period"], "period", [p.id for p in ruleset.periods] or [None])
     _text(doc["title"], "title", 200, optional=False, least=1)
     _text(doc.get("date"), "date", 100)

@@ -330,3 +330,5 @@ def test_a_rule_set_that_names_no_periods_takes_a_null_period() -> None:
         with pytest.raises(RulesError) as e:
             validate({**doc, "ruleset": ruleset, "period": period}, both)
         assert (e.value.field, e.value.allowed) == ("period", allowed)
+        if ruleset == earth:  # said as a person reads it (the hostile pass of session 19: "pick None")
+            assert e.value.message.startswith("Battle for 2mm Earth 1418 has no periods: give none (null)")
