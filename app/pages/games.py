@@ -43,7 +43,7 @@ from app.pages.seats import (
     sign_in,
 )
 from app.pages.templates import humanise, templates
-from app.services import counters, event_seats, game_setup, scenario_forces, scenarios, tournaments
+from app.services import counters, event_seats, game_setup, league, scenario_forces, scenarios, tournaments
 from app.services import games as games_service
 from app.services.seating import REFEREE
 from app.services.units import list_units
@@ -219,9 +219,12 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
             # An event's organiser token pasted here (the newcomer's pass of session 18) signs its organiser
             # in on the event's page, as that page's own sign-in does.
             event_id = tournaments.event_of_token(session, settings.secret_key, entered)
-            if event_id is None:
+            if event_id is not None:
+                return event_id, tournaments.ORGANISER, entered
+            league_id = league.league_of_token(session, settings.secret_key, entered)  # a league's, likewise
+            if league_id is None:
                 raise
-            return event_id, tournaments.ORGANISER, entered
+            return league_id, league.LEAGUE_COOKIE, entered
         held = game_seat(request, session, settings, game_id)
         keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, role, form)
         return game_id, role, sign_in(session, settings.secret_key, game_id, role, entered)
@@ -244,9 +247,10 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
             keep_url=_seat_home(game, e.held),
             words=lambda role: f"the {role}",
         )
-    if role == tournaments.ORGANISER:
-        response = RedirectResponse(f"/events/{game_id}", status_code=303)
-        remember_seat(request, response, tournaments.ORGANISER_COOKIE, game_id, token)
+    if role in (tournaments.ORGANISER, league.LEAGUE_COOKIE):  # an event's organiser, or a league's
+        events = role == tournaments.ORGANISER
+        response = RedirectResponse(f"/{'events' if events else 'leagues'}/{game_id}", status_code=303)
+        remember_seat(request, response, tournaments.ORGANISER_COOKIE if events else role, game_id, token)
         return response
     response = RedirectResponse(_seat_home(games_service.get_game(session, game_id), role), status_code=303)
     remember_game(request, response, game_id, token)

@@ -195,18 +195,24 @@ def list_leagues(session: Session, limit: int = 200, older_than: int | None = No
     return list(session.exec(query))
 
 
+def league_of_token(session: Session, secret_key: str, token: str) -> int | None:
+    """The league whose organiser `token` is, else None (the start page's join box takes it too)."""
+    owner = session.exec(
+        select(League).where(col(League.token_hash) == seating.digest(secret_key, token))
+    ).first()
+    return owner.pk if owner is not None else None
+
+
 def require_organiser(session: Session, secret_key: str, league_id: int, token: str | None) -> League:
     """The league, when `token` is its organiser's: 401 without a token or with one no league knows, 403 for
     another league's."""
     row = get(session, league_id)
     if not token:
         raise Unauthorized()
-    owner = session.exec(
-        select(League).where(col(League.token_hash) == seating.digest(secret_key, token))
-    ).first()
+    owner = league_of_token(session, secret_key, token)
     if owner is None:
         raise Unauthorized("this is not a league organiser's token: use the token the league was made with")
-    if not hmac.compare_digest(str(owner.pk), str(league_id)):
+    if not hmac.compare_digest(str(owner), str(league_id)):
         raise Forbidden("this token is the organiser's of another league")
     return row
 

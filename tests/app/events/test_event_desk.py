@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from app.club.qr import svg
 from tests import csrf
 from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
+from tests.app.league.test_league import new_league
 
 
 def test_an_event_form_left_without_a_period_is_refused_keeping_what_was_typed(
@@ -247,6 +248,13 @@ def test_the_organisers_token_in_the_start_pages_join_box_opens_the_event_as_its
     c.cookies.clear()
     unknown = c.post("/join", data=csrf.form(c, {"code": token[:-1] + ("A" if token[-1] != "A" else "B")}))
     assert unknown.status_code == 422 and "is not known here" in unknown.text
+    # A league's organiser token likewise opens its league's page signed in (the hostile pass of session 19).
+    league_id, league_organiser = new_league(c)
+    league_token = league_organiser["Authorization"].removeprefix("Bearer ")
+    c.cookies.clear()
+    joined = c.post("/join", data=csrf.form(c, {"code": league_token}), follow_redirects=False)
+    assert joined.status_code == 303 and joined.headers["location"] == f"/leagues/{league_id}"
+    assert "data-organiser-token" in c.get(f"/leagues/{league_id}").text
 
 
 def test_the_next_round_is_offered_once_it_may_be_drafted_and_never_over_anothers_draft(
