@@ -32,10 +32,11 @@ from app.pages.templates import humanise, templates
 from app.services import scenario_drafts as drafts
 from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
+from rules.core.scenario import MAX_TABLE_CM
 from rules.table import objectives as O
 
 router = Router(include_in_schema=False)
-MAX_CM = 10_000.0  # a tap's place, in table cm (the table's own size checked after)
+MAX_CM = MAX_TABLE_CM  # a tap's place, in table cm, within the largest table (its own size checked after)
 MAX_GEOMETRY = 40_000  # characters of one objective's GeoJSON geometry (MAX_POINTS vertices at most)
 
 
