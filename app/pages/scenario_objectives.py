@@ -25,8 +25,8 @@ from app.data.schemas_scenario import (
 )
 from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict
-from app.pages.scenario_drafts import owner_for_change, refused, with_key
-from app.pages.scenario_forces import _document, _edited, _new, forces_url
+from app.pages.scenario_drafts import edited, new, owner_for_change, refused, with_key
+from app.pages.scenario_forces import _document, forces_url
 from app.pages.seats import game_seat
 from app.pages.templates import humanise, templates
 from app.services import scenario_drafts as drafts
@@ -268,12 +268,12 @@ async def _post(request: Request, session: SessionDep, target: tuple[str, str] |
 
 @router.post("/scenarios/new/{ruleset_id}/objectives", response_class=HTMLResponse)
 async def post_objectives(ruleset_id: str, request: Request, session: SessionDep) -> Response:
-    return await _post(request, session, _new(request, ruleset_id))
+    return await _post(request, session, new(request, ruleset_id))
 
 
 @router.post("/scenarios/{scenario_id}/edit/objectives", response_class=HTMLResponse)
 async def post_edited_objectives(scenario_id: str, request: Request, session: SessionDep) -> Response:
-    return await _post(request, session, _edited(request, session, scenario_id))
+    return await _post(request, session, edited(request, session, scenario_id))
 
 
 @router.post("/games/{game_id}/table/objectives", response_class=HTMLResponse)
