@@ -111,10 +111,18 @@ def _offer(session: Session, table: TournamentTable) -> TournamentTable:
     return table
 
 
-def _void_cards(session: Session, table: TournamentTable) -> None:
-    """A settled table's printed join cards seat no one now (its seated devices keep their seats)."""
+def _settled(session: Session, row: Tournament, table: TournamentTable) -> None:
+    """A table's result is settled: its printed join cards seat no one now (its seated devices keep their
+    seats), and once it was the running round's last to settle, the round's timer stops as the organiser's stop
+    does (every table hears it), where it counted on past the round's end."""
     if table.game_id is not None:
         seating.void_side_codes(session, seating.GAME, table.game_id, SIDES)
+    committed = [r for r in tournaments.rounds_of(session, row.pk) if r.status == "committed"]
+    if row.round_ends_at is None or not committed or committed[-1].pk != table.round_id:
+        return
+    others = [t for t in tournaments.tables_of(session, table.round_id) if t.pk != table.pk]
+    if all(t.status in tournaments.SETTLED for t in others):
+        tournaments.set_timer(session, row.pk, None)
 
 
 def _wake(session: Session, table: TournamentTable) -> None:
@@ -162,13 +170,13 @@ def _seat_side(session: Session, table: TournamentTable, who: Viewer, act: Act =
 
 def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) -> TournamentTable:
     """A player's seat confirms the result its game offered; both confirmed, the event counts it."""
-    tournaments.lock(session, tournament_id)
+    row = tournaments.lock(session, tournament_id)
     side = _seat_side(session, get_table(session, tournament_id, table_id), who)
     table = _offer(session, get_table(session, tournament_id, table_id))
     setattr(table, f"{side}_confirmed", True)
     if table.a_confirmed and table.b_confirmed:
         table.status, table.result = "confirmed", dict(table.offered)
-        _void_cards(session, table)
+        _settled(session, row, table)
     session.add(table)
     _wake(session, table)
     tournaments.log(session, tournament_id, "confirmed", {"side": side}, actor=who.role, table_id=table.pk)
@@ -195,7 +203,7 @@ def alter(
     """The organiser sets a table's result (a disputed one, a confirmed one, one whose game cannot end, one
     typed from a paper slip), logged with the result before and after; a reason is asked only to override what
     both players confirmed."""
-    tournaments.lock(session, tournament_id)
+    row = tournaments.lock(session, tournament_id)
     table = get_table(session, tournament_id, table_id)
     if table.status == "drafted":
         raise Conflict(f"table {table.table} is only a draft: commit its round first")
@@ -206,7 +214,7 @@ def alter(
     )  # logged and shown as a dispute's reason is
     before = dict(table.result or table.offered)
     table.result, table.status = result.as_dict(), "altered"
-    _void_cards(session, table)
+    _settled(session, row, table)
     session.add(table)
     _wake(session, table)
     tournaments.log(session, tournament_id, "altered", {"before": before, "after": table.result, "why": why},

@@ -283,3 +283,29 @@ def test_the_next_round_is_offered_once_it_may_be_drafted_and_never_over_another
     page = c.get(f"/events/{event_id}").text
     assert "Not yet: round 1 still waits for the result of tables 1 and 2." in page
     assert f'action="/events/{event_id}/draft"' not in page
+
+
+def test_the_round_timer_stops_once_every_table_of_the_round_has_its_result(
+    sqlite_client: TestClient,
+) -> None:
+    # Session 19's pass: the tables' timers counted on, red and negative, after the last result was in.
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=2)
+    register(c, event_id, organiser, n=4)
+    url = f"/api/v1/events/{event_id}"
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
+    seats = c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"]
+    timer = {"ends_at": "2026-11-25T09:30:00Z"}
+    assert c.put(f"{url}/timer", headers=organiser, json=timer).is_success
+    typed = {"winner": None, "a_points": 1, "b_points": 1}
+    assert c.put(f"{url}/tables/{seats[0]['table_id']}/result", headers=organiser, json=typed).is_success
+    assert c.get(url).json()["round_ends_at"] is not None  # one table still plays: the round runs on
+    assert c.put(f"{url}/tables/{seats[1]['table_id']}/result", headers=organiser, json=typed).is_success
+    assert c.get(url).json()["round_ends_at"] is None  # the round's last result: its timer stops
+    # An earlier round's result set anew once the next round runs does not stop the running round's timer.
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
+    assert c.post(f"{url}/rounds/2/commit", headers=organiser).is_success
+    assert c.put(f"{url}/timer", headers=organiser, json=timer).is_success
+    again = {**typed, "a_points": 2}
+    assert c.put(f"{url}/tables/{seats[0]['table_id']}/result", headers=organiser, json=again).is_success
+    assert c.get(url).json()["round_ends_at"] is not None
