@@ -13,16 +13,24 @@ both moments stamped with the pages' own clocks, `performance.timeOrigin + perfo
   it), until that stand's drawn outline on the attacker's map (its SVG path, `[data-stand=ID]`'s `d`) changes.
 So each figure is the whole path of a tap reaching another tablet: the outbox's POST, the write, the live
 stream's frame, the other page's script and its redraw; it says nothing of paint or of a real network. For each
-tree and kind it prints the median, the p99 (by `statistics.quantiles(..., method="inclusive")`: with 120 acts,
-between the slowest two), the slowest, the requests the attacker's page made meanwhile (a frame that carries what
-changed needs none), and the server's CPU (its process group's user+system time over the acts, per act).
+tree and kind it prints the median, the p99 (`statistics.quantiles(..., method="inclusive")`: with 150 acts,
+between the second and third slowest, so a p99 of one sitting is as noisy as its slowest few), the slowest, when
+the act's frame reached the other page (the first `firestep:event` after the act: the server's and the stream's
+part; the rest is the page's own), the requests the attacker's page made meanwhile (a frame that carries what
+changed needs none), and the server's CPU (its process group's user+system time over the acts, per act: the
+reads of both pages included).
 
 Before and after in one sitting: give `--tree` twice; the runs alternate between the trees (the order reversed
 every other round: A B B A ...), each run a fresh server and browser, so both see the same load. Issue 67's:
   git -C /work/main archive 6cfecfb0^ | tar -x -C /dev/shm/firestep-before   # the tree before issue 67's work
-  nice -n 10 .venv/bin/python bench/live_panels.py --tree /dev/shm/firestep-before --tree . --runs 4 --acts 30
-(4 runs x 30 acts of each kind per tree: 120 a kind, the least for a p99). The load average is printed before
-each run and at the end: on a shared machine compare the trees' figures with each other, not with last week's.
+  nice -n 10 .venv/bin/python bench/live_panels.py --tree /dev/shm/firestep-before --tree . --runs 6 --acts 25
+(6 runs x 25 acts of each kind per tree: 150 a kind; about 10 minutes). The load average is printed before each
+run and at the end: on a shared machine compare the trees' figures with each other, not with last week's.
+Two such sittings on 2026-11-27 (2 cores, load average 5-12), before -> after (4ea9b867), median / p99 / slowest:
+score 58 / 263 / 536 -> 88 / 242 / 259 ms and 64 / 331 / 576 -> 118 / 428 / 480 ms; move 93 / 227 / 265 ->
+112 / 302 / 322 ms and 106 / 385 / 430 -> 135 / 392 / 415 ms; the server's CPU alike (83-101 ms an act). The
+frame itself came later (score's median 55 -> 95 ms, move's 96 -> 111 ms) and is three times the bytes (the
+seat's score panels in every frame that may change the score: 2.4 -> 7.6 kB a score call, 3.6 -> 8.8 kB a move).
 """
 
 from __future__ import annotations
