@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -32,13 +32,27 @@ def free_port() -> int:
 
 
 class Process:
-    """A server command in its own process group, waited for until `health` answers 200."""
+    """A server command in its own process group, waited for until `health` answers 200; its output to `log`
+    (a file open for writing) if given."""
 
     def __init__(
-        self, args: list[str], port: int, env: dict[str, str], health: str = "/healthz", cwd: Path = ROOT
+        self,
+        args: list[str],
+        port: int,
+        env: dict[str, str],
+        health: str = "/healthz",
+        cwd: Path = ROOT,
+        log: IO[bytes] | None = None,
     ) -> None:
         self.port = port
-        self.proc = subprocess.Popen(args, cwd=cwd, env={**os.environ, **env}, start_new_session=True)
+        self.proc = subprocess.Popen(
+            args,
+            cwd=cwd,
+            env={**os.environ, **env},
+            start_new_session=True,
+            stdout=log,
+            stderr=None if log is None else subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 180
         while True:
             if self.proc.poll() is not None:
