@@ -131,9 +131,8 @@
       const r = await send(`${api}/units/${formation.id}/move-formation`, { body });
       if (failed(r)) notice(refusal(r, "The formation did not move; check the connection."));
       else if (r.ok && r.data) model.apply({ id: r.data.event_id, kind: "move", payload: { changes: r.data.changes } });
-      if (moving?.formation !== formation) return;
-      begin(formation);
       if (!failed(r)) window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+      if (moving?.formation === formation) begin(formation);
     };
 
     window.addEventListener("firestep:stand-shown", (e) => {
@@ -143,21 +142,18 @@
       // The head's "Move its company" (app/pages/map_cards.py): the one moving shown pressed.
       if (moving) section("stand").querySelector(`[data-move-formation="${moving.formation.id}"]`)?.setAttribute("aria-pressed", "true");
     });
+    // "Move its company" pressed: its handles shown, or (pressed again) put away. Greyed, table-act.js says why.
     document.addEventListener("click", (e) => {
-      const b = e.target.closest("[data-move-formation]");
-      if (b && b.matches("[data-act-greyed]")) return; // greyed: table-act.js says why
-      if (b) {
-        const f = model.units.get(Number(b.dataset.moveFormation));
-        if (moving?.formation.id === f.id) { stop(); b.setAttribute("aria-pressed", "false"); return; }
-        stop();
-        if (f) {
-          begin(f);
-          b.setAttribute("aria-pressed", "true");
-          m.tell(`Drag ✥ to move ${nameOf(f).short} (${moving.stands.length} stands) or ↻ to turn it.`);
-        }
-        return;
-      }
       if (e.target.closest("[data-panel-close]")) stop();
+      const b = e.target.closest("[data-move-formation]:not([data-act-greyed])");
+      const f = b && model.units.get(Number(b.dataset.moveFormation));
+      if (!f) return;
+      const again = moving?.formation.id === f.id;
+      stop();
+      b.setAttribute("aria-pressed", String(!again));
+      if (again) return;
+      begin(f);
+      m.tell(`Drag ✥ to move ${nameOf(f).short} (${moving.stands.length} stands) or ↻ to turn it.`);
     });
   };
   if (window.firestepMap) start();
