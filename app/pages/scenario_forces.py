@@ -159,11 +159,11 @@ def _labelled(formation: _Unit) -> list[tuple[_Unit, str]]:
 
 def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = False) -> dict[str, object]:
     """What `_scenario_deploy.html` shows of a document's stands: each side's formations, the names of the
-    stands outside their side's zone (its corners as the map draws them, a round base as its square), each
-    stand's name under its formation by its id (the map's labels, a formation still to arrive among them), and
-    whether stands are only moved (a game's table: none laid out or taken off)."""
+    stands outside their side's zone (its corners as the map draws them, a round base as its square), the map's
+    counts and marks (`judged`: how many stands are placed, and the ids of those outside), each stand's name
+    under its formation by its id (the map's labels, a formation still to arrive among them), and whether
+    stands are only moved (a game's table: none laid out or taken off)."""
     bases = get_game_rules(ruleset_id).book.kit.bases
-    outside: list[str] = []
 
     def size(stand: _Unit) -> tuple[float, float]:
         spec = bases.get(str(stand.get("base")))
@@ -177,18 +177,22 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
         x, y = at["center"]
         return oriented_rect((x, y), 90 if facing is None else facing, *size(stand))
 
-    def where(zone: Polygon | None, stand: _Unit) -> str:
-        box = footprint(stand)
+    def where(side: str, box: Polygon | None) -> str:
+        """Where a stand of the side whose footprint is `box` stands, as the list and the map say it."""
+        zone = zones[side]
         if box is None:
             return "not placed"
-        if zone is None or zone.covers(box):
-            return "placed"
-        outside.append(str(stand.get("name")))
-        return "outside its zone"
+        return "placed" if zone is None or zone.covers(box) else "outside its zone"
+
+    def judged(stands: dict[str, str]) -> dict[str, object]:
+        """The map's counts and marks of the stands where they stand (`stands`: by id, as `where` says)."""
+        out = [i for i, w in stands.items() if w == "outside its zone"]
+        return {"placed": sum(w != "not placed" for w in stands.values()), "outside": out}
 
     def laid_out(side: str, name: str, mine: list[_Unit], ring: list[list[float]] | None) -> str:
         """The formation laid out as its Lay out button puts it (its stands' places, facing, and the sentence
-        said): around the side's other stands placed (the script disables the buttons until this is read again)."""
+        said), with the map's counts and marks once it is: around the side's other stands placed (the script
+        disables the buttons until this is read again)."""
         if not ring:
             return json.dumps({"said": f"The {side} has no deployment zone: give its depth under Scenario."})
         own = {id(s) for s in mine}
@@ -200,17 +204,29 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
         said = f"{name}: {n} stands laid out; {laid.left} did not fit in the zone (place them by hand or make the zone deeper)."
         at = [[i, x, y, FACING[side]] for i, (x, y) in laid.at.items()]
         done = f"{name} laid out in the {side}'s zone: {n} stands."
-        return json.dumps({"at": at, "said": said if laid.left else done, "done": not laid.left})
+        then = stood | {str(s.get("id")): "not placed" for s in mine}
+        for s in mine:
+            if (i := str(s.get("id"))) in laid.at:
+                then[i] = where(side, oriented_rect(laid.at[i], FACING[side], *size(s)))
+        return json.dumps(
+            {"at": at, "said": said if laid.left else done, "done": not laid.left} | judged(then)
+        )
 
     deploying: dict[str, list[Deploying]] = {}
     labels: dict[str, str] = {}
     placed = {
         side: [p for u in document["sides"][side]["forces"] for p in _labelled(u)] for side in forces.SIDES
     }
+    zones = {
+        side: Polygon(z["coordinates"][0]).buffer(1e-6)
+        if (z := document["sides"][side].get("deployment_zone"))
+        else None
+        for side in forces.SIDES
+    }  # on its edge is in it
+    stood = {str(s.get("id")): where(side, footprint(s)) for side in forces.SIDES for s, _ in placed[side]}
     for side in forces.SIDES:
         spec = document["sides"][side]
         drawn = spec.get("deployment_zone")
-        zone = Polygon(drawn["coordinates"][0]).buffer(1e-6) if drawn else None  # on its edge is in it
         deploying[side] = []
         for i, unit in enumerate(spec["forces"]):
             shown = _shown(ruleset_id, side, i, unit)
@@ -219,7 +235,7 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
             stands = (
                 ()
                 if shown.entry
-                else tuple(Standing(str(s.get("id")), label, where(zone, s)) for s, label in mine)
+                else tuple(Standing(str(s.get("id")), label, stood[str(s.get("id"))]) for s, label in mine)
             )
             plan = (
                 ""
@@ -232,7 +248,19 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
             deploying[side].append(
                 Deploying(shown.id, shown.name, note, bool(unit.get("off_table")), stands, plan)
             )
-    return {"deploying": deploying, "outside": outside, "labels": labels, "moves_only": moves_only}
+    outside = [
+        str(s.get("name"))
+        for side in forces.SIDES
+        for s, _ in placed[side]
+        if stood[str(s.get("id"))] == "outside its zone"
+    ]
+    return {
+        "deploying": deploying,
+        "outside": outside,
+        "judged": json.dumps(judged(stood)),
+        "labels": labels,
+        "moves_only": moves_only,
+    }
 
 
 def forces_url(ruleset_id: str, scenario: str = "") -> str:

@@ -4,16 +4,20 @@ side's formations and the forces' JSON island; CSRF as every post."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
 from fastapi.testclient import TestClient
+from shapely import Polygon
 
 from app.guard.security import NOTICE_HEADER
 from app.pages import scenario_forces as page
 from app.pages.templates import templates
 from app.services import scenario_drafts as drafts
 from app.services import scenario_forces as forces
+from rules.registry import get_game_rules
+from rules.table.frame import oriented_rect
 from tests.app.test_club_form import required
 from tests.csrf import form, header
 
@@ -198,3 +202,46 @@ def test_a_formation_s_lay_out_button_carries_where_the_server_lays_it_out() -> 
     assert plan()["at"][0][1:3] != at[0][1:3]  # type: ignore[index]
     drawn = templates.get_template("_scenario_deploy.html").render(**page.deploy_context(FF, document))
     assert 'data-layout="{&#34;at&#34;: [[' in drawn  # the plan, escaped in its attribute
+
+
+def test_the_deploy_list_carries_the_map_s_counts_and_marks_and_each_lay_out_its_own() -> None:
+    """The map's counts and its marks of the stands outside their zone are the server's (issue 67): the Deploy
+    list carries how many stands are placed and which are outside (`data-judged`), and each Lay out button the
+    same once its formation is laid out, so the map shows them at once and offline (scenario-deploy.js)."""
+    document = drafts.empty_document(FF)
+    unit = forces.add_from_table(
+        FF, document, "defender", "gb-1915", "gb-1915/mmg-company-1", None, "Vickers"
+    )
+    other = forces.add_from_table(FF, document, "defender", "gb-1915", "gb-1915/mmg-company-1", None, "Other")
+    zone = [[0, 150], [120, 150], [120, 180], [0, 180], [0, 150]]
+    document["sides"]["defender"]["deployment_zone"] = {"type": "Polygon", "coordinates": [zone]}
+    first, second, *rest = [u for u in forces.walk(unit) if u.get("base")]
+    first["placement"] = {"center": [10, 170], "facing_deg": 270}  # in the zone
+    second["placement"] = {"center": [10, 90], "facing_deg": 270}  # in the middle of the table
+    stray = next(u for u in forces.walk(other) if u.get("base"))
+    stray["placement"] = {"center": [60, 60], "facing_deg": 270}
+    context = page.deploy_context(FF, document)
+    assert json.loads(str(context["judged"])) == {"placed": 3, "outside": [second["id"], stray["id"]]}
+    drawn = templates.get_template("_scenario_deploy.html").render(**context)
+    carried = re.search(r'<div data-deploy data-judged="([^"]*)">', drawn)
+    assert carried and json.loads(html.unescape(carried.group(1))) == json.loads(str(context["judged"]))
+
+    def plan() -> dict[str, object]:
+        shown = page.deploy_context(FF, document)["deploying"]["defender"][0]  # type: ignore[index]
+        found: dict[str, object] = json.loads(shown.layout)
+        return found
+
+    # Vickers laid out: all its stands placed in the zone, the other's stray stand still outside.
+    assert (plan()["placed"], plan()["outside"]) == (len(rest) + 3, [stray["id"]])
+    # A zone drawn as a triangle: laid out in its bounds, the stands beyond its slope are marked outside.
+    slope = [[0, 150], [120, 180], [0, 180], [0, 150]]
+    document["sides"]["defender"]["deployment_zone"] = {"type": "Polygon", "coordinates": [slope]}
+    triangle, bases = Polygon(slope).buffer(1e-6), get_game_rules(FF).book.kit.bases
+    sizes = {u["id"]: bases[u["base"]] for u in (first, second, *rest)}
+    laid = plan()
+    beyond = [
+        i
+        for i, x, y, facing in laid["at"]  # type: ignore[attr-defined]
+        if not triangle.covers(oriented_rect((x, y), facing, sizes[i].width_cm, sizes[i].depth_cm))
+    ]
+    assert beyond and laid["outside"] == [*beyond, stray["id"]]
