@@ -26,7 +26,7 @@ from app.pages import counter_editor, scenario_drafts, scenario_forces, scenario
 from app.pages.common import not_found
 from app.pages.seats import Seat, game_page
 from app.pages.table_map import map_sizes
-from app.pages.templates import templates
+from app.pages.templates import humanise, templates
 from app.services import game_setup
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
@@ -204,7 +204,13 @@ def _context(ruleset_id: str) -> dict[str, object]:
         "qualities": list(dict.fromkeys(q for t in org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
         "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
+        "kind_names": kind_names(rs.id),
     }
+
+
+def kind_names(ruleset_id: str) -> dict[str, str]:
+    """Each terrain kind's name in the rule set (its own, else the kind's): the terrain list's names."""
+    return {k["kind"]: k["name"] or humanise(k["kind"]) for k in editor_data(ruleset_id)["kinds"]}
 
 
 @cache
