@@ -54,9 +54,7 @@ def problem(terrain: Terrain, ruleset_id: str, table: Mapping[str, Any], period:
                 return f"That {what} crosses itself: draw its outline without crossing."
             return error_message(e)
         if not edges.covers(feature.geometry):
-            return (
-                f"That {what} goes off the table: every point must be on the {width:g} by {length:g} cm table."
-            )
+            return f"That {what} goes off the table: every point must be on the {width:g} by {length:g} cm table."
         checked.append(feature)
     try:
         rules.terrain_refused(checked, period, "terrain.features")
