@@ -31,7 +31,7 @@ from app.services import scenario_drafts as drafts
 from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError
 from rules.core.victory import MAX_THRESHOLD
-from rules.registry import all_game_rules, get_ruleset
+from rules.registry import all_game_rules, get_game_rules, get_ruleset
 
 router = Router(include_in_schema=False)
 
@@ -143,6 +143,25 @@ def _special_rules(ruleset_id: str) -> dict[str, tuple[str, tuple[str, ...]]]:
     return {r["id"]: (str(r["nation"]).lower(), tuple(r["periods"])) for r in found}
 
 
+@cache
+def readings(ruleset_id: str) -> dict[str, Any]:
+    """What the special rules' and errata's panels are rendered from (_scenario_readings.html): the rule set's
+    periods, errata and special rules, and whether its forces come from a chart (a nationality typed)."""
+    rs = get_ruleset(ruleset_id)
+    described = rs.describe()
+    return {
+        "periods": described["periods"],
+        "errata": described["errata"],
+        "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
+        "chart_forces": get_game_rules(rs.id).book.force_chart is not None,
+    }
+
+
+def _shown_by(particulars: DraftParticulars) -> tuple[str | None, str, str]:
+    """What the readings offered follow: the period and each side's nationality."""
+    return particulars.period, particulars.attacker_force_nation, particulars.defender_force_nation
+
+
 def _offered(ruleset_id: str, rule: str, nation: str, period: str) -> bool:
     """A special rule the page offers a side: of its nationality (once it has one) in the period."""
     known = _special_rules(ruleset_id).get(rule)
@@ -194,10 +213,13 @@ async def _particulars(request: Request, session: SessionDep, target: tuple[str,
         return refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
 
     def write(owner: str) -> Response:
+        before = drafts.find(session, owner, ruleset_id, scenario)
+        was = _shown_by(DraftParticulars.of(before.document)) if before else None
         draft = drafts.set_particulars(session, owner, ruleset_id, particulars, scenario)
-        return templates.TemplateResponse(
-            request, "_scenario_checks.html", _parts(draft, ruleset_id, scenario=scenario)
-        )
+        parts = _parts(draft, ruleset_id, scenario=scenario)
+        if was != _shown_by(particulars):  # the rules and readings offered follow (_scenario_readings.html)
+            parts |= {"readings_again": True, **readings(ruleset_id)}
+        return templates.TemplateResponse(request, "_scenario_checks.html", parts)
 
     return draft_write(request, session, ruleset_id, scenario, write)
 

@@ -197,13 +197,12 @@ def _context(ruleset_id: str) -> dict[str, object]:
     return {
         "ruleset_name": rs.name,
         "editor": editor_data(rs.id),
-        "periods": rs.describe()["periods"],
         "org_tables": org_tables(rs.id),
         "examples": [{"id": i, "title": d["title"]} for i, d in setup.scenarios.items()],
         "nations": sorted({t["nation"] for t in org_tables(rs.id)}),
         "qualities": list(dict.fromkeys(q for t in org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
-        "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
+        **scenario_drafts.readings(rs.id),
         "kind_names": kind_names(rs.id),
     }
 

@@ -294,27 +294,6 @@
     if (selected) select(null);
   });
 
-  const checkedValue = (selector) => (form.querySelector(`${selector}:checked`) || {}).value;
-  // A side's nationality: picked from the rule set's nations, or typed where it lists none.
-  const nationOf = (side) => {
-    const typed = form.querySelector(`input[type="text"][data-side-nation="${side}"]`);
-    return typed ? typed.value.trim() : checkedValue(`[data-side-nation="${side}"]`) || "";
-  };
-  // The errata of the scenario's period only; org-tables.js refits the tables to it.
-  const showPeriod = () => {
-    const period = checkedValue("[data-doc-period]");
-    form.querySelectorAll("[data-erratum-periods]").forEach((fs) => {
-      const periods = fs.dataset.erratumPeriods.split(" ").filter(Boolean);
-      fs.hidden = periods.length > 0 && !periods.includes(period);
-    });
-    form.querySelectorAll("[data-special-rule]").forEach((input) => {
-      const label = input.closest("label");
-      const nation = nationOf(input.dataset.specialSide);
-      label.hidden = label.dataset.specialNation !== nation || !label.dataset.specialPeriods.split(" ").includes(period);
-    });
-    const box = form.querySelector("[data-org-forces]");
-    if (box) box.dispatchEvent(new Event("change", { bubbles: false }));
-  };
   // The particulars are the draft's (app.pages.scenario_drafts): each change posted by htmx, and its answer
   // carries them back as the draft holds them, the table and zones drawn from them.
   const takeParticulars = () => {
@@ -330,8 +309,13 @@
   form.addEventListener("change", (e) => {
     const t = e.target;
     if (e.isTrusted && !t.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
-    if (t.matches("[data-doc-period]")) { doc.period = t.value; showPeriod(); htmx.trigger("#scn-kind-ask", "firestep:period"); if (selected) select(selected); }
-    if (t.matches("[data-side-nation]")) showPeriod();
+    // The period's: the kind's card and org-tables.js's tables follow (the rules and readings offered: the server's).
+    if (t.matches("[data-doc-period]")) {
+      doc.period = t.value;
+      form.querySelector("[data-org-forces]")?.dispatchEvent(new Event("change", { bubbles: false }));
+      htmx.trigger("#scn-kind-ask", "firestep:period");
+      if (selected) select(selected);
+    }
     if (t.matches("[data-piece-class]") && selected) {
       const { feature } = pieces.get(selected);
       if (t.value) feature.properties[data.class_property] = t.value; else delete feature.properties[data.class_property];
@@ -425,7 +409,6 @@
   document.body.addEventListener("htmx:afterSwap", (e) => { if (e.detail.target.id === "scn-checks") takeParticulars(); });
   takeForces();
   lineFits();
-  showPeriod();
   select(null);
   redrawAll();
   fitTable();
