@@ -16,7 +16,6 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
-from app.data import bounded
 from app.data.board_state import read_board
 from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
@@ -231,10 +230,6 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
         "class_property": TERRAIN_CLASS,
         "chart": chart_dict(rules.book.force_chart) if rules.book.force_chart else None,
         "errata": described["errata"],
-        "limits": {
-            "features": bounded.MAX_FEATURES,
-            "points": bounded.MAX_VERTICES_PER_RING,
-        },
         "zone_depth": _zone_depth(rs),
         "plan_kinds": get_game_rules(rs.id).book.kit.plan_kind_names,
         "crewed_kinds": sorted(crewed_kinds(rs.id)),

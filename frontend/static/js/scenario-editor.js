@@ -30,7 +30,7 @@
   const round = (v) => Math.round(v * 10) / 10;
   const map = createMap(canvas);
   const table = frame(map, { width: W, length: LEN, landscape: () => landscape });
-  const { toLL, fromLL, tableBounds } = table;
+  const { toLL, fromLL } = table;
   const PANES = { cloth: 350, grid: 355, zones: 358, stands: 640 };
   addPanes(map, PANES);
   map.getPane("grid").style.pointerEvents = "none";
