@@ -7,7 +7,7 @@ terrain as it was). A new or an edited scenario's terrain is kept in this browse
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import Request
@@ -36,14 +36,22 @@ NO_TERRAIN = '{"type": "FeatureCollection", "features": []}'
 CROSSING = "Self-intersection"  # Shapely's reason for an outline that crosses itself
 
 
-def problem(terrain: Terrain, ruleset_id: str, table: Mapping[str, Any], period: str | None) -> str | None:
+def problem(
+    terrain: Terrain,
+    ruleset_id: str,
+    table: Mapping[str, Any],
+    period: str | None,
+    held: Sequence[Mapping[str, Any]] = (),
+) -> str | None:
     """The first drawn piece's problem as the scenario API judges a document's terrain (its geometry valid, on
-    the `table` {width_cm, length_cm}, then the rule set's own refusals), in one sentence; None when all fit."""
+    the `table` {width_cm, length_cm}, then the rule set's own refusals), in one sentence; None when all fit. A
+    piece as `held` already (a game's own terrain, which may hang over the edge) is not asked to be on the table."""
     _, rules = playable()[ruleset_id]
     width, length = float(table["width_cm"]), float(table["length_cm"])
     edges = box(0, 0, width, length).buffer(EDGE_TOLERANCE_CM, join_style="mitre")
     names = kind_names(ruleset_id)
     checked = []
+    kept = [f.get("geometry") for f in held if isinstance(f, Mapping)]
     for i, f in enumerate(terrain.as_geojson()["features"]):
         kind = str(f["properties"].get("kind"))
         what = names.get(kind, humanise(kind)).lower()
@@ -53,7 +61,7 @@ def problem(terrain: Terrain, ruleset_id: str, table: Mapping[str, Any], period:
             if CROSSING in e.message:
                 return f"That {what} crosses itself: draw its outline without crossing."
             return error_message(e)
-        if not edges.covers(feature.geometry):
+        if f["geometry"] not in kept and not edges.covers(feature.geometry):
             return f"That {what} goes off the table: every point must be on the {width:g} by {length:g} cm table."
         checked.append(feature)
     try:
@@ -140,5 +148,7 @@ async def post_game_terrain(
     if isinstance(terrain, Response):
         return terrain
     table = {"width_cm": game.table_width_cm, "length_cm": game.table_length_cm}
-    said = problem(terrain, game.ruleset, table, game.period)
+    features = (game.terrain or {}).get("features")
+    held = features if isinstance(features, list) else []
+    said = problem(terrain, game.ruleset, table, game.period, held)
     return refused(said, 422) if said is not None else _listed(request, terrain, game.ruleset)

@@ -98,6 +98,17 @@ def test_a_games_table_is_judged_for_its_referee_alone_and_nothing_kept(sqlite_c
     )
     assert off.status_code == 422 and "goes off the table" in off.headers[NOTICE_HEADER]
     assert c.get(f"/api/v1/games/{g.id}/state", headers=g.referee).json()["terrain"] == before  # nothing kept
+    # A river of the game's own that runs off the table (as the game's API allows) does not stop a new piece.
+    river = feature("river", {"type": "LineString", "coordinates": [[-20, 50], [60, 50]]}, width_cm=4)
+    game = c.get(f"/api/v1/games/{g.id}", headers=g.referee).json()
+    kept = c.patch(
+        f"/api/v1/games/{g.id}",
+        headers=g.referee,
+        json={"version": game["version"], "terrain": json.loads(collection(river))},
+    )
+    assert kept.status_code == 200, kept.text
+    beside = as_seat(g.referee, collection(river, feature("woods", BOX)))
+    assert beside.status_code == 200 and listed(beside.text) == [("0", "River 1"), ("1", "Woods 2")]
     for seat in (g.attacker, None):
         refused = as_seat(seat, json.dumps(wood()))
         assert (

@@ -401,7 +401,7 @@
     }
     if (event.target.closest("[data-draw-cancel]")) { map.pm.disableDraw(); setDrawing(null); return; }
     const piece = event.target.closest("[data-piece]");
-    if (piece && piece.dataset.piece) { select(piece.dataset.piece); return; }
+    if (piece && pieces.has(piece.dataset.piece)) { select(piece.dataset.piece); return; } // one drawn here
     const action = event.target.closest("[data-piece-action]");
     if (action) pieceAction(action.dataset.pieceAction);
   });
