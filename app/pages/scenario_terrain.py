@@ -51,7 +51,7 @@ def problem(
     edges = box(0, 0, width, length).buffer(EDGE_TOLERANCE_CM, join_style="mitre")
     names = kind_names(ruleset_id)
     checked = []
-    kept = [f.get("geometry") for f in held if isinstance(f, Mapping)]
+    kept = [f.get("geometry") for f in held]
     for i, f in enumerate(terrain.as_geojson()["features"]):
         kind = str(f["properties"].get("kind"))
         what = names.get(kind, humanise(kind)).lower()
@@ -149,6 +149,6 @@ async def post_game_terrain(
         return terrain
     table = {"width_cm": game.table_width_cm, "length_cm": game.table_length_cm}
     features = (game.terrain or {}).get("features")
-    held = features if isinstance(features, list) else []
+    held = [f for f in features if isinstance(f, dict)] if isinstance(features, list) else []
     said = problem(terrain, game.ruleset, table, game.period, held)
     return refused(said, 422) if said is not None else _listed(request, terrain, game.ruleset)
