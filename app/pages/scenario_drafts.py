@@ -7,7 +7,7 @@ did not reach the server). The browser's key is its own cookie, minted on its fi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -17,7 +17,6 @@ from pydantic import JsonValue, ValidationError
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
-from app.data.bounded import MAX_SCENARIO_BYTES, Terrain
 from app.data.models import ScenarioDraft
 from app.data.schemas_scenario import DraftParticulars
 from app.deps import SessionDep
@@ -26,19 +25,18 @@ from app.guard import security
 from app.guard.notice import notice_words
 from app.guard.security import NOTICE_HEADER
 from app.pages.common import error_message, is_htmx, not_found
-from app.pages.templates import humanise, templates
+from app.pages.templates import templates
 from app.services import game_setup, scenarios
 from app.services import scenario_drafts as drafts
 from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError
 from rules.core.victory import MAX_THRESHOLD
-from rules.registry import all_game_rules, get_ruleset
+from rules.registry import all_game_rules, get_game_rules, get_ruleset
 
 router = Router(include_in_schema=False)
 
 DRAFT_COOKIE = "firestep_editor"
 DRAFT_COOKIE_SECONDS = 60 * 60 * 24 * 90  # a scenario may take a club a season to build
-NO_TERRAIN = '{"type": "FeatureCollection", "features": []}'
 
 
 def context(
@@ -145,6 +143,25 @@ def _special_rules(ruleset_id: str) -> dict[str, tuple[str, tuple[str, ...]]]:
     return {r["id"]: (str(r["nation"]).lower(), tuple(r["periods"])) for r in found}
 
 
+@cache
+def readings(ruleset_id: str) -> dict[str, Any]:
+    """What the special rules' and errata's panels are rendered from (_scenario_readings.html): the rule set's
+    periods, errata and special rules, and whether its forces come from a chart (a nationality typed)."""
+    rs = get_ruleset(ruleset_id)
+    described = rs.describe()
+    return {
+        "periods": described["periods"],
+        "errata": described["errata"],
+        "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
+        "chart_forces": get_game_rules(rs.id).book.force_chart is not None,
+    }
+
+
+def _shown_by(particulars: DraftParticulars) -> tuple[str | None, str, str]:
+    """What the readings offered follow: the period and each side's nationality."""
+    return particulars.period, particulars.attacker_force_nation, particulars.defender_force_nation
+
+
 def _offered(ruleset_id: str, rule: str, nation: str, period: str) -> bool:
     """A special rule the page offers a side: of its nationality (once it has one) in the period."""
     known = _special_rules(ruleset_id).get(rule)
@@ -194,17 +211,35 @@ async def _particulars(request: Request, session: SessionDep, target: tuple[str,
         particulars = DraftParticulars.model_validate(fields_of(ruleset_id, form))
     except ValidationError as e:
         return refused(error_message(e).split("; ")[0], 422)  # the first field refused, named
+
+    def write(owner: str) -> Response:
+        before = drafts.find(session, owner, ruleset_id, scenario)
+        was = _shown_by(DraftParticulars.of(before.document)) if before else None
+        draft = drafts.set_particulars(session, owner, ruleset_id, particulars, scenario)
+        parts = _parts(draft, ruleset_id, scenario=scenario)
+        if was != _shown_by(particulars):  # the rules and readings offered follow (_scenario_readings.html)
+            parts |= {"readings_again": True, **readings(ruleset_id)}
+        return templates.TemplateResponse(request, "_scenario_checks.html", parts)
+
+    return draft_write(request, session, ruleset_id, scenario, write)
+
+
+def draft_write(
+    request: Request, session: SessionDep, ruleset_id: str, scenario: str, write: Callable[[str], Response]
+) -> Response:
+    """One change to this browser's draft: `write(owner)` makes it and answers it, in one unit of work (an error
+    it raises keeps nothing); the draft's owner found or minted (a new draft beyond the rate refused, 429), a
+    server at its cap of drafts refused (409), and the browser's new key set on the answer."""
     found = owner_for_change(request, session, ruleset_id, scenario)
     if isinstance(found, Response):
         return found
     owner, minted = found
     try:
         with unit_of_work(session):
-            draft = drafts.set_particulars(session, owner, ruleset_id, particulars, scenario)
-            parts = _parts(draft, ruleset_id, scenario=scenario)
+            answer = write(owner)
     except Conflict as e:
         return refused(str(e.message), 409)
-    return with_key(templates.TemplateResponse(request, "_scenario_checks.html", parts), minted)
+    return with_key(answer, minted)
 
 
 @router.post("/scenarios/new/{ruleset_id}/particulars", response_class=HTMLResponse)
@@ -216,43 +251,6 @@ async def post_particulars(ruleset_id: str, request: Request, session: SessionDe
 async def post_edited_particulars(scenario_id: str, request: Request, session: SessionDep) -> Response:
     """The same on a saved scenario's draft (its own, apart from the browser's new one)."""
     return await _particulars(request, session, edited(request, session, scenario_id))
-
-
-async def _terrain(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
-    """The terrain drawn kept in the draft, whole (`terrain`: the GeoJSON collection in table cm, as
-    scenario-editor.js draws it), bounded as the format bounds it; the rules check it on Save."""
-    if isinstance(target, Response):
-        return target
-    ruleset_id, scenario = target
-    raw = (await request.form()).get("terrain") or NO_TERRAIN
-    if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
-        return refused(f"Terrain: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
-    try:
-        terrain = Terrain.model_validate_json(raw)
-    except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
-        first = e.errors()[0]
-        names = [str(part) for part in first["loc"] if isinstance(part, str)] or ["terrain"]
-        return refused(f"Terrain {humanise(names[-1]).lower()}: {first['msg']}", 422)
-    found = owner_for_change(request, session, ruleset_id, scenario)
-    if isinstance(found, Response):
-        return found
-    owner, minted = found
-    try:
-        with unit_of_work(session):
-            drafts.set_terrain(session, owner, ruleset_id, terrain, scenario)
-    except Conflict as e:
-        return refused(str(e.message), 409)
-    return with_key(Response(status_code=204), minted)
-
-
-@router.post("/scenarios/new/{ruleset_id}/terrain", response_class=HTMLResponse)
-async def post_terrain(ruleset_id: str, request: Request, session: SessionDep) -> Response:
-    return await _terrain(request, session, new(request, ruleset_id))
-
-
-@router.post("/scenarios/{scenario_id}/edit/terrain", response_class=HTMLResponse)
-async def post_edited_terrain(scenario_id: str, request: Request, session: SessionDep) -> Response:
-    return await _terrain(request, session, edited(request, session, scenario_id))
 
 
 def owner_for_change(

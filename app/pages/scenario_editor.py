@@ -16,7 +16,6 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
-from app.data import bounded
 from app.data.board_state import read_board
 from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
@@ -26,7 +25,7 @@ from app.pages import counter_editor, scenario_drafts, scenario_forces, scenario
 from app.pages.common import not_found
 from app.pages.seats import Seat, game_page
 from app.pages.table_map import map_sizes
-from app.pages.templates import templates
+from app.pages.templates import humanise, templates
 from app.services import game_setup
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
@@ -197,14 +196,19 @@ def _context(ruleset_id: str) -> dict[str, object]:
     return {
         "ruleset_name": rs.name,
         "editor": editor_data(rs.id),
-        "periods": rs.describe()["periods"],
         "org_tables": org_tables(rs.id),
         "examples": [{"id": i, "title": d["title"]} for i, d in setup.scenarios.items()],
         "nations": sorted({t["nation"] for t in org_tables(rs.id)}),
         "qualities": list(dict.fromkeys(q for t in org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
-        "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
+        **scenario_drafts.readings(rs.id),
+        "kind_names": kind_names(rs.id),
     }
+
+
+def kind_names(ruleset_id: str) -> dict[str, str]:
+    """Each terrain kind's name in the rule set (its own, else the kind's): the terrain list's names."""
+    return {k["kind"]: k["name"] or humanise(k["kind"]) for k in editor_data(ruleset_id)["kinds"]}
 
 
 @cache
@@ -226,10 +230,6 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
         "class_property": TERRAIN_CLASS,
         "chart": chart_dict(rules.book.force_chart) if rules.book.force_chart else None,
         "errata": described["errata"],
-        "limits": {
-            "features": bounded.MAX_FEATURES,
-            "points": bounded.MAX_VERTICES_PER_RING,
-        },
         "zone_depth": _zone_depth(rs),
         "plan_kinds": get_game_rules(rs.id).book.kit.plan_kind_names,
         "crewed_kinds": sorted(crewed_kinds(rs.id)),

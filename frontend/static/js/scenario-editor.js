@@ -1,6 +1,7 @@
 // The scenario editor's table and terrain: the table drawn to scale in table-map.js's orientation, its grid
-// and deployment zones, and the terrain drawn, reshaped, moved and deleted with leaflet-geoman. A shape that
-// crosses itself, leaves the table or has too many points is refused at once (the server checks it on save).
+// and deployment zones, and the terrain drawn, reshaped, moved and deleted with leaflet-geoman. Each change is
+// posted whole; the server judges each piece (app.pages.scenario_terrain) and answers the list of pieces, or the
+// first piece's problem in a sentence: the terrain is then drawn as the server last took it.
 (() => {
   const { h, humanise } = window.firestepDom;
   const root = document.querySelector("[data-scenario-editor]");
@@ -29,7 +30,7 @@
   const round = (v) => Math.round(v * 10) / 10;
   const map = createMap(canvas);
   const table = frame(map, { width: W, length: LEN, landscape: () => landscape });
-  const { toLL, fromLL, tableBounds } = table;
+  const { toLL, fromLL } = table;
   const PANES = { cloth: 350, grid: 355, zones: 358, stands: 640 };
   addPanes(map, PANES);
   map.getPane("grid").style.pointerEvents = "none";
@@ -81,31 +82,12 @@
       L.polygon(zone.coordinates[0].map(toLL), { pane: "zones", className: `scn-zone ${side}`, interactive: false }).addTo(layers.zones);
     }
   };
-  const insideZone = (side, [x, y]) => {
-    const zone = doc.sides[side].deployment_zone;
-    if (!zone) return true; // no zone drawn: nowhere is outside it
-    const ring = zone.coordinates[0];
-    let inside = false;
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const [xi, yi] = ring[i];
-      const [xj, yj] = ring[j];
-      if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-    }
-    // On the edge counts as inside: a stand lined up on the zone's front edge is in it.
-    return inside || ring.some(([xi, yi], i) => {
-      const [xj, yj] = ring[(i + 1) % ring.length];
-      const cross = (xj - xi) * (y - yi) - (yj - yi) * (x - xi);
-      return Math.abs(cross) < 1e-6 && x >= Math.min(xi, xj) - 1e-6 && x <= Math.max(xi, xj) + 1e-6 && y >= Math.min(yi, yj) - 1e-6 && y <= Math.max(yi, yj) + 1e-6;
-    });
-  };
 
-  const pieces = new Map(); // editor's key of a piece -> { feature, layer } (a file's features need no id)
-  const keys = new WeakMap(); // feature -> its key
+  const pieces = new Map(); // a piece's place in doc.terrain.features (its key in the server's list) -> { feature, layer }
   let selected = null;
   // The click a browser sends at the end of a piece's drag, turn or reshape is not a tap on the table: it is
   // let pass once such a gesture began, until the next press (however long the page took between the two).
   let pieceGesture = false;
-  let nextId = 1;
   const list = root.querySelector("[data-terrain-list]");
   const kindSelect = root.querySelector("[data-terrain-kind]");
   const breadthInput = root.querySelector("[data-terrain-breadth]");
@@ -113,7 +95,6 @@
 
   // The kind's card is the server's (app.pages.terrain_kinds, also a drawn piece's); a typical width's tap
   // fills the breadth in, and a kind picked starts at its first.
-  const kindName = (kind) => kinds.get(kind)?.name || humanise(kind);
   const classSelect = root.querySelector("[data-terrain-class]");
   const kindUrl = document.getElementById("scn-kind-ask").getAttribute("hx-get");
   const pressOffers = () => root.querySelectorAll("[data-breadth-offer]").forEach((b) => {
@@ -132,37 +113,6 @@
     lineFits();
   });
 
-  const ringsOf = (geometry) => (geometry.type === "Polygon" ? geometry.coordinates : [geometry.coordinates]);
-  const segmentsCross = (a, b, c, d) => {
-    const o = (p, q, r) => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
-    return o(a, b, c) * o(a, b, d) < 0 && o(c, d, a) * o(c, d, b) < 0;
-  };
-  const selfCrossing = (points, closed) => {
-    const n = points.length;
-    const segs = closed ? n : n - 1;
-    for (let i = 0; i < segs; i++) {
-      for (let j = i + 2; j < segs; j++) {
-        if (closed && i === 0 && j === segs - 1) continue;
-        if (segmentsCross(points[i], points[(i + 1) % n], points[j], points[(j + 1) % n])) return true;
-      }
-    }
-    return false;
-  };
-  const problem = (kind, geometry) => {
-    const what = humanise(kind).toLowerCase();
-    for (const ring of ringsOf(geometry)) {
-      if (ring.length > data.limits.points) return `That ${what} has ${ring.length} points; a shape may have at most ${data.limits.points}.`;
-      if (ring.some(([x, y]) => x < -1e-6 || y < -1e-6 || x > W() + 1e-6 || y > LEN() + 1e-6)) {
-        return `That ${what} goes off the table: every point must be on the ${W()} × ${LEN()} cm table.`;
-      }
-      const closed = geometry.type === "Polygon";
-      const pts = closed ? ring.slice(0, -1) : ring;
-      if ((closed && pts.length < 3) || pts.length < 2) return `That ${what} has too few points to be a shape.`;
-      if (selfCrossing(pts, closed)) return `That ${what} crosses itself: draw its outline without crossing.`;
-    }
-    if (pieces.size >= data.limits.features && !geometry.__existing) return `A table holds at most ${data.limits.features} pieces of terrain.`;
-    return null;
-  };
   const geometryOf = (layer) => {
     if (layer instanceof L.Polygon) {
       const ring = layer.getLatLngs()[0].map((ll) => fromLL(ll).map(round));
@@ -178,46 +128,22 @@
     if (!el) return;
     el.setAttribute("class", `leaflet-interactive terrain terrain-${kind}${layer instanceof L.Polygon ? "" : " line"}${selected && pieces.get(selected)?.layer === layer ? " scn-selected" : ""}`);
   };
-  const keyOf = (f) => keys.get(f);
-  const nameOf = (f) => f.properties.name || `${kindName(f.properties.kind)} ${keyOf(f).replace(/^t/, "")}`;
+  // A piece's name is the server's list's (its own, else its kind's and its number).
+  const nameOf = (key) => list.querySelector(`[data-piece="${key}"]`)?.textContent || "";
+  const pressList = () => list.querySelectorAll("[data-piece]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.piece === selected)));
 
-  const renderList = () => {
-    list.replaceChildren(...[...pieces.values()].map(({ feature }) => h("li", {}, h("button", {
-      type: "button", class: "button scn-item", "data-piece": keyOf(feature),
-      "aria-pressed": String(selected === keyOf(feature)), text: nameOf(feature),
-    }))));
-    if (!pieces.size) list.innerHTML = '<li class="muted">No terrain yet.</li>';
-    root.dataset.terrain = String(pieces.size);
-  };
-
-  const addPiece = (feature, layer) => {
-    if (!keys.has(feature)) keys.set(feature, `t${nextId++}`);
-    pieces.set(keyOf(feature), { feature, layer });
-    layer.addTo(layers.terrain);
+  const addPiece = (feature, key) => {
+    const { type } = feature.geometry;
+    if (type !== "Polygon" && type !== "LineString") return;
+    const layer = (type === "Polygon" ? L.polygon : L.polyline)(latLngsOf(feature.geometry)).addTo(layers.terrain);
+    pieces.set(key, { feature, layer });
     styleLayer(layer, feature.properties.kind);
-    let before = feature.geometry;
-    const edited = () => {
-      const geometry = geometryOf(layer);
-      const refused = problem(feature.properties.kind, { ...geometry, __existing: true });
-      if (refused) {
-        say(refused);
-        layer.setLatLngs(latLngsOf(before));
-        if (layer.pm.enabled()) { layer.pm.disable(); layer.pm.enable(); }
-        styleLayer(layer, feature.properties.kind);
-        return;
-      }
-      feature.geometry = geometry;
-      before = geometry;
-      styleLayer(layer, feature.properties.kind);
-      changed({ terrain: feature.id });
-    };
-    layer.on("pm:edit pm:dragend pm:rotateend", edited);
+    layer.on("pm:edit pm:dragend pm:rotateend", () => { feature.geometry = geometryOf(layer); changed({ terrain: key }); });
     layer.on("pm:dragstart pm:rotatestart pm:markerdragstart", () => { pieceGesture = true; });
     layer.on("click", (e) => {
       if (tapHandler && tapHandler(e.latlng)) return;
-      if (selected !== keyOf(feature)) select(keyOf(feature)); // a tap on the piece edited keeps its tool
+      if (selected !== key) select(key); // a tap on the piece edited keeps its tool
     });
-    renderList();
   };
   const featureFrom = (kind, geometry) => {
     const properties = { kind };
@@ -231,8 +157,9 @@
     const height = Number(root.querySelector("[data-terrain-height]").value);
     if (kind === "hill" && height > 0) properties.height_cm = height;
     if (classSelect?.value) properties[data.class_property] = classSelect.value;
-    let id = `t${nextId}`;
-    while (doc.terrain.features.some((f) => String(f.id) === id)) id = `t${++nextId}`;
+    let n = doc.terrain.features.length + 1;
+    while (doc.terrain.features.some((f) => String(f.id) === `t${n}`)) n += 1;
+    const id = `t${n}`;
     return { feature: { type: "Feature", id, properties, geometry } };
   };
 
@@ -262,25 +189,20 @@
   };
   map.on("pm:create", (e) => {
     if (!drawing) return; // an objective's area (scenario-objectives.js), not terrain
-    const kind = kindSelect.value;
-    const layer = e.layer;
-    const geometry = geometryOf(layer);
-    const refused = problem(kind, geometry);
-    const made = refused ? { refused } : featureFrom(kind, geometry);
-    map.removeLayer(layer);
+    const made = featureFrom(kindSelect.value, geometryOf(e.layer));
+    map.removeLayer(e.layer);
     setDrawing(null);
     if (made.refused) { say(made.refused); return; }
-    const drawn = geometry.type === "Polygon" ? L.polygon(latLngsOf(geometry)) : L.polyline(latLngsOf(geometry));
-    addPiece(made.feature, drawn);
-    doc.terrain.features.push(made.feature);
-    select(keyOf(made.feature));
-    changed({ terrain: keyOf(made.feature) });
-    say(`${nameOf(made.feature)} drawn.`, true);
+    const key = String(doc.terrain.features.push(made.feature) - 1);
+    addPiece(made.feature, key);
+    root.dataset.terrain = String(doc.terrain.features.length);
+    select(key);
+    changed({ terrain: key });
   });
   map.on("pm:drawend", () => { if (drawing) setDrawing(null); });
   map.on("pm:intersect", () => say("That shape would cross itself: draw its outline without crossing."));
 
-  const piecePanel = root.querySelector("[data-piece]");
+  const piecePanel = root.querySelector(".scn-piece[data-piece]");
   const stopEditing = () => {
     for (const { layer } of pieces.values()) {
       if (layer.pm.enabled()) layer.pm.disable();
@@ -309,7 +231,7 @@
     piecePanel.hidden = !id;
     if (id) {
       const { feature } = pieces.get(id);
-      piecePanel.querySelector("[data-piece-name]").textContent = nameOf(feature);
+      piecePanel.querySelector("[data-piece-name]").textContent = nameOf(id);
       const p = feature.properties;
       const values = {
         terrain_kind: p.kind, terrain_class: p[data.class_property] || "", forces_period: doc.period || "",
@@ -322,7 +244,7 @@
       if (pieceClass) pieceClass.value = feature.properties[data.class_property] || "";
       if (!root.querySelector('[data-scn-panel="terrain"]').hidden) piecePanel.scrollIntoView({ block: "nearest" });
     }
-    renderList();
+    pressList();
   };
   const pieceAction = (action) => {
     if (!selected) return;
@@ -331,13 +253,10 @@
     const wasOn = button.getAttribute("aria-pressed") === "true";
     stopEditing();
     if (action === "delete") {
-      layers.terrain.removeLayer(layer);
-      pieces.delete(selected);
       doc.terrain.features = doc.terrain.features.filter((f) => f !== feature);
-      const gone = nameOf(feature);
       select(null);
-      changed({ terrain: gone });
-      say(`${gone} deleted.`, true);
+      redrawAll();
+      changed({ terrain: null });
       return;
     }
     if (wasOn) return;
@@ -345,7 +264,7 @@
     if (action === "move") layer.pm.enableLayerDrag();
     if (action === "turn") layer.pm.enableRotate();
     button.setAttribute("aria-pressed", "true");
-    pieceMode(`${nameOf(feature)}: ${PIECE_HOW[action]}`);
+    pieceMode(`${nameOf(selected)}: ${PIECE_HOW[action]}`);
   };
 
   // A stand being placed (scenario-deploy.js) takes a tap on the table first.
@@ -358,27 +277,6 @@
     if (selected) select(null);
   });
 
-  const checkedValue = (selector) => (form.querySelector(`${selector}:checked`) || {}).value;
-  // A side's nationality: picked from the rule set's nations, or typed where it lists none.
-  const nationOf = (side) => {
-    const typed = form.querySelector(`input[type="text"][data-side-nation="${side}"]`);
-    return typed ? typed.value.trim() : checkedValue(`[data-side-nation="${side}"]`) || "";
-  };
-  // The errata of the scenario's period only; org-tables.js refits the tables to it.
-  const showPeriod = () => {
-    const period = checkedValue("[data-doc-period]");
-    form.querySelectorAll("[data-erratum-periods]").forEach((fs) => {
-      const periods = fs.dataset.erratumPeriods.split(" ").filter(Boolean);
-      fs.hidden = periods.length > 0 && !periods.includes(period);
-    });
-    form.querySelectorAll("[data-special-rule]").forEach((input) => {
-      const label = input.closest("label");
-      const nation = nationOf(input.dataset.specialSide);
-      label.hidden = label.dataset.specialNation !== nation || !label.dataset.specialPeriods.split(" ").includes(period);
-    });
-    const box = form.querySelector("[data-org-forces]");
-    if (box) box.dispatchEvent(new Event("change", { bubbles: false }));
-  };
   // The particulars are the draft's (app.pages.scenario_drafts): each change posted by htmx, and its answer
   // carries them back as the draft holds them, the table and zones drawn from them.
   const takeParticulars = () => {
@@ -387,37 +285,53 @@
     for (const k of Object.keys(doc)) if (!["terrain", "table_objectives", "sides"].includes(k)) delete doc[k];
     Object.assign(doc, kept);
     for (const side of ["attacker", "defender"]) Object.assign(doc.sides[side], sides[side]);
-    const outside = [...pieces.values()].filter(({ feature }) => problem(feature.properties.kind, { ...feature.geometry, __existing: true }));
-    if (resized && outside.length) say(`${outside.length} piece${outside.length > 1 ? "s" : ""} of terrain now leave the table: move or delete ${outside.length > 1 ? "them" : "it"}.`);
-    if (resized) { redrawAll(); fitTable(); } else drawZones();
+    if (resized) { redrawAll(); fitTable(); keepTerrain(); } else drawZones(); // a piece now off the table said
     changed({ form: true });
   };
   const NOT_THE_DOCUMENT = "[data-import], [data-organiser-key]"; // a file chosen, the key typed: no change
   form.addEventListener("change", (e) => {
     const t = e.target;
     if (e.isTrusted && !t.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
-    if (t.matches("[data-doc-period]")) { doc.period = t.value; showPeriod(); htmx.trigger("#scn-kind-ask", "firestep:period"); if (selected) select(selected); }
-    if (t.matches("[data-side-nation]")) showPeriod();
+    // The period's: the kind's card and org-tables.js's tables follow (the rules and readings offered: the server's).
+    if (t.matches("[data-doc-period]")) {
+      doc.period = t.value;
+      form.querySelector("[data-org-forces]")?.dispatchEvent(new Event("change", { bubbles: false }));
+      htmx.trigger("#scn-kind-ask", "firestep:period");
+      if (selected) select(selected);
+    }
     if (t.matches("[data-piece-class]") && selected) {
       const { feature } = pieces.get(selected);
       if (t.value) feature.properties[data.class_property] = t.value; else delete feature.properties[data.class_property];
       select(selected);
-      changed({ terrain: keyOf(feature) });
+      changed({ terrain: selected });
     }
   });
-  // The terrain drawn is the draft's too: posted whole as it changes (htmx keeps the last of those waiting).
+  // The terrain drawn is posted whole as it changes (htmx keeps the last of those waiting), kept in the draft
+  // and answered by the list; refused, it is drawn again as the server last took it.
+  let held = JSON.stringify(doc.terrain);
   const keepTerrain = () => root.dataset.terrainUrl && htmx.ajax("POST", root.dataset.terrainUrl, {
-    source: list, swap: "none", values: { terrain: JSON.stringify(doc.terrain) },
+    source: list, target: list, swap: "innerHTML", values: { terrain: JSON.stringify(doc.terrain) },
   });
   listeners.push((what) => { if ("terrain" in what) keepTerrain(); });
+  list.addEventListener("htmx:afterSwap", (e) => {
+    held = e.detail.requestConfig.formData.get("terrain");
+    pressList();
+    if (selected) piecePanel.querySelector("[data-piece-name]").textContent = nameOf(selected);
+  });
+  list.addEventListener("htmx:responseError", (e) => {
+    if (e.detail.xhr.status !== 422) return; // not taken for another reason: said, and kept here
+    const still = selected;
+    doc.terrain = JSON.parse(held);
+    select(null);
+    redrawAll();
+    if (pieces.has(still)) select(still);
+  });
   form.addEventListener("input", (e) => {
     if (e.isTrusted && !e.target.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
     if (e.target.matches("[data-piece-rename]") && selected) {
       const { feature } = pieces.get(selected);
       const name = e.target.value.trim();
       if (name) feature.properties.name = name; else delete feature.properties.name;
-      piecePanel.querySelector("[data-piece-name]").textContent = nameOf(feature);
-      renderList();
       keepTerrain();
     }
   });
@@ -426,10 +340,8 @@
   const redrawAll = () => {
     for (const { layer } of pieces.values()) layers.terrain.removeLayer(layer);
     pieces.clear();
-    for (const f of doc.terrain.features) {
-      const layer = f.geometry.type === "Polygon" ? L.polygon(latLngsOf(f.geometry)) : f.geometry.type === "LineString" ? L.polyline(latLngsOf(f.geometry)) : null;
-      if (layer) addPiece(f, layer);
-    }
+    doc.terrain.features.forEach((f, i) => addPiece(f, String(i)));
+    root.dataset.terrain = String(doc.terrain.features.length);
     drawTable();
     changed({ all: true });
   };
@@ -472,7 +384,7 @@
     }
     if (event.target.closest("[data-draw-cancel]")) { map.pm.disableDraw(); setDrawing(null); return; }
     const piece = event.target.closest("[data-piece]");
-    if (piece && piece.dataset.piece) { select(piece.dataset.piece); return; }
+    if (piece && pieces.has(piece.dataset.piece)) { select(piece.dataset.piece); return; } // one drawn here
     const action = event.target.closest("[data-piece-action]");
     if (action) pieceAction(action.dataset.pieceAction);
   });
@@ -480,13 +392,12 @@
   document.body.addEventListener("htmx:afterSwap", (e) => { if (e.detail.target.id === "scn-checks") takeParticulars(); });
   takeForces();
   lineFits();
-  showPeriod();
   select(null);
   redrawAll();
   fitTable();
 
   window.firestepScenario = {
-    data, root, form, map, layers, toLL, fromLL, rect: corners, round, insideZone, humanise, say, h, standsOf,
+    data, root, form, map, layers, toLL, fromLL, rect: corners, round, humanise, say, h, standsOf,
     pointObjective: table.pointObjective, labelsOn: table.labelsOn,
     doc: () => doc, current: () => doc, W, LEN, onTable, mode,
     onChange: (fn) => listeners.push(fn),

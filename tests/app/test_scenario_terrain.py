@@ -1,0 +1,120 @@
+"""The scenario editor's terrain judged and listed by the server (issue 67, app.pages.scenario_terrain): each post
+of the terrain drawn is answered by the list of pieces on the table, or refused in one sentence naming the first
+piece's problem as the scenario API judges it (off the table, crossing itself), the draft then unchanged; a game's
+table in set-up is judged the same, its referee's only, nothing kept."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.guard.auth import COOKIE_NAME
+from app.guard.security import NOTICE_HEADER
+from tests.app.games.conftest import new_game, start_game
+from tests.app.test_scenario_drafts import POST, fields
+from tests.app.test_scenario_saving import page_doc, wood
+from tests.csrf import form
+
+NEW = "/scenarios/new/flanders-fields"
+PAGE = "/scenarios/new?ruleset=flanders-fields"
+
+
+def feature(kind: str, geometry: dict[str, Any], **properties: Any) -> dict[str, Any]:
+    return {"type": "Feature", "properties": {"kind": kind, **properties}, "geometry": geometry}
+
+
+def collection(*features: dict[str, Any]) -> str:
+    return json.dumps({"type": "FeatureCollection", "features": list(features)})
+
+
+BOX = {"type": "Polygon", "coordinates": [[[10, 10], [30, 10], [30, 30], [10, 30], [10, 10]]]}
+ROAD = {"type": "LineString", "coordinates": [[70, 0], [70, 180]]}
+OFF = {"type": "Polygon", "coordinates": [[[100, 170], [130, 170], [130, 175], [100, 175], [100, 170]]]}
+BOW = {"type": "Polygon", "coordinates": [[[20, 40], [40, 60], [40, 40], [20, 60], [20, 40]]]}
+
+
+def listed(text: str) -> list[tuple[str, str]]:
+    """The list's pieces: each one's key and name."""
+    return re.findall(r'data-piece="(\d+)" aria-pressed="false">([^<]*)</button>', text)
+
+
+def test_the_terrain_posted_is_answered_by_its_list_and_a_pieces_problem_refused(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    empty = r'data-terrain-list>\s*<li class="muted">No terrain yet\.</li>'
+    assert re.search(empty, c.get(PAGE).text)  # the page's own list, rendered with it
+    drawn = collection(
+        feature("woods", BOX), feature("road", ROAD, width_cm=2), feature("hill", BOX, name="Hill 60")
+    )
+    answer = c.post(f"{NEW}/terrain", data=form(c, {"terrain": drawn}))
+    assert answer.status_code == 200
+    assert listed(answer.text) == [("0", "Woods 1"), ("1", "Road 2"), ("2", "Hill 60")]
+    assert listed(c.get(PAGE).text) == listed(answer.text)  # the reload lists what the draft holds
+    # A piece the rules cannot take: one sentence naming it, the draft as it was.
+    for geometry, said in (
+        (OFF, "That woods goes off the table: every point must be on the 120 by 180 cm table."),
+        (BOW, "That woods crosses itself: draw its outline without crossing."),
+    ):
+        refused = c.post(f"{NEW}/terrain", data=form(c, {"terrain": collection(feature("woods", geometry))}))
+        assert refused.status_code == 422 and refused.headers[NOTICE_HEADER] == said
+        assert len(said) <= 120
+        assert [f["properties"]["kind"] for f in page_doc(c, PAGE)["terrain"]["features"]] == [
+            "woods",
+            "road",
+            "hill",
+        ]
+    # The table's size is the draft's: a wider table takes the piece.
+    assert c.post(POST, data=form(c, fields(width_cm="150"))).status_code == 200
+    wide = c.post(f"{NEW}/terrain", data=form(c, {"terrain": collection(feature("woods", OFF))}))
+    assert wide.status_code == 200 and listed(wide.text) == [("0", "Woods 1")]
+
+
+def test_a_games_table_is_judged_for_its_referee_alone_and_nothing_kept(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    g = new_game(c)
+    url = f"/games/{g.id}/table/terrain"
+
+    def as_seat(headers: dict[str, str] | None, terrain: str) -> Any:
+        c.cookies.clear()
+        if headers:
+            c.cookies.set(COOKIE_NAME, headers["Authorization"].removeprefix("Bearer "))
+        r = c.post(url, data=form(c, {"terrain": terrain}))
+        c.cookies.clear()
+        return r
+
+    c.cookies.set(COOKIE_NAME, g.referee["Authorization"].removeprefix("Bearer "))
+    page = c.get(f"/games/{g.id}/table/edit").text
+    assert f'data-terrain-url="{url}"' in page
+    before = c.get(f"/api/v1/games/{g.id}/state", headers=g.referee).json()["terrain"]
+    c.cookies.clear()
+    judged = as_seat(g.referee, json.dumps(wood()))
+    assert judged.status_code == 200 and listed(judged.text) == [("0", "Woods 1")]
+    off = as_seat(
+        g.referee, collection(feature("woods", {**OFF, "coordinates": [[[0, 0], [900, 0], [0, 5], [0, 0]]]}))
+    )
+    assert off.status_code == 422 and "goes off the table" in off.headers[NOTICE_HEADER]
+    assert c.get(f"/api/v1/games/{g.id}/state", headers=g.referee).json()["terrain"] == before  # nothing kept
+    # A river of the game's own that runs off the table (as the game's API allows) does not stop a new piece.
+    river = feature("river", {"type": "LineString", "coordinates": [[-20, 50], [60, 50]]}, width_cm=4)
+    game = c.get(f"/api/v1/games/{g.id}", headers=g.referee).json()
+    kept = c.patch(
+        f"/api/v1/games/{g.id}",
+        headers=g.referee,
+        json={"version": game["version"], "terrain": json.loads(collection(river))},
+    )
+    assert kept.status_code == 200, kept.text
+    beside = as_seat(g.referee, collection(river, feature("woods", BOX)))
+    assert beside.status_code == 200 and listed(beside.text) == [("0", "River 1"), ("1", "Woods 2")]
+    for seat in (g.attacker, None):
+        refused = as_seat(seat, json.dumps(wood()))
+        assert (
+            refused.status_code == 403
+            and refused.headers[NOTICE_HEADER] == "Only the game's referee edits its table."
+        )
+    start_game(c, g)
+    late = as_seat(g.referee, json.dumps(wood()))
+    assert late.status_code == 409 and late.headers[NOTICE_HEADER].startswith("The game has started")
