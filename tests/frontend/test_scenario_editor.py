@@ -423,6 +423,10 @@ def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
     expect(root).to_have_attribute("data-loaded-scenario", "mons-1914")
     mons = page.request.get("/api/v1/scenarios/mons-1914").json()
     expect(root).to_have_attribute("data-terrain", str(len(mons["terrain"]["features"])))
+    # Each piece drawn as its kind from the first view (they were Leaflet's blue until one was selected).
+    for kind in {f["properties"]["kind"] for f in mons["terrain"]["features"]}:
+        count = sum(f["properties"]["kind"] == kind for f in mons["terrain"]["features"])
+        expect(page.locator(f"[data-scn-canvas] path.terrain-{kind}")).to_have_count(count)
     expect(page.get_by_label("Title")).to_have_value(mons["title"])
     expect(page.locator("[data-saved-as]")).to_contain_text("ships with firestep")
     # Zoomed in, every placed stand is labelled with its name under its formation. The two taps come quicker

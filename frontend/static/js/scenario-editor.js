@@ -123,10 +123,10 @@
   const latLngsOf = (geometry) => (geometry.type === "Polygon"
     ? [geometry.coordinates[0].slice(0, -1).map(toLL)] : geometry.coordinates.map(toLL));
 
+  // Its class also as its option: a piece added before the map has its first view is drawn later, with it.
   const styleLayer = (layer, kind) => {
-    const el = layer.getElement && layer.getElement();
-    if (!el) return;
-    el.setAttribute("class", `leaflet-interactive terrain terrain-${kind}${layer instanceof L.Polygon ? "" : " line"}${selected && pieces.get(selected)?.layer === layer ? " scn-selected" : ""}`);
+    layer.options.className = `terrain terrain-${kind}${layer instanceof L.Polygon ? "" : " line"}${selected && pieces.get(selected)?.layer === layer ? " scn-selected" : ""}`;
+    layer.getElement()?.setAttribute("class", `leaflet-interactive ${layer.options.className}`);
   };
   // A piece's name is the server's list's (its own, else its kind's and its number).
   const nameOf = (key) => list.querySelector(`[data-piece="${key}"]`)?.textContent || "";
