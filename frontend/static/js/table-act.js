@@ -1,8 +1,7 @@
-// Playing a stand's turn from its card on the map. Every part of the card is the server's, and each control
-// carries what it asks next (app/pages/stand_next.py): data-ask the part it leads to, data-apply the roll it
-// records (posted to its part's data-apply-to through the outbox, its answer read from data-done), data-pick
-// the part a stand tapped on the map leads to (its id appended). This keeps what needs the browser: the part
-// shown, the target tapped on the map (table-map.js's pickStand and markTargets) and the writes.
+// Playing a stand's turn from its card on the map: each control of the server's parts carries what it asks
+// next (app/pages/stand_next.py): data-ask the part it leads to, data-apply the roll it records (posted to
+// data-apply-to through the outbox, its answer read from data-done), data-pick the part a stand tapped on the
+// map leads to (its id appended). This keeps the part shown, the map's pick (pickStand, markTargets), the writes.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -12,42 +11,30 @@
     const { partOf, read } = window.firestepDom;
     const say = (...a) => (window.firestepNotice || notice)(...a);
     const panel = document.querySelector("[data-map-panel]");
-    const ruleState = JSON.parse(document.getElementById("map-state").textContent);
-    const labelOf = (field) => (ruleState.card.find((f) => f.name === field) || {}).label || humanise(field.replace(/_/g, "-"));
-
+    const fields = JSON.parse(document.getElementById("map-state").textContent).card;
     // play: { stand, step, seen, part (the last drawn, as HTML), marks, asks, done, doneHtml, sending }.
-    let play = null;
-    let actsHtml = "", actsFor = null; // the acts part of the card as the server rendered it for `actsFor`
+    let play = null, actsHtml = "", actsFor = null; // the acts part as the server last drew it for `actsFor`
     const area = () => section("stand").querySelector("[data-play]"); // its place in the card's head
     const draw = (html) => area() && window.firestepDom.draw(area(), html ? partOf(html) : null);
+    const data = () => partOf(play.part).dataset; // the play part's own (its children are drawn, not it)
     const picking = (on) => {
       panel.classList.toggle("picking", on);
       root.dataset.picking = on ? "target" : "";
       if (!on) { m.stopPicking(); m.markTargets(null); }
-      if (m.placeCard) m.placeCard();
+      m.placeCard?.();
     };
     const stop = () => { play = null; picking(false); panel.classList.remove("playing", "played"); delete root.dataset.playTarget; };
-    // The play `mine` as its roll's answer comes: still the card's, or put back where a live frame ended it
-    // meanwhile and its stand is still shown; null where the player has gone on.
-    const back = (mine) => {
-      if (play !== mine && (play || m.selectedStand() !== mine.stand)) return null;
-      mine.step = model.turn.step;
-      return (play = mine);
-    };
-    // What the stand may do now, read anew: its edits part handed to table-edit.js (`first`: "edits" drawn
-    // above the rolls). `done`: the URL of the roll just recorded, its answer drawn over the next acts.
+    // What the stand may do now (its edits part handed to table-edit.js, `first`: drawn above the rolls), or
+    // the roll just recorded (`done`: its answer's URL), drawn over its next acts.
     const readActs = async (id, redraw, done) => {
-      const mine = play;
-      const part = await read(done || `/games/${root.dataset.game}/map/units/${id}/acts`);
-      if (!part && done && play === mine) {
+      const mine = play, part = await read(done || `/games/${root.dataset.game}/map/units/${id}/acts`);
+      if (!part && done && play === mine) { // read again once the connection is back
         notice("The roll is recorded; its answer shows when the connection is back.");
-        document.addEventListener("firestep:resync", () => { if (play === mine) readActs(id, redraw, done); }, { once: true });
-        return;
+        return document.addEventListener("firestep:resync", () => play === mine && readActs(id, redraw, done), { once: true });
       }
-      if (!(part && part.dataset.cardStep && m.selectedStand() === id)) return;
-      if (done && !(play === mine && mine.done)) return; // the player has gone on
+      if (!part?.dataset.cardStep || m.selectedStand() !== id || (done && !(play === mine && mine.done))) return;
       const html = part.outerHTML, same = html === actsHtml;
-      if (done) { actsHtml = ""; mine.doneHtml = html; draw(html); }
+      if (done) { actsHtml = ""; draw((mine.doneHtml = html)); }
       else if (play && play.done && play.stand === id) return; // a roll's answer stays over acts read before it
       else if (redraw) actsHtml = html;
       if (!done && redraw && !same) draw(!model.units.get(id)?.killed && actsHtml);
@@ -55,17 +42,16 @@
       window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits, first: part.dataset.cardFirst } }));
       root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
     };
-    // The play's part drawn: while its target is picked the map picks (the stands it may not take greyed).
-    const show = () => {
-      const el = partOf(play.part), p = play;
-      draw(play.part);
-      if (el.dataset.targetMarks) {
+    // The play's part drawn; while its target is picked, the map picks (the stands it may not take greyed).
+    const show = (d = data(), p = play) => {
+      draw(p.part);
+      if (d.targetMarks) {
         picking(true);
         m.pickStand(chooseTarget, { accept: (t) => t.side !== model.units.get(p.stand)?.side && !t.killed });
-        p.marks = new Map(JSON.parse(el.dataset.targetMarks).map((x) => [x.unit_id, x]));
+        p.marks = new Map(JSON.parse(d.targetMarks).map((x) => [x.unit_id, x]));
         m.markTargets([...p.marks].map(([id, x]) => [id, x.mark]));
-      } else if (!el.dataset.pick && root.dataset.picking) picking(false);
-      if (el.dataset.playTarget) root.dataset.playTarget = el.dataset.playTarget; // table-dock.js keeps it clear
+      } else if (!d.pick && root.dataset.picking) picking(false);
+      if (d.playTarget) root.dataset.playTarget = d.playTarget; // table-dock.js keeps its company clear
     };
     // The part `url` leads to, drawn while it is the play's latest ask; false where it was not (said why).
     const ask = async (url) => {
@@ -83,37 +69,32 @@
     let queue = Promise.resolve();
     const then = (fn) => { const mine = play; queue = queue.then(() => play === mine && fn()).catch(() => {}); };
     const chooseTarget = (id) => {
-      const t = model.units.get(id), u = play && model.units.get(play.stand);
+      const t = model.units.get(id), u = play && model.units.get(play.stand), mark = play?.marks?.get(id);
       if (!t || !u) return;
-      if (t.side === u.side || t.killed) { notice("Pick one of the other side's stands."); return; }
-      const mark = play.marks && play.marks.get(id);
-      if (mark) { say(mark.refused, false, { why: mark.why, source: mark.source }); return; }
-      then(async () => {
-        const pick = play.part && partOf(play.part).dataset.pick;
-        if (pick && (await ask(pick + id)) && (!root.dataset.picking || play.stand !== m.selectedStand())) m.showStand(play.stand);
-      });
+      if (t.side === u.side || t.killed) notice("Pick one of the other side's stands.");
+      else if (mark) say(mark.refused, false, { why: mark.why, source: mark.source });
+      else then(async () => { if (play.part && data().pick && (await ask(data().pick + id)) && (!root.dataset.picking || play.stand !== m.selectedStand())) m.showStand(play.stand); });
     };
     const begun = (el) => ({ stand: m.selectedStand(), step: Number(el.closest("[data-act-step]").dataset.actStep), seen: model.turn.step });
     // A roll recorded as its control carries it, through the outbox; its answer read over the card.
     const apply = async (el) => {
-      const mine = play, to = (el.closest("[data-apply-to]") || partOf(mine.part)).dataset; // a play part: its root
+      const mine = play, to = (el.closest("[data-apply-to]") || partOf(mine.part)).dataset;
       if (mine.done || mine.sending) return; // recorded, or on its way: a second tap records nothing
       mine.sending = true;
-      const r = await send(to.applyTo, { body: JSON.parse(el.dataset.apply) });
-      mine.sending = false;
-      if (failed(r)) { notice(refusal(r, "The roll was not recorded; check the connection.")); return; }
+      const r = await send(to.applyTo, { body: JSON.parse(el.dataset.apply) }).finally(() => { mine.sending = false; });
+      if (failed(r)) return notice(refusal(r, "The roll was not recorded; check the connection."));
       if (r.queued || !r.data) { if (play === mine) stop(); return; } // kept: the outbox tells the player
-      const drawn = back(mine); // a player gone on to another stand sees only its changes
-      if (drawn) { play.done = r.data; picking(false); panel.classList.add("playing"); }
+      // Still the card's, or put back where a live frame ended it meanwhile and its stand is still shown.
+      const drawn = play === mine || (!play && m.selectedStand() === mine.stand);
+      if (drawn) { play = Object.assign(mine, { step: model.turn.step, done: r.data }); picking(false); panel.classList.add("playing"); }
       model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
       root.dataset.lastApplied = String(r.data.event_id);
       if (!drawn) return;
       actsHtml = ""; // the acts before the roll are not what it leaves
       delete root.dataset.standActs;
       panel.classList.add("played");
-      readActs(play.stand, false, to.done.replace("{event}", r.data.event_id));
+      readActs(mine.stand, false, to.done.replace("{event}", r.data.event_id));
     };
-
     window.addEventListener("firestep:stand-shown", async (e) => {
       const id = e.detail.id;
       // The card gives way: a roll done ends when its stand is tapped again, anything begun when the game
@@ -121,7 +102,7 @@
       const over = play && ((e.detail.tapped && play.done) || ![play.step, play.seen].includes(model.turn.step));
       if (play && play.stand === id && !over) {
         if (play.done) draw(play.doneHtml);
-        else if (play.part) { show(); if (partOf(play.part).dataset.targetMarks) ask(partOf(play.part).dataset.playUrl); }
+        else if (play.part) { show(); if (data().targetMarks) ask(data().playUrl); } // its targets read anew
         return;
       }
       stop();
@@ -151,24 +132,24 @@
       else ask(el.dataset.ask);
     });
     document.addEventListener("change", (e) => {
-      if (play && e.target.matches("[data-target-list]") && e.target.value) { chooseTarget(Number(e.target.value)); return; }
+      if (play && e.target.matches("[data-target-list]") && e.target.value) chooseTarget(Number(e.target.value));
       if (!play || !e.target.matches("[data-play-range]")) return;
       const cm = Number(e.target.value);
-      if (!Number.isFinite(cm) || cm < 0 || cm > 500) { notice("Enter the range in cm, from 0 to 500."); return; }
-      ask(e.target.dataset.rangeAsk + cm);
+      if (Number.isFinite(cm) && cm >= 0 && cm <= 500) ask(e.target.dataset.rangeAsk + cm);
+      else notice("Enter the range in cm, from 0 to 500.");
     });
     // Another seat's roll with a value given over the table's (a range by tape): told as the claim it is.
     document.addEventListener("firestep:event", (e) => {
-      const ev = e.detail || {}, p = ev.payload || {};
+      const ev = e.detail || {}, p = ev.payload || {}, u = model.units.get(p.unit_id), t = model.units.get(p.target_id);
       const claims = ev.kind === "roll" && Array.isArray(p.filled) ? p.filled.filter((f) => f.given === true) : [];
       if (!claims.length || ev.actor === root.dataset.role) return;
-      const u = model.units.get(p.unit_id), t = model.units.get(p.target_id);
+      const label = (f) => (fields.find((x) => x.name === f) || {}).label || humanise(f.replace(/_/g, "-"));
       const who = `${u ? nameOf(u).short : humanise(ev.actor || "")}'s ${humanise(String(p.resolver || "roll")).toLowerCase()}${t ? ` at ${nameOf(t).short}` : ""}`;
-      say(`${who}: ${claims.map((f) => `${labelOf(f.field.replace(/_cm$/, ""))} ${f.why}`).join("; ")}.`, false, { key: `claim-${ev.id}` });
+      say(`${who}: ${claims.map((f) => `${label(f.field.replace(/_cm$/, ""))} ${f.why}`).join("; ")}.`, false, { key: `claim-${ev.id}` });
       root.dataset.claimShown = String(ev.id);
     });
     // A write from the card (api-action.js: the referee changed the game's reading): the answer asked again.
-    document.addEventListener("firestep:refresh", () => { if (play && !play.done && play.part && !partOf(play.part).dataset.targetMarks) ask(partOf(play.part).dataset.playUrl); });
+    document.addEventListener("firestep:refresh", () => { if (play && !play.done && play.part && !data().targetMarks) ask(data().playUrl); });
   };
   if (window.firestepMap) start();
   window.addEventListener("firestep:map-ready", start);
