@@ -329,8 +329,8 @@ def _asked(
         state = replace(state, dice=(), reached=reached)
         c = _counted(session, game, viewer, (stand_id, title), act, target, fields, reached, counted)
         taps = _count_taps(state, act.target, c.count, counted["dice"])
-        card = replace(c, dice=choice, apply=state.body(count=c.count))
-        return replace(card, counted=replace(c.counted, taps=taps) if c.counted else None), state
+        by_count = replace(c.counted, taps=taps) if c.counted else None
+        return replace(c, dice=choice, apply=state.body(count=c.count), counted=by_count), state
     tapped = [*dice[:count], *([0] * max(0, count - len(dice)))][:count]
     state = replace(state, dice=tuple(tapped))
 

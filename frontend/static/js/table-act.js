@@ -42,12 +42,16 @@
       window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits, first: part.dataset.cardFirst } }));
       root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
     };
-    // The play's part drawn; while its target is picked, the map picks (the stands it may not take greyed).
+    // While a target is picked the map picks the other side's stands (a tap in base contact takes the enemy's).
+    const pickOn = (p) => {
+      picking(true);
+      m.pickStand(chooseTarget, { accept: (t) => t.side !== model.units.get(p.stand)?.side && !t.killed });
+    };
+    // The play's part drawn; while its target is picked, the stands it may not take greyed on the map.
     const show = (d = data(), p = play) => {
       draw(p.part);
       if (d.targetMarks) {
-        picking(true);
-        m.pickStand(chooseTarget, { accept: (t) => t.side !== model.units.get(p.stand)?.side && !t.killed });
+        pickOn(p);
         p.marks = new Map(JSON.parse(d.targetMarks).map((x) => [x.unit_id, x]));
         m.markTargets([...p.marks].map(([id, x]) => [id, x.mark]));
       } else if (!d.pick && root.dataset.picking) picking(false);
@@ -119,7 +123,13 @@
       const el = !off && e.target.closest("[data-act], [data-act-die], [data-act-roll], [data-ask], [data-apply], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el || (!play && !el.matches("[data-act], [data-act-die], [data-act-roll], [data-panel-close]"))) return;
       if (el.matches("[data-panel-close]")) stop();
-      else if (el.matches("[data-act]")) { play = begun(el); panel.classList.remove("played"); panel.classList.add("playing"); ask(el.dataset.ask); }
+      else if (el.matches("[data-act]")) {
+        play = begun(el);
+        panel.classList.remove("played");
+        panel.classList.add("playing");
+        if (el.dataset.actTarget) pickOn(play); // a stand tapped before its pick is read waits for it (`then`)
+        then(() => ask(el.dataset.ask));
+      }
       else if (el.matches("[data-act-die], [data-act-roll]")) { const mine = (play = begun(el)); apply(el).then(() => { if (play === mine && !mine.done) stop(); }); }
       else if (el.matches("[data-play-undo]")) m.undoEvent(Number(el.dataset.playUndo)).then((ok) => { if (ok) { stop(); m.showStand(m.selectedStand()); } });
       else if (el.matches("[data-play-cancel]")) { stop(); m.showStand(m.selectedStand()); }
