@@ -15,7 +15,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
-from tests.app.games.conftest import advance_to, new_game
+from tests.app.games.conftest import advance_to, new_game, start_game
+from tests.app.games.test_earth2mm_bound import Table
 from tests.app.games.test_fire_refusals import mg_facing
 from tests.app.games.test_stand_acts import first, units
 
@@ -102,3 +103,29 @@ def test_a_direct_rolls_faces_each_carry_the_roll_they_record(client: TestClient
     assert rolled["resolution"]["dice"] == [6]
     events = client.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()
     assert events[-1]["id"] == rolled["event_id"] and events[-1]["payload"]["resolver"] == "order-roll"
+
+
+def test_each_stand_picked_for_a_roll_in_order_is_its_next_hit(sqlite_client: TestClient) -> None:
+    """The 2mm allocation of hits takes the shooter's order: the first stand picked is its target and its first
+    hit, and the card keeps picking (its data-pick: each stand picked the next hit; one more than the hits waiting
+    refused by its field, the card before it kept); its Book's order leaves the order out."""
+    t = Table(sqlite_client)
+    g = t.g
+    start_game(t.c, g)
+    assert t.edit("attacker SF", g.attacker, high_command="advance").status_code == 200
+    advance_to(t.c, g, "plan-line")
+    move = {"sub_plan": "move", "plan_target": t.ids["defender coy"]}
+    assert t.edit("attacker coy", g.attacker, **move).status_code == 200
+    advance_to(t.c, g, "execute-5")
+    assert t.roll("shoot", g.attacker, "attacker coy", "defender coy", dice=[6]).status_code == 200
+    acts = read(t.c, g.attacker, f"/games/{g.id}/map/units/{t.ids['attacker 1']}/acts")
+    pick = read(t.c, g.attacker, attr(acts, "data-ask", 'data-act-label="Allocate hits"'))
+    first, second = t.ids["defender 1"], t.ids["defender 2"]
+    card = read(t.c, g.attacker, attr(pick, "data-pick") + str(first))
+    url = attr(card, "data-play-url")
+    assert f"target={first}" in url and url.endswith(f"order={first}"), url
+    assert "In this order:" in words(card) and "data-play-target" not in card
+    assert "order" not in json.loads(attr(card, "data-apply", "data-play-book"))["fields"]
+    assert json.loads(attr(card, "data-apply", "data-play-roll"))["fields"] == {"order": [first]}
+    more = read(t.c, g.attacker, attr(card, "data-pick") + str(second), 422)
+    assert '<p class="lead">Order: ' in more
