@@ -97,8 +97,9 @@ SCRIPT_LINES_GOAL = 4_000
 # formation's handles placed with the map's shared boxes.
 # 4,521 and 3 (session 20, ed67): the editor's terrain list, a piece's problem and the rules and readings
 # offered the server's (and insideZone, unused once form67's counts were the server's, dropped).
+# 4,431 (session 20, act67): the stand card's play state the server's, each control its next ask.
 WIDTH = 110
-SCRIPT_LINES_CEILING = 4_521
+SCRIPT_LINES_CEILING = 4_431
 ELEMENTS_BUILT_CEILING = 3
 BUILT = re.compile(r"""\bh\(\s*["']|createElement\(""")
 

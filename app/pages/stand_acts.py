@@ -3,8 +3,9 @@ stand now (a roll with nothing to choose but its die shown with its dice and its
 would refuse, greyed with its sentence, and why nothing is offered (out of turn). Built from the one answer of
 what the act pipeline would accept now, `app.services.card.stand_card` (the same that answers
 GET /api/v1/games/{id}/units/{unit_id}/acts), and `app.services.resolve.ask` for a direct roll's odds (nothing
-written); rendered per seat by `_stand_acts.html` and brought into the card by frontend/static/js/table-act.js,
-which keeps the taps (the target picked on the map, the dice, Apply and Undo through the outbox). Its unit edits
+written); rendered per seat by `_stand_acts.html`, each roll's button carrying the part it leads to or the roll
+it records (`app.pages.stand_next`), brought into the card by frontend/static/js/table-act.js, which follows
+them (the target tapped on the map, the writes through the outbox). Its unit edits
 (a formation's command, a plan and its target, a dig-in) are a part of their own, `_stand_edits.html`: each value
 the pipeline would accept a button, those it would refuse greyed with its sentence, and, once one is saved, its
 answer and Undo (`_stand_edited.html`); frontend/static/js/table-edit.js keeps their taps."""
@@ -28,6 +29,7 @@ from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Refused
 from app.pages.seats import game_page
+from app.pages.stand_next import PlayState, act_ask, direct_bodies
 from app.pages.templates import humanise, rule_state
 from app.services import card as card_service
 from app.services import events as events_service
@@ -82,6 +84,11 @@ class ActButton:
     filled: tuple[str, ...] = ()
     lookup: str = ""
     by_firestep: bool = False  # the stand's side chose firestep's dice: its Apply rolls them, no face to tap
+    ask: str = ""  # the part its tap leads to (the target's pick, or the roll's card): app.pages.stand_next
+    apply_to: str = ""  # a direct roll's: where its POST goes, each face's body and the server's roll's,
+    done: str = ""  # and its answer once recorded
+    faces: tuple[str, ...] = ()
+    rolled: str = ""
 
 
 @dataclass(frozen=True)
@@ -233,10 +240,25 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     for i, a in enumerate(card["acts"]):
         if _direct(a):
             odds = _odds(session, game, viewer, {**a, "index": i}, read)
-            buttons.append(replace(odds, by_firestep=by_firestep))
+            state = PlayState(game.pk, unit_id, a["resolver"], a["label"], odds.unit_id)
+            faces, rolled = direct_bodies(state)
+            done = state.done
+            buttons.append(
+                replace(
+                    odds,
+                    by_firestep=by_firestep,
+                    apply_to=state.apply_to,
+                    done=done,
+                    faces=faces,
+                    rolled=rolled,
+                )
+            )
         else:
             why, target, order = a["why"] or "", bool(a["target"]), a["order"] or ""
-            buttons.append(ActButton(i, a["label"], why, False, a["resolver"], a["unit_id"], target, order))
+            ask = act_ask(game.pk, unit_id, a["resolver"], a["label"], target)
+            buttons.append(
+                ActButton(i, a["label"], why, False, a["resolver"], a["unit_id"], target, order, ask=ask)
+            )
     refused = card["refused"]
     waiting = Waiting(refused["detail"], refused.get("why") or "") if refused else None
     edits = edit_parts(card)
@@ -392,15 +414,20 @@ class StandPick:
     prompt: str
     groups: tuple[TargetGroup, ...]
     marks: str
+    url: str = ""  # this part's own ask, read anew as the card is drawn again
+    pick: str = ""  # the roll's card for a stand tapped (its id appended): app.pages.stand_next
 
     def context(self) -> dict[str, object]:
         """The context `_stand_pick.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
         return {"stand_pick": self}
 
 
-def stand_pick(session: Session, game: Game, viewer: Viewer, unit_id: int, resolver: str) -> StandPick:
-    """The target list of the stand's roll `resolver` for `viewer`: the stands it may not take, as the pipeline
-    would refuse them (`resolve.target_marks`), greyed."""
+def stand_pick(
+    session: Session, game: Game, viewer: Viewer, unit_id: int, resolver: str, act: str = ""
+) -> StandPick:
+    """The target list of the stand's roll `resolver` (`act`: the card's words for it, else its first roll of
+    that resolver taking a target) for `viewer`: the stands it may not take, as the pipeline would refuse them
+    (`resolve.target_marks`), greyed."""
     # The units and the snapshot are read once for the marks and the label; the seat's side is checked before
     # either pass of the rules, so a refused card costs one read of the units.
     units = list_units(session, game.pk)
@@ -412,14 +439,12 @@ def stand_pick(session: Session, game: Game, viewer: Viewer, unit_id: int, resol
         m.unit_id: m
         for m in resolve_service.target_marks(session, game, viewer, unit_id, resolver, units, snapshot)
     }
-    label = next(
-        (
-            a.label
-            for a in rules_of(game).stand_card(snapshot, unit_id)
-            if getattr(a, "resolver", None) == resolver and getattr(a, "target", False)
-        ),
-        humanise(resolver),
-    )
+    labels = [
+        a.label
+        for a in rules_of(game).stand_card(snapshot, unit_id)
+        if getattr(a, "resolver", None) == resolver and getattr(a, "target", False)
+    ]
+    label = act if act in labels else next(iter(labels), humanise(resolver))
     names = unit_names.names(units)
 
     def far(t: Unit) -> float:
@@ -447,6 +472,8 @@ def stand_pick(session: Session, game: Game, viewer: Viewer, unit_id: int, resol
         f"{label}: tap the target on the map.{greyed}",
         tuple(TargetGroup(g or "Other stands", tuple(o)) for g, o in groups.items()),
         json.dumps([asdict(m) for m in marks.values()]),
+        act_ask(game.pk, unit_id, resolver, label, True),
+        PlayState(game.pk, unit_id, resolver, label, 0).pick,
     )
 
 
@@ -458,8 +485,10 @@ def stand_pick_page(
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
+    act: Annotated[str, Query(max_length=120)] = "",
 ) -> Response:
-    """The card of a stand while its roll's target is picked, for this seat (`stand_pick`), as a fragment."""
+    """The card of a stand while its roll (`act`: the card's words for it) has its target picked, for this seat
+    (`stand_pick`), as a fragment."""
     return game_page(
         request,
         session,
@@ -467,5 +496,5 @@ def stand_pick_page(
         game_id,
         "_stand_pick.html",
         "_stand_pick.html",
-        lambda game, seat: stand_pick(session, game, seat.viewer, unit_id, resolver).context(),
+        lambda game, seat: stand_pick(session, game, seat.viewer, unit_id, resolver, act).context(),
     )

@@ -2,8 +2,9 @@
 the table fills and the odds as the act pipeline works them out (`app.services.resolve.ask`, nothing written, the
 same that answers POST /api/v1/games/{id}/ask/{resolver}) or its refusal, the dice to tap and, once every die is
 tapped, the answer with what it would do to whom and its Apply. The card's state (the act, its target, the
-order its hits fall in, a range by the tape, the dice tapped) is the request's query; frontend/static/js/
-table-act.js keeps it, reads the card for it and sends the roll through the outbox."""
+order its hits fall in, a range by the tape, the dice tapped) is the request's query, and each control carries
+the part it leads to or the roll it records (`app.pages.stand_next`); frontend/static/js/table-act.js follows
+them and sends the roll through the outbox. Once recorded, the card is `app.pages.stand_done`'s."""
 
 from __future__ import annotations
 
@@ -18,39 +19,39 @@ from sqlmodel import Session
 
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX
-from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.game_lookup import reading_refused
 from app.pages.resolving import with_reading
 from app.pages.seats import game_page
-from app.pages.stand_acts import StandActs, field_lines, stand_acts
+from app.pages.stand_acts import field_lines
+from app.pages.stand_next import PlayState, Tap
 from app.pages.templates import humanise
-from app.services import events as events_service
 from app.services import resolve as resolve_service
 from app.services import seats, unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
-from app.services.undo import undo_refused
 from app.services.units import list_units
-from rules.core.consequences import odds_words, outcome_words, said
+from rules.core.consequences import odds_words
 from rules.core.dice import Count, Threshold
 from rules.core.errors import RulesError
 from rules.core.readings import reading_label, readings_deciding
-from rules.core.records import AddToState, Change, SetState, StandAct
+from rules.core.records import StandAct
 from rules.registry import get_ruleset
 
-__all__ = ["AskedCard", "StandDone", "stand_done", "stand_done_page", "stand_play", "stand_play_page"]
+__all__ = ["AskedCard", "also_lines", "stand_play", "stand_play_page"]
 
 router = Router()
 
 
 @dataclass(frozen=True)
 class DiceRowView:
-    """One die's row of faces to tap (`pressed`: the face tapped)."""
+    """One die's row of faces to tap (`pressed`: the face tapped), each face's tap what it asks next (the card
+    with that die, or the roll recorded where it is the last die of a roll with no target)."""
 
     label: str
     pressed: int
+    taps: tuple[Tap, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class CountView:
     reach: int
     pressed: int | None = None
     certain: bool = False  # every die reaches the number (or none can): nothing to ask, the Apply records it
+    taps: tuple[Tap, ...] = ()  # each count's: the card with it, or (no target) the roll recorded with it
 
 
 @dataclass(frozen=True)
@@ -120,13 +122,25 @@ class AskedCard:
     lookup: str = ""
     readings: tuple[ReadingView, ...] = ()
     dice: DiceChoice | None = None
+    # What its controls ask next (app.pages.stand_next.PlayState.links): its own URL, the roll's POST and
+    # its answer's, its target, a stand tapped on the map while its hits' order is given, Roll, the book's
+    # order, the range by the tape; and Apply's body once answered.
+    url: str = ""
+    apply_to: str = ""
+    done: str = ""
+    play_target: int | None = None
+    pick: str = ""
+    roll: str = ""
+    book: str = ""
+    range_ask: str = ""
+    apply: str = ""
 
     def context(self) -> dict[str, object]:
         """The context `_stand_play.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
         return {"asked": self}
 
 
-def _also_lines(resolution: Mapping[str, Any]) -> tuple[str, ...]:
+def also_lines(resolution: Mapping[str, Any]) -> tuple[str, ...]:
     """Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did."""
     return tuple(
         f"{a['name']}: {a['die']}"
@@ -229,10 +243,28 @@ def stand_play(
     given: tuple[Sequence[int], float | None],
     dice: Sequence[int],
     reached: int | None = None,
+    pick: int | None = None,
 ) -> AskedCard:
     """The card of stand `stand_id` playing its roll `roll` (resolver, the card's words for it), as `viewer`
     asks the table for it with what the player gave (the order its hits fall in, a range by the tape) and the
-    dice tapped (0: not yet), or where the rule counts them, how many `reached` its number."""
+    dice tapped (0: not yet), or where the rule counts them, how many `reached` its number; `pick`: a stand
+    tapped on the map, its target (and, where its hits' order is given, its next hit)."""
+    card, state = _asked(session, game, viewer, stand_id, roll, target, given, dice, reached, pick)
+    return replace(card, **state.links())  # type: ignore[arg-type]
+
+
+def _asked(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    stand_id: int,
+    roll: tuple[str, str],
+    target: int | None,
+    given: tuple[Sequence[int], float | None],
+    dice: Sequence[int],
+    reached: int | None,
+    pick: int | None,
+) -> tuple[AskedCard, PlayState]:
     resolver, label = roll
     order, range_cm = given
     if any(not 0 <= d <= 6 for d in dice):
@@ -257,8 +289,19 @@ def stand_play(
     if act is None:
         raise RulesError("act", "pick a roll the stand's card offers now")
     names = unit_names.names(units)
+    if pick is not None:  # a stand tapped: the target, and where the hits' order is given, the next hit
+        if pick not in names:
+            raise RulesError("pick", "pick a stand of this game", why=f"game {game.id} has no unit {pick}")
+        target = pick if target is None or not act.order else target
+        order = [*order, pick] if act.order else order
+        if len(order) > 64:
+            raise RulesError("order", "give at most 64 hits in order")
     if target is not None and target not in names:
         raise RulesError("target", "pick a stand of this game", why=f"game {game.id} has no unit {target}")
+    state = PlayState(
+        game.pk, stand_id, resolver, act.label, act.unit_id, target, act.order or "", tuple(order), range_cm
+    )
+    state = replace(state, dice=tuple(dice), reached=reached)
     fields: dict[str, object] = {act.order: list(order)} if act.order and order else {}
     if range_cm is not None:
         fields["range_cm"] = range_cm
@@ -275,7 +318,7 @@ def stand_play(
             refused=str(refused.get("detail") or ""),
             why_refused=str(refused.get("why") or ""),
             source=str(refused.get("source") or ""),
-        )
+        ), state
     resolution = asked.get("resolution") or {}
     count = len(resolution["dice"]) if resolution else act.dice
     counted = asked.get("counted")
@@ -283,18 +326,30 @@ def stand_play(
     if certain is not None:  # the newcomer pass: "Odds: 3 hits certain", and still a count to tap
         reached = certain
     if counted and reached is not None:
-        return replace(
-            _counted(session, game, viewer, (stand_id, title), act, target, fields, reached, counted),
-            dice=choice,
-        )
+        state = replace(state, dice=(), reached=reached)
+        c = _counted(session, game, viewer, (stand_id, title), act, target, fields, reached, counted)
+        taps = _count_taps(state, act.target, c.count, counted["dice"])
+        by_count = replace(c.counted, taps=taps) if c.counted else None
+        return replace(c, dice=choice, apply=state.body(count=c.count), counted=by_count), state
     tapped = [*dice[:count], *([0] * max(0, count - len(dice)))][:count]
+    state = replace(state, dice=tuple(tapped))
+
+    def row(d: int) -> DiceRowView:  # each face's tap: the card with it, or a roll of no target recorded
+        taps = [tuple(n if i == d else t for i, t in enumerate(tapped)) for n in range(1, 7)]
+        went: tuple[Tap, ...] = tuple(
+            ("apply", state.body(t)) if all(t) and not act.target else state.ask(dice=t) for t in taps
+        )
+        return DiceRowView(_label(count, d, also, act.pool), tapped[d], went)
+
     also = resolution.get("also") or []
     out = {
         "pool": act.pool,
-        "rows": ()
-        if counted or by == "firestep"
-        else tuple(DiceRowView(_label(count, d, also, act.pool), tapped[d]) for d in range(count)),
-        "counted": CountView(counted["dice"], counted["reach"]) if counted and by == "players" else None,
+        "rows": () if counted or by == "firestep" else tuple(row(d) for d in range(count)),
+        "counted": CountView(
+            counted["dice"], counted["reach"], taps=_count_taps(state, act.target, count, counted["dice"])
+        )
+        if counted and by == "players"
+        else None,
         "dice": choice,
         "order": bool(act.order),
         "order_names": tuple(names[i][1] if i in names else str(i) for i in order) if act.order else (),
@@ -319,12 +374,22 @@ def stand_play(
             answered=True,
             outcome_key=str(res.get("outcome_key") or ""),
             outcome=f"Rolled {' and '.join(str(d) for d in res.get('dice') or tapped)}: {a.get('outcome_words')}.",
-            also=_also_lines(res),
+            also=also_lines(res),
             said=tuple(a.get("said") or ()),
             readings=readings,
+            apply=state.body(tuple(tapped)),
             **out,  # type: ignore[arg-type]
-        )
-    return AskedCard(stand_id, title, count, **out)  # type: ignore[arg-type]
+        ), state
+    return AskedCard(stand_id, title, count, **out), state  # type: ignore[arg-type]
+
+
+def _count_taps(state: PlayState, targeted: bool, count: int, dice: int) -> tuple[Tap, ...]:
+    """Each count a roll's `dice` may show, tapped: the card with it, or where the roll takes no target, the
+    roll of `count` dice recorded as that count."""
+    return tuple(
+        state.ask(reached=k, dice=()) if targeted else ("apply", replace(state, reached=k).body(count=count))
+        for k in range(dice + 1)
+    )
 
 
 def _certain(counted: Mapping[str, int]) -> int | None:
@@ -361,7 +426,7 @@ def _counted(
         outcome_key=str(res.get("outcome_key") or ""),
         outcome=f"{reached} of {n} dice reached {reach}+ (the chance of exactly {reached}: {odds}): "
         f"{a.get('outcome_words')}.",
-        also=_also_lines(res),
+        also=also_lines(res),
         said=tuple(a.get("said") or ()),
         pool=act.pool,
         counted=CountView(n, reach, reached, _certain(counted) is not None),
@@ -385,6 +450,7 @@ def stand_play_page(
     range_cm: Annotated[float | None, Query(ge=0, le=500, allow_inf_nan=False)] = None,
     die: Annotated[list[int] | None, Query(max_length=16)] = None,
     reached: Annotated[int | None, Query(ge=0, le=64)] = None,
+    pick: Annotated[int | None, Query(ge=1, le=INT32_MAX)] = None,
 ) -> Response:
     """The card of a stand playing its roll `resolver` (`act`: the card's words for it) for this seat."""
     return game_page(
@@ -404,95 +470,6 @@ def stand_play_page(
             (order or (), range_cm),
             die or (),
             reached,
+            pick,
         ).context(),
-    )
-
-
-@dataclass(frozen=True)
-class StandDone:
-    """The card once its roll is recorded, as the roll's event says it: its dice and outcome (`line`), each
-    other stand its shot attacked, what it did to whom, its Undo, and the stand's next acts as the act
-    pipeline now offers them (`acts`)."""
-
-    event_id: int
-    line: str
-    also: tuple[str, ...]
-    said: tuple[str, ...]
-    acts: StandActs
-    undo_refused: str = ""  # why this seat may not undo the roll now (the undo service's sentence), or ""
-    readings: tuple[str, ...] = ()  # each erratum's reading the recorded answer was decided by, citing it
-
-    def context(self) -> dict[str, object]:
-        """The context `_stand_done.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
-        return {"done": self}
-
-
-def stand_done(
-    session: Session, game: Game, viewer: Viewer, unit_id: int, event_id: int, label: str
-) -> StandDone:
-    """The card of stand `unit_id` after its roll `label` was recorded as event `event_id`, as `viewer` reads
-    that event (none the viewer may not read, nor one of another game or of another kind: one refusal for all,
-    so that it tells no seat which event ids exist)."""
-    ev = events_service.readable(session, game.pk, viewer, event_id, "roll")
-    payload = events_service.event_dict(ev, events_service.roles_of(viewer))["payload"]
-    res = payload.get("resolution") or {}
-    done: list[Change] = []
-    for c in changes_in(payload):
-        if isinstance(c, UnitSet):
-            done.append(SetState("", "", c.unit, c.field, c.after))
-        elif isinstance(c, UnitCounted):
-            done.append(AddToState("", "", c.unit, c.field, c.delta))
-    units = list_units(session, game.pk)
-    words = outcome_words(res.get("outcome"))
-    name = label or humanise(str(payload.get("resolver") or "roll"))
-    dice = " and ".join(str(d) for d in res.get("dice") or [])
-    if n := res.get("count"):  # entered as a count: its dice stand for it, the count is what was rolled
-        dice = f"{n['reached']} of {n['dice']} dice reaching {n['reach']}+"
-    rolled = "firestep rolled" if res.get("rolled_by_server") else "rolled"  # whose dice, as the log keeps it
-    return StandDone(
-        ev.pk,
-        f"{name}: {rolled} {dice}, {words}." if dice else f"{name}: {words}.",
-        _also_lines(res),
-        tuple(said(done, rules_of(game).book.state_fields, unit_names.display_names(units))),
-        stand_acts(session, game, viewer, unit_id),
-        undo_refused(session, game, viewer, ev),
-        _recorded_readings(game, payload),
-    )
-
-
-def _recorded_readings(game: Game, payload: Mapping[str, Any]) -> tuple[str, ...]:
-    """The readings a recorded roll's answer was decided by, from its request and dice as the log keeps them
-    (and this seat reads them): named, not offered, for the roll stands as it was recorded."""
-    rs = get_ruleset(game.ruleset)
-    resolver = str(payload.get("resolver") or "")
-    dice = (payload.get("resolution") or {}).get("dice")
-    if resolver not in rs.resolvers or not dice:
-        return ()
-    try:
-        req = rs.resolvers[resolver].Request.model_validate({**(payload.get("request") or {}), "dice": None})
-        used = readings_deciding(rs, resolver, req, tuple(dice))
-    except (ValueError, RulesError):
-        return ()  # a request this seat reads only in part names no reading rather than a wrong one
-    return tuple(f"{u.line} {u.mark} ({u.here or u.used.source})" for u in used)
-
-
-@router.get("/games/{game_id}/map/units/{unit_id}/done/{event_id}", response_class=HTMLResponse)
-def stand_done_page(
-    game_id: GameId,
-    unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
-    event_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
-    act: Annotated[str, Query(max_length=120)] = "",
-) -> Response:
-    """The card of a stand once its roll (`act`: the card's words for it) is recorded, for this seat."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_stand_done.html",
-        "_stand_done.html",
-        lambda game, seat: stand_done(session, game, seat.viewer, unit_id, event_id, act).context(),
     )

@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
 from app.pages.stand_acts import Greyed, StandActs, StandEdited, StandEdits, StandPick, edit_parts
-from app.pages.stand_play import AskedCard, StandDone
+from app.pages.stand_done import StandDone
+from app.pages.stand_play import AskedCard
 from app.pages.templates import humanise
 from tests.app.games.conftest import Game, advance_to, new_game, start_game
 from tests.app.games.test_fire_refusals import mg_facing
