@@ -75,7 +75,6 @@
   });
   document.addEventListener("submit", (e) => {
     const form = e.target;
-    if (form.matches("[data-entry-form]")) { e.preventDefault(); enter(form); return; }
     if (!root.contains(form) || !form.matches("[data-write-field]")) return;
     e.preventDefault();
     write(e.submitter?.dataset.write ? e.submitter : form.querySelector("[data-write]") || form, form);
@@ -85,19 +84,6 @@
     const rows = [...group.querySelectorAll("[data-setup-form]")].filter((f) => f.querySelector("input").value.trim());
     if (!rows.length) { notice("Type the place of each counter to place first."); return; }
     for (const f of rows) if (!(await write(f, f))) return;
-  };
-  // The referee enters a counter from the club's set in one act (once the game is played, by override).
-  const enter = async (form) => {
-    const state = {};
-    for (const i of form.querySelectorAll("[data-entry-field]")) if (i.value.trim()) state[i.name] = i.dataset.entryField === "number" ? Number(i.value) : i.value.trim();
-    const data = new FormData(form), playing = root.querySelector("[data-panel='stage']").dataset.status === "playing";
-    const body = { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level, state, override: playing };
-    const made = await send(`/api/v1/games/${game}/units`, { body });
-    if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
-    if (!made.ok || !made.data) return; // kept: the outbox tells the player
-    notice(`${made.data.unit.name} added.`, true);
-    form.querySelectorAll("input:not([data-entry-keep])").forEach((i) => { i.value = ""; });
-    read();
   };
 
   let soon = null; const later = () => { clearTimeout(soon); soon = setTimeout(read, 40); }; // a burst: once
