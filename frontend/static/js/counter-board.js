@@ -9,15 +9,20 @@
   const stand = /^#stand-(\d+)$/.exec(location.hash); // a need's "Open its card" on the referee board
   let want = stand ? `group=place&unit=${stand[1]}` : "group=place", reading = 0;
   // A panel of the server's swapped in where it differs from the one last read (keyed by data-panel): a field
-  // typed in keeps its text and focus (hx-preserve, its id its counter's); an opened details and the card's scroll stay.
+  // typed in keeps its text and focus (hx-preserve, its id its counter's), an opened details and the card's
+  // scroll stay, a live region (data-kept) stays, its words changed in place (so a screen reader says them).
   const last = new Map();
   const swap = (next) => {
     const key = next.dataset.panel, old = root.querySelector(`[data-panel="${key}"]`);
     if (!old || last.get(key) === next.outerHTML) return;
     last.set(key, next.outerHTML);
     const open = [...old.querySelectorAll("details[open][id]")].map((d) => d.id), top = old.querySelector("[data-counter-card]")?.scrollTop;
+    const kept = [...old.querySelectorAll("[data-kept][id]")];
     window.htmx.swap(old, next.outerHTML, { swapStyle: "outerHTML" });
     open.forEach((id) => document.getElementById(id)?.setAttribute("open", ""));
+    for (const [el, now] of kept.map((k) => [k, document.getElementById(k.id)])) if (now && now !== el) {
+      el.replaceChildren(...now.childNodes); el.hidden = now.hidden; now.replaceWith(el);
+    }
     if (top) root.querySelector("[data-counter-card]").scrollTop = top;
   };
   const read = async () => {
@@ -79,11 +84,15 @@
     e.preventDefault();
     write(e.submitter?.dataset.write ? e.submitter : form.querySelector("[data-write]") || form, form);
   });
-  // Set-up: Place all of a group's typed places, the first refusal stopping the rest.
+  // Set-up: Place all of a group's typed places, the first refusal stopping the rest (each row found again
+  // by its key: the panels are swapped after each place).
   const placeAll = async (group) => {
     const rows = [...group.querySelectorAll("[data-setup-form]")].filter((f) => f.querySelector("input").value.trim());
     if (!rows.length) { notice("Type the place of each counter to place first."); return; }
-    for (const f of rows) if (!(await write(f, f))) return;
+    for (const key of rows.map((f) => f.dataset.key)) {
+      const f = root.querySelector(`[data-key="${key}"]`);
+      if (!f || !(await write(f, f))) return;
+    }
   };
 
   let soon = null; const later = () => { clearTimeout(soon); soon = setTimeout(read, 40); }; // a burst: once

@@ -1,6 +1,6 @@
-// The scenario editor on a game's table in set-up (app.pages.scenario_editor.game_document): Save the table posts
-// the table as drawn (terrain, objectives, each placed stand's place); the server writes what differs from the
-// game over the versions it answered last (app/pages/game_table_save.py), its answer the Save panel's message.
+// The scenario editor on a game's table in set-up (app.pages.scenario_editor.game_document): Save the table
+// posts the table as drawn (terrain, objectives, each placed stand's place); the server writes what differs
+// from the game over the versions it answered last (app/pages/game_table_save.py), answering the message.
 (() => {
   const S = window.firestepScenario;
   const root = S?.root;
