@@ -82,7 +82,7 @@ def _plain(value: Any) -> JsonValue:
         return [_plain(v) for v in value]
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def _said(request: Request, message: str, status: int, saved: Versions | None) -> Response:
