@@ -97,9 +97,10 @@ WIDTH = 110
 # 4,623 (session 20, panel67): a game's table saved by the server (app/pages/game_table_save.py), not the script.
 # 4,587: counter-board.js's morph gone (the changed panels swapped by htmx, typing kept by hx-preserve), the
 # referee's counter entry the server's (app/pages/counter_entry.py), the club's place boxes grown by CSS, the
-# objectives' tappable section and a template card's coverage heading CSS, the editor's prompts the page's.
+# objectives' tappable section and a template card's coverage heading CSS, the editor's prompts the page's;
+# 4 elements built: the editor's objective labels on the map are the server's list's (a <template> each).
 SCRIPT_LINES_CEILING = 4_587
-ELEMENTS_BUILT_CEILING = 5
+ELEMENTS_BUILT_CEILING = 4
 BUILT = re.compile(r"""\bh\(\s*["']|createElement\(""")
 
 

@@ -39,15 +39,22 @@ STARTED = "Not saved: the game has started, and its table can be edited only bef
 STALE = "not saved: the game was changed elsewhere; reload the page to edit the table as it is now."
 
 
+class Placement(BaseModel):
+    """A stand's place as the scenario format writes it: its centre in cm and its facing."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    center: tuple[Annotated[Float, Field(ge=0, le=1000)], Annotated[Float, Field(ge=0, le=1000)]]
+    facing_deg: Annotated[Float, Field(ge=-360, le=360)] = 90.0
+
+
 class StandPlace(BaseModel):
-    """A placed stand as the page holds it: its unit's id in the game, its centre in cm and its facing."""
+    """A placed stand as the page holds it: its unit's id in the game and its placement."""
 
     model_config = ConfigDict(extra="forbid")
 
     id: Annotated[int, Field(ge=1)]
-    x: Annotated[Float, Field(ge=0, le=1000)]
-    y: Annotated[Float, Field(ge=0, le=1000)]
-    facing_deg: Annotated[Float, Field(ge=-360, le=360)] = 90.0
+    placement: Placement
 
 
 class PostedTable(BaseModel):
@@ -99,10 +106,9 @@ def _moved(unit: Unit, place: StandPlace) -> bool:
     if unit.x is None or unit.y is None:
         return True
     facing = unit.facing_deg if unit.facing_deg is not None else 90.0
-    was = (unit.x, unit.y, facing)
+    at = (*place.placement.center, place.placement.facing_deg)
     return not all(
-        math.isclose(a, b, abs_tol=1e-6)
-        for a, b in zip(was, (place.x, place.y, place.facing_deg), strict=True)
+        math.isclose(a, b, abs_tol=1e-6) for a, b in zip((unit.x, unit.y, facing), at, strict=True)
     )
 
 
@@ -166,9 +172,9 @@ async def save_table(
             continue
         act = MoveStand(
             unit_id=place.id,
-            x=place.x,
-            y=place.y,
-            facing_deg=place.facing_deg,
+            x=place.placement.center[0],
+            y=place.placement.center[1],
+            facing_deg=place.placement.facing_deg,
             version=held.stands.get(str(place.id)),
         )
         try:

@@ -76,7 +76,11 @@ def test_the_server_saves_what_the_page_drew_over_the_versions_it_answered(sqlit
     def post(
         seat: dict[str, str], drawn: dict[str, Any], versions: dict[str, Any], token: bool = True
     ) -> Any:
-        data = {"table": json.dumps(drawn), "saved": json.dumps(versions)}
+        placed = [  # as the page holds a stand: its id a string, its placement the scenario format's
+            {"id": str(p["id"]), "placement": {"center": [p["x"], p["y"]], "facing_deg": p["facing_deg"]}}
+            for p in drawn["stands"]
+        ]
+        data = {"table": json.dumps({**drawn, "stands": placed}), "saved": json.dumps(versions)}
         return as_seat(c, seat, "POST", url, data=form(c, data) if token else data)
 
     # Nothing drawn differs from the game: nothing written.
@@ -123,7 +127,7 @@ def test_the_server_saves_what_the_page_drew_over_the_versions_it_answered(sqlit
 
     # Bounded: a table not the page's, a field out of its range, named.
     bad = post(g.referee, {**drawn, "stands": [{**moved, "x": 5000}]}, now)
-    assert bad.status_code == 422 and "Not saved: stands.0.x: " in bad.text
+    assert bad.status_code == 422 and "Not saved: stands.0.placement.center.0: " in bad.text
     odd = post(g.referee, {**drawn, "extra": 1}, now)
     assert odd.status_code == 422 and "Not saved: extra: " in odd.text
 

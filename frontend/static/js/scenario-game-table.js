@@ -5,12 +5,12 @@
   const S = window.firestepScenario;
   const root = S?.root;
   if (!root?.dataset.gameId) return;
-  const placed = (d) => [...d.sides.attacker.forces, ...d.sides.defender.forces].flatMap(S.standsOf).filter((s) => s.placement);
+  const stands = (d) => [...d.sides.attacker.forces, ...d.sides.defender.forces].flatMap(S.standsOf);
   document.body.addEventListener("htmx:configRequest", ({ detail: d }) => {
     if (!d.elt.matches?.("[data-save-table]")) return;
     const doc = S.current(), none = { type: "FeatureCollection", features: [] };
-    const stands = placed(doc).map(({ id, placement: p }) => ({ id: Number(id), x: p.center[0], y: p.center[1], facing_deg: p.facing_deg ?? 90 }));
-    d.parameters.table = JSON.stringify({ terrain: doc.terrain, table_objectives: doc.table_objectives || none, stands });
+    const placed = stands(doc).filter((s) => s.placement).map(({ id, placement }) => ({ id, placement }));
+    d.parameters.table = JSON.stringify({ terrain: doc.terrain, table_objectives: doc.table_objectives || none, stands: placed });
   });
   root.addEventListener("htmx:afterRequest", ({ detail: d }) => { if (d.elt.matches("[data-save-table]") && d.successful) delete root.dataset.dirty; });
   root.dataset.loadedGame = root.dataset.gameId;

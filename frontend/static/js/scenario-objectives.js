@@ -6,7 +6,7 @@
   const S = window.firestepScenario;
   const panel = S && S.root.querySelector('[data-scn-panel="objectives"]');
   if (!S || !panel) return;
-  const { map, toLL, fromLL, round, h, pointObjective, onTable } = S;
+  const { map, toLL, fromLL, round, pointObjective, onTable } = S;
   const { centreOf } = window.firestepTableDrawing; // as the game's map draws them (table-drawing.js)
   map.createPane("objectives").style.zIndex = "450"; // tapped in the Objectives section only (its CSS)
   const group = L.featureGroup().addTo(map);
@@ -30,7 +30,7 @@
     group.clearLayers();
     shapes.clear();
     for (const f of features()) {
-      const { geometry: g, properties: p } = f;
+      const g = f.geometry;
       const lls = g.type === "Point" ? pointObjective(g.coordinates) : [g.coordinates[0].slice(1).map(toLL)];
       const on = box().dataset.selected === f.id ? " scn-selected" : "";
       const shape = L.polygon(lls, {
@@ -44,7 +44,8 @@
         pane: "objectives", interactive: false, keyboard: false,
         icon: L.divIcon({ className: "scn-objective-label", html: "", iconSize: null }),
       }).addTo(group);
-      label.getElement()?.append(h("span", { text: `${p.name || f.id} · ${p.vp ?? 0} VP` }));
+      const named = box().querySelector(`template[data-objective-label="${CSS.escape(f.id)}"]`); // the server's
+      if (named) label.getElement()?.append(named.content.cloneNode(true));
       shapes.set(f.id, shape);
     }
     S.root.dataset.objectives = String(features().length);
