@@ -98,9 +98,13 @@ SCRIPT_LINES_GOAL = 4_000
 # 4,521 and 3 (session 20, ed67): the editor's terrain list, a piece's problem and the rules and readings
 # offered the server's (and insideZone, unused once form67's counts were the server's, dropped).
 # 4,431 (session 20, act67): the stand card's play state the server's, each control its next ask.
+# 4,329 and 2 (session 20, panel67): a game's table saved by the server (app/pages/game_table_save.py), not
+# the script; counter-board.js's morph gone (the changed panels swapped by htmx, typing kept by hx-preserve), the
+# referee's counter entry the server's (app/pages/counter_entry.py), the club's place boxes grown by CSS, the
+# objectives' tappable section and a template card's coverage heading CSS, the editor's prompts the page's.
 WIDTH = 110
-SCRIPT_LINES_CEILING = 4_431
-ELEMENTS_BUILT_CEILING = 3
+SCRIPT_LINES_CEILING = 4_329
+ELEMENTS_BUILT_CEILING = 2
 BUILT = re.compile(r"""\bh\(\s*["']|createElement\(""")
 
 

@@ -4,8 +4,8 @@ knows (terrain kinds with their cover and movement, organisation tables, periods
 document is this browser's draft on the server (app.pages.scenario_drafts), saved, imported and started from
 by app.pages.scenario_saving, exported through the JSON API. The same page
 edits a game's table while it is in set-up (a campaign battle's generated one, or any): its terrain and where
-its stands stand and its objectives, saved back through the game's own API
-(frontend/static/js/scenario-game-table.js)."""
+its stands stand and its objectives, saved back to the game by the server as its API saves them
+(app.pages.game_table_save; frontend/static/js/scenario-game-table.js posts the table as drawn)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
 from app.guard.auth import ORGANISER_HEADER
-from app.pages import counter_editor, scenario_drafts, scenario_forces, scenario_objectives
+from app.pages import counter_editor, game_table_save, scenario_drafts, scenario_forces, scenario_objectives
 from app.pages.common import not_found
 from app.pages.seats import Seat, game_page
 from app.pages.table_map import map_sizes
@@ -116,6 +116,7 @@ def edit_game_table_page(
             "game_doc": doc,
             **deploy,
             **objectives,
+            **game_table_save.versions(game, units),
         }
 
     found = session.get(Game, game_id)

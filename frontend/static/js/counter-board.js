@@ -8,26 +8,22 @@
   const { refusal, failed } = window.firestepApi; // the map's too (api-action.js)
   const stand = /^#stand-(\d+)$/.exec(location.hash); // a need's "Open its card" on the referee board
   let want = stand ? `group=place&unit=${stand[1]}` : "group=place", reading = 0;
-  // A panel brought in place to the server's: an element of the same kind and key (id, data-key) kept, so
-  // what is typed in it, its focus and an opened details stay; any other replaced.
-  const morph = (old, next) => {
-    if (old.nodeName !== next.nodeName) { old.replaceWith(next); return; }
-    if (old.nodeType === Node.TEXT_NODE) { if (old.data !== next.data) old.data = next.data; return; }
-    if (old.nodeType !== Node.ELEMENT_NODE) return;
-    for (const a of [...old.attributes]) if (!next.hasAttribute(a.name) && !(a.name === "open" && old.matches("details"))) old.removeAttribute(a.name);
-    for (const a of [...next.attributes]) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
-    const keyOf = (n) => (n.nodeType === Node.ELEMENT_NODE ? n.id || n.dataset.key || "" : "");
-    const kids = [...next.childNodes], keys = new Set(kids.map(keyOf).filter(Boolean));
-    for (const n of [...old.childNodes]) if (keyOf(n) && !keys.has(keyOf(n))) n.remove(); // the rest unmoved
-    const kept = new Map([...old.childNodes].filter(keyOf).map((n) => [keyOf(n), n]));
-    kids.forEach((kid, i) => {
-      let here = old.childNodes[i] || null;
-      const match = keyOf(kid) ? kept.get(keyOf(kid)) : here && !keyOf(here) ? here : null;
-      while (keyOf(kid) && match && here && here !== match && !keyOf(here)) { here.remove(); here = old.childNodes[i] || null; }
-      if (!match) old.insertBefore(kid, here);
-      else { if (match !== here) old.insertBefore(match, here); morph(match, kid); } // moved if reordered
-    });
-    while (old.childNodes.length > kids.length) old.lastChild.remove();
+  // A panel of the server's swapped in where it differs from the one last read (keyed by data-panel): a field
+  // typed in keeps its text and focus (hx-preserve, its id its counter's), an opened details and the card's
+  // scroll stay, a live region (data-kept) stays, its words changed in place (so a screen reader says them).
+  const last = new Map();
+  const swap = (next) => {
+    const key = next.dataset.panel, old = root.querySelector(`[data-panel="${key}"]`);
+    if (!old || last.get(key) === next.outerHTML) return;
+    last.set(key, next.outerHTML);
+    const open = [...old.querySelectorAll("details[open][id]")].map((d) => d.id), top = old.querySelector("[data-counter-card]")?.scrollTop;
+    const kept = [...old.querySelectorAll("[data-kept][id]")];
+    window.htmx.swap(old, next.outerHTML, { swapStyle: "outerHTML" });
+    open.forEach((id) => document.getElementById(id)?.setAttribute("open", ""));
+    for (const [el, now] of kept.map((k) => [k, document.getElementById(k.id)])) if (now && now !== el) {
+      el.replaceChildren(...now.childNodes); el.hidden = now.hidden; now.replaceWith(el);
+    }
+    if (top) root.querySelector("[data-counter-card]").scrollTop = top;
   };
   const read = async () => {
     const mine = ++reading;
@@ -35,7 +31,7 @@
     const part = await window.firestepDom.read(`/games/${game}/counters/panel?${want}`, (s) => { status = s; });
     if (mine !== reading) return; // a newer read is on its way
     if (!part) { root.querySelector("[data-counter-card]")?.removeAttribute("aria-busy"); notice(status === 401 || status === 403 ? "Join this game to see its counters." : "The counters could not be read; check the connection."); return; }
-    for (const next of part.parentNode.querySelectorAll("[data-panel]")) root.querySelectorAll(`[data-panel="${next.dataset.panel}"]`).forEach((old) => morph(old, next));
+    part.parentNode.querySelectorAll("[data-panel]").forEach(swap);
     shown();
   };
   const shown = () => { // the page's attributes as the stage panel says them; the turn in view on the track
@@ -84,29 +80,19 @@
   });
   document.addEventListener("submit", (e) => {
     const form = e.target;
-    if (form.matches("[data-entry-form]")) { e.preventDefault(); enter(form); return; }
     if (!root.contains(form) || !form.matches("[data-write-field]")) return;
     e.preventDefault();
     write(e.submitter?.dataset.write ? e.submitter : form.querySelector("[data-write]") || form, form);
   });
-  // Set-up: Place all of a group's typed places, the first refusal stopping the rest.
+  // Set-up: Place all of a group's typed places, the first refusal stopping the rest (each row found again
+  // by its key: the panels are swapped after each place).
   const placeAll = async (group) => {
     const rows = [...group.querySelectorAll("[data-setup-form]")].filter((f) => f.querySelector("input").value.trim());
     if (!rows.length) { notice("Type the place of each counter to place first."); return; }
-    for (const f of rows) if (!(await write(f, f))) return;
-  };
-  // The referee enters a counter from the club's set in one act (once the game is played, by override).
-  const enter = async (form) => {
-    const state = {};
-    for (const i of form.querySelectorAll("[data-entry-field]")) if (i.value.trim()) state[i.name] = i.dataset.entryField === "number" ? Number(i.value) : i.value.trim();
-    const data = new FormData(form), playing = root.querySelector("[data-panel='stage']").dataset.status === "playing";
-    const body = { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level, state, override: playing };
-    const made = await send(`/api/v1/games/${game}/units`, { body });
-    if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
-    if (!made.ok || !made.data) return; // kept: the outbox tells the player
-    notice(`${made.data.unit.name} added.`, true);
-    form.querySelectorAll("input:not([data-entry-keep])").forEach((i) => { i.value = ""; });
-    read();
+    for (const key of rows.map((f) => f.dataset.key)) {
+      const f = root.querySelector(`[data-key="${key}"]`);
+      if (!f || !(await write(f, f))) return;
+    }
   };
 
   let soon = null; const later = () => { clearTimeout(soon); soon = setTimeout(read, 40); }; // a burst: once

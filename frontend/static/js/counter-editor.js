@@ -1,10 +1,9 @@
 // The scenario editor of a game on a board of counters: the form is the server's (app/pages/club_form.py,
 // club_save.py). What needs the browser: a counter added as a copy of its side's blank row, a new one
-// removed, a box of places grown to its text, and a refusal (a 4xx naming its field) shown in place.
+// removed, and a refusal (a 4xx naming its field) shown in place.
 (() => {
   const root = document.querySelector("[data-club-editor]");
   if (!root) return;
-  const form = root.querySelector("[data-club-form]");
   let made = root.querySelectorAll("[data-club-counter]").length; // rows on the page: a new one's ids follow
 
   // A new counter starts as the side's last one (its division and values): only its name is new.
@@ -27,12 +26,6 @@
     const remove = e.target.closest("[data-club-remove]");
     if (remove) remove.closest("[data-club-counter]").remove();
   });
-
-  // A box of places grows with what is typed in it (up to its CSS max-height), so the list reads whole.
-  const fit = (box) => { box.style.height = "auto"; box.style.height = `${box.scrollHeight + 4}px`; };
-  form.addEventListener("input", (e) => { if (e.target.matches("textarea.club-places")) fit(e.target); });
-  window.addEventListener("resize", () => form.querySelectorAll("textarea.club-places").forEach(fit));
-  form.querySelectorAll("textarea.club-places").forEach(fit);
 
   // The server's refusal is its answer's sentence, said where the Save button's message is, and the input it
   // names (a counter's name, the title) focused so the one to fix is in view.

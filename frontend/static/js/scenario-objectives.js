@@ -6,14 +6,9 @@
   const S = window.firestepScenario;
   const panel = S && S.root.querySelector('[data-scn-panel="objectives"]');
   if (!S || !panel) return;
-  const { map, toLL, fromLL, round, h, pointObjective, onTable } = S;
+  const { map, toLL, fromLL, round, pointObjective, onTable } = S;
   const { centreOf } = window.firestepTableDrawing; // as the game's map draws them (table-drawing.js)
-  const pane = map.createPane("objectives");
-  pane.style.zIndex = "450";
-  // Tapped only while the Objectives section is open: elsewhere a tap on one is a tap on the table.
-  const tappable = () => pane.classList.toggle("scn-objectives-off", S.root.dataset.tab !== "objectives");
-  new MutationObserver(tappable).observe(S.root, { attributes: true, attributeFilter: ["data-tab"] });
-  tappable();
+  map.createPane("objectives").style.zIndex = "450"; // tapped in the Objectives section only (its CSS)
   const group = L.featureGroup().addTo(map);
   const box = () => panel.querySelector("#scn-objective-panel");
   const shapes = new Map(); // feature id -> its polygon
@@ -35,7 +30,7 @@
     group.clearLayers();
     shapes.clear();
     for (const f of features()) {
-      const { geometry: g, properties: p } = f;
+      const g = f.geometry;
       const lls = g.type === "Point" ? pointObjective(g.coordinates) : [g.coordinates[0].slice(1).map(toLL)];
       const on = box().dataset.selected === f.id ? " scn-selected" : "";
       const shape = L.polygon(lls, {
@@ -49,7 +44,8 @@
         pane: "objectives", interactive: false, keyboard: false,
         icon: L.divIcon({ className: "scn-objective-label", html: "", iconSize: null }),
       }).addTo(group);
-      label.getElement()?.append(h("span", { text: `${p.name || f.id} · ${p.vp ?? 0} VP` }));
+      const named = box().querySelector(`template[data-objective-label="${CSS.escape(f.id)}"]`); // the server's
+      if (named) label.getElement()?.append(named.content.cloneNode(true));
       shapes.set(f.id, shape);
     }
     S.root.dataset.objectives = String(features().length);
@@ -90,7 +86,7 @@
     panel.querySelector("[data-objective-finish]").hidden = what !== "Polygon";
     panel.querySelector("[data-objective-cancel]").hidden = !what;
     panel.querySelectorAll("[data-objective-draw]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.objectiveDraw === what)));
-    S.mode(what === "point" ? "Tap the table where the objective is." : what === "Rectangle" ? "Tap two opposite corners of the objective." : what ? "Tap each corner of the objective, then Finish." : "");
+    S.mode(what ? panel.querySelector(`[data-objective-draw="${what}"]`).dataset.prompt : ""); // the page's words
     const put = (latlng) => { setDrawing(null); post({ do: "add", obj_geometry: JSON.stringify({ type: "Point", coordinates: fromLL(latlng).map(round) }) }); return true; };
     setTap(what === "point" ? put : null);
   };

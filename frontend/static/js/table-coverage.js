@@ -16,15 +16,14 @@
       const done = applied.get(String(id));
       if (said && done) Object.assign(said, { textContent: done.text, hidden: false }).dataset.applied = String(done.count);
     };
-    // The selected template's card shows its block, less the heading the card has already.
+    // The selected template's card shows its block.
     const showSelected = () => {
       const id = m.selectedTemplate();
       const here = document.querySelector(`[data-template-coverage="${id}"]`);
       const block = blockOf(id);
       if (!here || !block) return;
       const copy = block.cloneNode(true);
-      copy.removeAttribute("data-coverage-template");
-      copy.querySelector("h3")?.remove();
+      copy.removeAttribute("data-coverage-template"); // its heading hidden on the card (map.css)
       here.replaceChildren(copy);
     };
     const update = async () => {

@@ -1,0 +1,190 @@
+"""A game's table saved from the scenario editor before the game starts (issue 67): the page posts the table as
+drawn (its terrain, its objectives and each placed stand's place), and the server writes what differs from the
+game as the API would (one edit of the game over the version the page holds, then each stand moved over its own
+version), the first refusal stopping the rest (what was saved before it stays saved). Its answer is the Save
+panel's message (`_game_table_said.html`) and, out of band, the versions the page's next save goes over."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+
+from app.core.routing import Router
+from app.data.board_state import read_board
+from app.data.bounded import MAX_SCENARIO_BYTES, Float, Terrain, Version
+from app.data.models import Game, Unit
+from app.data.schemas_scenario import TableObjectives
+from app.deps import GameId, SessionDep, SettingsDep
+from app.errors import Conflict, Forbidden, Unauthorized
+from app.pages.club_save import detail, refusal
+from app.pages.seats import game_seat
+from app.pages.templates import templates
+from app.services import acts
+from app.services import units as units_service
+from app.services.markers import rules_of
+from app.services.writing import game_write
+from rules.core.acts import MoveStand
+from rules.core.errors import NotFoundError, RulesError
+from rules.core.game import terrain as checked_terrain
+
+router = Router(include_in_schema=False)
+
+# A game's stands, at most (a side's order of battle is a few hundred stands).
+MOST_STANDS = 2_000
+STARTED = "Not saved: the game has started, and its table can be edited only before it starts."
+STALE = "not saved: the game was changed elsewhere; reload the page to edit the table as it is now."
+
+
+class Placement(BaseModel):
+    """A stand's place as the scenario format writes it: its centre in cm and its facing."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    center: tuple[Annotated[Float, Field(ge=0, le=1000)], Annotated[Float, Field(ge=0, le=1000)]]
+    facing_deg: Annotated[Float, Field(ge=-360, le=360)] = 90.0
+
+
+class StandPlace(BaseModel):
+    """A placed stand as the page holds it: its unit's id in the game and its placement."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[int, Field(ge=1)]
+    placement: Placement
+
+
+class PostedTable(BaseModel):
+    """The table as the page draws it (the `table` field, JSON)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    terrain: Terrain
+    table_objectives: TableObjectives
+    stands: Annotated[list[StandPlace], Field(max_length=MOST_STANDS)] = []
+
+
+class Versions(BaseModel):
+    """The versions the page's save goes over (the `saved` field, JSON, as this module rendered it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: Version
+    stands: Annotated[dict[str, Version], Field(max_length=MOST_STANDS)] = {}
+
+
+def versions(game: Game, units: list[Unit]) -> dict[str, object]:
+    """The page's context: the game's version and each unit's, as its first save goes over them."""
+    return {"table_saved": {"version": game.version, "stands": {str(u.id): u.version for u in units}}}
+
+
+def _plain(value: Any) -> JsonValue:
+    """A JSON value compared as JSON reads it (a whole-numbered float and its int the same number)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _said(request: Request, message: str, status: int, saved: Versions | None) -> Response:
+    context = {"message": message, "good": status < 400, "table_saved": saved.model_dump() if saved else None}
+    return templates.TemplateResponse(request, "_game_table_said.html", context, status_code=status)
+
+
+def _status(e: Exception) -> int:
+    kinds = ((NotFoundError, 404), (Conflict, 409), (Forbidden, 403), (Unauthorized, 401))
+    return next((code for kind, code in kinds if isinstance(e, kind)), 422)
+
+
+def _moved(unit: Unit, place: StandPlace) -> bool:
+    if unit.x is None or unit.y is None:
+        return True
+    facing = unit.facing_deg if unit.facing_deg is not None else 90.0
+    at = (*place.placement.center, place.placement.facing_deg)
+    return not all(
+        math.isclose(a, b, abs_tol=1e-6) for a, b in zip((unit.x, unit.y, facing), at, strict=True)
+    )
+
+
+@router.post("/games/{game_id}/table/save", response_class=HTMLResponse)
+async def save_table(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The referee's Save the table: the terrain and objectives in one edit of the game over the version the page
+    holds (a stale one refused), then each stand whose place differs from the game's moved over its version."""
+    seat = game_seat(request, session, settings, game_id)
+    game = session.get(Game, game_id)
+    if seat is None or game is None or not seat.viewer.is_referee:
+        return _said(request, "Not saved: only the game's referee edits its table.", 403, None)
+    if game.status != "setup":
+        return _said(request, STARTED, 409, None)
+    form = await request.form(max_fields=8)
+    table, saved = form.get("table"), form.get("saved")
+    if (
+        not isinstance(table, str)
+        or not isinstance(saved, str)
+        or len(table) + len(saved) > MAX_SCENARIO_BYTES
+    ):
+        return _said(
+            request, f"Not saved: table: at most {MAX_SCENARIO_BYTES} characters of JSON.", 422, None
+        )
+    try:
+        posted, held = PostedTable.model_validate_json(table), Versions.model_validate_json(saved)
+    except ValidationError as e:
+        return _said(request, refusal(e), 422, None)
+    values: dict[str, Any] = {}
+    terrain = posted.model_dump(exclude_none=True, include={"terrain"})["terrain"]
+    if _plain(terrain) != _plain(game.terrain):
+        values["terrain"] = terrain
+    objectives = posted.table_objectives.model_dump(mode="json", exclude_unset=True)
+    if _plain(objectives["features"]) != _plain(
+        (read_board(game).table_objectives or {}).get("features", [])
+    ):
+        values["table_objectives"] = objectives
+    done = 0
+    if values:
+        what = " and ".join(
+            w for w, k in (("terrain", "terrain"), ("objectives", "table_objectives")) if k in values
+        )
+        try:
+            if "terrain" in values:
+                checked_terrain(rules_of(game), values["terrain"], period=game.period)
+            with game_write(session, game_id) as locked:
+                acts.edit_game(session, locked, seat.viewer, held.version, values)
+        except (RulesError, ValidationError, NotFoundError, Conflict, Forbidden, Unauthorized) as e:
+            session.rollback()
+            if isinstance(e, Conflict) and game.version != held.version:
+                return _said(request, f"The {what} {STALE}", 409, held)
+            return _said(request, refusal(e, f"saved: the {what}"), _status(e), held)
+        session.refresh(game)
+        held = held.model_copy(update={"version": game.version})
+        done += 1
+    units = {u.pk: u for u in units_service.list_units(session, game_id)}
+    for place in posted.stands:
+        unit = units.get(place.id)
+        if unit is None or not _moved(unit, place):
+            continue
+        act = MoveStand(
+            unit_id=place.id,
+            x=place.placement.center[0],
+            y=place.placement.center[1],
+            facing_deg=place.placement.facing_deg,
+            version=held.stands.get(str(place.id)),
+        )
+        try:
+            with game_write(session, game_id) as locked:
+                acts.play(session, locked, seat.viewer, act)
+        except (RulesError, NotFoundError, Conflict, Forbidden, Unauthorized) as e:
+            session.rollback()
+            return _said(request, f"{unit.name} not saved: {detail(e)[1]}", _status(e), held)
+        session.refresh(unit)
+        held = held.model_copy(update={"stands": {**held.stands, str(place.id): unit.version}})
+        done += 1
+    said = "The table is saved to the game." if done else "Nothing has changed since the last save."
+    return _said(request, said, 200, held)

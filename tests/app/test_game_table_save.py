@@ -1,0 +1,138 @@
+"""A game's table saved from the scenario editor by the server (issue 67; app/pages/game_table_save.py): the page
+posts the table as drawn and the versions the server last answered; the server writes what differs from the game
+as its API does (the terrain and objectives in one edit over the game's version, then each stand moved over its
+own), answers the Save panel's message and, out of band, the versions the next save goes over. The referee's
+only, with the page's CSRF token, before the game starts; a stale page is told to reload, in one sentence."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.guard.auth import COOKIE_NAME
+from tests.app.games.conftest import Game, new_game, start_game
+from tests.csrf import form
+
+WOOD = {
+    "type": "Feature",
+    "properties": {"kind": "woods", "name": "Bois de Test"},
+    "geometry": {"type": "Polygon", "coordinates": [[[40, 60], [60, 60], [60, 80], [40, 80], [40, 60]]]},
+}
+
+
+def saved_of(text: str) -> dict[str, Any]:
+    """The versions the page holds (its hidden `saved` input, rendered or swapped in out of band)."""
+    found = re.search(r"id=\"scn-game-saved\" name=\"saved\" value='([^']*)'", text)
+    assert found, text
+    versions: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return versions
+
+
+def as_seat(c: TestClient, headers: dict[str, str], method: str, path: str, **kw: Any) -> Any:
+    c.cookies.set(COOKIE_NAME, headers["Authorization"].removeprefix("Bearer "))
+    try:
+        return c.request(method, path, **kw)
+    finally:
+        c.cookies.clear()
+
+
+def table_of(c: TestClient, g: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The game's terrain and objectives as the page posts them, and its placed stands."""
+    state = c.get(f"/api/v1/games/{g.id}/state", headers=g.referee).json()
+    objectives = state["board"].get("table_objectives") or {"type": "FeatureCollection", "features": []}
+    units = c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    stands = [
+        {
+            "id": u["id"],
+            "x": u["x"],
+            "y": u["y"],
+            "facing_deg": u["facing_deg"] if u["facing_deg"] is not None else 90,
+        }
+        for u in units
+        if u["base"] and u["x"] is not None and not u["off_table"]
+    ]
+    return {"terrain": state["terrain"], "table_objectives": objectives}, stands
+
+
+def test_the_server_saves_what_the_page_drew_over_the_versions_it_answered(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    g = new_game(c)
+    api, url = f"/api/v1/games/{g.id}", f"/games/{g.id}/table/save"
+    page = as_seat(c, g.referee, "GET", f"/games/{g.id}/table/edit")
+    assert page.status_code == 200 and f'hx-post="{url}"' in page.text
+    saved = saved_of(page.text)
+    game = c.get(api, headers=g.referee).json()
+    table, stands = table_of(c, g)
+    assert stands and saved["version"] == game["version"]
+    assert (
+        saved["stands"][str(stands[0]["id"])]
+        == c.get(f"{api}/units/{stands[0]['id']}", headers=g.referee).json()["version"]
+    )
+
+    def post(
+        seat: dict[str, str], drawn: dict[str, Any], versions: dict[str, Any], token: bool = True
+    ) -> Any:
+        placed = [  # as the page holds a stand: its id a string, its placement the scenario format's
+            {"id": str(p["id"]), "placement": {"center": [p["x"], p["y"]], "facing_deg": p["facing_deg"]}}
+            for p in drawn["stands"]
+        ]
+        data = {"table": json.dumps({**drawn, "stands": placed}), "saved": json.dumps(versions)}
+        return as_seat(c, seat, "POST", url, data=form(c, data) if token else data)
+
+    # Nothing drawn differs from the game: nothing written.
+    before = len(c.get(f"{api}/events", headers=g.referee).json())
+    same = post(g.referee, {**table, "stands": stands}, saved)
+    assert same.status_code == 200 and "Nothing has changed since the last save." in same.text
+    assert len(c.get(f"{api}/events", headers=g.referee).json()) == before
+
+    # A wood drawn and a stand moved: one edit of the game, then the move, and the versions answered.
+    terrain = {**table["terrain"], "features": [*table["terrain"]["features"], WOOD]}
+    moved = {**stands[0], "x": round(stands[0]["x"] + 3.5, 1), "y": round(stands[0]["y"] + 2, 1)}
+    drawn = {
+        "terrain": terrain,
+        "table_objectives": table["table_objectives"],
+        "stands": [moved, *stands[1:]],
+    }
+    # Only the referee, with the page's token.
+    assert post(g.attacker, drawn, saved).status_code == 403
+    assert post(g.referee, drawn, saved, token=False).status_code == 403
+    done = post(g.referee, drawn, saved)
+    assert done.status_code == 200 and "The table is saved to the game." in done.text, done.text
+    events = c.get(f"{api}/events", headers=g.referee).json()[before:]
+    assert [e["kind"] for e in events] == ["game-updated", "move"]
+    assert WOOD in c.get(f"{api}/state", headers=g.referee).json()["terrain"]["features"]
+    unit = c.get(f"{api}/units/{moved['id']}", headers=g.referee).json()
+    assert (unit["x"], unit["y"]) == (moved["x"], moved["y"])
+    now = saved_of(done.text)  # out of band: the next save is over these
+    assert 'hx-swap-oob="true"' in done.text
+    assert now["version"] == c.get(api, headers=g.referee).json()["version"] != saved["version"]
+    assert now["stands"][str(moved["id"])] == unit["version"]
+    again = post(g.referee, drawn, now)
+    assert again.status_code == 200 and "Nothing has changed since the last save." in again.text
+
+    # A page that read the game before another save: told to reload, nothing written.
+    stale = post(g.referee, {**drawn, "terrain": table["terrain"]}, saved)
+    assert (
+        stale.status_code == 409
+        and "The terrain not saved: the game was changed elsewhere; reload" in stale.text
+    )
+    stand = post(
+        g.referee, {**drawn, "stands": [{**moved, "x": moved["x"] + 1}]}, {**now, "stands": saved["stands"]}
+    )
+    assert stand.status_code == 409 and stand.text.startswith(f"<span>{unit['name']} not saved: ")
+
+    # Bounded: a table not the page's, a field out of its range, named.
+    bad = post(g.referee, {**drawn, "stands": [{**moved, "x": 5000}]}, now)
+    assert bad.status_code == 422 and "Not saved: stands.0.placement.center.0: " in bad.text
+    odd = post(g.referee, {**drawn, "extra": 1}, now)
+    assert odd.status_code == 422 and "Not saved: extra: " in odd.text
+
+    # Once the game has started, in one sentence.
+    start_game(c, g)
+    late = post(g.referee, drawn, now)
+    assert late.status_code == 409
+    assert "Not saved: the game has started, and its table can be edited only before it starts." in late.text
