@@ -341,9 +341,11 @@ def draft_refusal(session: Session, row: Tournament) -> Conflict | None:
     for r in committed:
         waiting = [t.table for t in tables_of(session, r.pk) if t.status not in SETTLED]
         if waiting:
-            return Conflict(f"round {r.number} still waits for the result of {tables_named(waiting)}")
+            return Conflict(
+                f"not yet: round {r.number} still waits for the result of {tables_named(waiting)}"
+            )
     if len(committed) >= row.rounds:
-        return Conflict(f"all {row.rounds} rounds of the event have been played")
+        return Conflict(f"the event is over: its last round, round {row.rounds}, has been played")
     return None
 
 

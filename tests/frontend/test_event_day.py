@@ -131,6 +131,11 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     organiser.get_by_label("Minutes left in the round (0 stops the timer)").fill("10")
     organiser.get_by_role("button", name="Move the round's end").click()
     expect(table.locator("[data-round-ends]")).to_have_text(re.compile(r"^(10:00|9:[0-5]\d)$"))
+    # Stopped, its line goes ("Round ends in stopped" before: session 20's newcomer); set again, it comes back.
+    for minutes in ("0", "10"):
+        organiser.get_by_label("Minutes left in the round (0 stops the timer)").fill(minutes)
+        organiser.get_by_role("button", name="Move the round's end").click()
+        expect(table.locator("[data-round-line]")).to_be_visible(visible=minutes != "0")
 
     # The organiser referees that table's game to its end.
     tables.locator("tbody tr").first.get_by_role("button", name="Referee").click()

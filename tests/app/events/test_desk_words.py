@@ -28,7 +28,7 @@ def test_a_draft_refused_names_every_table_waiting_and_a_blank_points_field_is_0
     assert desk.count('placeholder="0" value=""') == 4  # two tables, two sides each
     # A draft while both tables play: both named, in a sentence.
     drafted = c.post(f"/events/{event_id}/draft", data=csrf.form(c, {"scenario": SCENARIO}))
-    assert "Round 1 still waits for the result of tables 1 and 2." in drafted.text
+    assert "Not yet: round 1 still waits for the result of tables 1 and 2." in drafted.text
     # A side's points left blank are 0.
     typed = {"winner": "b", "a_points": "", "b_points": "3"}
     done = c.post(
@@ -42,7 +42,7 @@ def test_a_draft_refused_names_every_table_waiting_and_a_blank_points_field_is_0
     refused = c.post(f"/events/{event_id}/tables/{tables[0]}/result", data=csrf.form(c, typed))
     assert "Points: the defender&#39;s points are a whole number from 0 to 10000." in refused.text
     drafted = c.post(f"/events/{event_id}/draft", data=csrf.form(c, {"scenario": SCENARIO}))
-    assert "Round 1 still waits for the result of table 2." in drafted.text
+    assert "Not yet: round 1 still waits for the result of table 2." in drafted.text
 
 
 def test_tables_named_are_bounded() -> None:

@@ -309,3 +309,9 @@ def test_the_round_timer_stops_once_every_table_of_the_round_has_its_result(
     again = {**typed, "a_points": 2}
     assert c.put(f"{url}/tables/{seats[0]['table_id']}/result", headers=organiser, json=again).is_success
     assert c.get(url).json()["round_ends_at"] is not None
+    # The last round's results in: the desk says the event is over, not "Not yet" (session 20's newcomer).
+    for seat in c.get(f"{url}/rounds/2").json()["tables"]:
+        assert c.put(f"{url}/tables/{seat['id']}/result", headers=organiser, json=typed).is_success
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    desk = c.get(f"/events/{event_id}").text
+    assert "The event is over: its last round, round 2, has been played." in desk and "Not yet" not in desk
