@@ -23,7 +23,7 @@ from app.data.schemas_scenario import (
     ObjectiveProperties,
     TableObjectives,
 )
-from app.deps import SessionDep, SettingsDep
+from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
 from app.pages.scenario_drafts import edited, new, owner_for_change, refused, with_key
 from app.pages.scenario_forces import _document, forces_url
@@ -278,7 +278,7 @@ async def post_edited_objectives(scenario_id: str, request: Request, session: Se
 
 @router.post("/games/{game_id}/table/objectives", response_class=HTMLResponse)
 async def post_game_objectives(
-    game_id: int, request: Request, session: SessionDep, settings: SettingsDep
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     """One change to a game's table's objectives as its page holds them (posted back whole, `objectives_held`):
     the referee's only, before the game starts; nothing kept here (the table's Save sends them to the game)."""

@@ -18,7 +18,7 @@ from shapely.geometry import box
 from app.core.routing import Router
 from app.data.bounded import MAX_SCENARIO_BYTES, Terrain
 from app.data.models import Game
-from app.deps import SessionDep, SettingsDep
+from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.common import error_message
 from app.pages.scenario_drafts import draft_write, edited, new, refused
 from app.pages.scenario_editor import kind_names
@@ -28,11 +28,10 @@ from app.services import scenario_drafts as drafts
 from app.services.scenarios import playable
 from rules.core.errors import RulesError
 from rules.core.scenario import EDGE_TOLERANCE_CM
-from rules.table.terrain import feature_from_geojson
+from rules.table.terrain import feature_from_geojson, widening_refused
 
 router = Router(include_in_schema=False)
 
-NO_TERRAIN = '{"type": "FeatureCollection", "features": []}'
 CROSSING = "Self-intersection"  # Shapely's reason for an outline that crosses itself
 
 
@@ -52,7 +51,12 @@ def problem(
     names = kind_names(ruleset_id)
     checked = []
     kept = [f.get("geometry") for f in held]
-    for i, f in enumerate(terrain.as_geojson()["features"]):
+    features = terrain.as_geojson()["features"]
+    try:
+        widening_refused(features, "terrain.features")
+    except RulesError as e:
+        return error_message(e)
+    for i, f in enumerate(features):
         kind = str(f["properties"].get("kind"))
         what = names.get(kind, humanise(kind)).lower()
         try:
@@ -73,7 +77,9 @@ def problem(
 
 async def _read(request: Request) -> Terrain | Response:
     """The terrain posted (`terrain`: the GeoJSON collection in table cm), bounded as the format bounds it."""
-    raw = (await request.form()).get("terrain") or NO_TERRAIN
+    raw = (await request.form()).get("terrain")
+    if not raw:  # the page always sends its collection, empty or not: a post without it would wipe the table
+        return refused("Terrain: send the table's terrain, a GeoJSON FeatureCollection.", 422)
     if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
         return refused(f"Terrain: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
     try:
@@ -134,7 +140,7 @@ async def post_edited_terrain(scenario_id: str, request: Request, session: Sessi
 
 @router.post("/games/{game_id}/table/terrain", response_class=HTMLResponse)
 async def post_game_terrain(
-    game_id: int, request: Request, session: SessionDep, settings: SettingsDep
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     """A game's table's terrain as its page holds it, judged on the game's table: the referee's only, before the
     game starts; nothing kept here (the table's Save sends it to the game)."""

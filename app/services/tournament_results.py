@@ -212,9 +212,10 @@ def alter(
     why = player_names.free_text(
         why, "why", "a reason", schemas_events.MAX_TEXT
     )  # logged and shown as a dispute's reason is
-    before = dict(table.result or table.offered)
+    before, was = dict(table.result or table.offered), table.status
     table.result, table.status = result.as_dict(), "altered"
-    _settled(session, row, table)
+    if was not in tournaments.SETTLED:  # a settled result corrected leaves a timer the organiser set again
+        _settled(session, row, table)
     session.add(table)
     _wake(session, table)
     tournaments.log(session, tournament_id, "altered", {"before": before, "after": table.result, "why": why},

@@ -25,7 +25,7 @@ from shapely.geometry import box, shape
 from rules.core.errors import RulesError
 from rules.core.victory import Broken, conditions_from_json
 from rules.table.objectives import objectives_from_geojson
-from rules.table.terrain import Feature, feature_from_geojson
+from rules.table.terrain import Feature, feature_from_geojson, widening_refused
 
 if TYPE_CHECKING:
     from rules.core.kit import TableKit
@@ -384,6 +384,7 @@ def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float, pe
     features = collection["features"]
     if not isinstance(features, list) or len(features) > MAX_FEATURES:
         raise _fail("terrain.features", "must be a list of features", [f"0..{MAX_FEATURES} features"])
+    widening_refused(features, "terrain.features")
     points = 0
     checked: list[Feature] = []
     for i, obj in enumerate(features):

@@ -118,3 +118,29 @@ def test_a_games_table_is_judged_for_its_referee_alone_and_nothing_kept(sqlite_c
     start_game(c, g)
     late = as_seat(g.referee, json.dumps(wood()))
     assert late.status_code == 409 and late.headers[NOTICE_HEADER].startswith("The game has started")
+
+
+def test_a_line_to_widen_is_bounded_before_any_work_and_a_huge_game_id_is_not_found(
+    sqlite_client: TestClient,
+) -> None:
+    # Session 20's hostile pass: one zigzag road of 1,000 points held the server 20 s (GEOS widening it), and
+    # a game id past 64 bits was a 500.
+    c = sqlite_client
+    zigzag = [[10 + i * 0.1, 20 + (20 if i % 2 else 0)] for i in range(1_000)]
+    road = collection(feature("road", {"type": "LineString", "coordinates": zigzag}, width_cm=100))
+    refused = c.post(f"{NEW}/terrain", data=form(c, {"terrain": road}))  # refused before it is widened
+    assert refused.status_code == 422
+    assert refused.headers[NOTICE_HEADER] == "Geometry: a road line has at most 50 points."
+    # A post without the terrain is refused naming it, not taken as an empty table (it wiped the draft's).
+    assert c.post(f"{NEW}/terrain", data=form(c, {"terrain": collection(feature("woods", BOX))})).is_success
+    for missing in ({}, {"terrain": ""}):
+        wiped = c.post(f"{NEW}/terrain", data=form(c, missing))
+        assert wiped.status_code == 422 and wiped.headers[NOTICE_HEADER].startswith(
+            "Terrain: send the table's"
+        )
+    assert [f["properties"]["kind"] for f in page_doc(c, PAGE)["terrain"]["features"]] == ["woods"]
+    for what in ("terrain", "objectives"):
+        assert c.post(f"/games/9223372036854775808/table/{what}", data=form(c, {what: "{}"})).status_code in (
+            404,
+            422,
+        )

@@ -302,6 +302,11 @@ def test_the_round_timer_stops_once_every_table_of_the_round_has_its_result(
     assert c.get(url).json()["round_ends_at"] is not None  # one table still plays: the round runs on
     assert c.put(f"{url}/tables/{seats[1]['table_id']}/result", headers=organiser, json=typed).is_success
     assert c.get(url).json()["round_ends_at"] is None  # the round's last result: its timer stops
+    # Set again and a settled result corrected (session 20's hostile pass): the timer runs on.
+    assert c.put(f"{url}/timer", headers=organiser, json=timer).is_success
+    fixed = {**typed, "a_points": 3}
+    assert c.put(f"{url}/tables/{seats[1]['table_id']}/result", headers=organiser, json=fixed).is_success
+    assert c.get(url).json()["round_ends_at"] is not None
     # An earlier round's result set anew once the next round runs does not stop the running round's timer.
     assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
     assert c.post(f"{url}/rounds/2/commit", headers=organiser).is_success
