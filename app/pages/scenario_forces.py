@@ -9,6 +9,7 @@ shows it); CSRF as every post (app.guard.security)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -184,9 +185,10 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
             return "not placed"
         return "placed" if zone is None or zone.covers(box) else "outside its zone"
 
-    def judged(stands: dict[str, str]) -> dict[str, object]:
-        """The map's counts and marks of the stands where they stand (`stands`: by id, as `where` says)."""
-        out = [i for i, w in stands.items() if w == "outside its zone"]
+    def judged(stands: dict[str, str], only: Container[str] | None = None) -> dict[str, object]:
+        """The map's counts and marks of the stands where they stand (`stands`: by id, as `where` says), the
+        marks of those `only` (a Lay out's own: the script keeps the others')."""
+        out = [i for i, w in stands.items() if w == "outside its zone" and (only is None or i in only)]
         return {"placed": sum(w != "not placed" for w in stands.values()), "outside": out}
 
     def laid_out(side: str, name: str, mine: list[_Unit], ring: list[list[float]] | None) -> str:
@@ -208,8 +210,10 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
         for s in mine:
             if (i := str(s.get("id"))) in laid.at:
                 then[i] = where(side, oriented_rect(laid.at[i], FACING[side], *size(s)))
+        # Its own stands' marks alone: every button carrying every stand's was the square of the forces (a
+        # 7.5 MB list: session 20's hostile pass).
         return json.dumps(
-            {"at": at, "said": said if laid.left else done, "done": not laid.left} | judged(then)
+            {"at": at, "said": said if laid.left else done, "done": not laid.left} | judged(then, laid.at)
         )
 
     deploying: dict[str, list[Deploying]] = {}

@@ -81,7 +81,7 @@
     mine.forEach((s) => { s.placement = null; });
     for (const [id, x, y, facing] of at) Object.assign(mine.get(id), { placement: { center: [x, y], facing_deg: facing }, off_table: false });
     formation.off_table = false;
-    judged(counts);
+    judged({ ...counts, outside: [...outside.filter((id) => !mine.has(id)), ...counts.outside] });
     drawAll();
     S.changed({ placement: formation.id });
     say(said, done);
