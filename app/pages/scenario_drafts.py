@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any
+from typing import Any, TypedDict
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
@@ -144,7 +144,14 @@ def _special_rules(ruleset_id: str) -> dict[str, tuple[str, tuple[str, ...]]]:
 
 
 @cache
-def readings(ruleset_id: str) -> dict[str, Any]:
+class Readings(TypedDict):
+    periods: Any
+    errata: Any
+    special_rules: Any
+    chart_forces: bool
+
+
+def readings(ruleset_id: str) -> Readings:
     """What the special rules' and errata's panels are rendered from (_scenario_readings.html): the rule set's
     periods, errata and special rules, and whether its forces come from a chart (a nationality typed)."""
     rs = get_ruleset(ruleset_id)
