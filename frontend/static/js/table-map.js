@@ -216,29 +216,11 @@
   const renderAll = () => {
     drawCloth();
     window.dispatchEvent(new CustomEvent("firestep:map-redraw"));
-    [drawStands, drawTemplates, drawRuler, drawTurn].forEach((draw) => draw());
+    [drawStands, drawTemplates, drawRuler].forEach((draw) => draw());
   };
 
-  // The turn's chip is the server's (app/pages/map_cards.py), read as the model's turn changes and put in the
-  // page's own chip (table-cards.js watches it); the newest read wins.
-  const turnBox = document.querySelector("[data-map-turn]");
-  let turnAsked = 0;
-  const readTurn = async () => {
-    const mine = ++turnAsked;
-    const part = await read(`/games/${game}/map/turn`);
-    if (mine !== turnAsked || !part) return;
-    Object.assign(turnBox.dataset, part.dataset); // its turn, step and side to move
-    turnBox.textContent = part.textContent;
-  };
-  const drawTurn = () => {
-    const t = model.turn;
-    // The referee's way on to the table's editor lasts while the game is in set-up.
-    document.querySelectorAll("[data-edit-table]").forEach((a) => { a.hidden = t.status !== "setup"; });
-    // Templates are laid, turned and taken off until the game's end, which refuses them.
-    const over = t.status === "finished";
-    document.querySelectorAll("[data-tool='templates']").forEach((b) => { b.hidden = over; });
-    if (over && (panelShows === "templates" || panelShows === "template")) showPanel(null);
-  };
+  // The turn's chip is the server's (app/pages/map_cards.py), read by htmx (map.html) as the model's turn changes.
+  const readTurn = () => window.htmx?.trigger("[data-turn-line]", "firestep:turn-read");
 
   let selectedStand = null;
   let shownStep = null; // the step of the game when the stand's card was last drawn
@@ -330,22 +312,9 @@
     showPanel("template");
     window.dispatchEvent(new CustomEvent("firestep:template-selected", { detail: { id } }));
   };
-  const templateAction = async (action) => {
-    const t = model.templates.get(selectedTemplate);
-    if (!t) return;
-    if (action === "turn") patchTemplate(t, { rotation: (t.rotation + 45) % 360 }, "The turn was not saved.");
-    if (action === "remove") {
-      const result = await send(`${api}/templates/${t.id}`, { method: "DELETE" });
-      if (failed(result)) { notice(refusal(result, "The template is still on the table: the removal was not saved.")); return; }
-      model.dropTemplate(t.id, result.ok && result.data ? result.data.event_id : t.version);
-      selectedTemplate = null;
-      showPanel(null);
-    }
-  };
-  let templateSide = "attacker";
   const addTemplate = async (kind) => {
     const [x, y] = onTheTable(fromLL(map.getCenter()));
-    const side = role === "referee" ? templateSide : role;
+    const side = role === "referee" ? document.querySelector("[data-template-side]:checked").value : role;
     const body = { kind, x, y, rotation: side === "defender" ? 270 : 90, ...(role === "referee" ? { side } : {}) };
     const result = await send(`${api}/templates`, { body });
     if (failed(result)) notice(refusal(result, "The template was not laid: check the connection."));
@@ -470,12 +439,6 @@
     }
     const add = event.target.closest("[data-add-template]");
     if (add) { addTemplate(add.dataset.addTemplate); return; }
-    const side = event.target.closest("[data-template-side]");
-    if (side) {
-      templateSide = side.dataset.templateSide;
-      document.querySelectorAll("[data-template-side]").forEach((b) => b.setAttribute("aria-pressed", String(b === side)));
-      return;
-    }
     const choice = event.target.closest("[data-stand-choice]");
     if (choice) { showStand(Number(choice.dataset.standChoice), true); return; }
     const sa = event.target.closest("[data-stand-action]");
@@ -483,28 +446,25 @@
       // A greyed act of the card is the referee's to do anyway, as on the board (table-act.js tells the rest).
       const greyed = sa.matches("[data-act-greyed]");
       if (!greyed || (role === "referee" && mayOverride(sa.title))) standAction(sa.dataset.standAction, greyed);
-      return;
     }
-    const ta = event.target.closest("[data-template-action]");
-    if (ta) templateAction(ta.dataset.templateAction);
   });
 
   // A new step, or the game's end: the open card shows what may be done now (its acts read anew).
   const newStep = () => { if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand); };
   model.listen((what) => {
     if (what.all || what.turn) readTurn();
-    if (what.all) { renderAll(); mapChanged(); newStep(); return; }
-    if (what.changed) {
-      for (const id of what.changed) { const u = model.units.get(id); if (u) drawStand(u); }
-      if (map.hasLayer(layers.labels)) declutter();
-    }
+    if (what.all) renderAll();
+    for (const id of what.changed || []) { const u = model.units.get(id); if (u) drawStand(u); }
+    if (what.changed && map.hasLayer(layers.labels)) declutter();
     if (what.changed && selectedStand && what.changed.has(selectedStand)) showStand(selectedStand);
     if (what.template !== undefined) drawTemplate(what.template);
-    if (what.turn) {
-      drawTurn();
-      if (model.turn.status === "finished") for (const id of model.templates.keys()) drawTemplate(id);
-      newStep();
-    }
+    // Templates are laid, turned and taken off until the game's end, which refuses them; while it is played, a
+    // template's card is read anew as it changes (its Turn 45° carries the rotation it turns it to).
+    const over = model.turn.status === "finished";
+    if (over && what.turn && panelShows?.startsWith("template")) showPanel(null);
+    if (over && what.turn && !what.all) drawTemplates();
+    else if (!over && (what.all || what.template === selectedTemplate) && panelShows === "template") selectTemplate(selectedTemplate);
+    if (what.turn) newStep();
     if (what.units || what.templates) mapChanged();
   });
 

@@ -15,12 +15,6 @@
     const emit = (what) => listeners.forEach((fn) => fn(what));
     // A template's version newer than the model's, and than its removal's (a late "moved" must not revive it).
     const newer = (t) => !(templates.get(t.id)?.version >= t.version) && (removed.get(t.id) || 0) < t.version;
-    // Kinds whose payload says exactly what changed; any other kind changes the board or the turn, which the
-    // model reads back from the game (they are rare: a turn, an arrival, a barrage step).
-    const UNIT_KINDS = new Set(["move", "marker", "unit-update", "undo", "roll", "arrival-roll", "arrival-fire", "end-of-turn", "fire-plan-arrival"]);
-    // The referee's acts on the clock (app.core.touched.CLOCK_KINDS): neither a stand nor the game changes
-    // (the clock is in the frame, game-clock.js), so nothing is read back and the table is not redrawn.
-    const CLOCK_KINDS = new Set(["clock-paused", "clock-resumed", "clock-time-given", "clock-limits-set"]);
 
     const setState = (state, unitList) => {
       asOf = Math.max(asOf, Number(state.last_event_id) || 0);
@@ -59,37 +53,17 @@
       emit({ units: true, templates: true, board: true, turn: true, all: true });
     };
 
-    const applyChanges = (ev, changed) => {
-      const changes = ev.payload && Array.isArray(ev.payload.changes) ? ev.payload.changes : [];
-      let unknown = false;
-      for (const c of changes) {
-        if (!c || c.unit === undefined || !c.field || !("after" in c)) continue;
-        const u = units.get(c.unit);
-        if (!u) { unknown = true; continue; }
-        if (u.v > ev.id) continue;
-        u[c.field] = c.after;
-        u.v = ev.id;
-        changed.add(c.unit);
-      }
-      return unknown;
-    };
-
-    // A frame's units are as of `as_of_event` (read when it was rendered, which may be after newer events).
-    const applyUnits = (ev, changed) => {
-      let unknown = false;
-      const v = Math.max(ev.id, Number(ev.as_of_event) || 0);
-      for (const u of ev.units) {
-        const cur = units.get(u.id);
-        if (!cur) { unknown = true; continue; }
-        if (cur.v > v) continue;
-        units.set(u.id, { ...cur, ...u, v }); // the names read with /units stay
-        changed.add(u.id);
-      }
-      return unknown;
-    };
+    // A write's changes, or a frame's units as /units answers them (the names read with /units stay), each
+    // where newer than the model's unit (`v`); answers whether a unit was unknown.
+    const applyTo = (items, v, changed, idOf, next) => items.reduce((unknown, item) => {
+      const u = units.get(idOf(item));
+      if (u && u.v <= v) { units.set(u.id, { ...next(u, item), v }); changed.add(u.id); }
+      return unknown || !u;
+    }, false);
 
     // One stream frame. Answers what the caller must read back: "units" (a unit the model does not know),
-    // "state" (the board or the turn changed in ways the frame does not spell out), or nothing.
+    // "state" (the game changed: the server judges it, app.core.touched.touches_game, and sends its state in the
+    // frame; a frame with no room for its parts, `refetch`, or a new turn the frame does not spell out), or nothing.
     const apply = (ev) => {
       if (!ev || typeof ev.id !== "number") return [];
       const need = [];
@@ -108,11 +82,14 @@
       } else if (ev.kind === "template-removed") {
         dropTemplate(t.id, ev.id, true);
       } else {
-        // A frame of the map's view (live.js, data-live-view="map") carries the units it touched as /units
-        // answers them; an older frame, or one too big to carry them, carries only the changes.
-        const unknown = Array.isArray(ev.units) ? applyUnits(ev, changed) : applyChanges(ev, changed);
+        // A frame of the map's view (live.js, data-live-view="map") carries the units it touched, as of
+        // `as_of_event` (read when it was rendered, maybe after newer events); one too big, only the changes.
+        const changes = (Array.isArray(ev.payload?.changes) ? ev.payload.changes : []).filter((c) => c && c.unit !== undefined && c.field && "after" in c);
+        const unknown = Array.isArray(ev.units)
+          ? applyTo(ev.units, Math.max(ev.id, Number(ev.as_of_event) || 0), changed, (u) => u.id, (u, item) => ({ ...u, ...item }))
+          : applyTo(changes, ev.id, changed, (c) => c.unit, (u, c) => ({ ...u, [c.field]: c.after }));
         if (unknown || ev.kind === "unit-added" || ev.kind === "forces-built") need.push("units");
-        if ((!UNIT_KINDS.has(ev.kind) && !CLOCK_KINDS.has(ev.kind)) || ev.kind === "fire-plan-arrival") need.push("state");
+        if (ev.state || ev.refetch) need.push("state");
         if (changed.size) emit({ units: true, changed });
       }
       asOf = Math.max(asOf, ev.id);
