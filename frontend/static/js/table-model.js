@@ -16,41 +16,29 @@
     // A template's version newer than the model's, and than its removal's (a late "moved" must not revive it).
     const newer = (t) => !(templates.get(t.id)?.version >= t.version) && (removed.get(t.id) || 0) < t.version;
 
+    // Each of `map`'s items as of event `v`: one the state lacks goes, unless newer than it.
+    const keepOnly = (map, ids, v, versionOf) => { for (const [id, x] of map) if (!ids.has(id) && versionOf(x) <= v) map.delete(id); };
     const setState = (state, unitList) => {
-      asOf = Math.max(asOf, Number(state.last_event_id) || 0);
       const v = Number(state.last_event_id) || 0;
+      asOf = Math.max(asOf, v);
       if (unitList) {
-        const seen = new Set();
-        for (const u of unitList) {
-          const cur = units.get(u.id);
-          seen.add(u.id);
-          if (cur && cur.v > v) continue;
-          units.set(u.id, { ...u, v });
-        }
-        for (const id of [...units.keys()]) if (!seen.has(id) && units.get(id).v <= v) units.delete(id);
+        for (const u of unitList) if (!(units.get(u.id)?.v > v)) units.set(u.id, { ...u, v });
+        keepOnly(units, new Set(unitList.map((u) => u.id)), v, (u) => u.v);
       }
-      const b = state.board || {};
+      const laid = (state.board || {}).templates || [];
       // What the table draws, before: a state that changes only the turn (a step, the game's end) redraws the
       // turn alone, not every stand (a whole redraw of a big table costs a phone a second or more).
-      const drawnBefore = JSON.stringify([board.drawn, terrain, [...templates.values()]]);
+      const drawn = () => JSON.stringify([board.drawn, terrain, [...templates.values()]]);
+      const drawnBefore = drawn();
       if (board.v <= v) {
         board = { drawn: state.board_drawn || [], v };
         if (state.terrain) terrain = state.terrain;
       }
-      const fresh = new Set();
-      for (const t of b.templates || []) {
-        fresh.add(t.id);
-        if (newer(t)) templates.set(t.id, { ...t });
-      }
-      for (const [id, t] of [...templates]) if (!fresh.has(id) && t.version <= v) templates.delete(id);
-      if (turn.v <= v) {
-        turn = { status: state.status, turn: state.turn, side_to_move: state.side_to_move, step: state.step, v };
-      }
-      if (!unitList && drawnBefore === JSON.stringify([board.drawn, terrain, [...templates.values()]])) {
-        emit({ turn: true });
-        return;
-      }
-      emit({ units: true, templates: true, board: true, turn: true, all: true });
+      for (const t of laid) if (newer(t)) templates.set(t.id, { ...t });
+      keepOnly(templates, new Set(laid.map((t) => t.id)), v, (t) => t.version);
+      if (turn.v <= v) turn = { status: state.status, turn: state.turn, side_to_move: state.side_to_move, step: state.step, v };
+      const turnAlone = !unitList && drawnBefore === drawn();
+      emit(turnAlone ? { turn: true } : { units: true, templates: true, board: true, turn: true, all: true });
     };
 
     // A write's changes, or a frame's units as /units answers them (the names read with /units stay), each
