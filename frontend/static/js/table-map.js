@@ -25,7 +25,6 @@
   const learnNames = (units) => (units || []).forEach((u) => {
     if (u.short_name) names[u.id] = { ...names[u.id], full: u.full_name || u.short_name, short: u.short_name };
   });
-  const mayActFor = (side) => role === "referee" || role === side;
   const clamp = (v, most) => Number(Math.max(0, Math.min(most, v)).toFixed(2));
   const onTheTable = ([x, y]) => [clamp(x, W), clamp(y, LEN)];
   const mapChanged = () => window.dispatchEvent(new CustomEvent("firestep:map-changed"));
@@ -177,7 +176,7 @@
     const cls = `tpl-${t.side}${selectedTemplate === id ? " selected" : ""}`;
     const shape = L.polygon(templateShape(t), { ...drawIn("templates"), className: `tpl ${cls}`, interactive: false }).addTo(layers.templates);
     shape.getElement()?.setAttribute("data-template", String(id));
-    const movable = mayActFor(t.side) && model.turn.status !== "finished";
+    const movable = (role === "referee" || role === t.side) && model.turn.status !== "finished";
     const handle = L.marker(toLL([t.x, t.y]), {
       draggable: movable, autoPan: true, keyboard: false, title: `${humanise(t.kind)} template of the ${t.side}`,
       icon: L.divIcon({
@@ -189,22 +188,18 @@
     handle.getElement()?.setAttribute("data-template-handle", String(id));
     handle.on("click", () => selectTemplate(id));
     handle.on("drag", () => { const [x, y] = fromLL(handle.getLatLng()); shape.setLatLngs(templateShape({ ...t, x, y })); });
-    handle.on("dragend", () => {
+    // Dropped: shown there at once, the answer or the stream sets its version; refused, put back.
+    handle.on("dragend", async () => {
       const [x, y] = onTheTable(fromLL(handle.getLatLng()));
-      patchTemplate(t, { x, y }, "The template's move was not saved; it is back where it was.");
+      model.templates.set(id, { ...t, x, y });
       selectTemplate(id);
+      mapChanged();
+      const result = await send(`${api}/templates/${id}`, { method: "PATCH", body: { x, y } });
+      if (failed(result)) { notice(refusal(result, "The template's move was not saved; it is back where it was.")); model.templates.set(id, t); drawTemplate(id); }
+      else if (result.ok && result.data) model.setTemplate(result.data.template);
+      mapChanged();
     });
     templateLayers.set(id, { shape, handle });
-  };
-  // A template moved or turned: shown at once, the answer or the stream sets its version; refused, put back.
-  const patchTemplate = async (t, change, said) => {
-    model.templates.set(t.id, { ...t, ...change });
-    drawTemplate(t.id);
-    mapChanged();
-    const result = await send(`${api}/templates/${t.id}`, { method: "PATCH", body: change });
-    if (failed(result)) { notice(refusal(result, said)); model.templates.set(t.id, t); drawTemplate(t.id); }
-    else if (result.ok && result.data) model.setTemplate(result.data.template);
-    mapChanged();
   };
   const drawTemplates = () => {
     layers.templates.clearLayers();
