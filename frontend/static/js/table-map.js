@@ -480,29 +480,24 @@
   }, (status) => {
     notice(status === 401 || status === 403 ? "Join this game to see its table." : "The table could not be loaded; check the connection.");
   }).finally(() => { loading = null; }));
-  let pendingRead = null;
-  // Many frames in a burst (a new turn brings several) are read back once; the units only where a frame asked.
-  const readBack = (what) => {
-    clearTimeout(pendingRead);
-    pendingRead = setTimeout(() => { const units = what.has("units"); what.clear(); readTable(units).catch(() => null); }, 40);
-  };
+  // Frames in a burst (a new turn brings several) are read back once, the units only where a frame asked; the
+  // state they carry (when the game itself changed) set once for frames that come together, as of the newest.
   const wanted = new Set();
-  // The state frames carry, set once for frames that come together: setting it redraws the whole table.
-  let carried = null;
-  const setCarried = (state, id) => {
-    if (carried === null) setTimeout(() => { const s = carried; carried = null; model.setState(s, null); }, 0);
-    if (carried === null || id >= carried.last_event_id) carried = { ...state, last_event_id: id };
-  };
+  let [pendingRead, carried] = [null, null];
   document.addEventListener("firestep:event", (e) => {
     const ev = e.detail;
     let need = model.apply(ev);
-    // The frame carries the game's state when the game itself changed: nothing to read back for it.
     if (need.includes("state") && ev.state) {
-      setCarried(ev.state, Math.max(ev.id, Number(ev.as_of_event) || 0)); // as of the newest event it holds
+      const id = Math.max(ev.id, Number(ev.as_of_event) || 0); // as of the newest event it holds
+      if (carried === null) setTimeout(() => { const s = carried; carried = null; model.setState(s, null); }, 0);
+      if (carried === null || id >= carried.last_event_id) carried = { ...ev.state, last_event_id: id };
       need = need.filter((n) => n !== "state");
     }
     root.dataset.lastEvent = String(Math.max(Number(root.dataset.lastEvent || 0), ev.id || 0));
-    if (need.length) { need.forEach((n) => wanted.add(n)); readBack(wanted); }
+    if (!need.length) return;
+    need.forEach((n) => wanted.add(n));
+    clearTimeout(pendingRead);
+    pendingRead = setTimeout(() => { const units = wanted.has("units"); wanted.clear(); readTable(units).catch(() => null); }, 40);
   });
   document.addEventListener("firestep:resync", () => load());
   // A write of this device (or the outbox's kept taps): its frame brings it while the stream is connected.

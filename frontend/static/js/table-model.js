@@ -68,7 +68,7 @@
       if (ev.kind === "template-placed" || ev.kind === "template-moved") {
         setTemplate({ ...t, version: ev.id });
       } else if (ev.kind === "template-removed") {
-        dropTemplate(t.id, ev.id, true);
+        dropTemplate(t.id, ev.id);
       } else {
         // A frame of the map's view (live.js, data-live-view="map") carries the units it touched, as of
         // `as_of_event` (read when it was rendered, maybe after newer events); one too big, only the changes.
@@ -90,10 +90,10 @@
       templates.set(t.id, { ...t });
       emit({ templates: true, template: t.id });
     };
-    // Removed as of event `version` (from a frame: only a template older than it; the write's answer: at once).
-    const dropTemplate = (id, version, older = false) => {
+    // Removed as of event `version`: a template older than it goes, and a late "moved" never revives it.
+    const dropTemplate = (id, version) => {
       removed.set(id, Math.max(removed.get(id) || 0, version));
-      if ((!older || templates.get(id)?.version < version) && templates.delete(id)) emit({ templates: true, template: id });
+      if (templates.get(id)?.version < version && templates.delete(id)) emit({ templates: true, template: id });
     };
 
     return {
@@ -106,7 +106,6 @@
       setState,
       apply,
       setTemplate,
-      dropTemplate,
       listen: (fn) => listeners.push(fn),
     };
   };
