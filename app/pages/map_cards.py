@@ -120,14 +120,16 @@ def _formations(game: Game, units: list[Unit], stand: Unit) -> tuple[tuple[int, 
 
 @dataclass(frozen=True)
 class TurnChip:
-    """The turn on the map's chip: its words, and as data its turn, its step's index and the side to move
-    while the game is played (none outside play: the server refuses a draw before the start and after the end,
-    and table-cards.js offers the draw to that side alone)."""
+    """The turn on the map's chip: its words, and as data its turn, its step's index, the side to move while
+    the game is played (none outside play: the server refuses a draw before the start and after the end, and
+    table-cards.js offers the draw to that side alone) and the game's status (map.css shows "Edit the table" in
+    set-up alone, and no "Templates" once the game is over, which refuses them)."""
 
     turn: int
     step: int | None
     side_to_move: str
     words: str
+    status: str
 
     def context(self) -> dict[str, object]:
         """The context `_map_turn.html` renders."""
@@ -144,7 +146,7 @@ def turn_chip(game: Game) -> TurnChip:
     else:
         words = f"{word[:1].upper()}{word[1:]} {game.turn} · {humanise(game.side_to_move or '')} to move"
     playing = game.status == "playing"
-    return TurnChip(game.turn, game.step, (game.side_to_move or "") if playing else "", words)
+    return TurnChip(game.turn, game.step, (game.side_to_move or "") if playing else "", words, game.status)
 
 
 @router.get("/games/{game_id}/map/turn", response_class=HTMLResponse)
@@ -237,12 +239,15 @@ def stand_choice_page(
 @dataclass(frozen=True)
 class TemplateCard:
     """A template's card for one seat: its title, a line saying who may move it, and its buttons where the
-    seat may (its coverage filled in below by table-coverage.js)."""
+    seat may (its coverage filled in below by table-coverage.js): each a write to `api`, the template's own
+    URL, through the outbox (api-action.js), Turn 45° carrying the rotation it turns it to."""
 
     template_id: int
     title: str
     line: str
     movable: bool
+    api: str = ""
+    turned: float = 0.0  # the rotation "Turn 45°" sets: 45 degrees on from where it lies
 
     def context(self) -> dict[str, object]:
         """The context `_template_card.html` renders."""
@@ -264,7 +269,12 @@ def template_card(game: Game, viewer: Viewer, template_id: int) -> TemplateCard:
         else "The other side's template: only they and the referee move it."
     )
     return TemplateCard(
-        template_id, f"{humanise(str(t['kind']))} · {humanise(str(t['side']))}", line, movable
+        template_id,
+        f"{humanise(str(t['kind']))} · {humanise(str(t['side']))}",
+        line,
+        movable,
+        f"/api/v1/games/{game.pk}/templates/{template_id}",
+        (float(t["rotation"]) + 45) % 360,
     )
 
 

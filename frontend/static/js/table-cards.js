@@ -9,9 +9,9 @@
     if (!m || !tool || !box) return;
     const shown = box.querySelector("[data-card-drawn]");
 
-    const turn = document.querySelector("[data-map-turn]");
-    const offer = () => { tool.hidden = turn?.dataset.sideToMove !== m.root.dataset.role; };
-    if (turn) new MutationObserver(offer).observe(turn, { attributes: true, attributeFilter: ["data-side-to-move"] });
+    // The side to move as the server's turn chip says, read anew by htmx (table-map.js).
+    const offer = () => { tool.hidden = document.querySelector("[data-map-turn]")?.dataset.sideToMove !== m.root.dataset.role; };
+    document.addEventListener("htmx:afterSettle", offer);
     offer();
 
     const render = async (answer) => {

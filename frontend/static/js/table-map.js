@@ -25,7 +25,6 @@
   const learnNames = (units) => (units || []).forEach((u) => {
     if (u.short_name) names[u.id] = { ...names[u.id], full: u.full_name || u.short_name, short: u.short_name };
   });
-  const mayActFor = (side) => role === "referee" || role === side;
   const clamp = (v, most) => Number(Math.max(0, Math.min(most, v)).toFixed(2));
   const onTheTable = ([x, y]) => [clamp(x, W), clamp(y, LEN)];
   const mapChanged = () => window.dispatchEvent(new CustomEvent("firestep:map-changed"));
@@ -177,7 +176,7 @@
     const cls = `tpl-${t.side}${selectedTemplate === id ? " selected" : ""}`;
     const shape = L.polygon(templateShape(t), { ...drawIn("templates"), className: `tpl ${cls}`, interactive: false }).addTo(layers.templates);
     shape.getElement()?.setAttribute("data-template", String(id));
-    const movable = mayActFor(t.side) && model.turn.status !== "finished";
+    const movable = (role === "referee" || role === t.side) && model.turn.status !== "finished";
     const handle = L.marker(toLL([t.x, t.y]), {
       draggable: movable, autoPan: true, keyboard: false, title: `${humanise(t.kind)} template of the ${t.side}`,
       icon: L.divIcon({
@@ -189,22 +188,18 @@
     handle.getElement()?.setAttribute("data-template-handle", String(id));
     handle.on("click", () => selectTemplate(id));
     handle.on("drag", () => { const [x, y] = fromLL(handle.getLatLng()); shape.setLatLngs(templateShape({ ...t, x, y })); });
-    handle.on("dragend", () => {
+    // Dropped: shown there at once, the answer or the stream sets its version; refused, put back.
+    handle.on("dragend", async () => {
       const [x, y] = onTheTable(fromLL(handle.getLatLng()));
-      patchTemplate(t, { x, y }, "The template's move was not saved; it is back where it was.");
+      model.templates.set(id, { ...t, x, y });
       selectTemplate(id);
+      mapChanged();
+      const result = await send(`${api}/templates/${id}`, { method: "PATCH", body: { x, y } });
+      if (failed(result)) { notice(refusal(result, "The template's move was not saved; it is back where it was.")); model.templates.set(id, t); drawTemplate(id); }
+      else if (result.ok && result.data) model.setTemplate(result.data.template);
+      mapChanged();
     });
     templateLayers.set(id, { shape, handle });
-  };
-  // A template moved or turned: shown at once, the answer or the stream sets its version; refused, put back.
-  const patchTemplate = async (t, change, said) => {
-    model.templates.set(t.id, { ...t, ...change });
-    drawTemplate(t.id);
-    mapChanged();
-    const result = await send(`${api}/templates/${t.id}`, { method: "PATCH", body: change });
-    if (failed(result)) { notice(refusal(result, said)); model.templates.set(t.id, t); drawTemplate(t.id); }
-    else if (result.ok && result.data) model.setTemplate(result.data.template);
-    mapChanged();
   };
   const drawTemplates = () => {
     layers.templates.clearLayers();
@@ -216,29 +211,11 @@
   const renderAll = () => {
     drawCloth();
     window.dispatchEvent(new CustomEvent("firestep:map-redraw"));
-    [drawStands, drawTemplates, drawRuler, drawTurn].forEach((draw) => draw());
+    [drawStands, drawTemplates, drawRuler].forEach((draw) => draw());
   };
 
-  // The turn's chip is the server's (app/pages/map_cards.py), read as the model's turn changes and put in the
-  // page's own chip (table-cards.js watches it); the newest read wins.
-  const turnBox = document.querySelector("[data-map-turn]");
-  let turnAsked = 0;
-  const readTurn = async () => {
-    const mine = ++turnAsked;
-    const part = await read(`/games/${game}/map/turn`);
-    if (mine !== turnAsked || !part) return;
-    Object.assign(turnBox.dataset, part.dataset); // its turn, step and side to move
-    turnBox.textContent = part.textContent;
-  };
-  const drawTurn = () => {
-    const t = model.turn;
-    // The referee's way on to the table's editor lasts while the game is in set-up.
-    document.querySelectorAll("[data-edit-table]").forEach((a) => { a.hidden = t.status !== "setup"; });
-    // Templates are laid, turned and taken off until the game's end, which refuses them.
-    const over = t.status === "finished";
-    document.querySelectorAll("[data-tool='templates']").forEach((b) => { b.hidden = over; });
-    if (over && (panelShows === "templates" || panelShows === "template")) showPanel(null);
-  };
+  // The turn's chip is the server's (app/pages/map_cards.py), read by htmx (map.html) as the model's turn changes.
+  const readTurn = () => window.htmx?.trigger("[data-turn-line]", "firestep:turn-read");
 
   let selectedStand = null;
   let shownStep = null; // the step of the game when the stand's card was last drawn
@@ -330,22 +307,9 @@
     showPanel("template");
     window.dispatchEvent(new CustomEvent("firestep:template-selected", { detail: { id } }));
   };
-  const templateAction = async (action) => {
-    const t = model.templates.get(selectedTemplate);
-    if (!t) return;
-    if (action === "turn") patchTemplate(t, { rotation: (t.rotation + 45) % 360 }, "The turn was not saved.");
-    if (action === "remove") {
-      const result = await send(`${api}/templates/${t.id}`, { method: "DELETE" });
-      if (failed(result)) { notice(refusal(result, "The template is still on the table: the removal was not saved.")); return; }
-      model.dropTemplate(t.id, result.ok && result.data ? result.data.event_id : t.version);
-      selectedTemplate = null;
-      showPanel(null);
-    }
-  };
-  let templateSide = "attacker";
   const addTemplate = async (kind) => {
     const [x, y] = onTheTable(fromLL(map.getCenter()));
-    const side = role === "referee" ? templateSide : role;
+    const side = role === "referee" ? document.querySelector("[data-template-side]:checked").value : role;
     const body = { kind, x, y, rotation: side === "defender" ? 270 : 90, ...(role === "referee" ? { side } : {}) };
     const result = await send(`${api}/templates`, { body });
     if (failed(result)) notice(refusal(result, "The template was not laid: check the connection."));
@@ -470,12 +434,6 @@
     }
     const add = event.target.closest("[data-add-template]");
     if (add) { addTemplate(add.dataset.addTemplate); return; }
-    const side = event.target.closest("[data-template-side]");
-    if (side) {
-      templateSide = side.dataset.templateSide;
-      document.querySelectorAll("[data-template-side]").forEach((b) => b.setAttribute("aria-pressed", String(b === side)));
-      return;
-    }
     const choice = event.target.closest("[data-stand-choice]");
     if (choice) { showStand(Number(choice.dataset.standChoice), true); return; }
     const sa = event.target.closest("[data-stand-action]");
@@ -483,28 +441,25 @@
       // A greyed act of the card is the referee's to do anyway, as on the board (table-act.js tells the rest).
       const greyed = sa.matches("[data-act-greyed]");
       if (!greyed || (role === "referee" && mayOverride(sa.title))) standAction(sa.dataset.standAction, greyed);
-      return;
     }
-    const ta = event.target.closest("[data-template-action]");
-    if (ta) templateAction(ta.dataset.templateAction);
   });
 
   // A new step, or the game's end: the open card shows what may be done now (its acts read anew).
   const newStep = () => { if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand); };
   model.listen((what) => {
     if (what.all || what.turn) readTurn();
-    if (what.all) { renderAll(); mapChanged(); newStep(); return; }
-    if (what.changed) {
-      for (const id of what.changed) { const u = model.units.get(id); if (u) drawStand(u); }
-      if (map.hasLayer(layers.labels)) declutter();
-    }
+    if (what.all) renderAll();
+    for (const id of what.changed || []) { const u = model.units.get(id); if (u) drawStand(u); }
+    if (what.changed && map.hasLayer(layers.labels)) declutter();
     if (what.changed && selectedStand && what.changed.has(selectedStand)) showStand(selectedStand);
     if (what.template !== undefined) drawTemplate(what.template);
-    if (what.turn) {
-      drawTurn();
-      if (model.turn.status === "finished") for (const id of model.templates.keys()) drawTemplate(id);
-      newStep();
-    }
+    // Templates are laid, turned and taken off until the game's end, which refuses them; while it is played, a
+    // template's card is read anew as it changes (its Turn 45° carries the rotation it turns it to).
+    const over = model.turn.status === "finished";
+    if (over && what.turn && panelShows?.startsWith("template")) showPanel(null);
+    if (over && what.turn && !what.all) drawTemplates();
+    else if (!over && (what.all || what.template === selectedTemplate) && panelShows === "template") selectTemplate(selectedTemplate);
+    if (what.turn) newStep();
     if (what.units || what.templates) mapChanged();
   });
 
@@ -525,29 +480,24 @@
   }, (status) => {
     notice(status === 401 || status === 403 ? "Join this game to see its table." : "The table could not be loaded; check the connection.");
   }).finally(() => { loading = null; }));
-  let pendingRead = null;
-  // Many frames in a burst (a new turn brings several) are read back once; the units only where a frame asked.
-  const readBack = (what) => {
-    clearTimeout(pendingRead);
-    pendingRead = setTimeout(() => { const units = what.has("units"); what.clear(); readTable(units).catch(() => null); }, 40);
-  };
+  // Frames in a burst (a new turn brings several) are read back once, the units only where a frame asked; the
+  // state they carry (when the game itself changed) set once for frames that come together, as of the newest.
   const wanted = new Set();
-  // The state frames carry, set once for frames that come together: setting it redraws the whole table.
-  let carried = null;
-  const setCarried = (state, id) => {
-    if (carried === null) setTimeout(() => { const s = carried; carried = null; model.setState(s, null); }, 0);
-    if (carried === null || id >= carried.last_event_id) carried = { ...state, last_event_id: id };
-  };
+  let [pendingRead, carried] = [null, null];
   document.addEventListener("firestep:event", (e) => {
     const ev = e.detail;
     let need = model.apply(ev);
-    // The frame carries the game's state when the game itself changed: nothing to read back for it.
     if (need.includes("state") && ev.state) {
-      setCarried(ev.state, Math.max(ev.id, Number(ev.as_of_event) || 0)); // as of the newest event it holds
+      const id = Math.max(ev.id, Number(ev.as_of_event) || 0); // as of the newest event it holds
+      if (carried === null) setTimeout(() => { const s = carried; carried = null; model.setState(s, null); }, 0);
+      if (carried === null || id >= carried.last_event_id) carried = { ...ev.state, last_event_id: id };
       need = need.filter((n) => n !== "state");
     }
     root.dataset.lastEvent = String(Math.max(Number(root.dataset.lastEvent || 0), ev.id || 0));
-    if (need.length) { need.forEach((n) => wanted.add(n)); readBack(wanted); }
+    if (!need.length) return;
+    need.forEach((n) => wanted.add(n));
+    clearTimeout(pendingRead);
+    pendingRead = setTimeout(() => { const units = wanted.has("units"); wanted.clear(); readTable(units).catch(() => null); }, 40);
   });
   document.addEventListener("firestep:resync", () => load());
   // A write of this device (or the outbox's kept taps): its frame brings it while the stream is connected.

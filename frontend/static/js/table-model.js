@@ -15,81 +15,43 @@
     const emit = (what) => listeners.forEach((fn) => fn(what));
     // A template's version newer than the model's, and than its removal's (a late "moved" must not revive it).
     const newer = (t) => !(templates.get(t.id)?.version >= t.version) && (removed.get(t.id) || 0) < t.version;
-    // Kinds whose payload says exactly what changed; any other kind changes the board or the turn, which the
-    // model reads back from the game (they are rare: a turn, an arrival, a barrage step).
-    const UNIT_KINDS = new Set(["move", "marker", "unit-update", "undo", "roll", "arrival-roll", "arrival-fire", "end-of-turn", "fire-plan-arrival"]);
-    // The referee's acts on the clock (app.core.touched.CLOCK_KINDS): neither a stand nor the game changes
-    // (the clock is in the frame, game-clock.js), so nothing is read back and the table is not redrawn.
-    const CLOCK_KINDS = new Set(["clock-paused", "clock-resumed", "clock-time-given", "clock-limits-set"]);
 
+    // Each of `map`'s items as of event `v`: one the state lacks goes, unless newer than it.
+    const keepOnly = (map, ids, v, versionOf) => { for (const [id, x] of map) if (!ids.has(id) && versionOf(x) <= v) map.delete(id); };
     const setState = (state, unitList) => {
-      asOf = Math.max(asOf, Number(state.last_event_id) || 0);
       const v = Number(state.last_event_id) || 0;
+      asOf = Math.max(asOf, v);
       if (unitList) {
-        const seen = new Set();
-        for (const u of unitList) {
-          const cur = units.get(u.id);
-          seen.add(u.id);
-          if (cur && cur.v > v) continue;
-          units.set(u.id, { ...u, v });
-        }
-        for (const id of [...units.keys()]) if (!seen.has(id) && units.get(id).v <= v) units.delete(id);
+        for (const u of unitList) if (!(units.get(u.id)?.v > v)) units.set(u.id, { ...u, v });
+        keepOnly(units, new Set(unitList.map((u) => u.id)), v, (u) => u.v);
       }
-      const b = state.board || {};
+      const laid = (state.board || {}).templates || [];
       // What the table draws, before: a state that changes only the turn (a step, the game's end) redraws the
       // turn alone, not every stand (a whole redraw of a big table costs a phone a second or more).
-      const drawnBefore = JSON.stringify([board.drawn, terrain, [...templates.values()]]);
+      const drawn = () => JSON.stringify([board.drawn, terrain, [...templates.values()]]);
+      const drawnBefore = drawn();
       if (board.v <= v) {
         board = { drawn: state.board_drawn || [], v };
         if (state.terrain) terrain = state.terrain;
       }
-      const fresh = new Set();
-      for (const t of b.templates || []) {
-        fresh.add(t.id);
-        if (newer(t)) templates.set(t.id, { ...t });
-      }
-      for (const [id, t] of [...templates]) if (!fresh.has(id) && t.version <= v) templates.delete(id);
-      if (turn.v <= v) {
-        turn = { status: state.status, turn: state.turn, side_to_move: state.side_to_move, step: state.step, v };
-      }
-      if (!unitList && drawnBefore === JSON.stringify([board.drawn, terrain, [...templates.values()]])) {
-        emit({ turn: true });
-        return;
-      }
-      emit({ units: true, templates: true, board: true, turn: true, all: true });
+      for (const t of laid) if (newer(t)) templates.set(t.id, { ...t });
+      keepOnly(templates, new Set(laid.map((t) => t.id)), v, (t) => t.version);
+      if (turn.v <= v) turn = { status: state.status, turn: state.turn, side_to_move: state.side_to_move, step: state.step, v };
+      const turnAlone = !unitList && drawnBefore === drawn();
+      emit(turnAlone ? { turn: true } : { units: true, templates: true, board: true, turn: true, all: true });
     };
 
-    const applyChanges = (ev, changed) => {
-      const changes = ev.payload && Array.isArray(ev.payload.changes) ? ev.payload.changes : [];
-      let unknown = false;
-      for (const c of changes) {
-        if (!c || c.unit === undefined || !c.field || !("after" in c)) continue;
-        const u = units.get(c.unit);
-        if (!u) { unknown = true; continue; }
-        if (u.v > ev.id) continue;
-        u[c.field] = c.after;
-        u.v = ev.id;
-        changed.add(c.unit);
-      }
-      return unknown;
-    };
-
-    // A frame's units are as of `as_of_event` (read when it was rendered, which may be after newer events).
-    const applyUnits = (ev, changed) => {
-      let unknown = false;
-      const v = Math.max(ev.id, Number(ev.as_of_event) || 0);
-      for (const u of ev.units) {
-        const cur = units.get(u.id);
-        if (!cur) { unknown = true; continue; }
-        if (cur.v > v) continue;
-        units.set(u.id, { ...cur, ...u, v }); // the names read with /units stay
-        changed.add(u.id);
-      }
-      return unknown;
-    };
+    // A write's changes, or a frame's units as /units answers them (the names read with /units stay), each
+    // where newer than the model's unit (`v`); answers whether a unit was unknown.
+    const applyTo = (items, v, changed, idOf, next) => items.reduce((unknown, item) => {
+      const u = units.get(idOf(item));
+      if (u && u.v <= v) { units.set(u.id, { ...next(u, item), v }); changed.add(u.id); }
+      return unknown || !u;
+    }, false);
 
     // One stream frame. Answers what the caller must read back: "units" (a unit the model does not know),
-    // "state" (the board or the turn changed in ways the frame does not spell out), or nothing.
+    // "state" (the game changed: the server judges it, app.core.touched.touches_game, and sends its state in the
+    // frame; a frame with no room for its parts, `refetch`, or a new turn the frame does not spell out), or nothing.
     const apply = (ev) => {
       if (!ev || typeof ev.id !== "number") return [];
       const need = [];
@@ -106,13 +68,16 @@
       if (ev.kind === "template-placed" || ev.kind === "template-moved") {
         setTemplate({ ...t, version: ev.id });
       } else if (ev.kind === "template-removed") {
-        dropTemplate(t.id, ev.id, true);
+        dropTemplate(t.id, ev.id);
       } else {
-        // A frame of the map's view (live.js, data-live-view="map") carries the units it touched as /units
-        // answers them; an older frame, or one too big to carry them, carries only the changes.
-        const unknown = Array.isArray(ev.units) ? applyUnits(ev, changed) : applyChanges(ev, changed);
+        // A frame of the map's view (live.js, data-live-view="map") carries the units it touched, as of
+        // `as_of_event` (read when it was rendered, maybe after newer events); one too big, only the changes.
+        const changes = (Array.isArray(ev.payload?.changes) ? ev.payload.changes : []).filter((c) => c && c.unit !== undefined && c.field && "after" in c);
+        const unknown = Array.isArray(ev.units)
+          ? applyTo(ev.units, Math.max(ev.id, Number(ev.as_of_event) || 0), changed, (u) => u.id, (u, item) => ({ ...u, ...item }))
+          : applyTo(changes, ev.id, changed, (c) => c.unit, (u, c) => ({ ...u, [c.field]: c.after }));
         if (unknown || ev.kind === "unit-added" || ev.kind === "forces-built") need.push("units");
-        if ((!UNIT_KINDS.has(ev.kind) && !CLOCK_KINDS.has(ev.kind)) || ev.kind === "fire-plan-arrival") need.push("state");
+        if (ev.state || ev.refetch) need.push("state");
         if (changed.size) emit({ units: true, changed });
       }
       asOf = Math.max(asOf, ev.id);
@@ -125,10 +90,10 @@
       templates.set(t.id, { ...t });
       emit({ templates: true, template: t.id });
     };
-    // Removed as of event `version` (from a frame: only a template older than it; the write's answer: at once).
-    const dropTemplate = (id, version, older = false) => {
+    // Removed as of event `version`: a template older than it goes, and a late "moved" never revives it.
+    const dropTemplate = (id, version) => {
       removed.set(id, Math.max(removed.get(id) || 0, version));
-      if ((!older || templates.get(id)?.version < version) && templates.delete(id)) emit({ templates: true, template: id });
+      if (templates.get(id)?.version < version && templates.delete(id)) emit({ templates: true, template: id });
     };
 
     return {
@@ -141,7 +106,6 @@
       setState,
       apply,
       setTemplate,
-      dropTemplate,
       listen: (fn) => listeners.push(fn),
     };
   };

@@ -118,3 +118,34 @@ def test_the_head_greys_the_map_s_moves_the_pipeline_refuses_with_its_sentence(c
             overridable = referee and o["kind"] == "move"
             assert ('aria-disabled="true"' in said) is not overridable, said
             assert ("the referee may override" if overridable else f"{o['label']}, not now: ") in said, said
+
+
+def test_a_template_s_card_writes_its_turn_and_removal_and_the_turn_chip_says_the_game_s_status(
+    client: TestClient,
+) -> None:
+    """A template's Turn 45° and "Take it off the table" are the server's writes (issue 67): each a button writing
+    to the template's URL through the outbox, the turn carrying the rotation 45 degrees on from where the template
+    lies, once round past 360; and the turn chip carries the game's status, which map.css shows the table's editor
+    and the templates by (set-up, then played)."""
+    g = new_game(client)
+    assert 'data-status="setup"' in card(client, g, g.attacker, "turn")[1]
+    start_game(client, g)
+    assert 'data-status="playing"' in card(client, g, g.attacker, "turn")[1]
+    laid = client.post(
+        f"/api/v1/games/{g.id}/templates",
+        headers=g.attacker,
+        json={"kind": "artillery", "x": 60, "y": 90, "rotation": 330},
+    )
+    tid = laid.json()["template"]["id"]
+    api = f"/api/v1/games/{g.id}/templates/{tid}"
+    part = html.unescape(card(client, g, g.attacker, f"templates/{tid}/card")[1])
+    turn = re.search(
+        r'data-template-action="turn" data-api="([^"]+)" data-method="PATCH" data-body=\'([^\']+)\'', part
+    )
+    assert turn is not None and turn.group(1) == api and turn.group(2) == '{"rotation": 15.0}', part
+    assert f'data-template-action="remove" data-api="{api}" data-method="DELETE"' in part
+    # The body as api-action.js sends it turns the template there.
+    turned = client.patch(api, headers=g.attacker, json={"rotation": 15.0})
+    assert turned.status_code == 200 and turned.json()["template"]["rotation"] == 15.0, turned.text
+    part = html.unescape(card(client, g, g.attacker, f"templates/{tid}/card")[1])
+    assert '{"rotation": 60.0}' in part
