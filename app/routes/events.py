@@ -380,7 +380,9 @@ def _map_parts(
                 ("score", viewer.role, at),
                 functools.partial(_score_now, session, game, shared, at, viewer.role),
             )
-            part["score_panel"] = score_panel.frame_panel(session, game, viewer.role, "map", shared, at)
+            panel = score_panel.frame_panel(session, game, viewer.role, "map", shared, at)
+            if panel is not None:  # none where they show what this seat's streams were last sent
+                part["score_panel"] = panel
         if e["kind"] == score_service.FINISHED and game.status == "finished":  # result-line.js swaps it in
             part["result"] = shared.get("result", lambda: _result_line(session, game))
         out.append(part)
