@@ -6,8 +6,9 @@ renders them for one seat. Read from the same service that answers `GET /api/v1/
 seat's and the referee's until they score (issue 69); only the referee's seat is offered the calls, as only the referee may make one (`CallObjective`, refused to any other seat by the act pipeline).
 The referee's call is a button writing to `POST /api/v1/games/{id}/score/calls` through the outbox (api-action.js:
 kept offline, an idempotency key, sent once), after which the page reads the panels anew; a refusal is said in
-its one sentence. A live frame that may change the score carries the panels for its audience (`frame_panel`, in
-the map's and the board's views: rendered once per kind of seat and page), so no request follows it;
+its one sentence. A live frame that may change the score carries the panels for its audience where they changed
+(`frame_panel`, in the map's and the board's views: built once per kind of seat and page a wake-up, rendered only
+where they show what the feed last carried does not, `KeptPanels`), so no request follows it;
 frontend/static/js/game-score.js swaps them in, and reads them here as the page opens and after a resync."""
 
 from __future__ import annotations
