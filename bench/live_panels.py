@@ -31,6 +31,15 @@ score 58 / 263 / 536 -> 88 / 242 / 259 ms and 64 / 331 / 576 -> 118 / 428 / 480 
 112 / 302 / 322 ms and 106 / 385 / 430 -> 135 / 392 / 415 ms; the server's CPU alike (83-101 ms an act). The
 frame itself came later (score's median 55 -> 95 ms, move's 96 -> 111 ms) and is three times the bytes (the
 seat's score panels in every frame that may change the score: 2.4 -> 7.6 kB a score call, 3.6 -> 8.8 kB a move).
+Then (perf67, 2026-11-28, 4 runs x 25 acts a tree): a frame carries a seat's panels only where they changed (a move
+none: its frame 3.6 kB again), the map's stand names read of their columns alone (5-10 ms a frame before); before ->
+after, median / p99 / slowest (the frame's median): at load 3-11, score 62.8 / 401 / 538 (53.4) -> 81.2 / 315 / 422
+(58.9) ms, move 77.5 / 684 / 758 (68.5) -> 85.1 / 554 / 565 (74.4) ms. With game-score.js putting a frame's panels
+in place itself (htmx.swap's work per node was 10-20 ms of the page's 24 ms a call's frame), at load 6-11: score
+64.7 / 455 / 645 (54.7) -> 82.2 / 471 / 532 (67.8) ms, move 101.1 / 264 / 462 (88.7) -> 113.7 / 607 / 1091 (108.5)
+ms, the server's CPU an act 97.0 -> 84.1 (a call) and 90.1 -> 88.3 ms (a move); at load 8-17 every median was
+two to five times these (noise). The other page still reads /map/turn after each call and /map/coverage after
+each move (table-map.js, table-coverage.js): 2 requests an act against 1.
 """
 
 from __future__ import annotations

@@ -33,9 +33,9 @@ class EventFrame(EventOut):
     score: GameScore | None = Field(default=None, description="The score, where the event changed it")
     score_panel: str | None = Field(
         default=None,
-        description="view=map or board, where the event may change the score: the score's panels for this seat "
-        "(HTML, as GET /games/{id}/score/panel answers), beside the other parts' 8 KB; null where they alone "
-        "would pass 8 KB: read them",
+        description="view=map or board, where the event may change the score and they changed: the score's panels "
+        "for this seat (HTML, as GET /games/{id}/score/panel answers; absent: as last carried), beside the other "
+        "parts' 8 KB; null where they alone would pass 8 KB: read them",
     )
     result: str | None = Field(default=None, description="A finished game's result line (HTML)")
     notice: str | None = Field(

@@ -586,5 +586,7 @@ def board_view(
     at = clock_service.logged_at(events) if events else None
     for e, part in zip(events, parts, strict=True):
         if touches_score(e) and at is not None:
-            part["score_panel"] = score_panel.frame_panel(session, game, viewer.role, "board", shared, at)
+            panel = score_panel.frame_panel(session, game, viewer.role, "board", shared, at)
+            if panel is not None:  # none where they show what this seat's streams were last sent
+                part["score_panel"] = panel
     return parts

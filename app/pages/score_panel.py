@@ -6,24 +6,26 @@ renders them for one seat. Read from the same service that answers `GET /api/v1/
 seat's and the referee's until they score (issue 69); only the referee's seat is offered the calls, as only the referee may make one (`CallObjective`, refused to any other seat by the act pipeline).
 The referee's call is a button writing to `POST /api/v1/games/{id}/score/calls` through the outbox (api-action.js:
 kept offline, an idempotency key, sent once), after which the page reads the panels anew; a refusal is said in
-its one sentence. A live frame that may change the score carries the panels for its audience (`frame_panel`, in
-the map's and the board's views: rendered once per kind of seat and page), so no request follows it;
+its one sentence. A live frame that may change the score carries the panels for its audience where they changed
+(`frame_panel`, in the map's and the board's views: built once per kind of seat and page a wake-up, rendered only
+where they show what the feed last carried does not, `KeptPanels`), so no request follows it;
 frontend/static/js/game-score.js swaps them in, and reads them here as the page opens and after a resync."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Annotated
 
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from app.core import live
 from app.core.routing import Router
-from app.data.models import Game
+from app.data.models import Game, Unit
 from app.data.schemas_clock import SideClockOut
 from app.data.schemas_score import GameScore, ObjectiveScoreOut
 from app.deps import GameId, NowDep, SessionDep, SettingsDep
@@ -32,9 +34,16 @@ from app.pages.templates import humanise, rule_state, templates
 from app.services import clock as clock_service
 from app.services import score as score_service
 from app.services import secret_objectives, unit_names
-from app.services import units as units_service
 
-__all__ = ["ScorePanel", "frame_panel", "frame_score", "score_panel", "score_panel_page"]
+__all__ = [
+    "KeptPanels",
+    "ScorePanel",
+    "frame_panel",
+    "frame_score",
+    "render_panel",
+    "score_panel",
+    "score_panel_page",
+]
 
 router = Router()
 
@@ -308,10 +317,15 @@ def panel_of(
 
 
 def stand_names(session: Session, game: Game) -> dict[int, str]:
-    """Each stand's short name, as the map's labels show it (the units' read, app.services.unit_names)."""
-    return {
-        pk: short for pk, (_, short) in unit_names.names(units_service.list_units(session, game.pk)).items()
-    }
+    """Each stand's short name, as the map's labels show it (the units' read, app.services.unit_names): read of
+    the columns naming reads alone (no unit's row object made: a live frame's panels read them per change)."""
+    named = select(col(Unit.id), col(Unit.parent_id), col(Unit.side), col(Unit.level))
+    rows = session.execute(
+        named.add_columns(col(Unit.kind), col(Unit.name))
+        .where(col(Unit.game_id) == game.pk)
+        .order_by(col(Unit.id))
+    )
+    return {pk: short for pk, (_, short) in unit_names.names([unit_names.Named(*r) for r in rows]).items()}
 
 
 def score_panel(session: Session, game: Game, role: str, now: datetime, view: str = VIEWS[0]) -> ScorePanel:
@@ -358,22 +372,54 @@ def frame_score(session: Session, game: Game, shared: live.Shared, at: datetime,
     return score
 
 
-def frame_panel(session: Session, game: Game, role: str, view: str, shared: live.Shared, at: datetime) -> str:
+class KeptPanels:
+    """The panels each kind of seat and page (role, view) was last carried, kept by a game's feed between its
+    wake-ups (`live.Shared.kept`): as of the newest event of the read that built them (`upto`), without the
+    clocks' faces (game-clock.js runs them on; a running clock's differ each frame), as `ScorePanel`s."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.last: dict[tuple[str, str], tuple[int, ScorePanel]] = {}
+
+    def changed(self, role: str, view: str, panel: ScorePanel, upto: int) -> bool:
+        """Whether `panel`, built by a read up to event `upto`, shows what the panels last carried do not: each
+        read's newer than the last; an older read's (an audience that joined late rendering it) is carried."""
+        shown = replace(
+            panel, sides=tuple(replace(s, clock="" if not s.clock else "on") for s in panel.sides)
+        )
+        with self.lock:
+            was, before = self.last.get((role, view), (-1, None))
+            if upto <= was:
+                return True
+            self.last[(role, view)] = (upto, shown)
+            return shown != before
+
+
+def render_panel(game: Game, panel: ScorePanel) -> str:
+    """The panels as `_score_panel.html` renders them."""
+    return templates.get_template("_score_panel.html").render(game=game, **panel.context())
+
+
+def frame_panel(
+    session: Session, game: Game, role: str, view: str, shared: live.Shared, at: datetime
+) -> str | None:
     """The panels a live frame carries (`score_panel`) to a seat of `role`: the referee's with its calls, a side's
-    without and with its own secret objectives, for the map's page or the board's; rendered once per
-    wake-up for each, as `GET /games/{id}/score/panel` answers that seat (its clocks as of `at`, frame_score)."""
-    html: str = shared.get(
-        ("score-panel", role, view, at),
-        lambda: templates.get_template("_score_panel.html").render(
-            game=game,
-            **panel_of(
-                game,
-                frame_score(session, game, shared, at, role),
-                role == "referee",
-                view,
-                shared.get("seals", lambda: secret_objectives.commitments(session, game.pk)),
-                shared.get("stand-names", lambda: stand_names(session, game)) if view == "map" else None,
-            ).context(),
-        ),
-    )
+    without and with its own secret objectives, for the map's page or the board's, as `GET /games/{id}/score/panel`
+    answers that seat (its clocks as of `at`, frame_score); None where they show what the feed's last frames
+    carried to such seats (`KeptPanels`: a stand moved on no objective changes none). Built once per wake-up of
+    the feed for each, and rendered only where they changed."""
+
+    def build() -> str | None:
+        panel = panel_of(
+            game,
+            frame_score(session, game, shared, at, role),
+            role == "referee",
+            view,
+            shared.get("seals", lambda: secret_objectives.commitments(session, game.pk)),
+            shared.get("stand-names", lambda: stand_names(session, game)) if view == "map" else None,
+        )
+        kept: KeptPanels = shared.kept.get("score-panels", KeptPanels)
+        return render_panel(game, panel) if kept.changed(role, view, panel, shared.newest) else None
+
+    html: str | None = shared.get(("score-panel", role, view, at), build)
     return html

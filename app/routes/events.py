@@ -136,7 +136,7 @@ async def stream_game(
             description="What each frame carries besides the event, to apply it without a request: `map` the "
             "units it touched (as /units answers them) and, when the game itself changed, its state (as "
             "/state, without the terrain); `board` the referee board's pieces it changed (HTML); `map` and `board` "
-            "the score's panels for this seat (HTML) where the event may change the score; `counters` that "
+            "the score's panels for this seat (HTML) where the event changed them; `counters` that "
             "the page of counters reads its panels anew (and a finished game's result line); any with "
             "`as_of_event`, the newest event its parts may hold (read when the frame is rendered, which may be "
             "after newer events: apply them as of that event). A frame too big for that carries `refetch: true` "
@@ -380,7 +380,9 @@ def _map_parts(
                 ("score", viewer.role, at),
                 functools.partial(_score_now, session, game, shared, at, viewer.role),
             )
-            part["score_panel"] = score_panel.frame_panel(session, game, viewer.role, "map", shared, at)
+            panel = score_panel.frame_panel(session, game, viewer.role, "map", shared, at)
+            if panel is not None:  # none where they show what this seat's streams were last sent
+                part["score_panel"] = panel
         if e["kind"] == score_service.FINISHED and game.status == "finished":  # result-line.js swaps it in
             part["result"] = shared.get("result", lambda: _result_line(session, game))
         out.append(part)
