@@ -414,6 +414,17 @@ def test_the_touch_sizes_and_terrain_kinds_with_the_rules_cover_and_bad_shapes_r
     ed.press(page.locator("[data-piece-action=delete]"))
     assert ed.pieces() == 0 and ed.doc()["terrain"]["features"] == []
 
+    # On a phone the page scrolls: a refusal of a section's button, below the table, is said where the finger
+    # is (it was left above the table, off the screen: session 20's newcomer).
+    page.set_viewport_size(PHONE)
+    settled(page)
+    page.get_by_label("Kind of terrain").select_option("road")
+    page.locator("[data-terrain-breadth]").fill("")
+    ed.press(page.locator("[data-draw=Line]"))
+    expect(page.locator("#net-status")).to_contain_text("needs its width in cm")
+    assert page.evaluate("window.scrollY") > 0
+    expect(page.locator("#net-status")).to_be_in_viewport()
+
 
 def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
     # (An unknown scenario's editor is a 404 page: test_scenario_editor_http.py.)
