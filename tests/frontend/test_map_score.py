@@ -93,6 +93,8 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
     expect(chip.locator("[data-score-flag]")).to_have_text("1 contested")
 
     # The referee's call in two taps: the bridge, then whose it is.
+    asked: list[str] = []
+    attacker.on("request", lambda r: asked.append(r.url))
     tap_on_top(referee, label)
     card = referee.locator("[data-panel=objective]")
     expect(card.get_by_role("heading", name="Bridge 1")).to_be_visible()
@@ -114,6 +116,13 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
         "data-holder", "defender"
     )
     expect(attacker.locator("[data-score-chip] [data-side-points=defender] b")).to_have_text("1")
+    # ... from the frame alone: no read of its panels nor of the turn's chip (the call changes no turn; a read
+    # after each such frame made the act later: session 20's bench). A request sent after the frame was taken
+    # is reported after any it made (the browser's events come in order).
+    attacker.evaluate("() => fetch('/health')")
+    assert [u for u in asked if "/health" in u] and not [
+        u for u in asked if "/map/turn" in u or "/panel" in u
+    ]
     expect(attacker.locator("[data-objective-shape=bridge-1]")).to_have_class("objective holder-defender")
 
     # The other sizes, layout only: the chip in sight, its dashboard in one tap, nothing serious for axe-core.

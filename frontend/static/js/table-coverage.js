@@ -8,7 +8,7 @@
     if (!m || !list) return;
     const url = `/games/${m.root.dataset.game}/map/coverage`;
     const applied = new Map(); // template id -> what its last tap did, said again after each read
-    let [seq, timer] = [0, null];
+    let [seq, timer, none] = [0, null, false]; // none: the last read had no template (nor has the table now)
 
     const blockOf = (id) => list.querySelector(`[data-coverage-template="${id}"]`);
     const sayApplied = (box, id) => {
@@ -27,11 +27,13 @@
       here.replaceChildren(copy);
     };
     const update = async () => {
+      if (none && !m.model.templates.size) return; // nothing laid covers anything: no read (a stand's move)
       const mine = ++seq;
       const part = await window.firestepDom.read(url);
       if (mine !== seq) return; // a newer change is being worked out
       if (!part) { m.notice("What a template covers could not be worked out; check the connection."); return; }
       list.replaceChildren(part);
+      none = !m.model.templates.size;
       for (const box of list.querySelectorAll("[data-coverage-template]")) sayApplied(box, box.dataset.coverageTemplate);
       showSelected();
       m.setCover(Object.entries(JSON.parse(part.dataset.cover)).map(([id, cls]) => [Number(id), cls]));

@@ -36,9 +36,11 @@
       }
       for (const t of laid) if (newer(t)) templates.set(t.id, { ...t });
       keepOnly(templates, new Set(laid.map((t) => t.id)), v, (t) => t.version);
+      const said = (t) => [t.status, t.turn, t.side_to_move, t.step].join("|"), turnBefore = said(turn);
       if (turn.v <= v) turn = { status: state.status, turn: state.turn, side_to_move: state.side_to_move, step: state.step, v };
-      const turnAlone = !unitList && drawnBefore === drawn();
-      emit(turnAlone ? { turn: true } : { units: true, templates: true, board: true, turn: true, all: true });
+      // A state that changes neither the drawing nor the turn (a score call's frame) is not told: no panel read.
+      if (!unitList && drawnBefore === drawn()) { if (said(turn) !== turnBefore) emit({ turn: true }); return; }
+      emit({ units: true, templates: true, board: true, turn: true, all: true });
     };
 
     // A write's changes, or a frame's units as /units answers them (the names read with /units stay), each
