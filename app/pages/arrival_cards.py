@@ -5,15 +5,18 @@ side) or, once applied, what it did in words with its Undo. Built from the one a
 `app.services.arrivals.cards` (the same that answers GET /api/v1/games/{id}/arrivals), per seat by
 `_arrival_cards.html`; frontend/static/js/table-arrivals.js reads it anew on the live stream and keeps the taps
 (a stand tapped on the map lays a shot, the apply and the Undo through the outbox). The shots laid so far are
-the script's until applied: they come as the read's `shot` query, so the card counts them as it draws them."""
+the read's `shot` query: the card counts them as it draws them and carries the query each tap reads next (a shot
+more, Clear) and the body its apply sends, so the script keeps no count of its own."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -73,12 +76,14 @@ class DiceRow:
 @dataclass(frozen=True)
 class ShotButton:
     """A stand under the fire a shot may be laid on (its roll's key), the shots laid on it so far and, where one
-    more would be refused, the sentence that says why (a tap shows it and lays nothing)."""
+    more would be refused, the sentence that says why (a tap shows it and lays nothing); else `read`, the shots
+    query with this one more."""
 
     key: str
     unit_id: int
     text: str
     refused: str
+    read: str = ""
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,8 @@ class Done:
 class ArrivalCard:
     """One arrived item's card for one seat. `mine`: this seat applies it (its side or the referee);
     `laying`: the card whose shots a stand tapped on the map lays (one at most on the page); `laid` the shots
-    laid so far of `shots` (0: the card makes every roll)."""
+    laid so far of `shots` (0: the card makes every roll), by roll key in `laid_by`; `clear` the shots query
+    without this card's, `body` what its Roll and apply sends."""
 
     item_id: int
     side: str
@@ -114,14 +120,19 @@ class ArrivalCard:
     shot_buttons: tuple[ShotButton, ...]
     dice_rows: tuple[DiceRow, ...]
     done: Done | None
+    laid_by: tuple[tuple[str, int], ...] = ()
+    clear: str = ""
+    body: str = "{}"
 
 
 @dataclass(frozen=True)
 class Arrivals:
-    """The turn's arrival cards for one seat, and the tool bar's words for them ("1 arrival")."""
+    """The turn's arrival cards for one seat, the tool bar's words for them ("1 arrival") and the shots laid on
+    them as the read's query (`query`: those the cards took, the next read's)."""
 
     cards: tuple[ArrivalCard, ...]
     label: str
+    query: str = ""
 
     def context(self) -> dict[str, object]:
         """The context `_arrival_cards.html` renders (tests/app/games/test_arrival_cards_page.py holds the two together)."""
@@ -258,7 +269,25 @@ def _card(
         shot_buttons=_shot_buttons(c, stands, name, laid) if c.shots else (),
         dice_rows=_dice_rows([*([c.first] if c.first else []), *stands], name),
         done=_done(session, game, viewer, c.side, c.applied) if c.applied else None,
+        laid_by=tuple(laid.items()),
+        body=json.dumps({"shots": laid} if c.shots else {}),
     )
+
+
+def _with_queries(cards: Sequence[ArrivalCard]) -> tuple[tuple[ArrivalCard, ...], str]:
+    """Each card's taps with the shots query they read next: a shot more on a stand, or this card's cleared."""
+    held = [(c.item_id, k) for c in cards for k, n in c.laid_by for _ in range(n)]
+
+    def query(shots: Sequence[tuple[int, str]]) -> str:
+        return urlencode([("shot", f"{i}:{k}") for i, k in shots])
+
+    out = []
+    for c in cards:
+        more = tuple(
+            replace(b, read="" if b.refused else query([*held, (c.item_id, b.key)])) for b in c.shot_buttons
+        )
+        out.append(replace(c, shot_buttons=more, clear=query([h for h in held if h[0] != c.item_id])))
+    return tuple(out), query(held)
 
 
 def arrivals(session: Session, game: Game, viewer: Viewer, shots: Sequence[str] = ()) -> Arrivals:
@@ -284,7 +313,8 @@ def arrivals(session: Session, game: Game, viewer: Viewer, shots: Sequence[str] 
     if laying is not None:
         cards[laying] = replace(cards[laying], laying=True)
     n = len(cards)
-    return Arrivals(tuple(cards), f"{n} arrival{'' if n == 1 else 's'}")
+    taps, query = _with_queries(cards)
+    return Arrivals(taps, f"{n} arrival{'' if n == 1 else 's'}", query)
 
 
 @router.get("/games/{game_id}/map/arrivals", response_class=HTMLResponse)

@@ -1,7 +1,7 @@
 // The referee board follows the game: a stream frame (view=board) carries the pieces its event changed,
-// swapped by htmx out of band (app/pages/referee.py). A resync, a frame too big for its pieces (`refetch`)
-// and this device's write while the stream is down read what changed after the newest event shown
-// (#board[data-changes]?after=), retried until it succeeds: nothing missed, nothing applied twice.
+// swapped by htmx out of band (app/pages/referee.py; the Undo a new roll ends, deleted so). A resync, a frame
+// too big for its pieces (`refetch`) and this device's write while the stream is down read what changed after
+// the newest event shown (#board[data-changes]?after=), retried until it succeeds: nothing missed or twice.
 (() => {
   const board = () => document.getElementById("board");
   if (!board() || !window.htmx) return;
@@ -42,11 +42,6 @@
     if (keep && scroller.isConnected) scroller.scrollTop += scroller.scrollHeight - before;
     const log = document.getElementById("log");
     while (log.children.length > 60) log.lastElementChild.remove();
-    // A player may undo back to the last die roll only (app/services/undo.py): older Undo buttons go.
-    const lastRoll = Number(root.dataset.lastRoll) || 0;
-    for (const b of log.querySelectorAll("[data-player-undo]")) {
-      if (Number(b.closest("[data-event]").dataset.event) < lastRoll) b.remove();
-    }
     applied = Math.max(applied, Number(root.dataset.upto) || 0, Number(board().dataset.upto) || 0);
     board().dataset.upto = String(applied);
     document.dispatchEvent(new CustomEvent("firestep:board-updated"));

@@ -1,6 +1,6 @@
-// Arrived fire-plan fire as cards: the server's (app/pages/arrival_cards.py), read anew on the live stream.
-// This keeps the taps: the shots laid on a card that leaves them to its side (a stand tapped on the map or
-// its button, carried in the read as `shot`), the apply through the outbox, and Undo.
+// Arrived fire-plan fire as cards: the server's (app/pages/arrival_cards.py), read anew on the live stream. The
+// shots laid are the read's query, the cards' own: each tap carries the one it reads next (data-read, the card's
+// data-clear), its apply the body it sends. This keeps the taps, the map's pick, the apply and Undo (outbox).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -8,18 +8,12 @@
     const list = document.querySelector("[data-arrival-cards]");
     if (!m || !tool || !list) return;
     const url = `/games/${m.root.dataset.game}/map/arrivals`;
-    const laid = new Map(); // item id -> roll keys, a shot each, until its fire is applied
-    let seq = 0;
-    let timer = null;
-    let last = "";
-
-    const load = async () => {
+    let seq = 0, timer = null, last = "", query = "", tapped = Promise.resolve();
+    const load = async (next = query) => {
       const mine = ++seq;
-      const query = new URLSearchParams();
-      for (const [item, keys] of laid) keys.forEach((k) => query.append("shot", `${item}:${k}`));
-      const part = await window.firestepDom.read(`${url}?${query}`);
+      const part = await window.firestepDom.read(`${url}?${(query = next)}`);
       // The same card again is left as it is: the dice typed and a Why? opened stay.
-      if (!part || mine !== seq || part.outerHTML === last) return;
+      if (!part || mine !== seq || ((query = part.dataset.query), part.outerHTML === last)) return;
       last = part.outerHTML;
       tool.hidden = part.dataset.count === "0";
       tool.textContent = part.dataset.label;
@@ -29,12 +23,11 @@
 
     // A shot on a stand under the laying card's circle; the card says why where one more is refused.
     const shotOn = (id) => list.querySelector(`[data-arrival-laying] [data-arrival-shot][data-unit="${id}"]`);
-    const layShot = (button) => {
-      if (button.dataset.refused) { m.notice(button.dataset.refused); return; }
-      const item = Number(button.dataset.item);
-      laid.set(item, [...(laid.get(item) || []), button.dataset.arrivalShot]);
-      load();
-    };
+    // A tap made while a read is on its way is made on the card it brings (found again by its stand).
+    const layShot = (b) => { tapped = tapped.then(() => {
+      const now = list.querySelector(`[data-arrival-shot="${b.dataset.arrivalShot}"][data-item="${b.dataset.item}"]`);
+      return now && (now.dataset.refused ? m.notice(now.dataset.refused) : load(now.dataset.read));
+    }).catch(() => null); };
     // While the arrivals are shown, a stand under the circle tapped on the map takes the laying card's next
     // shot, until its fire is applied or the player taps another stand or tool.
     const pickShots = () => {
@@ -47,8 +40,7 @@
       const result = await m.send(`${m.api}/arrivals/${item}/apply`, { body });
       button.disabled = false;
       if (m.failed(result)) { m.notice(m.refusal(result, "The fire was not applied; check the connection.")); return; }
-      laid.delete(item);
-      await load();
+      await load(button.closest("[data-arrival]").dataset.clear);
       // Its fire is applied: the map's taps open cards again (or lay the next card's shots).
       m.stopPicking();
       if (!list.closest("[data-panel]").hidden) pickShots();
@@ -70,15 +62,9 @@
       const shot = t.closest("[data-arrival-shot]");
       if (shot) { layShot(shot); return; }
       const clear = t.closest("[data-arrival-clear]");
-      if (clear) { laid.delete(Number(clear.dataset.arrivalClear)); load(); return; }
+      if (clear) { load(clear.closest("[data-arrival]").dataset.clear); return; }
       const rolled = t.closest("[data-arrival-apply]");
-      if (rolled) {
-        const item = Number(rolled.dataset.arrivalApply);
-        const shots = {};
-        (laid.get(item) || []).forEach((k) => { shots[k] = (shots[k] || 0) + 1; });
-        await apply(rolled, item, laid.has(item) ? { shots } : {});
-        return;
-      }
+      if (rolled) { await apply(rolled, Number(rolled.dataset.arrivalApply), JSON.parse(rolled.dataset.body)); return; }
       const given = t.closest("[data-arrival-dice]");
       if (given) { await apply(given, Number(given.dataset.arrivalDice), { dice: diceOf(given.closest("details")) }); return; }
       const undo = t.closest("[data-arrival-undo]");

@@ -136,6 +136,47 @@ def test_the_shots_laid_are_counted_to_what_the_card_takes(sqlite_client: TestCl
     assert lead and len(html.unescape(lead.group(1)).strip()) <= 120, lead
 
 
+def test_each_tap_carries_the_shots_it_reads_next_and_the_apply_its_body(sqlite_client: TestClient) -> None:
+    """The shots laid are the read's query, the card's own (issue 67): the part says the shots it took, each stand's
+    button the query with one shot more (none where one more is refused), the card's Clear the query without its
+    shots, and Roll and apply the body it sends, so table-arrivals.js counts nothing itself."""
+    c = sqlite_client
+    g = new_game(c, {"scenario": "earth2mm-demo-ferme"})
+    start_game(c, g)
+    item = {"kind": "circle-bombardment", "battery": "18-pounder Battery", "grid": [38, 84]}
+    made = c.post(
+        f"/api/v1/games/{g.id}/fireplans/attacker/items",
+        headers=g.attacker,
+        json={"arrival_turn": 1, "item": item},
+    )
+    assert made.status_code == 201, made.text
+    advance_to(c, g, "execute-2")
+    [card] = c.get(f"/api/v1/games/{g.id}/arrivals", headers=g.attacker).json()["cards"]
+    first, second = card["stands"]["full"]
+    i, one, two = (
+        card["item_id"],
+        f"shot={card['item_id']}%3A{first['key']}",
+        f"shot={card['item_id']}%3A{second['key']}",
+    )
+    part = html.unescape(fragment(c, g, g.attacker, f"?{one}&shot=999:1"))
+    assert 'data-query="' + one + '"' in part, part  # a shot the cards did not take is not carried on
+    assert (
+        f'data-arrival-shot="{first["key"]}" data-item="{i}" data-unit="{first["unit_id"]}" data-read="{one}&{one}"'
+        in part
+    )
+    assert (
+        f'data-arrival-shot="{second["key"]}" data-item="{i}" data-unit="{second["unit_id"]}" data-read="{one}&{two}"'
+        in part
+    )
+    assert f'data-arrival="{i}" data-clear=""' in part
+    assert 'data-body="{"shots": {"' + first["key"] + '": 1}}"' in part
+    full = html.unescape(fragment(c, g, g.attacker, f"?{one}&{one}"))
+    assert (
+        f'data-unit="{first["unit_id"]}" data-refused=' in full
+        and 'data-body="{"shots": {"' + first["key"] + '": 2}}"' in full
+    )
+
+
 def test_the_template_renders_the_context_its_function_builds() -> None:
     """Its "Required context" names what `Arrivals.context` gives it, and it reads only those types' fields."""
     text = TEMPLATE.read_text()
