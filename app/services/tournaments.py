@@ -339,11 +339,9 @@ def draft_refusal(session: Session, row: Tournament) -> Conflict | None:
         if r.status == COMMITTING:  # its games are being made (or were, until interrupted): none is drafted
             return Conflict(f"round {r.number} is being committed: commit it again to finish it")
     for r in committed:
-        waiting = [t.table for t in tables_of(session, r.pk) if t.status not in SETTLED]
-        if waiting:
-            return Conflict(
-                f"not yet: round {r.number} still waits for the result of {tables_named(waiting)}"
-            )
+        if waiting := [t.table for t in tables_of(session, r.pk) if t.status not in SETTLED]:
+            named = tables_named(waiting)
+            return Conflict(f"not yet: round {r.number} still waits for the result of {named}")
     if len(committed) >= row.rounds:
         return Conflict(f"the event is over: its last round, round {row.rounds}, has been played")
     return None
