@@ -1,6 +1,7 @@
 """The one place where domain errors become HTTP answers. Every refusal's body is `refusal()`'s (ErrorOut):
 `detail` one sentence of at most 120 characters that says what to do, the rule and the field beside it, and
-`said`, the sentence a player at the table is shown for it (`shown_to_player`)."""
+`said`, the sentence a player at the table is shown for it (`shown_to_player`), and `said_why`, its reason as
+the player's "Why?" opens it (`said_why`)."""
 
 from __future__ import annotations
 
@@ -88,6 +89,7 @@ class RefusalBody(TypedDict):
     detail: str
     said: str
     why: str
+    said_why: str
     field: NotRequired[str]
     allowed: NotRequired[Any]  # the refusal's own: the values a field allows, in its terms
     source: NotRequired[str]
@@ -115,6 +117,13 @@ SHOWN_BY_STATUS = {
 }
 # Some reasons name rows by id ("unit 17"); the people at the table see names, so "this unit".
 BY_ID = re.compile(r"\b(unit|stand|item|event|device) [0-9]+\b")
+
+
+def said_why(why: str) -> str:
+    """A refusal's reason (`why`) as a player's "Why?" opens it (net-status.js shows it as it is): a sentence,
+    a row named without its id."""
+    said = sentence(BY_ID.sub(r"this \1", why))
+    return said[:-1] if said.endswith(("!.", "….")) else said
 
 
 def shown_to_player(status: int, told: str = "", retry_after: int | None = None) -> str:
@@ -158,7 +167,7 @@ def refusal(
         said = NOT_TAKEN  # not a rule's refusal: the page sent what the player cannot fix but by reloading
     else:
         said = shown_to_player(status, told, retry_after)
-    body: RefusalBody = {"detail": detail, "said": said, "why": why}
+    body: RefusalBody = {"detail": detail, "said": said, "why": why, "said_why": said_why(why)}
     if field is not None:
         body["field"] = field
     if allowed is not None:
@@ -240,11 +249,13 @@ class ErrorOut(BaseModel):
     """Every refusal (docs/api-errors.md): `detail` is one sentence of at most 120 characters that says
     what to do; beside it the request `field` it is about, the `allowed` values, `why` (the rule or reason
     in full) and `source` (the printed rule), where there are such; `errors` lists every bad field of a 422;
-    `current` is the current state with a 409; `said` is the sentence a player at the table is shown."""
+    `current` is the current state with a 409; `said` is the sentence a player at the table is shown, and
+    `said_why` the reason behind its "Why?"."""
 
     detail: str = Field(max_length=MAX_DETAIL, pattern=ONE_SENTENCE)
     said: str = Field(max_length=MAX_DETAIL, pattern=ONE_SENTENCE)
     why: str
+    said_why: str
     field: str | None = None
     allowed: Any = None
     source: str | None = None

@@ -107,8 +107,10 @@ SCRIPT_LINES_GOAL = 4_000
 # 4,236 (session 20, arr2): the arrivals' shots laid the server's (each tap carrying the query it reads next,
 # its apply the body it sends), the referee board's Undo a new roll ends deleted by the changes out of band; the
 # map's frames that change no turn read no turn chip, and no coverage is read while no template is laid.
+# 4,169 (session 20, net2): a refusal's "Why?" worded by the server (app/errors.py: `said_why`), the
+# outbox's answer read in one place, a live frame parsed once, the lookup's stored sheet read once.
 WIDTH = 110
-SCRIPT_LINES_CEILING = 4_236
+SCRIPT_LINES_CEILING = 4_169
 ELEMENTS_BUILT_CEILING = 2
 BUILT = re.compile(r"""\bh\(\s*["']|createElement\(""")
 

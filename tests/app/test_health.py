@@ -41,6 +41,7 @@ def test_unknown_path_is_json_404(reading_client: TestClient) -> None:
         "detail": "Nothing is at this address: check the link.",
         "said": said,
         "why": "Not Found",
+        "said_why": "Not Found.",
     }
 
 

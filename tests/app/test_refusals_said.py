@@ -141,3 +141,20 @@ def test_a_401_names_what_was_asked_for(reading_client: TestClient) -> None:
 
     notice = TestClient(app).get("/campaigns/3", headers={"HX-Request": "true"}).headers[NOTICE_HEADER]
     assert notice == signed_out.SIGNED_OUT["campaigns"]
+
+
+def test_said_why_is_the_reason_as_the_players_why_opens_it() -> None:
+    """Issue 67: the reason behind a notice's "Why?" is worded by the server, `said_why` (net-status.js shows it as
+    it comes): `why` as a sentence, a row named without its id; a reason cut short keeps its ellipsis."""
+    client = TestClient(refusing_app())
+    named = client.get("/refused/named").json()
+    assert named["why"] == "No action left for unit 17: roll its order first"
+    assert named["said_why"] == "No action left for this unit: roll its order first."
+    assert (
+        client.get("/refused/rule").json()["said_why"] == "Leave this unit where it is: it moved this turn."
+    )
+    assert errors.refusal("Wait.", status=409, why="stand 4 moved!")["said_why"] == "This stand moved!"
+    cut = errors.refusal("Wait.", status=409, why="x" * (errors.WHY_MAX + 5))["said_why"]
+    assert cut.endswith("x…") and len(cut) == errors.WHY_MAX
+    assert errors.refusal("Wait.", status=409)["said_why"] == "Wait."
+    assert "said_why" in ErrorOut.model_json_schema()["required"]

@@ -8,7 +8,7 @@
   // The outbox's answer { ok, status, data, queued }: queued is kept, not refused.
   const failed = (result) => !result || (!result.ok && !result.queued);
   // A refusal in the notices' words, else `fallback` where nothing answered.
-  const refusal = (result, fallback) => (result?.status ? window.firestepExplain(result.status, result.data, result.retryAfter) : fallback);
+  const refusal = (result, fallback) => (result?.status ? window.firestepExplain(result.status, result.data) : fallback);
   const mayOverride = (why) => window.confirm(`${why}\n\nDo it anyway as the referee? The log will show the override.`);
   // A refusal by the rules of play (what is allowed now said) is sent `again` with override once confirmed.
   const overridden = async (result, again) =>
@@ -20,16 +20,14 @@
     event.preventDefault();
     button.dataset.busy = "1";
     button.disabled = true;
+    const { api, method, body } = button.dataset;
+    const send = (sent) => window.firestepOutbox.send(api, { method: method || "POST", body: sent || "{}" });
     try {
-      const send = (body) =>
-        window.firestepOutbox.send(button.dataset.api, { method: button.dataset.method || "POST", body });
-      let result = await send(button.dataset.body || "{}");
-      if (!result.queued && "override" in button.dataset) {
-        result = await overridden(result, () => send(JSON.stringify({ ...JSON.parse(button.dataset.body || "{}"), override: true })));
-      }
+      let result = await send(body);
+      const again = () => send({ ...JSON.parse(body || "{}"), override: true });
+      if (!result.queued && "override" in button.dataset) result = await overridden(result, again);
       if (result.queued) return; // the outbox has told the player
-      const { status, data, retryAfter } = result;
-      if (!result.ok) window.firestepNotice(window.firestepExplain(status, data, retryAfter), false, { key: "action" });
+      if (!result.ok) window.firestepNotice(window.firestepExplain(result.status, result.data), false, { key: "action" });
       // A write after which the page as a whole changes (a finished game).
       if (result.ok && "reload" in button.dataset) { window.location.reload(); return; }
       document.dispatchEvent(new CustomEvent("firestep:refresh"));

@@ -33,7 +33,8 @@
     return true;
   };
 
-  const frameOf = (text) => {
+  // A frame's id, kind and data: a retry:, a keep-alive or a frame cut short is dropped (the next says it).
+  const deliver = (text) => {
     let id = null, kind = "";
     const data = [];
     for (const line of text.split("\n")) {
@@ -41,24 +42,14 @@
       else if (line.startsWith("event:")) kind = line.slice(6).trim();
       else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
     }
-    return { id, kind, data: data.join("\n") };
-  };
-
-  const deliver = (text) => {
-    const { id, kind, data } = frameOf(text);
-    if (kind === "aside" && data) { // no event of the game: an event table's round timer (round-timer.js)
-      try {
-        document.dispatchEvent(new CustomEvent("firestep:aside", { detail: JSON.parse(data) }));
-      } catch (err) { /* a frame cut short: the next one says it again */ }
-      return;
-    }
-    if (id === null || !data) return; // retry: and keep-alive comments
-    let event;
-    try { event = JSON.parse(data); } catch (err) { return; } // a frame cut short: the next one says it again
+    let detail;
+    try { detail = JSON.parse(data.join("\n")); } catch (err) { return; }
+    // No event of the game: an event table's round timer (round-timer.js).
+    if (kind === "aside") { document.dispatchEvent(new CustomEvent("firestep:aside", { detail })); return; }
     const n = Number(id);
-    if (Number.isFinite(n) && n <= live.lastId) return; // a frame already delivered before a reconnect
+    if (id === null || (Number.isFinite(n) && n <= live.lastId)) return; // delivered before a reconnect
     if (Number.isFinite(n)) live.lastId = n;
-    document.dispatchEvent(new CustomEvent("firestep:event", { detail: event }));
+    document.dispatchEvent(new CustomEvent("firestep:event", { detail }));
   };
 
   const schedule = (ms) => {

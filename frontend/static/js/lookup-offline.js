@@ -9,10 +9,11 @@
   // A second copy of the sheet in this device's storage: a page on plain http (a club's wifi) has no service
   // worker, and a worker's cache can be lost; the copy is fetched once per sheet and period.
   const storedKey = (url) => `firestep-sheet:${url}`;
+  const stored = (url) => {
+    try { return localStorage.getItem(storedKey(url)); } catch (err) { return null; }
+  };
   const store = (url) => {
-    try {
-      if (!url || localStorage.getItem(storedKey(url))) return;
-    } catch (err) { return; }
+    if (!url || stored(url)) return;
     fetch(url, { credentials: "same-origin" })
       .then((r) => (r.ok ? r.text() : null))
       .then((html) => { if (html) localStorage.setItem(storedKey(url), html); })
@@ -56,11 +57,7 @@
     if (!url) { none(); return; }
     // The worker's copy, read straight from its cache (the page may not be under the worker yet); failing
     // that the stored copy, the network, and the cache once more a moment later.
-    const fromStorage = () => {
-      let html = null;
-      try { html = localStorage.getItem(storedKey(url)); } catch (err) { html = null; }
-      return html ? new Response(html) : Promise.reject(new Error("no copy"));
-    };
+    const fromStorage = () => (stored(url) ? new Response(stored(url)) : Promise.reject(new Error("none")));
     const fromCache = () => Promise.resolve("caches" in window ? caches.match(url) : null)
       .then((hit) => hit || fromStorage());
     const fromNetwork = () => fetch(url).then((r) => (r.ok ? r : Promise.reject(new Error(`status ${r.status}`))));

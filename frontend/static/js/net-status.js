@@ -1,8 +1,8 @@
 // Messages for the people at the table, in a toast (#net-status) placed clear of the menu, dice and card; a
 // refusal stays until dismissed or the player acts again, good news fades. firestepNotice(text, good, { key,
 // why, source, tone }) shows one (a key replaces its own; "connection" and the stream's outlast a tap; `why`
-// or `source` give a "Why?"); firestepExplain(status, body) is what to say of an API answer: its `said`
-// (app/errors.py), or "Could not reach the server" for none.
+// or `source` give a "Why?"); firestepExplain(status, body) is what to say of an API answer: its `said` and
+// behind "Why?" its `said_why` (app/errors.py: shown as they come), or "Could not reach the server" for none.
 (() => {
   const GOOD_FOR_MS = 4000;
   const LASTING = new Set(["connection", "live", "board"]); // the device's or the stream's state, not a tap's
@@ -55,7 +55,7 @@
     const why = item.querySelector(".notice-why");
     why.open = false;
     why.hidden = !(reason.why || reason.source);
-    why.querySelector("p").textContent = reason.why && reason.why !== text ? sentence(reason.why) : "";
+    why.querySelector("p").textContent = reason.why && reason.why !== text ? reason.why : "";
     why.querySelector("cite").textContent = reason.source || "";
     item.classList.toggle("ok", Boolean(good));
     item.classList.toggle("info", options.tone === "info"); // an instruction ("Tap where … goes."), not an error
@@ -76,17 +76,8 @@
   document.addEventListener("click", actedAgain, true);
   document.addEventListener("submit", actedAgain, true);
 
-  // -- the API's refusals, worded by the server (app/errors.py: `said`) -------------------------------------
+  // -- the API's refusals, worded by the server (app/errors.py: `said`, `said_why`) ----------------------------
   const OFFLINE = "Could not reach the server: check the wifi and try again.";
-  const sentence = (text) => {
-    const s = String(text || "").trim();
-    if (!s) return "";
-    const capital = s[0].toUpperCase() + s.slice(1);
-    return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
-  };
-  // Reasons name rows by id ("unit 17"); the people at the table see names, so speak of "this unit".
-  const plain = (msg) => String(msg || "").replace(/\b(unit|stand|item|event|device) \d+\b/g, "this $1");
-
   // The last refusal: a notice showing its sentence (or the API's, in its own words) offers its rule.
   let lastRefusal = {};
   const bare = (s) => String(s || "").toLowerCase().replace(/[.?]$/, "");
@@ -95,7 +86,7 @@
   const explain = (status, body) => {
     const said = !status ? OFFLINE : typeof body?.said === "string" ? body.said
       : `The server could not do that (error ${status}): try again, and tell the referee if it keeps on.`;
-    lastRefusal = { text: said, detail: body?.detail, why: plain(body?.why), source: body?.source || "" };
+    lastRefusal = { text: said, detail: body?.detail, why: body?.said_why, source: body?.source || "" };
     return said;
   };
   window.firestepExplain = explain;
@@ -111,11 +102,7 @@
     // A page's refusal (HTML) sends its sentence in a header (app/guard/notice.py), the API's in its JSON.
     const own = xhr.getResponseHeader("X-Firestep-Notice");
     let body = null;
-    try {
-      body = JSON.parse(xhr.responseText);
-    } catch (err) {
-      body = null;
-    }
+    try { body = JSON.parse(xhr.responseText); } catch (err) { /* a page's refusal: its header says it */ }
     show(own || explain(xhr.status, body), false, { key: "action" });
   });
 })();

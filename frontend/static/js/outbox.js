@@ -1,13 +1,13 @@
-// The outbox: send(url, { method, body }) resolves to { ok, status, data, queued, retryAfter }, each write
-// with the CSRF token and its own Idempotency-Key (app/idempotency.py: a write that arrived acts once). With
-// no answer it is kept in localStorage and sent again, oldest first, when the connection is back, a later
-// request gets through, or on the next page. A tap is sent only from a page of the seat that made it
-// (<meta name="firestep-seat">); another seat of the same game drops it and says so.
+// The outbox: send(url, { method, body }) resolves to { ok, status, data, queued } (a refusal's words its
+// data's `said`), each write with the CSRF token and its own Idempotency-Key (app/guard/idempotency.py: a
+// write that arrived acts once). With no answer it is kept in localStorage and sent again, oldest first, when
+// the connection is back, a later request gets through, or on the next page. A tap is sent only from a page
+// of the seat that made it (<meta name="firestep-seat">); another seat of the same game drops it and says so.
 (() => {
   const STORE = "firestep-outbox";
   const MAX_WAITING = 200;
   const RETRY_MS = 10000;
-  const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
+  const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
   const seatNow = () => document.querySelector('meta[name="firestep-seat"]')?.content || "";
   const gameOf = (seat) => String(seat || "").split("-")[0];
   const mine = (item) => !item.seat || item.seat === seatNow();
@@ -25,42 +25,22 @@
     return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
   };
   const load = () => {
-    try {
-      const queue = JSON.parse(localStorage.getItem(STORE) || "[]");
-      return Array.isArray(queue) ? queue : [];
-    } catch (err) {
-      return [];
-    }
+    let queue = [];
+    try { queue = JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (err) { /* unreadable: none */ }
+    return Array.isArray(queue) ? queue : [];
   };
   const save = (queue) => {
-    try {
-      localStorage.setItem(STORE, JSON.stringify(queue));
-    } catch (err) {
-      // Storage full or blocked: the writes stay in this page's memory only.
-    }
+    try { localStorage.setItem(STORE, JSON.stringify(queue)); } catch (err) { /* storage full or blocked */ }
   };
 
-  const post = (item) =>
-    fetch(item.url, {
-      method: item.method,
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json",
-        "X-CSRFToken": csrfToken(),
-        "Idempotency-Key": item.key,
-      },
-      credentials: "same-origin",
-      body: item.body,
-    });
-  const answer = async (response) => {
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (err) {
-      data = null;
-    }
-    return { ok: response.ok, status: response.status, data, queued: false, retryAfter: response.headers.get("Retry-After") };
+  // The write sent: its answer, or a rejection where none came (kept then).
+  const post = async ({ url, method, body, key }) => {
+    const json = "application/json";
+    const headers = { "Content-Type": json, Accept: json, "X-CSRFToken": csrf(), "Idempotency-Key": key };
+    const r = await fetch(url, { method, headers, credentials: "same-origin", body });
+    return { ok: r.ok, status: r.status, data: await r.json().catch(() => null), queued: false };
   };
+  const unsent = (queued) => ({ ok: false, status: 0, data: null, queued });
 
   let retry = null;
   const waiting = () => {
@@ -74,11 +54,11 @@
     const queue = load();
     if (queue.length >= MAX_WAITING) {
       notice(`No connection, and ${taps(queue.length)} are already waiting: this one was not kept. Wait for the connection.`);
-      return { ok: false, status: 0, data: null, queued: false, retryAfter: null };
+      return unsent(false);
     }
     save([...queue, item]);
     waiting();
-    return { ok: false, status: 0, data: null, queued: true, retryAfter: null };
+    return unsent(true);
   };
 
   // Send what is waiting, oldest first; stop at the first that still gets no answer.
@@ -99,18 +79,14 @@
     for (;;) {
       const item = load().find(mine);
       if (!item) break;
-      let result;
-      try {
-        result = await answer(await post(item));
-      } catch (err) {
-        break; // still no answer: keep it and everything after it
-      }
+      const result = await post(item).catch(() => null);
+      if (!result) break; // still no answer: keep it and everything after it
       // The same key is still being answered (an earlier try of this very tap): ask again later.
       if (result.status === 409 && !result.data?.current && result.data?.field === "Idempotency-Key") break;
       save(load().filter((q) => q.key !== item.key));
       // Carried out before the server stopped, its answer lost: made, not refused.
       if (result.ok || result.data?.carried_out) sent += 1;
-      else refused.push(window.firestepExplain ? window.firestepExplain(result.status, result.data, result.retryAfter) : "");
+      else refused.push(window.firestepExplain ? window.firestepExplain(result.status, result.data) : "");
     }
     if (load().some(mine)) {
       waiting();
@@ -132,11 +108,7 @@
       await flush(); // earlier taps first
       if (load().some(mine)) return keep(item);
     }
-    try {
-      return await answer(await post(item));
-    } catch (err) {
-      return keep(item);
-    }
+    return post(item).catch(() => keep(item));
   };
 
   window.firestepOutbox = { send, flush, waiting: () => load().length };

@@ -42,11 +42,7 @@
   button.addEventListener("click", async () => {
     const on = !wanted();
     try { localStorage.setItem(PREF, on ? "on" : "off"); } catch (err) { /* kept for this page only */ }
-    if (!on && sentinel) {
-      const held = sentinel;
-      sentinel = null;
-      await held.release();
-    }
+    if (!on && sentinel) await sentinel.release(); // its "release" lets it go
     acquire();
   });
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") acquire(); });
