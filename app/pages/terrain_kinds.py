@@ -10,16 +10,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from app.core.routing import Router
+from app.data.bounded import JSON_MAX_STRING
 from app.pages.scenario_drafts import refused
-from app.pages.scenario_editor import editor_data
+from app.pages.scenario_editor import editor_data, kind_names
 from app.pages.templates import humanise, templates
 from rules.registry import all_game_rules, get_ruleset
+from rules.table.requests import MAX_FEATURES
 
 router = Router(include_in_schema=False)
 
@@ -179,9 +182,13 @@ def kind_card_fragment(
     piece: bool = False,
     owner: str = "",
     height: str = "",
+    key: Annotated[int, Query(ge=0, lt=MAX_FEATURES)] = 0,
+    name: Annotated[str, Query(max_length=JSON_MAX_STRING)] = "",
 ) -> Response:
     """The kind's card (its `hx-get` on the kind's, the class's or the period's change), or with `piece` a drawn
-    piece's card: its words, its trench's owner and its hill's height."""
+    piece's panel: its name (its own, else its kind's and its number: the `key`, its place in the terrain, as the
+    list names it), its card's words with its trench's owner and its hill's height, its name to rename and its
+    class to pick."""
     if ruleset_id not in {r.book.ruleset_id for r in all_game_rules()}:
         return refused("Rule set: not a rule set played as a game.", 422)
     kinds, classes = _kinds(ruleset_id)
@@ -202,5 +209,7 @@ def kind_card_fragment(
         return refused(f"Height: from 0 to {MAX_HEIGHT_CM:g} cm.", 422)
     card = kind_card(ruleset_id, terrain_kind, terrain_class, forces_period)
     high = f"{round(float(height), HEIGHT_DECIMALS) + 0.0:g}" if height else None  # + 0.0: "-0" is 0
+    title = name or f"{kind_names(ruleset_id).get(terrain_kind) or humanise(terrain_kind)} {key + 1}"
     context = {"card": card, "ruleset_id": ruleset_id, "piece": piece, "owner": owner, "height": high}
+    context |= {"title": title, "name": name, "classes": classes, "chosen": terrain_class}
     return templates.TemplateResponse(request, "_terrain_kind.html", context)

@@ -1,9 +1,9 @@
-// The scenario editor's table and terrain: the table drawn to scale in table-map.js's orientation, its grid
-// and deployment zones, and the terrain drawn, reshaped, moved and deleted with leaflet-geoman. Each change is
-// posted whole; the server judges each piece (app.pages.scenario_terrain) and answers the list of pieces, or the
-// first piece's problem in a sentence: the terrain is then drawn as the server last took it.
+// The scenario editor's table and terrain: the table drawn to scale in table-map.js's orientation, its
+// grid and deployment zones, and the terrain drawn, reshaped, moved and deleted with leaflet-geoman. Each
+// change is posted whole; the server judges each piece (app.pages.scenario_terrain) and answers the list of
+// pieces, or the first piece's problem in a sentence: the terrain is then drawn as the server last took it.
 (() => {
-  const { h, humanise } = window.firestepDom;
+  const { humanise } = window.firestepDom;
   const root = document.querySelector("[data-scenario-editor]");
   const canvas = document.querySelector("[data-scn-canvas]");
   if (!root || !canvas || !window.L || !L.PM || !window.firestepTableDrawing) return;
@@ -96,7 +96,6 @@
   // The kind's card is the server's (app.pages.terrain_kinds, also a drawn piece's); a typical width's tap
   // fills the breadth in, and a kind picked starts at its first.
   const classSelect = root.querySelector("[data-terrain-class]");
-  const kindUrl = document.getElementById("scn-kind-ask").getAttribute("hx-get");
   const pressOffers = () => root.querySelectorAll("[data-breadth-offer]").forEach((b) => {
     b.setAttribute("aria-pressed", String(Number(breadthInput.value) === Number(b.dataset.breadthOffer)));
   });
@@ -106,11 +105,9 @@
   });
   breadthInput.addEventListener("input", pressOffers);
   root.addEventListener("htmx:load", pressOffers);
-  const lineFits = () => { root.querySelector('[data-draw="Line"]').disabled = kinds.get(kindSelect.value).area; };
   kindSelect.addEventListener("change", () => {
     const { widths } = kinds.get(kindSelect.value);
     if (widths.length) breadthInput.value = String(widths[0].cm);
-    lineFits();
   });
 
   const geometryOf = (layer) => {
@@ -166,12 +163,11 @@
   const modeLine = root.querySelector("[data-scn-mode]");
   const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
   let drawing = null;
-  const drawButtons = root.querySelectorAll("[data-draw]");
   const setDrawing = (shape) => {
     drawing = shape;
     root.querySelector("[data-draw-finish]").hidden = !shape || shape === "Rectangle";
     root.querySelector("[data-draw-cancel]").hidden = !shape;
-    drawButtons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.draw === shape)));
+    root.querySelectorAll("[data-draw]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.draw === shape)));
     mode(shape ? `Drawing ${humanise(kindSelect.value).toLowerCase()}: tap ${shape === "Rectangle" ? "two opposite corners" : "each point, then Finish"}.` : "");
   };
   const startDrawing = (shape) => {
@@ -209,7 +205,7 @@
       if (layer.pm.layerDragEnabled && layer.pm.layerDragEnabled()) layer.pm.disableLayerDrag();
       if (layer.pm.rotateEnabled && layer.pm.rotateEnabled()) layer.pm.disableRotate();
     }
-    piecePanel.querySelectorAll("[data-piece-action]").forEach((b) => b.setAttribute("aria-pressed", "false"));
+    piecePanel.querySelectorAll("[data-piece-action]").forEach((b) => b.setAttribute("aria-pressed", false));
     pieceMode("");
   };
   // What a pressed Move, Reshape or Turn asks of the hand; cleared only while the mode line still says it.
@@ -229,20 +225,12 @@
     selected = id;
     for (const { feature, layer } of pieces.values()) styleLayer(layer, feature.properties.kind);
     piecePanel.hidden = !id;
-    if (id) {
-      const { feature } = pieces.get(id);
-      piecePanel.querySelector("[data-piece-name]").textContent = nameOf(id);
-      const p = feature.properties;
-      const values = {
-        terrain_kind: p.kind, terrain_class: p[data.class_property] || "", forces_period: doc.period || "",
-        piece: "true", owner: p.owner || "",
-      };
-      if (p.height_cm) values.height = String(p.height_cm);
-      htmx.ajax("GET", kindUrl, { target: piecePanel.querySelector("[data-piece-card]"), swap: "innerHTML", values });
-      piecePanel.querySelector("[data-piece-rename]").value = feature.properties.name || "";
-      const pieceClass = piecePanel.querySelector("[data-piece-class]");
-      if (pieceClass) pieceClass.value = feature.properties[data.class_property] || "";
-      if (!root.querySelector('[data-scn-panel="terrain"]').hidden) piecePanel.scrollIntoView({ block: "nearest" });
+    if (id) { // its panel the server's, from its properties (app.pages.terrain_kinds)
+      const p = pieces.get(id).feature.properties, at = piecePanel.firstElementChild;
+      const values = { piece: "true", key: id, name: p.name || "", terrain_kind: p.kind, owner: p.owner || "",
+        terrain_class: p[data.class_property] || "", forces_period: doc.period || "", height: p.height_cm || "" };
+      htmx.ajax("GET", piecePanel.dataset.pieceUrl, { target: at, swap: "innerHTML", values });
+      if (!at.closest("[data-scn-panel]").hidden) piecePanel.scrollIntoView({ block: "nearest" });
     }
     pressList();
   };
@@ -285,14 +273,14 @@
     for (const k of Object.keys(doc)) if (!["terrain", "table_objectives", "sides"].includes(k)) delete doc[k];
     Object.assign(doc, kept);
     for (const side of ["attacker", "defender"]) Object.assign(doc.sides[side], sides[side]);
-    if (resized) { redrawAll(); fitTable(); keepTerrain(); } else drawZones(); // a piece now off the table said
+    if (resized) { redrawAll(); fitTable(); keepTerrain(); } else drawZones(); // a piece off the table said
     changed({ form: true });
   };
   const NOT_THE_DOCUMENT = "[data-import], [data-organiser-key]"; // a file chosen, the key typed: no change
   form.addEventListener("change", (e) => {
     const t = e.target;
     if (e.isTrusted && !t.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
-    // The period's: the kind's card and org-tables.js's tables follow (the rules and readings offered: the server's).
+    // The period's: the kind's card and org-tables.js's tables follow (the rules and readings: the server's).
     if (t.matches("[data-doc-period]")) {
       doc.period = t.value;
       form.querySelector("[data-org-forces]")?.dispatchEvent(new Event("change", { bubbles: false }));
@@ -316,7 +304,8 @@
   list.addEventListener("htmx:afterSwap", (e) => {
     held = e.detail.requestConfig.formData.get("terrain");
     pressList();
-    if (selected) piecePanel.querySelector("[data-piece-name]").textContent = nameOf(selected);
+    const named = piecePanel.querySelector("[data-piece-name]"); // renamed: as the list now says
+    if (selected && named) named.textContent = nameOf(selected);
   });
   list.addEventListener("htmx:responseError", (e) => {
     if (e.detail.xhr.status !== 422) return; // not taken for another reason: said, and kept here
@@ -391,13 +380,12 @@
 
   document.body.addEventListener("htmx:afterSwap", (e) => { if (e.detail.target.id === "scn-checks") takeParticulars(); });
   takeForces();
-  lineFits();
   select(null);
   redrawAll();
   fitTable();
 
   window.firestepScenario = {
-    data, root, form, map, layers, toLL, fromLL, rect: corners, round, humanise, say, h, standsOf,
+    data, root, map, layers, toLL, fromLL, rect: corners, round, say, standsOf,
     pointObjective: table.pointObjective, labelsOn: table.labelsOn,
     doc: () => doc, current: () => doc, W, LEN, onTable, mode,
     onChange: (fn) => listeners.push(fn),
