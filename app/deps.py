@@ -86,7 +86,7 @@ class Page:
         if self.after in [str(k) for k in keys]:
             start = [str(k) for k in keys].index(self.after) + 1
             return list(items[start : start + self.limit])
-        if self.after.isdigit() and all(isinstance(k, int) for k in keys):
+        if self.after.isdecimal() and len(self.after) < 20 and all(isinstance(k, int) for k in keys):
             mark = int(self.after)
             return [i for i, k in zip(items, keys, strict=True) if int(k) > mark][: self.limit]
         raise _names_no_item()
@@ -96,9 +96,10 @@ class Page:
         (its ids in order: a page reads `limit` rows however many there are); not an id: 422."""
         if self.after is None:
             return None
-        if not self.after.isdigit():
+        if not self.after.isdecimal():
             raise _names_no_item()
-        return min(int(self.after), 2**63 - 1)  # past any stored id: every row is older
+        # Past any stored id (int() reads no more than 4,300 digits): every row is older.
+        return 2**63 - 1 if len(self.after) > 19 else min(int(self.after), 2**63 - 1)
 
 
 def _names_no_item() -> RequestValidationError:

@@ -361,7 +361,10 @@ def rules_refusal(exc: RulesError) -> RefusalBody:
         detail = sentence(f"{exc.reason.rstrip('. ')}: pick {choices(exc.allowed)}")
     if not is_one_sentence(detail):
         detail = one_sentence(reason, RULES_FALLBACK)
-    loc: list[str | int] = ["body", *(int(p) if p.isdigit() else p for p in exc.field.split("."))]
+    loc: list[str | int] = [
+        "body",
+        *(int(p) if p.isdecimal() and len(p) < 10 else p for p in exc.field.split(".")),
+    ]
     return refusal(
         detail,
         status=422,
@@ -422,7 +425,7 @@ def _allowed(error: Any) -> Any:
 def not_found_refusal(exc: NotFoundError, loc: list[str | int] | None = None) -> RefusalBody:
     """The refusal of a name that names nothing: of the address (404), or with `loc` of a request field (422,
     naming the field)."""
-    name = exc.name if exc.name.startswith("(") or exc.name.isdigit() else repr(short(exc.name))
+    name = exc.name if exc.name.startswith("(") or exc.name.isdecimal() else repr(short(exc.name))
     said = f"There is no {exc.what} {name}: check it and try again"
     if loc is None:
         detail = one_sentence(said, "Check the address.")

@@ -155,7 +155,7 @@ ERROR_OUT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error
 
 def _shared(spec: dict[str, Any], code: str, answer: dict[str, Any]) -> dict[str, Any]:
     """A refusal's answer as a $ref to the components' one of the same words (one per status and words)."""
-    if not code.isdigit() or int(code) not in REFUSED or set(answer) != {"description", "content"}:
+    if not code.isdecimal() or int(code) not in REFUSED or set(answer) != {"description", "content"}:
         return answer
     if answer["content"] != ERROR_OUT:
         return answer

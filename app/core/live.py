@@ -388,7 +388,7 @@ class PostgresBroker:
                     if self._ready is not None:
                         self._ready.set()
                     async for note in conn.notifies():
-                        if note.payload.removeprefix("-").isdigit():  # an event's own is negative (watch)
+                        if note.payload.removeprefix("-").isdecimal():  # an event's own is negative (watch)
                             self.local.publish(int(note.payload))
             except (psycopg.Error, OSError) as exc:
                 log.warning("live: listener connection lost (%s); reconnecting in %.1fs", exc, delay)

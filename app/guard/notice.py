@@ -40,7 +40,9 @@ class HtmxNotice:
                     headers[NOTICE_HEADER] = (
                         signed_out.said(scope["path"])
                         if status == 401
-                        else shown_to_player(status, retry_after=int(wait) if wait.isdigit() else None)
+                        else shown_to_player(
+                            status, retry_after=int(wait) if wait.isdecimal() and len(wait) < 10 else None
+                        )
                     )
             await send(message)
 

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from app.core.routing import Router
 from app.data.models import Game
+from app.data.numbers import whole_number
 from app.data.schemas_unit_edits import UnitIn
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden
@@ -50,9 +51,10 @@ async def enter_counter(
         typed = said.get(name, "").strip()
         if not typed:
             continue
-        if edit == "number" and not (typed.isdigit() and len(typed) <= 3):
+        number = whole_number(typed, 1000) if edit == "number" else None
+        if edit == "number" and number is None:
             return refused(f"{label}: a whole number from 0 to 999.", 422)
-        state[name] = int(typed) if edit == "number" else typed
+        state[name] = typed if number is None else number
     try:
         body = UnitIn.model_validate(
             {

@@ -447,7 +447,7 @@ class Builder:
         word = self.board.place_word
         place = None
         if moves:
-            numeric = all(not x.place or x.place.isdigit() for x in self.counters)
+            numeric = all(not x.place or x.place.isdecimal() for x in self.counters)
             label = plain.label if plain else f"To another {word}" if c.place else f"The {word} it enters"
             buttons = tuple(
                 Choice("Move" if o is plain else o.label, self._put(c, dict(o.values))) for o in moves

@@ -333,7 +333,7 @@ class Card:
 
 
 def natural(text: str) -> tuple[str | int, ...]:
-    return tuple(int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", text))
+    return tuple(int(p) if p.isdecimal() and len(p) < 10 else p.lower() for p in re.split(r"(\d+)", text))
 
 
 def as_int(raw: str) -> int | None:

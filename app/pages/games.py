@@ -169,7 +169,7 @@ def _seconds(value: Any, unit: Any) -> int | str:
     """A clock limit as the lobby's form gives it (a number, its unit "60" minutes or "1" second) in seconds; a
     value that is no whole number goes on as it is, for the request's model to refuse naming its field."""
     text = str(value).strip()
-    if not (text.isascii() and text.isdigit()):  # "²" is a digit to str.isdigit, and no number to int()
+    if not (text.isascii() and text.isdecimal()):
         return text
     if len(text) > 9:  # over every limit (a day at most); int() refuses more than 4300 digits outright
         return 10**9
@@ -196,7 +196,7 @@ def _forces_from(form: FormData) -> dict[str, Any]:
 def _create_error(e: Exception, fields: Mapping[str, Any]) -> str:
     """A refusal of a new game, saying which side's force it is about (forces.N.* in the API)."""
     parts = e.field.split(".") if isinstance(e, RulesError) else []
-    if isinstance(e, RulesError) and len(parts) == 3 and parts[0] == "forces" and parts[1].isdigit():
+    if isinstance(e, RulesError) and len(parts) == 3 and parts[0] == "forces" and parts[1].isdecimal():
         side = fields["forces"][int(parts[1])]["side"]
         what = "organisation table" if parts[2] == "table_id" else parts[2]
         return f"{humanise(side)} {what}: {e.message}"

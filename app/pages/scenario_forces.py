@@ -510,9 +510,13 @@ def chart_row(ruleset_id: str, request: Request, side: str = "", drop: bool = Fa
     kinds, bases, rows = (query.getlist(f"{side}_{name}") for name in ("kind", "bases", "row"))
     if len(kinds) >= chart.most_sub_units:
         return refused(f"A {chart.formation} has at most {chart.most_sub_units} {chart.sub_unit}s.", 422)
-    numbers = [int(r) for r in rows if r.isdigit() and len(r) < 4]
+    numbers = [int(r) for r in rows if r.isdecimal() and len(r) < 4]
     kind = kinds[-1] if kinds and kinds[-1] in {k.id for k in chart.kinds} else chart.kinds[0].id
-    count = int(bases[-1]) if bases and bases[-1].isdigit() and 1 <= int(bases[-1]) <= chart.most_bases else 2
+    count = (
+        int(bases[-1])
+        if bases and bases[-1].isdecimal() and len(bases[-1]) < 4 and 1 <= int(bases[-1]) <= chart.most_bases
+        else 2
+    )
     row = {"side": side, "i": max(numbers, default=-1) + 1, "kind": kind, "bases": count}
     return templates.TemplateResponse(
         request,

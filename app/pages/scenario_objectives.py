@@ -212,7 +212,7 @@ def _checked(features: list[ObjectiveFeature]) -> TableObjectives | Response:
 def _refused_answer(e: RulesError) -> Response:
     """A whole objective refused (`...features.<i>`) is named by its place in the list; a change by its field."""
     at = e.field.rsplit(".", 1)[-1]
-    if at.isdigit():
+    if at.isdecimal():
         return refused(f"Objective {int(at) + 1}: {e.message}", 422)
     return refused(f"{FIELDS.get(at, humanise(at.removeprefix('obj_')))}: {e.message}", 422)
 

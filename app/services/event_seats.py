@@ -59,7 +59,12 @@ def _holds(secret_key: str, table: TournamentTable, side_letter: str, mac: str, 
     nonce = table.slip_hash
     side = {"a": "attacker", "d": "defender"}.get(nonce[:1], "")
     ends = nonce[1:].split(":", 1)[0]
-    if not side or table.game_id is None or side_letter != side[0] or not ends.isdigit():
+    if (
+        not side
+        or table.game_id is None
+        or side_letter != side[0]
+        or not (ends.isdecimal() and len(ends) < 12)
+    ):
         return None
     if int(ends) < now.timestamp():
         return None

@@ -153,7 +153,7 @@ class _Cell(NamedTuple):
 
 def _number(cell: _Cell, lowest: int, highest: int) -> int:
     text = cell.text.strip()
-    if not text.isascii() or not text.isdigit() or not lowest <= int(text) <= highest:
+    if not text.isascii() or not text.isdecimal() or len(text) > 9 or not lowest <= int(text) <= highest:
         raise ColumnRefused(
             cell.role,
             f"{cell.at}: “{cell.text[:20]}” is not a whole number from {lowest} to {highest}",

@@ -45,8 +45,11 @@ def test_the_referee_enters_a_counter_on_the_page_of_counters(sqlite_client: Tes
 
     assert post(c, g.attacker, url, typed).status_code == 403  # a side does not
     assert post(c, g.referee, url, typed, token=False).status_code == 403  # nor a page without its token
-    too_big = post(c, g.referee, url, typed | {"strength": "1000"})
-    assert too_big.status_code == 422 and too_big.headers[NOTICE_HEADER].startswith("Strength: ")
+    # Digits int() does not read, or reads as another number: refused as any wrong number (session 20's hostile
+    # pass: "²" was a 500, "٣" stored as 3).
+    for strength in ("1000", "²", "٣", "9" * 5000):
+        wrong = post(c, g.referee, url, typed | {"strength": strength})
+        assert wrong.status_code == 422 and wrong.headers[NOTICE_HEADER].startswith("Strength: ")
     unnamed = post(c, g.referee, url, typed | {"name": " "})
     assert unnamed.status_code == 422 and unnamed.headers[NOTICE_HEADER].startswith("Name: ")
     assert c.get(f"{api}/units", headers=g.referee).json() == []

@@ -130,6 +130,11 @@ def test_the_server_saves_what_the_page_drew_over_the_versions_it_answered(sqlit
     assert bad.status_code == 422 and "Not saved: stands.0.placement.center.0: " in bad.text
     odd = post(g.referee, {**drawn, "extra": 1}, now)
     assert odd.status_code == 422 and "Not saved: extra: " in odd.text
+    # A stand listed twice (each entry one more move: session 20's hostile pass, 2,000 of one stand 24 s).
+    twice = post(g.referee, {**drawn, "stands": [moved, {**moved, "x": 9}]}, now)
+    assert (
+        twice.status_code == 422 and "Not saved: stands: " in twice.text and "each stand once" in twice.text
+    )
 
     # Once the game has started, in one sentence.
     start_game(c, g)

@@ -5,6 +5,8 @@ every one is now read by app.data.numbers.whole_number, and answered as any othe
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -51,3 +53,22 @@ def test_the_organisers_pages_the_re_key_code_the_lookup_and_the_seat_cookie(
     c.cookies.clear()
     assert c.get("/", headers=headers).status_code == 200
     assert c.get("/lookup", headers=headers).status_code == 200
+
+
+def test_no_page_or_service_reads_digits_by_str_isdigit() -> None:
+    # Session 20's hostile pass found one more (the counters' entry); a walk found the rest (a list's `after`, a
+    # seat's nonce, a league claim's number, the forces' rows): each reads by isdecimal, bounded, or whole_number.
+    app = Path(__file__).resolve().parents[3] / "app"
+    found = [
+        f"{path.relative_to(app)}:{n}"
+        for path in app.rglob("*.py")
+        if path.name != "numbers.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if ".isdigit()" in line
+    ]
+    assert found == []
+
+
+def test_a_page_after_a_number_past_int_or_no_number(sqlite_client: TestClient) -> None:
+    assert sqlite_client.get("/api/v1/leagues", params={"after": "²"}).status_code == 422
+    assert sqlite_client.get("/api/v1/leagues", params={"after": "9" * 64}).json() == []  # past every id
