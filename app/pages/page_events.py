@@ -14,6 +14,7 @@ PAGE_EVENTS: dict[str, str] = {
     # The referee board, the score and the event's table page.
     "firestep:board-updated": "board-live.js: the referee board's pieces swapped or read anew",
     "firestep:board": "event-board.js: the organiser's board's cells swapped in (their clocks and timer drawn)",
+    "firestep:turn-read": "table-map.js: the game's turn changed: htmx reads the map's turn chip (its hx-trigger)",
     "firestep:clock-read": "game-clock.js: a frame too big to carry the clock's panel: htmx reads it (its hx-trigger)",
     "firestep:score": "game-score.js: the score's panels swapped anew (the map's objective cards among them)",
     # The table map (window).
