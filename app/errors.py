@@ -18,43 +18,10 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from rules.core.errors import SENTENCE_MAX, NotFoundError, RulesError
+from app.sentences import MAX_DETAIL, ONE_SENTENCE, is_one_sentence, one_sentence, sentence, short
+from rules.core.errors import NotFoundError, RulesError
 
-MAX_DETAIL = SENTENCE_MAX  # issue 26: a refusal is one sentence a player reads at a glance
 FIELD_ERRORS_SHOWN = 50  # a body of 130,000 wrong keys was answered field by field: 11.7 MB for 1.7 MB sent
-# A sentence ends inside the text where . ? or ! is followed by a space: "1.5 cm" and "(13.1)" do not end one,
-# nor does an ordinal's full stop after a number or a Roman numeral standing alone ("1. Kompanie", "I. Bataillon":
-# the names a refusal carries as the scenario writes them). A JSON Schema pattern for ErrorOut.detail too (no
-# look-around, for every regex engine), and the one test of a sentence (`is_one_sentence`).
-_ORDINAL = r"(?:[0-9]+|[IVXLC]+)\.\s"
-ONE_SENTENCE = rf"^(?:{_ORDINAL})?(?:[^.?!\s]|[\s(]{_ORDINAL}|\s|[.?!]+[^.?!\s])*[.?!]+$"
-_ONE_SENTENCE = re.compile(ONE_SENTENCE)
-
-
-def sentence(text: str) -> str:
-    """`text` written as a sentence: one line, a capital first letter, a full stop at the end."""
-    text = " ".join(str(text).split()).rstrip(" :;,")
-    if not text:
-        return ""
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".?" else f"{text}."
-
-
-def is_one_sentence(text: str) -> bool:
-    """At most MAX_DETAIL characters, ending with "." or "?", with no sentence ending inside."""
-    return 0 < len(text) <= MAX_DETAIL and text[-1] in ".?" and _ONE_SENTENCE.fullmatch(text) is not None
-
-
-def one_sentence(text: str, fallback: str) -> str:
-    """`text` as one sentence if it is one, else `fallback` (a fixed sentence saying what to do)."""
-    said = sentence(text)
-    return said if is_one_sentence(said) else fallback
-
-
-def short(value: object, width: int = 24) -> str:
-    """A value echoed from the request, cut to `width` characters."""
-    text = " ".join(str(value).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 # The most characters of a refusal's reason (`why`): a reason echoes the value it refuses (an unknown period of
