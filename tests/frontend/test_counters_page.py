@@ -331,6 +331,34 @@ def test_a_counter_s_card_is_busy_while_another_counter_s_card_is_read(new_page:
     expect(referee.locator("[data-play-prompt]")).to_be_visible()
 
 
+def test_a_tap_waiting_its_turn_acts_on_its_button_as_read_since(new_page: Any) -> None:
+    """The referee taps By division, then Next step while the panels are still read: the turn panel is swapped
+    for the one read (the chips' state is in it) before the Next step's turn comes, and the tap acts on the Next
+    step now in its place (ci140: a live event's read swapped it under the tap, which was lost in silence)."""
+    referee = new_page(TABLET_LANDSCAPE)
+    gid, _, _ = seeded(referee)
+    referee.goto(f"/games/{gid}/counters")
+    now = referee.locator("[data-turn-now]")
+    expect(now).to_contain_text("Combat phase")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    referee.route("**/counters/panel?*", hold)
+    with referee.expect_request("**/counters/panel?*"):
+        tap(referee, referee.get_by_role("button", name="By division"))
+    with referee.expect_response(lambda r: r.url.endswith("/turn/advance")) as answered:
+        tap(referee, referee.locator("[data-next-step]"))
+        assert held, "the panels' read was never asked for"
+        for route in held:
+            route.continue_()
+        referee.unroute("**/counters/panel?*", hold)
+    assert answered.value.ok, answered.value.text()
+    expect(now).not_to_contain_text("Combat phase")
+    expect(referee.get_by_role("button", name="By division")).to_have_attribute("aria-pressed", "true")
+
+
 @pytest.mark.parametrize("size", [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN], ids=str)
 def test_the_page_of_counters_at_each_size(new_page: Any, size: dict[str, int]) -> None:
     referee = new_page(size)

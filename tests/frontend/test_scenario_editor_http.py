@@ -78,7 +78,11 @@ def test_the_page_asks_for_the_organiser_key_where_the_server_wants_it(keyed_cli
     assert "data-organiser-key" in page.text and 'data-organiser-header="X-Organiser-Key"' in page.text
     # The game is started through the start page's form, which takes the key as a field.
     assert re.search(r'<form method="post" action="/games/new"[^>]*data-start-form', page.text)
-    assert 'name="organiser_key"' in page.text
+    # The key typed once in the Save panel is sent with Start as a copy of that field (dom.js's data-copy-of).
+    assert re.search(
+        r'<input type="hidden" name="organiser_key" value="" data-copy-of="scn-organiser-key">', page.text
+    )
+    assert 'id="scn-organiser-key" name="organiser_key"' in page.text
 
 
 def test_a_2mm_scenarios_page_carries_its_chart_its_terrain_classes_and_its_demo(

@@ -66,13 +66,18 @@
 
   // Taps in turn: one made while the panels are read is made on them as read (a counter tapped as the target
   // once its act's card is drawn, not on the card before it), found again by its key.
+  // A tap's button as read since (ci140: a read swapped the turn panel under a waiting Next step, lost unsaid):
+  // by its key, else its words and its row's in its panel; none, the player is told.
+  const again = (was, row = (b) => b.parentElement?.textContent) => was.dataset.key ? root.querySelector(`[data-key="${was.dataset.key}"]`)
+    : was.isConnected ? was : [...root.querySelectorAll(`[data-panel="${was.closest("[data-panel]")?.dataset.panel}"] button`)]
+      .find((b) => b.textContent === was.textContent && row(b) === row(was));
   let tapped = Promise.resolve();
   document.addEventListener("click", (e) => {
     const was = e.target.closest("button:is([data-go], [data-write], [data-act-greyed], [data-setup-all])");
     if (!was || !root.contains(was) || was.type === "submit") return; // a form's own: its submit
     tapped = tapped.then(() => {
-      const el = was.dataset.key ? root.querySelector(`[data-key="${was.dataset.key}"]`) : was;
-      if (!el?.isConnected) return null;
+      const el = again(was);
+      if (!el) return notice("That changed as you tapped it: look again.");
       if (el.matches("[data-act-greyed]")) return notice(el.title);
       if (el.matches("[data-setup-all]")) return placeAll(el.closest("[data-setup-group]"));
       return el.dataset.write ? write(el) : go(el.dataset.go);

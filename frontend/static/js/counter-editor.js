@@ -27,21 +27,11 @@
     if (remove) remove.closest("[data-club-counter]").remove();
   });
 
-  // The server's refusal is its answer's sentence, said where the Save button's message is, and the input it
-  // names (a counter's name, the title) focused so the one to fix is in view.
-  document.body.addEventListener("htmx:beforeSwap", (e) => {
-    if (root.contains(e.detail.elt) && e.detail.xhr.status >= 400 && e.detail.xhr.status < 500) {
-      e.detail.shouldSwap = true;
-      e.detail.isError = false;
-    }
-  });
+  // A refusal said where the Save button's message is (dom.js): the input it names (a counter's name, the
+  // title) focused so the one to fix is in view.
   document.body.addEventListener("htmx:afterSwap", () => {
     const named = root.querySelector("[data-club-message] [data-focus]");
     if (named) document.getElementById(named.dataset.focus)?.focus();
   });
-  // The start form is not the club's form: the organiser key typed above goes with it.
-  const start = root.querySelector("[data-start-form]");
-  const key = root.querySelector("[name=organiser_key]");
-  if (start && key) start.addEventListener("submit", () => { start.querySelector("[data-start-key]").value = key.value; });
   root.dataset.loaded = "true";
 })();

@@ -31,5 +31,11 @@
     if (fresh.length !== old.length) { el.replaceChildren(...fresh); return; }
     fresh.forEach((node, i) => { if (!old[i].isEqualNode(node)) old[i].replaceWith(node); });
   };
+  // A form's refusal (a 4xx naming its field, in the server's words) swapped into a target that says them.
+  document.body.addEventListener("htmx:beforeSwap", ({ detail: d }) => {
+    if (d.target?.matches("[data-says-refusals]") && d.xhr.status < 500) Object.assign(d, { shouldSwap: true, isError: false });
+  });
+  // A hidden field sent with its form as a copy of a field of another (the organiser key typed once: Save, Start).
+  document.addEventListener("submit", (e) => e.target.querySelectorAll("[data-copy-of]").forEach((i) => { i.value = document.getElementById(i.dataset.copyOf)?.value || ""; }));
   window.firestepDom = Object.freeze({ h, humanise, partOf, read, draw, escapeHtml });
 })();

@@ -5,17 +5,13 @@
   if (!S) return;
   const { root, say } = S;
   const message = root.querySelector("[data-file-message]");
-  const keyInput = root.querySelector("[data-organiser-key]");
   const tell = (text, good = false) => {
     message.textContent = text;
     message.classList.toggle("good", good);
     say(text, good);
   };
   // Save, Import and Start are the server's, on this browser's draft (app.pages.scenario_saving), as a game's
-  // table's Save is (app.pages.game_table_save): a refusal (a 4xx naming the field) is said in the panel.
-  document.body.addEventListener("htmx:beforeSwap", ({ detail: d }) => {
-    if (d.target === message && d.xhr.status < 500) Object.assign(d, { shouldSwap: true, isError: false });
-  });
+  // table's Save is (app.pages.game_table_save): a refusal is said in the panel (dom.js).
   const good = () => Boolean(root.dataset.gameId && message.querySelector(".good")); // a table saved to the game
   document.body.addEventListener("htmx:afterSwap", (e) => { if (e.detail.target === message) say(message.textContent, good()); });
   if (root.dataset.gameId) return; // the rest is a scenario's: a game's table is the game's own
@@ -30,6 +26,4 @@
       tell(`Save the scenario first: the ${link.matches("[data-export]") ? "file" : "sheet"} is the saved scenario.`);
     } else tell(link.matches("[data-export]") ? `Exported ${root.dataset.scenarioId}.json.` : "The sheet opens in a new tab: print it from there.", true);
   });
-  const start = root.querySelector("[data-start-form]");
-  start.addEventListener("submit", () => { start.querySelector("[data-start-key]").value = keyInput?.value || ""; });
 })();
