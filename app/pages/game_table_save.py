@@ -21,7 +21,7 @@ from app.data.schemas_scenario import TableObjectives
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, Unauthorized
 from app.pages.club_save import detail, refusal
-from app.pages.seats import game_seat
+from app.pages.seats import Refused, table_editor
 from app.pages.templates import templates
 from app.services import acts
 from app.services import units as units_service
@@ -35,7 +35,6 @@ router = Router(include_in_schema=False)
 
 # A game's stands, at most (a side's order of battle is a few hundred stands).
 MOST_STANDS = 2_000
-STARTED = "Not saved: the game has started, and its table can be edited only before it starts."
 STALE = "not saved: the game was changed elsewhere; reload the page to edit the table as it is now."
 
 
@@ -127,12 +126,10 @@ async def save_table(
 ) -> Response:
     """The referee's Save the table: the terrain and objectives in one edit of the game over the version the page
     holds (a stale one refused), then each stand whose place differs from the game's moved over its version."""
-    seat = game_seat(request, session, settings, game_id)
-    game = session.get(Game, game_id)
-    if seat is None or game is None or not seat.viewer.is_referee:
-        return _said(request, "Not saved: only the game's referee edits its table.", 403, None)
-    if game.status != "setup":
-        return _said(request, STARTED, 409, None)
+    editing = table_editor(request, session, settings, game_id)
+    if isinstance(editing, Refused):
+        return _said(request, f"Not saved: {editing.clause}.", editing.status, None)
+    game, seat = editing
     form = await request.form(max_fields=8)
     table, saved = form.get("table"), form.get("saved")
     if (

@@ -30,6 +30,7 @@ from app.services import game_setup
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
 from app.services.scenario_forces import crewed_kinds, org_tables
+from app.services.score import STARTED
 from rules.core.errors import NotFoundError
 from rules.core.forces import chart_dict
 from rules.core.kit import TERRAIN_CLASS
@@ -101,7 +102,7 @@ def edit_game_table_page(
     def build(game: Game, seat: Seat) -> dict[str, object]:
         seat.viewer.require_referee("edit the table")
         if game.status != "setup":
-            raise Conflict("the game has started: its table can be edited only before it starts")
+            raise Conflict(STARTED)
         units = units_service.list_units(session, game_id)
         if counter_editor.takes_club(game.ruleset):
             return counter_editor.context(game.ruleset, game=(game, units))

@@ -15,7 +15,6 @@ from pydantic import BaseModel, Field, Json, ValidationError
 
 from app.core.routing import Router
 from app.data.bounded import MAX_SCENARIO_BYTES, TerrainPolygon
-from app.data.models import Game
 from app.data.schemas_scenario import (
     DraftParticulars,
     ObjectiveFeature,
@@ -27,8 +26,9 @@ from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
 from app.pages.scenario_drafts import edited, new, owner_for_change, refused, with_key
 from app.pages.scenario_forces import _document, forces_url
-from app.pages.seats import game_seat
+from app.pages.seats import Refused, table_editor
 from app.pages.templates import humanise, templates
+from app.sentences import sentence
 from app.services import scenario_drafts as drafts
 from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
@@ -282,12 +282,10 @@ async def post_game_objectives(
 ) -> Response:
     """One change to a game's table's objectives as its page holds them (posted back whole, `objectives_held`):
     the referee's only, before the game starts; nothing kept here (the table's Save sends them to the game)."""
-    game = session.get(Game, game_id)
-    seat = game_seat(request, session, settings, game_id) if game else None
-    if game is None or seat is None or not seat.viewer.is_referee:
-        return refused("Only the game's referee edits its table.", 403)
-    if game.status != "setup":
-        return refused("The game has started: its table can be edited only before it starts.", 409)
+    editing = table_editor(request, session, settings, game_id)
+    if isinstance(editing, Refused):
+        return refused(sentence(editing.clause), editing.status)
+    game = editing[0]
     change = await _read(request)
     if isinstance(change, Response):
         return change

@@ -17,13 +17,13 @@ from shapely.geometry import box
 
 from app.core.routing import Router
 from app.data.bounded import MAX_SCENARIO_BYTES, Terrain
-from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.common import error_message
 from app.pages.scenario_drafts import draft_write, edited, new, refused
 from app.pages.scenario_editor import kind_names
-from app.pages.seats import game_seat
+from app.pages.seats import Refused, table_editor
 from app.pages.templates import humanise, templates
+from app.sentences import sentence
 from app.services import scenario_drafts as drafts
 from app.services.scenarios import playable
 from rules.core.errors import RulesError
@@ -144,12 +144,10 @@ async def post_game_terrain(
 ) -> Response:
     """A game's table's terrain as its page holds it, judged on the game's table: the referee's only, before the
     game starts; nothing kept here (the table's Save sends it to the game)."""
-    game = session.get(Game, game_id)
-    seat = game_seat(request, session, settings, game_id) if game else None
-    if game is None or seat is None or not seat.viewer.is_referee:
-        return refused("Only the game's referee edits its table.", 403)
-    if game.status != "setup":
-        return refused("The game has started: its table can be edited only before it starts.", 409)
+    editing = table_editor(request, session, settings, game_id)
+    if isinstance(editing, Refused):
+        return refused(sentence(editing.clause), editing.status)
+    game = editing[0]
     terrain = await _read(request)
     if isinstance(terrain, Response):
         return terrain

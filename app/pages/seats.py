@@ -7,7 +7,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi import Request
 from fastapi.responses import Response
@@ -21,7 +21,7 @@ from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
 from app.guard import auth, security
 from app.pages.common import error_message, not_found, page_or_fragment, too_many
 from app.pages.templates import templates
-from app.services import campaign_battles, event_seats, games, seating, tournaments
+from app.services import campaign_battles, event_seats, games, score, seating, tournaments
 from app.services.seating import Viewer
 from rules.core.errors import NotFoundError, RulesError
 
@@ -95,6 +95,23 @@ def game_seat(request: Request, session: Session, settings: Settings, game_id: i
         except (Unauthorized, Forbidden):
             continue
     return None
+
+
+class Refused(NamedTuple):
+    clause: str  # what is refused and why, as a clause the caller words
+    status: int
+
+
+def table_editor(
+    request: Request, session: Session, settings: Settings, game_id: int
+) -> tuple[Game, Seat] | Refused:
+    """The game whose table this device's seat may edit, and the seat (its referee's, before it starts: the
+    editor's terrain, objectives and Save have this one gate), or the refusal (403 who, 409 when)."""
+    game = session.get(Game, game_id)
+    seat = game_seat(request, session, settings, game_id) if game else None
+    if game is None or seat is None or not seat.viewer.is_referee:
+        return Refused("only the game's referee edits its table", 403)
+    return (game, seat) if game.status == "setup" else Refused(score.STARTED, 409)
 
 
 def _moved_by(request: Request, session: Session, settings: Settings, game_id: int) -> str | None:

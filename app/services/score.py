@@ -107,7 +107,7 @@ def still_secret(session: Session, game: Game, objective_id: str) -> bool:
 
 
 # The refusal of an edit to the table once the game has started (the table editor's page says the same).
-STARTED = "the game has started: its table can be edited only before it starts"
+STARTED = "the game has started, and its table can be edited only before it starts"
 
 
 def objectives_edited(game: Game, collection: Mapping[str, Any]) -> dict[str, Any]:

@@ -233,6 +233,13 @@ def _module_constant(path: str, name: str, depth: int) -> list[str] | None:
             isinstance(t, ast.Name) and t.id == name for t in stmt.targets
         ):
             return templates(path, stmt.value, depth + 1)
+        if (
+            isinstance(stmt, ast.ImportFrom) and stmt.module
+        ):  # a constant imported from another module of the app
+            for alias in stmt.names:
+                source = stmt.module.replace(".", "/") + ".py"
+                if (alias.asname or alias.name) == name and source in modules():
+                    return _module_constant(source, alias.name, depth + 1)
     return None
 
 

@@ -146,4 +146,4 @@ def test_the_referee_edits_the_generated_table_before_it_starts(client: TestClie
     assert link not in page_as(client, game_id, referee, "map").text
     late = page_as(client, game_id, referee)
     assert late.status_code == 409 and "text/html" in late.headers["content-type"]
-    assert "the game has started: its table can be edited only before it starts" in late.text.lower()
+    assert "the game has started, and its table can be edited only before it starts" in late.text.lower()
