@@ -176,12 +176,16 @@ async def save_table(
         unit = units.get(place.id)
         if unit is None or not _moved(unit, place):
             continue
+        if (
+            str(place.id) not in held.stands
+        ):  # the page renders every stand's version: a move over none is stale
+            return _said(request, f"{unit.name} {STALE}", 409, held)
         act = MoveStand(
             unit_id=place.id,
             x=place.placement.center[0],
             y=place.placement.center[1],
             facing_deg=place.placement.facing_deg,
-            version=held.stands.get(str(place.id)),
+            version=held.stands[str(place.id)],
         )
         try:
             with game_write(session, game_id) as locked:

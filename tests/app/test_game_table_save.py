@@ -125,6 +125,14 @@ def test_the_server_saves_what_the_page_drew_over_the_versions_it_answered(sqlit
     )
     assert stand.status_code == 409 and stand.text.startswith(f"<span>{unit['name']} not saved: ")
 
+    # A save that holds no version of a stand it moves is no page's (each stand's is rendered with the page): a
+    # forged `"stands": {}` once moved it over whatever another device had done to it meanwhile.
+    versionless = post(
+        g.referee, {**drawn, "stands": [{**moved, "x": moved["x"] + 1}]}, {**now, "stands": {}}
+    )
+    assert versionless.status_code == 409 and versionless.text.startswith(f"<span>{unit['name']} not saved: ")
+    assert c.get(f"{api}/units/{moved['id']}", headers=g.referee).json()["x"] == moved["x"]
+
     # Bounded: a table not the page's, a field out of its range, named.
     bad = post(g.referee, {**drawn, "stands": [{**moved, "x": 5000}]}, now)
     assert bad.status_code == 422 and "Not saved: stands.0.placement.center.0: " in bad.text
