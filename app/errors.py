@@ -18,7 +18,17 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.sentences import MAX_DETAIL, ONE_SENTENCE, is_one_sentence, one_sentence, sentence, short
+from app.sentences import (
+    MAX_DETAIL,
+    ONE_SENTENCE,
+    choices,
+    error_words,
+    field_names,
+    is_one_sentence,
+    one_sentence,
+    sentence,
+    short,
+)
 from rules.core.errors import NotFoundError, RulesError
 
 FIELD_ERRORS_SHOWN = 50  # a body of 130,000 wrong keys was answered field by field: 11.7 MB for 1.7 MB sent
@@ -32,12 +42,6 @@ WHY_MAX = 2_000
 def cut(text: str, width: int = WHY_MAX) -> str:
     """A reason cut to `width` characters (its words as they are)."""
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def choices(allowed: list[Any]) -> str:
-    """Allowed values in words: "a, b or c"."""
-    words = [str(a) for a in allowed]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 class FieldErrorBody(TypedDict):
@@ -292,7 +296,7 @@ def label_of(loc: Sequence[str | int], model: Any = None) -> str:
     target"); the whole body "the request's body"."""
     parts = list(loc)
     where = parts[0] if parts and parts[0] in ("body", "query", "path", "header", "cookie") else ""
-    names = [p for p in (parts[1:] if where else parts) if isinstance(p, str)]
+    names = field_names(parts[1:] if where else parts)
     if not names:
         return "the request's body" if where == "body" else "the request"
     title = None
@@ -370,7 +374,7 @@ def model_refusal(errors: Sequence[Any], model: Any = None) -> RefusalBody:
     """A request model's errors (pydantic's, each with its `loc` from the request's part) as the 422's body:
     pydantic's list minus the echoed input (which may be large or not JSON-serialisable)."""
     kept = [
-        field_error(list(e.get("loc", ())), e.get("msg", ""), e.get("type", "value_error"), _allowed(e))
+        field_error(list(e.get("loc", ())), error_words(e), e.get("type", "value_error"), _allowed(e))
         for e in errors[:FIELD_ERRORS_SHOWN]
     ]
     return validation_refusal(kept, model)

@@ -4,6 +4,8 @@ a refusal is one sentence a player reads at a glance), its JSON Schema pattern, 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.core.errors import SENTENCE_MAX
 
@@ -41,3 +43,32 @@ def short(value: object, width: int = 24) -> str:
     """A value echoed from the request, cut to `width` characters."""
     text = " ".join(str(value).split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def choices(allowed: Sequence[Any]) -> str:
+    """Allowed values in words: "a, b or c"."""
+    words = [str(a) for a in allowed]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+# pydantic's names for a type a union tried ("constrained-str", "int", "list[int]", "function-after[...]"): parts
+# of an error's location that name no field the client sent (session 20's hostile pass read "Terrain constrained str").
+_TYPE_TAG = re.compile(r"str|int|float|bool|bytes|none|constrained-[a-z]+|[a-z-]+\[.*\]")
+
+
+def field_names(loc: Sequence[str | int]) -> list[str]:
+    """The fields an error's location goes through: a list's index and a union's type tag left out."""
+    return [p for p in loc if isinstance(p, str) and not _TYPE_TAG.fullmatch(p)]
+
+
+def error_words(error: Mapping[str, Any]) -> str:
+    """pydantic's message for one error, in the client's words where pydantic's are its own: a union's tag that
+    matches none ("Input tag 'Point' found using 'type' does not match any of the expected tags: ...")."""
+    ctx = error.get("ctx") or {}
+    if error.get("type") == "union_tag_invalid":
+        expected = re.findall(r"'([^']*)'", str(ctx.get("expected_tags", "")))
+        said = (
+            f"its {str(ctx.get('discriminator', 'type')).strip(chr(39))} {ctx.get('tag')} is not taken here"
+        )
+        return f"{said}: give {choices(expected)}" if expected else said
+    return str(error.get("msg", "")).removeprefix("Value error, ")

@@ -15,6 +15,7 @@ from app.core.config import Settings
 from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
 from app.guard import auth, security
 from app.pages.templates import humanise, templates
+from app.sentences import error_words, field_names
 from rules.core.errors import NotFoundError, RulesError
 
 
@@ -63,15 +64,11 @@ def error_message(e: Exception) -> str:
         said = f"{field}: {e.message}"
         return said if len(said) <= REFUSAL_MAX else f"{field}: {e.reason}"
     if isinstance(e, ValidationError):
-        # A list's item is named by its list, not its index (the hostile pass read "0: Input should be ...").
-        named = (
-            next((str(at) for at in reversed(err.get("loc") or ()) if not isinstance(at, int)), "")
-            for err in e.errors()
-        )
-        return "; ".join(
-            f"{humanise(name) if name else 'Value'}: {err['msg']}"
-            for name, err in zip(named, e.errors(), strict=True)
-        )
+        # The first field refused, by its name: a list's item by its list (the hostile pass read "0: Input should
+        # be ..."), a union's by its field; one sentence (each error joined was none: the page's generic one).
+        first = e.errors()[0]
+        names = field_names(first.get("loc") or ())
+        return f"{humanise(names[-1]) if names else 'Value'}: {error_words(first)}"
     if isinstance(e, NotFoundError | Conflict | Forbidden | Unauthorized):
         return str(e.message)
     return str(e)

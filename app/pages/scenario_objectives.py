@@ -28,7 +28,7 @@ from app.pages.scenario_drafts import edited, new, owner_for_change, refused, wi
 from app.pages.scenario_forces import _document, forces_url
 from app.pages.seats import Refused, table_editor
 from app.pages.templates import humanise, templates
-from app.sentences import sentence
+from app.sentences import error_words, field_names, sentence
 from app.services import scenario_drafts as drafts
 from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
@@ -190,13 +190,13 @@ async def _read(request: Request) -> ObjectiveChange | Response:
     except ValidationError as e:  # the first field refused, by its label
         first = e.errors()[0]
         name = str(first["loc"][0]) if first["loc"] else "do"
-        return refused(f"{FIELDS.get(name, humanise(name.removeprefix('obj_')))}: {first['msg']}", 422)
+        return refused(f"{FIELDS.get(name, humanise(name.removeprefix('obj_')))}: {error_words(first)}", 422)
 
 
 def _invalid(e: ValidationError) -> Response:
     """The first field refused, by its name (a vertex's index names nothing)."""
-    names = [str(part) for part in e.errors()[0]["loc"] if isinstance(part, str)] or ["table_objectives"]
-    return refused(f"{humanise(names[-1])}: {e.errors()[0]['msg']}", 422)
+    names = field_names(e.errors()[0]["loc"]) or ["table_objectives"]
+    return refused(f"{humanise(names[-1])}: {error_words(e.errors()[0])}", 422)
 
 
 def _checked(features: list[ObjectiveFeature]) -> TableObjectives | Response:

@@ -23,7 +23,7 @@ from app.pages.scenario_drafts import draft_write, edited, new, refused
 from app.pages.scenario_editor import kind_names
 from app.pages.seats import Refused, table_editor
 from app.pages.templates import humanise, templates
-from app.sentences import sentence
+from app.sentences import error_words, field_names, sentence
 from app.services import scenario_drafts as drafts
 from app.services.scenarios import playable
 from rules.core.errors import RulesError
@@ -86,8 +86,8 @@ async def _read(request: Request) -> Terrain | Response:
         return Terrain.model_validate_json(raw)
     except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
         first = e.errors()[0]
-        names = [str(part) for part in first["loc"] if isinstance(part, str)] or ["terrain"]
-        return refused(f"Terrain {humanise(names[-1]).lower()}: {first['msg']}", 422)
+        names = field_names(first["loc"]) or ["terrain"]
+        return refused(f"Terrain {humanise(names[-1]).lower()}: {error_words(first)}", 422)
 
 
 def _listed(request: Request, terrain: Terrain, ruleset_id: str) -> Response:

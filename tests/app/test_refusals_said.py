@@ -5,10 +5,12 @@ words in the notice header (app.guard.notice)."""
 
 from __future__ import annotations
 
+from typing import Annotated, Literal
+
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from fastapi.testclient import TestClient
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, ValidationError
 
 from app import errors, pages
 from app.errors import MAX_DETAIL, ONE_SENTENCE, ErrorOut, is_one_sentence
@@ -158,3 +160,34 @@ def test_said_why_is_the_reason_as_the_players_why_opens_it() -> None:
     assert cut.endswith("x…") and len(cut) == errors.WHY_MAX
     assert errors.refusal("Wait.", status=409)["said_why"] == "Wait."
     assert "said_why" in ErrorOut.model_json_schema()["required"]
+
+
+class Point(BaseModel):
+    type: Literal["Point"]
+
+
+class Line(BaseModel):
+    type: Literal["Line"]
+
+
+class Tagged(BaseModel):
+    kind: Annotated[str, Field(max_length=8)] | int
+    shape: Annotated[Point | Line, Field(discriminator="type")] | None = None
+
+
+def test_a_union_refused_names_its_field_and_the_tags_it_takes() -> None:
+    """pydantic names a union's members in an error's location ("constrained-str", "int") and a tagged union's
+    miss in its own words: the refusal names the field and the tags it takes (session 20's hostile pass read
+    "Terrain constrained str" and, for a Point where a line or polygon is drawn, "That value is not allowed here.")."""
+    for value, said in (
+        ({"kind": [1]}, "Fix the kind: input should be a valid string."),
+        (
+            {"kind": 1, "shape": {"type": "Circle"}},
+            "Fix the shape: its type Circle is not taken here: give Point or Line.",
+        ),
+    ):
+        try:
+            Tagged.model_validate(value)
+        except ValidationError as e:
+            body = errors.model_refusal(e.errors(), Tagged)
+        assert body["detail"] == said and is_one_sentence(body["detail"]), body

@@ -58,6 +58,11 @@ def test_the_terrain_posted_is_answered_by_its_list_and_a_pieces_problem_refused
     for geometry, said in (
         (OFF, "That woods goes off the table: every point must be on the 120 by 180 cm table."),
         (BOW, "That woods crosses itself: draw its outline without crossing."),
+        # A shape the format does not draw, named with the ones it does (was: "That value is not allowed here.").
+        (
+            {"type": "Point", "coordinates": [10, 10]},
+            "Terrain geometry: its type Point is not taken here: give Polygon, MultiPolygon or LineString.",
+        ),
     ):
         refused = c.post(f"{NEW}/terrain", data=form(c, {"terrain": collection(feature("woods", geometry))}))
         assert refused.status_code == 422 and refused.headers[NOTICE_HEADER] == said
