@@ -149,7 +149,7 @@ class BundleIn(BaseModel):
     @model_validator(mode="after")
     def bounded(self) -> BundleIn:
         if len(canonical(self.bundle.record)) > MAX_BUNDLE_CHARS:
-            raise ValueError(f"a result bundle is at most {MAX_BUNDLE_CHARS} characters")
+            raise ValueError(f"a result bundle is at most {MAX_BUNDLE_CHARS:,} characters")
         return self
 
 

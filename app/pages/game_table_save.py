@@ -138,7 +138,7 @@ async def save_table(
         or len(table) + len(saved) > MAX_SCENARIO_BYTES
     ):
         return _said(
-            request, f"Not saved: table: at most {MAX_SCENARIO_BYTES} characters of JSON.", 422, None
+            request, f"Not saved: table: at most {MAX_SCENARIO_BYTES:,} characters of JSON.", 422, None
         )
     try:
         posted, held = PostedTable.model_validate_json(table), Versions.model_validate_json(saved)

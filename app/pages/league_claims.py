@@ -96,7 +96,7 @@ async def name_columns(
         )
     raw = await upload.read(MAX_CSV_CHARS * 4 + 1)  # UTF-8: at most four bytes a character
     if len(raw) > MAX_CSV_CHARS * 4:  # cut short mid-character, it would be said not UTF-8: it is too long
-        said = f"that file is over {MAX_CSV_CHARS} characters: split it by rounds"
+        said = f"that file is over {MAX_CSV_CHARS:,} characters: split it by rounds"
         return _league(league_id, request, session, settings, error=sentence(said))
     try:
         text = raw.decode("utf-8")  # as the API reads it: a byte that is not UTF-8 is no name of anyone's
@@ -105,7 +105,7 @@ async def name_columns(
         return _league(league_id, request, session, settings, error=sentence(said))
     try:
         if len(text) > MAX_CSV_CHARS:
-            raise Forbidden(f"that file is over {MAX_CSV_CHARS} characters: split it by rounds")
+            raise Forbidden(f"that file is over {MAX_CSV_CHARS:,} characters: split it by rounds")
         names = league_claims.header(text)
     except USER_ERRORS as e:
         said = e.reason if isinstance(e, RulesError) else error_message(e)  # the row and column, not "csv:"
@@ -140,7 +140,7 @@ async def import_claims(
     replace = form.get("replace") == "yes"  # the columns page's second button: the event's claims replaced
     try:
         if len(text) > MAX_CSV_CHARS:
-            raise Forbidden(f"that file is over {MAX_CSV_CHARS} characters: split it by rounds")
+            raise Forbidden(f"that file is over {MAX_CSV_CHARS:,} characters: split it by rounds")
         names = league_claims.header(text)
     except USER_ERRORS as e:  # not the file the first page read: that page again
         said = e.reason if isinstance(e, RulesError) else error_message(e)

@@ -184,7 +184,7 @@ async def _read(request: Request) -> ObjectiveChange | Response:
         k: v for k, v in values.items() if v != "" or k in ("objective_id", "obj_secret_to", "obj_name")
     }
     if len(values.get("obj_geometry", "")) > MAX_GEOMETRY:
-        return refused(f"Geometry: at most {MAX_GEOMETRY} characters of GeoJSON.", 422)
+        return refused(f"Geometry: at most {MAX_GEOMETRY:,} characters of GeoJSON.", 422)
     try:
         return ObjectiveChange.model_validate(values)
     except ValidationError as e:  # the first field refused, by its label
@@ -291,7 +291,7 @@ async def post_game_objectives(
         return change
     raw = (await request.form()).get("objectives_held") or '{"features": []}'
     if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
-        return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
+        return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES:,} characters of GeoJSON.", 422)
     try:  # the page's own collection, checked as any before the change is made to it
         features, selected, said = changed(list(TableObjectives.model_validate_json(raw).features), change)
     except ValidationError as e:

@@ -146,7 +146,7 @@ async def _file(form: FormData) -> dict[str, JsonValue] | str:
         return "Not imported: file: choose the scenario's .json file."
     raw = await upload.read(MAX_SCENARIO_BYTES + 1)
     if len(raw) > MAX_SCENARIO_BYTES:
-        return f"Not imported: file: a scenario file is at most {MAX_SCENARIO_BYTES} bytes."
+        return f"Not imported: file: a scenario file is at most {MAX_SCENARIO_BYTES:,} bytes."
     try:
         document: JsonValue = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested past the parser's depth

@@ -81,7 +81,7 @@ async def _read(request: Request) -> Terrain | Response:
     if not raw:  # the page always sends its collection, empty or not: a post without it would wipe the table
         return refused("Terrain: send the table's terrain, a GeoJSON FeatureCollection.", 422)
     if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
-        return refused(f"Terrain: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
+        return refused(f"Terrain: at most {MAX_SCENARIO_BYTES:,} characters of GeoJSON.", 422)
     try:
         return Terrain.model_validate_json(raw)
     except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)

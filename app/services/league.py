@@ -160,7 +160,7 @@ def export_bundle(
     bundle = {**body, "signature": signing.sign(key, canonical(body)), "record": record}
     if len(canonical(bundle)) > MAX_BUNDLE_CHARS:
         raise Conflict(
-            f"table {table.table}'s game record is over the {MAX_BUNDLE_CHARS} characters a bundle carries"
+            f"table {table.table}'s game record is over the {MAX_BUNDLE_CHARS:,} characters a bundle carries"
         )
     try:  # what a league would refuse at import is refused here, naming it (a name with a tab, say)
         return ResultBundle.model_validate(bundle)

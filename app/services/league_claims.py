@@ -106,7 +106,7 @@ def _rows(text: str) -> Iterator[tuple[int, list[str]]]:
     """The file's rows with their line numbers (from 1, the header's), blank lines skipped; a row the csv
     module cannot read (an unclosed quote) refused naming it."""
     if len(text) > MAX_CSV_CHARS:
-        raise RulesError("csv", f"the file is over {MAX_CSV_CHARS} characters: split it by rounds")
+        raise RulesError("csv", f"the file is over {MAX_CSV_CHARS:,} characters: split it by rounds")
     reader = csv.reader(
         io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter(text), strict=True
     )

@@ -151,7 +151,7 @@ def test_each_refusal_names_its_field(sqlite_client: TestClient) -> None:
         ({"do": "add", "obj_geometry": "[1, 2]"}, "Geometry: "),
         ({"do": "add", "obj_geometry": point(500)}, "Geometry: reaches off the table"),
         ({"do": "add", "obj_geometry": ring(1001)}, "Geometry: List should have at most 1000 items"),
-        ({"do": "add", "obj_geometry": "x" * 40_001}, "Geometry: at most 40000 characters"),
+        ({"do": "add", "obj_geometry": "x" * 40_001}, "Geometry: at most 40,000 characters"),
         ({"do": "shape", **one, "obj_geometry": point(-5)}, "Geometry: reaches off the table"),
         ({"do": "relocate", **one, "obj_x": "500", "obj_y": "90"}, "Geometry: reaches off the table"),
         ({"do": "relocate", **one, "obj_x": "1e9", "obj_y": "90"}, "X: "),

@@ -173,7 +173,7 @@ def test_import_reads_a_file_and_renders_the_choice_of_one_held(sqlite_client: T
         (
             b" " * (MAX_SCENARIO_BYTES + 1),
             413,
-            f"Not imported: file: a scenario file is at most {MAX_SCENARIO_BYTES} bytes.",
+            f"Not imported: file: a scenario file is at most {MAX_SCENARIO_BYTES:,} bytes.",
         ),
         (
             json.dumps({**written, "terrain": wood(110, 140)}).encode(),

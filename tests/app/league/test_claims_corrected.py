@@ -186,7 +186,7 @@ def test_the_pages_import_redirects_and_an_events_claims_are_replaced_removed_an
     monkeypatch.setattr(claims_page, "MAX_CSV_CHARS", 1_000)
     files = {"csv": ("big.csv", ("Round,P1\n" + "é" * 2_000).encode()[:4_001], "text/csv")}
     big = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "GT"}), files=files)
-    assert "That file is over 1000 characters: split it by rounds." in big.text
+    assert "That file is over 1,000 characters: split it by rounds." in big.text
     monkeypatch.undo()
     files = {"csv": ("tie.csv", b"A;B,C\n1;2,3\n", "text/csv")}
     tie = c.post(f"/leagues/{league_id}/claims/columns", data=form(c, {"event": "GT"}), files=files)

@@ -180,7 +180,7 @@ def test_forged_and_oversized_bundles_are_refused_in_one_sentence(sqlite_client:
     huge = signed(key, log_entries=1)
     huge["record"] = {"log": ["y" * 1_500_000], "ended": None}  # under the 2 MiB body
     big = c.post(url, headers=organiser, json={"bundle": huge})
-    assert big.status_code == 422 and "at most 1500000 characters" in big.text
+    assert big.status_code == 422 and "at most 1,500,000 characters" in big.text
 
 
 def test_a_name_that_would_print_as_anothers_is_refused_naming_the_field(sqlite_client: TestClient) -> None:
