@@ -119,7 +119,7 @@
     document.addEventListener("click", (e) => {
       const off = e.target.closest("[data-act-greyed]");
       // The referee's greyed Move or marker asks to override instead (table-map.js).
-      if (off && !(m.role === "referee" && off.matches("[data-stand-action]"))) say(off.title, false);
+      if (off && !(m.role === "referee" && off.matches("[data-stand-action], [data-api]"))) say(off.title, false);
       const el = !off && e.target.closest("[data-act], [data-act-die], [data-act-roll], [data-ask], [data-apply], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el || (!play && !el.matches("[data-act], [data-act-die], [data-act-roll], [data-panel-close]"))) return;
       if (el.matches("[data-panel-close]")) stop();
