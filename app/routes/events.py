@@ -247,7 +247,9 @@ def _with_view(
         rest = {k: v for k, v in part.items() if k != "score_panel"} | _told(event)
         data = _json({**event, **rest, "as_of_event": as_of})
         if not part or len(data) > live.FRAME_BYTES:
-            out.append(_json({**event, **_told(event), "refetch": True}))
+            # A roll's claim is a sentence: told however big the rest.
+            claim = {"claim": part["claim"]} if "claim" in part else {}
+            out.append(_json({**event, **_told(event), **claim, "refetch": True}))
             continue
         if "score_panel" in part:  # null where they are too big: the page reads them
             panel = part["score_panel"] if len(part["score_panel"]) <= live.FRAME_BYTES else None
