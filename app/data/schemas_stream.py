@@ -41,6 +41,10 @@ class EventFrame(EventOut):
     notice: str | None = Field(
         default=None, description="A sentence every seat is told: the referee now plays another reading"
     )
+    claim: str | None = Field(
+        default=None,
+        description="view=map, a roll another seat made: the values it gave over the table's, said",
+    )
     board: str | None = Field(
         default=None, description="view=board: the referee board's pieces it changed (HTML)"
     )

@@ -59,6 +59,7 @@ class StandHead:
     # Its marker buttons, each as the act pipeline judges it for the seat now (app.services.card.marker_offers):
     # one the seat may never play is not drawn, one refused for now is greyed with the pipeline's sentence.
     marker_acts: tuple[MarkerOffer, ...] = ()
+    markers_api: str = ""  # where its marker buttons write (POST, through the outbox: api-action.js)
 
     def context(self) -> dict[str, object]:
         """The context `_stand_head.html` renders."""
@@ -107,6 +108,7 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
         else (),
         move_refused=refused.get(u.pk, ""),
         marker_acts=tuple(marker_acts) if acts and marker else (),
+        markers_api=f"/api/v1/games/{game.pk}/units/{u.pk}/markers",
     )
 
 

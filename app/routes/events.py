@@ -28,7 +28,7 @@ from app.data.schemas_stream import AsideFrame, EventFrame
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import StreamViewerDep, ViewerDep
-from app.pages import clock_panel, score_panel
+from app.pages import claim_notice, clock_panel, score_panel
 from app.pages.templates import templates
 from app.services import clock as clock_service
 from app.services import events as events_service
@@ -247,7 +247,9 @@ def _with_view(
         rest = {k: v for k, v in part.items() if k != "score_panel"} | _told(event)
         data = _json({**event, **rest, "as_of_event": as_of})
         if not part or len(data) > live.FRAME_BYTES:
-            out.append(_json({**event, **_told(event), "refetch": True}))
+            # A roll's claim is a sentence: told however big the rest.
+            claim = {"claim": part["claim"]} if "claim" in part else {}
+            out.append(_json({**event, **_told(event), **claim, "refetch": True}))
             continue
         if "score_panel" in part:  # null where they are too big: the page reads them
             panel = part["score_panel"] if len(part["score_panel"]) <= live.FRAME_BYTES else None
@@ -363,7 +365,7 @@ def _map_parts(
 ) -> list[dict[str, Any]]:
     """The map's parts: the units each event touched, as /units answers them to this viewer (without the
     names, which change only when a unit is added: a reload), and the game's state when the game changed, with
-    what the map draws of its board."""
+    what the map draws of its board; a roll's claims told to the other seats (app.pages.claim_notice)."""
     read = units_service.reader(game, viewer)
     wanted = set().union(*(touched_units(e) for e in events))
     # Read once for every viewer of the wake-up (the board's frames too): each reads them through its own Reader.
@@ -383,6 +385,9 @@ def _map_parts(
             panel = score_panel.frame_panel(session, game, viewer.role, "map", shared, at)
             if panel is not None:  # none where they show what this seat's streams were last sent
                 part["score_panel"] = panel
+        if claim_notice.claims_of(e) and e.get("actor") != viewer.role:  # told the other seats (table-act.js)
+            said = functools.partial(claim_notice.claim_line, session, game, e)
+            part["claim"] = shared.get(("claim", e["id"]), said)
         if e["kind"] == score_service.FINISHED and game.status == "finished":  # result-line.js swaps it in
             part["result"] = shared.get("result", lambda: _result_line(session, game))
         out.append(part)

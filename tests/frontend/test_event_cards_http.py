@@ -85,3 +85,13 @@ def test_the_map_offers_a_side_its_draw_and_the_referee_none(client: TestClient)
             if offered:
                 assert re.search(rf"data-cards-tool[^>]*>{tool}<", page), tool
                 assert ("data-card-rank" in page) is bool(variants)
+                # Each tap is the page's own write (api-action.js, through the outbox), its answer the server's
+                # reading of the draw read into the panel: the ten of diamonds entered, or firestep's draw.
+                write = (
+                    f'/api/v1/games/{gid}/cards/drawn" data-body=\'{{"cards": ["10D"]}}\''
+                    if variants
+                    else (f"/api/v1/games/{gid}/resolve/")
+                )
+                assert (
+                    f'data-api="{write}' in page and f'data-done="/games/{gid}/map/cards/{{event}}"' in page
+                )

@@ -1,7 +1,8 @@
 // Buttons with data-api="<url>" (and data-body='<json>') write to the JSON API through the outbox (kept and
 // sent later when offline). A refusal stays on screen in plain words (net-status.js); success asks the live
 // view to refresh. data-override (the referee's) offers to override a refusal by the rules of play;
-// data-reload reloads the page once the write is done. Until bound here the buttons are inert (board.css).
+// data-reload reloads the page once the write is done; data-done, the part then read ({event}: the write's
+// event) into the element data-into names. Until bound here the buttons are inert (board.css).
 // `firestepApi`: the writes' helpers the map and the counters share.
 (() => {
   document.documentElement.classList.add("api-ready");
@@ -14,6 +15,12 @@
   const overridden = async (result, again) =>
     (result.status === 409 && Array.isArray(result.data?.current?.allowed_now) && mayOverride(result.data.detail) ? again() : result);
   window.firestepApi = Object.freeze({ failed, refusal, mayOverride, overridden });
+  const answer = async ({ done, into }, data) => {
+    const part = await window.firestepDom.read(done.replace("{event}", data.event_id));
+    if (part) return document.querySelector(into)?.replaceChildren(part.parentNode); // the part and what follows it
+    window.firestepNotice("It is recorded; it shows when the connection is back.", false, { key: "action" });
+    document.addEventListener("firestep:resync", () => answer({ done, into }, data), { once: true });
+  };
   document.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-api]");
     if (!button || button.dataset.busy) return;
@@ -30,6 +37,7 @@
       if (!result.ok) window.firestepNotice(window.firestepExplain(result.status, result.data), false, { key: "action" });
       // A write after which the page as a whole changes (a finished game).
       if (result.ok && "reload" in button.dataset) { window.location.reload(); return; }
+      if (result.ok && button.dataset.done && result.data) answer(button.dataset, result.data);
       document.dispatchEvent(new CustomEvent("firestep:refresh"));
     } finally {
       delete button.dataset.busy;

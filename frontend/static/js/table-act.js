@@ -7,11 +7,10 @@
     const m = window.firestepMap;
     if (!m || m.acting) return;
     m.acting = true;
-    const { section, model, nameOf, notice, refusal, failed, send, humanise, root } = m;
+    const { section, model, notice, refusal, failed, send, root } = m;
     const { partOf, read } = window.firestepDom;
     const say = (...a) => (window.firestepNotice || notice)(...a);
     const panel = document.querySelector("[data-map-panel]");
-    const fields = JSON.parse(document.getElementById("map-state").textContent).card;
     // play: { stand, step, seen, part (the last drawn, as HTML), marks, asks, done, doneHtml, sending }.
     let play = null, actsHtml = "", actsFor = null; // the acts part as the server last drew it for `actsFor`
     const area = () => section("stand").querySelector("[data-play]"); // its place in the card's head
@@ -118,8 +117,8 @@
     });
     document.addEventListener("click", (e) => {
       const off = e.target.closest("[data-act-greyed]");
-      // The referee's greyed Move or marker asks to override instead (table-map.js).
-      if (off && !(m.role === "referee" && off.matches("[data-stand-action]"))) say(off.title, false);
+      // The referee's greyed Move asks to override (table-map.js), a marker once refused (api-action.js).
+      if (off && !(m.role === "referee" && off.matches("[data-stand-action], [data-api]"))) say(off.title, false);
       const el = !off && e.target.closest("[data-act], [data-act-die], [data-act-roll], [data-ask], [data-apply], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el || (!play && !el.matches("[data-act], [data-act-die], [data-act-roll], [data-panel-close]"))) return;
       if (el.matches("[data-panel-close]")) stop();
@@ -148,16 +147,8 @@
       if (Number.isFinite(cm) && cm >= 0 && cm <= 500) ask(e.target.dataset.rangeAsk + cm);
       else notice("Enter the range in cm, from 0 to 500.");
     });
-    // Another seat's roll with a value given over the table's (a range by tape): told as the claim it is.
-    document.addEventListener("firestep:event", (e) => {
-      const ev = e.detail || {}, p = ev.payload || {}, u = model.units.get(p.unit_id), t = model.units.get(p.target_id);
-      const claims = ev.kind === "roll" && Array.isArray(p.filled) ? p.filled.filter((f) => f.given === true) : [];
-      if (!claims.length || ev.actor === root.dataset.role) return;
-      const label = (f) => (fields.find((x) => x.name === f) || {}).label || humanise(f.replace(/_/g, "-"));
-      const who = `${u ? nameOf(u).short : humanise(ev.actor || "")}'s ${humanise(String(p.resolver || "roll")).toLowerCase()}${t ? ` at ${nameOf(t).short}` : ""}`;
-      say(`${who}: ${claims.map((f) => `${label(f.field.replace(/_cm$/, ""))} ${f.why}`).join("; ")}.`, false, { key: `claim-${ev.id}` });
-      root.dataset.claimShown = String(ev.id);
-    });
+    // Another seat's roll with a value given over the table's (a range by tape): its claim, as the frame says it.
+    document.addEventListener("firestep:event", ({ detail: ev }) => { if (ev?.claim) say(ev.claim, false, { key: `claim-${ev.id}` }); });
     // A write from the card (api-action.js: the referee changed the game's reading): the answer asked again.
     document.addEventListener("firestep:refresh", () => { if (play && !play.done && play.part && !data().targetMarks) ask(data().playUrl); });
   };

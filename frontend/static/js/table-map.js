@@ -262,24 +262,14 @@
       tell(`Tap where ${nameOf(u).short} goes.`);
       return;
     }
-    if (action === "measure") {
+    if (action === "measure") { // a marker's button is a write of the page's (data-api: api-action.js)
       ruler = [[u.x, u.y]];
       showPanel("ruler");
       setMode({ kind: "ruler" });
       drawRuler();
-      return;
     }
-    const body = { delta: action === "add-marker" ? 1 : -1, ...(forced ? { override: true } : {}) };
-    const result = await writeStand(u.id, "markers", body, "The marker was not saved; check the connection.");
-    if (!failed(result) && result.ok && result.data) showStand(u.id);
   };
-  // A stand's write: refused, said so; answered, its changes applied to the model at once.
-  const writeStand = async (id, what, body, said) => {
-    const r = await sendOrOverride(`${api}/units/${id}/${what}`, body);
-    if (failed(r)) notice(refusal(r, said));
-    else if (r.ok && r.data) model.apply({ id: r.data.event_id, kind: what === "move" ? "move" : "marker", payload: { changes: r.data.changes } });
-    return r;
-  };
+  // The move written: refused, the stand put back and said so; answered, its changes applied to the model at once.
   const moveStand = async (id, point, forced = false) => {
     const u = model.units.get(id);
     if (!u) return;
@@ -287,9 +277,9 @@
     const [x, y] = onTheTable(point);
     Object.assign(u, { x, y });
     drawStand(u);
-    const body = { x, y, facing_deg: u.facing_deg ?? 90, ...(forced ? { override: true } : {}) };
-    const said = "The move was not saved; the stand is back where it was.";
-    if (failed(await writeStand(id, "move", body, said))) { Object.assign(u, { x: before.x, y: before.y }); drawStand(u); }
+    const r = await sendOrOverride(`${api}/units/${id}/move`, { x, y, facing_deg: u.facing_deg ?? 90, ...(forced ? { override: true } : {}) });
+    if (failed(r)) { notice(refusal(r, "The move was not saved; the stand is back where it was.")); Object.assign(u, { x: before.x, y: before.y }); drawStand(u); }
+    else if (r.ok && r.data) model.apply({ id: r.data.event_id, kind: "move", payload: { changes: r.data.changes } });
     showStand(id);
     mapChanged();
   };
@@ -436,7 +426,7 @@
     if (add) { addTemplate(add.dataset.addTemplate); return; }
     const choice = event.target.closest("[data-stand-choice]");
     if (choice) { showStand(Number(choice.dataset.standChoice), true); return; }
-    const sa = event.target.closest("[data-stand-action]");
+    const sa = event.target.closest("[data-stand-action]:not([data-api])");
     if (sa) {
       // A greyed act of the card is the referee's to do anyway, as on the board (table-act.js tells the rest).
       const greyed = sa.matches("[data-act-greyed]");

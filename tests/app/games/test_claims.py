@@ -7,12 +7,17 @@ tests/app/test_game_record.py and tests/app/services/test_story.py."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlmodel import Session
 
+from app.core import live
 from app.errors import is_one_sentence
+from app.routes import events as events_route
+from app.services.seating import Viewer
 from tests.app.games.conftest import advance_to, new_game, unpacked
 from tests.app.games.test_earth2mm_bound import Table
 from tests.app.games.test_stand_acts import events, face_off, first, units
@@ -62,7 +67,7 @@ def test_hits_claimed_over_those_waiting_are_refused_and_the_referees_override_i
 
 
 def test_a_range_by_the_tape_is_taken_and_every_side_reads_it_as_the_shooters_claim(
-    client: TestClient,
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     g = new_game(client)
     us = units(client, g)
@@ -104,6 +109,20 @@ def test_a_range_by_the_tape_is_taken_and_every_side_reads_it_as_the_shooters_cl
             and {"given": True, "why": taped["why"]}.items()
             <= next(f for f in logged["payload"]["filled"] if f["field"] == "range_cm").items()
         )
+        # The map's live frame tells the other seats the claim in a sentence (app.pages.claim_notice), the
+        # shooter's own seat nothing (table-act.js shows it); a frame too big for its parts still tells it.
+        role = "defender" if who is g.defender else "referee"
+        for seat, told, cut in ((role, True, False), ("attacker", False, False), (role, True, True)):
+            monkeypatch.setattr(live, "FRAME_BYTES", 100 if cut else 8_000)
+            with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
+                frame = json.loads(
+                    events_route._with_view(
+                        session, g.id, Viewer(g.id, seat), "map", [logged], live.Shared()
+                    )[0]
+                )
+            said = f"{mg['short_name']}'s shooting at {target['short_name']}: Range {taped['why']}."
+            assert frame.get("claim") == (said if told else None), (seat, frame.get("claim"))
+            assert bool(frame.get("refetch")) is cut
 
 
 def test_a_cover_seen_by_the_shooter_is_taken_and_marked_in_the_answer_and_the_log(

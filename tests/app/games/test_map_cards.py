@@ -94,6 +94,26 @@ def test_a_seat_is_not_offered_a_marker_act_the_pipeline_refuses_it(client: Test
     assert client.post(marker, headers=g.attacker, json={"delta": -1}).status_code == 403
 
 
+def test_the_head_s_marker_buttons_are_writes_through_the_outbox(client: TestClient) -> None:
+    # A marker's button is the page's write (data-api, api-action.js), its delta its body; the referee's offers
+    # to override once refused (data-override), even greyed; one refused to a side writes nothing (its tap says
+    # why: in step 1 a rifle platoon recovers none).
+    g = new_game(client)
+    mine = first(units(client, g), "attacker", "rifle-platoon")
+    start_game(client, g)
+    client.post(f"/api/v1/games/{g.id}/units/{mine['id']}/markers", headers=g.referee, json={"delta": 1})
+    url = f'data-api="/api/v1/games/{g.id}/units/{mine["id"]}/markers"'
+    for seat, override in ((g.attacker, False), (g.referee, True)):
+        head = card(client, g, seat, f"units/{mine['id']}/head")[1]
+        for action, delta in (("add-marker", 1), ("recover", -1)):
+            button = re.search(rf'<button[^>]*data-stand-action="{action}"[^>]*>', head)
+            assert button is not None, (seat, action)
+            written = override or "data-act-greyed" not in button.group(0)
+            assert (url in button.group(0)) is written and ("data-override" in button.group(0)) is override
+            assert (f"data-body='{{\"delta\": {delta}}}'" in button.group(0)) is written
+        assert url in head and (action == "recover" and "data-act-greyed" in button.group(0)), head
+
+
 def test_the_head_greys_the_map_s_moves_the_pipeline_refuses_with_its_sentence(client: TestClient) -> None:
     # The map's Move and "Move its company/battalion" as the act pipeline judges them for the seat (the API's
     # answer of the stand's acts, its `offers`): drawn greyed with the sentence by the server, as the markers
