@@ -301,7 +301,7 @@ def edit_parts(card: Mapping[str, Any]) -> tuple[EditPart, ...]:
                 json.dumps(c["value"]),
                 c["target"],
                 c["needs_target"],
-                f"{e['label']}: {c['label']}",
+                e["label"] if c["label"] == e["label"] else f"{e['label']}: {c['label']}",
             )
             for j, c in enumerate(e["choices"])
         )
