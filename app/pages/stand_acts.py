@@ -342,6 +342,9 @@ class StandEdited:
     event_id: int
     line: str
     undo_refused: str = ""
+    # The stand's edits as the pipeline offers them once this one is saved (Limber after Unlimber): what its
+    # Done leads back to, not the part read before the edit.
+    edits: StandEdits | None = None
 
     def context(self) -> dict[str, object]:
         """The context `_stand_edited.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
@@ -362,7 +365,8 @@ def stand_edited(
     )
     names = unit_names.names(list_units(session, game.pk)) if target else {}
     at = f" at {names[stored][1]}" if isinstance(stored, int) and stored in names else ""
-    return StandEdited(ev.pk, f"{words or 'Saved'}{at}.", undo_refused(session, game, viewer, ev))
+    now = StandEdits(unit_id, edit_parts(card_service.stand_card(session, game, viewer, unit_id)))
+    return StandEdited(ev.pk, f"{words or 'Saved'}{at}.", undo_refused(session, game, viewer, ev), now)
 
 
 @router.get("/games/{game_id}/map/units/{unit_id}/edited/{event_id}", response_class=HTMLResponse)

@@ -135,3 +135,16 @@ def test_a_greyed_formation_move_names_the_unit_missing_its_action_apart_from_th
     # The battery with two actions is not the one named: the other, by a name no other unit has.
     assert sentence == f"{sibling['short_name']} has no action left: roll its order first.", sentence
     assert sibling["short_name"] != bat["short_name"]
+
+
+def test_an_edit_s_answer_carries_the_edits_its_done_leads_back_to(client: TestClient) -> None:
+    """After Unlimber and Done the card offered Unlimber again until a second Done: the edits drawn before the
+    edit. Its answer carries the stand's edits as now offered: Limber, "Machineguns, Light Mortars and
+    Artillery require 1 order to limber or unlimber" (its one action left)."""
+    g, bat, _ = battery_over_six(client)
+    ev = events(client, g)[-1]
+    assert ev["kind"] == "unit-update"
+    edited = fragment(client, g, g.attacker, bat["id"], f"edited/{ev['id']}?act=Unlimber&target=")
+    assert "data-stand-edits-part" in edited
+    offered = [html.unescape(w) for w in re.findall(r'data-edit-words="([^"]*)"', edited)]
+    assert offered == ["Limber"], offered
