@@ -100,6 +100,24 @@ def test_a_shot_at_an_area_says_each_die_once_on_its_stand_and_destroys_only_wha
     assert not any(short[i] in gained for i in destroyed), said  # none destroyed and marked in one breath
 
 
+def test_the_other_reading_suppresses_a_company_again_for_each_platoon_the_shot_suppresses(
+    client: TestClient,
+) -> None:
+    """Erratum shot-suppresses-company's other reading: each platoon suppressed suppresses its company again,
+    so two of a company's platoons suppressed by one shot are two markers on each of its stands."""
+    g, bat, plts = battery_over_six(client)
+    api = f"/api/v1/games/{g.id}"
+    version = client.get(f"{api}/turn", headers=g.referee).json()["version"]
+    change = {"version": version, "variants": {"shot-suppresses-company": "each-platoon"}}
+    assert client.patch(api, headers=g.referee, json=change).status_code == 200
+    body = {"unit_id": bat["id"], "target_id": plts[0]["id"], "dice": [6, 4, 4, 6, 6, 6], "apply": True}
+    r = client.post(f"{api}/resolve/shooting", headers=g.attacker, json=body)
+    assert r.status_code == 200, r.text
+    after = units(client, g)
+    assert [after[p["id"]]["suppression"] for p in plts[1:3]] == [2, 2]
+    assert not any(after[p["id"]]["killed"] for p in plts[1:3])
+
+
 def test_a_shot_s_line_names_its_target_s_die_beside_the_others_results(client: TestClient) -> None:
     g, bat, plts = battery_over_six(client)
     short = {u["id"]: u["short_name"] for u in units(client, g).values()}
