@@ -178,7 +178,7 @@ FLANDERS_READINGS = {
     # Issue 53: what an assault spends of its unit's order.
     "assault-action": ("move-action", "order-only", "Troops require an order to move into contact"),
     # Session 21: one area shot suppressing two platoons of a company.
-    "shot-suppresses-company": ("once", "each-platoon", "The shot is one attack"),
+    "shot-suppresses-company": ("each-platoon", "once", "Each platoon the shot suppresses"),
 }
 
 

@@ -183,25 +183,25 @@ FlandersFields.add_errata(
         "One shot suppressing two or more platoons of one company (an area, a beaten zone)",
         (
             Reading(
-                "once",
-                "The shot is one attack: the company it suppresses gains one marker on each stand, however many "
-                "of its platoons the shot suppressed; a stand the shot destroys gains none.",
-                f"{cite('SUPPRESSION, BATTLE SUPPRESSION (BS)')} ({_SILENT})",
-                True,
-            ),
-            Reading(
                 "each-platoon",
-                "Each platoon the shot suppresses suppresses its whole company again: a company with two "
-                "platoons suppressed gains two markers on each stand.",
-                f"{cite('SUPPRESSION, BATTLE SUPPRESSION (BS)')} ({_OTHER})",
+                "Each platoon the shot suppresses suppresses its whole company: a company with two platoons "
+                "suppressed gains two markers on each stand (a third marker kills it).",
+                f"{cite('SUPPRESSION, BATTLE SUPPRESSION (BS)')} ({_SILENT})",
                 False,
             ),
+            Reading(
+                "once",
+                "The shot is one attack: the company it suppresses gains one marker on each stand, however many "
+                "of its platoons the shot suppressed.",
+                f"{cite('SUPPRESSION, BATTLE SUPPRESSION (BS)')} ({_OTHER})",
+                True,
+            ),
         ),
-        default="once",
+        default="each-platoon",
         note="The book suppresses the whole company when MG, mortar or artillery fire suppresses a platoon, and "
         "again 'if it comes under multiple attacks'; it does not say whether one area or beaten zone "
-        "suppressing two platoons of one company is one attack or two. Each stand is attacked on a die of its "
-        "own, once a shot.",
+        "suppressing two platoons of one company is one attack or two. Either way each stand is attacked on "
+        "a die of its own, once a shot, and a stand the shot destroys gains no marker from it.",
         section="artillery",
     ),
     Erratum(

@@ -1,8 +1,10 @@
 """A newcomer's stand card on the map says nothing that contradicts itself or the book (session 21's card6):
 a shot at an area names each stand on its own die and its line (ARTILLERY BATTERIES AREA OF EFFECT: "Any
-infantry platoon or support weapon which falls fully with the area of effect are attacked"), destroys none but
-those its dice destroy (erratum shot-suppresses-company), says its target's die beside the others' results, an
-edit's words say its name once, and a greyed act names the unit whose action is missing so no two read alike."""
+infantry platoon or support weapon which falls fully with the area of effect are attacked"), destroys the
+stands its dice and its markers destroy, none also said to gain a marker from it (erratum
+shot-suppresses-company for a company two of whose platoons it suppresses), says its target's die beside the
+others' results; an edit's words say its name once and its Done leads to the edits now offered; a greyed act
+names the unit whose action is missing so that no two read alike."""
 
 from __future__ import annotations
 
@@ -70,11 +72,6 @@ def test_a_shot_at_an_area_says_each_die_once_on_its_stand_and_destroys_only_wha
 ) -> None:
     g, bat, plts = battery_over_six(client)
     short = {u["id"]: u["short_name"] for u in units(client, g).values()}
-    # Each of the company's stands already has one marker: a second suppression of the company in the same shot
-    # would be its third, and "three suppressions ... is a kill".
-    for p in plts[:4]:
-        r = client.post(f"/api/v1/games/{g.id}/units/{p['id']}/markers", headers=g.referee, json={"delta": 1})
-        assert r.status_code == 200, r.text
     # Soft cover: 4 suppresses, 5 kills. The target and three others destroyed; two of the first company's
     # platoons suppressed on their own dice.
     dice = [6, 4, 4, 6, 6, 6]
@@ -91,7 +88,8 @@ def test_a_shot_at_an_area_says_each_die_once_on_its_stand_and_destroys_only_wha
     assert r.status_code == 200, r.text
     after = units(client, g)
     destroyed = {i for i, u in after.items() if u["killed"]}
-    # Destroyed: the stands whose own die destroyed them, no more (the company is suppressed once by the shot).
+    # Destroyed: the stands whose own die destroyed them; the company's two platoons suppressed, each
+    # suppressing its company (erratum shot-suppresses-company's default), two markers on each left standing.
     assert destroyed == {plts[0]["id"], plts[3]["id"], plts[4]["id"], plts[5]["id"]}
     assert [after[p["id"]]["suppression"] for p in plts[1:3]] == [2, 2]
     done = fragment(client, g, g.attacker, bat["id"], f"done/{events(client, g)[-1]['id']}?act=Shoot")
@@ -100,22 +98,21 @@ def test_a_shot_at_an_area_says_each_die_once_on_its_stand_and_destroys_only_wha
     assert not any(short[i] in gained for i in destroyed), said  # none destroyed and marked in one breath
 
 
-def test_the_other_reading_suppresses_a_company_again_for_each_platoon_the_shot_suppresses(
+def test_the_other_reading_suppresses_a_company_once_however_many_platoons_the_shot_suppresses(
     client: TestClient,
 ) -> None:
-    """Erratum shot-suppresses-company's other reading: each platoon suppressed suppresses its company again,
-    so two of a company's platoons suppressed by one shot are two markers on each of its stands."""
+    """Erratum shot-suppresses-company's other reading: the shot is one attack, so two of a company's
+    platoons suppressed by it are one marker on each of its stands."""
     g, bat, plts = battery_over_six(client)
     api = f"/api/v1/games/{g.id}"
     version = client.get(f"{api}/turn", headers=g.referee).json()["version"]
-    change = {"version": version, "variants": {"shot-suppresses-company": "each-platoon"}}
+    change = {"version": version, "variants": {"shot-suppresses-company": "once"}}
     assert client.patch(api, headers=g.referee, json=change).status_code == 200
     body = {"unit_id": bat["id"], "target_id": plts[0]["id"], "dice": [6, 4, 4, 6, 6, 6], "apply": True}
     r = client.post(f"{api}/resolve/shooting", headers=g.attacker, json=body)
     assert r.status_code == 200, r.text
     after = units(client, g)
-    assert [after[p["id"]]["suppression"] for p in plts[1:3]] == [2, 2]
-    assert not any(after[p["id"]]["killed"] for p in plts[1:3])
+    assert [after[p["id"]]["suppression"] for p in plts[1:3]] == [1, 1]
 
 
 def test_a_shot_s_line_names_its_target_s_die_beside_the_others_results(client: TestClient) -> None:
