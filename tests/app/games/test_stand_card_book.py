@@ -129,6 +129,25 @@ def test_a_shot_s_line_names_its_target_s_die_beside_the_others_results(client: 
     assert [a.split(":")[0] for a in _items(done, "data-play-also")] == [short[p["id"]] for p in plts[1:]]
 
 
+def test_firestep_s_dice_are_said_the_same_way(client: TestClient) -> None:
+    """ "firestep rolled ..., no effect" was shown beside lines saying "Suppressed": the dice firestep rolls
+    for the side are said as the side's own are, its target's named with it."""
+    g, bat, plts = battery_over_six(client)
+    api = f"/api/v1/games/{g.id}"
+    assert client.put(f"{api}/sides/attacker/dice", headers=g.attacker, json={"dice": "firestep"}).is_success
+    body = {"unit_id": bat["id"], "target_id": plts[0]["id"], "apply": True}
+    r = client.post(f"{api}/resolve/shooting", headers=g.attacker, json=body)
+    assert r.status_code == 200, r.text
+    res = r.json()["resolution"]
+    done = fragment(client, g, g.attacker, bat["id"], f"done/{events(client, g)[-1]['id']}?act=Shoot")
+    line = re.search(r"data-play-done=\"\d+\">([^<]*)<", done)
+    whom = units(client, g)[plts[0]["id"]]["short_name"]
+    assert line and html.unescape(line.group(1)) == (
+        f"Shoot: firestep rolled {res['dice'][0]} for {whom}, {r.json()['outcome_words']}."
+    )
+    assert len(_items(done, "data-play-also")) == len(res["dice"]) - 1 == len(res["also"]) == 5
+
+
 def test_an_edit_s_words_say_its_name_once(client: TestClient) -> None:
     g, bat, _ = battery_over_six(client)
     edits = fragment(client, g, g.attacker, bat["id"])
