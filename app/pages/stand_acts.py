@@ -8,7 +8,8 @@ it records (`app.pages.stand_next`), brought into the card by frontend/static/js
 them (the target tapped on the map, the writes through the outbox). Its unit edits
 (a formation's command, a plan and its target, a dig-in) are a part of their own, `_stand_edits.html`: each value
 the pipeline would accept a button, those it would refuse greyed with its sentence, and, once one is saved, its
-answer and Undo (`_stand_edited.html`); frontend/static/js/table-edit.js keeps their taps."""
+answer and Undo with the edits then offered, which its Done leads back to (`_stand_edited.html`);
+frontend/static/js/table-edit.js keeps their taps."""
 
 from __future__ import annotations
 
