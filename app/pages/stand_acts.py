@@ -8,7 +8,8 @@ it records (`app.pages.stand_next`), brought into the card by frontend/static/js
 them (the target tapped on the map, the writes through the outbox). Its unit edits
 (a formation's command, a plan and its target, a dig-in) are a part of their own, `_stand_edits.html`: each value
 the pipeline would accept a button, those it would refuse greyed with its sentence, and, once one is saved, its
-answer and Undo (`_stand_edited.html`); frontend/static/js/table-edit.js keeps their taps."""
+answer and Undo with the edits then offered, which its Done leads back to (`_stand_edited.html`);
+frontend/static/js/table-edit.js keeps their taps."""
 
 from __future__ import annotations
 
@@ -301,7 +302,7 @@ def edit_parts(card: Mapping[str, Any]) -> tuple[EditPart, ...]:
                 json.dumps(c["value"]),
                 c["target"],
                 c["needs_target"],
-                f"{e['label']}: {c['label']}",
+                e["label"] if c["label"] == e["label"] else f"{e['label']}: {c['label']}",
             )
             for j, c in enumerate(e["choices"])
         )
@@ -342,6 +343,9 @@ class StandEdited:
     event_id: int
     line: str
     undo_refused: str = ""
+    # The stand's edits as the pipeline offers them once this one is saved (Limber after Unlimber): what its
+    # Done leads back to, not the part read before the edit.
+    edits: StandEdits | None = None
 
     def context(self) -> dict[str, object]:
         """The context `_stand_edited.html` renders (tests/app/games/test_stand_card_page.py holds the two together)."""
@@ -362,7 +366,8 @@ def stand_edited(
     )
     names = unit_names.names(list_units(session, game.pk)) if target else {}
     at = f" at {names[stored][1]}" if isinstance(stored, int) and stored in names else ""
-    return StandEdited(ev.pk, f"{words or 'Saved'}{at}.", undo_refused(session, game, viewer, ev))
+    now = StandEdits(unit_id, edit_parts(card_service.stand_card(session, game, viewer, unit_id)))
+    return StandEdited(ev.pk, f"{words or 'Saved'}{at}.", undo_refused(session, game, viewer, ev), now)
 
 
 @router.get("/games/{game_id}/map/units/{unit_id}/edited/{event_id}", response_class=HTMLResponse)

@@ -21,7 +21,7 @@ from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import game_page
 from app.pages.stand_acts import StandActs, stand_acts
-from app.pages.stand_play import also_lines
+from app.pages.stand_play import also_lines, rolled_words
 from app.pages.templates import humanise
 from app.services import events as events_service
 from app.services import unit_names
@@ -77,15 +77,17 @@ def stand_done(
     units = list_units(session, game.pk)
     words = outcome_words(res.get("outcome"))
     name = label or humanise(str(payload.get("resolver") or "roll"))
-    dice = " and ".join(str(d) for d in res.get("dice") or [])
+    short = unit_names.display_names(units)
+    target = payload.get("target_id")
+    dice, whom = rolled_words(res.get("dice") or [], res.get("also") or [], short.get(target or 0, ""))
     if n := res.get("count"):  # entered as a count: its dice stand for it, the count is what was rolled
         dice = f"{n['reached']} of {n['dice']} dice reaching {n['reach']}+"
     rolled = "firestep rolled" if res.get("rolled_by_server") else "rolled"  # whose dice, as the log keeps it
     return StandDone(
         ev.pk,
-        f"{name}: {rolled} {dice}, {words}." if dice else f"{name}: {words}.",
-        also_lines(res),
-        tuple(said(done, rules_of(game).book.state_fields, unit_names.display_names(units))),
+        f"{name}: {rolled} {dice}{whom}, {words}." if dice else f"{name}: {words}.",
+        also_lines(res, short),
+        tuple(said(done, rules_of(game).book.state_fields, short)),
         stand_acts(session, game, viewer, unit_id),
         undo_refused(session, game, viewer, ev),
         _recorded_readings(game, payload),

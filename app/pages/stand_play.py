@@ -39,7 +39,7 @@ from rules.core.readings import reading_label, readings_deciding
 from rules.core.records import StandAct
 from rules.registry import get_ruleset
 
-__all__ = ["AskedCard", "also_lines", "stand_play", "stand_play_page"]
+__all__ = ["AskedCard", "also_lines", "rolled_words", "stand_play", "stand_play_page"]
 
 router = Router()
 
@@ -140,16 +140,26 @@ class AskedCard:
         return {"asked": self}
 
 
-def also_lines(resolution: Mapping[str, Any]) -> tuple[str, ...]:
-    """Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did."""
+def also_lines(resolution: Mapping[str, Any], names: Mapping[int, str]) -> tuple[str, ...]:
+    """Each other stand a shot attacks (its area, its beaten zone), by its short name (`names`: two platoons of
+    one name told apart): its die, its modifiers, what it did."""
     return tuple(
-        f"{a['name']}: {a['die']}"
+        f"{names.get(a.get('unit_id') or 0, a['name'])}: {a['die']}"
         + ",".join(
             f" {'+' if x['value'] > 0 else ''}{x['value']} {str(x['label']).lower()}" for x in a["modifiers"]
         )
         + f", {humanise(str(a['outcome']))}"
         for a in resolution.get("also") or []
     )
+
+
+def rolled_words(dice: Sequence[int], also: Sequence[object], target: str) -> tuple[str, str]:
+    """A roll's dice as its line says them, and whom they are for: a shot attacking other stands besides its
+    target ("Any infantry platoon or support weapon which falls fully with the area of effect are attacked",
+    ARTILLERY BATTERIES AREA OF EFFECT: each on a die of its own, on its own line) names its target's dice
+    alone, so that its answer is not read as the whole shot's."""
+    first = list(dice)[: max(0, len(dice) - len(also))] if also else list(dice)
+    return " and ".join(str(d) for d in first), f" for {target}" if also and target else ""
 
 
 def _number(v: object) -> str:
@@ -367,14 +377,17 @@ def _asked(
         )
         res = a.get("resolution") or {}
         readings = _readings(game, viewer, resolver, {**a, "given": fields}, res.get("dice") or tapped)
+        short = {i: n[1] for i, n in names.items()}
+        at = short.get(target, "") if target is not None else ""
+        rolled, whom = rolled_words(res.get("dice") or tapped, res.get("also") or [], at)
         return AskedCard(
             stand_id,
             title,
             count,
             answered=True,
             outcome_key=str(res.get("outcome_key") or ""),
-            outcome=f"Rolled {' and '.join(str(d) for d in res.get('dice') or tapped)}: {a.get('outcome_words')}.",
-            also=also_lines(res),
+            outcome=f"Rolled {rolled}{whom}: {a.get('outcome_words')}.",
+            also=also_lines(res, short),
             said=tuple(a.get("said") or ()),
             readings=readings,
             apply=state.body(tuple(tapped)),
@@ -426,7 +439,7 @@ def _counted(
         outcome_key=str(res.get("outcome_key") or ""),
         outcome=f"{reached} of {n} dice reached {reach}+ (the chance of exactly {reached}: {odds}): "
         f"{a.get('outcome_words')}.",
-        also=also_lines(res),
+        also=also_lines(res, {i: n[1] for i, n in unit_names.names(list_units(session, game.pk)).items()}),
         said=tuple(a.get("said") or ()),
         pool=act.pool,
         counted=CountView(n, reach, reached, _certain(counted) is not None),

@@ -31,7 +31,17 @@ from app.data.overrides import Overridden
 from app.data.schemas_answers import ResolvedOut
 from app.data.schemas_table import TemplateOut
 from app.errors import Conflict, Refused
-from app.services import arrivals, club_data, formations, game_setup, resolve, score, templates, turns
+from app.services import (
+    arrivals,
+    club_data,
+    formations,
+    game_setup,
+    resolve,
+    score,
+    templates,
+    turns,
+    unit_names,
+)
 from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
@@ -146,9 +156,22 @@ def _judged(
     override = _rules_of_play(session, game, viewer, act, todo)
     whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
     snapshot = read[1] if read is not None and whole else snapshot_of(session, game, todo.units)
+    if read is not None:  # a card greying the act: its sentence names each unit so that no two read alike
+        snapshot = _told_apart(snapshot, todo.units, getattr(act, "unit_id", None))
     if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
         override = Overridden.merged(override, turns.roll_of_play(game, viewer, act, snapshot))
     return todo, snapshot, _forbidden(game, viewer, act, snapshot, override)
+
+
+def _told_apart(snapshot: Snapshot, units: Sequence[Unit], own: int | None) -> Snapshot:
+    """The snapshot as a card's greyed act names its units: the card's own stand by its name, as the API's
+    refusal of the act names it, every other one whose name another unit shares by its short name ("1 Rgt Bty
+    2"), so a sentence naming a sibling is not read as the stand's own."""
+    named = unit_names.told_apart_names(units)
+    return replace(
+        snapshot,
+        units=tuple(u if u.id == own else replace(u, name=named.get(u.id, u.name)) for u in snapshot.units),
+    )
 
 
 def _answered(game: Game, act: Act, todo: Todo, snapshot: Snapshot) -> Answer:

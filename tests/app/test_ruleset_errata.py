@@ -177,6 +177,8 @@ FLANDERS_READINGS = {
     "assault-draw-cover": ("terrain", "soft", "fall back 3cm"),
     # Issue 53: what an assault spends of its unit's order.
     "assault-action": ("move-action", "order-only", "Troops require an order to move into contact"),
+    # Session 21: one area shot suppressing two platoons of a company.
+    "shot-suppresses-company": ("each-platoon", "once", "Each platoon the shot suppresses"),
 }
 
 

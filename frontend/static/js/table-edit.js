@@ -10,7 +10,7 @@
     const { section, api, model, notice, refusal, failed, send, root } = m;
     const { read, draw } = window.firestepDom;
     const panel = document.querySelector("[data-map-panel]");
-    let part = null; // the edits part the server drew for the stand shown
+    let part = null; // the edits part the server drew for the stand shown (anew with an edit's answer)
     let shownFor = null; // the stand whose card the edits are of
     // { edit, choice (its button), step } while a value or its target is picked; { saving } while it is sent;
     // { done (the server's answer), step } once saved.
@@ -53,7 +53,7 @@
       const done = await answer(r.data.event_id, c, target !== null);
       if (doing !== mine) return; // the card has gone on meanwhile
       if (!done) { notice("The change is saved; its answer shows when the stand is tapped again."); stop(); render(); return; }
-      doing = { done, step };
+      doing = { done, step }; part = done.parentNode.querySelector("[data-stand-edits-part]") || part;
       render();
     };
     const choose = (button) => {

@@ -112,6 +112,7 @@ from rules.flanders_fields.errata.table_play import (
     JUDGED_BY_EYE,
     RANGE_MEASURED,
     ROAD_MARCH_COVER,
+    SHOT_SUPPRESSES_COMPANY,
 )
 
 __all__ = [
@@ -179,6 +180,7 @@ __all__ = [
     "ROAD_MARCH_COVER",
     "ROLLING_BARRAGE_NATURAL_ONE",
     "SCENARIO_VICTORY",
+    "SHOT_SUPPRESSES_COMPANY",
     "SRC_AIR",
     "SRC_ARTILLERY_ACTION",
     "SRC_BARRAGE_DANGER",

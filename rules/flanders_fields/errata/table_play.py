@@ -16,6 +16,7 @@ DEEP_SUPPRESSION_ON_TABLE = "deep-suppression-on-table"
 RANGE_MEASURED = "range-measured"
 BECOME_SUPPRESSED = "become-suppressed"
 AIRCRAFT_SUPPRESSION_SPREAD = "aircraft-suppression-spread"
+SHOT_SUPPRESSES_COMPANY = "shot-suppresses-company"
 DEAD_COMMANDER_ORDERS = "dead-commander-orders"
 ROAD_MARCH_COVER = "road-march-cover"
 ASSAULT_DRAW_COVER = "assault-draw-cover"
@@ -175,6 +176,32 @@ FlandersFields.add_errata(
         default="platoon",
         periods=("late",),
         note="The company-wide rule names machine guns, mortars and artillery only.",
+        section="artillery",
+    ),
+    Erratum(
+        SHOT_SUPPRESSES_COMPANY,
+        "One shot suppressing two or more platoons of one company (an area, a beaten zone)",
+        (
+            Reading(
+                "each-platoon",
+                "Each platoon the shot suppresses suppresses its whole company: a company with two platoons "
+                "suppressed gains two markers on each stand (a third marker kills it).",
+                f"{cite('SUPPRESSION, BATTLE SUPPRESSION (BS)')} ({_SILENT})",
+                False,
+            ),
+            Reading(
+                "once",
+                "The shot is one attack: the company it suppresses gains one marker on each stand, however many "
+                "of its platoons the shot suppressed.",
+                f"{cite('SUPPRESSION, BATTLE SUPPRESSION (BS)')} ({_OTHER})",
+                True,
+            ),
+        ),
+        default="each-platoon",
+        note="The book suppresses the whole company when MG, mortar or artillery fire suppresses a platoon, and "
+        "again 'if it comes under multiple attacks'; it does not say whether one area or beaten zone "
+        "suppressing two platoons of one company is one attack or two. Either way each stand is attacked on "
+        "a die of its own, once a shot, and a stand the shot destroys gains no marker from it.",
         section="artillery",
     ),
     Erratum(

@@ -20,6 +20,7 @@ from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata import (
     AIRCRAFT_SUPPRESSION_SPREAD,
     BECOME_SUPPRESSED,
+    SHOT_SUPPRESSES_COMPANY,
     SRC_AIR,
     SRC_EVENTS,
 )
@@ -166,6 +167,9 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
             )
     if resolver in BARRAGE_ROLL_LIST:
         changes += rolled_under_barrage(snap, resolver, target.id)
+    firer_kind = getattr(outcome.request, "firer", "")
+    if res.get("also") and firer_kind:  # an area or a beaten zone: every stand's result together
+        return (*changes, *area_shot(snap.after(changes), target.id, res, firer_kind))
     if key in ("suppressed", *KILLED):
         firer = getattr(outcome.request, "firer", None)
         fire = SHOOTING_FIRE_TYPE[firer] if firer else TEMPLATE_FIRE_TYPE.get(resolver)
@@ -177,23 +181,44 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
             changes += marker_added(now, target.id, fire, count)
     if resolver in ("shooting", *TEMPLATE_FIRE_TYPE):
         changes += fired_on(snap.after(changes), target.id)
-    for also in res.get("also", ()):
-        changes += also_attacked(snap.after(changes), also, getattr(outcome.request, "firer", ""))
     return tuple(changes)
 
 
-def also_attacked(snap: Snapshot, also: Mapping[str, Any], firer: str) -> tuple[Change, ...]:
-    """Another stand the same shot attacked (its area, its beaten zone): its result carried out as the first
-    target's is, unless an earlier result of the shot has already destroyed it."""
-    if also.get("unit_id") is None or snap.unit(also["unit_id"]).killed:
-        return ()
-    unit = snap.unit(also["unit_id"])
+def area_shot(snap: Snapshot, target_id: int, res: Mapping[str, Any], firer: str) -> tuple[Change, ...]:
+    """A shot at its target and the other stands of its area or beaten zone, each attacked once on a die of
+    its own ("Any infantry platoon or support weapon which falls fully with the area of effect are attacked",
+    ARTILLERY BATTERIES AREA OF EFFECT): the stands it destroys first, then its suppressions, so a stand the
+    shot destroys gains no marker from another's; a company it suppresses through two of its platoons gains
+    one marker on each stand or one for each, as erratum shot-suppresses-company reads it."""
+    fire = SHOOTING_FIRE_TYPE[firer]
+    hits = [
+        (target_id, str(res["outcome_key"]), int(res.get("suppression_markers", 1))),
+        *(
+            (int(a["unit_id"]), str(a["outcome"]), 1)
+            for a in res.get("also", ())
+            if a.get("unit_id") is not None
+        ),
+    ]
     changes: list[Change] = []
-    if also["outcome"] == "killed":
-        changes += kill(snap, unit.id, f"{unit.name} is destroyed", SRC_DEATH)
-    elif also["outcome"] == "suppressed":
-        changes += marker_added(snap, unit.id, SHOOTING_FIRE_TYPE[firer])
-    return (*changes, *fired_on(snap.after(changes), unit.id))
+    for uid, key, _ in hits:
+        if key in KILLED:
+            unit = snap.unit(uid)
+            changes += kill(snap.after(changes), uid, f"{unit.name} is destroyed", KILLED[key])
+    once = bool(context(snap).value(SHOT_SUPPRESSES_COMPANY))
+    suppressed: set[int] = set()  # the companies the shot has suppressed
+    for uid, key, count in hits:
+        now = snap.after(changes)
+        if key != "suppressed" or now.unit(uid).killed:
+            continue
+        company = ancestor_at(now.unit(uid), "company", now.by_id) if _spreads(now, fire) else None
+        if once and company is not None and company.id in suppressed:
+            continue
+        if company is not None:
+            suppressed.add(company.id)
+        changes += marker_added(now, uid, fire, count)
+    for uid in dict.fromkeys(uid for uid, _, _ in hits):
+        changes += fired_on(snap.after(changes), uid)
+    return tuple(changes)
 
 
 def cards_drawn(snap: Snapshot, drawn: Mapping[str, Any]) -> tuple[Change, ...]:

@@ -211,7 +211,11 @@ def test_the_card_playing_a_roll_shows_what_the_table_answers(client: TestClient
     # stand's next acts as the pipeline now offers them; the other side's seat reads it too (the log is shared).
     rolled = client.post(f"{api}/resolve/shooting", headers=g.attacker, json={**body, "dice": dice}).json()
     after = fragment(client, g, g.attacker, mg["id"], f"done/{rolled['event_id']}?act=Shoot")
-    assert f"Shoot: rolled {' and '.join(map(str, dice))}, {rolled['outcome_words']}." in words(after)
+    # The target's die named with it, each other stand of its beaten zone on its own line (session 21).
+    also = rolled["resolution"].get("also") or []
+    whom = f" for {units(client, g)[target['id']]['short_name']}" if also else ""
+    mine = " and ".join(map(str, dice[: len(dice) - len(also)]))
+    assert f"Shoot: rolled {mine}{whom}, {rolled['outcome_words']}." in words(after)
     assert all(line in words(after) for line in rolled["said"] or ["Nothing changes on the table."])
     assert f'data-play-undo="{rolled["event_id"]}"' in after
     now = client.get(f"{api}/units/{mg['id']}/acts", headers=g.attacker).json()
