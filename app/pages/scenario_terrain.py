@@ -21,7 +21,7 @@ from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.common import error_message
 from app.pages.scenario_drafts import draft_write, edited, new, refused
-from app.pages.scenario_editor import kind_names
+from app.pages.scenario_editor import editor_data, kind_names
 from app.pages.seats import game_seat
 from app.pages.templates import humanise, templates
 from app.services import scenario_drafts as drafts
@@ -32,6 +32,7 @@ from rules.table.terrain import feature_from_geojson, widening_refused
 
 router = Router(include_in_schema=False)
 
+MAX_PIECE_NAME = 100  # a piece's name as its panel's input takes it (_terrain_kind.html's maxlength)
 CROSSING = "Self-intersection"  # Shapely's reason for an outline that crosses itself
 
 
@@ -75,19 +76,55 @@ def problem(
     return None
 
 
-async def _read(request: Request) -> Terrain | Response:
-    """The terrain posted (`terrain`: the GeoJSON collection in table cm), bounded as the format bounds it."""
-    raw = (await request.form()).get("terrain")
+async def _read(request: Request, ruleset_id: str) -> Terrain | Response:
+    """The terrain posted (`terrain`: the GeoJSON collection in table cm), bounded as the format bounds it, with
+    a piece's edit made to it (`piece`, its place in the collection: its `name`, its `piece_class`, or `delete`)."""
+    posted = await request.form()
+    raw = posted.get("terrain")
     if not raw:  # the page always sends its collection, empty or not: a post without it would wipe the table
         return refused("Terrain: send the table's terrain, a GeoJSON FeatureCollection.", 422)
     if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
         return refused(f"Terrain: at most {MAX_SCENARIO_BYTES} characters of GeoJSON.", 422)
     try:
-        return Terrain.model_validate_json(raw)
+        terrain = Terrain.model_validate_json(raw)
     except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
         first = e.errors()[0]
         names = [str(part) for part in first["loc"] if isinstance(part, str)] or ["terrain"]
         return refused(f"Terrain {humanise(names[-1]).lower()}: {first['msg']}", 422)
+    return _edited(terrain, {k: v for k, v in posted.items() if isinstance(v, str)}, ruleset_id)
+
+
+def _edited(terrain: Terrain, posted: Mapping[str, str], ruleset_id: str) -> Terrain | Response:
+    """The terrain with one piece's edit made, as its panel asks: renamed (an empty name: its kind's and its
+    number again), its class picked (none: its kind's), or deleted; the terrain as posted when none is asked."""
+    if "piece" not in posted:
+        return terrain
+    key = posted["piece"]
+    if not (key.isdigit() and int(key) < len(terrain.features)):
+        return refused("Piece: not a piece of the terrain drawn.", 422)
+    features = list(terrain.features)
+    piece = features[int(key)]
+    properties = dict(piece.properties)
+    if "delete" in posted:
+        del features[int(key)]
+    elif "name" in posted:
+        name = posted["name"].strip()
+        if len(name) > MAX_PIECE_NAME:
+            return refused(f"Name: at most {MAX_PIECE_NAME} characters.", 422)
+        properties.pop("name", None)
+        properties |= {"name": name} if name else {}
+    elif "piece_class" in posted:
+        editor = editor_data(ruleset_id)
+        chosen, field = posted["piece_class"], str(editor["class_property"])
+        if chosen and chosen not in {str(c["id"]) for c in editor["classes"]}:
+            return refused("Class: not a class of terrain this rule set knows.", 422)
+        properties.pop(field, None)
+        properties |= {field: chosen} if chosen else {}
+    else:
+        return refused("Piece: say its name, its class or its deletion.", 422)
+    if "delete" not in posted:
+        features[int(key)] = piece.model_copy(update={"properties": properties})
+    return terrain.model_copy(update={"features": features})
 
 
 def _listed(request: Request, terrain: Terrain, ruleset_id: str) -> Response:
@@ -100,7 +137,7 @@ async def _terrain(request: Request, session: SessionDep, target: tuple[str, str
     if isinstance(target, Response):
         return target
     ruleset_id, scenario = target
-    terrain = await _read(request)
+    terrain = await _read(request, ruleset_id)
     if isinstance(terrain, Response):
         return terrain
 
@@ -150,7 +187,7 @@ async def post_game_terrain(
         return refused("Only the game's referee edits its table.", 403)
     if game.status != "setup":
         return refused("The game has started: its table can be edited only before it starts.", 409)
-    terrain = await _read(request)
+    terrain = await _read(request, game.ruleset)
     if isinstance(terrain, Response):
         return terrain
     table = {"width_cm": game.table_width_cm, "length_cm": game.table_length_cm}

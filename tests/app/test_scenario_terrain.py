@@ -144,3 +144,47 @@ def test_a_line_to_widen_is_bounded_before_any_work_and_a_huge_game_id_is_not_fo
             404,
             422,
         )
+
+
+def taken(text: str) -> dict[str, Any]:
+    """The terrain as the server took it, carried in its answer (the page's script takes it as its own)."""
+    found = re.search(r"<script type=\"application/json\" data-terrain-taken>(.*?)</script>", text, re.S)
+    assert found, text
+    result: dict[str, Any] = json.loads(found.group(1))
+    return result
+
+
+def test_a_pieces_rename_class_and_delete_are_the_servers_and_its_answer_carries_the_terrain(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    drawn = collection(feature("woods", BOX), feature("road", ROAD, width_cm=2))
+
+    def edit(**asked: str) -> Any:
+        return c.post(f"{NEW}/terrain", data=form(c, {"terrain": drawn, **asked}))
+
+    renamed = edit(piece="1", name="  Menin Road ")
+    assert renamed.status_code == 200 and listed(renamed.text) == [("0", "Woods 1"), ("1", "Menin Road")]
+    assert taken(renamed.text)["features"][1]["properties"] == {
+        "kind": "road",
+        "width_cm": 2,
+        "name": "Menin Road",
+    }
+    assert page_doc(c, PAGE)["terrain"] == taken(renamed.text)  # kept in the draft as answered
+    assert listed(edit(piece="1", name="").text)[1] == ("1", "Road 2")  # no name: its kind's and its number
+    gone = edit(piece="0", delete="1")
+    assert listed(gone.text) == [("0", "Road 1")] and [
+        f["properties"]["kind"] for f in taken(gone.text)["features"]
+    ] == ["road"]
+    assert [f["properties"]["kind"] for f in page_doc(c, PAGE)["terrain"]["features"]] == ["road"]
+    # Refused naming the field: a piece not drawn, a name past the input's bound, a class the rule set lacks.
+    for asked, said in (
+        ({"piece": "2", "name": "x"}, "Piece: not a piece of the terrain drawn."),
+        ({"piece": "-1", "delete": "1"}, "Piece: not a piece of the terrain drawn."),
+        ({"piece": "0", "name": "x" * 101}, "Name: at most 100 characters."),
+        ({"piece": "0", "piece_class": "lava"}, "Class: not a class of terrain this rule set knows."),
+        ({"piece": "0"}, "Piece: say its name, its class or its deletion."),
+    ):
+        answer = edit(**asked)
+        assert answer.status_code == 422 and answer.headers[NOTICE_HEADER] == said
+    assert [f["properties"]["kind"] for f in page_doc(c, PAGE)["terrain"]["features"]] == ["road"]

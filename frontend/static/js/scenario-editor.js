@@ -236,17 +236,11 @@
   };
   const pieceAction = (action) => {
     if (!selected) return;
-    const { feature, layer } = pieces.get(selected);
+    const { layer } = pieces.get(selected);
     const button = piecePanel.querySelector(`[data-piece-action="${action}"]`);
     const wasOn = button.getAttribute("aria-pressed") === "true";
     stopEditing();
-    if (action === "delete") {
-      doc.terrain.features = doc.terrain.features.filter((f) => f !== feature);
-      select(null);
-      redrawAll();
-      changed({ terrain: null });
-      return;
-    }
+    if (action === "delete") { root.dataset.dirty = "1"; keepTerrain({ piece: selected, delete: "1" }); return; }
     if (wasOn) return;
     if (action === "reshape") layer.pm.enable({ allowSelfIntersection: false, snappable: false });
     if (action === "move") layer.pm.enableLayerDrag();
@@ -287,22 +281,25 @@
       htmx.trigger("#scn-kind-ask", "firestep:period");
       if (selected) select(selected);
     }
-    if (t.matches("[data-piece-class]") && selected) {
-      const { feature } = pieces.get(selected);
-      if (t.value) feature.properties[data.class_property] = t.value; else delete feature.properties[data.class_property];
-      select(selected);
-      changed({ terrain: selected });
-    }
+    if (t.matches("[data-piece-class]") && selected) keepTerrain({ piece: selected, piece_class: t.value });
   });
   // The terrain drawn is posted whole as it changes (htmx keeps the last of those waiting), kept in the draft
   // and answered by the list; refused, it is drawn again as the server last took it.
   let held = JSON.stringify(doc.terrain);
-  const keepTerrain = () => root.dataset.terrainUrl && htmx.ajax("POST", root.dataset.terrainUrl, {
-    source: list, target: list, swap: "innerHTML", values: { terrain: JSON.stringify(doc.terrain) },
+  // A piece's rename, class or deletion (`edit`) is the server's: its answer carries the terrain as it made it.
+  const keepTerrain = (edit = {}) => root.dataset.terrainUrl && htmx.ajax("POST", root.dataset.terrainUrl, {
+    source: list, target: list, swap: "innerHTML", values: { terrain: JSON.stringify(doc.terrain), ...edit },
   });
   listeners.push((what) => { if ("terrain" in what) keepTerrain(); });
   list.addEventListener("htmx:afterSwap", (e) => {
-    held = e.detail.requestConfig.formData.get("terrain");
+    held = list.querySelector("[data-terrain-taken]").textContent;
+    const sent = e.detail.requestConfig.formData, taken = JSON.parse(held).features;
+    if (sent.has("delete")) { doc.terrain.features = taken; select(null); redrawAll(); }
+    else if (sent.has("piece")) { // each piece's properties as the server made them, its layer restyled
+      doc.terrain.features.forEach((f, i) => { if (taken[i]) f.properties = taken[i].properties; });
+      for (const { feature, layer } of pieces.values()) styleLayer(layer, feature.properties.kind);
+      if (sent.has("piece_class") && selected) select(selected);
+    }
     pressList();
     const named = piecePanel.querySelector("[data-piece-name]"); // renamed: as the list now says
     if (selected && named) named.textContent = nameOf(selected);
@@ -317,12 +314,7 @@
   });
   form.addEventListener("input", (e) => {
     if (e.isTrusted && !e.target.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
-    if (e.target.matches("[data-piece-rename]") && selected) {
-      const { feature } = pieces.get(selected);
-      const name = e.target.value.trim();
-      if (name) feature.properties.name = name; else delete feature.properties.name;
-      keepTerrain();
-    }
+    if (e.target.matches("[data-piece-rename]") && selected) keepTerrain({ piece: selected, name: e.target.value });
   });
   form.addEventListener("submit", (e) => e.preventDefault());
 
