@@ -407,6 +407,7 @@ def test_the_touch_sizes_and_terrain_kinds_with_the_rules_cover_and_bad_shapes_r
         ed.at(x, y)
     expect(page.locator("#net-status")).to_contain_text("cross itself")
     ed.press(page.locator("[data-draw-finish]"))
+    expect(page.locator("[data-scenario-editor]")).to_have_attribute("data-terrain", "1")  # once answered
     marsh = ed.doc()["terrain"]["features"]
     assert len(marsh) == 1 and len(marsh[0]["geometry"]["coordinates"][0]) == 4  # a triangle, closed
 
