@@ -8,21 +8,29 @@ terrain as it was). A new or an edited scenario's terrain is kept in this browse
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 from shapely.geometry import box
 
 from app.core.routing import Router
-from app.data.bounded import MAX_SCENARIO_BYTES, Terrain
+from app.data.bounded import (
+    MAX_SCENARIO_BYTES,
+    Terrain,
+    TerrainLineString,
+    TerrainMultiPolygon,
+    TerrainPolygon,
+)
+from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.common import error_message
 from app.pages.scenario_drafts import draft_write, edited, new, refused
-from app.pages.scenario_editor import kind_names
+from app.pages.scenario_editor import editor_data, kind_names
 from app.pages.seats import Refused, table_editor
 from app.pages.templates import humanise, templates
+from app.pages.terrain_kinds import MAX_HEIGHT_CM, NUMBER, OWNERS
 from app.sentences import error_words, field_names, sentence
 from app.services import scenario_drafts as drafts
 from app.services.scenarios import playable
@@ -32,7 +40,11 @@ from rules.table.terrain import feature_from_geojson, widening_refused
 
 router = Router(include_in_schema=False)
 
-CROSSING = "Self-intersection"  # Shapely's reason for an outline that crosses itself
+MAX_PIECE_NAME = 100  # a piece's name as its panel's input takes it (_terrain_kind.html's maxlength)
+CROSSING = "Self-intersection"
+GEOMETRY: TypeAdapter[TerrainPolygon | TerrainMultiPolygon | TerrainLineString] = TypeAdapter(
+    Annotated[TerrainPolygon | TerrainMultiPolygon | TerrainLineString, Field(discriminator="type")]
+)  # Shapely's reason for an outline that crosses itself
 
 
 def problem(
@@ -75,19 +87,123 @@ def problem(
     return None
 
 
-async def _read(request: Request) -> Terrain | Response:
-    """The terrain posted (`terrain`: the GeoJSON collection in table cm), bounded as the format bounds it."""
-    raw = (await request.form()).get("terrain")
+async def _read(request: Request, ruleset_id: str) -> Terrain | Response:
+    """The terrain posted (`terrain`: the GeoJSON collection in table cm), bounded as the format bounds it, with
+    a piece drawn added to it (`add`) or a piece's edit made (`piece`, its place in it: `name`, `piece_class`, `delete`)."""
+    posted = await request.form()
+    raw = posted.get("terrain")
     if not raw:  # the page always sends its collection, empty or not: a post without it would wipe the table
         return refused("Terrain: send the table's terrain, a GeoJSON FeatureCollection.", 422)
     if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
         return refused(f"Terrain: at most {MAX_SCENARIO_BYTES:,} characters of GeoJSON.", 422)
+    return _edited(_valid(raw), {k: v for k, v in posted.items() if isinstance(v, str)}, ruleset_id)
+
+
+def _valid(terrain: str | dict[str, Any]) -> Terrain | Response:
+    """The terrain, as posted or as edited here, within the format's bounds; else its first field refused."""
     try:
-        return Terrain.model_validate_json(raw)
+        return (
+            Terrain.model_validate(terrain)
+            if isinstance(terrain, dict)
+            else Terrain.model_validate_json(terrain)
+        )
     except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
         first = e.errors()[0]
         names = field_names(first["loc"]) or ["terrain"]
         return refused(f"Terrain {humanise(names[-1]).lower()}: {error_words(first)}", 422)
+
+
+def _edited(terrain: Terrain | Response, posted: Mapping[str, str], ruleset_id: str) -> Terrain | Response:
+    """The terrain with a piece drawn added (`add`), or one piece's edit made as its panel asks (`piece`: renamed,
+    an empty name its kind's and its number again; its class picked, none its kind's; or deleted); the terrain as
+    posted when none is asked."""
+    if isinstance(terrain, Response) or not {"add", "piece"} & posted.keys():
+        return terrain
+    document = terrain.as_geojson()
+    features: list[dict[str, Any]] = document["features"]
+    if "add" in posted:
+        added = _added(features, posted, ruleset_id)
+        if isinstance(added, Response):
+            return added
+        return _valid(document | {"features": [*features, added]})
+    key = posted["piece"]
+    if not (key.isdigit() and int(key) < len(features)):
+        return refused("Piece: not a piece of the terrain drawn.", 422)
+    properties = features[int(key)]["properties"]
+    if "delete" in posted:
+        del features[int(key)]
+    elif "name" in posted:
+        name = posted["name"].strip()
+        if len(name) > MAX_PIECE_NAME:
+            return refused(f"Name: at most {MAX_PIECE_NAME} characters.", 422)
+        properties.pop("name", None)
+        properties |= {"name": name} if name else {}
+    elif "piece_class" in posted:
+        chosen = _class(posted, ruleset_id)
+        if isinstance(chosen, Response):
+            return chosen
+        properties.pop(str(editor_data(ruleset_id)["class_property"]), None)
+        properties |= chosen
+    else:
+        return refused("Piece: say its name, its class or its deletion.", 422)
+    return _valid(document)
+
+
+def _class(posted: Mapping[str, str], ruleset_id: str) -> dict[str, str] | Response:
+    """The class picked (`piece_class`) as a piece's property, or none for its kind's."""
+    editor = editor_data(ruleset_id)
+    chosen = posted.get("piece_class", "")
+    if chosen and chosen not in {str(c["id"]) for c in editor["classes"]}:
+        return refused("Class: not a class of terrain this rule set knows.", 422)
+    return {str(editor["class_property"]): chosen} if chosen else {}
+
+
+def _cm(posted: Mapping[str, str], field: str) -> float | Response | None:
+    """A number of cm the tools say (`breadth`, `height`), from 0 to 100; None when left empty."""
+    said = posted.get(field, "").strip()
+    if not said:
+        return None
+    if not (NUMBER.fullmatch(said) and 0 <= float(said) <= MAX_HEIGHT_CM):
+        return refused(f"{field.capitalize()}: from 0 to {MAX_HEIGHT_CM:g} cm.", 422)
+    return float(said)
+
+
+def _added(
+    features: list[dict[str, Any]], posted: Mapping[str, str], ruleset_id: str
+) -> dict[str, Any] | Response:
+    """A piece drawn (`add`: its geometry in table cm) of the kind picked (`piece_kind`), with what the tools say
+    as its kind has it: a line's `breadth`, a trench's `owner`, a hill's `height` above 0, its `piece_class`; its
+    id the first `t<n>` free."""
+    card = next((k for k in editor_data(ruleset_id)["kinds"] if k["kind"] == posted.get("piece_kind")), None)
+    if card is None:
+        return refused("Terrain kind: not a kind of terrain this rule set draws.", 422)
+    try:
+        geometry = GEOMETRY.validate_json(posted["add"])
+    except ValidationError as e:
+        return refused(f"Geometry: {e.errors()[0]['msg']}", 422)
+    properties: dict[str, Any] = {"kind": card["kind"]}
+    breadth, height, chosen = _cm(posted, "breadth"), _cm(posted, "height"), _class(posted, ruleset_id)
+    for said in (breadth, height, chosen):
+        if isinstance(said, Response):
+            return said
+    if card["breadth"] and geometry.type == "LineString" and breadth:
+        properties[card["breadth"]] = breadth
+    if "owner" in card["properties"]:
+        if posted.get("owner") not in OWNERS:
+            return refused("Owner: the attacker or the defender.", 422)
+        properties["owner"] = posted["owner"]
+    if "height_cm" in card["properties"] and height:
+        properties["height_cm"] = height
+    properties |= chosen if isinstance(chosen, dict) else {}
+    taken, n = {str(f.get("id")) for f in features}, len(features) + 1
+    while f"t{n}" in taken:
+        n += 1
+    return {
+        "type": "Feature",
+        "id": f"t{n}",
+        "properties": properties,
+        "geometry": geometry.model_dump(mode="json"),
+    }
 
 
 def _listed(request: Request, terrain: Terrain, ruleset_id: str) -> Response:
@@ -100,7 +216,7 @@ async def _terrain(request: Request, session: SessionDep, target: tuple[str, str
     if isinstance(target, Response):
         return target
     ruleset_id, scenario = target
-    terrain = await _read(request)
+    terrain = await _read(request, ruleset_id)
     if isinstance(terrain, Response):
         return terrain
 
@@ -148,7 +264,7 @@ async def post_game_terrain(
     if isinstance(editing, Refused):
         return refused(sentence(editing.clause), editing.status)
     game = editing[0]
-    terrain = await _read(request)
+    terrain = await _read(request, game.ruleset)
     if isinstance(terrain, Response):
         return terrain
     table = {"width_cm": game.table_width_cm, "length_cm": game.table_length_cm}

@@ -149,3 +149,84 @@ def test_a_line_to_widen_is_bounded_before_any_work_and_a_huge_game_id_is_not_fo
             404,
             422,
         )
+
+
+def taken(text: str) -> dict[str, Any]:
+    """The terrain as the server took it, carried in its answer (the page's script takes it as its own)."""
+    found = re.search(r"<script type=\"application/json\" data-terrain-taken>(.*?)</script>", text, re.S)
+    assert found, text
+    result: dict[str, Any] = json.loads(found.group(1))
+    return result
+
+
+def test_a_pieces_rename_class_and_delete_are_the_servers_and_its_answer_carries_the_terrain(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    drawn = collection(feature("woods", BOX), feature("road", ROAD, width_cm=2))
+
+    def edit(**asked: str) -> Any:
+        return c.post(f"{NEW}/terrain", data=form(c, {"terrain": drawn, **asked}))
+
+    renamed = edit(piece="1", name="  Menin Road ")
+    assert renamed.status_code == 200 and listed(renamed.text) == [("0", "Woods 1"), ("1", "Menin Road")]
+    assert taken(renamed.text)["features"][1]["properties"] == {
+        "kind": "road",
+        "width_cm": 2,
+        "name": "Menin Road",
+    }
+    assert page_doc(c, PAGE)["terrain"] == taken(renamed.text)  # kept in the draft as answered
+    assert listed(edit(piece="1", name="").text)[1] == ("1", "Road 2")  # no name: its kind's and its number
+    gone = edit(piece="0", delete="1")
+    assert listed(gone.text) == [("0", "Road 1")] and [
+        f["properties"]["kind"] for f in taken(gone.text)["features"]
+    ] == ["road"]
+    assert [f["properties"]["kind"] for f in page_doc(c, PAGE)["terrain"]["features"]] == ["road"]
+    # Refused naming the field: a piece not drawn, a name past the input's bound, a class the rule set lacks.
+    for asked, said in (
+        ({"piece": "2", "name": "x"}, "Piece: not a piece of the terrain drawn."),
+        ({"piece": "-1", "delete": "1"}, "Piece: not a piece of the terrain drawn."),
+        ({"piece": "0", "name": "x" * 101}, "Name: at most 100 characters."),
+        ({"piece": "0", "piece_class": "lava"}, "Class: not a class of terrain this rule set knows."),
+        ({"piece": "0"}, "Piece: say its name, its class or its deletion."),
+    ):
+        answer = edit(**asked)
+        assert answer.status_code == 422 and answer.headers[NOTICE_HEADER] == said
+    assert [f["properties"]["kind"] for f in page_doc(c, PAGE)["terrain"]["features"]] == ["road"]
+
+
+def test_a_piece_drawn_is_made_by_the_server_from_the_tools_as_its_kind_has_them(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    drawn = collection(feature("woods", BOX))
+
+    def add(geometry: dict[str, Any], **tools: str) -> Any:
+        asked = {
+            "terrain": drawn,
+            "add": json.dumps(geometry),
+            "breadth": "",
+            "owner": "defender",
+            "height": "",
+        }
+        return c.post(f"{NEW}/terrain", data=form(c, asked | tools))
+
+    trench = add(ROAD, piece_kind="trench", breadth="3", owner="attacker", height="5")
+    assert trench.status_code == 200 and listed(trench.text) == [("0", "Woods 1"), ("1", "Trench 2")]
+    made = taken(trench.text)["features"][1]
+    assert made["id"] == "t2" and made["properties"] == {"kind": "trench", "width_cm": 3, "owner": "attacker"}
+    assert page_doc(c, PAGE)["terrain"] == taken(trench.text)  # kept in the draft as answered
+    hill = taken(add(BOX, piece_kind="hill", breadth="3", height="7.5").text)["features"][1]
+    assert hill["properties"] == {"kind": "hill", "height_cm": 7.5}  # a box has no breadth; a hill no owner
+    # Refused naming the field, the draft as it was: an unknown kind, a bad number, a shape the rules refuse.
+    for tools, said in (
+        ({"piece_kind": "lava"}, "Terrain kind: not a kind of terrain this rule set draws."),
+        ({"piece_kind": "hill", "height": "1e9"}, "Height: from 0 to 100 cm."),
+        ({"piece_kind": "road", "breadth": "two"}, "Breadth: from 0 to 100 cm."),
+        ({"piece_kind": "trench", "owner": "umpire"}, "Owner: the attacker or the defender."),
+    ):
+        answer = add(ROAD, **tools)
+        assert answer.status_code == 422 and answer.headers[NOTICE_HEADER] == said
+    off = add(OFF, piece_kind="woods")
+    assert off.status_code == 422 and "goes off the table" in off.headers[NOTICE_HEADER]
+    assert [f["properties"]["kind"] for f in page_doc(c, PAGE)["terrain"]["features"]] == ["woods", "hill"]

@@ -407,11 +407,19 @@ def test_the_touch_sizes_and_terrain_kinds_with_the_rules_cover_and_bad_shapes_r
         ed.at(x, y)
     expect(page.locator("#net-status")).to_contain_text("cross itself")
     ed.press(page.locator("[data-draw-finish]"))
+    expect(page.locator("[data-scenario-editor]")).to_have_attribute("data-terrain", "1")  # once answered
     marsh = ed.doc()["terrain"]["features"]
     assert len(marsh) == 1 and len(marsh[0]["geometry"]["coordinates"][0]) == 4  # a triangle, closed
 
+    # A drawn piece is renamed from its card: the server's answer names it in the list, the panel and the draft.
+    page.get_by_label("Its name on the map and the sheet").fill("Flooded shell holes")
+    expect(page.locator("[data-piece-name]")).to_have_text("Flooded shell holes")
+    expect(page.locator("[data-terrain-list] [data-piece='0']")).to_have_text("Flooded shell holes")
+    assert ed.doc()["terrain"]["features"][0]["properties"]["name"] == "Flooded shell holes"
+
     # A drawn piece is deleted from its card.
     ed.press(page.locator("[data-piece-action=delete]"))
+    expect(page.locator("[data-scenario-editor]")).to_have_attribute("data-terrain", "0")  # once answered
     assert ed.pieces() == 0 and ed.doc()["terrain"]["features"] == []
 
     # On a phone the page scrolls: a refusal of a section's button, below the table, is said where the finger

@@ -142,24 +142,6 @@
       if (selected !== key) select(key); // a tap on the piece edited keeps its tool
     });
   };
-  const featureFrom = (kind, geometry) => {
-    const properties = { kind };
-    const card = kinds.get(kind);
-    const breadth = Number(breadthInput.value);
-    if (card.breadth && geometry.type === "LineString") {
-      if (breadth > 0) properties[card.breadth] = breadth;
-      else if (kind !== "wire") return { refused: `A ${humanise(kind).toLowerCase()} drawn as a line needs its width in cm: enter it above, then draw again.` };
-    }
-    if (kind === "trench") properties.owner = ownerSelect.value;
-    const height = Number(root.querySelector("[data-terrain-height]").value);
-    if (kind === "hill" && height > 0) properties.height_cm = height;
-    if (classSelect?.value) properties[data.class_property] = classSelect.value;
-    let n = doc.terrain.features.length + 1;
-    while (doc.terrain.features.some((f) => String(f.id) === `t${n}`)) n += 1;
-    const id = `t${n}`;
-    return { feature: { type: "Feature", id, properties, geometry } };
-  };
-
   const modeLine = root.querySelector("[data-scn-mode]");
   const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
   let drawing = null;
@@ -183,17 +165,15 @@
     map.pm.enableDraw(shape, { finishOn: null, pathOptions: { className: `terrain terrain-${kind}` } });
     setDrawing(shape);
   };
+  // A piece drawn is the server's to make (its properties from the tools, its id): its answer draws it.
   map.on("pm:create", (e) => {
     if (!drawing) return; // an objective's area (scenario-objectives.js), not terrain
-    const made = featureFrom(kindSelect.value, geometryOf(e.layer));
+    const add = JSON.stringify(geometryOf(e.layer));
     map.removeLayer(e.layer);
     setDrawing(null);
-    if (made.refused) { say(made.refused); return; }
-    const key = String(doc.terrain.features.push(made.feature) - 1);
-    addPiece(made.feature, key);
-    root.dataset.terrain = String(doc.terrain.features.length);
-    select(key);
-    changed({ terrain: key });
+    root.dataset.dirty = "1";
+    keepTerrain({ add, piece_kind: kindSelect.value, breadth: breadthInput.value, owner: ownerSelect.value,
+      height: root.querySelector("[data-terrain-height]").value, piece_class: classSelect?.value || "" });
   });
   map.on("pm:drawend", () => { if (drawing) setDrawing(null); });
   map.on("pm:intersect", () => say("That shape would cross itself: draw its outline without crossing."));
@@ -236,17 +216,11 @@
   };
   const pieceAction = (action) => {
     if (!selected) return;
-    const { feature, layer } = pieces.get(selected);
+    const { layer } = pieces.get(selected);
     const button = piecePanel.querySelector(`[data-piece-action="${action}"]`);
     const wasOn = button.getAttribute("aria-pressed") === "true";
     stopEditing();
-    if (action === "delete") {
-      doc.terrain.features = doc.terrain.features.filter((f) => f !== feature);
-      select(null);
-      redrawAll();
-      changed({ terrain: null });
-      return;
-    }
+    if (action === "delete") { root.dataset.dirty = "1"; keepTerrain({ piece: selected, delete: "1" }); return; }
     if (wasOn) return;
     if (action === "reshape") layer.pm.enable({ allowSelfIntersection: false, snappable: false });
     if (action === "move") layer.pm.enableLayerDrag();
@@ -287,22 +261,32 @@
       htmx.trigger("#scn-kind-ask", "firestep:period");
       if (selected) select(selected);
     }
-    if (t.matches("[data-piece-class]") && selected) {
-      const { feature } = pieces.get(selected);
-      if (t.value) feature.properties[data.class_property] = t.value; else delete feature.properties[data.class_property];
-      select(selected);
-      changed({ terrain: selected });
-    }
+    if (t.matches("[data-piece-class]") && selected) keepTerrain({ piece: selected, piece_class: t.value });
   });
-  // The terrain drawn is posted whole as it changes (htmx keeps the last of those waiting), kept in the draft
+  // The terrain drawn is posted whole as it changes (each in its turn), kept in the draft
   // and answered by the list; refused, it is drawn again as the server last took it.
   let held = JSON.stringify(doc.terrain);
-  const keepTerrain = () => root.dataset.terrainUrl && htmx.ajax("POST", root.dataset.terrainUrl, {
-    source: list, target: list, swap: "innerHTML", values: { terrain: JSON.stringify(doc.terrain) },
+  // A piece's rename, class or deletion (`edit`) is the server's: its answer carries the terrain as it made it.
+  // Each post waits its turn (the list's hx-sync) and sends the terrain as it is then, an edit's answer taken.
+  const keepTerrain = (edit = {}) => root.dataset.terrainUrl && htmx.ajax("POST", root.dataset.terrainUrl, {
+    source: list, target: list, swap: "innerHTML", values: edit,
   });
+  list.addEventListener("htmx:configRequest", (e) => { e.detail.parameters.terrain = JSON.stringify(doc.terrain); });
   listeners.push((what) => { if ("terrain" in what) keepTerrain(); });
   list.addEventListener("htmx:afterSwap", (e) => {
-    held = e.detail.requestConfig.formData.get("terrain");
+    held = list.querySelector("[data-terrain-taken]").textContent;
+    const sent = e.detail.requestConfig.formData, taken = JSON.parse(held).features;
+    if (sent.has("add") || sent.has("delete")) { // a piece more or fewer: drawn anew, one added picked
+      doc.terrain.features = taken;
+      select(null);
+      redrawAll();
+      if (sent.has("add")) select(String(taken.length - 1));
+    }
+    else if (sent.has("piece")) { // each piece's properties as the server made them, its layer restyled
+      doc.terrain.features.forEach((f, i) => { if (taken[i]) f.properties = taken[i].properties; });
+      for (const { feature, layer } of pieces.values()) styleLayer(layer, feature.properties.kind);
+      if (sent.has("piece_class") && selected) select(selected);
+    }
     pressList();
     const named = piecePanel.querySelector("[data-piece-name]"); // renamed: as the list now says
     if (selected && named) named.textContent = nameOf(selected);
@@ -317,12 +301,7 @@
   });
   form.addEventListener("input", (e) => {
     if (e.isTrusted && !e.target.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
-    if (e.target.matches("[data-piece-rename]") && selected) {
-      const { feature } = pieces.get(selected);
-      const name = e.target.value.trim();
-      if (name) feature.properties.name = name; else delete feature.properties.name;
-      keepTerrain();
-    }
+    if (e.target.matches("[data-piece-rename]") && selected) keepTerrain({ piece: selected, name: e.target.value });
   });
   form.addEventListener("submit", (e) => e.preventDefault());
 
