@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.table.bases import BaseSpec
 from rules.table.frame import Table
 from rules.table.templates import TemplateSpec
+
+if TYPE_CHECKING:
+    from rules.core.records import Snapshot
 
 # The map's styles for what a board draws (frontend/static/css/map.css and the map's key): an area of fire,
 # a gas cloud, a band across the table, and a zone of danger beside one.
@@ -137,6 +140,9 @@ class CounterBoard:
     # How a counter out of play comes back on a place named with it (field, value, the button's words): Vimy's
     # replacement (eliminated False, its hex typed), one act judged where it enters; None: no return offered.
     returned: tuple[str, Any, str] | None = None
+    # The places a step from a counter's place (a hex's neighbours, by the snapshot's grid): a move's card offers
+    # it exactly when the rules would take the counter to one of them now; None: judged as the move's place stays.
+    near: Callable[[Snapshot, str], frozenset[str]] | None = None
     # A counter's other face (a reduced unit flipped to its depleted side): the state flag that turns it and the
     # fields printed there in place of `values`, in order; ("", ()) none.
     flipped: tuple[str, tuple[str, ...]] = ("", ())

@@ -1313,6 +1313,8 @@ KIT = TableKit(
         place_results=(("applied_result", "retreated", "Retreat"), ("applied_result", "advanced", "Advance")),
         # An eliminated counter back as a replacement, in the hex typed with it (11.3, 11.6: where it arrives).
         returned=("eliminated", False, "Enter as a replacement"),
+        # A move judged on the card a hex at a time: Zero Hour's, the night's and the turn's refusals are the move's.
+        near=lambda snapshot, where: neighbours(where, hexmap.lower(snapshot)),
         # A step lost: the counter is flipped to its depleted values (11.3 "depleted ... units").
         flipped=("depleted", ("attack_depleted", "defence_depleted")),
     )
