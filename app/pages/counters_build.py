@@ -44,7 +44,7 @@ from app.pages.counters_parts import (
 from app.pages.counters_play import play_area
 from app.pages.templates import humanise, rule_state
 from app.services import card as card_service
-from app.services import counters, result, unit_names
+from app.services import counters, result, turns, unit_names
 from app.services import events as events_service
 from app.services import units as units_service
 from app.services.counters import CounterBoardView
@@ -251,10 +251,7 @@ class Builder:
             label = f": {track.label}" if track and track.label else ""
             badges = "".join(f" · {b}" for b in board.badges)
             now = f"{word} {t['turn']}{label} · {side}{f': {title}' if title else ' to move'}{badges}"
-        role = self.viewer.role
-        mine = status != "finished" and (
-            role == "referee" or (status == "playing" and role == t["side_to_move"])
-        )
+        mine = turns.may_advance(self.session, self.game, self.viewer)  # as the advance itself asks
         n = t.get("next") or {}
         then = n.get("then")
         then_words = ""
@@ -409,6 +406,7 @@ class Builder:
             outcome_key=res.get("outcome_key") or "",
             words=outcome_words(res.get("outcome")),
             said=tuple(said(done, state_fields, unit_names.display_names(rows))),
+            notes=tuple(str(n) for n in res.get("notes") or ()),
         )
 
     def _card(self, offered: Offered | None) -> Card | None:

@@ -209,6 +209,7 @@ class Done:
     outcome_key: str
     words: str
     said: tuple[str, ...]
+    notes: tuple[str, ...] = ()  # what the result is, in the rules' words with its rule (the roll's notes)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ class CounterBoardView:
     group_field: str
     values: tuple[str, ...]
     track: tuple[TrackTurn, ...]
+    dark_means: str  # what a dark box of the track means, with its rule: the track's key
     places: dict[str, str]
     marks: dict[int, str]  # what lies on each counter besides its state ("2 bombardment markers"), by unit id
     badges: tuple[str, ...]  # the rule set's game-wide values set, in words (an allotment left)
@@ -54,6 +55,7 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         group_field=board.group_field,
         values=board.values,
         track=notes.track,
+        dark_means=notes.dark_means,
         places=dict(notes.places),
         marks=dict(notes.marks),
         badges=tuple(badges(rules.book.kit, game.state)),

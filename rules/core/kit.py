@@ -156,6 +156,8 @@ class CounterNotes:
     markers"), by unit id."""
 
     track: tuple[TrackTurn, ...] = ()
+    # What a dark box of the track means, in the rules' words with their rule: the track's key ("" none).
+    dark_means: str = ""
     places: Mapping[str, str] = field(default_factory=dict)
     marks: Mapping[int, str] = field(default_factory=dict)
 
