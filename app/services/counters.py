@@ -122,6 +122,9 @@ class CounterEntry:
 
     level: str
     fields: tuple[tuple[str, str, str], ...]  # (name, label, "word" or "number"), the place first
+    # The group's field and the groups the book names, by side (`CounterBoard.group_words`): chosen, not typed.
+    group: str = ""
+    words: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def entry_of(game: Game) -> CounterEntry:
@@ -132,4 +135,9 @@ def entry_of(game: Game) -> CounterEntry:
     levels = rules.book.unit_levels
     fields = [f for f in rules.book.state_fields if f.edit in ("word", "number") and f.shown]
     fields.sort(key=lambda f: f.name != place)
-    return CounterEntry(levels[-1] if levels else "counter", tuple((f.name, f.label, f.edit) for f in fields))
+    return CounterEntry(
+        levels[-1] if levels else "counter",
+        tuple((f.name, f.label, f.edit) for f in fields),
+        board.group_field if board is not None else "",
+        tuple(board.group_words.items()) if board is not None else (),
+    )

@@ -123,6 +123,9 @@ class CounterBoard:
     # The state field naming a counter's group when the groups are words on the counters, not units above
     # them (a division printed on each counter); "" none.
     group_field: str = ""
+    # The groups the book names, by side (Vimy's German divisions, 19.1): a counter's group is chosen from them
+    # where it is entered, not typed; a side the book names none of types its own.
+    group_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # What the club enters once from its own copy (key places, tracks, tables' values), kept on the game's
     # board and carried by a scenario's `board`: a model of its fields (each optional; the scenario editor
     # renders a form from its JSON schema), and the check of an entry against what the book prints, raising

@@ -55,6 +55,7 @@ from rules.vimy_ridge.play.setup import (
     ALLIED,
     COUNTER,
     GERMAN,
+    GERMAN_DIVISIONS,
     SetUpHexes,
     counters,
     hex_checked,
@@ -1301,6 +1302,7 @@ KIT = TableKit(
         "",
         ("attack", "defence"),
         group_field="division",
+        group_words={GERMAN: GERMAN_DIVISIONS},  # 19.1 names the German divisions; the Allied are the club's
         club=ClubData,
         club_check=board_checked,
         # The club's map and tracks are set before play (11.1's set-up sequence): a seat that could rewrite the
