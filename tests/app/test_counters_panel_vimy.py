@@ -55,7 +55,7 @@ def test_a_vimy_counter_its_track_and_a_result_said_in_words(sqlite_client: Test
     assert '<span class="sr-only">, ' not in page
     # The track: the real bombardment figure of each turn, a key saying what a dark turn is (13.1, 11.3).
     assert "?/?" not in page and "?" not in " ".join(re.findall(r'title="([^"]*)"', page))
-    assert "Bombardment markers: Allied " in words(page)
+    assert "Bombardment markers 8/5 (Allied/German, 17.1)" in words(page)
     assert (
         "Dark: a night turn, no attack or movement by either side (13.1); two replacements a side"
         in words(page)

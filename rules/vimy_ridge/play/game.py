@@ -1211,7 +1211,7 @@ def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
         label = f"{t.date} ({part})"
         # Each side's bombardment markers (17.1): the club's Artillery Track, else the erratum's reading.
         (allied, _), (german, _) = allotted(snapshot, ALLIED, t.number), allotted(snapshot, GERMAN, t.number)
-        markers = f"bombardment markers: Allied {allied}, German {german} (17.1)"
+        markers = f"bombardment markers {allied}/{german} (Allied/German, 17.1)"
         note = f"Night: {NIGHT_MEANS}; {markers}" if dark else markers[0].upper() + markers[1:]
         out.append(TrackTurn(t.number, label, note, dark))
     return tuple(out)

@@ -109,11 +109,7 @@ def test_the_editor_s_file_round_trips_and_a_game_starts_with_it(sqlite_client: 
     g = new_game(http, {"scenario": sid})
     board = http.get(f"/api/v1/games/{g.id}/counters", headers=g.attacker).json()
     notes = [t["note"] for t in board["track"]]
-    assert (
-        "Allied 8, German 5" in notes[1]
-        and "Allied 4, German 2" in notes[2]
-        and not any("?/?" in n for n in notes)
-    )
+    assert "8/5" in notes[1] and "4/2" in notes[2] and not any("?/?" in n for n in notes)
     assert set(HEXES["peaks"]) <= set(board["places"])
     units = http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
     assert {(u["division"], u["hex"]) for u in units} == {("1st Canadian", ""), ("79th Reserve", "")}
