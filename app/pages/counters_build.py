@@ -252,6 +252,10 @@ class Builder:
             badges = "".join(f" · {b}" for b in board.badges)
             now = f"{word} {t['turn']}{label} · {side}{f': {title}' if title else ' to move'}{badges}"
         mine = turns.may_advance(self.session, self.game, self.viewer)  # as the advance itself asks
+        movers = " and the ".join(self.sides.get(s, s) for s in turns.acting(self.game))
+        waits = (
+            f"The {movers} player{'s' if ' and ' in movers else ''} moves the game on." if not mine else ""
+        )
         n = t.get("next") or {}
         then = n.get("then")
         then_words = ""
@@ -289,6 +293,7 @@ class Builder:
             version=int(t["version"]),
             next_step=json.dumps(step_write),
             needs=still,
+            waits=waits if status == "playing" else "",
         )
 
     # -- set-up --------------------------------------------------------------------------------------------

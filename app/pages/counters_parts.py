@@ -138,6 +138,9 @@ class TurnPanel:
     version: int
     next_step: str  # its write (url and body), as JSON
     needs: tuple[Need, ...]
+    waits: str = (
+        ""  # to a seat shown no Next step in play: whose it is ("The Canadian player moves the game on.")
+    )
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,10 @@ def test_a_vimy_counter_its_track_and_a_result_said_in_words(sqlite_client: Test
         "Dark: a night turn, no attack or movement by either side (13.1); two replacements a side"
         in words(page)
     )
+    # The German seat, shown no Next step in the Allied turn (15.0: each player's phases his own), told whose it is.
+    german_page = panel(http, g, g.defender, "")
+    assert "data-next-step" not in german_page
+    assert "The Canadian player moves the game on." in words(german_page)
     # An attack rolled: Clear, +2 (6 - 4), a die of 2 reads "Ex" on its column, said in words with its rule.
     advance_to(http, g, "combat")
     body: dict[str, Any] = {"unit_id": allied, "target_id": german, "fields": {"attackers": [allied]}}
@@ -115,8 +119,11 @@ def test_next_step_is_shown_to_every_seat_the_advance_takes_it_from(
     for step, may in (("orders", {"referee", "attacker", "defender"}), ("move", {"referee", "attacker"})):
         turn = http.get(f"{api}/turn", headers=g.referee).json()
         assert turn["step"]["id"] == step
-        shown = {role for role, seat in seats.items() if "data-next-step" in panel(http, g, seat, "")}
+        pages = {role: panel(http, g, seat, "") for role, seat in seats.items()}
+        shown = {role for role, page in pages.items() if "data-next-step" in page}
         assert shown == may, (step, shown)
+        for role in set(seats) - may:  # told whose it is
+            assert "The Attacker player moves the game on." in words(pages[role]), role
         for role in set(seats) - may:  # a seat shown none: the advance refuses it, nothing moved
             said = http.post(f"{api}/turn/advance", headers=seats[role], json={"version": turn["version"]})
             assert said.status_code == 403, said.text
