@@ -30,6 +30,9 @@ class CountersOut(BaseModel):
     group_field: str = Field(description="The unit field naming a counter's group, where groups are words.")
     values: list[str] = Field(description="The unit fields printed on a counter, in order.")
     track: list[TrackTurnOut] = Field(description="The game's turn track, turn by turn.")
+    dark_means: str = Field(
+        default="", description="What a dark (night) turn of the track means, with its rule: the track's key."
+    )
     places: dict[str, str] = Field(description="What each named place is, with its rule.")
     marks: dict[int, str] = Field(description="What lies on each counter besides its state, by unit id.")
     badges: list[str] = Field(description="The rule set's game-wide values set, in words.")

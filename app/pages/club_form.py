@@ -29,6 +29,7 @@ class Cell:
     edit: str  # "number" or "word"
     maximum: int
     value: str
+    choices: tuple[str, ...] = ()  # the words the book names for it on this side (a select), else typed
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ def _row(
     name: str = "",
     state: Mapping[str, object] | None = None,
     unit: Unit | None = None,
+    words: Mapping[str, Sequence[str]] | None = None,
 ) -> CounterRow:
     state = state or {}
     cells = tuple(
@@ -140,6 +142,7 @@ def _row(
             "number" if f["edit"] == "number" else "word",
             f["maximum"] if f["maximum"] is not None else MOST,
             _text(state.get(f["name"])),
+            tuple((words or {}).get(f["name"]) or ()),
         )
         for f in specs
     )
@@ -159,21 +162,26 @@ class Counter:
 
 
 def order_of_battle(
-    sides: Sequence[Mapping[str, str]], specs: Sequence[Mapping[str, Any]], counters: Sequence[Counter]
+    sides: Sequence[Mapping[str, str]],
+    specs: Sequence[Mapping[str, Any]],
+    counters: Sequence[Counter],
+    words: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
 ) -> OrderOfBattle:
-    """Each side's counters numbered in the order read (1, 2, … across the sides), and its blank row."""
+    """Each side's counters numbered in the order read (1, 2, … across the sides), and its blank row; `words`:
+    by side, the words the book names for a field (its groups: a select, not typed)."""
     numbered = list(enumerate(counters, start=1))
+    words = words or {}
     return OrderOfBattle(
         tuple(
             ClubSide(
                 s["side"],
                 humanise(s["nation"] or s["side"]),
                 tuple(
-                    _row(s["side"], str(i), specs, c.name, c.state, c.unit)
+                    _row(s["side"], str(i), specs, c.name, c.state, c.unit, words.get(s["side"]))
                     for i, c in numbered
                     if c.side == s["side"]
                 ),
-                _row(s["side"], BLANK, specs),
+                _row(s["side"], BLANK, specs, words=words.get(s["side"])),
             )
             for s in sides
         )

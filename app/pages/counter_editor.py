@@ -119,6 +119,8 @@ def editor_context(ruleset_id: str) -> dict[str, Any]:
         "fields": club_fields(board.club),
         "counter_fields": counter_fields(rules),
         "group_field": board.group_field,
+        # The groups the book names, by side: chosen from, not typed (Vimy's German divisions, 19.1).
+        "group_words": {side: {board.group_field: list(w)} for side, w in board.group_words.items()},
         "level": level,
         # A scenario names a table; a game of counters has none, so it keeps a game's own default.
         "table": {"width_cm": TABLE_WIDTH_CM, "length_cm": TABLE_LENGTH_CM},
@@ -171,7 +173,9 @@ def context(
         "in_game": game is not None,
         "title": str((document or {}).get("title") or ""),
         "club": club_form.club_data(editor["fields"], board),
-        "order": club_form.order_of_battle(editor["sides"], editor["counter_fields"], counters),
+        "order": club_form.order_of_battle(
+            editor["sides"], editor["counter_fields"], counters, editor["group_words"]
+        ),
     }
 
 

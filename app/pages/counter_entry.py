@@ -48,7 +48,8 @@ async def enter_counter(
     said = {k: v for k, v in form.items() if isinstance(v, str)}
     state: dict[str, str | int] = {}
     for name, label, edit in entry.fields:
-        typed = said.get(name, "").strip()
+        # A group the book names is chosen from its list; another is typed beside it (`…_typed`).
+        typed = said.get(name, "").strip() or said.get(f"{name}_typed", "").strip()
         if not typed:
             continue
         number = whole_number(typed, 1000) if edit == "number" else None
@@ -78,7 +79,7 @@ async def enter_counter(
         "game": game,
         "entry": entry,
         "keep": keep,
-        "values": {"side": body.side, keep: said.get(keep, "")},
+        "values": {"side": body.side, keep: str(state.get(keep, ""))},
         "said": f"{added.name} added.",
     }
     answer = templates.TemplateResponse(request, "_counter_entry.html", context)

@@ -44,7 +44,7 @@ from app.pages.counters_parts import (
 from app.pages.counters_play import play_area
 from app.pages.templates import humanise, rule_state
 from app.services import card as card_service
-from app.services import counters, result, unit_names
+from app.services import counters, result, turns, unit_names
 from app.services import events as events_service
 from app.services import units as units_service
 from app.services.counters import CounterBoardView
@@ -251,9 +251,10 @@ class Builder:
             label = f": {track.label}" if track and track.label else ""
             badges = "".join(f" · {b}" for b in board.badges)
             now = f"{word} {t['turn']}{label} · {side}{f': {title}' if title else ' to move'}{badges}"
-        role = self.viewer.role
-        mine = status != "finished" and (
-            role == "referee" or (status == "playing" and role == t["side_to_move"])
+        mine = turns.may_advance(self.session, self.game, self.viewer)  # as the advance itself asks
+        movers = " and the ".join(self.sides.get(s, s) for s in turns.acting(self.game))
+        waits = (
+            f"The {movers} player{'s' if ' and ' in movers else ''} moves the game on." if not mine else ""
         )
         n = t.get("next") or {}
         then = n.get("then")
@@ -292,6 +293,7 @@ class Builder:
             version=int(t["version"]),
             next_step=json.dumps(step_write),
             needs=still,
+            waits=waits if status == "playing" else "",
         )
 
     # -- set-up --------------------------------------------------------------------------------------------
@@ -409,6 +411,7 @@ class Builder:
             outcome_key=res.get("outcome_key") or "",
             words=outcome_words(res.get("outcome")),
             said=tuple(said(done, state_fields, unit_names.display_names(rows))),
+            notes=tuple(str(n) for n in res.get("notes") or ()),
         )
 
     def _card(self, offered: Offered | None) -> Card | None:

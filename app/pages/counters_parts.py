@@ -138,6 +138,9 @@ class TurnPanel:
     version: int
     next_step: str  # its write (url and body), as JSON
     needs: tuple[Need, ...]
+    waits: str = (
+        ""  # to a seat shown no Next step in play: whose it is ("The Canadian player moves the game on.")
+    )
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,7 @@ class Done:
     outcome_key: str
     words: str
     said: tuple[str, ...]
+    notes: tuple[str, ...] = ()  # what the result is, in the rules' words with its rule (the roll's notes)
 
 
 @dataclass(frozen=True)

@@ -86,8 +86,8 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
         for key, name in (
             ("name", "name"),
             ("period", f"period_{ruleset}"),
-            ("attacker_nation", "attacker_nation"),
-            ("defender_nation", "defender_nation"),
+            ("attacker_nation", f"attacker_nation_{ruleset}"),
+            ("defender_nation", f"defender_nation_{ruleset}"),
         ):
             if form.get(name):
                 fields[key] = str(form.get(name)).strip()
@@ -277,7 +277,15 @@ def _start(request: Request, session: Session, error: str | None = None, status_
         "rulesets": rulesets_summary(),
         "game_ruleset": rs.describe(),
         # Every rule set played as a game, the default first: a game by hand may be of any of them.
-        "playable": [get_ruleset(r.book.ruleset_id).describe() for r in all_game_rules()],
+        # Each with the nations its book names (a by-hand game's choices) or fixes for its sides (none asked).
+        "playable": [
+            {
+                **get_ruleset(r.book.ruleset_id).describe(),
+                "nations": r.book.nations,
+                "side_nations": dict(r.book.side_nations),
+            }
+            for r in all_game_rules()
+        ],
         # An event's games are its page's (a day of 100 tables listed 100 games here: session 18's pass).
         "games": [g for g in games if g.id not in at_events],
         "mine": [g for g in games if g.id in device],

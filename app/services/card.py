@@ -45,6 +45,9 @@ class Offer:
     roll: StandAct | None = None
     edit: StandEdit | None = None
     choice: int = 0
+    # A counter's move (kind "place"): the places a step away it is judged by, one of them its place tapped
+    # (`CounterBoard.near`); the move is offered when the pipeline takes it to one of them.
+    near: tuple[str, ...] = ()
 
 
 def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> list[Offer]:
@@ -80,12 +83,16 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
     counters = rules.book.kit.counters
     placed = counters is not None and bool(stand.state.get(counters.place_field)) and not stand.killed
     if counters is not None and placed:  # a counter on the players' board: moved by naming its new place
-        now = {counters.place_field: stand.state.get(counters.place_field)}
+        here = str(stand.state.get(counters.place_field))
+        now = {counters.place_field: here}
+        near = tuple(sorted(counters.near(snapshot, here))) if counters.near is not None else ()
         moved = EditUnit(unit_id=unit_id, version=version.get(unit_id, 0), values=now)
-        out.append(Offer("place", counters.place_field, f"Move to another {counters.place_word}", moved))
+        out.append(
+            Offer("place", counters.place_field, f"Move to another {counters.place_word}", moved, near=near)
+        )
         for field, value, label in counters.place_results:  # a move applying a result (a combat's retreat)
             applied = EditUnit(unit_id=unit_id, version=version.get(unit_id, 0), values={**now, field: value})
-            out.append(Offer("place", counters.place_field, label, applied))
+            out.append(Offer("place", counters.place_field, label, applied, near=near))
     back = counters.returned if counters is not None else None
     if counters is not None and back is not None and stand.state.get(back[0]) not in (None, back[1]):
         # Out of play: it comes back on a place typed with it (Vimy's replacement), the rules judging where.
@@ -221,6 +228,8 @@ def stand_card(
             continue  # one's own stand: never a roll at it
         if o.edit is not None and not o.complete:
             refused = _targeted(session, game, viewer, o, (units, snapshot), unit.side)
+        elif o.near:
+            refused = _placed(session, game, viewer, o, (units, snapshot))
         else:
             refused = pipeline.refusal(session, game, viewer, o.act, o.complete, (units, snapshot))
         if refused is not None and o.roll is not None and o.roll.options:
@@ -273,6 +282,24 @@ def _targeted(
     first: Refused | RulesError | None = None
     for target in tried.values():
         act = EditUnit(unit_id=o.act.unit_id, version=o.act.version, values={**o.act.values, field: target})
+        refused = pipeline.refusal(session, game, viewer, act, True, read)
+        if refused is None:
+            return None
+        first = first or refused
+    return first
+
+
+def _placed(
+    session: Session, game: Game, viewer: Viewer, o: Offer, read: tuple[list[Unit], Snapshot]
+) -> Refused | RulesError | None:
+    """A counter's move (`Offer.near`): None when the pipeline would take it to one of the places a step away,
+    as a tap names one, else the refusal of the first (Zero Hour's, the night's, out of its phase); a move to
+    its own place moves nothing, and was offered where every real move was refused."""
+    first: Refused | RulesError | None = None
+    for place in o.near:
+        if not isinstance(o.act, EditUnit):
+            break
+        act = replace(o.act, values={**o.act.values, o.key: place})
         refused = pipeline.refusal(session, game, viewer, act, True, read)
         if refused is None:
             return None

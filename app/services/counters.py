@@ -28,6 +28,7 @@ class CounterBoardView:
     group_field: str
     values: tuple[str, ...]
     track: tuple[TrackTurn, ...]
+    dark_means: str  # what a dark box of the track means, with its rule: the track's key
     places: dict[str, str]
     marks: dict[int, str]  # what lies on each counter besides its state ("2 bombardment markers"), by unit id
     badges: tuple[str, ...]  # the rule set's game-wide values set, in words (an allotment left)
@@ -54,6 +55,7 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         group_field=board.group_field,
         values=board.values,
         track=notes.track,
+        dark_means=notes.dark_means,
         places=dict(notes.places),
         marks=dict(notes.marks),
         badges=tuple(badges(rules.book.kit, game.state)),
@@ -120,6 +122,9 @@ class CounterEntry:
 
     level: str
     fields: tuple[tuple[str, str, str], ...]  # (name, label, "word" or "number"), the place first
+    # The group's field and the groups the book names, by side (`CounterBoard.group_words`): chosen, not typed.
+    group: str = ""
+    words: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def entry_of(game: Game) -> CounterEntry:
@@ -130,4 +135,9 @@ def entry_of(game: Game) -> CounterEntry:
     levels = rules.book.unit_levels
     fields = [f for f in rules.book.state_fields if f.edit in ("word", "number") and f.shown]
     fields.sort(key=lambda f: f.name != place)
-    return CounterEntry(levels[-1] if levels else "counter", tuple((f.name, f.label, f.edit) for f in fields))
+    return CounterEntry(
+        levels[-1] if levels else "counter",
+        tuple((f.name, f.label, f.edit) for f in fields),
+        board.group_field if board is not None else "",
+        tuple(board.group_words.items()) if board is not None else (),
+    )

@@ -74,7 +74,9 @@ def create_game(
         table_objectives=table_objectives,
         clock=clock,
     )
-    return make_games(session, secret_key, new, [name or new.doc.get("title") or "New game"])[0]
+    # A game by hand without a name is named after its rule set ("Vimy Ridge: Arras Diversion").
+    named = name or new.doc.get("title") or get_ruleset(new.rules.book.ruleset_id).name
+    return make_games(session, secret_key, new, [named])[0]
 
 
 def create_games(
@@ -153,7 +155,10 @@ def _new_game(
         terrain_of(rules, terrain, period=ctx.period)  # refuses bad features with a 422 naming them
     sides = doc.get("sides", {})
     nations = {
-        side: given or sides.get(side, {}).get("nationality") or implied_nations.get(side, "")
+        side: given
+        or sides.get(side, {}).get("nationality")
+        or implied_nations.get(side, "")
+        or rules.book.side_nations.get(side, "")
         for side, given in (("attacker", attacker_nation), ("defender", defender_nation))
     }
     game: dict[str, Any] = {

@@ -250,9 +250,8 @@ def advance(
         source = rules_of(game).book.turn_source
         events.append(record(session, game, "game-started", viewer.role, {"source": source}))
         return events + start_of_turn(session, game)
-    now_acting = acting(game)
-    if not any(viewer.may_act_for(side) for side in now_acting):
-        raise Forbidden(f"Wait for your turn: it is the {' and '.join(now_acting)}'s")
+    if not may_advance(session, game, viewer):
+        raise Forbidden(f"Wait for your turn: it is the {' and '.join(acting(game))}'s")
     bump_game(session, game, expected_version)
     seq = sequence(game)
     before = step_of(game)
@@ -316,6 +315,21 @@ def ready_sides(session: Session, game: Game, purpose: str) -> set[str]:
         for r in rows
         if r.kind == READY and r.id not in undone and r.payload.get("for") == purpose
     }
+
+
+def may_advance(session: Session, game: Game, viewer: Viewer) -> bool:
+    """Whether `advance` takes the viewer's step on now, the pages' Next step shown by it: the referee until the
+    game is over; in set-up a seat at an event's table whose side has not said it is ready (`seat_ready`); in
+    play a seat of a side acting now (the step's own sides, else the side to move: its phases are its own)."""
+    if game.status == "finished":
+        return False
+    if viewer.is_referee:
+        return True
+    if game.status == "setup":
+        return table_of_game(session, game.pk) is not None and viewer.role not in ready_sides(
+            session, game, "start"
+        )
+    return any(viewer.may_act_for(side) for side in acting(game))
 
 
 def both_ready(session: Session, game: Game, purpose: str) -> bool:

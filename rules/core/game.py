@@ -298,6 +298,9 @@ class Book:
     # gun (empty: any text), the forces' chart of troops (rules.core.forces; None: organisation tables or
     # units as written), and the scenario documents it ships (docs/scenario-format.md), by id.
     nations: tuple[str, ...] = ()
+    # Each side's nation where the book fixes its sides (Vimy's Allied attacker, German defender): a new game's
+    # unless it names its own (the start page asks none).
+    side_nations: Mapping[str, str] = field(default_factory=dict)
     qualities: tuple[str, ...] = ()
     special_rules: tuple[str, ...] = ()
     unit_levels: tuple[str, ...] = ()

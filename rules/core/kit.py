@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.table.bases import BaseSpec
 from rules.table.frame import Table
 from rules.table.templates import TemplateSpec
+
+if TYPE_CHECKING:
+    from rules.core.records import Snapshot
 
 # The map's styles for what a board draws (frontend/static/css/map.css and the map's key): an area of fire,
 # a gas cloud, a band across the table, and a zone of danger beside one.
@@ -120,6 +123,9 @@ class CounterBoard:
     # The state field naming a counter's group when the groups are words on the counters, not units above
     # them (a division printed on each counter); "" none.
     group_field: str = ""
+    # The groups the book names, by side (Vimy's German divisions, 19.1): a counter's group is chosen from them
+    # where it is entered, not typed; a side the book names none of types its own.
+    group_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # What the club enters once from its own copy (key places, tracks, tables' values), kept on the game's
     # board and carried by a scenario's `board`: a model of its fields (each optional; the scenario editor
     # renders a form from its JSON schema), and the check of an entry against what the book prints, raising
@@ -137,6 +143,9 @@ class CounterBoard:
     # How a counter out of play comes back on a place named with it (field, value, the button's words): Vimy's
     # replacement (eliminated False, its hex typed), one act judged where it enters; None: no return offered.
     returned: tuple[str, Any, str] | None = None
+    # The places a step from a counter's place (a hex's neighbours, by the snapshot's grid): a move's card offers
+    # it exactly when the rules would take the counter to one of them now; None: judged as the move's place stays.
+    near: Callable[[Snapshot, str], frozenset[str]] | None = None
     # A counter's other face (a reduced unit flipped to its depleted side): the state flag that turns it and the
     # fields printed there in place of `values`, in order; ("", ()) none.
     flipped: tuple[str, tuple[str, ...]] = ("", ())
@@ -150,6 +159,8 @@ class CounterNotes:
     markers"), by unit id."""
 
     track: tuple[TrackTurn, ...] = ()
+    # What a dark box of the track means, in the rules' words with their rule: the track's key ("" none).
+    dark_means: str = ""
     places: Mapping[str, str] = field(default_factory=dict)
     marks: Mapping[int, str] = field(default_factory=dict)
 

@@ -187,14 +187,53 @@ class Combat(Resolver[CombatRequest]):
         if not result:
             result = ctx.value("crt-blank-cell")
             sources.append(ctx.citation("crt-blank-cell"))
+        said = result_said(ctx, result)
         return Evaluation(
             key=result,
             outcome=result,
             modifiers=tuple(mods),
             total=differential,
             sources=tuple(sources),
-            details={"line": line_of(req.terrain), "column": label, "differential": differential},
+            details={
+                "line": line_of(req.terrain),
+                "column": label,
+                "differential": differential,
+                **({"notes": [said]} if said else {}),
+            },
         )
+
+
+# What each printed result of the CRT lays on the counters, in words (the crt-codes erratum's by-letter
+# reading: "The letter names the counters it falls on: A the attackers, D the defender, Ex both, each losing a
+# step (the attackers may advance only after their loss); 'e' eliminated; a number or (A) a retreat or steps
+# lost, the players' choice; the attackers may advance once the result falls on the defender").
+_ON_ATTACKERS = "falls on the attackers: a retreat or steps lost, the players' choice"
+_ON_DEFENDER = (
+    "falls on the defender: a retreat or steps lost, the players' choice; the attackers may advance"
+)
+RESULT_WORDS = {
+    "(A)": _ON_ATTACKERS,
+    "A1": _ON_ATTACKERS,
+    "A2": _ON_ATTACKERS,
+    "A3": _ON_ATTACKERS,
+    "Ae": "the attackers are eliminated",
+    "Ex": "an exchange: the attackers and the defender each lose a step; the attackers may advance after "
+    "their loss",
+    "D2": _ON_DEFENDER,
+    "D3": _ON_DEFENDER,
+    "De": "the defender is eliminated; the attackers may advance",
+}
+
+
+def result_said(ctx: Context, result: str) -> str:
+    """A CRT result in words beside its code with its rule ("Ex: an exchange: ... (Integrated Combat Results
+    Table; ...)"), as the crt-codes reading in force reads it; "" for no effect."""
+    if result not in RESULT_WORDS or "crt-codes" not in ctx.ruleset.errata:
+        return ""
+    words = RESULT_WORDS[result]
+    if ctx.reading("crt-codes") != ctx.ruleset.errata["crt-codes"].default:  # the players read the letters
+        words = "any result on any counter of the attack, as the players read the standard rules"
+    return f"{result}: {words} ({ctx.citation('crt-codes')})"
 
 
 class BombardmentRequest(VimyRequest):

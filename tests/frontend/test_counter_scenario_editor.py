@@ -106,7 +106,11 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
             row = page.locator(f"[data-club-counter='{side}']").last
             row.get_by_label("Name").fill(name)
             if n == 0:  # the division's first: its values; the next ones start as it is
-                row.get_by_label("Division").fill(division)
+                # The German divisions the book names are chosen (19.1); the Allied, the club's own, typed.
+                if side == "defender":
+                    row.get_by_label("Division").select_option(division)
+                else:
+                    row.get_by_label("Division").fill(division)
                 for label, value in (("Attack", 4), ("Defence", 3), ("Movement allowance", 3)):
                     row.get_by_label(label, exact=True).fill(str(value))
                 for label, value in (("Attack (depleted)", 2), ("Defence (depleted)", 1)):
@@ -189,17 +193,14 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
     expect(peak).to_contain_text("RIR 261")
     expect(peak.locator(".group-note")).not_to_be_empty()
 
-    # The game's own order of battle, edited in set-up: a counter added in one request, refused whole with its
-    # rule's sentence (19.1 names the German divisions), then added once its division is one the book names.
+    # The game's own order of battle, edited in set-up: a counter added in one request, its division chosen
+    # among those the book names (19.1; one it does not name is refused by the server, tests/app/test_club_save).
     page.goto(game_page.replace("/created", "/table/edit"))
     expect(page.locator("[data-club-editor][data-loaded='true']")).to_be_visible()
     page.locator("[data-club-add='defender']").tap()
     row = page.locator("[data-club-counter='defender']").last
     row.get_by_label("Name").fill("RIR 266")
-    row.get_by_label("Division").fill("5th Guards")
-    page.locator("[data-club-save]").tap()
-    expect(page.locator("[data-club-message]")).to_contain_text(re.compile(r"^RIR 266: .*\(19\.1\)"))
-    row.get_by_label("Division").fill("79th Reserve")
+    row.get_by_label("Division").select_option("79th Reserve")
     page.locator("[data-club-save]").tap()
     expect(page.locator("[data-club-message]")).to_have_text("Saved to the game.")
     page.reload()

@@ -60,7 +60,8 @@ def seeded(page: Any, step: str = "combat", club: bool = True) -> tuple[int, dic
         added = page.request.post(f"{api}/units", data=unit, headers=referee)
         assert added.status == 201, added.text()
         uid = int(added.json()["unit"]["id"])
-        values = {"hex": where, "division": division, "attack": 4, "defence": 4}
+        # Its printed movement allowance too: a counter without one moves nowhere, and its card offers no Move.
+        values = {"hex": where, "division": division, "attack": 4, "defence": 4, "movement_allowance": 3}
         values |= {"attack_depleted": 2, "defence_depleted": 2}
         edited = page.request.put(f"{api}/units/{uid}", data={"version": 1, **values}, headers=referee)
         assert edited.status == 200, edited.text()
@@ -233,7 +234,10 @@ def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -
     form = referee.locator("[data-entry-form]")
     form.get_by_label("Side").select_option("defender")
     form.get_by_label("Name").fill("RIR 262")
-    for label, value in (("Hex", "1011"), ("Division", "79th Reserve"), ("Attack", "3"), ("Defence", "5")):
+    form.get_by_label("Division", exact=True).select_option(
+        "79th Reserve"
+    )  # a division the book names (19.1)
+    for label, value in (("Hex", "1011"), ("Attack", "3"), ("Defence", "5")):
         form.get_by_label(label, exact=True).fill(value)
     form.get_by_role("button", name="Add it").click()
     expect(referee.locator("[data-counter-group='place-1011']")).to_contain_text("RIR 262")

@@ -55,6 +55,7 @@ from rules.vimy_ridge.play.setup import (
     ALLIED,
     COUNTER,
     GERMAN,
+    GERMAN_DIVISIONS,
     SetUpHexes,
     counters,
     hex_checked,
@@ -205,11 +206,11 @@ def night(snapshot: Snapshot, turn: int | None = None) -> tuple[bool, str]:
     return (1 <= t <= LAST_TURN and is_night(ctx, t)), ctx.citation("turn-track")
 
 
-def allotted(snapshot: Snapshot, side: str) -> tuple[int, str]:
-    """The side's bombardment markers this turn: the club's Artillery Track where entered, else the
+def allotted(snapshot: Snapshot, side: str, turn: int | None = None) -> tuple[int, str]:
+    """The side's bombardment markers this turn (or `turn`): the club's Artillery Track where entered, else the
     artillery-track erratum's reading."""
     track = board_value(snapshot, "artillery_track")
-    t = snapshot.turn
+    t = snapshot.turn if turn is None else turn
     if track and 1 <= t <= len(track):
         return int(track[t - 1][0 if side == ALLIED else 1]), f"{SRC_ALLOT}; {CLUB}"
     ctx = VimyRidge().context(None, snapshot.variants)
@@ -1193,6 +1194,10 @@ def eliminated(u: UnitState, why: str, source: str) -> list[Change]:
     ]
 
 
+# What a night turn (its box drawn dark) brings: the track's key and each night box's note.
+NIGHT_MEANS = "no attack or movement by either side (13.1); two replacements a side (11.3, 11.6)"
+
+
 def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
     """The turn track as the club entered it (the labels its boxes print), each turn's night and allotment;
     before it is entered, the turn-track erratum's reading."""
@@ -1204,16 +1209,10 @@ def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
         # erratum's reading (three a day, 10.3), its part as the club's copy prints it where entered.
         part = "Morning" if t.number == 1 else str(entered[t.number - 1]) if entered else t.part
         label = f"{t.date} ({part})"
-        allied, german = (
-            board_value(snapshot, "artillery_track")[t.number - 1]
-            if board_value(snapshot, "artillery_track")
-            else ("?", "?")
-        )
-        note = (
-            f"Night: no attack or movement; 2 replacements a side; bombardment {allied}/{german} (13.1)"
-            if dark
-            else f"Bombardment {allied}/{german} (17.1)"
-        )
+        # Each side's bombardment markers (17.1): the club's Artillery Track, else the erratum's reading.
+        (allied, _), (german, _) = allotted(snapshot, ALLIED, t.number), allotted(snapshot, GERMAN, t.number)
+        markers = f"bombardment markers {allied}/{german} (Allied/German, 17.1)"
+        note = f"Night: {NIGHT_MEANS}; {markers}" if dark else markers[0].upper() + markers[1:]
         out.append(TrackTurn(t.number, label, note, dark))
     return tuple(out)
 
@@ -1303,6 +1302,7 @@ KIT = TableKit(
         "",
         ("attack", "defence"),
         group_field="division",
+        group_words={GERMAN: GERMAN_DIVISIONS},  # 19.1 names the German divisions; the Allied are the club's
         club=ClubData,
         club_check=board_checked,
         # The club's map and tracks are set before play (11.1's set-up sequence): a seat that could rewrite the
@@ -1313,6 +1313,8 @@ KIT = TableKit(
         place_results=(("applied_result", "retreated", "Retreat"), ("applied_result", "advanced", "Advance")),
         # An eliminated counter back as a replacement, in the hex typed with it (11.3, 11.6: where it arrives).
         returned=("eliminated", False, "Enter as a replacement"),
+        # A move judged on the card a hex at a time: Zero Hour's, the night's and the turn's refusals are the move's.
+        near=lambda snapshot, where: neighbours(where, hexmap.lower(snapshot)),
         # A step lost: the counter is flipped to its depleted values (11.3 "depleted ... units").
         flipped=("depleted", ("attack_depleted", "defence_depleted")),
     )
@@ -1335,6 +1337,7 @@ BOOK = Book(
     stand_word="counter",
     told_fields=("depleted", "eliminated"),
     nations=("allied", "german"),  # 11.1 "The German player ... the Allied player"
+    side_nations=SIDE_WORD,  # 15.1 "The Allied player is the first player": Allied attacker, German defender
     side_names={
         ALLIED: "Canadian",
         GERMAN: "German",
@@ -1361,6 +1364,7 @@ class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup, VimySheet):
         on = this_turn(snapshot, "bombarded")
         return CounterNotes(
             track=vimy_track(snapshot),
+            dark_means=f"a night turn, {NIGHT_MEANS}",
             places={h: notes[h] for h in sorted(notes)},
             marks={
                 int(k): f"{n} bombardment marker{'s' if n != 1 else ''}"

@@ -26,8 +26,9 @@ from app.services.markers import snapshot_of
 from app.services.seating import Viewer
 from app.services.units import list_units
 from app.services.writing import game_write, unit_of_work
-from rules.core.acts import Act, AddUnit, AdvanceTurn, Roll
+from rules.core.acts import Act, AddUnit, AdvanceTurn, EditUnit, Roll
 from rules.core.errors import RulesError
+from rules.table.hexes import neighbours
 from tests.conftest import _sqlite_clone
 
 VIEWERS = ("attacker", "defender", "referee")
@@ -141,6 +142,15 @@ def _check(engine: Engine, game_id: int, where: str) -> int:
                     assert plain, what
                 tries = [t for a in aimed for t in _tries(a, specs.get(o.key, {}), o.roll.options)[1:]]
                 accepted = plain or any(_played(engine, game_id, role, a) is None for a in tries)
+                assert offered == accepted, (what, judged.get((o.kind, o.key, o.label)))
+            elif o.kind == "place" and isinstance(o.act, EditUnit):
+                # A move as a tap names it: to each hex next to the counter's (its own hex moves nothing, and
+                # the pipeline took that where it refused every real move: Zero Hour's Allied counters).
+                here = str(o.act.values["hex"])
+                near = sorted(neighbours(here, "even"))
+                assert near, what
+                moves = [replace(o.act, values={**o.act.values, "hex": h}) for h in near]
+                accepted = any(_played(engine, game_id, role, m) is None for m in moves)
                 assert offered == accepted, (what, judged.get((o.kind, o.key, o.label)))
             else:
                 answer_now = _played(engine, game_id, role, o.act)
