@@ -23,7 +23,6 @@ from app.data.bounded import (
     TerrainMultiPolygon,
     TerrainPolygon,
 )
-from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.common import error_message
 from app.pages.scenario_drafts import draft_write, edited, new, refused
