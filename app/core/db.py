@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from typing import Any, NoReturn
 
@@ -60,7 +61,9 @@ def json_text(value: Any) -> str:
     return value.text if isinstance(value, SharedJson) else json.dumps(value, separators=(",", ":"))
 
 
-_scan_json = json.JSONDecoder().scan_once  # the C scanner json.loads ends in, as its own decoder shares it
+# The C scanner json.loads ends in (a decoder's scan_once, set as it is made), one for every thread as
+# json.loads's own is.
+_scan_json: Callable[[str, int], tuple[Any, int]] = vars(json.JSONDecoder())["scan_once"]
 
 
 def json_value(text: str | bytes) -> Any:
