@@ -6,6 +6,7 @@ counters are grouped under, the values printed on a counter, the game's turn tra
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from sqlmodel import Session
@@ -68,10 +69,13 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
 MOST_CHOICES = 6
 
 
+@cache
 def roll_options(ruleset_id: str) -> dict[str, dict[str, dict[str, Any]]]:
     """The fields a card's roll may offer the player as options (`StandAct.options`), by resolver and field,
     as each resolver's request declares them: a yes or no, one of a few words (or the few a request offers of
-    a longer list, `x-choices`, each with its label), or a whole number in a short range."""
+    a longer list, `x-choices`, each with its label), or a whole number in a short range. Made once a rule set
+    (its requests' schemas are its code's; each made anew was a sixth of judging a Vimy card, issue 65), and
+    so read-only: its readers copy what they change."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for rid, resolver in get_ruleset(ruleset_id).resolvers.items():
         fields: dict[str, dict[str, Any]] = {}

@@ -9,7 +9,7 @@ import json
 import pytest
 from sqlmodel import Session, SQLModel
 
-from app.core.db import SharedJson, json_text
+from app.core.db import SharedJson, json_text, json_value
 from app.data.models import Game
 from app.services.writing import unit_of_work
 
@@ -25,6 +25,20 @@ def test_a_shared_json_object_is_written_as_its_text_encoded_once(session: Sessi
     ids = [g.pk for g in games]
     session.expire_all()
     assert [session.get(Game, pk).terrain for pk in ids] == [terrain] * 3  # type: ignore[union-attr]
+
+
+def test_the_engines_json_decoder_reads_what_json_loads_reads_and_refuses_what_it_refuses() -> None:
+    # Its short way (the scanner at once) for a text as json_text wrote it; json.loads's for any other.
+    for value in ({}, {"a": [1, 2.5, None, True], "b": {"c": "d\u00e9"}}, [1, "x"], "x", 12, 1e-3):
+        assert json_value(json_text(value)) == value
+    for text in (' {"a": 1} ', "[1, 2]\n", b'{"a":1}', "NaN"):
+        assert repr(json_value(text)) == repr(json.loads(text))
+    for bad in ('{"a":1}x', "", "  ", "{", "[1,]"):
+        with pytest.raises(json.JSONDecodeError) as refused:
+            json_value(bad)
+        with pytest.raises(json.JSONDecodeError) as also:
+            json.loads(bad)
+        assert str(refused.value) == str(also.value)
 
 
 def test_a_shared_json_object_is_read_only_so_its_text_stays_its_value() -> None:
