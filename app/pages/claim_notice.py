@@ -13,13 +13,20 @@ from app.data.models import Game
 from app.pages.templates import humanise, rule_state
 from app.services import unit_names
 from app.services import units as units_service
+from rules.core.records import FilledDict
 
 
-def claims_of(event: Mapping[str, Any]) -> list[dict[str, Any]]:
+def claims_of(event: Mapping[str, Any]) -> list[FilledDict]:
     """The values a roll's seat gave over the table's (`filled`, each `given`), else none."""
     filled = (event.get("payload") or {}).get("filled") if event.get("kind") == "roll" else None
     return (
-        [f for f in filled if isinstance(f, dict) and f.get("given") is True]
+        [
+            FilledDict(
+                field=str(f.get("field", "")), value=f.get("value"), why=str(f.get("why", "")), given=True
+            )
+            for f in filled
+            if isinstance(f, dict) and f.get("given") is True
+        ]
         if isinstance(filled, list)
         else []
     )
@@ -43,6 +50,6 @@ def claim_line(session: Session, game: Game, event: Mapping[str, Any]) -> str:
     at = f" at {short('target_id')}" if short("target_id") else ""
     said = []
     for f in claims:
-        name = str(f.get("field", "")).removesuffix("_cm")
-        said.append(f"{labels.get(name) or humanise(name)} {f.get('why', '')}")
+        name = f["field"].removesuffix("_cm")
+        said.append(f"{labels.get(name) or humanise(name)} {f['why']}")
     return f"{who}'s {humanise(str(payload.get('resolver') or 'roll')).lower()}{at}: {'; '.join(said)}."

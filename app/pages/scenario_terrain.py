@@ -19,10 +19,12 @@ from app.core.routing import Router
 from app.data.bounded import (
     MAX_SCENARIO_BYTES,
     Terrain,
+    TerrainFeature,
     TerrainLineString,
     TerrainMultiPolygon,
     TerrainPolygon,
 )
+from app.data.numbers import whole_number
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.common import error_message
 from app.pages.scenario_drafts import draft_write, edited, new, refused
@@ -98,14 +100,13 @@ async def _read(request: Request, ruleset_id: str) -> Terrain | Response:
     return _edited(_valid(raw), {k: v for k, v in posted.items() if isinstance(v, str)}, ruleset_id)
 
 
-def _valid(terrain: str | dict[str, Any]) -> Terrain | Response:
-    """The terrain, as posted or as edited here, within the format's bounds; else its first field refused."""
+def _valid(terrain: str | list[TerrainFeature]) -> Terrain | Response:
+    """The terrain, as posted or as edited here (its pieces checked again whole), within the format's bounds;
+    else its first field refused."""
     try:
-        return (
-            Terrain.model_validate(terrain)
-            if isinstance(terrain, dict)
-            else Terrain.model_validate_json(terrain)
-        )
+        if isinstance(terrain, str):
+            return Terrain.model_validate_json(terrain)
+        return Terrain.model_validate({"features": [f.model_dump(exclude_unset=True) for f in terrain]})
     except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
         first = e.errors()[0]
         names = field_names(first["loc"]) or ["terrain"]
@@ -118,20 +119,18 @@ def _edited(terrain: Terrain | Response, posted: Mapping[str, str], ruleset_id: 
     posted when none is asked."""
     if isinstance(terrain, Response) or not {"add", "piece"} & posted.keys():
         return terrain
-    document = terrain.as_geojson()
-    features: list[dict[str, Any]] = document["features"]
+    features = list(terrain.features)
     if "add" in posted:
         added = _added(features, posted, ruleset_id)
-        if isinstance(added, Response):
-            return added
-        return _valid(document | {"features": [*features, added]})
-    key = posted["piece"]
-    if not (key.isdigit() and int(key) < len(features)):
+        return added if isinstance(added, Response) else _valid([*features, added])
+    at = whole_number(posted["piece"], len(features))
+    if at is None:
         return refused("Piece: not a piece of the terrain drawn.", 422)
-    properties = features[int(key)]["properties"]
+    properties = dict(features[at].properties)
     if "delete" in posted:
-        del features[int(key)]
-    elif "name" in posted:
+        del features[at]
+        return _valid(features)
+    if "name" in posted:
         name = posted["name"].strip()
         if len(name) > MAX_PIECE_NAME:
             return refused(f"Name: at most {MAX_PIECE_NAME} characters.", 422)
@@ -145,7 +144,8 @@ def _edited(terrain: Terrain | Response, posted: Mapping[str, str], ruleset_id: 
         properties |= chosen
     else:
         return refused("Piece: say its name, its class or its deletion.", 422)
-    return _valid(document)
+    features[at] = features[at].model_copy(update={"properties": properties})
+    return _valid(features)
 
 
 def _class(posted: Mapping[str, str], ruleset_id: str) -> dict[str, str] | Response:
@@ -168,8 +168,8 @@ def _cm(posted: Mapping[str, str], field: str) -> float | Response | None:
 
 
 def _added(
-    features: list[dict[str, Any]], posted: Mapping[str, str], ruleset_id: str
-) -> dict[str, Any] | Response:
+    features: list[TerrainFeature], posted: Mapping[str, str], ruleset_id: str
+) -> TerrainFeature | Response:
     """A piece drawn (`add`: its geometry in table cm) of the kind picked (`piece_kind`), with what the tools say
     as its kind has it: a line's `breadth`, a trench's `owner`, a hill's `height` above 0, its `piece_class`; its
     id the first `t<n>` free."""
@@ -180,7 +180,7 @@ def _added(
         geometry = GEOMETRY.validate_json(posted["add"])
     except ValidationError as e:
         return refused(f"Geometry: {e.errors()[0]['msg']}", 422)
-    properties: dict[str, Any] = {"kind": card["kind"]}
+    properties = {"kind": card["kind"]}
     breadth, height, chosen = _cm(posted, "breadth"), _cm(posted, "height"), _class(posted, ruleset_id)
     for said in (breadth, height, chosen):
         if isinstance(said, Response):
@@ -194,15 +194,10 @@ def _added(
     if "height_cm" in card["properties"] and height:
         properties["height_cm"] = height
     properties |= chosen if isinstance(chosen, dict) else {}
-    taken, n = {str(f.get("id")) for f in features}, len(features) + 1
+    taken, n = {str(f.id) for f in features}, len(features) + 1
     while f"t{n}" in taken:
         n += 1
-    return {
-        "type": "Feature",
-        "id": f"t{n}",
-        "properties": properties,
-        "geometry": geometry.model_dump(mode="json"),
-    }
+    return TerrainFeature(type="Feature", id=f"t{n}", properties=properties, geometry=geometry)
 
 
 def _listed(request: Request, terrain: Terrain, ruleset_id: str) -> Response:

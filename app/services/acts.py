@@ -26,22 +26,12 @@ from typing import Any, overload
 from sqlmodel import Session
 
 from app.data.changes import LoggedChange, logged, side_of
-from app.data.models import Event, Game, Unit, utcnow
+from app.data.models import Event, Game, Unit
 from app.data.overrides import Overridden
 from app.data.schemas_answers import ResolvedOut
 from app.data.schemas_table import TemplateOut
 from app.errors import Conflict, Refused
-from app.services import (
-    arrivals,
-    club_data,
-    formations,
-    game_setup,
-    resolve,
-    score,
-    templates,
-    turns,
-    unit_names,
-)
+from app.services import arrivals, club_data, formations, game_setup, resolve, score, templates, turns
 from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
@@ -50,6 +40,7 @@ from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs, Written
 from app.services.result import advance_ends, caller, end_refusal, may_end, seat_ends
 from app.services.seating import Viewer
+from app.services.unit_names import told_apart
 from rules.core.acts import (
     Act,
     AddUnit,
@@ -73,7 +64,7 @@ from rules.core.acts import (
     Roll,
     SetClockLimits,
 )
-from rules.core.clock import Limits, may_pause, out_of_time_refusal
+from rules.core.clock import Limits, may_pause
 from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
@@ -157,21 +148,10 @@ def _judged(
     whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
     snapshot = read[1] if read is not None and whole else snapshot_of(session, game, todo.units)
     if read is not None:  # a card greying the act: its sentence names each unit so that no two read alike
-        snapshot = _told_apart(snapshot, todo.units, getattr(act, "unit_id", None))
+        snapshot = told_apart(snapshot, todo.units, getattr(act, "unit_id", None))
     if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
         override = Overridden.merged(override, turns.roll_of_play(game, viewer, act, snapshot))
     return todo, snapshot, _forbidden(game, viewer, act, snapshot, override)
-
-
-def _told_apart(snapshot: Snapshot, units: Sequence[Unit], own: int | None) -> Snapshot:
-    """The snapshot as a card's greyed act names its units: the card's own stand by its name, as the API's
-    refusal of the act names it, every other one whose name another unit shares by its short name ("1 Rgt Bty
-    2"), so a sentence naming a sibling is not read as the stand's own."""
-    named = unit_names.told_apart_names(units)
-    return replace(
-        snapshot,
-        units=tuple(u if u.id == own else replace(u, name=named.get(u.id, u.name)) for u in snapshot.units),
-    )
 
 
 def _answered(game: Game, act: Act, todo: Todo, snapshot: Snapshot) -> Answer:
@@ -516,25 +496,8 @@ def _clock(
 def _out_of_time(
     session: Session, game: Game, viewer: Viewer, judging: bool = False, moving_on: bool = False
 ) -> None:
-    """A side out of time, where the clock's settings say it finishes the act under way and then stops, is
-    refused any act once it has logged one since its time ran out (rules.core.clock.out_of_time_refusal): a
-    409 citing the clock, on the card as on the act (`judging`: one of many acts a card judges in one request,
-    nothing written: the clock is read once for all of them); its step moved on is no act under way
-    (`moving_on`: an advance, refused at once, else the side would move the game on with no time)."""
-    if game.status != "playing" or viewer.role not in rules_of(game).book.sides:
-        return
-    key = f"out-of-time:{game.pk}:{viewer.role}"
-    if judging and key in session.info:
-        refused = session.info[key]
-    else:
-        now = clock_service.game_clock(session, game, utcnow())  # judged as the act would be logged: now
-        ran_out = now.side(viewer.role).out_at
-        since = 0
-        if now.limits.finish_act and ran_out is not None:
-            since = 1 if moving_on else clock_service.acts_since(session, game, viewer.role, ran_out)
-        refused = out_of_time_refusal(now, viewer.role, since)
-        if judging:
-            session.info[key] = refused
+    """A side out of time refused any act (app.services.clock.out_of_time): a 409 citing the clock."""
+    refused = clock_service.out_of_time(session, game, viewer.role, judging, moving_on)
     if refused is not None:
         raise turns.conflict(game, refused)
 

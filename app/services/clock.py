@@ -14,11 +14,24 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.core.touched import logged_kind
-from app.data.models import Event, Game
+from app.data.models import Event, Game, utcnow
 from app.services.markers import rules_of
 from rules.core.acts import GiveTime, PauseClock, ResumeClock, SetClockLimits
 from rules.core.clock import SOURCE as SOURCE
-from rules.core.clock import Clock, Ended, Entry, Given, Limits, LimitsSet, Moved, Paused, Resumed, clock
+from rules.core.clock import (
+    Clock,
+    Ended,
+    Entry,
+    Given,
+    Limits,
+    LimitsSet,
+    Moved,
+    Paused,
+    Resumed,
+    clock,
+    out_of_time_refusal,
+)
+from rules.core.errors import Refusal
 from rules.core.game import GameRules
 
 CREATED = "game-created"
@@ -200,3 +213,28 @@ def _each(by_side: Mapping[str, int | None], what: str) -> list[str]:
         value = next(iter(by_side.values()))
         return [f"{_minutes(value)} a side {what}"] if value else []
     return [f"the {side} {_minutes(v)} {what}" for side, v in by_side.items() if v]
+
+
+def out_of_time(
+    session: Session, game: Game, role: str, judging: bool = False, moving_on: bool = False
+) -> Refusal | None:
+    """Why a side out of time, where the clock's settings say it finishes the act under way and then stops, is
+    refused any act once it has logged one since its time ran out (rules.core.clock.out_of_time_refusal), on
+    the card as on the act (`judging`: one of many acts a card judges in one request, nothing written: the
+    clock is read once for all of them); its step moved on is no act under way (`moving_on`: an advance,
+    refused at once, else the side would move the game on with no time). None: it may act."""
+    if game.status != "playing" or role not in rules_of(game).book.sides:
+        return None
+    key = f"out-of-time:{game.pk}:{role}"
+    if judging and key in session.info:
+        refused: Refusal | None = session.info[key]
+        return refused
+    now = game_clock(session, game, utcnow())  # judged as the act would be logged: now
+    ran_out = now.side(role).out_at
+    since = 0
+    if now.limits.finish_act and ran_out is not None:
+        since = 1 if moving_on else acts_since(session, game, role, ran_out)
+    refused = out_of_time_refusal(now, role, since)
+    if judging:
+        session.info[key] = refused
+    return refused

@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from app.data.numbers import whole_number
+from rules.core.records import Snapshot
 
 
 class NamedUnit(Protocol):
@@ -311,3 +313,14 @@ def told_apart_names(units: Sequence[NamedUnit]) -> dict[int, str]:
     count = Counter(u.name for u in units)
     short = _display_names(_plain(units))
     return {u.pk: u.name if count[u.name] == 1 else short[u.pk] for u in units}
+
+
+def told_apart(snapshot: Snapshot, units: Sequence[NamedUnit], own: int | None) -> Snapshot:
+    """The snapshot as a card's greyed act names its units: the card's own stand by its name, as the API's
+    refusal of the act names it, every other one whose name another unit shares by its short name ("1 Rgt Bty
+    2"), so a sentence naming a sibling is not read as the stand's own."""
+    named = told_apart_names(units)
+    return replace(
+        snapshot,
+        units=tuple(u if u.id == own else replace(u, name=named.get(u.id, u.name)) for u in snapshot.units),
+    )
