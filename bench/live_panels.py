@@ -40,6 +40,11 @@ in place itself (htmx.swap's work per node was 10-20 ms of the page's 24 ms a ca
 ms, the server's CPU an act 97.0 -> 84.1 (a call) and 90.1 -> 88.3 ms (a move); at load 8-17 every median was
 two to five times these (noise). The other page still reads /map/turn after each call and /map/coverage after
 each move (table-map.js, table-coverage.js): 2 requests an act against 1.
+Then (live67) the clock's log, the stands' names and the seals kept by the feed between wake-ups (a call's frame
+read them each wake-up, the clock's log twice): three sittings, the frame's median / p99 before -> after, at load
+8-12: score 47.7 / 254 -> 47.0 / 111 ms, move 72.7 / 571 -> 63.5 / 108 ms; at load 5-9: score 38.2 / 77.5 ->
+38.7 / 127 ms (one act 212 ms), move 56.3 / 96.7 -> 48.1 / 73.9 ms; at load 1-6: score 56.7 / 244 -> 49.0 / 187
+ms, move 73.8 / 209 -> 57.7 / 156 ms; the server's CPU a call 72-94 -> 59-63 ms (the page reads nothing anew).
 """
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ frontend/static/js/game-score.js swaps them in, and reads them here as the page 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -25,6 +25,8 @@ from sqlmodel import Session, col, select
 
 from app.core import live
 from app.core.routing import Router
+from app.core.touched import logged_kind
+from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game, Unit
 from app.data.schemas_clock import SideClockOut
 from app.data.schemas_score import GameScore, ObjectiveScoreOut
@@ -34,10 +36,13 @@ from app.pages.templates import humanise, rule_state, templates
 from app.services import clock as clock_service
 from app.services import score as score_service
 from app.services import secret_objectives, unit_names
+from rules.core.clock import Clock, Entry
 
 __all__ = [
+    "KeptClock",
     "KeptPanels",
     "ScorePanel",
+    "frame_clock",
     "frame_panel",
     "frame_score",
     "render_panel",
@@ -364,12 +369,87 @@ def frame_score(session: Session, game: Game, shared: live.Shared, at: datetime,
     `at`, when the frame's newest event was logged: the same frames whenever its events are rendered): worked
     out once per wake-up of the feed, then as each kind of seat may read it (a side's secret objectives its own)."""
     whole = shared.get(("score-whole", at), lambda: score_service.game_score(session, game, "referee"))
-    clock = shared.get(("score-clock", at), lambda: clock_service.game_clock(session, game, at))
+    clock = frame_clock(session, game, shared, at)
     score: GameScore = shared.get(
         ("score-answer", role, at),
         lambda: score_service.score_answer(game, score_service.seen_as(whole, role), clock),
     )
     return score
+
+
+class KeptClock:
+    """The game's log as the clock reads it (app.services.clock.entries), kept between a feed's wake-ups as of
+    event `upto`: brought up to date by every wake-up's events (a stand moved leaves it as it was), read again
+    only when needed after an event the clock reads, or when the feed's read does not reach back to `upto`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: list[Entry] | None = None
+        self.upto = -1
+
+    def get(self, session: Session, game_id: int, shared: live.Shared, needed: bool) -> list[Entry] | None:
+        with self.lock:
+            new = shared.since(self.upto) if self.entries is not None else None
+            if new is None or any(clock_service.reads({"kind": e.kind, "payload": e.payload}) for e in new):
+                self.entries = None
+            elif new:
+                self.upto = new[-1].id
+            if needed and self.entries is None:
+                self.entries, self.upto = clock_service.entries(session, game_id), shared.newest
+            return self.entries
+
+
+def frame_clock(session: Session, game: Game, shared: live.Shared, at: datetime) -> Clock:
+    """The game's clock as a live frame carries it, as of `at` (its newest event's time), from the log the feed
+    keeps (`KeptClock`): the score's and the frame's clock one reading, the log not read again for a score."""
+
+    def read() -> Clock:
+        kept: KeptClock = shared.kept.get("clock", KeptClock)
+        log = shared.get("clock-log", lambda: kept.get(session, game.pk, shared, True))
+        log = log if log is not None else kept.get(session, game.pk, shared, True)
+        return clock_service.clock_of(game, log or [], at)
+
+    clock: Clock = shared.get(("frame-clock", at), read)
+    return clock
+
+
+_NAMING = frozenset({"parent_id", "side", "level", "kind", "name"})  # what naming reads (unit_names.Named)
+
+
+def _plain(event: Any) -> bool:
+    """Whether an event (as a feed reads it) leaves the stands' names and the sides' seals as they were: a call
+    (or its undo), or one only setting or counting what naming does not read of units (a move, a loss)."""
+    if logged_kind({"kind": event.kind, "payload": event.payload}) == score_service.CALLED:
+        return True
+    changes = changes_in(event.payload)
+    return bool(changes) and all(
+        isinstance(c, UnitSet | UnitCounted) and c.field not in _NAMING for c in changes
+    )
+
+
+class _KeptRead:
+    """What the panels read of the game besides the score (the stands' names, the seals), kept between a feed's
+    wake-ups as of event `upto`: read again after any event but a call or a unit's state set (`_plain`), or when the
+    feed's read does not reach back to `upto`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.value: Any = None
+        self.upto = -1
+
+    def get(self, shared: live.Shared, read: Callable[[], Any]) -> Any:
+        with self.lock:
+            new = shared.since(self.upto) if self.value is not None else None
+            if new is None or not all(_plain(e) for e in new):
+                self.value, self.upto = read(), shared.newest
+            elif new:
+                self.upto = new[-1].id
+            return self.value
+
+
+def _kept(shared: live.Shared, name: str, read: Callable[[], Any]) -> Any:
+    """`read`'s value for this wake-up, kept by the feed between wake-ups (`_KeptRead`)."""
+    return shared.get(name, lambda: shared.kept.get(name, _KeptRead).get(shared, read))
 
 
 class KeptPanels:
@@ -415,8 +495,8 @@ def frame_panel(
             frame_score(session, game, shared, at, role),
             role == "referee",
             view,
-            shared.get("seals", lambda: secret_objectives.commitments(session, game.pk)),
-            shared.get("stand-names", lambda: stand_names(session, game)) if view == "map" else None,
+            _kept(shared, "seals", lambda: secret_objectives.commitments(session, game.pk)),
+            _kept(shared, "stand-names", lambda: stand_names(session, game)) if view == "map" else None,
         )
         kept: KeptPanels = shared.kept.get("score-panels", KeptPanels)
         return render_panel(game, panel) if kept.changed(role, view, panel, shared.newest) else None

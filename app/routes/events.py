@@ -41,7 +41,6 @@ from app.services import units as units_service
 from app.services.board import shared_units
 from app.services.seating import Viewer
 from app.services.writing import game_write
-from rules.core.clock import Entry
 from rules.core.vocabulary import SIDES
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["game log"])
@@ -222,13 +221,13 @@ def _with_view(
     parts = live.VIEWS[view](session, game, viewer, events, shared) if game else [{} for _ in events]
     timed = [clock_service.reads(e) or "score" in p for e, p in zip(events, parts, strict=True)]
     if game is not None:
-        kept_log: _KeptClock = shared.kept.get("clock", _KeptClock)
-        log = shared.get("clock-log", lambda: kept_log.get(session, game_id, shared, any(timed)))
+        # The clock's log kept up to date by every wake-up, read only for a frame that carries the clock.
+        kept_log: score_panel.KeptClock = shared.kept.get("clock", score_panel.KeptClock)
+        shared.get("clock-log", lambda: kept_log.get(session, game_id, shared, any(timed)))
         if any(timed):
-            log = log if log is not None else kept_log.get(session, game_id, shared, True)
             at = clock_service.logged_at(events)
             read: GameClock = shared.get(
-                ("clock", at), lambda: GameClock.of(clock_service.clock_of(game, log or [], at))
+                ("clock", at), lambda: GameClock.of(score_panel.frame_clock(session, game, shared, at))
             )
             clock = shared.get(("clock-json", at), lambda: read.model_dump(mode="json"))
             # The seat's clock panel only where an event the clock reads carries it (a score's frame does not).
@@ -314,28 +313,6 @@ class _KeptRound:
                         line.result, line.confirmed = table.status, table.a_confirmed + table.b_confirmed
                         self.data = _json({"round": line.model_dump(mode="json")})
             return self.data
-
-
-class _KeptClock:
-    """The game's log as the clock reads it (app.services.clock.entries), kept between a feed's wake-ups as of
-    event `upto`: brought up to date by every wake-up's events (a stand moved leaves it as it was), read again
-    only when needed after an event the clock reads, or when the feed's read does not reach back to `upto`."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.entries: list[Entry] | None = None
-        self.upto = -1
-
-    def get(self, session: Session, game_id: int, shared: live.Shared, needed: bool) -> list[Entry] | None:
-        with self.lock:
-            new = shared.since(self.upto) if self.entries is not None else None
-            if new is None or any(clock_service.reads({"kind": e.kind, "payload": e.payload}) for e in new):
-                self.entries = None
-            elif new:
-                self.upto = new[-1].id
-            if needed and self.entries is None:
-                self.entries, self.upto = clock_service.entries(session, game_id), shared.newest
-            return self.entries
 
 
 class _KeptGame:

@@ -186,7 +186,8 @@ def test_a_pieces_rename_class_and_delete_are_the_servers_and_its_answer_carries
     for asked, said in (
         ({"piece": "2", "name": "x"}, "Piece: not a piece of the terrain drawn."),
         ({"piece": "-1", "delete": "1"}, "Piece: not a piece of the terrain drawn."),
-        ({"piece": "\u00b2", "delete": "1"}, "Piece: not a piece of the terrain drawn."),  # a digit int() refuses
+        # a digit int() refuses
+        ({"piece": "\u00b2", "delete": "1"}, "Piece: not a piece of the terrain drawn."),
         ({"piece": "0", "name": "x" * 101}, "Name: at most 100 characters."),
         ({"piece": "0", "piece_class": "lava"}, "Class: not a class of terrain this rule set knows."),
         ({"piece": "0"}, "Piece: say its name, its class or its deletion."),
