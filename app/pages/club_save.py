@@ -32,6 +32,7 @@ from app.pages.common import not_found, organiser_refusal
 from app.pages.counter_editor import editor_context, takes_club
 from app.pages.seats import game_seat
 from app.pages.templates import templates
+from app.sentences import error_words, field_names
 from app.services import acts
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
@@ -205,7 +206,7 @@ def detail(e: Exception) -> tuple[str, str]:
         return body.get("field", ""), body["detail"]
     if isinstance(e, ValidationError):
         first = e.errors()[0]
-        return ".".join(str(p) for p in first.get("loc", ())), str(first["msg"])
+        return ".".join(field_names(first.get("loc", ()))), error_words(first)
     if isinstance(e, NotFoundError | Unauthorized):
         return "", str(e.message)
     raise e

@@ -179,7 +179,7 @@ def _added(
     try:
         geometry = GEOMETRY.validate_json(posted["add"])
     except ValidationError as e:
-        return refused(f"Geometry: {e.errors()[0]['msg']}", 422)
+        return refused(f"Geometry: {error_words(e.errors()[0])}", 422)
     properties = {"kind": card["kind"]}
     breadth, height, chosen = _cm(posted, "breadth"), _cm(posted, "height"), _class(posted, ruleset_id)
     for said in (breadth, height, chosen):

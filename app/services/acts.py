@@ -147,11 +147,13 @@ def _judged(
     override = _rules_of_play(session, game, viewer, act, todo)
     whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
     snapshot = read[1] if read is not None and whole else snapshot_of(session, game, todo.units)
-    if read is not None:  # a card greying the act: its sentence names each unit so that no two read alike
-        snapshot = told_apart(snapshot, todo.units, getattr(act, "unit_id", None))
+    # What the turn forbids names each unit so that no two read alike, on the card and in the API's refusal
+    # alike; a card's snapshot is named so throughout (its answers are the card's words, nothing written).
+    named = told_apart(snapshot, todo.units, getattr(act, "unit_id", None))
+    snapshot = named if read is not None else snapshot
     if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
-        override = Overridden.merged(override, turns.roll_of_play(game, viewer, act, snapshot))
-    return todo, snapshot, _forbidden(game, viewer, act, snapshot, override)
+        override = Overridden.merged(override, turns.roll_of_play(game, viewer, act, named))
+    return todo, snapshot, _forbidden(game, viewer, act, named, override)
 
 
 def _answered(game: Game, act: Act, todo: Todo, snapshot: Snapshot) -> Answer:

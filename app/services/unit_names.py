@@ -316,9 +316,9 @@ def told_apart_names(units: Sequence[NamedUnit]) -> dict[int, str]:
 
 
 def told_apart(snapshot: Snapshot, units: Sequence[NamedUnit], own: int | None) -> Snapshot:
-    """The snapshot as a card's greyed act names its units: the card's own stand by its name, as the API's
-    refusal of the act names it, every other one whose name another unit shares by its short name ("1 Rgt Bty
-    2"), so a sentence naming a sibling is not read as the stand's own."""
+    """The snapshot as a refusal of an act names its units (a card's greyed act's and the API's alike): the act's
+    own stand by its name, every other one whose name another unit shares by its short name ("1 Rgt Bty 2"), so
+    a sentence naming a sibling is not read as the stand's own."""
     named = told_apart_names(units)
     return replace(
         snapshot,

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
+from rules.core.records import Snapshot
 from rules.table.bases import BaseSpec
 from rules.table.frame import Table
 from rules.table.templates import TemplateSpec
-
-if TYPE_CHECKING:
-    from rules.core.records import Snapshot
 
 # The map's styles for what a board draws (frontend/static/css/map.css and the map's key): an area of fire,
 # a gas cloud, a band across the table, and a zone of danger beside one.

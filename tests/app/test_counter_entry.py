@@ -50,6 +50,11 @@ def test_the_referee_enters_a_counter_on_the_page_of_counters(sqlite_client: Tes
     for strength in ("1000", "²", "٣", "9" * 5000):
         wrong = post(c, g.referee, url, typed | {"strength": strength})
         assert wrong.status_code == 422 and wrong.headers[NOTICE_HEADER].startswith("Strength: ")
+    # A text past its bound, named by its field (session 21's hostile pass read "Constrained-str: ...").
+    long = post(c, g.referee, url, typed | {"hex": "1" * 65})
+    assert long.status_code == 422 and long.headers[NOTICE_HEADER].startswith("Hex: "), long.headers[
+        NOTICE_HEADER
+    ]
     unnamed = post(c, g.referee, url, typed | {"name": " "})
     assert unnamed.status_code == 422 and unnamed.headers[NOTICE_HEADER].startswith("Name: ")
     assert c.get(f"{api}/units", headers=g.referee).json() == []

@@ -229,6 +229,9 @@ def test_a_piece_drawn_is_made_by_the_server_from_the_tools_as_its_kind_has_them
     ):
         answer = add(ROAD, **tools)
         assert answer.status_code == 422 and answer.headers[NOTICE_HEADER] == said
+    point = add({"type": "Point", "coordinates": [10, 10]}, piece_kind="woods")  # session 21's hostile pass
+    said = "Geometry: its type Point is not taken here: give Polygon, MultiPolygon or LineString."
+    assert point.status_code == 422 and point.headers[NOTICE_HEADER] == said
     off = add(OFF, piece_kind="woods")
     assert off.status_code == 422 and "goes off the table" in off.headers[NOTICE_HEADER]
     assert [f["properties"]["kind"] for f in page_doc(c, PAGE)["terrain"]["features"]] == ["woods", "hill"]

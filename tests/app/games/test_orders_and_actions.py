@@ -67,10 +67,11 @@ def test_actions_are_spent_and_a_stand_without_one_refused(client: TestClient) -
     assert {"unit": company["id"], "field": "actions_left", "delta": -1, "after": 0} in moved.json()[
         "changes"
     ]
-    # Moving it again would be the company's third action: refused, naming the company.
+    # Moving it again would be the company's third action: refused, naming the company so that no other reads
+    # alike (each battalion has an "Infantry Company 1": its short name, as the stand's card names it).
     more = _post(client, g, f"/units/{p['id']}/move", g.attacker, {"x": p["x"], "y": p["y"] + 10})
     assert more.status_code == 409
-    assert more.json()["detail"] == f"{company['name']} has no action left this turn: its order is used up."
+    assert more.json()["detail"] == "1/1/1 Coy has no action left this turn: its order is used up."
     # A company moved as a formation spends one action, not one a stand.
     second = units[f"{DE_BN1}/rifle-company-2"]
     assert (

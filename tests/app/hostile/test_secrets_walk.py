@@ -86,8 +86,16 @@ def reads_the_database(dependant: Any) -> bool:
     )
 
 
+# The club's pack's picker (map.html's Enter a card): each of the 52 faces, the same on every game's page, its
+# write's body naming the face it enters (`data-card-rank`, `data-card-suit` and `data-body`): the pack's
+# universe, not what it holds, so not read as shown (a hand's or the pack's card elsewhere in the tag still is).
+PICKED = re.compile(
+    r'data-card-rank="(10|[2-9JQKA])" data-card-suit="([HDCS])" (data-api="[^"]*") data-body=\'\{"cards": \["\1\2"\]\}\''
+)
+
+
 def cards_in(text: str) -> set[str]:
-    return set(CARD.findall(text))
+    return set(CARD.findall(PICKED.sub(r"\3", text)))
 
 
 @dataclass
