@@ -471,8 +471,12 @@ class Builder:
             for o in offers
             if o.kind == kind and o.refused is None
         )[:2]
+        # The plain move refused too (Zero Hour's, the night's), with its rule: a card without it said nothing why.
+        first_place = next((o for o in offers if o.kind == "place"), None)
         greyed = tuple(
-            Greyed(o.label, o.refused.detail) for o in offers if o.refused and o.kind in ("roll", "edit")
+            Greyed(o.label, o.refused.detail)
+            for o in offers
+            if o.refused and (o.kind in ("roll", "edit") or (o is first_place and not place))
         )
         waiting = offered.refused if offered.refused and not acts else None
         nothing = not (acts or edits or place or marks or greyed or waiting)

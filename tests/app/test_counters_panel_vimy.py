@@ -37,6 +37,7 @@ def _counter(http: TestClient, g: Game, side: str, name: str, division: str, whe
     assert made.status_code == 201, made.text
     uid = int(made.json()["unit"]["id"])
     values = {"hex": where, "division": division, "attack": 6, "defence": 4, "attack_depleted": 3}
+    values |= {"movement_allowance": 3}
     set_up = http.put(f"/api/v1/games/{g.id}/units/{uid}", headers=g.referee, json={"version": 1, **values})
     assert set_up.status_code == 200, set_up.text
     return uid
@@ -64,6 +65,13 @@ def test_a_vimy_counter_its_track_and_a_result_said_in_words(sqlite_client: Test
     german_page = panel(http, g, g.defender, "")
     assert "data-next-step" not in german_page
     assert "The Canadian player moves the game on." in words(german_page)
+    # Zero Hour: the Allied movement phase moves nothing (15.2), and the counter's card says so on its greyed
+    # Move (session 21's newcomer: a card without Move said nothing why).
+    assert "Movement phase" in words(german_page)
+    card = panel(http, g, g.attacker, f"unit={allied}")
+    move = re.search(r'<button [^>]*data-act-greyed title="([^"]*)"[^>]*>Move to another hex</button>', card)
+    assert move and move.group(1).endswith("no Allied move on turn 1 (15.2)."), card
+    assert ">Retreat</button>" not in card  # a result's move, not the plain move: not offered now
     # An attack rolled: Clear, +2 (6 - 4), a die of 2 reads "Ex" on its column, said in words with its rule.
     advance_to(http, g, "combat")
     body: dict[str, Any] = {"unit_id": allied, "target_id": german, "fields": {"attackers": [allied]}}
