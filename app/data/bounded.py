@@ -123,6 +123,9 @@ Adjacency = Annotated[dict[AreaId, Annotated[list[AreaId], Field(max_length=30)]
 
 # -- scenario files (app/services/scenarios.py; the document's own limits are rules.core.scenario's) ------------
 MAX_SCENARIO_BYTES = 1_000_000  # a document as compact JSON: Mons, a brigade against two regiments, is ~70 kB
+# A scenario's JSON as a form's field (a page's post), percent-encoded: each character at most three (the door's
+# body limit bounds the whole request; the form parser's own 1 MiB a field refused a table under its limit).
+MAX_FORM_PART = 3 * MAX_SCENARIO_BYTES
 MAX_SCENARIOS = 200  # imported scenarios a server keeps (the shipped ones are not counted)
 MAX_SCENARIO_DRAFTS = 1000  # editor drafts a server keeps: one per browser and rule set (scenario_drafts)
 # The editor's table: its form's own bounds (a table under 30 cm holds no deployment zones worth the name).

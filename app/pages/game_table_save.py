@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, f
 
 from app.core.routing import Router
 from app.data.board_state import read_board
-from app.data.bounded import MAX_SCENARIO_BYTES, Float, Terrain, Version
+from app.data.bounded import MAX_FORM_PART, MAX_SCENARIO_BYTES, Float, Terrain, Version
 from app.data.models import Game, Unit
 from app.data.schemas_scenario import TableObjectives
 from app.deps import GameId, SessionDep, SettingsDep
@@ -130,7 +130,7 @@ async def save_table(
     if isinstance(editing, Refused):
         return _said(request, f"Not saved: {editing.clause}.", editing.status, None)
     game, seat = editing
-    form = await request.form(max_fields=8)
+    form = await request.form(max_fields=8, max_part_size=MAX_FORM_PART)
     table, saved = form.get("table"), form.get("saved")
     if (
         not isinstance(table, str)

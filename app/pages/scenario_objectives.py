@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field, Json, ValidationError
 
 from app.core.routing import Router
-from app.data.bounded import MAX_SCENARIO_BYTES, TerrainPolygon
+from app.data.bounded import MAX_FORM_PART, MAX_SCENARIO_BYTES, TerrainPolygon
 from app.data.schemas_scenario import (
     DraftParticulars,
     ObjectiveFeature,
@@ -289,7 +289,7 @@ async def post_game_objectives(
     change = await _read(request)
     if isinstance(change, Response):
         return change
-    raw = (await request.form()).get("objectives_held") or '{"features": []}'
+    raw = (await request.form(max_part_size=MAX_FORM_PART)).get("objectives_held") or '{"features": []}'
     if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
         return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES:,} characters of GeoJSON.", 422)
     try:  # the page's own collection, checked as any before the change is made to it

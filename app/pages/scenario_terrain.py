@@ -17,6 +17,7 @@ from shapely.geometry import box
 
 from app.core.routing import Router
 from app.data.bounded import (
+    MAX_FORM_PART,
     MAX_SCENARIO_BYTES,
     Terrain,
     TerrainFeature,
@@ -91,7 +92,7 @@ def problem(
 async def _read(request: Request, ruleset_id: str) -> Terrain | Response:
     """The terrain posted (`terrain`: the GeoJSON collection in table cm), bounded as the format bounds it, with
     a piece drawn added to it (`add`) or a piece's edit made (`piece`, its place in it: `name`, `piece_class`, `delete`)."""
-    posted = await request.form()
+    posted = await request.form(max_part_size=MAX_FORM_PART)
     raw = posted.get("terrain")
     if not raw:  # the page always sends its collection, empty or not: a post without it would wipe the table
         return refused("Terrain: send the table's terrain, a GeoJSON FeatureCollection.", 422)
@@ -109,8 +110,9 @@ def _valid(terrain: str | list[TerrainFeature]) -> Terrain | Response:
         return Terrain.model_validate({"features": [f.model_dump(exclude_unset=True) for f in terrain]})
     except ValidationError as e:  # the first field refused, by its name (a vertex's index names nothing)
         first = e.errors()[0]
-        names = field_names(first["loc"]) or ["terrain"]
-        return refused(f"Terrain {humanise(names[-1]).lower()}: {error_words(first)}", 422)
+        names = [n for n in field_names(first["loc"]) if n != "terrain"]  # "Terrain terrain: ..." once
+        named = f"Terrain {humanise(names[-1]).lower()}" if names else "Terrain"
+        return refused(f"{named}: {error_words(first)}", 422)
 
 
 def _edited(terrain: Terrain | Response, posted: Mapping[str, str], ruleset_id: str) -> Terrain | Response:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -235,3 +236,23 @@ def test_a_piece_drawn_is_made_by_the_server_from_the_tools_as_its_kind_has_them
     off = add(OFF, piece_kind="woods")
     assert off.status_code == 422 and "goes off the table" in off.headers[NOTICE_HEADER]
     assert [f["properties"]["kind"] for f in page_doc(c, PAGE)["terrain"]["features"]] == ["woods", "hill"]
+
+
+def test_a_terrain_under_its_limit_is_read_whole_however_the_form_encodes_it(
+    sqlite_client: TestClient,
+) -> None:
+    """A terrain under the format's 1,000,000 characters, posted as the page's form, percent-encoded past the
+    form parser's own 1 MiB a field (session 21's hostile pass: a generic 400 the player could do nothing with)."""
+    c = sqlite_client
+    notes = {f"note_{i}": "{" * 1000 for i in range(31)}  # each "{" sent as "%7B"
+    drawn = collection(*(feature("woods", BOX, **notes) for _ in range(12)))
+    assert len(drawn) < 1_000_000 and len(urllib.parse.quote_plus(drawn)) > 1024 * 1024
+    answer = c.post(f"{NEW}/terrain", data=form(c, {"terrain": drawn}))
+    assert answer.status_code == 200, answer.headers.get(NOTICE_HEADER)
+    assert len(listed(answer.text)) == 12
+    # Past the table's vertices in all: the terrain named once (it read "Terrain terrain: ...").
+    ring = [[10 + i / 100, 10] for i in range(999)] + [[10, 10]]
+    dense = {"type": "Polygon", "coordinates": [ring] * 11}
+    over = c.post(f"{NEW}/terrain", data=form(c, {"terrain": collection(*(feature("woods", dense),) * 2)}))
+    assert over.status_code == 422
+    assert over.headers[NOTICE_HEADER] == "Terrain: 22000 vertices in all (allowed 0..20000)."
