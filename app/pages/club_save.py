@@ -206,7 +206,11 @@ def detail(e: Exception) -> tuple[str, str]:
         return body.get("field", ""), body["detail"]
     if isinstance(e, ValidationError):
         first = e.errors()[0]
-        return ".".join(field_names(first.get("loc", ()))), error_words(first)
+        loc, named = (
+            first.get("loc", ()),
+            set(field_names(first.get("loc", ()))),
+        )  # a union's type tags left out
+        return ".".join(str(p) for p in loc if isinstance(p, int) or p in named), error_words(first)
     if isinstance(e, NotFoundError | Unauthorized):
         return "", str(e.message)
     raise e
