@@ -523,7 +523,7 @@ def _table_page(
         "result": table.result or offer,
         "reason": reasons.get(table.pk, ""),
         "error": error,
-        # A seat follows its game's stream from here on, for the round timer it carries (round-timer.js).
+        # A seat follows its game's stream from here on, for the round timer it carries (game-clock.js).
         "upto": session.exec(select(func.max(Event.id)).where(Event.game_id == game.pk)).one() or 0
         if game
         else 0,

@@ -5,18 +5,13 @@
 (() => {
   const board = () => document.getElementById("board");
   if (!board() || !window.htmx) return;
+  const { readText: read } = window.firestepDom;
   let applied = Number(board().dataset.upto) || 0; // the newest event the board shows
   let inFlight = false;
   let again = false; // something arrived while a read was running: read once more after it
   let failures = 0;
   let retryTimer = null;
   let soon = null;
-
-  const read = async (url) => {
-    const response = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" });
-    if (!response.ok) throw new Error(String(response.status));
-    return response.text();
-  };
 
   // What the reader opened stays open through a swap (the referee's "End the game…"); an entry already in
   // the log is swapped in its place, not added twice.

@@ -1,29 +1,22 @@
-// The helpers the page scripts share, written once: `h` builds an element (`text` its text; a key with a
-// capital, or a function, set as a property; false, null, undefined leave the attribute out, true sets it
-// empty); `humanise` says an identifier in words, as app/pages/templates.py does; `partOf` parses a part the
-// server drew to its first element, `read` fetches one, `draw` puts one in `el` keeping the pieces equal to
-// the old (a finger or the focus on them stays); `escapeHtml` makes words safe in Leaflet's icon markup.
+// The helpers the page scripts share, written once: `humanise` says an identifier in words, as
+// app/pages/templates.py does; `partOf` parses a part the server drew to its first element, `readText` fetches
+// a part's markup and `read` the part, `draw` puts one in `el` keeping the pieces equal to the old (a finger or
+// the focus on them stays); `escapeHtml` makes words safe in Leaflet's markup. No script builds an element.
 (() => {
-  const h = (tag, attrs = {}, ...kids) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (v === null || v === undefined) continue;
-      if (k === "text") node.textContent = v;
-      else if (/[A-Z]/.test(k) || typeof v === "function") node[k] = v;
-      else if (v !== false) node.setAttribute(k, v === true ? "" : v);
-    }
-    kids.flat().forEach((kid) => kid && node.append(kid));
-    return node;
-  };
   const humanise = (s) => (s === "sos" ? "SOS" : String(s || "").replace(/[-_]/g, " ").replace(/^./, (c) => c.toUpperCase()));
   const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   const partOf = (html) => document.createRange().createContextualFragment(html).firstElementChild;
-  // A part read as htmx would (past the HTTP cache), or null; `failed` hears the status (0: none) and body.
-  const read = async (url, failed) => {
+  // A part's markup read as htmx would (past the HTTP cache), or an Error with the status (0: none) and body.
+  const readText = async (url) => {
     const r = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).catch(() => null);
     const text = r ? await r.text().catch(() => "") : "";
-    const part = r?.ok && text ? partOf(text) : null;
-    if (!part && failed) failed(r ? r.status : 0, text);
+    if (r?.ok && text) return text;
+    throw Object.assign(new Error("not read"), { status: r ? r.status : 0, text });
+  };
+  // A part read to its first element, or null; `failed` hears the status and body.
+  const read = async (url, failed) => {
+    const [part, status, text] = await readText(url).then((t) => [partOf(t), 200, t], (e) => [null, e.status, e.text]);
+    if (!part && failed) failed(status, text);
     return part;
   };
   const draw = (el, part) => {
@@ -37,5 +30,5 @@
   });
   // A hidden field sent with its form as a copy of a field of another (the organiser key typed once: Save, Start).
   document.addEventListener("submit", (e) => e.target.querySelectorAll("[data-copy-of]").forEach((i) => { i.value = document.getElementById(i.dataset.copyOf)?.value || ""; }));
-  window.firestepDom = Object.freeze({ h, humanise, partOf, read, draw, escapeHtml });
+  window.firestepDom = Object.freeze({ humanise, partOf, readText, read, draw, escapeHtml });
 })();

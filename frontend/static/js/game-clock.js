@@ -2,7 +2,9 @@
 // table's on the organiser's board) runs on each second while data-running, down what is left
 // (data-clock-left) or up the time used; a side out of time is told once. A panel ([data-game-clock]) is
 // taken from a live frame (`clock_panel`); htmx reads it anew (its hx-trigger) after a resync, a write, or a
-// frame too big to carry it (`refetch`).
+// frame too big to carry it (`refetch`). An event's round timer ([data-round-ends="<ISO time>"]) counts down
+// to the round's end, .over once passed, its line hidden while stopped (empty); it moves live on a table's
+// game stream (firestep:aside) and the organiser's own (firestep:board).
 (() => {
   const pad = (n) => String(n).padStart(2, "0");
   const face = (seconds) => {
@@ -27,7 +29,15 @@
       window.firestepNotice?.(said, false, { key: "clock", tone: "info" });
     } else if (!out) flagged.delete(side);
   };
+  const roundFace = (el) => {
+    el.closest("[data-round-line], #ev-ends").hidden = !el.dataset.roundEnds;
+    if (!el.dataset.roundEnds) return;
+    const left = Math.round((Date.parse(el.dataset.roundEnds) - Date.now()) / 1000);
+    el.textContent = face(left);
+    el.classList.toggle("over", left < 0);
+  };
   const tick = () => {
+    document.querySelectorAll("[data-round-ends]").forEach(roundFace);
     const now = performance.now();
     for (const el of document.querySelectorAll("[data-clock-seconds]")) {
       if (!readAt.has(el)) readAt.set(el, now);
@@ -45,9 +55,14 @@
     }
     tick();
   });
+  document.addEventListener("firestep:aside", ({ detail }) => {
+    if (!detail?.round) return;
+    document.querySelectorAll("[data-round-ends]").forEach((el) => { el.dataset.roundEnds = detail.round.ends_at || ""; });
+    tick();
+  });
   document.addEventListener("htmx:afterSwap", tick);
   document.addEventListener("firestep:board", tick);
-  const runs = () => document.querySelector("[data-clock-seconds][data-running]");
+  const runs = () => document.querySelector("[data-clock-seconds][data-running], [data-round-ends]");
   setInterval(() => { if (!document.hidden && runs()) tick(); }, 1000);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) tick(); });
   tick();

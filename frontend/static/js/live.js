@@ -44,7 +44,7 @@
     }
     let detail;
     try { detail = JSON.parse(data.join("\n")); } catch (err) { return; }
-    // No event of the game: an event table's round timer (round-timer.js).
+    // No event of the game: an event table's round timer (game-clock.js).
     if (kind === "aside") { document.dispatchEvent(new CustomEvent("firestep:aside", { detail })); return; }
     const n = Number(id);
     if (id === null || (Number.isFinite(n) && n <= live.lastId)) return; // delivered before a reconnect

@@ -61,8 +61,8 @@
       const draw = (d) => {
         const latlngs = d.point ? circle(d.point, d.radius_cm) : d.polygon.map(toLL);
         const layer = L.polygon(latlngs, { ...drawIn("board"), className: d.point ? `${d.style} point` : d.style, interactive: false }).addTo(layers.board);
-        // Labelled on the table like the templates: a finger gets no hover. Its words as text, never markup.
-        layer.bindTooltip(m.h("span", { text: d.label }), { className: "board-label", direction: "center", permanent: true, opacity: 1 });
+        // Labelled on the table like the templates: a finger gets no hover. Its words escaped, never markup.
+        layer.bindTooltip(m.escapeHtml(d.label), { className: "board-label", direction: "center", permanent: true, opacity: 1 });
         tips.push(layer.getTooltip());
         (d.zone || []).forEach(draw);
       };

@@ -3,7 +3,7 @@
 // finger's reach, however small its base; a template drags by its label. The table is drawn from the seat's
 // own edge, at the bottom (portrait) or on the left (landscape); the referee sees it from the attacker's.
 (() => {
-  const { h, humanise, escapeHtml, read } = window.firestepDom;
+  const { humanise, escapeHtml, read } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
   const canvas = document.querySelector("[data-map-canvas]");
   if (!root || !canvas || !window.L || !window.firestepTableModel || !window.firestepTableDrawing) return;
@@ -528,7 +528,7 @@
   // For the map's other scripts (table-*.js) and tests.
   const marking = (marks) => (entries) => { marks.clear(); for (const [id, v] of entries || []) marks.set(id, v); restyle(); };
   window.firestepMap = {
-    undoEvent, model, sizes, api, role, send, refusal, failed, nameOf, notice, tell, onTable, h, section, root, humanise,
+    undoEvent, model, sizes, api, role, send, refusal, failed, nameOf, notice, tell, onTable, escapeHtml, section, root, humanise,
     setCover: marking(coverClass),
     // While a target is picked: the stands it may not be (id -> why), greyed on the map; none once it stops.
     markTargets: marking(noTarget),
