@@ -9,7 +9,17 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, AllowInfNan, BaseModel, ConfigDict, Field, Strict, model_validator
+from pydantic import (
+    AfterValidator,
+    AllowInfNan,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from rules.table.requests import MAX_FEATURES, MAX_VERTICES_TOTAL, count_vertices
 
@@ -40,6 +50,17 @@ Version = Annotated[int, Strict(), Field(ge=1, le=INT32_MAX, description="The ve
 Id = Annotated[int, Strict(), Field(ge=1, le=INT32_MAX)]
 Die = Annotated[int, Strict(), Field(ge=1, le=100)]
 DiceCounted = Annotated[int, Strict(), Field(ge=0, le=64)]  # as many as a roll's dice may be (ResolveRequest)
+
+
+def _no_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": "1 or -1"})
+    return value
+
+
+# One step up or down. A Literal takes JSON `true` as 1 (True == 1 to pydantic's lookup), and Strict() does not
+# apply to a Literal: a boolean is refused before it (a hostile pass, session 20: `"delta": true` added a marker).
+Step = Annotated[Literal[1, -1], BeforeValidator(_no_bool)]
 
 # -- free-form JSON (terrain properties, resolver fields, campaign actions) -------------------------------
 JSON_MAX_DEPTH = 6  # objects and lists inside the value itself

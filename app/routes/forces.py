@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import Body, Path
 from pydantic import (
@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from app import errors
 from app.core.routing import Router
-from app.data.bounded import Bool, Float, Version
+from app.data.bounded import Bool, Float, Step, Version
 from app.data.changes import LoggedChange
 from app.data.models import Unit
 from app.data.schemas import ForceIn, GameFormationIn, Override
@@ -56,7 +56,7 @@ class UnitMoveIn(BaseModel):
 class MarkerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    delta: Literal[1, -1] = Field(description="+1 adds a suppression marker, -1 recovers one")
+    delta: Step = Field(description="+1 adds a suppression marker, -1 recovers one")
     fire: str | None = Field(
         default=None,
         max_length=48,

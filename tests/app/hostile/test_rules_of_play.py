@@ -439,3 +439,16 @@ def test_templates_follow_the_status_and_the_turn(client: TestClient) -> None:
     gone = c.delete(api(g, f"/templates/{attackers}"), headers=g.referee, params={"override": "true"})
     assert gone.status_code == 200, gone.text
     assert "over" in events_of(c, g, g.referee, "template-removed")[-1]["payload"]["override"]["refused"]
+
+
+def test_a_marker_s_step_is_a_number_not_true_or_a_string(client: TestClient) -> None:
+    """`"delta": true` was taken as 1 (a Literal compares True equal to 1: the session 20 hostile pass); refused,
+    naming the field, before any rule of play is asked."""
+    c, g = client, new_game(client)
+    target = units_by_ref(c, g)[f"{GB_BN1}/rifle-company-1/rifle-platoon-1"]
+    for step in (True, False, "1", 0, 2):
+        r = marker(c, g, g.referee, target, delta=step, fire="rifle")
+        assert r.status_code == 422, (step, r.text)
+        assert r.json()["errors"][0]["loc"] == ["body", "delta"], r.text
+        assert r.json()["detail"] == "Fix the delta: input should be 1 or -1.", r.text
+    assert events_of(c, g, g.referee, "marker") == []
