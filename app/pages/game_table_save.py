@@ -23,6 +23,7 @@ from app.errors import Conflict, Forbidden, Unauthorized
 from app.pages.club_save import detail, refusal
 from app.pages.seats import Refused, table_editor
 from app.pages.templates import templates
+from app.sentences import MAX_DETAIL, sentence, short
 from app.services import acts
 from app.services import units as units_service
 from app.services.markers import rules_of
@@ -105,6 +106,13 @@ def _said(request: Request, message: str, status: int, saved: Versions | None) -
     return templates.TemplateResponse(request, "_game_table_said.html", context, status_code=status)
 
 
+def of_stand(name: str, said: str) -> str:
+    """`said` of a stand, named first and cut short so the sentence stays within MAX_DETAIL (a long name ran
+    "{name} not saved: ..." past it: session 21's hostile pass); a refusal with no room for a name, alone."""
+    room = MAX_DETAIL - len(said) - 1
+    return f"{short(name, room)} {said}" if room >= 12 else sentence(said.removeprefix("not saved: "))
+
+
 def _status(e: Exception) -> int:
     kinds = ((NotFoundError, 404), (Conflict, 409), (Forbidden, 403), (Unauthorized, 401))
     return next((code for kind, code in kinds if isinstance(e, kind)), 422)
@@ -179,7 +187,7 @@ async def save_table(
         if (
             str(place.id) not in held.stands
         ):  # the page renders every stand's version: a move over none is stale
-            return _said(request, f"{unit.name} {STALE}", 409, held)
+            return _said(request, of_stand(unit.name, STALE), 409, held)
         act = MoveStand(
             unit_id=place.id,
             x=place.placement.center[0],
@@ -192,7 +200,7 @@ async def save_table(
                 acts.play(session, locked, seat.viewer, act)
         except (RulesError, NotFoundError, Conflict, Forbidden, Unauthorized) as e:
             session.rollback()
-            return _said(request, f"{unit.name} not saved: {detail(e)[1]}", _status(e), held)
+            return _said(request, of_stand(unit.name, f"not saved: {detail(e)[1]}"), _status(e), held)
         session.refresh(unit)
         held = held.model_copy(update={"stands": {**held.stands, str(place.id): unit.version}})
         done += 1

@@ -14,6 +14,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
+from app.pages.game_table_save import STALE, of_stand
+from app.sentences import MAX_DETAIL, is_one_sentence
 from tests.app.games.conftest import Game, new_game, start_game
 from tests.csrf import form
 
@@ -149,3 +151,17 @@ def test_the_server_saves_what_the_page_drew_over_the_versions_it_answered(sqlit
     late = post(g.referee, drawn, now)
     assert late.status_code == 409
     assert "Not saved: the game has started, and its table can be edited only before it starts." in late.text
+
+
+def test_a_stand_s_refusal_stays_one_short_sentence_whatever_its_name() -> None:
+    """A stand named at length (a club's 60-character names) is cut short, not the sentence run past 120."""
+    long_name = "1st Battalion, the Royal Warwickshire Regiment, B Company, No 6 Pl"
+    stale = of_stand(long_name, STALE)
+    assert is_one_sentence(stale) and stale.startswith("1st Battalion") and stale.endswith(STALE), stale
+    assert of_stand("Plt 2", STALE) == f"Plt 2 {STALE}"
+    refused = (
+        "not saved: "
+        + "Plt 2 of 1st Battalion, the Royal Warwickshire Regiment has no action left in this step of the turn (6.1)."
+    )
+    said = of_stand(long_name, refused)
+    assert len(said) <= MAX_DETAIL and said.startswith("Plt 2 of 1st Battalion"), said
