@@ -39,7 +39,6 @@ __all__ = [
     "on_condition",
     "play_on",
     "result_answer",
-    "side_name",
     "turn_now",
 ]
 
@@ -100,7 +99,7 @@ def game_result(session: Session, game_id: int, score: Score | None = None) -> G
     )
     winner = outcome.winner
     headline = (
-        f"{side_name(names, winner)[:1].upper()}{side_name(names, winner)[1:]} victory"
+        f"{turns.side_name(names, winner)[:1].upper()}{turns.side_name(names, winner)[1:]} victory"
         if winner
         else "A draw"
     )
@@ -157,13 +156,8 @@ def play_on(session: Session, game: Game, viewer: Viewer, version: int | None, n
     return record(session, game, PLAYED_ON, viewer.role, {"condition": number, "words": met.words})
 
 
-def side_name(names: Mapping[str, str], side: str) -> str:
-    """What the book calls `side` (`Book.side_names`: "Canadian"), else the side itself ("attacker")."""
-    return names.get(side) or side
-
-
 def _tally(by_side: Mapping[str, int], names: Mapping[str, str]) -> str:
-    return ", ".join(f"{side_name(names, side)} {n}" for side, n in by_side.items())
+    return ", ".join(f"{turns.side_name(names, side)} {n}" for side, n in by_side.items())
 
 
 def result_answer(game: Game, result: GameResult) -> GameResultOut:
@@ -233,7 +227,7 @@ def how_settled(o: ObjectiveScore, over: bool, names: Mapping[str, str] | None =
     contested (at the end, once the game is `over`); a call that lapsed is said too; each side as the book
     calls it (`names`: `Book.side_names`)."""
     names = names or {}
-    holder = f"the {side_name(names, o.holder)}" if o.holder else "nobody"
+    holder = f"the {turns.side_name(names, o.holder)}" if o.holder else "nobody"
     if o.settled == "called":
         said = f"called by the referee for {holder}"
     elif o.settled == "contested":
@@ -241,7 +235,7 @@ def how_settled(o: ObjectiveScore, over: bool, names: Mapping[str, str] | None =
     else:
         said = f"held by {holder}" if o.holder else "held by nobody"
     if o.lapsed_call:
-        who = "nobody" if o.lapsed_call == "nobody" else f"the {side_name(names, o.lapsed_call)}"
+        who = "nobody" if o.lapsed_call == "nobody" else f"the {turns.side_name(names, o.lapsed_call)}"
         said += f" (the referee's call for {who} lapsed as the stands moved)"
     return said
 

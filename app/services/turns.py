@@ -3,7 +3,7 @@ and what happens at the start and the end of a turn."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypedDict
 
@@ -251,7 +251,10 @@ def advance(
         events.append(record(session, game, "game-started", viewer.role, {"source": source}))
         return events + start_of_turn(session, game)
     if not may_advance(session, game, viewer):
-        raise Forbidden(f"Wait for your turn: it is the {' and '.join(acting(game))}'s")
+        names = rules_of(game).book.side_names
+        raise Forbidden(
+            f"Wait for your turn: it is the {' and '.join(side_name(names, s) for s in acting(game))}'s"
+        )
     bump_game(session, game, expected_version)
     seq = sequence(game)
     before = step_of(game)
@@ -315,6 +318,11 @@ def ready_sides(session: Session, game: Game, purpose: str) -> set[str]:
         for r in rows
         if r.kind == READY and r.id not in undone and r.payload.get("for") == purpose
     }
+
+
+def side_name(names: Mapping[str, str], side: str) -> str:
+    """What the book calls `side` (`Book.side_names`: "Canadian"), else the side itself ("attacker")."""
+    return names.get(side) or side
 
 
 def may_advance(session: Session, game: Game, viewer: Viewer) -> bool:

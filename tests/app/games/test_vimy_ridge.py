@@ -88,6 +88,12 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     turn = start_game(http, g)
     assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (1, "attacker", "movement")
     version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+    # The German seat may not move the Allied phase on: told whose turn it is as the book and its page name
+    # the side (it said "the attacker's" where the page says "The Canadian player ...": session 21's hostile pass).
+    forged = http.post(f"{api}/turn/advance", headers=g.defender, json={"version": version})
+    assert (
+        forged.status_code == 403 and forged.json()["detail"] == "Wait for your turn: it is the Canadian's."
+    ), forged.text
     turn = http.post(f"{api}/turn/advance", headers=g.attacker, json={"version": version}).json()["turn"]
     assert turn["step"]["id"] == "bombardment"  # Zero Hour: the Allied movement phase moves nothing (15.2)
 
