@@ -30,6 +30,7 @@ from app.pages.seats import Refused, table_editor
 from app.pages.templates import humanise, templates
 from app.sentences import error_words, field_names, sentence
 from app.services import scenario_drafts as drafts
+from app.services import score
 from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
 from rules.core.scenario import MAX_TABLE_CM
@@ -302,9 +303,11 @@ async def post_game_objectives(
     if isinstance(objectives, Response):
         return objectives
     collection = objectives.model_dump(mode="json", exclude_unset=True)
-    try:
-        O.objectives_from_geojson(collection, float(game.table_width_cm), float(game.table_length_cm))
+    try:  # as the table's Save will judge them (a forged secret one was taken here, refused there)
+        score.objectives_edited(game, collection)
     except RulesError as e:
         return _refused_answer(e)
+    except Conflict as e:
+        return refused(sentence(str(e.message)), 409)
     parts = panel(collection, f"/games/{game_id}/table/objectives", selected, game=True)
     return _answer(request, parts, change.do, said)

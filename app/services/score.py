@@ -94,7 +94,10 @@ def conditions_of(game: Game, objectives: Sequence[Objective]) -> list[Condition
     return conditions_from_json(list(kept), {o.id for o in objectives}, rules_of(game).book.broken)
 
 
-SECRET_GIVEN = "a secret objective is given on its own: POST /api/v1/games/{id}/objectives/secret"
+# Said of the table's objectives, the page's and the API's alike (the API's route: docs/scenario-format.md).
+SECRET_GIVEN = (
+    "a game's secret objective is given apart and sealed: the referee's Give a side a secret objective"
+)
 
 
 def still_secret(session: Session, game: Game, objective_id: str) -> bool:

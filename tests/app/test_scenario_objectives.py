@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from app.guard.auth import COOKIE_NAME
 from app.guard.security import NOTICE_HEADER
 from app.pages.scenario_objectives import panel
+from app.sentences import is_one_sentence
 from tests.app.games.conftest import new_game, start_game
 from tests.app.test_club_form import required
 from tests.app.test_scenario_drafts import POST, fields
@@ -227,6 +228,14 @@ def test_a_games_table_posts_its_collection_back_and_only_its_referee_before_it_
     assert hostile.status_code == 422 and hostile.headers[NOTICE_HEADER].startswith("Features: ")
     big = as_seat(g.referee, {"objectives_held": "x" * 1_000_001, "do": "select"})
     assert big.status_code == 422 and big.headers[NOTICE_HEADER].startswith("Table objectives: at most")
+    # A secret objective forged into the table (the page offers no "Who sees it"): refused here, as the Save
+    # refuses it, in one short sentence (it was taken here and refused at Save in 159 characters: session 21).
+    forged = as_seat(g.referee, carried | {"do": "set", "objective_id": first, "obj_secret_to": "attacker"})
+    said = forged.headers[NOTICE_HEADER]
+    assert forged.status_code == 422 and said.startswith(
+        "Secret to: a game's secret objective is given apart"
+    )
+    assert is_one_sentence(said), said
     for seat in (g.attacker, None):
         refused = as_seat(seat, carried | {"do": "select", "objective_id": first})
         assert (
