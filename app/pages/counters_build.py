@@ -88,7 +88,8 @@ class Builder:
             for s in ("attacker", "defender")
         }
         read = units_service.reader(game, viewer)
-        rows = units_service.list_units(session, game.pk)
+        # Read once: the turn's needs (result.turn_now) read the same rows.
+        rows = self.rows = units_service.list_units(session, game.pk)
         names, full = unit_names.plain_names(rows), unit_names.names(rows)
         self.units = {u.pk: self._counter(read, u, names[u.pk] or full[u.pk][1], full[u.pk][0]) for u in rows}
         parents = {c.parent_id for c in self.units.values()}
@@ -236,7 +237,7 @@ class Builder:
 
     # -- the turn -----------------------------------------------------------------------------------------
     def _turn(self) -> TurnPanel:
-        t, board = result.turn_now(self.session, self.game), self.board
+        t, board = result.turn_now(self.session, self.game, self.rows), self.board
         word = self.rules.turn_word.capitalize()
         track = next((x for x in board.track if x.number == t["turn"]), None)
         step = t.get("step") or {}

@@ -39,7 +39,7 @@ from app.services import seats, unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.undo import undo_refused
-from app.services.units import get_unit, list_units
+from app.services.units import find_unit, get_unit, list_units
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot
 
@@ -433,12 +433,13 @@ def stand_pick(
     """The target list of the stand's roll `resolver` (`act`: the card's words for it, else its first roll of
     that resolver taking a target) for `viewer`: the stands it may not take, as the pipeline would refuse them
     (`resolve.target_marks`), greyed."""
-    # The units and the snapshot are read once for the marks and the label; the seat's side is checked before
-    # either pass of the rules, so a refused card costs one read of the units.
-    units = list_units(session, game.pk)
-    by_id = {u.pk: u for u in units}
-    u = resolve_service.target_of(game, units, unit_id, resolver)
+    # The units and the snapshot are read once for the marks and the label; the seat's side is checked first,
+    # on the stand's row alone, so a refused card reads none of the game's other units.
+    stand = find_unit(session, game.pk, unit_id)
+    u = resolve_service.target_of(game, [stand] if stand is not None else [], unit_id, resolver)
     viewer.require_side(u.side, "resolve for a unit")  # as play/{resolver} refuses it: 403, not an empty list
+    units = list_units(session, game.pk)  # the stand among them (the same row, read anew)
+    by_id = {u.pk: u for u in units}
     snapshot = snapshot_of(session, game, units)
     marks = {
         m.unit_id: m

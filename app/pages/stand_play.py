@@ -31,7 +31,7 @@ from app.services import resolve as resolve_service
 from app.services import seats, unit_names
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
-from app.services.units import list_units
+from app.services.units import find_unit, list_units
 from rules.core.consequences import odds_words
 from rules.core.dice import Count, Threshold
 from rules.core.errors import RulesError
@@ -281,12 +281,13 @@ def _asked(
         raise RulesError("die", "tap each die 1 to 6, or 0 while it is not tapped yet")
     if any(not 1 <= i <= INT32_MAX for i in order):
         raise RulesError("order", "give each hit's stand by its id")
-    units = list_units(session, game.pk)
-    stand = next((u for u in units if u.pk == stand_id), None)
+    stand = find_unit(session, game.pk, stand_id)
     if stand is None:
         raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {stand_id}")
     # The seat before the act: a label refused (422) for a stand it may not act for would tell it the label exists.
+    # Checked on the stand's row alone: the game's units are read for an allowed seat only.
     viewer.require_side(stand.side, "resolve for a unit")
+    units = list_units(session, game.pk)  # the stand among them (the same row, read anew)
     by = seats.get_side(session, game.pk, stand.side).dice
     other = "players" if by == "firestep" else "firestep"
     choice = DiceChoice(by, f"/api/v1/games/{game.pk}/sides/{stand.side}/dice", json.dumps({"dice": other}))

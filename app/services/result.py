@@ -6,14 +6,14 @@ report, its print and the story's last line say it in words (`GameResult.words`)
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from shapely.geometry import mapping
 from sqlmodel import Session, col, select
 
-from app.data.models import Event, Game, utcnow
+from app.data.models import Event, Game, Unit, utcnow
 from app.data.schemas_score import GameResultOut
 from app.errors import Conflict
 from app.services import clock as clock_service
@@ -207,11 +207,12 @@ def advance_ends(session: Session, game: Game) -> bool:
     return turns.starts_turn(game) and ends_the_game(clock_service.game_clock(session, game, utcnow()))
 
 
-def turn_now(session: Session, game: Game) -> dict[str, Any]:
+def turn_now(session: Session, game: Game, units: Sequence[Unit] | None = None) -> dict[str, Any]:
     """Where the game stands and what its step needs (app.services.turns.turn_info), and, where advancing
     ends the game (its last turn over, or the clock's settings: `advance_ends`), what the end waits for: each objective contested with no call, which
-    the referee calls first (`next.needs`; acts.play refuses the advance until then)."""
-    info = turns.turn_info(session, game)
+    the referee calls first (`next.needs`; acts.play refuses the advance until then). `units`: the game's units
+    as the caller read them after its writes in the same request (turn_info's), else read there."""
+    info = turns.turn_info(session, game, units)
     if info.get("next") and advance_ends(session, game):
         waits = [
             f"the referee's call on {o.name} (contested)"

@@ -49,8 +49,9 @@ def step_of(game: Game) -> Step | None:
     return seq[game.step] if game.status == "playing" and game.step < len(seq) else None
 
 
-def turn_info(session: Session, game: Game) -> dict[str, Any]:
-    """Where the game stands and what the current step needs."""
+def turn_info(session: Session, game: Game, units: Sequence[Unit] | None = None) -> dict[str, Any]:
+    """Where the game stands and what the current step needs. `units`: the game's units as the caller read
+    them in the same request after its writes (a panel built once the act is played), else read here."""
     turn = rules_of(game)
     seq = sequence(game)
     current = step_of(game)
@@ -95,7 +96,7 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         info["step"] = None
         info["next"] = None
         return info
-    units = list_units(session, game.pk)
+    units = list_units(session, game.pk) if units is None else units
     needs = [current.does, *turn.needs(told_apart(snapshot_of(session, game, units), units), current.id)]
     then = next_position(turn, game.period, position(game))
     nxt = seq[then.step] if then.turn == game.turn and then.side == game.side_to_move else None

@@ -40,13 +40,19 @@ def list_units(session: Session, game_id: int) -> list[Unit]:
     )
 
 
-def get_unit(session: Session, game_id: int, unit_id: int, field: str | None = None) -> Unit:
-    """A unit of this game. With `field`, a unit named in a request body: unknown is a 422 naming it."""
-    unit = session.exec(
+def find_unit(session: Session, game_id: int, unit_id: int) -> Unit | None:
+    """A unit of this game read anew, or None: one row, so a request refused for its stand's side (the seat
+    checked first) costs no read of the game's other units."""
+    return session.exec(
         select(Unit)
         .where(Unit.id == unit_id, Unit.game_id == game_id)
         .execution_options(populate_existing=True)
     ).first()
+
+
+def get_unit(session: Session, game_id: int, unit_id: int, field: str | None = None) -> Unit:
+    """A unit of this game. With `field`, a unit named in a request body: unknown is a 422 naming it."""
+    unit = find_unit(session, game_id, unit_id)
     if unit is None:
         if field:
             raise RulesError(field, "pick a stand of this game", why=f"game {game_id} has no unit {unit_id}")

@@ -1,0 +1,85 @@
+"""What a request reads of the game's units (issue 65: the API tier's cost per request, a hostile client's
+too): a stand's card part refused to a seat for the stand's side reads that stand's row alone, not the game's
+every unit (app/pages/stand_play.py, app/pages/stand_acts.py); the turn's needs built once a request has read
+the units take that read (app.services.result.turn_now) rather than reading them again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+from sqlmodel import Session
+
+from app.data.models import Game as GameRow
+from app.guard.auth import COOKIE_NAME
+from app.services import result
+from app.services.units import list_units
+from tests.app.games.conftest import advance_to, new_game, start_game
+from tests.app.games.test_fire_refusals import mg_facing
+
+
+@contextmanager
+def statements(http: TestClient) -> Iterator[list[str]]:
+    """The SQL the app's engine runs inside the block."""
+    engine = http.app.state.engine  # type: ignore[attr-defined]
+    ran: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        ran.append(" ".join(statement.split()))
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        yield ran
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+
+
+def unit_reads(ran: list[str]) -> tuple[int, int]:
+    """(reads of every unit of a game, reads of one unit by its id) among the statements."""
+    of_unit = [s for s in ran if "FROM unit " in s]
+    one = [s for s in of_unit if "unit.id =" in s]
+    return len(of_unit) - len(one), len(one)
+
+
+def test_a_card_part_refused_for_the_stands_side_reads_its_row_alone(client: TestClient) -> None:
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    start_game(client, g)
+    client.cookies.set(COOKIE_NAME, g.defender["Authorization"].removeprefix("Bearer "))
+    try:
+        for part in (f"play/shooting?target={target['id']}&act=Shoot", "targets/shooting"):
+            with statements(client) as ran:
+                answer = client.get(
+                    f"/games/{g.id}/map/units/{mg['id']}/{part}", headers={"HX-Request": "true"}
+                )
+            assert answer.status_code == 403 and "may not resolve for a unit" in answer.text, part
+            assert unit_reads(ran) == (0, 1), (part, ran)
+        # The seat that may act reads them (the card's answer is judged on the whole table).
+        client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+        with statements(client) as ran:
+            answer = client.get(
+                f"/games/{g.id}/map/units/{mg['id']}/targets/shooting", headers={"HX-Request": "true"}
+            )
+        assert answer.status_code == 200 and unit_reads(ran)[0] >= 1
+    finally:
+        client.cookies.clear()
+
+
+def test_the_turn_built_on_units_read_in_the_request_reads_none_and_says_the_same(client: TestClient) -> None:
+    g = new_game(client)
+    start_game(client, g)
+    advance_to(client, g, "battalion-orders")
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    with Session(engine) as session:
+        game = session.get(GameRow, g.id)
+        assert game is not None
+        read_here = result.turn_now(session, game)
+        units = list_units(session, g.id)
+        with statements(client) as ran:
+            given = result.turn_now(session, game, units)
+    assert read_here["step"] is not None and read_here["needs"]  # a step of needs, read from the stands
+    assert given == read_here
+    assert unit_reads(ran) == (0, 0), ran
