@@ -1,6 +1,5 @@
-// What the game itself has on the table map: the terrain (with the key showing only the kinds this table has)
-// and what the rule set draws of its board, each thing labelled. Drawn from the live model (table-model.js)
-// whenever the state is read, and again when the map turns to fit the screen.
+// The game's terrain (the key showing only its kinds) and what the rule set draws of its board, labelled,
+// drawn from the live model (table-model.js) as the state is read and as the map turns to fit the screen.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -25,10 +24,8 @@
       document.querySelectorAll("[data-legend-kind]").forEach((li) => { li.hidden = !present.has(li.dataset.legendKind); });
     };
 
-    // Whatever the rule set draws of its board (GameState.board_drawn): polygons in table cm, or points with
-    // a radius, each with its style and label; a thing's zone (a barrage's danger zone) is drawn with it.
-    // Each label where it covers no stand and no other label: on its thing when that is clear, else moved
-    // to the nearest clear place round it; always inside the table, wrapped on a narrow screen (map.css).
+    // The rule set's board (GameState.board_drawn): polygons, or points with a radius, each styled, labelled
+    // with its zone; each label on its thing, else at the nearest spot clear of stands and labels.
     let tips = [];
     const placeLabels = () => {
       const taken = m.standBoxes().map((s) => s.r);

@@ -1,6 +1,5 @@
-// Coverage per template, the server's (app/pages/template_coverage.py), read anew as the map changes: this
-// marks the stands covered on the map, shows the selected template's block on its card, and makes the one tap
-// that puts a marker on every fully covered stand through the markers API (the rules of a hand-placed one).
+// Each template's coverage, the server's (app/pages/template_coverage.py), read as the map changes: stands
+// covered marked, the selected template's block on its card, and one tap marking each fully covered stand.
 (() => {
   const start = () => {
     const m = window.firestepMap;

@@ -1,7 +1,6 @@
-// One drawing of the table to scale for the game's map and the scenario editor: L.CRS.Simple, 1 unit = 1 cm,
-// one orientation rule (landscape with the attacker's edge, y = 0, on the left, portrait with it at the
-// bottom; from the other edge where `turned`) and the objectives' shared shapes. Each page keeps its own
-// part: the map its stands, templates and stream; the editor its grid, zones and geoman.
+// The table to scale for the game's map and the scenario editor (L.CRS.Simple, 1 unit = 1 cm): one frame
+// (the attacker's edge, y = 0, on the left in landscape, at the bottom in portrait; the other where `turned`)
+// and the objectives' shapes; the map keeps its stands and stream, the editor its grid, zones and geoman.
 (() => {
   // Zoomed by the pages' buttons and the fingers, never by a double tap (two quick taps are two taps).
   const createMap = (canvas, extra = {}) => L.map(canvas, {
@@ -22,8 +21,7 @@
       center[1] + (a * d * u[1]) / 2 + (b * w * v[1]) / 2,
     ]);
   };
-  // Stands' labels show from this many zoom levels in from the whole table; a rounding hair does not decide
-  // it (two taps of the zoom-in button, 0.75 each, land on the threshold itself).
+  // Stands' labels show from this many zoom levels in from the whole table (two zoom-in taps, 0.75 each).
   const LABEL_ZOOM_STEPS = 1.5;
   const LABEL_SPOTS = [[0, 1], [0, -1], [1, 0], [-1, 0], [1, 1], [-1, 1], [1, -1], [-1, -1]];
   const grow = (r, by) => ({ left: r.left - by, right: r.right + by, top: r.top - by, bottom: r.bottom + by });
@@ -37,8 +35,7 @@
     const pts = ring.slice(0, -1).length ? ring.slice(0, -1) : ring;
     return [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
   };
-  // Table (x, y) cm <-> map LatLng; `width`, `length`, `landscape`, `turned` read at every call (the editor
-  // resizes, the map turns). Turned, it is seen from the defender's edge: (x, y) -> (W - x, LEN - y).
+  // Table (x, y) cm <-> LatLng, the frame's sizes read at each call; turned: (x, y) -> (W - x, LEN - y).
   const frame = (map, { width, length, landscape, turned = () => false }) => {
     const seen = ([x, y]) => (turned() ? [width() - x, length() - y] : [x, y]);
     const toLL = (p) => { const [x, y] = seen(p); return landscape() ? L.latLng(width() - x, y) : L.latLng(y, x); };
@@ -49,9 +46,8 @@
     const circle = (center, r) => Array.from({ length: 20 }, (_, i) => toLL([
       center[0] + r * Math.cos((i * Math.PI) / 10), center[1] + r * Math.sin((i * Math.PI) / 10),
     ]));
-    // The labels' one placer (the stands', the board's, the objectives'), in the map's own pixels: the first
-    // spot round c for a w x hi label, beside a thing of half size `half` then `fars` further out, that is on
-    // the map and meets no box `taken`; null when there is none.
+    // The labels' one placer, in the map's pixels: the first spot round c for a w x hi label, beside a thing
+    // of half size `half` then `fars` further out, on the map and meeting no box `taken` (else null).
     const clearSpot = (taken, c, half, w, hi, fars) => {
       const size = map.getSize();
       for (const far of fars) {

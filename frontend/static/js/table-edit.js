@@ -1,7 +1,6 @@
-// The unit edits a stand's card offers besides its rolls (a command, a plan and its target, a dig-in): the
-// server's part (`_stand_edits.html`, handed over by table-act.js as `firestep:stand-acts`) and a saved
-// edit's answer and Undo (`_stand_edited.html`). This keeps what needs the browser: which piece of the part
-// shows, the target tapped on the map, and the PUT over the unit's version through the outbox.
+// A stand card's unit edits (a command, a plan and its target, a dig-in): the server's `_stand_edits.html`
+// (via table-act.js's `firestep:stand-acts`) and its answer `_stand_edited.html`; here which piece shows, the
+// target tapped on the map, and the PUT over the unit's version through the outbox.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -12,9 +11,7 @@
     const panel = document.querySelector("[data-map-panel]");
     let part = null; // the edits part the server drew for the stand shown (anew with an edit's answer)
     let shownFor = null; // the stand whose card the edits are of
-    // { edit, choice (its button), step } while a value or its target is picked; { saving } while it is sent;
-    // { done (the server's answer), step } once saved.
-    let doing = null;
+    let doing = null; // { edit, choice, step } picking, { saving } while sent, { done, step } once saved
 
     const area = () => section("stand").querySelector("[data-edits]"); // its place in the card's head
     const busy = (on) => {

@@ -1,7 +1,6 @@
-// The table map: the game's table drawn with Leaflet (L.CRS.Simple, 1 unit = 1 cm), fed by the live model
-// (table-model.js). Leaflet pans, pinches and zooms; a tap opens the card of the nearest stand within a
-// finger's reach, however small its base; a template drags by its label. The table is drawn from the seat's
-// own edge, at the bottom (portrait) or on the left (landscape); the referee sees it from the attacker's.
+// The table map drawn with Leaflet (1 unit = 1 cm) from the live model (table-model.js): a tap opens the card
+// of the nearest stand in a finger's reach, a template drags by its label. The table is drawn from the seat's
+// own edge (at the bottom in portrait, on the left in landscape); the referee sees it from the attacker's.
 (() => {
   const { humanise, escapeHtml, read } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
@@ -11,7 +10,7 @@
   const [W, LEN, { game, role }] = [Number(root.dataset.width), Number(root.dataset.length), root.dataset];
   const island = (id) => JSON.parse(document.getElementById(id).textContent);
   const [sizes, names] = [island("map-sizes"), island("map-names")];
-  const { marker } = island("map-state"); // the rule set's counter the markers move (drawn on a stand and its label)
+  const { marker } = island("map-state"); // the rule set's counter the markers move, drawn on a stand and its label
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
@@ -20,8 +19,7 @@
   const tell = (text) => (notice ? notice(text, false, { key: "instruction", tone: "info" }) : null);
   const api = `/api/v1/games/${game}`;
   const nameOf = (u) => (names[u.id] ? names[u.id] : { full: u.name, short: u.name });
-  // Every read of the units brings the names anew (a unit added since the page loaded, or one whose name
-  // changed because another was added beside it), before the model redraws every label with them.
+  // Each read of the units brings the names anew (a unit added, or renamed beside another) for the labels.
   const learnNames = (units) => (units || []).forEach((u) => {
     if (u.short_name) names[u.id] = { ...names[u.id], full: u.full_name || u.short_name, short: u.short_name };
   });
@@ -38,10 +36,10 @@
   };
 
   let landscape = canvas.clientWidth > canvas.clientHeight;
-  // The defender's seat sees the table turned half round. A view turned for the player across the table (kept
-  // on this device) draws it from the other edge, and map.css turns the page's words to face that player.
+  // The defender sees the table turned half round; a view turned for the player across (kept on this device)
+  // draws it from the other edge, and map.css turns the page's words to face that player.
   const turnKey = `firestep:view-turned:${root.dataset.game}:${role}`;
-  const stored = (() => { try { return localStorage.getItem(turnKey) === "1"; } catch (err) { return false; } })();
+  const stored = (() => { try { return localStorage.getItem(turnKey) === "1"; } catch { return false; } })();
   document.body.classList.toggle("view-turned", stored);
   document.querySelector("[data-turn-view]")?.setAttribute("aria-pressed", String(stored));
   const turned = (role === "defender") !== stored;
@@ -55,7 +53,7 @@
   for (const name of Object.keys(PANES)) renderers[name] = L.svg({ pane: name, padding: 0.5 });
   const drawIn = (name) => ({ pane: name, renderer: renderers[name] });
   const layers = Object.fromEntries(["cloth", "terrain", "board", "stands", "templates", "handles", "labels", "ruler"]
-    .map((name) => [name, name === "labels" ? L.layerGroup() : L.layerGroup().addTo(map)])); // labels: as zoomed in
+    .map((name) => [name, name === "labels" ? L.layerGroup() : L.layerGroup().addTo(map)])); // labels as zoomed
   const fitTable = () => {
     // A wide screen keeps the details card's column (along the seat's own edge) free of the table.
     const card = canvas.clientWidth >= 1400 ? 416 : 8;
@@ -94,9 +92,13 @@
     if (noTarget.has(u.id)) el.setAttribute("data-no-target", noTarget.get(u.id));
     else el.removeAttribute("data-no-target");
   };
+  // A thing drawn anew: its old layers (shape in `under`, label or handle in `over`) taken off first.
+  const undraw = (drawn, id, under, over) => {
+    const old = drawn.get(id);
+    if (old) { under.removeLayer(old.shape); over.removeLayer(old.label || old.handle); drawn.delete(id); }
+  };
   const drawStand = (u) => {
-    const old = standLayers.get(u.id);
-    if (old) { layers.stands.removeLayer(old.shape); layers.labels.removeLayer(old.label); standLayers.delete(u.id); }
+    undraw(standLayers, u.id, layers.stands, layers.labels);
     if (!onTable(u)) return;
     const spec = sizes.bases[u.base];
     const at = spec.shape === "round" ? circle([u.x, u.y], spec.w / 2) : rect([u.x, u.y], u.facing_deg ?? 90, spec.w, spec.d);
@@ -108,10 +110,9 @@
     const label = L.marker(toLL([u.x, u.y]), { interactive: false, keyboard: false, icon }).addTo(layers.labels);
     standLayers.set(u.id, { shape, label });
   };
+  const clear = (drawn, ...groups) => { groups.forEach((g) => g.clearLayers()); drawn.clear(); };
   const drawStands = () => {
-    layers.stands.clearLayers();
-    layers.labels.clearLayers();
-    standLayers.clear();
+    clear(standLayers, layers.stands, layers.labels);
     for (const u of model.units.values()) drawStand(u);
     if (map.hasLayer(layers.labels)) declutter();
     const svg = svgOf();
@@ -134,9 +135,8 @@
     }
     return stands;
   };
-  // Labels sit off the stands: each where it covers no stand and no other label, just beside its stand or
-  // further out with a leader line to it; the selected stand's label first, then nearest the middle of the
-  // view; one with no clear place is left out until zoomed in.
+  // Labels sit off the stands, each covering no stand nor label, beside its stand or further out with a
+  // leader line; the selected stand's first, then nearest the view's middle; one with no clear place, hidden.
   const declutter = () => {
     const stands = standBoxes();
     const mid = map.getSize().divideBy(2);
@@ -169,8 +169,7 @@
     return rect([t.x, t.y], t.rotation, spec.across ? W : spec.w, spec.d);
   };
   const drawTemplate = (id) => {
-    const old = templateLayers.get(id);
-    if (old) { layers.templates.removeLayer(old.shape); layers.handles.removeLayer(old.handle); templateLayers.delete(id); }
+    undraw(templateLayers, id, layers.templates, layers.handles);
     const t = model.templates.get(id);
     if (!t) { if (selectedTemplate === id) { selectedTemplate = null; if (panelShows === "template") showPanel(null); } return; }
     const cls = `tpl-${t.side}${selectedTemplate === id ? " selected" : ""}`;
@@ -182,7 +181,7 @@
       icon: L.divIcon({
         className: `tpl-handle ${cls}`,
         html: `<span class="tpl-kind">${escapeHtml(humanise(t.kind))}</span><span class="tpl-owner">${humanise(t.side)}</span>`,
-        iconSize: [112, 44], iconAnchor: [56, -8], // below its centre: a small template and its stands stay in sight
+        iconSize: [112, 44], iconAnchor: [56, -8], // below its centre: a small template's stands stay in sight
       }),
     }).addTo(layers.handles);
     handle.getElement()?.setAttribute("data-template-handle", String(id));
@@ -202,9 +201,7 @@
     templateLayers.set(id, { shape, handle });
   };
   const drawTemplates = () => {
-    layers.templates.clearLayers();
-    layers.handles.clearLayers();
-    templateLayers.clear();
+    clear(templateLayers, layers.templates, layers.handles);
     for (const id of model.templates.keys()) drawTemplate(id);
   };
 
@@ -214,19 +211,18 @@
     [drawStands, drawTemplates, drawRuler].forEach((draw) => draw());
   };
 
-  // The turn's chip is the server's (app/pages/map_cards.py), read by htmx (map.html) as the model's turn changes.
+  // The turn's chip is the server's (app/pages/map_cards.py), read by htmx (map.html) as the turn changes.
   const readTurn = () => window.htmx?.trigger("[data-turn-line]", "firestep:turn-read");
 
   let selectedStand = null;
   let shownStep = null; // the step of the game when the stand's card was last drawn
-  // `tapped`: the player tapped the stand (a card left finished, Undo and Done, starts afresh), rather than a
-  // live frame or a new step drawing it again. Offline, sw.js answers a card with the seat's last copy of it.
-  let asked = 0; // the card last asked for: an answer to an older ask is dropped (`ask` answers it as undefined)
+  // `tapped`: the player tapped the stand (a finished card starts afresh), not a frame or a new step drawing
+  // it again. Offline, sw.js answers a card with the seat's last copy of it.
+  let asked = 0; // the card last asked for: an older ask's answer is dropped (`ask` answers it undefined)
   const ask = async (url) => { const mine = ++asked; const part = await read(url); return mine === asked ? part : undefined; };
   const unread = () => document.querySelector("template[data-card-unread]").content.cloneNode(true).childNodes;
-  // The card's head is the server's, read anew each time the card is drawn; the acts under it are read on
-  // `firestep:stand-shown` (table-act.js). The same stand's card keeps its play and edits: only a head piece
-  // that changed is replaced, so a button under the finger stays where it is.
+  // The card's head is the server's, read anew as the card is drawn (its acts on `firestep:stand-shown`,
+  // table-act.js); the same stand's card keeps its play: only a head piece that changed is replaced.
   const HEAD = ["[data-stand-name]", "[data-stand-path]", "[data-stand-facts]"];
   const showStand = async (id, tapped = false) => {
     const u = model.units.get(id);
@@ -269,7 +265,7 @@
       drawRuler();
     }
   };
-  // The move written: refused, the stand put back and said so; answered, its changes applied to the model at once.
+  // The move written: refused, the stand put back and said so; answered, its changes applied at once.
   const moveStand = async (id, point, forced = false) => {
     const u = model.units.get(id);
     if (!u) return;
@@ -349,8 +345,7 @@
     return near.sort((a, b) => a.d - b.d);
   };
   const standAt = (containerPoint, accept = null) => standsNear(containerPoint, accept)[0]?.id ?? null;
-  // A tap on no stand's base with several in reach, less than twice as far as the nearest: the server's
-  // chooser (app/pages/map_cards.py) offers each, nearest first; unread, the nearest's card opens.
+  // Several stands in reach of a tap on no base: the server's chooser (app/pages/map_cards.py) offers each.
   const chooseStand = async (ids) => {
     const chooser = await ask(`/games/${game}/map/choose?${new URLSearchParams(ids.map((id) => ["stand", id]))}`);
     if (chooser === undefined) return;
@@ -361,8 +356,7 @@
   map.on("click", (e) => {
     const point = fromLL(e.latlng);
     if (mode.kind === "pick") {
-      // The stand the pick needs (the act knows its side), else the card gives way: the stand tapped opens
-      // its card in the same tap and the pick ends; a tap on no stand keeps picking.
+      // The stand the pick needs, else another stand tapped ends the pick and opens its card.
       const id = standAt(e.containerPoint, mode.accept);
       if (id !== null) { mode.pick(id); return; }
       const other = standAt(e.containerPoint);
@@ -428,7 +422,7 @@
     if (choice) { showStand(Number(choice.dataset.standChoice), true); return; }
     const sa = event.target.closest("[data-stand-action]:not([data-api])");
     if (sa) {
-      // A greyed act of the card is the referee's to do anyway, as on the board (table-act.js tells the rest).
+      // A greyed act is the referee's to do anyway, as on the board (table-act.js tells the rest).
       const greyed = sa.matches("[data-act-greyed]");
       if (!greyed || (role === "referee" && mayOverride(sa.title))) standAction(sa.dataset.standAction, greyed);
     }
@@ -443,8 +437,7 @@
     if (what.changed && map.hasLayer(layers.labels)) declutter();
     if (what.changed && selectedStand && what.changed.has(selectedStand)) showStand(selectedStand);
     if (what.template !== undefined) drawTemplate(what.template);
-    // Templates are laid, turned and taken off until the game's end, which refuses them; while it is played, a
-    // template's card is read anew as it changes (its Turn 45° carries the rotation it turns it to).
+    // A template's card is read anew as it changes (its Turn carries the rotation); the game over, it goes.
     const over = model.turn.status === "finished";
     if (over && what.turn && panelShows?.startsWith("template")) showPanel(null);
     if (over && what.turn && !what.all) drawTemplates();
@@ -470,8 +463,7 @@
   }, (status) => {
     notice(status === 401 || status === 403 ? "Join this game to see its table." : "The table could not be loaded; check the connection.");
   }).finally(() => { loading = null; }));
-  // Frames in a burst (a new turn brings several) are read back once, the units only where a frame asked; the
-  // state they carry (when the game itself changed) set once for frames that come together, as of the newest.
+  // Frames in a burst are read back once (the units only if a frame asked), the state they carry set once.
   const wanted = new Set();
   let [pendingRead, carried] = [null, null];
   document.addEventListener("firestep:event", (e) => {
@@ -512,8 +504,8 @@
   fitTable();
   drawRuler();
   // A link to #stand-<id> (the board's "End the game" list) opens its card once the table is read.
-  const linked = /^#stand-(\d+)$/.exec(location.hash);
-  load().then(() => { if (linked && model.units.has(Number(linked[1]))) showStand(Number(linked[1]), true); });
+  const linked = Number(/^#stand-(\d+)$/.exec(location.hash)?.[1]);
+  load().then(() => { if (model.units.has(linked)) showStand(linked, true); });
   const restyle = () => standLayers.forEach(({ shape }, id) => {
     if (shape.getElement() && model.units.has(id)) styleStand(shape.getElement(), model.units.get(id));
   });
@@ -528,8 +520,8 @@
   // For the map's other scripts (table-*.js) and tests.
   const marking = (marks) => (entries) => { marks.clear(); for (const [id, v] of entries || []) marks.set(id, v); restyle(); };
   window.firestepMap = {
-    undoEvent, model, sizes, api, role, send, refusal, failed, nameOf, notice, tell, onTable, escapeHtml, section, root, humanise,
-    setCover: marking(coverClass),
+    undoEvent, model, sizes, api, role, send, refusal, failed, nameOf, notice, tell, onTable, escapeHtml, section,
+    root, setCover: marking(coverClass),
     // While a target is picked: the stands it may not be (id -> why), greyed on the map; none once it stops.
     markTargets: marking(noTarget),
     selectedTemplate: () => selectedTemplate,
@@ -537,8 +529,7 @@
     fitZoom: table.fitZoom, // the zoom that shows the whole table
     clearSpot: table.clearSpot, boxOf: table.boxOf, grow: table.grow, isClear: table.isClear,
     screenPoint, standBoxes, leaflet: map, layers, showPanel, showStand, fitTable, tableBounds,
-    // Each tap near a stand it `accept`s calls `pick(id)` until `stopPicking`; a tap on another stand ends it
-    // (`ended()`) and opens that stand's card. The pick lasts while its `panel` is shown.
+    // A tap near a stand `accept`ed: `pick(id)`, while `panel` shows; on another: `ended()`, its card opens.
     pickStand: (pick, { accept = null, ended = null, panel = "stand" } = {}) => setMode({ kind: "pick", pick, accept, ended, panel }),
     stopPicking: () => { if (mode.kind === "pick") setMode({ kind: "idle" }); },
     // The table's corners on the screen (the map's own pixels): labels are kept inside it.

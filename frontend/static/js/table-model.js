@@ -1,7 +1,6 @@
-// The live model of one game's table: stands, templates, the board (the rule set's, and the terrain) and the
-// turn, each item with the id of the event that last changed it. A full state sets everything "as of" an
-// event id; a stream frame changes only what it names, and only where it is newer than what the model holds,
-// so a late or repeated frame never rolls anything back. Listeners hear which parts changed.
+// The live model of a game's table (stands, templates, board, terrain, turn), each with the event id that
+// last changed it: a state sets all "as of" an event, a frame only what it names where newer (a late frame
+// never rolls back). Listeners hear which parts changed.
 (() => {
   const create = () => {
     const units = new Map(); // id -> unit (API fields) with .v, the event id that last changed it
@@ -13,7 +12,7 @@
     let asOf = 0;
     const listeners = [];
     const emit = (what) => listeners.forEach((fn) => fn(what));
-    // A template's version newer than the model's, and than its removal's (a late "moved" must not revive it).
+    // A template's version newer than the model's and than its removal's (a late "moved" never revives it).
     const newer = (t) => !(templates.get(t.id)?.version >= t.version) && (removed.get(t.id) || 0) < t.version;
 
     // Each of `map`'s items as of event `v`: one the state lacks goes, unless newer than it.
@@ -26,8 +25,7 @@
         keepOnly(units, new Set(unitList.map((u) => u.id)), v, (u) => u.v);
       }
       const laid = (state.board || {}).templates || [];
-      // What the table draws, before: a state that changes only the turn (a step, the game's end) redraws the
-      // turn alone, not every stand (a whole redraw of a big table costs a phone a second or more).
+      // A state changing only the turn redraws the turn alone (a big table's redraw costs a phone a second).
       const drawn = () => JSON.stringify([board.drawn, terrain, [...templates.values()]]);
       const drawnBefore = drawn();
       if (board.v <= v) {
@@ -38,22 +36,20 @@
       keepOnly(templates, new Set(laid.map((t) => t.id)), v, (t) => t.version);
       const said = (t) => [t.status, t.turn, t.side_to_move, t.step].join("|"), turnBefore = said(turn);
       if (turn.v <= v) turn = { status: state.status, turn: state.turn, side_to_move: state.side_to_move, step: state.step, v };
-      // A state that changes neither the drawing nor the turn (a score call's frame) is not told: no panel read.
+      // A state changing neither the drawing nor the turn (a score call's frame) is not told: no panel read.
       if (!unitList && drawnBefore === drawn()) { if (said(turn) !== turnBefore) emit({ turn: true }); return; }
       emit({ units: true, templates: true, board: true, turn: true, all: true });
     };
 
-    // A write's changes, or a frame's units as /units answers them (the names read with /units stay), each
-    // where newer than the model's unit (`v`); answers whether a unit was unknown.
+    // A write's changes or a frame's units, each where newer than the model's unit: true if one was unknown.
     const applyTo = (items, v, changed, idOf, next) => items.reduce((unknown, item) => {
       const u = units.get(idOf(item));
       if (u && u.v <= v) { units.set(u.id, { ...next(u, item), v }); changed.add(u.id); }
       return unknown || !u;
     }, false);
 
-    // One stream frame. Answers what the caller must read back: "units" (a unit the model does not know),
-    // "state" (the game changed: the server judges it, app.core.touched.touches_game, and sends its state in the
-    // frame; a frame with no room for its parts, `refetch`, or a new turn the frame does not spell out), or nothing.
+    // One stream frame; answers what to read back: "units" (one unknown), "state" (the game changed, judged
+    // by app.core.touched.touches_game; a frame's `refetch`; a new turn unspelt), or nothing.
     const apply = (ev) => {
       if (!ev || typeof ev.id !== "number") return [];
       const need = [];
@@ -64,7 +60,7 @@
         turnChanged = ev.turn !== turn.turn || ev.side !== turn.side_to_move;
         if (turnChanged) need.push("state");
         // A new turn or side: its step is not in the frame, so none is claimed until the state is read back.
-        turn = { ...turn, turn: ev.turn, side_to_move: ev.side, ...(turnChanged ? { step: null } : {}), v: ev.id };
+        turn = { ...turn, turn: ev.turn, side_to_move: ev.side, step: turnChanged ? null : turn.step, v: ev.id };
       }
       const t = ev.payload && ev.payload.template;
       if (ev.kind === "template-placed" || ev.kind === "template-moved") {
@@ -72,8 +68,7 @@
       } else if (ev.kind === "template-removed") {
         dropTemplate(t.id, ev.id);
       } else {
-        // A frame of the map's view (live.js, data-live-view="map") carries the units it touched, as of
-        // `as_of_event` (read when it was rendered, maybe after newer events); one too big, only the changes.
+        // The map's frame (live.js) carries its units as of `as_of_event`; one too big, only its changes.
         const changes = (Array.isArray(ev.payload?.changes) ? ev.payload.changes : []).filter((c) => c && c.unit !== undefined && c.field && "after" in c);
         const unknown = Array.isArray(ev.units)
           ? applyTo(ev.units, Math.max(ev.id, Number(ev.as_of_event) || 0), changed, (u) => u.id, (u, item) => ({ ...u, ...item }))
@@ -92,7 +87,7 @@
       templates.set(t.id, { ...t });
       emit({ templates: true, template: t.id });
     };
-    // Removed as of event `version`: a template older than it goes, and a late "moved" never revives it.
+    // Removed as of event `version`: a template older goes, a late "moved" never revives it.
     const dropTemplate = (id, version) => {
       removed.set(id, Math.max(removed.get(id) || 0, version));
       if (templates.get(id)?.version < version && templates.delete(id)) emit({ templates: true, template: id });
