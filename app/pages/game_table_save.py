@@ -2,11 +2,14 @@
 drawn (its terrain, its objectives and each placed stand's place), and the server writes what differs from the
 game as the API would (one edit of the game over the version the page holds, then each stand moved over its own
 version), the first refusal stopping the rest (what was saved before it stays saved). Its answer is the Save
-panel's message (`_game_table_said.html`) and, out of band, the versions the page's next save goes over."""
+panel's message (`_game_table_said.html`) and, out of band, the versions the page's next save goes over. A save
+stops between two stands once it has spent its CPU budget (table_save_cpu_seconds) and answers what it saved with
+a carry-on request the page sends by itself over the versions answered (each stand saved once; one act each)."""
 
 from __future__ import annotations
 
 import math
+import time
 from typing import Annotated, Any
 
 from fastapi import Request
@@ -101,8 +104,16 @@ def _plain(value: Any) -> JsonValue:
     return value
 
 
-def _said(request: Request, message: str, status: int, saved: Versions | None) -> Response:
-    context = {"message": message, "good": status < 400, "table_saved": saved.model_dump() if saved else None}
+def _said(
+    request: Request, message: str, status: int, saved: Versions | None, carry_on: int | None = None
+) -> Response:
+    """The Save panel's message; `carry_on`, the game whose save the page carries on by itself (budget spent)."""
+    context = {
+        "message": message,
+        "good": status < 400,
+        "table_saved": saved.model_dump() if saved else None,
+        "carry_on": carry_on,
+    }
     return templates.TemplateResponse(request, "_game_table_said.html", context, status_code=status)
 
 
@@ -133,7 +144,9 @@ async def save_table(
     game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     """The referee's Save the table: the terrain and objectives in one edit of the game over the version the page
-    holds (a stale one refused), then each stand whose place differs from the game's moved over its version."""
+    holds (a stale one refused), then each stand whose place differs from the game's moved over its version,
+    stopping between two stands once the request has spent its CPU budget (the page's carry-on saves the rest)."""
+    started = time.process_time()
     editing = table_editor(request, session, settings, game_id)
     if isinstance(editing, Refused):
         return _said(request, f"Not saved: {editing.clause}.", editing.status, None)
@@ -180,10 +193,12 @@ async def save_table(
         held = held.model_copy(update={"version": game.version})
         done += 1
     units = {u.pk: u for u in units_service.list_units(session, game_id)}
-    for place in posted.stands:
-        unit = units.get(place.id)
-        if unit is None or not _moved(unit, place):
-            continue
+    moving = [p for p in posted.stands if p.id in units and _moved(units[p.id], p)]
+    for n, place in enumerate(moving):
+        unit = units[place.id]
+        if n and time.process_time() - started >= settings.table_save_cpu_seconds:
+            said = f"Saved {n} of {len(moving)} stands: saving the rest..."
+            return _said(request, said, 200, held, carry_on=game_id)
         if (
             str(place.id) not in held.stands
         ):  # the page renders every stand's version: a move over none is stale
