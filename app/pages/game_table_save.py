@@ -198,7 +198,7 @@ async def save_table(
         unit = units[place.id]
         if n and time.process_time() - started >= settings.table_save_cpu_seconds:
             said = f"Saved {n} of {len(moving)} stands: saving the rest..."
-            return _said(request, said, 200, held, carry_on=game_id)
+            return _said(request, said, 202, held, carry_on=game_id)  # 202: the rest still to come
         if (
             str(place.id) not in held.stands
         ):  # the page renders every stand's version: a move over none is stale
