@@ -193,11 +193,11 @@ async def save_table(
         held = held.model_copy(update={"version": game.version})
         done += 1
     units = {u.pk: u for u in units_service.list_units(session, game_id)}
-    moving = [p for p in posted.stands if p.id in units and _moved(units[p.id], p)]
-    for n, place in enumerate(moving):
+    changed = [p for p in posted.stands if p.id in units and _moved(units[p.id], p)]
+    for n, place in enumerate(changed):
         unit = units[place.id]
         if n and time.process_time() - started >= settings.table_save_cpu_seconds:
-            said = f"Saved {n} of {len(moving)} stands: saving the rest..."
+            said = f"Saved {n} of {len(changed)} stands: saving the rest..."
             return _said(request, said, 202, held, carry_on=game_id)  # 202: the rest still to come
         if (
             str(place.id) not in held.stands
