@@ -1,6 +1,6 @@
-// The helpers the page scripts share, written once: `humanise` says an identifier in words, as
-// app/pages/templates.py does; `partOf` parses a part the server drew to its first element, `readText` fetches
-// a part's markup and `read` the part, `draw` puts one in `el` keeping the pieces equal to the old (a finger or
+// The helpers the page scripts share, written once: `humanise` says an identifier in words (as
+// app/pages/templates.py does); `partOf` parses a part the server drew to its first element; `readText` reads
+// a part's markup, `read` the part; `draw` puts one in `el` keeping the pieces equal to the old (a finger or
 // the focus on them stays); `escapeHtml` makes words safe in Leaflet's markup. No script builds an element.
 (() => {
   const humanise = (s) => (s === "sos" ? "SOS" : String(s || "").replace(/[-_]/g, " ").replace(/^./, (c) => c.toUpperCase()));

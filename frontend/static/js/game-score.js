@@ -28,9 +28,10 @@
   const fill = () => document.querySelector("[data-end-settle]:not([data-contested])") && (last ? swap(last) : read());
   document.addEventListener("firestep:board-updated", fill);
   document.addEventListener("toggle", (e) => e.target.matches("[data-end-game][open]") && fill(), true);
-  // "Yes, end the game" once none is contested (result.end_refusal); the map's objectives drawn anew.
+  // "Yes, end the game" once none is contested (result.end_refusal); the map's objectives drawn anew once the
+  // panels are painted (the chip's words first, then the map's work: a call reached the other page later).
   document.addEventListener("htmx:oobAfterSwap", ({ detail: { target } }) => {
-    if (target?.matches?.("[data-objective-cards]")) document.dispatchEvent(new Event("firestep:score"));
+    if (target?.matches?.("[data-objective-cards]")) requestAnimationFrame(() => document.dispatchEvent(new Event("firestep:score")));
     if (!target?.matches?.("[data-end-settle]")) return;
     for (const y of document.querySelectorAll("[data-end-game] [data-end-confirm]")) {
       const s = y.closest("[data-end-game]").querySelector("[data-end-settle][data-contested]");
