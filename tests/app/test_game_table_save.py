@@ -199,8 +199,9 @@ def test_a_save_of_every_stand_stops_at_its_cpu_budget_and_the_page_carries_on(
     assert is_one_sentence(said) and len(said) <= MAX_DETAIL
     # The carry-on: posted by the page on its own, as its Save button (the same fields, the versions answered).
     assert re.search(
-        rf'<span hidden data-save-table hx-post="{url}" hx-trigger="load" hx-target="\[data-file-message\]" '
-        r'hx-include="#scn-game-saved" hx-params="saved">',
+        rf'<span hidden data-save-table hx-post="{url}" hx-target="\[data-file-message\]" '
+        r'hx-include="#scn-game-saved" hx-params="saved" hx-sync="#scn-objective-panel:queue all" '
+        r'hx-trigger="load">',
         first.text,
     )
     held, answers = saved_of(first.text), [first]
