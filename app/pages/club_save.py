@@ -32,7 +32,7 @@ from app.pages.common import not_found, organiser_refusal
 from app.pages.counter_editor import editor_context, takes_club
 from app.pages.seats import game_seat
 from app.pages.templates import templates
-from app.sentences import error_words, field_names
+from app.sentences import MAX_DETAIL, error_words, field_names, sentence, short
 from app.services import acts
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
@@ -217,9 +217,18 @@ def detail(e: Exception) -> tuple[str, str]:
 
 
 def refusal(e: Exception, doing: str = "saved") -> str:
-    """The refusal in one sentence naming its field: `Not saved: sides.defender.forces.9.state.attack: …`."""
+    """The refusal in one sentence naming its field: `Not saved: sides.defender.forces.9.state.attack: …`,
+    within MAX_DETAIL: a long path named by its innermost parts (`…coordinates.0`: session 22's hostile pass
+    read 125 characters of a polygon's), then pydantic's words cut short."""
     field, said = detail(e)
-    return f"Not {doing}: {f'{field}: ' if field else ''}{_lowered(said)}"
+    said = _lowered(said).rstrip(".")
+    head = f"Not {doing}: "
+    parts, room = field.split("."), MAX_DETAIL - len(head) - len(said) - 3  # ": " and the full stop
+    while len(parts) > 1 and len(".".join(parts)) >= room:
+        parts.pop(0)
+    named = ("…" if len(parts) < field.count(".") + 1 else "") + ".".join(parts)
+    text = sentence(f"{head}{named}: {said}" if field else f"{head}{said}")
+    return text if len(text) <= MAX_DETAIL else f"{short(text, MAX_DETAIL - 1)}."
 
 
 def _said(

@@ -12,9 +12,11 @@ import re
 from typing import Any
 
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 
 from app.guard.auth import COOKIE_NAME
-from app.pages.game_table_save import STALE, of_stand
+from app.pages.club_save import refusal
+from app.pages.game_table_save import STALE, PostedTable, of_stand
 from app.sentences import MAX_DETAIL, is_one_sentence
 from tests.app.games.conftest import Game, new_game, start_game
 from tests.csrf import form
@@ -165,6 +167,31 @@ def test_a_stand_s_refusal_stays_one_short_sentence_whatever_its_name() -> None:
     )
     said = of_stand(long_name, refused)
     assert len(said) <= MAX_DETAIL and said.startswith("Plt 2 of 1st Battalion"), said
+
+
+def test_a_table_refused_by_its_shape_is_told_in_one_short_sentence_naming_the_field() -> None:
+    """A polygon of 19,991 corners was "Not saved: terrain.features.0.geometry.Polygon.coordinates.0: list should
+    have at most 1000 items after validation, not 19991" (125 characters, no full stop: session 22's hostile
+    pass): the path is named by its innermost parts, in one sentence within MAX_DETAIL."""
+    ring = [[float(i % 100), float(i // 100 % 100)] for i in range(19_990)] + [[0.0, 0.0]]
+    wood = {
+        "type": "Feature",
+        "properties": {"kind": "woods"},
+        "geometry": {"type": "Polygon", "coordinates": [ring]},
+    }
+    table = {
+        "terrain": {"type": "FeatureCollection", "features": [wood]},
+        "table_objectives": {"type": "FeatureCollection", "features": []},
+        "stands": [],
+    }
+    try:
+        PostedTable.model_validate_json(json.dumps(table))
+    except ValidationError as e:
+        said = refusal(e)
+    assert is_one_sentence(said), said
+    assert said.startswith("Not saved: …") and "coordinates.0: list should have at most 1000 items" in said, (
+        said
+    )
 
 
 def test_a_save_of_every_stand_stops_at_its_cpu_budget_and_the_page_carries_on(
