@@ -130,8 +130,12 @@ def refusal(
     told = one_sentence(BY_ID.sub(r"this \1", detail), detail)
     if status == 403 and field == "x-csrftoken":  # a page open since before its token changed
         said = STALE_PAGE
-    elif status == 409 and isinstance(current, dict) and isinstance(current.get("allowed_now"), list | tuple):
-        said = told  # the rules of play refused it: their sentence, not a stale write's
+    elif (
+        status == 409
+        and isinstance(current, dict)
+        and (isinstance(current.get("allowed_now"), list | tuple) or current.get("status") == "finished")
+    ):
+        said = told  # the rules of play refused it, or the game is over: their sentence, not a stale write's
     elif status == 422 and any(
         e["type"] != "value_error" or e["loc"][:1] == ["header"] for e in errors or []
     ):

@@ -159,7 +159,9 @@ def rules_of_play(
         units = list_units(session, unit.game_id)
     whose = side or (unit.side if unit is not None else None)
     refused = turn.refusal(game.status, game.period, position(game), action, whose, unit, units)
-    return _overridden(game, viewer, refused or over(game.status, action), override)
+    return _overridden(
+        game, viewer, refused or over(game.status, action), override and not _result_stands(game)
+    )
 
 
 def plan_of_play(session: Session, game: Game, viewer: Viewer, side: str) -> None:
@@ -178,7 +180,14 @@ def roll_refused(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> 
 
 def roll_of_play(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> Overridden | None:
     """The rules of play of a roll: a 409 naming the step, or the record of the referee's override."""
-    return _overridden(game, viewer, roll_refused(game, viewer, roll, snapshot), roll.override)
+    refused = roll_refused(game, viewer, roll, snapshot) or over(game.status, "roll")
+    return _overridden(game, viewer, refused, roll.override and not _result_stands(game))
+
+
+def _result_stands(game: Game) -> bool:
+    """A finished game's result stands: no override of the referee's changes its table (session 23's hostile
+    pass moved a stand, put a marker on one and added a unit after the end, each over `override`)."""
+    return game.status == "finished"
 
 
 def _overridden(game: Game, viewer: Viewer, refused: str | None, override: bool) -> Overridden | None:
@@ -206,7 +215,13 @@ def conflict(game: Game, refused: str) -> Conflict:
             if step
             else None,
             "allowed_now": turn.allowed_now(game.status, game.period, position(game)),
-            "override": 'the referee may do it anyway with "override": true; the log shows the override',
+            **(
+                {}
+                if _result_stands(game)
+                else {
+                    "override": 'the referee may do it anyway with "override": true; the log shows the override'
+                }
+            ),
         },
     )
 

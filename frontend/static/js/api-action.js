@@ -11,9 +11,9 @@
   // A refusal in the notices' words, else `fallback` where nothing answered.
   const refusal = (result, fallback) => (result?.status ? window.firestepExplain(result.status, result.data) : fallback);
   const mayOverride = (why) => window.confirm(`${why}\n\nDo it anyway as the referee? The log will show the override.`);
-  // A refusal by the rules of play (what is allowed now said) is sent `again` with override once confirmed.
+  // A refusal the server says the referee may override (`current.override`) is sent `again` once confirmed.
   const overridden = async (result, again) =>
-    (result.status === 409 && Array.isArray(result.data?.current?.allowed_now) && mayOverride(result.data.detail) ? again() : result);
+    (result.status === 409 && result.data?.current?.override && mayOverride(result.data.detail) ? again() : result);
   window.firestepApi = Object.freeze({ failed, refusal, mayOverride, overridden });
   const answer = async ({ done, into }, data) => {
     const part = await window.firestepDom.read(done.replace("{event}", data.event_id));

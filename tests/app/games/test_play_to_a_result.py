@@ -331,3 +331,33 @@ def test_a_finished_games_board_names_no_side_to_move(sqlite_client: TestClient)
     sqlite_client.cookies.clear()
     assert "Game over" in board and "to move</span>" not in board
     assert '<span class="turn-big">Ended in turn 1</span>' in board
+
+
+def test_no_override_of_the_referee_changes_a_finished_games_table(sqlite_client: TestClient) -> None:
+    """Session 23's hostile pass: after the end the referee's `override` still put a marker on a stand, moved one,
+    renamed one and added a unit (each 200, logged), and the result is scored from the table as it stands."""
+    c = sqlite_client
+    g = new_game(c)
+    start_game(c, g)
+    stand = a_stand(c, g, "attacker", "infantry-platoon")
+    finish(c, g)
+    api = f"/api/v1/games/{g.id}"
+    before = c.get(f"{api}/result", headers=g.referee).json()
+    events = len(c.get(f"{api}/events", headers=g.referee).json())
+    version = c.get(f"{api}/units/{stand['id']}", headers=g.referee).json()["version"]
+    for method, path, body in (
+        ("POST", f"units/{stand['id']}/markers", {"delta": 1}),
+        ("POST", f"units/{stand['id']}/move", {"x": 33.0, "y": 44.0, "version": version}),
+        ("PUT", f"units/{stand['id']}", {"version": version, "name": "Renamed after the end"}),
+        ("POST", "units", {"side": "attacker", "name": "Late", "level": "stand"}),
+    ):
+        r = c.request(method, f"{api}/{path}", headers=g.referee, json={**body, "override": True})
+        assert r.status_code == 409, (path, r.status_code, r.text)
+        assert r.json()["detail"] == "The game is over: nothing on the table changes any more.", path
+        assert "override" not in r.json()["current"], path  # not offered where it cannot be had
+    # A player is told the game is over, not to try again as after another device's change (which it said).
+    late = c.post(f"{api}/turn/advance", headers=g.attacker, json={"version": version})
+    assert late.status_code == 409 and late.json()["said"] == late.json()["detail"], late.text
+    assert late.json()["detail"].startswith("The game is over")
+    assert len(c.get(f"{api}/events", headers=g.referee).json()) == events
+    assert c.get(f"{api}/result", headers=g.referee).json() == before
