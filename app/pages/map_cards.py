@@ -18,8 +18,11 @@ from app.core.routing import Router
 from app.data.bounded import INT32_MAX
 from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
+from app.pages.game_record import Record
 from app.pages.seats import game_page
 from app.pages.templates import humanise, rule_state
+from app.services import events as events_service
+from app.services import undo as undo_service
 from app.services import unit_names
 from app.services import units as units_service
 from app.services.card import MarkerOffer, formations, marker_offers, move_refusals
@@ -60,6 +63,10 @@ class StandHead:
     # one the seat may never play is not drawn, one refused for now is greyed with the pipeline's sentence.
     marker_acts: tuple[MarkerOffer, ...] = ()
     markers_api: str = ""  # where its marker buttons write (POST, through the outbox: api-action.js)
+    # Its newest move or marker the seat may take back now (app.services.undo.card_undo): where the Undo writes
+    # and its words ("Undo: moved 25 cm"), else "" (session 23's newcomer moved a stand and found no Undo).
+    undo_api: str = ""
+    undo_label: str = ""
 
     def context(self) -> dict[str, object]:
         """The context `_stand_head.html` renders."""
@@ -90,6 +97,11 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     read_now = (units, snapshot_of(session, game, units))
     marker_acts = marker_offers(session, game, viewer, u.pk, read_now)
     refused = move_refusals(session, game, viewer, u.pk, read_now) if acts and own else {}
+    undone = undo_service.card_undo(session, game, viewer, u.pk) if acts else None
+    if undone is not None:
+        names = {i: n[1] for i, n in unit_names.names(units).items()}
+        record = Record(names, {x.pk: x for x in units}, rules_of(game))
+        what = record.entry(events_service.event_dict(undone, events_service.roles_of(viewer))).what
     return StandHead(
         unit_id=u.pk,
         name=plain or short,
@@ -109,6 +121,8 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
         move_refused=refused.get(u.pk, ""),
         marker_acts=tuple(marker_acts) if acts and marker else (),
         markers_api=f"/api/v1/games/{game.pk}/units/{u.pk}/markers",
+        undo_api=f"/api/v1/games/{game.pk}/events/{undone.pk}/undo" if undone is not None else "",
+        undo_label=f"Undo: {what}" if undone is not None else "",
     )
 
 

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
+from app.core.touched import touched_units
 from app.data.changes import GameSet, LoggedChange, SideSet, UnitCounted, read_changes
 from app.data.models import Event, Game
 from app.errors import Conflict, Forbidden, sentence
 from app.services.events import (
     ROLL_KINDS,
+    event_dict,
     get_event,
     last_roll_id,
     newest_event_id,
     record,
     reversed_ids,
+    roles_of,
     view,
 )
 from app.services.games import bump_game, game_field, game_state
@@ -120,6 +123,31 @@ def undo_refused(session: Session, game: Game, viewer: Viewer, ev: Event) -> str
     """Why `viewer` may not undo `ev` now in the card's one sentence, or "" where the card offers its Undo."""
     refused = undo_refusal(session, game, viewer, ev)
     return "" if refused is None else sentence(str(getattr(refused, "message", refused)))
+
+
+# What a stand's card takes back (app.pages.map_cards): its Move and its marker buttons' writes.
+CARD_UNDOES = ("move", "marker")
+CARD_LOOKS_BACK = 200  # events since the last roll a card reads at most for its stand's newest act
+
+
+def card_undo(session: Session, game: Game, viewer: Viewer, unit_id: int) -> Event | None:
+    """The stand's newest act since the last roll when it is a move or a marker `viewer` may take back now
+    (`undo_refusal`'s one answer), for its card's Undo; None where its newest is another act, or none."""
+    after = last_roll_id(session, game.pk)
+    newest = session.exec(
+        select(Event)
+        .where(Event.game_id == game.pk, col(Event.id) > after)
+        .order_by(col(Event.id).desc())
+        .limit(CARD_LOOKS_BACK)
+    ).all()
+    gone = reversed_ids(session, game.pk)
+    for ev in newest:
+        if ev.kind == "undo" or ev.pk in gone or not viewer.sees(ev.visibility):
+            continue
+        if unit_id in touched_units(event_dict(ev, roles_of(viewer))):
+            offered = ev.kind in CARD_UNDOES and undo_refusal(session, game, viewer, ev) is None
+            return ev if offered else None
+    return None
 
 
 def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:

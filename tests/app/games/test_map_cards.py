@@ -169,3 +169,46 @@ def test_a_template_s_card_writes_its_turn_and_removal_and_the_turn_chip_says_th
     assert turned.status_code == 200 and turned.json()["template"]["rotation"] == 15.0, turned.text
     part = html.unescape(card(client, g, g.attacker, f"templates/{tid}/card")[1])
     assert '{"rotation": 60.0}' in part
+
+
+def test_the_head_offers_the_undo_of_the_stand_s_newest_move_or_marker_the_seat_may_take_back(
+    client: TestClient,
+) -> None:
+    """Session 23's newcomer moved a stand and put a marker on one, and the card offered no Undo (only the referee's
+    log did): the head offers the stand's newest move or marker where the undo pipeline would take it back for
+    this seat (app.services.undo: a player's own, back to the last roll), in the log's words, and nothing of
+    the seat's own once another's act stands over it."""
+    g = new_game(client)
+    start_game(client, g)
+    mine = first(units(client, g), "attacker", "rifle-platoon")
+    api = f"/api/v1/games/{g.id}"
+
+    def undo_of(seat: dict[str, str]) -> tuple[str, str] | None:
+        head = card(client, g, seat, f"units/{mine['id']}/head")[1]
+        found = re.search(r'<button[^>]*data-stand-undo data-api="([^"]+)" data-body="\{\}">([^<]+)<', head)
+        return (found.group(1), html.unescape(found.group(2))) if found else None
+
+    assert undo_of(g.attacker) is None and undo_of(g.referee) is None  # nothing done to it yet
+    moved = client.post(
+        f"{api}/units/{mine['id']}/move",
+        headers=g.referee,
+        json={"x": mine["x"] + 10, "y": mine["y"], "facing_deg": 90, "override": True},
+    )
+    assert moved.status_code == 200, moved.text
+    # The referee's move: the referee's to take back, not the attacker's (a player undoes only its own).
+    assert undo_of(g.referee) == (f"{api}/events/{moved.json()['event_id']}/undo", "Undo: moved 10 cm")
+    assert undo_of(g.attacker) is None
+    marked = client.post(f"{api}/units/{mine['id']}/markers", headers=g.attacker, json={"delta": 1})
+    assert marked.status_code == 200, marked.text
+    offered = undo_of(g.attacker)
+    assert offered is not None and offered[1] == "Undo: +1 suppression", offered
+    # Its tap is the undo pipeline's: taken back, the move under it is offered again to the referee.
+    assert client.post(offered[0], headers=g.attacker, json={}).status_code == 200
+    assert undo_of(g.attacker) is None
+    assert undo_of(g.referee) == (f"{api}/events/{moved.json()['event_id']}/undo", "Undo: moved 10 cm")
+    # A later act of another seat stands over the attacker's own: nothing under it is offered to the attacker.
+    again = client.post(f"{api}/units/{mine['id']}/markers", headers=g.attacker, json={"delta": 1})
+    assert again.status_code == 200 and undo_of(g.attacker) is not None
+    theirs = client.post(f"{api}/units/{mine['id']}/markers", headers=g.defender, json={"delta": 1})
+    assert theirs.status_code == 200, theirs.text
+    assert undo_of(g.attacker) is None and undo_of(g.defender) is not None
