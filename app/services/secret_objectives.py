@@ -103,6 +103,16 @@ def give(
     held = [r for r in rows(session, [game.pk]) if r.side == side]
     if len(held) >= PLAN_CAPACITY:
         raise RulesError("objective", f"a side holds at most {PLAN_CAPACITY} secret objectives")
+    # A give sent twice (a double tap, a replay, two devices) kept twice scored one objective twice (session
+    # 23's hostile pass): a side's secret objectives are told apart by their names.
+    name = str((feature.get("properties") or {}).get("name") or "").strip()
+    if name and any(
+        str(r.feature.get("properties", {}).get("name", "")).strip().casefold() == name.casefold()
+        for r in held
+    ):
+        raise RulesError(
+            "name", f"the {side} already holds a secret objective of that name: give this one another"
+        )
     body = {**feature, "id": f"secret-{secrets.token_hex(4)}"}
     body["properties"] = {**(feature.get("properties") or {}), SECRET: side}
     others = [o.as_geojson() for o in public] + [r.feature for r in rows(session, [game.pk])]

@@ -55,6 +55,10 @@ def test_a_secret_objective_is_sealed_unseen_scored_revealed_and_verified(client
     )
     assert patched.status_code == 422 and "secret_to" in patched.text
     assert re.fullmatch(r"secret-[0-9a-f]{8}", hill)  # drawn: no number to count the side's secrets by
+    # Sent again (a double tap, a replay, another device): refused by its name, not kept twice to score twice.
+    again = client.post(give, headers=g.referee, json={"side": "attacker", "objective": HILL})
+    assert again.status_code == 422 and again.json()["field"] == "name", again.text
+    assert "already holds a secret objective of that name" in again.json()["detail"]
     # A rule set keeping its own score (Vimy Ridge's) would never score one: refused (the hostile pass: 201).
     vimy = new_game(client, {"name": "Vimy", "ruleset": "vimy-ridge"})
     given = f"/api/v1/games/{vimy.id}/objectives/secret"
