@@ -105,11 +105,8 @@ def give(
         raise RulesError("objective", f"a side holds at most {PLAN_CAPACITY} secret objectives")
     # A give sent twice (a double tap, a replay, two devices) kept twice scored one objective twice (session
     # 23's hostile pass): a side's secret objectives are told apart by their names.
-    name = str((feature.get("properties") or {}).get("name") or "").strip()
-    if name and any(
-        str(r.feature.get("properties", {}).get("name", "")).strip().casefold() == name.casefold()
-        for r in held
-    ):
+    name = _name_of(feature)
+    if name and any(_name_of(r.feature) == name for r in held):
         raise RulesError(
             "name", f"the {side} already holds a secret objective of that name: give this one another"
         )
@@ -121,6 +118,12 @@ def give(
     store(session, [game.pk], {side: [body]})
     session.flush()
     return str(body["id"])
+
+
+def _name_of(feature: Mapping[str, Any]) -> str:
+    """An objective's name as two are told apart (its case and outer spaces aside)."""
+    properties = feature.get("properties")
+    return str(properties.get("name") or "").strip().casefold() if isinstance(properties, Mapping) else ""
 
 
 def seal(session: Session, game: Game) -> None:
