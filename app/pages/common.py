@@ -68,7 +68,9 @@ def error_message(e: Exception) -> str:
         # be ..."), a union's by its field; one sentence (each error joined was none: the page's generic one).
         first = e.errors()[0]
         names = field_names(first.get("loc") or ())
-        return f"{humanise(names[-1]) if names else 'Value'}: {error_words(first)}"
+        said = f"{humanise(names[-1]) if names else 'Value'}: {error_words(first)}"
+        # A union's every tag named ran to 221 characters (session 23's hostile pass): the page's choices offer them.
+        return said if len(said) <= REFUSAL_MAX else said.rsplit(": give ", 1)[0][:REFUSAL_MAX]
     if isinstance(e, NotFoundError | Conflict | Forbidden | Unauthorized):
         return str(e.message)
     return str(e)

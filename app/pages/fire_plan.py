@@ -345,7 +345,10 @@ def write_plan(
             turns.plan_of_play(session, game, viewer, side)
             fireplans.lock_plan(session, game, side, viewer.role)
     elif action.startswith("remove-"):
-        item_id = int(action.removeprefix("remove-"))
+        number = action.removeprefix("remove-")
+        if not number.isdecimal() or len(number) > 10:  # Python's words ("invalid literal for int()") were shown
+            raise RulesError("action", "remove an item by its number on the plan")
+        item_id = int(number)
         viewer.require_side(side, "write the fire plan")
         with game_write(session, game_id) as game:
             turns.plan_of_play(session, game, viewer, side)

@@ -1,0 +1,29 @@
+"""The fire-plan page's own post (app/pages/fire_plan.py): its refusals are the page's one sentence of at most 120
+characters naming the field, never Python's words (session 23's hostile pass)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from fastapi.testclient import TestClient
+
+from app.guard.auth import COOKIE_NAME
+from app.sentences import MAX_DETAIL
+from tests.app.games.conftest import new_game
+from tests.csrf import form
+
+
+def test_a_refused_post_of_the_plan_form_is_one_short_sentence_naming_its_field(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    g = new_game(c)
+    c.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    url = f"/games/{g.id}/fire-plan/attacker"
+    for sent, field in (({"action": "remove-abc"}, "Action: "), ({"kind": "barrage"}, "Item: ")):
+        r = c.post(url, data=form(c, sent), headers={"HX-Request": "true"})
+        said = re.search(r'<div class="errors" role="alert"><p>([^<]*)</p>', r.text)
+        assert said is not None, r.text[:400]
+        words = html.unescape(said.group(1))
+        assert words.startswith(field) and len(words) <= MAX_DETAIL and "int()" not in words, words
