@@ -218,11 +218,13 @@ def detail(e: Exception) -> tuple[str, str]:
 
 def refusal(e: Exception, doing: str = "saved") -> str:
     """The refusal in one sentence naming its field: `Not saved: sides.defender.forces.9.state.attack: …`,
-    within MAX_DETAIL: a long path named by its innermost parts (`…coordinates.0`: session 22's hostile pass
-    read 125 characters of a polygon's), then pydantic's words cut short."""
+    within MAX_DETAIL: its words in brackets left out, then a long path named by its innermost parts
+    (`…coordinates.0`: session 22's hostile pass read 125 characters of a polygon's), then its words cut short."""
     field, said = detail(e)
     said = _lowered(said).rstrip(".")
     head = f"Not {doing}: "
+    if len(head) + len(field) + len(said) + 3 > MAX_DETAIL:  # the words in brackets go first ("(its extent…)")
+        said = re.sub(r" \([^()]*\)", "", said)
     parts, room = field.split("."), MAX_DETAIL - len(head) - len(said) - 3  # ": " and the full stop
     while len(parts) > 1 and len(".".join(parts)) >= room:
         parts.pop(0)

@@ -59,13 +59,18 @@ def test_the_terrain_posted_is_answered_by_its_list_and_a_pieces_problem_refused
     for geometry, said in (
         (OFF, "That woods goes off the table: every point must be on the 120 by 180 cm table."),
         (BOW, "That woods crosses itself: draw its outline without crossing."),
+        # A name that is not words (session 23's hostile pass: a posted {"a": [[1]]} was listed as Python wrote it).
+        (BOX, "Terrain properties: name: give the piece's name as words of at most 100 characters."),
         # A shape the format does not draw, named with the ones it does (was: "That value is not allowed here.").
         (
             {"type": "Point", "coordinates": [10, 10]},
             "Terrain geometry: its type Point is not taken here: give Polygon, MultiPolygon or LineString.",
         ),
     ):
-        refused = c.post(f"{NEW}/terrain", data=form(c, {"terrain": collection(feature("woods", geometry))}))
+        named = {"name": {"a": [[1]]}} if "name" in said else {}
+        refused = c.post(
+            f"{NEW}/terrain", data=form(c, {"terrain": collection(feature("woods", geometry, **named))})
+        )
         assert refused.status_code == 422 and refused.headers[NOTICE_HEADER] == said
         assert len(said) <= 120
         assert [f["properties"]["kind"] for f in page_doc(c, PAGE)["terrain"]["features"]] == [
