@@ -223,7 +223,9 @@ def refusal(e: Exception, doing: str = "saved") -> str:
     field, said = detail(e)
     said = _lowered(said).rstrip(".")
     head = f"Not {doing}: "
-    if len(head) + len(field) + len(said) + 3 > MAX_DETAIL:  # the words in brackets go first ("(its extent…)")
+    if (
+        len(head) + len(field) + len(said) + 3 > MAX_DETAIL
+    ):  # the words in brackets go first ("(its extent…)")
         said = re.sub(r" \([^()]*\)", "", said)
     parts, room = field.split("."), MAX_DETAIL - len(head) - len(said) - 3  # ": " and the full stop
     while len(parts) > 1 and len(".".join(parts)) >= room:

@@ -346,7 +346,9 @@ def write_plan(
             fireplans.lock_plan(session, game, side, viewer.role)
     elif action.startswith("remove-"):
         number = action.removeprefix("remove-")
-        if not number.isdecimal() or len(number) > 10:  # Python's words ("invalid literal for int()") were shown
+        if (
+            not number.isdecimal() or len(number) > 10
+        ):  # Python's words ("invalid literal for int()") were shown
             raise RulesError("action", "remove an item by its number on the plan")
         item_id = int(number)
         viewer.require_side(side, "write the fire plan")
