@@ -9,7 +9,7 @@
   const { createMap, addPanes, frame } = window.firestepTableDrawing;
   const [W, LEN, { game, role }] = [Number(root.dataset.width), Number(root.dataset.length), root.dataset];
   const island = (id) => JSON.parse(document.getElementById(id).textContent);
-  const [sizes, names] = [island("map-sizes"), island("map-names")];
+  const sizes = island("map-sizes");
   const { marker } = island("map-state"); // the rule set's counter the markers move, drawn on a stand and its label
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
@@ -18,11 +18,8 @@
   // What to do next ("Tap where … goes."): an instruction, in the notices' plain style, never a refusal's.
   const tell = (text) => (notice ? notice(text, false, { key: "instruction", tone: "info" }) : null);
   const api = `/api/v1/games/${game}`;
-  const nameOf = (u) => (names[u.id] ? names[u.id] : { full: u.name, short: u.name });
-  // Each read of the units brings the names anew (a unit added, or renamed beside another) for the labels.
-  const learnNames = (units) => (units || []).forEach((u) => {
-    if (u.short_name) names[u.id] = { ...names[u.id], full: u.full_name || u.short_name, short: u.short_name };
-  });
+  // A unit's names are its units list's (read anew as a unit is added); a frame's units carry none: kept.
+  const nameOf = (u) => ({ short: u.short_name, full: u.full_name, plain: u.plain_name });
   const clamp = (v, most) => Number(Math.max(0, Math.min(most, v)).toFixed(2));
   const onTheTable = ([x, y]) => [clamp(x, W), clamp(y, LEN)];
   const mapChanged = () => window.dispatchEvent(new CustomEvent("firestep:map-changed"));
@@ -451,7 +448,6 @@
   const readTable = async (withUnits) => {
     const state = await getJson(`${api}/state`);
     const units = withUnits ? await getJson(`${api}/units`) : null;
-    learnNames(units);
     model.setState(state, units);
   };
   let loading = null;
