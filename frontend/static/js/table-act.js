@@ -5,8 +5,7 @@
 (() => {
   const start = () => {
     const m = window.firestepMap;
-    if (!m || m.acting) return;
-    m.acting = true;
+    if (!m) return;
     const { section, model, notice, refusal, failed, send, root } = m;
     const { partOf, read } = window.firestepDom;
     const say = (...a) => (window.firestepNotice || notice)(...a);
@@ -152,6 +151,5 @@
     // A write from the card (api-action.js: the referee changed the game's reading): the answer asked again.
     document.addEventListener("firestep:refresh", () => { if (play && !play.done && play.part && !data().targetMarks) ask(data().playUrl); });
   };
-  if (window.firestepMap) start();
-  window.addEventListener("firestep:map-ready", start);
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

@@ -5,8 +5,7 @@
 (() => {
   const start = () => {
     const m = window.firestepMap;
-    if (!m || m.docking) return;
-    m.docking = true;
+    if (!m) return;
     const { model, leaflet: map, toLL, root, screenPoint, onTable } = m;
     const panel = document.querySelector("[data-map-panel]");
     const chip = document.querySelector("[data-score-chip]");
@@ -100,6 +99,5 @@
     }).observe(canvas);
     m.placeCard = place;
   };
-  if (window.firestepMap) start();
-  window.addEventListener("firestep:map-ready", start);
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

@@ -60,7 +60,6 @@
     table.fit({ paddingTopLeft: [card, top], paddingBottomRight: [8, 8] }, 1);
     showLabels();
   };
-  const svgOf = () => map.getPane("cloth").querySelector("svg");
 
   const panel = document.querySelector("[data-map-panel]");
   let panelShows = null;
@@ -112,8 +111,6 @@
     clear(standLayers, layers.stands, layers.labels);
     for (const u of model.units.values()) drawStand(u);
     if (map.hasLayer(layers.labels)) declutter();
-    const svg = svgOf();
-    if (svg) svg.dataset.stands = String(standLayers.size);
   };
   const showLabels = () => {
     const on = table.labelsOn();
@@ -452,7 +449,7 @@
   };
   let loading = null;
   const load = () => (loading ||= readTable(true).then(() => {
-    const svg = svgOf();
+    const svg = map.getPane("cloth").querySelector("svg");
     if (svg) { svg.dataset.tableMap = ""; svg.dataset.loaded = String(standLayers.size); }
     root.dataset.asOf = String(model.asOf);
     root.dataset.loaded = String(standLayers.size);
@@ -544,5 +541,4 @@
     },
     drawIn, toLL, fromLL, rect, circle, pointObjective: table.pointObjective,
   };
-  window.dispatchEvent(new CustomEvent("firestep:map-ready"));
 })();

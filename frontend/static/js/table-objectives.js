@@ -84,6 +84,5 @@
     draw();
     m.openObjective = openCard;
   };
-  if (window.firestepMap) start();
-  else window.addEventListener("firestep:map-ready", start, { once: true });
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();
