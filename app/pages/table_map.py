@@ -16,6 +16,7 @@ from app.data.models import Game
 from app.deps import GameId, NowDep, SessionDep, SettingsDep
 from app.pages import clock_panel, counters_panel, map_cards
 from app.pages.seats import Seat, game_page
+from app.pages.templates import humanise
 from app.services import counters
 from app.services import events as events_service
 from app.services import templates as table_templates
@@ -30,13 +31,20 @@ router = Router()
 
 
 def map_sizes(rules: GameRules) -> dict[str, Any]:
-    """Base and template sizes from the rule set's table kit, so the map draws true proportions."""
+    """Base and template sizes from the rule set's table kit, so the map draws true proportions, and each
+    template kind's words (the map labels a template with them)."""
     return {
         "bases": {
             k: {"shape": b.shape, "w": b.width_cm, "d": b.depth_cm} for k, b in rules.book.kit.bases.items()
         },
         "templates": {
-            k: {"shape": t.shape, "w": t.width_cm, "d": t.depth_cm, "across": t.across_table}
+            k: {
+                "shape": t.shape,
+                "w": t.width_cm,
+                "d": t.depth_cm,
+                "across": t.across_table,
+                "name": humanise(k),
+            }
             for k, t in rules.book.kit.templates.items()
         },
     }

@@ -35,7 +35,7 @@
     };
     const save = async (target) => {
       const c = doing.choice.dataset, step = doing.step;
-      const got = await fetch(`${api}/units/${c.editUnit}`, { credentials: "same-origin", cache: "no-store" }).catch(() => null);
+      const got = await fetch(`${api}/units/${c.editUnit}`, { cache: "no-store" }).catch(() => null);
       const unit = got && got.ok ? await got.json() : null;
       if (!unit) { notice("The unit could not be read; check the connection."); return; }
       const body = { version: unit.version, [c.editField]: JSON.parse(c.editValue) };

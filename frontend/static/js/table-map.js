@@ -2,7 +2,7 @@
 // of the nearest stand in a finger's reach, a template drags by its label. The table is drawn from the seat's
 // own edge (at the bottom in portrait, on the left in landscape); the referee sees it from the attacker's.
 (() => {
-  const { humanise, escapeHtml, read } = window.firestepDom;
+  const { escapeHtml, read } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
   const canvas = document.querySelector("[data-map-canvas]");
   if (!root || !canvas || !window.L || !window.firestepTableModel || !window.firestepTableDrawing) return;
@@ -170,11 +170,12 @@
     const shape = L.polygon(templateShape(t), { ...drawIn("templates"), className: `tpl ${cls}`, interactive: false }).addTo(layers.templates);
     shape.getElement()?.setAttribute("data-template", String(id));
     const movable = (role === "referee" || role === t.side) && model.turn.status !== "finished";
+    const { name } = sizes.templates[t.kind]; // the server's words (its side's capitalised by map.css)
     const handle = L.marker(toLL([t.x, t.y]), {
-      draggable: movable, autoPan: true, keyboard: false, title: `${humanise(t.kind)} template of the ${t.side}`,
+      draggable: movable, autoPan: true, keyboard: false, title: `${name} template of the ${t.side}`,
       icon: L.divIcon({
         className: `tpl-handle ${cls}`,
-        html: `<span class="tpl-kind">${escapeHtml(humanise(t.kind))}</span><span class="tpl-owner">${humanise(t.side)}</span>`,
+        html: `<span class="tpl-kind">${escapeHtml(name)}</span><span class="tpl-owner">${t.side}</span>`,
         iconSize: [112, 44], iconAnchor: [56, -8], // below its centre: a small template's stands stay in sight
       }),
     }).addTo(layers.handles);
@@ -440,7 +441,7 @@
     if (what.units || what.templates) mapChanged();
   });
 
-  const getJson = (url) => fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
+  const getJson = (url) => fetch(url, { cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
   // The state first, so the units read after it (where asked for) are at least as new as its event id.
   const readTable = async (withUnits) => {
     const state = await getJson(`${api}/state`);

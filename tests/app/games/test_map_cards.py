@@ -6,6 +6,7 @@ field. Their taps are the browser's (tests/frontend/test_map.py, test_map_phone_
 from __future__ import annotations
 
 import html
+import json
 import re
 
 from fastapi.testclient import TestClient
@@ -169,3 +170,17 @@ def test_a_template_s_card_writes_its_turn_and_removal_and_the_turn_chip_says_th
     assert turned.status_code == 200 and turned.json()["template"]["rotation"] == 15.0, turned.text
     part = html.unescape(card(client, g, g.attacker, f"templates/{tid}/card")[1])
     assert '{"rotation": 60.0}' in part
+
+
+def test_the_map_draws_each_template_kind_labelled_in_the_server_s_words(client: TestClient) -> None:
+    """A template's label on the map says its kind as the page's own buttons do (app.pages.templates.humanise,
+    from the rule set's table kit): the map's sizes carry each kind's words, so the script says none itself."""
+    g = new_game(client)
+    status, page = card(client, g, g.attacker, "map", page="")
+    assert status == 200
+    found = re.search(r'<script type="application/json" id="map-sizes">(.+?)</script>', page)
+    assert found is not None
+    kinds = json.loads(html.unescape(found.group(1)))["templates"]
+    assert kinds["artillery"]["name"] == "Artillery" and kinds["light-mortar"]["name"] == "Light mortar"
+    for kind, size in kinds.items():
+        assert f'data-add-template="{kind}">{size["name"]}</button>' in page
