@@ -90,7 +90,6 @@
       const drawn = play === mine || (!play && m.selectedStand() === mine.stand);
       if (drawn) { play = Object.assign(mine, { step: model.turn.step, done: r.data }); picking(false); panel.classList.add("playing"); }
       model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
-      root.dataset.lastApplied = String(r.data.event_id);
       if (!drawn) return;
       actsHtml = ""; // the acts before the roll are not what it leaves
       delete root.dataset.standActs;

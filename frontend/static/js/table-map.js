@@ -51,13 +51,13 @@
   const drawIn = (name) => ({ pane: name, renderer: renderers[name] });
   const layers = Object.fromEntries(["cloth", "terrain", "board", "stands", "templates", "handles", "labels", "ruler"]
     .map((name) => [name, name === "labels" ? L.layerGroup() : L.layerGroup().addTo(map)])); // labels as zoomed
+  // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it.
+  const belowTurn = () => (window.matchMedia("(max-width: 899px)").matches ? 52 : 8);
   const fitTable = () => {
     // A wide screen keeps the details card's column (along the seat's own edge) free of the table.
     const card = canvas.clientWidth >= 1400 ? 416 : 8;
-    // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it.
-    const top = window.matchMedia("(max-width: 899px)").matches ? 52 : 8;
     // Room (1) beyond the table for a card docked over half the screen to leave its stands clear.
-    table.fit({ paddingTopLeft: [card, top], paddingBottomRight: [8, 8] }, 1);
+    table.fit({ paddingTopLeft: [card, belowTurn()], paddingBottomRight: [8, 8] }, 1);
     showLabels();
   };
 
@@ -515,7 +515,7 @@
   const marking = (marks) => (entries) => { marks.clear(); for (const [id, v] of entries || []) marks.set(id, v); restyle(); };
   window.firestepMap = {
     undoEvent, model, sizes, api, role, send, refusal, failed, nameOf, notice, tell, onTable, escapeHtml, section,
-    root, setCover: marking(coverClass),
+    root, belowTurn, setCover: marking(coverClass),
     // While a target is picked: the stands it may not be (id -> why), greyed on the map; none once it stops.
     markTargets: marking(noTarget),
     selectedTemplate: () => selectedTemplate,
