@@ -20,5 +20,5 @@ def names_in_use() -> set[str]:
 
 def test_every_page_event_is_named_once_in_its_list() -> None:
     used = names_in_use()
-    assert {"firestep:event", "firestep:resync", "firestep:map-ready"} <= used  # the walk is not blind
+    assert {"firestep:event", "firestep:resync", "firestep:map-changed"} <= used  # the walk is not blind
     assert used == set(PAGE_EVENTS)

@@ -53,6 +53,11 @@ class UnitFields(BaseModel):
         default=None,
         description="In the list of a game's units: the unit's place in its force tree, in words.",
     )
+    plain_name: str | None = Field(
+        default=None,
+        description="In the list of a game's units: its place in its force spelt out for a stranger "
+        "('2nd platoon, 1st company, 1st battalion').",
+    )
     # UnitOut declares every registered rule set's state fields; a unit answers its own game's only.
     _not_its_rule_sets: frozenset[str] = PrivateAttr(default=frozenset())
 

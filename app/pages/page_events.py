@@ -18,7 +18,6 @@ PAGE_EVENTS: dict[str, str] = {
     "firestep:clock-read": "game-clock.js: a frame too big to carry the clock's panel: htmx reads it (its hx-trigger)",
     "firestep:score": "game-score.js: the score's panels swapped anew (the map's objective cards among them)",
     # The table map (window).
-    "firestep:map-ready": "table-map.js: the map drawn, its API (window.firestepMap) ready",
     "firestep:map-changed": "table-map.js, table-formation.js: a stand, template or marker changed on the map",
     "firestep:map-redraw": "table-map.js: the whole map drawn again",
     "firestep:stand-shown": "table-map.js: a stand's card shown (detail: id, tapped, moved)",

@@ -16,7 +16,8 @@ from app.data.models import Game
 from app.deps import GameId, NowDep, SessionDep, SettingsDep
 from app.pages import clock_panel, counters_panel, map_cards
 from app.pages.seats import Seat, game_page
-from app.services import counters, unit_names
+from app.pages.templates import humanise
+from app.services import counters
 from app.services import events as events_service
 from app.services import templates as table_templates
 from app.services import units as units_service
@@ -30,24 +31,22 @@ router = Router()
 
 
 def map_sizes(rules: GameRules) -> dict[str, Any]:
-    """Base and template sizes from the rule set's table kit, so the map draws true proportions."""
+    """Base and template sizes from the rule set's table kit, so the map draws true proportions, and each
+    template kind's words (the map labels a template with them)."""
     return {
         "bases": {
             k: {"shape": b.shape, "w": b.width_cm, "d": b.depth_cm} for k, b in rules.book.kit.bases.items()
         },
         "templates": {
-            k: {"shape": t.shape, "w": t.width_cm, "d": t.depth_cm, "across": t.across_table}
+            k: {
+                "shape": t.shape,
+                "w": t.width_cm,
+                "d": t.depth_cm,
+                "across": t.across_table,
+                "name": humanise(k),
+            }
             for k, t in rules.book.kit.templates.items()
         },
-    }
-
-
-def names_of(units: list[Any]) -> dict[str, dict[str, str]]:
-    """Names that tell two "Platoon 3"s apart: the company and battalion path of every unit."""
-    plain = unit_names.plain_names(units)
-    return {
-        str(uid): {"full": full, "short": short, "plain": plain[uid]}
-        for uid, (full, short) in unit_names.names(units).items()
     }
 
 
@@ -78,7 +77,6 @@ def map_page(
             # The stream starts after the newest event this device may read; the map's first state read is
             # at least as new, and later frames carry versions, so nothing is missed or rolled back.
             "after": table_templates.last_event_id(session, game_id, roles),
-            "names": names_of(units),
             "result_line": game_result(session, game.pk),  # a finished game's, said first (issue 62)
             "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
             **map_cards.turn_chip(game).context(),

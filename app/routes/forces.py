@@ -93,9 +93,11 @@ def list_units(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[
     read = units_service.reader(games.get_game(session, game_id), viewer)
     units = units_service.list_units(session, game_id)
     # Names depend on the whole force tree (a unit added later can change another's): sent with every list.
-    named = unit_names.names(units)
+    named, plain = unit_names.names(units), unit_names.plain_names(units)
     return [
-        unit_out(u, read).model_copy(update={"full_name": named[u.pk][0], "short_name": named[u.pk][1]})
+        unit_out(u, read).model_copy(
+            update={"full_name": named[u.pk][0], "short_name": named[u.pk][1], "plain_name": plain[u.pk]}
+        )
         for u in units
     ]
 

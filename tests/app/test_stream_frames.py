@@ -70,7 +70,7 @@ def test_a_map_frame_carries_the_units_it_touched_and_the_state_when_the_game_mo
         assert {u["id"] for u in frame["units"]} == changed | {target["id"]}
         for u in frame["units"]:
             read = http.get(f"/api/v1/games/{g.id}/units/{u['id']}", headers=g.defender).json()
-            assert u == {k: v for k, v in read.items() if k not in ("short_name", "full_name")}
+            assert u == {k: v for k, v in read.items() if k not in ("short_name", "full_name", "plain_name")}
         assert all(u["suppression"] >= 1 for u in frame["units"])
         assert "state" not in frame  # stands only: the map keeps its board and turn
         ((_, on_board),) = board.take(1)

@@ -45,6 +45,15 @@ def add_stand(
     return int(response.json()["unit"]["id"])
 
 
+def map_names(page: Any) -> dict[str, dict[str, str]]:
+    """The names the map gives each unit of the game (its units list's), by unit id."""
+    names: dict[str, dict[str, str]] = page.evaluate(
+        "Object.fromEntries([...window.firestepMap.model.units.values()]"
+        ".map((u) => [u.id, window.firestepMap.nameOf(u)]))"
+    )
+    return names
+
+
 def open_map(page: Any, game_id: int) -> None:
     page.goto(f"/games/{game_id}/map")
     expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
@@ -127,7 +136,7 @@ def tap_a_stand_for_its_card(page: Any, game_id: int) -> None:
     page.touchscreen.tap(*tap)
     card = page.locator("[data-panel='stand']")
     expect(card).to_be_visible()
-    names = page.evaluate("JSON.parse(document.getElementById('map-names').textContent)")
+    names = map_names(page)
     expect(card.locator("[data-stand-name]")).to_have_text(names[str(stand["id"])]["plain"])
     # The full name runs from the top of its force down to the platoon: no two stands read alike.
     expect(card.locator("[data-stand-path]")).to_contain_text(names[str(stand["id"])]["full"])
@@ -281,7 +290,7 @@ def test_coverage_per_template_and_one_tap_to_apply(new_page: Any) -> None:
     ).json()["template"]
     expect(page.locator(f"[data-template-handle='{second['id']}']")).to_be_visible()
     page.get_by_role("button", name="Coverage").click()
-    names = page.evaluate("JSON.parse(document.getElementById('map-names').textContent)")
+    names = map_names(page)
     first_block = page.locator(f"[data-coverage-template='{template['id']}']")
     second_block = page.locator(f"[data-coverage-template='{second['id']}']")
     expect(first_block.locator("h3")).to_have_text("Artillery · Attacker")

@@ -187,15 +187,11 @@ def test_template_move_marker_and_turn_reach_every_map_live(new_page: Any) -> No
     unit_id = added["unit"]["id"]
     listed = next(u for u in referee.request.get(f"{api}/units").json() if u["id"] == unit_id)
     assert listed["short_name"] and listed["short_name"] != "Platoon 9"
-    referee.wait_for_function(f"() => window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).short !== ''")
-    assert (
-        referee.evaluate(f"window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).short")
-        == listed["short_name"]
-    )
-    assert (
-        referee.evaluate(f"window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).full")
-        == listed["full_name"]
-    )
+    # The names the map gives the new unit (none until its model holds it).
+    named = f"window.firestepMap.nameOf(window.firestepMap.model.units.get({unit_id}) || {{}})"
+    referee.wait_for_function(f"() => ({named}.short || '') !== ''")
+    assert referee.evaluate(f"{named}.short") == listed["short_name"]
+    assert referee.evaluate(f"{named}.full") == listed["full_name"]
 
 
 def test_a_late_or_repeated_frame_rolls_nothing_back(new_page: Any) -> None:

@@ -5,8 +5,7 @@
 (() => {
   const start = () => {
     const m = window.firestepMap;
-    if (!m || m.acting) return;
-    m.acting = true;
+    if (!m) return;
     const { section, model, notice, refusal, failed, send, root } = m;
     const { partOf, read } = window.firestepDom;
     const say = (...a) => (window.firestepNotice || notice)(...a);
@@ -91,7 +90,6 @@
       const drawn = play === mine || (!play && m.selectedStand() === mine.stand);
       if (drawn) { play = Object.assign(mine, { step: model.turn.step, done: r.data }); picking(false); panel.classList.add("playing"); }
       model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
-      root.dataset.lastApplied = String(r.data.event_id);
       if (!drawn) return;
       actsHtml = ""; // the acts before the roll are not what it leaves
       delete root.dataset.standActs;
@@ -152,6 +150,5 @@
     // A write from the card (api-action.js: the referee changed the game's reading): the answer asked again.
     document.addEventListener("firestep:refresh", () => { if (play && !play.done && play.part && !data().targetMarks) ask(data().playUrl); });
   };
-  if (window.firestepMap) start();
-  window.addEventListener("firestep:map-ready", start);
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

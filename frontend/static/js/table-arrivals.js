@@ -79,6 +79,5 @@
     document.addEventListener("firestep:resync", schedule);
     load();
   };
-  if (window.firestepMap) start();
-  else window.addEventListener("firestep:map-ready", start, { once: true });
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

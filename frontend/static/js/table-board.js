@@ -75,6 +75,5 @@
     m.leaflet.on("zoomend moveend", placeLabels);
     redraw();
   };
-  if (window.firestepMap) start();
-  else window.addEventListener("firestep:map-ready", start, { once: true });
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

@@ -36,7 +36,6 @@
       for (const box of list.querySelectorAll("[data-coverage-template]")) sayApplied(box, box.dataset.coverageTemplate);
       showSelected();
       m.setCover(Object.entries(JSON.parse(part.dataset.cover)).map(([id, cls]) => [Number(id), cls]));
-      m.root.dataset.coverageSeq = String(mine);
     };
     const schedule = () => { clearTimeout(timer); timer = setTimeout(update, 80); };
     window.addEventListener("firestep:map-changed", schedule);
@@ -65,6 +64,5 @@
     });
     schedule();
   };
-  if (window.firestepMap) start();
-  else window.addEventListener("firestep:map-ready", start, { once: true });
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

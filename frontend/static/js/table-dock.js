@@ -5,8 +5,7 @@
 (() => {
   const start = () => {
     const m = window.firestepMap;
-    if (!m || m.docking) return;
-    m.docking = true;
+    if (!m) return;
     const { model, leaflet: map, toLL, root, screenPoint, onTable } = m;
     const panel = document.querySelector("[data-map-panel]");
     const chip = document.querySelector("[data-score-chip]");
@@ -53,9 +52,7 @@
     let shrunk = false; // the whole table fitted beside the card: fitted to the screen again when it closes
     const wholeTable = () => {
       panel.dataset.dock = narrow.matches ? "end" : "start"; // the seat's own edge, in reach of the thumb
-      // A narrow screen shows the turn in the map's top corner: the table starts below it, as fitTable.
-      const top = window.matchMedia("(max-width: 899px)").matches && panel.dataset.dock === "end" ? 52 : 8;
-      fitInto(m.tableBounds(), free(), 8, top);
+      fitInto(m.tableBounds(), free(), 8, panel.dataset.dock === "end" ? m.belowTurn() : 8); // as fitTable
       shrunk = true;
     };
     const place = () => {
@@ -100,6 +97,5 @@
     }).observe(canvas);
     m.placeCard = place;
   };
-  if (window.firestepMap) start();
-  window.addEventListener("firestep:map-ready", start);
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

@@ -4,8 +4,7 @@
 (() => {
   const start = () => {
     const m = window.firestepMap;
-    if (!m || m.editing) return;
-    m.editing = true;
+    if (!m) return;
     const { section, api, model, notice, refusal, failed, send, root } = m;
     const { read, draw } = window.firestepDom;
     const panel = document.querySelector("[data-map-panel]");
@@ -36,7 +35,7 @@
     };
     const save = async (target) => {
       const c = doing.choice.dataset, step = doing.step;
-      const got = await fetch(`${api}/units/${c.editUnit}`, { credentials: "same-origin", cache: "no-store" }).catch(() => null);
+      const got = await fetch(`${api}/units/${c.editUnit}`, { cache: "no-store" }).catch(() => null);
       const unit = got && got.ok ? await got.json() : null;
       if (!unit) { notice("The unit could not be read; check the connection."); return; }
       const body = { version: unit.version, [c.editField]: JSON.parse(c.editValue) };
@@ -103,6 +102,5 @@
       else if (el.matches("[data-edit-cancel]")) { stop(); m.showStand(m.selectedStand()); }
     });
   };
-  if (window.firestepMap) start();
-  window.addEventListener("firestep:map-ready", start);
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

@@ -5,8 +5,7 @@
 (() => {
   const start = () => {
     const m = window.firestepMap;
-    if (!m || m.formations) return;
-    m.formations = true;
+    if (!m) return;
     const { section, api, model, nameOf, notice, refusal, failed, send, leaflet: map, toLL, fromLL, rect, sizes, drawIn } = m;
     const ghosts = L.layerGroup().addTo(map);
     const handles = L.layerGroup().addTo(map);
@@ -15,7 +14,7 @@
 
     const standsUnder = (f) => {
       const under = (u) => { for (let a = u; a; a = model.units.get(a.parent_id)) if (a.id === f.id) return true; return false; };
-      return [...model.units.values()].filter((u) => u.base && u.x !== null && u.y !== null && !u.killed && !u.off_table && under(u));
+      return [...model.units.values()].filter((u) => m.onTable(u) && under(u));
     };
     m.standsUnder = standsUnder; // table-dock.js keeps a formation's stands clear of the card
     const base = (u) => { const b = sizes.bases[u.base] || { w: 0, d: 0 }; return [b.w, b.d]; };
@@ -156,6 +155,5 @@
       m.tell(`Drag ✥ to move ${nameOf(f).short} (${moving.stands.length} stands) or ↻ to turn it.`);
     });
   };
-  if (window.firestepMap) start();
-  window.addEventListener("firestep:map-ready", start);
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

@@ -2,14 +2,14 @@
 // of the nearest stand in a finger's reach, a template drags by its label. The table is drawn from the seat's
 // own edge (at the bottom in portrait, on the left in landscape); the referee sees it from the attacker's.
 (() => {
-  const { humanise, escapeHtml, read } = window.firestepDom;
+  const { escapeHtml, read } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
   const canvas = document.querySelector("[data-map-canvas]");
   if (!root || !canvas || !window.L || !window.firestepTableModel || !window.firestepTableDrawing) return;
   const { createMap, addPanes, frame } = window.firestepTableDrawing;
   const [W, LEN, { game, role }] = [Number(root.dataset.width), Number(root.dataset.length), root.dataset];
   const island = (id) => JSON.parse(document.getElementById(id).textContent);
-  const [sizes, names] = [island("map-sizes"), island("map-names")];
+  const sizes = island("map-sizes");
   const { marker } = island("map-state"); // the rule set's counter the markers move, drawn on a stand and its label
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
@@ -18,11 +18,8 @@
   // What to do next ("Tap where … goes."): an instruction, in the notices' plain style, never a refusal's.
   const tell = (text) => (notice ? notice(text, false, { key: "instruction", tone: "info" }) : null);
   const api = `/api/v1/games/${game}`;
-  const nameOf = (u) => (names[u.id] ? names[u.id] : { full: u.name, short: u.name });
-  // Each read of the units brings the names anew (a unit added, or renamed beside another) for the labels.
-  const learnNames = (units) => (units || []).forEach((u) => {
-    if (u.short_name) names[u.id] = { ...names[u.id], full: u.full_name || u.short_name, short: u.short_name };
-  });
+  // A unit's names are its units list's (read anew as a unit is added); a frame's units carry none: kept.
+  const nameOf = (u) => ({ short: u.short_name, full: u.full_name, plain: u.plain_name });
   const clamp = (v, most) => Number(Math.max(0, Math.min(most, v)).toFixed(2));
   const onTheTable = ([x, y]) => [clamp(x, W), clamp(y, LEN)];
   const mapChanged = () => window.dispatchEvent(new CustomEvent("firestep:map-changed"));
@@ -54,16 +51,15 @@
   const drawIn = (name) => ({ pane: name, renderer: renderers[name] });
   const layers = Object.fromEntries(["cloth", "terrain", "board", "stands", "templates", "handles", "labels", "ruler"]
     .map((name) => [name, name === "labels" ? L.layerGroup() : L.layerGroup().addTo(map)])); // labels as zoomed
+  // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it.
+  const belowTurn = () => (window.matchMedia("(max-width: 899px)").matches ? 52 : 8);
   const fitTable = () => {
     // A wide screen keeps the details card's column (along the seat's own edge) free of the table.
     const card = canvas.clientWidth >= 1400 ? 416 : 8;
-    // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it.
-    const top = window.matchMedia("(max-width: 899px)").matches ? 52 : 8;
     // Room (1) beyond the table for a card docked over half the screen to leave its stands clear.
-    table.fit({ paddingTopLeft: [card, top], paddingBottomRight: [8, 8] }, 1);
+    table.fit({ paddingTopLeft: [card, belowTurn()], paddingBottomRight: [8, 8] }, 1);
     showLabels();
   };
-  const svgOf = () => map.getPane("cloth").querySelector("svg");
 
   const panel = document.querySelector("[data-map-panel]");
   let panelShows = null;
@@ -115,8 +111,6 @@
     clear(standLayers, layers.stands, layers.labels);
     for (const u of model.units.values()) drawStand(u);
     if (map.hasLayer(layers.labels)) declutter();
-    const svg = svgOf();
-    if (svg) svg.dataset.stands = String(standLayers.size);
   };
   const showLabels = () => {
     const on = table.labelsOn();
@@ -176,11 +170,12 @@
     const shape = L.polygon(templateShape(t), { ...drawIn("templates"), className: `tpl ${cls}`, interactive: false }).addTo(layers.templates);
     shape.getElement()?.setAttribute("data-template", String(id));
     const movable = (role === "referee" || role === t.side) && model.turn.status !== "finished";
+    const { name } = sizes.templates[t.kind]; // the server's words (its side's capitalised by map.css)
     const handle = L.marker(toLL([t.x, t.y]), {
-      draggable: movable, autoPan: true, keyboard: false, title: `${humanise(t.kind)} template of the ${t.side}`,
+      draggable: movable, autoPan: true, keyboard: false, title: `${name} template of the ${t.side}`,
       icon: L.divIcon({
         className: `tpl-handle ${cls}`,
-        html: `<span class="tpl-kind">${escapeHtml(humanise(t.kind))}</span><span class="tpl-owner">${humanise(t.side)}</span>`,
+        html: `<span class="tpl-kind">${escapeHtml(name)}</span><span class="tpl-owner">${t.side}</span>`,
         iconSize: [112, 44], iconAnchor: [56, -8], // below its centre: a small template's stands stay in sight
       }),
     }).addTo(layers.handles);
@@ -446,17 +441,16 @@
     if (what.units || what.templates) mapChanged();
   });
 
-  const getJson = (url) => fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
+  const getJson = (url) => fetch(url, { cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
   // The state first, so the units read after it (where asked for) are at least as new as its event id.
   const readTable = async (withUnits) => {
     const state = await getJson(`${api}/state`);
     const units = withUnits ? await getJson(`${api}/units`) : null;
-    learnNames(units);
     model.setState(state, units);
   };
   let loading = null;
   const load = () => (loading ||= readTable(true).then(() => {
-    const svg = svgOf();
+    const svg = map.getPane("cloth").querySelector("svg");
     if (svg) { svg.dataset.tableMap = ""; svg.dataset.loaded = String(standLayers.size); }
     root.dataset.asOf = String(model.asOf);
     root.dataset.loaded = String(standLayers.size);
@@ -521,7 +515,7 @@
   const marking = (marks) => (entries) => { marks.clear(); for (const [id, v] of entries || []) marks.set(id, v); restyle(); };
   window.firestepMap = {
     undoEvent, model, sizes, api, role, send, refusal, failed, nameOf, notice, tell, onTable, escapeHtml, section,
-    root, setCover: marking(coverClass),
+    root, belowTurn, setCover: marking(coverClass),
     // While a target is picked: the stands it may not be (id -> why), greyed on the map; none once it stops.
     markTargets: marking(noTarget),
     selectedTemplate: () => selectedTemplate,
@@ -548,5 +542,4 @@
     },
     drawIn, toLL, fromLL, rect, circle, pointObjective: table.pointObjective,
   };
-  window.dispatchEvent(new CustomEvent("firestep:map-ready"));
 })();

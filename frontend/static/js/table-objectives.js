@@ -41,7 +41,6 @@
         label.on("keypress", (e) => { if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") openCard(id); });
         drawn.set(id, { shape, label, at });
       }
-      m.root.dataset.objectives = String(drawn.size);
       place();
     };
     // Each label beside its objective where it covers no stand and no other label; on the screen.
@@ -82,8 +81,6 @@
     m.model.listen(() => place());
     map.on("zoomend moveend", place);
     draw();
-    m.openObjective = openCard;
   };
-  if (window.firestepMap) start();
-  else window.addEventListener("firestep:map-ready", start, { once: true });
+  start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

@@ -315,7 +315,8 @@ def without_later_additions(played: Any) -> Any:
     (tests/app/services/test_story.py, tests/app/games/test_mons_two_turns.py). Issue 55: the scenario's
     objectives and last turn kept on the board, and the report's result
     (tests/app/games/test_play_to_a_result.py). Issue 64: the turn's `needs_cards`, the stand whose card settles
-    each need (tests/app/games/test_earth2mm_bound.py)."""
+    each need (tests/app/games/test_earth2mm_bound.py). Issue 67: a listed unit's `plain_name`, the map's names
+    from the units list (tests/app/test_unit_names.py)."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
@@ -329,6 +330,7 @@ def without_later_additions(played: Any) -> Any:
         *ISSUE_37_STATE,
         *(("turn", "lands", "deviation") if fire_item else ()),
         *(later if unit else ()),
+        *(("plain_name",) if unit else ()),  # issue 67
         "table_objectives",  # issue 55
         "last_turn",
         "needs_cards",  # issue 64

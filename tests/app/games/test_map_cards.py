@@ -6,6 +6,7 @@ field. Their taps are the browser's (tests/frontend/test_map.py, test_map_phone_
 from __future__ import annotations
 
 import html
+import json
 import re
 
 from fastapi.testclient import TestClient
@@ -212,3 +213,17 @@ def test_the_head_offers_the_undo_of_the_stand_s_newest_move_or_marker_the_seat_
     theirs = client.post(f"{api}/units/{mine['id']}/markers", headers=g.defender, json={"delta": 1})
     assert theirs.status_code == 200, theirs.text
     assert undo_of(g.attacker) is None and undo_of(g.defender) is not None
+
+
+def test_the_map_draws_each_template_kind_labelled_in_the_server_s_words(client: TestClient) -> None:
+    """A template's label on the map says its kind as the page's own buttons do (app.pages.templates.humanise,
+    from the rule set's table kit): the map's sizes carry each kind's words, so the script says none itself."""
+    g = new_game(client)
+    status, page = card(client, g, g.attacker, "map", page="")
+    assert status == 200
+    found = re.search(r'<script type="application/json" id="map-sizes">(.+?)</script>', page)
+    assert found is not None
+    kinds = json.loads(html.unescape(found.group(1)))["templates"]
+    assert kinds["artillery"]["name"] == "Artillery" and kinds["light-mortar"]["name"] == "Light mortar"
+    for kind, size in kinds.items():
+        assert f'data-add-template="{kind}">{size["name"]}</button>' in page
