@@ -100,7 +100,9 @@ def test_a_kinds_draw_a_line_says_what_it_needs_before_a_line_is_drawn(sqlite_cl
     width (scenario-editor.js says it and draws nothing); a wire belt has the rules' standard depth, an area no line."""
     line = re.compile(r'<button[^>]*id="scn-draw-line"[^>]*>')
     trench = line.search(sqlite_client.get(CARD, params={"terrain_kind": "trench"}).text)
-    assert trench and 'data-needs="A trench drawn as a line needs its width in cm: enter it first."' in trench[0]
+    assert (
+        trench and 'data-needs="A trench drawn as a line needs its width in cm: enter it first."' in trench[0]
+    )
     wire = line.search(sqlite_client.get(CARD, params={"terrain_kind": "wire"}).text)
     assert wire and "data-needs" not in wire[0] and "disabled" not in wire[0]
     woods = line.search(sqlite_client.get(CARD, params={"terrain_kind": "woods"}).text)
