@@ -1,6 +1,7 @@
 // The scenario editor's objectives on the map (`table_objectives`, GeoJSON in table cm), their list and form
-// the server's (app/pages/scenario_objectives.py): here a point, a box or an area put down, a tap selecting
-// one, Move and Reshape, each posted as done.
+// the server's (app/pages/scenario_objectives.py, each answer naming where it goes): here a point, a box or an
+// area put down, a tap selecting one, Move and Reshape, each posted as done, and the form's posts, each waiting
+// its turn on the section (htmx drops a waiting post whose element an answer swapped) with its own values.
 (() => {
   const S = window.firestepScenario;
   const panel = S && S.root.querySelector('[data-scn-panel="objectives"]');
@@ -14,9 +15,11 @@
   let relocating = false;
   const features = () => S.doc().table_objectives?.features || [];
   const reshaping = () => [...shapes.values()].some((s) => s.pm && s.pm.enabled());
-  // The server checks and keeps each change: its answer is the panel, or after a geometry its list alone.
-  const post = (values) => htmx.ajax("POST", box().dataset.objectivesUrl, { source: box(), swap: "outerHTML",
-    values, target: `#scn-objective-${["shape", "relocate"].includes(values.do) ? "list" : "panel"}` });
+  const post = (values) => htmx.ajax("POST", box().dataset.objectivesUrl, { source: panel, values });
+  panel.addEventListener("input", ({ target: t }) => {
+    const fields = [...(t.closest("[data-objective-piece]")?.querySelectorAll("[name]") || [])];
+    if (fields.length) post({ do: "set", ...Object.fromEntries(fields.map((f) => [f.name, f.value])) });
+  });
   const geometry = (d) => { // a shape's closed ring, or a point's place
     if (!d.getLatLngs) return JSON.stringify({ type: "Point", coordinates: fromLL(d).map(round) });
     const pts = d.getLatLngs()[0].map((ll) => fromLL(ll).map(round));
@@ -52,8 +55,8 @@
     panel.querySelectorAll("[data-objective-action]").forEach((b) => b.setAttribute("aria-pressed", "false"));
     if (relocating) { S.setTap(null); S.mode(""); relocating = false; }
   };
-  // Once settled (htmx binds the new form's posts as it settles): the server's collection is the document's
-  // (saved with it), drawn again unless one is being reshaped; a refused reshape drawn back as it was.
+  // Once settled: the server's collection is the document's (saved with it), drawn again unless one is being
+  // reshaped; a refused reshape drawn back as it was.
   const take = (quiet) => {
     const before = JSON.stringify(features());
     const held = JSON.parse(box().querySelector("[data-scn-objectives]").value);
@@ -70,7 +73,7 @@
     box().querySelector("[data-focus]")?.focus({ preventScroll: true }); // one just put down: name it
   });
   document.body.addEventListener("htmx:responseError", ({ detail: d }) => {
-    if (box().contains(d.elt) && reshaping()) { stopEditing(); draw(); }
+    if (d.elt === panel && reshaping()) { stopEditing(); draw(); }
   });
   // The scenario read anew (its draft, or as saved; once saved, at its own address): its objectives too.
   document.body.addEventListener("htmx:afterSwap", ({ target: t, detail: d }) => {
@@ -87,7 +90,9 @@
   });
 
   panel.addEventListener("click", (e) => {
-    // Move and Reshape (Delete is the server's own post): pressed again, stopped.
+    const posts = e.target.closest("[data-post]"); // a selection, a deletion: what it posts the server's
+    if (posts) return post(JSON.parse(posts.dataset.post));
+    // Move and Reshape: pressed again, stopped.
     const a = e.target.closest('[data-objective-action="relocate"], [data-objective-action="reshape"]');
     const id = box().dataset.selected;
     const f = a && features().find((x) => x.id === id);
