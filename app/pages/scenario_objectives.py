@@ -220,11 +220,14 @@ def _refused_answer(e: RulesError) -> Response:
 
 def _answer(request: Request, parts: dict[str, object], do: str, said: str) -> Response:
     """The whole panel (the form of the one selected), or after a field or a geometry changed only its list (the
-    form being typed in, the shape being reshaped, stay)."""
-    page = (
-        "_scenario_objective_list.html" if do in ("set", "shape", "relocate") else "_scenario_objectives.html"
-    )
-    return templates.TemplateResponse(request, page, parts | {"said": said, "focus_name": do == "add"})
+    form being typed in, the shape being reshaped, stay): where it goes named by the answer (HX-Retarget), found
+    as it arrives (a post waits its turn: the panel it was made in may have been swapped since)."""
+    listed = do in ("set", "shape", "relocate")
+    page = "_scenario_objective_list.html" if listed else "_scenario_objectives.html"
+    answer = templates.TemplateResponse(request, page, parts | {"said": said, "focus_name": do == "add"})
+    answer.headers["HX-Retarget"] = "#scn-objective-list" if listed else "#scn-objective-panel"
+    answer.headers["HX-Reswap"] = "outerHTML"
+    return answer
 
 
 async def _post(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:

@@ -101,6 +101,7 @@ class KindCard:
     breadth: bool
     area: bool
     properties: tuple[str, ...] = ()
+    line_needs: str = ""  # said when its Line is pressed with no width given, for a kind whose line needs one
 
 
 @cache
@@ -157,18 +158,22 @@ def kind_card(ruleset_id: str, kind: str, named_class: str = "", period: str = "
     )
     lines = list(dict.fromkeys(f"“{w.text}” ({w.source})" for w in card.widths))
     own = _class_of(classes, kind)
+    optional = kind == "wire"  # its belt, if not given, is the rules' standard one
     return KindCard(
         kind=kind,
         words=words.strip(),
         as_its_kind=f"As its kind ({humanise(own.id if own else 'none')})" if classes else None,
         breadth_label="Depth of the belt (cm; blank: the rules' standard belt)"
-        if kind == "wire"
+        if optional
         else f"{name} width (cm, needed for a line)",
         widths=card.widths,
         typical=f"Typical: {'; '.join(lines)}." if lines else "",
         breadth=bool(card.breadth),
         area=card.area,
         properties=tuple(card.properties),
+        line_needs=f"A {name.lower()} drawn as a line needs its width in cm: enter it first."
+        if card.breadth and not card.area and not optional
+        else "",
     )
 
 

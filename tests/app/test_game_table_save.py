@@ -227,7 +227,7 @@ def test_a_save_of_every_stand_stops_at_its_cpu_budget_and_the_page_carries_on(
     # The carry-on: posted by the page on its own, as its Save button (the same fields, the versions answered).
     assert re.search(
         rf'<span hidden data-save-table hx-post="{url}" hx-target="\[data-file-message\]" '
-        r'hx-include="#scn-game-saved" hx-params="saved" hx-sync="#scn-objective-panel:queue all" '
+        r'hx-include="#scn-game-saved" hx-params="saved" hx-sync="\[data-scn-panel=objectives\]:queue all" '
         r'hx-trigger="load">',
         first.text,
     )

@@ -251,3 +251,22 @@ def test_the_panel_s_context_is_what_its_function_gives() -> None:
     given = set(panel(None, OBJECTIVES))
     assert required("_scenario_objectives.html") == given
     assert required("_scenario_objective_list.html") == given - {"objective_kinds", "max_held_turns"}
+
+
+def test_each_answer_names_where_it_goes_and_the_posts_wait_on_the_section(sqlite_client: TestClient) -> None:
+    """A post waits its turn on the Objectives section (the one hx-sync no answer swaps) and its answer names its
+    own target as it arrives (HX-Retarget): a list's button or a form's field swapped out while it waited, the
+    change it was made with is still sent and shown (ci149 read a farm's 3 VP back as 1: the select was dropped)."""
+    c = sqlite_client
+    page = c.get("/scenarios/new?ruleset=flanders-fields").text
+    assert 'data-scn-panel="objectives" aria-labelledby="scn-h-objectives" hx-sync="this:queue all"' in page
+    farm = c.post(OBJECTIVES, data=form(c, {"do": "add", "obj_geometry": point(60)}))
+    assert farm.headers["hx-retarget"] == "#scn-objective-panel" and farm.headers["hx-reswap"] == "outerHTML"
+    assert (
+        "hx-post" not in farm.text.split("hx-swap-oob")[0]
+    )  # the script posts each change, from the section
+    named = c.post(OBJECTIVES, data=form(c, the_form(objective_id="objective-1", obj_name="The farm")))
+    assert named.headers["hx-retarget"] == "#scn-objective-list" and "The farm · 1 VP" in named.text
+    for do in ("select", "delete"):
+        answer = c.post(OBJECTIVES, data=form(c, {"do": do, "objective_id": "objective-1"}))
+        assert answer.status_code == 200 and answer.headers["hx-retarget"] == "#scn-objective-panel"

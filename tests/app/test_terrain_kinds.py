@@ -93,3 +93,17 @@ def test_an_unknown_kind_class_or_owner_is_refused_naming_the_field(sqlite_clien
         answer = sqlite_client.get(CARD, params=params)
         assert answer.status_code == 422 and answer.text.startswith(field), params
     assert sqlite_client.get("/scenarios/new/nope/terrain-kind").status_code == 422
+
+
+def test_a_kinds_draw_a_line_says_what_it_needs_before_a_line_is_drawn(sqlite_client: TestClient) -> None:
+    """The card's Line button (swapped in by the card) carries the kind's own sentence for a line drawn with no
+    width (scenario-editor.js says it and draws nothing); a wire belt has the rules' standard depth, an area no line."""
+    line = re.compile(r'<button[^>]*id="scn-draw-line"[^>]*>')
+    trench = line.search(sqlite_client.get(CARD, params={"terrain_kind": "trench"}).text)
+    assert (
+        trench and 'data-needs="A trench drawn as a line needs its width in cm: enter it first."' in trench[0]
+    )
+    wire = line.search(sqlite_client.get(CARD, params={"terrain_kind": "wire"}).text)
+    assert wire and "data-needs" not in wire[0] and "disabled" not in wire[0]
+    woods = line.search(sqlite_client.get(CARD, params={"terrain_kind": "woods"}).text)
+    assert woods and "disabled" in woods[0] and "data-needs" not in woods[0]

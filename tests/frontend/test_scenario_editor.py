@@ -356,6 +356,43 @@ def test_build_a_scenario_by_touch_and_play_it(new_page: Any) -> None:
     build_and_play(open_editor(new_page, TABLET_LANDSCAPE, touch=True))
 
 
+def test_a_change_made_while_another_is_answered_is_kept(new_page: Any) -> None:
+    """ci149: a tap on an objective in the list while a field's post was on its way was lost (htmx drops a waiting
+    post whose button the field's answer swapped out), and a field typed while a selection waited would be too.
+    Here a field's answer is held until both are made; then each is kept, in the order made."""
+    ed = open_editor(new_page, TABLET_LANDSCAPE, touch=False)
+    page = ed.page
+    root = page.locator("[data-scenario-editor]")
+    ed.tab("objectives")
+    for n, (at, name) in enumerate(((FARM, "The farm"), (RIDGE, "The ridge")), start=1):
+        ed.press(page.locator("[data-objective-draw=point]"))
+        ed.at(*at)
+        expect(root).to_have_attribute("data-objectives", str(n))
+        page.get_by_label("Name of the objective").fill(name)
+        expect(page.locator("[data-objective-item]", has_text=name)).to_be_visible()
+    page.get_by_label("Victory points (0–100)").fill("3")
+    expect(page.locator("[data-objective-item]", has_text="The ridge · 3 VP")).to_be_visible()
+
+    held: list[Any] = []
+    page.route("**/objectives", lambda route: route.continue_() if held else held.append(route))
+    page.get_by_label("Victory points (0–100)").fill("4")  # the ridge's, its post held
+    for _ in range(10_000):
+        if held:
+            break
+        page.evaluate("0")  # the route's handler runs as the page's events are read
+    assert len(held) == 1
+    ed.press(page.locator("[data-objective-item]", has_text="The farm"))  # waits behind it
+    page.get_by_label("Name of the objective").fill("The high ridge")  # the ridge's form, still shown
+    held[0].continue_()
+    expect(page.locator("[data-objective-piece] h3")).to_contain_text("The farm")
+    expect(page.get_by_label("Name of the objective")).to_have_value("The farm")
+    expect(page.locator("[data-objective-item]", has_text="The high ridge · 4 VP")).to_be_visible()
+    ed.press(page.locator("[data-objective-item]", has_text="The high ridge"))
+    expect(page.get_by_label("Name of the objective")).to_have_value("The high ridge")
+    expect(page.get_by_label("Victory points (0–100)")).to_have_value("4")
+    assert ed.errors == []
+
+
 def test_the_touch_sizes_and_terrain_kinds_with_the_rules_cover_and_bad_shapes_refused(new_page: Any) -> None:
     """The new editor at the touch sizes on one touch device, resized; then, back at 1180x820, the terrain tools."""
     ed = open_editor(new_page, TABLET_LANDSCAPE, touch=True)

@@ -1,9 +1,6 @@
-// The scenario editor's table and terrain: the table drawn to scale in table-map.js's orientation, its
-// grid and deployment zones, and the terrain drawn, reshaped, moved and deleted with leaflet-geoman. Each
-// change is posted whole; the server judges each piece (app.pages.scenario_terrain) and answers the list of
-// pieces, or the first piece's problem in a sentence: the terrain is then drawn as the server last took it.
+// The scenario editor's table to scale, its grid and zones, and its terrain drawn, reshaped, moved, deleted
+// with leaflet-geoman, posted whole and judged by the server (app.pages.scenario_terrain).
 (() => {
-  const { humanise } = window.firestepDom;
   const root = document.querySelector("[data-scenario-editor]");
   const canvas = document.querySelector("[data-scn-canvas]");
   if (!root || !canvas || !window.L || !L.PM || !window.firestepTableDrawing) return;
@@ -20,7 +17,7 @@
   // game's table): its particulars come back with each post's answer, its drawings are posted as they change.
   let doc = JSON.parse(document.querySelector("#scn-doc, #scn-game-doc").textContent);
   doc.terrain ||= { type: "FeatureCollection", features: [] };
-  for (const side of ["attacker", "defender"]) doc.sides[side] = { deployment_zone: null, forces: [], ...doc.sides[side] };
+  for (const side of ["attacker", "defender"]) doc.sides[side] = { forces: [], ...doc.sides[side] };
   const standsOf = (u) => [...(u.base ? [u] : []), ...(u.children || []).flatMap(standsOf)];
   const W = () => doc.table.width_cm;
   const LEN = () => doc.table.length_cm;
@@ -42,8 +39,7 @@
   map.pm.setGlobalOptions({ allowSelfIntersection: false, snappable: false, continueDrawing: false });
   map.pm.setLang("en");
 
-  // Leaflet ignores a zoom asked for while one animates: the zoom buttons' taps add up to a target, and the
-  // map goes on to it when the animation ends, so a quick second tap is never lost.
+  // Leaflet ignores a zoom asked while one animates: the taps add up to a target, gone on to once it ends.
   let zoomTarget = null;
   const zoomBy = (step) => {
     const from = zoomTarget === null ? map.getZoom() : zoomTarget;
@@ -77,13 +73,12 @@
   const drawZones = () => {
     layers.zones.clearLayers();
     for (const side of ["attacker", "defender"]) {
-      const zone = doc.sides[side].deployment_zone;
-      if (!zone) continue;
-      L.polygon(zone.coordinates[0].map(toLL), { pane: "zones", className: `scn-zone ${side}`, interactive: false }).addTo(layers.zones);
+      const zone = doc.sides[side].deployment_zone?.coordinates[0].map(toLL);
+      if (zone) L.polygon(zone, { pane: "zones", className: `scn-zone ${side}`, interactive: false }).addTo(layers.zones);
     }
   };
 
-  const pieces = new Map(); // a piece's place in doc.terrain.features (its key in the server's list) -> { feature, layer }
+  const pieces = new Map(); // its place in the terrain (the server's list's key) -> { feature, layer }
   let selected = null;
   // The click a browser sends at the end of a piece's drag, turn or reshape is not a tap on the table: it is
   // let pass once such a gesture began, until the next press (however long the page took between the two).
@@ -138,45 +133,65 @@
     layer.on("pm:edit pm:dragend pm:rotateend", () => { feature.geometry = geometryOf(layer); changed({ terrain: key }); });
     layer.on("pm:dragstart pm:rotatestart pm:markerdragstart", () => { pieceGesture = true; });
     layer.on("click", (e) => {
-      if (tapHandler && tapHandler(e.latlng)) return;
-      if (selected !== key) select(key); // a tap on the piece edited keeps its tool
+      if (!tap(e.latlng) && selected !== key) select(key); // a tap on the piece edited keeps its tool
     });
   };
   const modeLine = root.querySelector("[data-scn-mode]");
   const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
-  let drawing = null;
-  const setDrawing = (shape) => {
-    drawing = shape;
-    root.querySelector("[data-draw-finish]").hidden = !shape || shape === "Rectangle";
-    root.querySelector("[data-draw-cancel]").hidden = !shape;
-    root.querySelectorAll("[data-draw]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.draw === shape)));
-    mode(shape ? `Drawing ${humanise(kindSelect.value).toLowerCase()}: tap ${shape === "Rectangle" ? "two opposite corners" : "each point, then Finish"}.` : "");
+  // A section's drawing tools (terrain's, objectives'): buttons `data-<tool>="<shape>"` with their mode line's
+  // words, Finish and Stop (`data-<tool>-finish`, `-cancel`); `ready` may refuse a press. Geoman draws the
+  // shape, a point is the next tap; `made` takes the layer drawn, or the point's place.
+  let drawing = null; // { shape, set, made } while a shape is put down
+  const drawTools = (panel, tool, { path, ready = () => true, made }) => {
+    const the = (end) => panel.querySelector(`[data-${tool}${end}]`), shapeOf = (b) => b?.getAttribute(`data-${tool}`);
+    const set = (shape) => {
+      drawing = shape && { shape, set, made };
+      the("-finish").hidden = shape !== "Polygon" && shape !== "Line";
+      the("-cancel").hidden = !shape;
+      for (const b of panel.querySelectorAll(`[data-${tool}]`)) b.ariaPressed = String(shapeOf(b) === shape);
+      mode(shape ? the(`="${shape}"`).dataset.prompt : "");
+      setTap(shape === "point" ? (latlng) => { set(null); made(latlng); return true; } : null);
+    };
+    panel.addEventListener("click", (e) => {
+      const b = e.target.closest(`[data-${tool}]`), shape = shapeOf(b);
+      if (b && ready(b)) {
+        map.pm.disableDraw();
+        if (shape !== "point") map.pm.enableDraw(shape, { pathOptions: { className: path() } });
+        set(shape);
+      } else if (e.target.closest(`[data-${tool}-cancel]`)) stopDrawing();
+      else if (e.target.closest(`[data-${tool}-finish]`)) {
+        const handler = map.pm.Draw[drawing?.shape], least = drawing?.shape === "Polygon" ? 3 : 2;
+        if (handler?._layer?.getLatLngs().length >= least) handler._finishShape();
+        else say(the("-finish").dataset.said);
+      }
+    });
   };
-  const startDrawing = (shape) => {
-    select(null);
-    const kind = kindSelect.value;
-    if (shape === "Line" && kinds.get(kind).area) { say(`A ${humanise(kind).toLowerCase()} is an area: draw a box or an outline.`); return; }
-    if (shape === "Line" && kind !== "wire" && kinds.get(kind).breadth && !(Number(breadthInput.value) > 0)) {
-      say(`A ${humanise(kind).toLowerCase()} drawn as a line needs its width in cm: enter it first.`);
-      breadthInput.focus();
-      return;
-    }
-    map.pm.disableDraw();
-    map.pm.enableDraw(shape, { finishOn: null, pathOptions: { className: `terrain terrain-${kind}` } });
-    setDrawing(shape);
-  };
-  // A piece drawn is the server's to make (its properties from the tools, its id): its answer draws it.
+  const stopDrawing = () => { map.pm.disableDraw(); drawing?.set(null); };
   map.on("pm:create", (e) => {
-    if (!drawing) return; // an objective's area (scenario-objectives.js), not terrain
-    const add = JSON.stringify(geometryOf(e.layer));
+    if (!drawing) return;
+    const { set, made } = drawing;
     map.removeLayer(e.layer);
-    setDrawing(null);
-    root.dataset.dirty = "1";
-    keepTerrain({ add, piece_kind: kindSelect.value, breadth: breadthInput.value, owner: ownerSelect.value,
-      height: root.querySelector("[data-terrain-height]").value, piece_class: classSelect?.value || "" });
+    set(null);
+    made(e.layer);
   });
-  map.on("pm:drawend", () => { if (drawing) setDrawing(null); });
+  map.on("pm:drawend", () => { if (drawing?.shape !== "point") drawing?.set(null); });
   map.on("pm:intersect", () => say("That shape would cross itself: draw its outline without crossing."));
+  drawTools(root.querySelector('[data-scn-panel="terrain"]'), "draw", {
+    path: () => `terrain terrain-${kindSelect.value}`,
+    ready: (b) => { // a line of a kind that needs its width: its card's sentence says so first
+      select(null);
+      if (!b.dataset.needs || Number(breadthInput.value) > 0) return true;
+      say(b.dataset.needs);
+      breadthInput.focus();
+      return false;
+    },
+    made: (layer) => { // the server's to make (its properties from the tools, its id): its answer draws it
+      root.dataset.dirty = "1";
+      const tools = { piece_kind: kindSelect.value, breadth: breadthInput.value, owner: ownerSelect.value };
+      const height = root.querySelector("[data-terrain-height]").value, piece_class = classSelect?.value || "";
+      keepTerrain({ ...tools, height, piece_class, add: JSON.stringify(geometryOf(layer)) });
+    },
+  });
 
   const piecePanel = root.querySelector(".scn-piece[data-piece]");
   const stopEditing = () => {
@@ -229,14 +244,14 @@
     pieceMode(`${nameOf(selected)}: ${PIECE_HOW[action]}`);
   };
 
-  // A stand being placed (scenario-deploy.js) takes a tap on the table first.
+  // A point put down, a stand placed (scenario-deploy.js), an objective moved: each takes a tap first.
   let tapHandler = null;
+  const setTap = (fn) => { tapHandler = fn; canvas.classList.toggle("picking", Boolean(fn)); };
+  const tap = (latlng) => Boolean(tapHandler?.(latlng));
   map.getContainer().addEventListener("pointerdown", () => { pieceGesture = false; }, true); // a new gesture
   map.on("click", (e) => {
-    if (pieceGesture) { pieceGesture = false; return; }
-    if (drawing) return;
-    if (tapHandler && tapHandler(e.latlng)) return;
-    if (selected) select(null);
+    if (pieceGesture) pieceGesture = false;
+    else if (!tap(e.latlng) && !drawing && selected) select(null);
   });
 
   // The particulars are the draft's (app.pages.scenario_drafts): each change posted by htmx, and its answer
@@ -244,7 +259,7 @@
   const takeParticulars = () => {
     const { sides, ...kept } = JSON.parse(form.querySelector("[data-scn-particulars]").textContent);
     const resized = kept.table.width_cm !== W() || kept.table.length_cm !== LEN();
-    for (const k of Object.keys(doc)) if (!["terrain", "table_objectives", "sides"].includes(k)) delete doc[k];
+    for (const k in doc) if (!["terrain", "table_objectives", "sides"].includes(k)) delete doc[k];
     Object.assign(doc, kept);
     for (const side of ["attacker", "defender"]) Object.assign(doc.sides[side], sides[side]);
     if (resized) { redrawAll(); fitTable(); keepTerrain(); } else drawZones(); // a piece off the table said
@@ -263,11 +278,10 @@
     }
     if (t.matches("[data-piece-class]") && selected) keepTerrain({ piece: selected, piece_class: t.value });
   });
-  // The terrain drawn is posted whole as it changes (each in its turn), kept in the draft
-  // and answered by the list; refused, it is drawn again as the server last took it.
+  // The terrain is posted whole as it changes, each post in its turn (the list's hx-sync), kept in the draft and
+  // answered by the list; a piece's rename, class or deletion (`edit`) made by the server, its answer the terrain
+  // as it made it; refused, the terrain is drawn again as the server last took it.
   let held = JSON.stringify(doc.terrain);
-  // A piece's rename, class or deletion (`edit`) is the server's: its answer carries the terrain as it made it.
-  // Each post waits its turn (the list's hx-sync) and sends the terrain as it is then, an edit's answer taken.
   const keepTerrain = (edit = {}) => root.dataset.terrainUrl && htmx.ajax("POST", root.dataset.terrainUrl, {
     source: list, target: list, swap: "innerHTML", values: edit,
   });
@@ -299,9 +313,9 @@
     redrawAll();
     if (pieces.has(still)) select(still);
   });
-  form.addEventListener("input", (e) => {
-    if (e.isTrusted && !e.target.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
-    if (e.target.matches("[data-piece-rename]") && selected) keepTerrain({ piece: selected, name: e.target.value });
+  form.addEventListener("input", ({ target: t, isTrusted }) => {
+    if (isTrusted && !t.matches(NOT_THE_DOCUMENT)) root.dataset.dirty = "1";
+    if (t.matches("[data-piece-rename]") && selected) keepTerrain({ piece: selected, name: t.value });
   });
   form.addEventListener("submit", (e) => e.preventDefault());
 
@@ -315,13 +329,14 @@
   };
   // The forces are the server's panel's (app/pages/scenario_forces.py: this browser's draft, or the scenario
   // as saved): its island taken into the document at load and after each swap, its sentence said.
+  const forcesOf = () => JSON.stringify([doc.sides.attacker.forces, doc.sides.defender.forces]);
   const takeForces = () => {
-    const island = form.querySelector("[data-scn-forces]");
-    const before = JSON.stringify([doc.sides.attacker.forces, doc.sides.defender.forces]);
-    if (island) for (const [side, forces] of Object.entries(JSON.parse(island.textContent))) doc.sides[side].forces = forces;
-    return before !== JSON.stringify([doc.sides.attacker.forces, doc.sides.defender.forces]);
+    const before = forcesOf(), island = JSON.parse(form.querySelector("[data-scn-forces]")?.textContent ?? "{}");
+    for (const [side, forces] of Object.entries(island)) doc.sides[side].forces = forces;
+    return before !== forcesOf();
   };
   document.body.addEventListener("htmx:afterSwap", (e) => {
+    if (e.detail.target.id === "scn-checks") takeParticulars();
     if (e.detail.target.id !== "scn-formations") return;
     if (takeForces()) changed({ forces: true });
     const said = form.querySelector("#scn-formations").dataset.scnSaid;
@@ -330,9 +345,10 @@
   document.addEventListener("click", (event) => {
     const tab = event.target.closest("[data-scn-tab]");
     if (tab) {
-      root.querySelectorAll("[data-scn-tab]").forEach((b) => b.setAttribute("aria-pressed", String(b === tab)));
-      root.querySelectorAll("[data-scn-panel]").forEach((p) => { p.hidden = p.dataset.scnPanel !== tab.dataset.scnTab; });
+      for (const b of root.querySelectorAll("[data-scn-tab]")) b.ariaPressed = String(b === tab);
+      for (const p of root.querySelectorAll("[data-scn-panel]")) p.hidden = p.dataset.scnPanel !== tab.dataset.scnTab;
       root.dataset.tab = tab.dataset.scnTab;
+      stopDrawing(); // what was being put down in the section left
       return;
     }
     const zoom = event.target.closest("[data-scn-zoom]");
@@ -342,22 +358,12 @@
       else { zoomTarget = null; fitTable(); }
       return;
     }
-    const draw = event.target.closest("[data-draw]");
-    if (draw) { startDrawing(draw.dataset.draw); return; }
-    if (event.target.closest("[data-draw-finish]")) {
-      const handler = drawing && map.pm.Draw[drawing];
-      if (handler && handler._layer && handler._layer.getLatLngs().length) handler._finishShape();
-      else say("Tap the table to put the shape's points first.");
-      return;
-    }
-    if (event.target.closest("[data-draw-cancel]")) { map.pm.disableDraw(); setDrawing(null); return; }
     const piece = event.target.closest("[data-piece]");
     if (piece && pieces.has(piece.dataset.piece)) { select(piece.dataset.piece); return; } // one drawn here
     const action = event.target.closest("[data-piece-action]");
     if (action) pieceAction(action.dataset.pieceAction);
   });
 
-  document.body.addEventListener("htmx:afterSwap", (e) => { if (e.detail.target.id === "scn-checks") takeParticulars(); });
   takeForces();
   select(null);
   redrawAll();
@@ -368,8 +374,7 @@
     pointObjective: table.pointObjective, labelsOn: table.labelsOn,
     doc: () => doc, current: () => doc, W, LEN, onTable, mode,
     onChange: (fn) => listeners.push(fn),
-    changed,
-    setTap: (fn) => { tapHandler = fn; canvas.classList.toggle("picking", Boolean(fn)); },
+    changed, setTap, tap, drawTools, stopDrawing,
     // For tests and the screen checks: a table point's position in the page.
     pagePoint: table.pagePoint,
   };
