@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NotRequired, TypedDict, get_args
 
 from fastapi import FastAPI, Request
@@ -487,7 +487,7 @@ def _documented(app: FastAPI) -> None:
 
 
 # A refusal shown as a page: the request, the sentence and the link that offers its remedy (text, address).
-RefusalPage = Callable[[Request, int, str, tuple[str, str]], Response]
+RefusalPage = Callable[[Request, int, str, tuple[str, str] | None], Response]
 
 
 def wants_a_page(req: Request) -> bool:
@@ -495,6 +495,9 @@ def wants_a_page(req: Request) -> bool:
     refusal's JSON as raw text; a script's fetch or an API client asks for JSON or anything."""
     # The API answers JSON (its pages' shell, CSRF and all, is not set up).
     if req.url.path.startswith("/api/"):
+        return False
+    # An htmx swap is a part of a page, told its refusal by the notice (app.guard.notice reads the JSON's `said`).
+    if req.headers.get("hx-request") == "true":
         return False
     navigates = req.headers.get("sec-fetch-mode") == "navigate"
     return navigates or req.headers.get("accept", "").startswith("text/html")
@@ -510,19 +513,31 @@ def as_asked(method: str, body: RefusalBody) -> RefusalBody:
 
 def install(app: FastAPI, page: RefusalPage) -> None:
     """The refusals' handlers but a 401's (app.guard.signed_out: its sentence names what was asked for); `page`
-    renders a refusal a browser opened as a page (the PDF engine's)."""
+    renders a refusal a browser opened as a page (the PDF engine's 503, a 403, a 404)."""
     _documented(app)
 
     @app.exception_handler(RulesError)
     async def _rules_error(_req: Request, exc: RulesError) -> JSONResponse:
         return JSONResponse(status_code=422, content=rules_refusal(exc))
 
+    def shown(
+        req: Request, status: int, body: RefusalBody, headers: Mapping[str, str] | None = None
+    ) -> Response:
+        # A refusal a browser opened itself (a page's address, a link tapped): a page in its one sentence, with
+        # the way back to the start page (session 23: a player opening the organiser's sheet, or a mistyped
+        # address, got raw JSON: no title, no language); the API and a page's scripts get the JSON.
+        if wants_a_page(req):
+            return page(req, status, body["detail"], None)
+        return JSONResponse(status_code=status, content=body, headers=headers)
+
     @app.exception_handler(NotFoundError)
-    async def _not_found(req: Request, exc: NotFoundError) -> JSONResponse:
+    async def _not_found(req: Request, exc: NotFoundError) -> Response:
         # A name in the address that names nothing is a 404; one in the body or the query a 422 naming its field.
         loc = reference_field(req.scope.get("route"), req.path_params, exc)
         body = as_asked(req.method, not_found_refusal(exc, loc))
-        return JSONResponse(status_code=404 if loc is None else 422, content=body)
+        if loc is None:
+            return shown(req, 404, body)
+        return JSONResponse(status_code=422, content=body)
 
     @app.exception_handler(Conflict)
     async def _conflict(_req: Request, exc: Conflict) -> JSONResponse:
@@ -532,14 +547,12 @@ def install(app: FastAPI, page: RefusalPage) -> None:
         return JSONResponse(status_code=409, content=body)
 
     @app.exception_handler(Forbidden)
-    async def _forbidden(_req: Request, exc: Forbidden) -> JSONResponse:
-        body = refusal(_said(403, exc.message), status=403, why=exc.why, source=exc.source)
-        return JSONResponse(status_code=403, content=body)
+    async def _forbidden(req: Request, exc: Forbidden) -> Response:
+        return shown(req, 403, refusal(_said(403, exc.message), status=403, why=exc.why, source=exc.source))
 
     @app.exception_handler(Absent)
-    async def _absent(_req: Request, exc: Absent) -> JSONResponse:
-        body = refusal(_said(404, exc.message), status=404, why=exc.why, source=exc.source)
-        return JSONResponse(status_code=404, content=body)
+    async def _absent(req: Request, exc: Absent) -> Response:
+        return shown(req, 404, refusal(_said(404, exc.message), status=404, why=exc.why, source=exc.source))
 
     @app.exception_handler(TooManyRequests)
     async def _too_many(_req: Request, exc: TooManyRequests) -> JSONResponse:
@@ -562,7 +575,7 @@ def install(app: FastAPI, page: RefusalPage) -> None:
         return JSONResponse(status_code=422, content=as_asked(req.method, model_refusal(exc.errors(), model)))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(req: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(req: Request, exc: StarletteHTTPException) -> Response:
         headers = exc.headers
         detail = _said(exc.status_code, "")
         if exc.status_code == 405:
@@ -570,7 +583,11 @@ def install(app: FastAPI, page: RefusalPage) -> None:
             headers = {**(headers or {}), "Allow": allow}
             detail = f"Use {allow} at this address, not {short(req.method, 12)}."
         body = refusal(detail, status=exc.status_code, why=str(exc.detail))
-        return JSONResponse(status_code=exc.status_code, content=body, headers=headers)
+        return (
+            shown(req, exc.status_code, body, headers)
+            if exc.status_code == 404
+            else JSONResponse(status_code=exc.status_code, content=body, headers=headers)
+        )
 
 
 def _allowed_methods(req: Request) -> str:

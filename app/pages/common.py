@@ -46,10 +46,14 @@ def not_found(request: Request, e: NotFoundError) -> Response:
     )
 
 
-def refusal_page(request: Request, status: int, sentence: str, remedy: tuple[str, str]) -> Response:
-    """A refusal a browser opened (app.errors.wants_a_page): its sentence, and its remedy as a link."""
-    text, href = remedy
-    context = {"title": "Not available here yet", "message": sentence, "link": {"text": text, "href": href}}
+REFUSAL_TITLES = {403: "Not for this device", 404: "Nothing at this address", 503: "Not available here yet"}
+
+
+def refusal_page(request: Request, status: int, sentence: str, remedy: tuple[str, str] | None) -> Response:
+    """A refusal a browser opened (app.errors.wants_a_page): its sentence, and its remedy as a link (the
+    start page's is always offered)."""
+    link = {"text": remedy[0], "href": remedy[1]} if remedy else None
+    context = {"title": REFUSAL_TITLES.get(status, "Refused"), "message": sentence, "link": link}
     return templates.TemplateResponse(request, "error.html", context, status_code=status)
 
 

@@ -333,7 +333,8 @@ async def _change(
             return None
         if picked is not None:
             unit = added(document)
-            return f"{unit.get('name')} added to the {picked.side}: {forces.stands_of(unit)} stands."
+            n = forces.stands_of(unit)
+            return f"{unit.get('name')} added to the {picked.side}: {n} stand{'' if n == 1 else 's'}."
         if changed is not None and kind == "remove":
             return f"{forces.remove(document, changed.formation)} removed."
         if changed is not None:

@@ -508,7 +508,7 @@
     const r = await send(`${api}/events/${eventId}/undo`, { body: {} });
     if (failed(r)) { notice(refusal(r, "The undo was not saved; check the connection.")); return false; }
     if (r.ok && r.data) model.apply(r.data);
-    notice("Taken back.");
+    notice("Taken back.", false, { tone: "info" }); // an Undo that worked: not an error
     return true;
   };
   // For the map's other scripts (table-*.js) and tests.

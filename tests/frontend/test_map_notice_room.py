@@ -1,0 +1,75 @@
+"""Session 23's newcomer pass: on the map a notice (a refusal with its "Why?", "Tap where … goes.", "Taken back.")
+pushed the table down while it showed, so the next tap on the map landed on another stand. On a landscape screen
+(the attacker's tablet, the referee's) a notice takes no room from the table: the map's box is the same before,
+while and after one shows; and an Undo that worked ("Taken back.") is told in the info tone, not as an error.
+(A phone's and a portrait tablet's map keep the notice's row only while it shows: a row always kept there cost the
+card's sheet the height that keeps its stands and dice in sight, tests/frontend/test_earth2mm_bound.py.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, screenshot
+from tests.frontend.games import bearer, map_at, seed_game
+from tests.frontend.test_notices import refusal_shown
+
+pytestmark = pytest.mark.browser
+
+TABLE = "svg[data-table-map][data-loaded]"
+
+
+def table_box(page: Any) -> dict[str, float]:
+    box = page.locator(".table-map").bounding_box()
+    assert box is not None
+    return {k: round(v, 1) for k, v in box.items()}
+
+
+def test_a_notice_never_moves_the_table(new_page: Any) -> None:
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, _ = seed_game(page)
+    page.goto(f"/games/{game_id}/map")
+    expect(page.locator(TABLE)).to_have_count(1)
+    notice = page.locator("#net-status .notice")
+    for viewport in (TABLET_LANDSCAPE, REFEREE_SCREEN):
+        map_at(page, viewport)
+        before = table_box(page)
+        # A refusal with its "Why?" (a real one, from the API), then an instruction beside it.
+        got = refusal_shown(page, game_id)
+        expect(notice.locator("p").first).to_have_text(got["body"]["detail"])
+        assert table_box(page) == before, viewport
+        page.evaluate(
+            "() => window.firestepNotice('Tap where 1/1/3 Coy Plt 1 goes.', false, { key: 'instruction', tone: 'info' })"
+        )
+        expect(notice).to_have_count(2)
+        assert table_box(page) == before, viewport
+        screenshot(page, f"map-notice-{viewport['width']}x{viewport['height']}")
+        for _ in range(2):
+            notice.first.get_by_role("button", name="OK: dismiss this message").click()
+        expect(page.locator("#net-status")).to_be_hidden()
+        assert table_box(page) == before, viewport
+
+
+def test_an_undo_that_worked_is_told_as_information(new_page: Any) -> None:
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, answer = seed_game(page)
+    api = f"/api/v1/games/{game_id}"
+    # A stand the referee moved in set-up, taken back from the map as a card's Undo takes it back.
+    unit = next(u for u in page.request.get(f"{api}/units").json() if u.get("x") is not None)
+    moved = page.request.post(
+        f"{api}/units/{unit['id']}/move",
+        headers=bearer(answer["referee_token"]),
+        data={"x": unit["x"] + 1, "y": unit["y"], "facing_deg": unit.get("facing_deg") or 0},
+    )
+    assert moved.ok, moved.text()
+    latest = {"id": moved.json()["event_id"]}
+    page.goto(f"/games/{game_id}/map")
+    expect(page.locator(TABLE)).to_have_count(1)
+    before = table_box(page)
+    assert page.evaluate("(id) => window.firestepMap.undoEvent(id)", latest["id"])
+    notice = page.locator("#net-status .notice")
+    expect(notice.locator("> p")).to_have_text("Taken back.")
+    expect(notice).to_have_class("notice info")
+    assert table_box(page) == before
