@@ -169,17 +169,14 @@ Ring = Annotated[list[Position], Field(min_length=4, max_length=MAX_VERTICES_PER
 Rings = Annotated[list[Ring], Field(min_length=1, max_length=MAX_RINGS_PER_POLYGON)]
 
 
-MAX_PIECE_NAME = 100  # a piece's name as its panel's input takes it (_terrain_kind.html's maxlength)
-
-
 def _check_properties(props: dict[str, Any]) -> dict[str, Any]:
     if len(props) > MAX_PROPERTIES:
         raise ValueError(f"{len(props)} properties (allowed 0..{MAX_PROPERTIES})")
     # A piece's name is words, as its panel sends it: a posted {"a": [[1]]} was listed as Python wrote it
     # (session 23's hostile pass).
-    name = props.get("name")
-    if name is not None and (not isinstance(name, str) or len(name) > MAX_PIECE_NAME):
-        raise ValueError(f"name: give the piece's name as words of at most {MAX_PIECE_NAME} characters")
+    # (Its length is the panel's to bound: a scenario file may name a piece at length, its whole size bounded.)
+    if not isinstance(props.get("name", ""), str):
+        raise ValueError("name: give the piece's name as words")
     return check_json(props, "properties")
 
 

@@ -18,7 +18,6 @@ from shapely.geometry import box
 from app.core.routing import Router
 from app.data.bounded import (
     MAX_FORM_PART,
-    MAX_PIECE_NAME,
     MAX_SCENARIO_BYTES,
     Terrain,
     TerrainFeature,
@@ -43,6 +42,7 @@ from rules.table.terrain import feature_from_geojson, widening_refused
 
 router = Router(include_in_schema=False)
 
+MAX_PIECE_NAME = 100  # a piece's name as its panel's input takes it (_terrain_kind.html's maxlength)
 CROSSING = "Self-intersection"
 GEOMETRY: TypeAdapter[TerrainPolygon | TerrainMultiPolygon | TerrainLineString] = TypeAdapter(
     Annotated[TerrainPolygon | TerrainMultiPolygon | TerrainLineString, Field(discriminator="type")]

@@ -60,7 +60,7 @@ def test_the_terrain_posted_is_answered_by_its_list_and_a_pieces_problem_refused
         (OFF, "That woods goes off the table: every point must be on the 120 by 180 cm table."),
         (BOW, "That woods crosses itself: draw its outline without crossing."),
         # A name that is not words (session 23's hostile pass: a posted {"a": [[1]]} was listed as Python wrote it).
-        (BOX, "Terrain properties: name: give the piece's name as words of at most 100 characters."),
+        (BOX, "Terrain properties: name: give the piece's name as words."),
         # A shape the format does not draw, named with the ones it does (was: "That value is not allowed here.").
         (
             {"type": "Point", "coordinates": [10, 10]},
