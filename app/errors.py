@@ -496,9 +496,6 @@ def wants_a_page(req: Request) -> bool:
     # The API answers JSON (its pages' shell, CSRF and all, is not set up).
     if req.url.path.startswith("/api/"):
         return False
-    # An htmx swap is a part of a page, told its refusal by the notice (app.guard.notice reads the JSON's `said`).
-    if req.headers.get("hx-request") == "true":
-        return False
     navigates = req.headers.get("sec-fetch-mode") == "navigate"
     return navigates or req.headers.get("accept", "").startswith("text/html")
 

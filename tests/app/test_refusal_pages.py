@@ -37,7 +37,9 @@ def test_a_player_opening_the_organisers_sheet_gets_a_page_saying_what_to_do(
     is_a_page(c.get(sheet, headers=OPENED), 403, said)
     # A script's fetch and an htmx swap get the JSON refusal, its sentence in `said`.
     assert c.get(sheet).json()["said"] == said
-    swapped = c.get(sheet, headers={**OPENED, "HX-Request": "true"})
+    swapped = c.get(
+        sheet, headers={"HX-Request": "true", "Sec-Fetch-Mode": "cors", "Accept": "*/*"}
+    )  # as htmx
     assert swapped.status_code == 403 and swapped.json()["said"] == said
 
 
