@@ -132,7 +132,8 @@ CARD_LOOKS_BACK = 200  # events since the last roll a card reads at most for its
 
 def card_undo(session: Session, game: Game, viewer: Viewer, unit_id: int) -> Event | None:
     """The stand's newest act since the last roll when it is a move or a marker `viewer` may take back now
-    (`undo_refusal`'s one answer), for its card's Undo; None where its newest is another act, or none."""
+    (`undo_refusal`'s one answer, and none of its changes changed since), for its card's Undo; None where its
+    newest is another act, or none."""
     after = last_roll_id(session, game.pk)
     newest = session.exec(
         select(Event)
@@ -146,7 +147,8 @@ def card_undo(session: Session, game: Game, viewer: Viewer, unit_id: int) -> Eve
             continue
         if unit_id in touched_units(event_dict(ev, roles_of(viewer))):
             offered = ev.kind in CARD_UNDOES and undo_refusal(session, game, viewer, ev) is None
-            return ev if offered else None
+            changes = read_changes(view(ev.payload, ev.private, [*SIDES, "referee"]).get("changes", []))
+            return ev if offered and all(_changed_since(session, game, c) is None for c in changes) else None
     return None
 
 
@@ -192,36 +194,53 @@ def _take_back_draw(session: Session, game: Game, viewer: Viewer, ev: Event, who
     )
 
 
-def _reverse(session: Session, game: Game, change: LoggedChange) -> LoggedChange:
-    field = change.field
+def _changed_since(session: Session, game: Game, change: LoggedChange) -> Conflict | None:
+    """Why `change` can no longer be taken back as it was made (a later change over it), or None: what the undo
+    refuses, and what a stand's card reads before it offers the Undo (session 23's hostile pass: a company's
+    move offered after one of its stands had moved again, then refused)."""
+    field, words = change.field, change.field.replace("_", " ")
+    later = "has changed since: undo the later change first"
     if isinstance(change, SideSet):  # a side's row (a unit's secret names its side too, and its unit)
         row = get_side(session, game.pk, change.side)
-        if row.special_uses.get(field) != change.after:
-            raise Conflict(
-                f"the {row.side}'s {field.replace('_', ' ')} has changed since: undo the later change first"
-            )
-        return set_side_allowance(session, row, field, change.before)
+        return (
+            None
+            if row.special_uses.get(field) == change.after
+            else Conflict(f"the {row.side}'s {words} {later}")
+        )
+    if isinstance(change, GameSet):
+        same = game_field(game, field) == change.after
+        return None if same else Conflict(f"the game's {words} {later}", current=game_state(game))
+    unit = get_unit(session, game.pk, change.unit)
+    if isinstance(change, UnitCounted):
+        if (value(unit, field) or 0) - change.delta >= 0:
+            return None
+        return Conflict(
+            f"{unit.name}'s {words} is too low to undo: undo the later change first", current=unit_dict(unit)
+        )
+    return (
+        None
+        if value(unit, field) == change.after
+        else Conflict(f"{unit.name}'s {words} {later}", current=unit_dict(unit))
+    )
+
+
+def _reverse(session: Session, game: Game, change: LoggedChange) -> LoggedChange:
+    if (stale := _changed_since(session, game, change)) is not None:
+        raise stale
+    field = change.field
+    if isinstance(change, SideSet):
+        return set_side_allowance(session, get_side(session, game.pk, change.side), field, change.before)
     if isinstance(change, GameSet):
         before = game_field(game, field)
-        if before != change.after:
-            raise Conflict(
-                f"the game's {field.replace('_', ' ')} has changed since: undo the later change first",
-                current=game_state(game),
-            )
         bump_game(session, game, None, **{field: change.before})
         return GameSet(game=game.pk, field=field, before=before, after=change.before)
     unit = get_unit(session, game.pk, change.unit)
     if isinstance(change, UnitCounted):
         got = increment(session, unit, field, -change.delta)
-        if got is None:
+        if got is None:  # another write came first
             raise Conflict(
                 f"{unit.name}'s {field.replace('_', ' ')} is too low to undo: undo the later change first",
                 current=unit_dict(unit),
             )
         return got
-    if value(unit, field) != change.after:
-        raise Conflict(
-            f"{unit.name}'s {field.replace('_', ' ')} has changed since: undo the later change first",
-            current=unit_dict(unit),
-        )
     return update_unit(session, unit, **{field: change.before})[0]

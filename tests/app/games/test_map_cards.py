@@ -215,6 +215,32 @@ def test_the_head_offers_the_undo_of_the_stand_s_newest_move_or_marker_the_seat_
     assert undo_of(g.attacker) is None and undo_of(g.defender) is not None
 
 
+def test_the_head_offers_no_undo_a_later_change_has_made_impossible(client: TestClient) -> None:
+    """Session 23's second hostile pass: a marker by mortar fire spread over a company, then one of its stands
+    recovered: the other stands' cards still offered the spread's Undo, which the undo refused ("too low to
+    undo"). The card offers an Undo only while each of its changes can still be taken back."""
+    g = new_game(client)
+    start_game(client, g)
+    us = units(client, g)
+    mine = first(us, "attacker", "rifle-platoon")
+    company = [u for u in us.values() if u["parent_id"] == mine["parent_id"] and u["id"] != mine["id"]]
+    api = f"/api/v1/games/{g.id}"
+    spread = client.post(
+        f"{api}/units/{mine['id']}/markers", headers=g.referee, json={"delta": 1, "fire": "mortar"}
+    )
+    assert spread.status_code == 200 and len(spread.json()["changes"]) > 1, spread.text
+    other = next(u for u in company if any(c["unit"] == u["id"] for c in spread.json()["changes"]))
+    head = card(client, g, g.referee, f"units/{mine['id']}/head")[1]
+    assert "data-stand-undo" in head  # the spread is the referee's to take back, whole
+    back = {"delta": -1, "spend_action": False, "override": True}
+    recovered = client.post(f"{api}/units/{other['id']}/markers", headers=g.referee, json=back)
+    assert recovered.status_code == 200, recovered.text
+    # The stand's newest act is still the spread, no longer undone whole: no Undo is offered, as the undo refuses.
+    assert "data-stand-undo" not in card(client, g, g.referee, f"units/{mine['id']}/head")[1]
+    refused = client.post(f"{api}/events/{spread.json()['event_id']}/undo", headers=g.referee, json={})
+    assert refused.status_code == 409, refused.text
+
+
 def test_the_map_draws_each_template_kind_labelled_in_the_server_s_words(client: TestClient) -> None:
     """A template's label on the map says its kind as the page's own buttons do (app.pages.templates.humanise,
     from the rule set's table kit): the map's sizes carry each kind's words, so the script says none itself."""
