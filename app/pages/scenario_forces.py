@@ -203,9 +203,10 @@ def deploy_context(ruleset_id: str, document: forces.Json, moves_only: bool = Fa
         bounds = Polygon(ring).bounds  # as drawn (not widened by the edge's tolerance)
         laid = lay_out(bounds, side == "attacker", sized, taken, LAYOUT_GAP_CM)
         n = len(laid.at)
-        said = f"{name}: {n} stands laid out; {laid.left} did not fit in the zone (place them by hand or make the zone deeper)."
+        stands = f"{n} stand{'' if n == 1 else 's'}"  # one said in the singular (session 23's newcomer)
+        said = f"{name}: {stands} laid out; {laid.left} did not fit in the zone (place them by hand or make the zone deeper)."
         at = [[i, x, y, FACING[side]] for i, (x, y) in laid.at.items()]
-        done = f"{name} laid out in the {side}'s zone: {n} stands."
+        done = f"{name} laid out in the {side}'s zone: {stands}."
         then = stood | {str(s.get("id")): "not placed" for s in mine}
         for s in mine:
             if (i := str(s.get("id"))) in laid.at:

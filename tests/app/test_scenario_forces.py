@@ -181,6 +181,10 @@ def test_a_formation_s_lay_out_button_carries_where_the_server_lays_it_out() -> 
     document["sides"]["defender"]["deployment_zone"] = {"type": "Polygon", "coordinates": [zone]}
     laid = plan()
     assert laid["said"] == f"Vickers laid out in the defender's zone: {len(mine)} stands." and laid["done"]
+    # One stand said in the singular (session 23's second newcomer read "laid out ...: 1 stands.").
+    forces.add_from_table(FF, document, "defender", "gb-1915", "gb-1915/mmg-company-1/mmg-1", None, "Lone")
+    lone = page.deploy_context(FF, document)["deploying"]["defender"][1]  # type: ignore[index]
+    assert json.loads(lone.layout)["said"] == "Lone laid out in the defender's zone: 1 stand."
     at = laid["at"]
     assert isinstance(at, list) and [p[0] for p in at] == [u["id"] for u in mine]
     assert {p[3] for p in at} == {270} and all(p[2] > 150 for p in at)  # facing the attacker, in the zone
