@@ -22,6 +22,7 @@ from rules.core.acts import Roll
 from rules.core.consequences import odds_words, outcome_words, said
 from rules.core.dice import Count, Threshold
 from rules.core.errors import RulesError
+from rules.core.game import over
 from rules.core.records import (
     AddToState,
     Change,
@@ -68,6 +69,10 @@ def checked(
     game_rules = rules_of(game)
     resolver_of(get_ruleset(game.ruleset), roll.resolver)
     club_data.require_unset_roll(game, roll.resolver)  # in any status: set-up enters it from the editor
+    if (
+        ended := over(game.status, "roll")
+    ) is not None:  # not "Start the game first" (session 23's hostile pass)
+        raise turns.conflict(game, ended)
     if game.status != "playing":
         raise Conflict(
             f"Start the game first: it is in {game.status}, not playing",

@@ -357,6 +357,10 @@ def test_no_override_of_the_referee_changes_a_finished_games_table(sqlite_client
         assert r.status_code == 409, (path, r.status_code, r.text)
         assert r.json()["detail"] == "The game is over: nothing on the table changes any more.", path
         assert "override" not in r.json()["current"], path  # not offered where it cannot be had
+    # A roll too, in the same words (it said "Start the game first: it is in finished, not playing.").
+    roll = {"unit_id": stand["id"], "dice": [6], "override": True}
+    rolled = c.post(f"{api}/resolve/order-roll", headers=g.referee, json=roll)
+    assert rolled.status_code == 409 and rolled.json()["detail"].startswith("The game is over"), rolled.text
     # A player is told the game is over, not to try again as after another device's change (which it said).
     late = c.post(f"{api}/turn/advance", headers=g.attacker, json={"version": version})
     assert late.status_code == 409 and late.json()["said"] == late.json()["detail"], late.text
