@@ -331,7 +331,7 @@ def test_a_finished_games_board_names_no_side_to_move(sqlite_client: TestClient)
     sqlite_client.cookies.clear()
     assert "Game over" in board and "to move</span>" not in board
     # Nor a marker's button (session 23's hostile pass tapped the board's 175 "+S" after the end).
-    assert "add-marker" not in board and "/markers" not in board
+    assert "add-marker" not in board and "/markers" not in board and "data-override-toggle" not in board
     assert '<span class="turn-big">Ended in turn 1</span>' in board
 
 
