@@ -20,6 +20,7 @@ from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, TooManyRequests
 from app.pages.common import error_message
 from app.pages.seats import Seat, game_page
+from app.sentences import sentence
 from app.services import fireplans, games, rehearsal, scenarios, seats, tournaments, turns
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer, new_salt
@@ -381,7 +382,7 @@ async def fire_plan_action(
             write_plan(session, game_id, side, seat.viewer, action, form)
         except (RulesError, ValidationError, NotFoundError, Conflict, ValueError) as e:
             session.rollback()
-            error = error_message(e)
+            error = sentence(error_message(e))  # with its capital and full stop (the hostile pass)
         session.expire_all()
         return _plan_context(session, games.get_game(session, game_id), seat, side, error)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -123,7 +124,9 @@ def give(
 def _name_of(feature: Mapping[str, Any]) -> str:
     """An objective's name as two are told apart (its case and outer spaces aside)."""
     properties = feature.get("properties")
-    return str(properties.get("name") or "").strip().casefold() if isinstance(properties, Mapping) else ""
+    name = str(properties.get("name") or "") if isinstance(properties, Mapping) else ""
+    # Unseen characters (a zero-width space) left out: "Farm\u200b" read "Farm" twice (the hostile pass).
+    return "".join(c for c in name if unicodedata.category(c) != "Cf").strip().casefold()
 
 
 def seal(session: Session, game: Game) -> None:

@@ -21,9 +21,17 @@ def test_a_refused_post_of_the_plan_form_is_one_short_sentence_naming_its_field(
     g = new_game(c)
     c.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
     url = f"/games/{g.id}/fire-plan/attacker"
-    for sent, field in (({"action": "remove-abc"}, "Action: "), ({"kind": "barrage"}, "Item: ")):
+    for sent, field in (
+        ({"action": "remove-abc"}, "Action: "),
+        ({"kind": "barrage"}, "Item: "),
+        (
+            {"action": "remove-1"},
+            "Unknown fire plan item",
+        ),  # no such item: a sentence too, with its full stop
+    ):
         r = c.post(url, data=form(c, sent), headers={"HX-Request": "true"})
         said = re.search(r'<div class="errors" role="alert"><p>([^<]*)</p>', r.text)
         assert said is not None, r.text[:400]
         words = html.unescape(said.group(1))
         assert words.startswith(field) and len(words) <= MAX_DETAIL and "int()" not in words, words
+        assert words.endswith("."), words

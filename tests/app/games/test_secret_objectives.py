@@ -59,6 +59,9 @@ def test_a_secret_objective_is_sealed_unseen_scored_revealed_and_verified(client
     again = client.post(give, headers=g.referee, json={"side": "attacker", "objective": HILL})
     assert again.status_code == 422 and again.json()["field"] == "name", again.text
     assert "already holds a secret objective of that name" in again.json()["detail"]
+    hidden = {**HILL, "properties": {**HILL["properties"], "name": "Hill of the Sealed\u200b Orders "}}
+    unseen = client.post(give, headers=g.referee, json={"side": "attacker", "objective": hidden})
+    assert unseen.status_code == 422, unseen.text  # a zero-width space is no other name (the hostile pass)
     # A rule set keeping its own score (Vimy Ridge's) would never score one: refused (the hostile pass: 201).
     vimy = new_game(client, {"name": "Vimy", "ruleset": "vimy-ridge"})
     given = f"/api/v1/games/{vimy.id}/objectives/secret"
