@@ -63,9 +63,9 @@ class StandHead:
     # one the seat may never play is not drawn, one refused for now is greyed with the pipeline's sentence.
     marker_acts: tuple[MarkerOffer, ...] = ()
     markers_api: str = ""  # where its marker buttons write (POST, through the outbox: api-action.js)
-    # Its newest move or marker the seat may take back now (app.services.undo.card_undo): where the Undo writes
-    # and its words ("Undo: moved 25 cm"), else "" (session 23's newcomer moved a stand and found no Undo).
-    undo_api: str = ""
+    # Its newest move or marker the seat may take back now (app.services.undo.card_undo): the event the Undo
+    # takes back and its words ("Undo: moved 25 cm"), else None (session 23's newcomer found no Undo).
+    undo_event: int | None = None
     undo_label: str = ""
 
     def context(self) -> dict[str, object]:
@@ -121,7 +121,7 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
         move_refused=refused.get(u.pk, ""),
         marker_acts=tuple(marker_acts) if acts and marker else (),
         markers_api=f"/api/v1/games/{game.pk}/units/{u.pk}/markers",
-        undo_api=f"/api/v1/games/{game.pk}/events/{undone.pk}/undo" if undone is not None else "",
+        undo_event=undone.pk if undone is not None else None,
         undo_label=f"Undo: {what}" if undone is not None else "",
     )
 

@@ -13,8 +13,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, screenshot
-from tests.frontend.games import bearer, map_at, seed_game
+from tests.frontend.games import at_rest, map_at, seed_game
 from tests.frontend.test_notices import refusal_shown
+from tests.frontend.test_referee_result import move_as_referee
 
 pytestmark = pytest.mark.browser
 
@@ -54,22 +55,24 @@ def test_a_notice_never_moves_the_table(new_page: Any) -> None:
 
 def test_an_undo_that_worked_is_told_as_information(new_page: Any) -> None:
     page = new_page(TABLET_LANDSCAPE)
-    game_id, answer = seed_game(page)
-    api = f"/api/v1/games/{game_id}"
-    # A stand the referee moved in set-up, taken back from the map as a card's Undo takes it back.
-    unit = next(u for u in page.request.get(f"{api}/units").json() if u.get("x") is not None)
-    moved = page.request.post(
-        f"{api}/units/{unit['id']}/move",
-        headers=bearer(answer["referee_token"]),
-        data={"x": unit["x"] + 1, "y": unit["y"], "facing_deg": unit.get("facing_deg") or 0},
-    )
-    assert moved.ok, moved.text()
-    latest = {"id": moved.json()["event_id"]}
+    game_id, _ = seed_game(page)
+    page.on(
+        "dialog", lambda dialog: dialog.accept()
+    )  # the referee's override of the step's refusal, if asked
     page.goto(f"/games/{game_id}/map")
     expect(page.locator(TABLE)).to_have_count(1)
+    # A stand the referee moves in set-up by taps, then takes back with its card's Undo.
+    unit = next(
+        u for u in page.request.get(f"/api/v1/games/{game_id}/units").json() if u.get("x") is not None
+    )
+    move_as_referee(page, unit, (unit["x"], unit["y"] - 3))
+    undo = page.locator("[data-panel='stand'] [data-stand-undo]")
+    expect(undo).to_have_text("Undo: moved 3 cm")
+    at_rest(page, "svg[data-table-map]")
     before = table_box(page)
-    assert page.evaluate("(id) => window.firestepMap.undoEvent(id)", latest["id"])
+    undo.click()
     notice = page.locator("#net-status .notice")
     expect(notice.locator("> p")).to_have_text("Taken back.")
     expect(notice).to_have_class("notice info")
+    expect(undo).to_have_count(0)  # the card read anew: nothing of the stand's left to take back
     assert table_box(page) == before

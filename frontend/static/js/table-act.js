@@ -118,7 +118,7 @@
       // The referee's greyed Move asks to override (table-map.js), a marker once refused (api-action.js).
       if (off && !(m.role === "referee" && off.matches("[data-stand-action], [data-api]"))) say(off.title, false);
       const el = !off && e.target.closest("[data-act], [data-act-die], [data-act-roll], [data-ask], [data-apply], [data-play-cancel], [data-play-undo], [data-panel-close]");
-      if (!el || (!play && !el.matches("[data-act], [data-act-die], [data-act-roll], [data-panel-close]"))) return;
+      if (!el || (!play && !el.matches("[data-act], [data-act-die], [data-act-roll], [data-play-undo], [data-panel-close]"))) return;
       if (el.matches("[data-panel-close]")) stop();
       else if (el.matches("[data-act]")) {
         play = begun(el);

@@ -185,9 +185,10 @@ def test_the_head_offers_the_undo_of_the_stand_s_newest_move_or_marker_the_seat_
     api = f"/api/v1/games/{g.id}"
 
     def undo_of(seat: dict[str, str]) -> tuple[str, str] | None:
+        """The URL the head's Undo takes back through (the map's Undo: the event's) and its words."""
         head = card(client, g, seat, f"units/{mine['id']}/head")[1]
-        found = re.search(r'<button[^>]*data-stand-undo data-api="([^"]+)" data-body="\{\}">([^<]+)<', head)
-        return (found.group(1), html.unescape(found.group(2))) if found else None
+        found = re.search(r'<button[^>]*data-stand-undo data-play-undo="(\d+)">([^<]+)<', head)
+        return (f"{api}/events/{found.group(1)}/undo", html.unescape(found.group(2))) if found else None
 
     assert undo_of(g.attacker) is None and undo_of(g.referee) is None  # nothing done to it yet
     moved = client.post(
