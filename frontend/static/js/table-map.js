@@ -64,7 +64,7 @@
   const panel = document.querySelector("[data-map-panel]");
   let panelShows = null;
   const showPanel = (name) => {
-    panelShows = name;
+    panelShows = name; asked += 1; // a card read on its way is dropped: the panel last tapped stays (ci157)
     panel.hidden = !name;
     panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
     document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === name)));
@@ -423,21 +423,21 @@
     }
   });
 
-  // A new step, or the game's end: the open card shows what may be done now (its acts read anew).
-  const newStep = () => { if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand); };
+  // A new step, the game's end or a change to its stand: the card, while shown, reads anew what may be done.
+  const readAnew = (changed) => { if (selectedStand && panelShows === "stand" && (changed || shownStep !== model.turn.step)) showStand(selectedStand); };
   model.listen((what) => {
     if (what.all || what.turn) readTurn();
     if (what.all) renderAll();
     for (const id of what.changed || []) { const u = model.units.get(id); if (u) drawStand(u); }
     if (what.changed && map.hasLayer(layers.labels)) declutter();
-    if (what.changed && selectedStand && what.changed.has(selectedStand)) showStand(selectedStand);
+    if (what.changed?.has(selectedStand)) readAnew(true);
     if (what.template !== undefined) drawTemplate(what.template);
     // A template's card is read anew as it changes (its Turn carries the rotation); the game over, it goes.
     const over = model.turn.status === "finished";
     if (over && what.turn && panelShows?.startsWith("template")) showPanel(null);
     if (over && what.turn && !what.all) drawTemplates();
     else if (!over && (what.all || what.template === selectedTemplate) && panelShows === "template") selectTemplate(selectedTemplate);
-    if (what.turn) newStep();
+    if (what.turn) readAnew(false);
     if (what.units || what.templates) mapChanged();
   });
 
