@@ -39,21 +39,18 @@ DRAFT_COOKIE = "firestep_editor"
 DRAFT_COOKIE_SECONDS = 60 * 60 * 24 * 90  # a scenario may take a club a season to build
 
 
-def context(
-    request: Request, session: SessionDep, ruleset_id: str, zone_depth: int | None, scenario: str = ""
-) -> dict[str, object]:
+def context(request: Request, session: SessionDep, ruleset_id: str, scenario: str = "") -> dict[str, object]:
     """What the editor's page shows of this browser's draft of a new scenario of the rule set (with none yet,
-    its zones `zone_depth` deep: as the rule set's ready scenario has them), or of the scenario edited (with
-    none yet, the scenario as saved)."""
+    the empty one, its zones as deep as the rule set's ready scenario has them), or of the scenario edited
+    (with none yet, the scenario as saved)."""
     draft = drafts.find(session, drafts.owner_of(request.cookies.get(DRAFT_COOKIE)), ruleset_id, scenario)
     saved = scenarios.get_document(session, scenario) if scenario and draft is None else None
-    return _parts(draft, ruleset_id, zone_depth, scenario, saved)
+    return _parts(draft, ruleset_id, scenario, saved)
 
 
 def _parts(
     draft: ScenarioDraft | None,
     ruleset_id: str,
-    zone_depth: int | None = None,
     scenario: str = "",
     saved: dict[str, JsonValue] | None = None,
 ) -> dict[str, object]:
@@ -62,9 +59,6 @@ def _parts(
     # the checks are asked of what was posted, never of an empty draft the page does not show.
     found = drafts.problem(document) if draft else None
     shown = DraftParticulars.of(document)
-    if draft is None and saved is None and zone_depth:
-        shown = shown.model_copy(update={"zone_attacker": zone_depth, "zone_defender": zone_depth})
-        document = shown.into(document)  # the zones the form shows, drawn on the table from the first
     at = f"/scenarios/{scenario}/edit" if scenario else f"/scenarios/new/{ruleset_id}"
     return {
         "draft": shown,

@@ -27,6 +27,7 @@ from app.pages.seats import Seat, game_page
 from app.pages.table_map import map_sizes
 from app.pages.templates import humanise, templates
 from app.services import game_setup
+from app.services import scenario_drafts as scenario_drafts_service
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
 from app.services.scenario_forces import crewed_kinds, org_tables
@@ -56,8 +57,7 @@ def new_scenario_page(request: Request, session: SessionDep, ruleset: str | None
     ruleset_id = game_setup.new_game_rules(ruleset).book.ruleset_id
     if counter_editor.takes_club(ruleset_id):  # a game of counters: the club's data, not a table
         return counter_editor.page(request, ruleset_id)
-    depth = editor_data(ruleset_id)["zone_depth"]
-    draft = scenario_drafts.context(request, session, ruleset_id, int(depth["cm"]) if depth else None)
+    draft = scenario_drafts.context(request, session, ruleset_id)
     return _editor(
         request,
         None,
@@ -84,7 +84,7 @@ def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) 
     # Its particulars, forces and objectives panels are the server's, on this browser's draft of the edit (or the
     # scenario as saved).
     ruleset = str(found["ruleset"])
-    draft = scenario_drafts.context(request, session, ruleset, None, scenario_id)
+    draft = scenario_drafts.context(request, session, ruleset, scenario_id)
     forces = scenario_forces.shown(request, session, ruleset, scenario_id)
     objectives = scenario_objectives.shown(request, session, ruleset, scenario_id)
     saved = {"saved_title": str(found["title"])}
@@ -232,7 +232,7 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
         "class_property": TERRAIN_CLASS,
         "chart": chart_dict(rules.book.force_chart) if rules.book.force_chart else None,
         "errata": described["errata"],
-        "zone_depth": _zone_depth(rs),
+        "zone_depth": scenario_drafts_service.zone_depth(rs.id),
         "plan_kinds": get_game_rules(rs.id).book.kit.plan_kind_names,
         "crewed_kinds": sorted(crewed_kinds(rs.id)),
     }
@@ -294,20 +294,3 @@ def _move_terrain(kind: str) -> str | None:
         if kind in kinds:
             return terrain
     return None if kind == "wire" else "cross-country"
-
-
-def _zone_depth(rs: RuleSet) -> dict[str, Any] | None:
-    """A new scenario's deployment zones start as deep as the rule set's own ready scenario has them (Mons:
-    "Both sides deploy 15cm onto the table"), else as its first shipped scenario's attacker zone, with its
-    source; None when it has none to go by."""
-    if "scenarios" in rs.datasets:
-        for scenario in rs.data("scenarios"):
-            zone = scenario.get("deployment_zones", {}).get("attacker")
-            if zone:
-                return {"cm": zone[3] - zone[1], "source": scenario.get("source", "")}
-    for doc in get_game_rules(rs.id).book.scenarios.values():
-        polygon = (doc["sides"]["attacker"].get("deployment_zone") or {}).get("coordinates")
-        if polygon:
-            ys = [p[1] for p in polygon[0]]
-            return {"cm": max(ys) - min(ys), "source": doc["title"]}
-    return None

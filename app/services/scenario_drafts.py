@@ -13,6 +13,7 @@ import re
 import secrets
 from collections.abc import Callable, Mapping
 from datetime import timedelta
+from functools import cache
 from typing import Any, TypeVar
 
 from pydantic import JsonValue
@@ -26,7 +27,7 @@ from app.data.schemas_scenario import DraftParticulars, TableObjectives
 from app.errors import Conflict
 from app.services import scenarios
 from rules.core.errors import RulesError
-from rules.registry import get_ruleset
+from rules.registry import get_game_rules, get_ruleset
 from rules.table.objectives import objectives_from_geojson
 
 # A browser's key as this module mints it: 32 random bytes, URL-safe base64 (43 characters). A cookie of any other
@@ -49,18 +50,41 @@ def owner_of(key: str | None) -> str | None:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+@cache
+def zone_depth(ruleset_id: str) -> dict[str, Any] | None:
+    """How deep a new scenario's deployment zones start: as the rule set's own ready scenario has them (Mons:
+    "Both sides deploy 15cm onto the table"), else as its first shipped scenario's attacker zone, with its
+    source; None when it has none to go by."""
+    rs = get_ruleset(ruleset_id)
+    if "scenarios" in rs.datasets:
+        for scenario in rs.data("scenarios"):
+            zone = scenario.get("deployment_zones", {}).get("attacker")
+            if zone:
+                return {"cm": zone[3] - zone[1], "source": scenario.get("source", "")}
+    for doc in get_game_rules(ruleset_id).book.scenarios.values():
+        polygon = (doc["sides"]["attacker"].get("deployment_zone") or {}).get("coordinates")
+        if polygon:
+            ys = [p[1] for p in polygon[0]]
+            return {"cm": max(ys) - min(ys), "source": doc["title"]}
+    return None
+
+
 def empty_document(ruleset_id: str) -> dict[str, Any]:
     """A new scenario's document as the editor starts it: the format's fields, in the rule set's first period (as
-    its form offers it), nothing else chosen yet."""
+    its form offers it), each side's zone as deep as `zone_depth` (the form shows it so: a first change of any
+    part keeps it, session 23's newcomer found every Lay out refused), nothing else chosen yet."""
     periods = get_ruleset(ruleset_id).periods
+    depth = zone_depth(ruleset_id)
+    cm = int(depth["cm"]) if depth else None
+    form = DraftParticulars(zone_attacker=cm, zone_defender=cm)  # the form's table, its zones this deep
     return {
         "format": "firestep-scenario/1",
         "title": "",
         "ruleset": ruleset_id,
         "period": periods[0].id if periods else None,
-        "table": {"width_cm": 120, "length_cm": 180},
+        "table": {"width_cm": form.width_cm, "length_cm": form.length_cm},
         "sides": {
-            side: {"nationality": "", "deployment_zone": None, "forces": []}
+            side: {"nationality": "", "deployment_zone": form.zone(side), "forces": []}
             for side in ("attacker", "defender")
         },
     }

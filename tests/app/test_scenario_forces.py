@@ -61,12 +61,12 @@ def test_the_forces_panel_posts_keep_the_draft_s_forces_and_refuse_by_field(
     by_row = c.post("/scenarios/new/2mm-earth-1418/forces", data=form(c, rows))
     assert by_row.status_code == 422 and by_row.headers[NOTICE_HEADER].startswith("Bases:"), by_row.headers
     # A stand placed on the map, kept: posted as the outbox sends it (JSON, the CSRF header).
-    placed = {"formation": fid, "stand": [f"{fid}/mmg-1"], "x": [10], "y": [20], "facing": [270]}
+    placed = {"formation": fid, "stand": [f"{fid}/mmg-1"], "x": [10], "y": [170], "facing": [270]}  # its zone
     assert c.post(f"{url}/deploy", json=placed, headers=header(c)).status_code == 204
     listed = c.get(f"{url}/deploy").text  # the Deploy tab's list, read again from the draft
     assert f'data-place="{fid}/mmg-1" aria-pressed="false">Vickers MMG 1 · placed' in listed, listed
     assert (
-        '"center": [10.0, 20.0]'
+        '"center": [10.0, 170.0]'
         in c.post(f"{url}/change", data=form(c), headers={"HX-Trigger-Name": f"name.{fid}"}).text
     )
     off = c.post(f"{url}/deploy", json=placed | {"x": [1e9]}, headers=header(c))
@@ -161,11 +161,33 @@ def test_the_map_s_labels_are_the_draft_s_stands_named_under_their_formations() 
     assert island and json.loads(island.group(1)) == labels
 
 
+def test_a_new_scenario_s_first_change_keeps_the_zones_its_form_showed(sqlite_client: TestClient) -> None:
+    """Session 23's newcomer: a new scenario's form showed each zone 15 cm deep (the Mons specimen game's), but
+    the draft made by the first change (a formation added) had none, so the fields came back empty and every
+    Lay out said "The defender has no deployment zone". The draft starts with the zones its form shows."""
+    c = sqlite_client
+
+    def zones() -> list[str]:
+        page = c.get("/scenarios/new", params={"ruleset": FF}).text
+        return re.findall(r'name="zone_(?:attacker|defender)" data-zone-depth="\w+" value="([^"]*)"', page)
+
+    assert zones() == ["15", "15"]
+    picked = {"side": "defender", "defender_table": "gb-1915", "defender_formation": "gb-1915/mmg-company-1"}
+    added = c.post(f"/scenarios/new/{FF}/forces", data=form(c, picked | {"defender_name": "Vickers"}))
+    assert added.status_code == 200, added.text
+    assert zones() == ["15", "15"]
+    found = re.search(r'data-layout="([^"]*)"', c.get(f"/scenarios/new/{FF}/forces/deploy").text)
+    assert found, "no Lay out offered"
+    layout = json.loads(html.unescape(found.group(1)))
+    assert layout["said"].startswith("Vickers laid out in the defender's zone:"), layout
+
+
 def test_a_formation_s_lay_out_button_carries_where_the_server_lays_it_out() -> None:
     """Lay out (issue 67): the formation's places as rules.table.layout puts them in the side's zone (front row
     first, facing the enemy, around the side's other stands placed), with the sentence the editor says; a side
     with no zone says so and places none."""
     document = drafts.empty_document(FF)
+    document["sides"]["defender"]["deployment_zone"] = None  # its depth cleared under Scenario
     unit = forces.add_from_table(
         FF, document, "defender", "gb-1915", "gb-1915/mmg-company-1", None, "Vickers"
     )
@@ -213,6 +235,7 @@ def test_the_deploy_list_carries_the_map_s_counts_and_marks_and_each_lay_out_its
     list carries how many stands are placed and which are outside (`data-judged`), and each Lay out button the
     same once its formation is laid out, so the map shows them at once and offline (scenario-deploy.js)."""
     document = drafts.empty_document(FF)
+    document["sides"]["defender"]["deployment_zone"] = None  # its depth cleared under Scenario
     unit = forces.add_from_table(
         FF, document, "defender", "gb-1915", "gb-1915/mmg-company-1", None, "Vickers"
     )
