@@ -126,14 +126,16 @@ class PostedCounter:
     version: int | None = None
 
 
-class TooMany(Exception):
-    """More counters posted than a form holds."""
+class CountersRefused(Exception):
+    """Counters no form could post: more than it holds, or one of a side it has not (session 23's hostile pass:
+    a counter posted for the `referee` was dropped from the scenario without a word). Its text names the field."""
 
 
-def posted_counters(counter_fields: Sequence[Mapping[str, Any]], form: FormData) -> list[PostedCounter]:
+def posted_counters(editor: Mapping[str, Any], form: FormData) -> list[PostedCounter]:
     """The order of battle in the order of the form's rows (`counter.<n>.side`, `.name`, `.f.<field>`, `.unit`,
     `.version`); a value left empty is left out of the counter's state."""
-    edits = {f["name"]: f["edit"] for f in counter_fields}
+    edits = {f["name"]: f["edit"] for f in editor["counter_fields"]}
+    sides = [s["side"] for s in editor["sides"]]
     rows: dict[str, dict[str, str]] = {}
     for name, value in form.multi_items():
         what, _, rest = name.partition(".")
@@ -141,9 +143,11 @@ def posted_counters(counter_fields: Sequence[Mapping[str, Any]], form: FormData)
         if what == "counter" and isinstance(value, str) and part:
             rows.setdefault(n, {})[part] = value.strip()[:MOST_CHARACTERS]
             if len(rows) > MOST_COUNTERS:
-                raise TooMany
+                raise CountersRefused(f"counter: at most {MOST_COUNTERS} counters")
     out = []
     for n, row in rows.items():
+        if row.get("side", "") not in sides:
+            raise CountersRefused(f"counter {n[:8]}'s side: choose {' or '.join(sides)}")
         state: dict[str, int | str] = {}
         for field, edit in edits.items():
             value = row.get(f"f.{field}", "")
@@ -280,9 +284,9 @@ async def save_scenario(
         return _said(request, f"Not saved: {_lowered(denied[0])}", denied[1])
     editor = editor_context(ruleset_id)
     try:
-        counters = posted_counters(editor["counter_fields"], form)
-    except TooMany:
-        return _said(request, f"Not saved: counter: at most {MOST_COUNTERS} counters a scenario.", 422)
+        counters = posted_counters(editor, form)
+    except CountersRefused as e:
+        return _said(request, f"Not saved: {e}.", 422)
     document = scenario_document(editor, form, counters)
     if not document["title"]:
         return _said(request, "Not saved: give the scenario a title.", 422, focus="club-title")
@@ -320,9 +324,9 @@ async def export_scenario(ruleset_id: str, request: Request) -> Response:
     form = await request.form(max_fields=MOST_FIELDS)
     editor = editor_context(ruleset_id)
     try:
-        document = scenario_document(editor, form, posted_counters(editor["counter_fields"], form))
-    except TooMany:
-        return _said(request, f"Not exported: counter: at most {MOST_COUNTERS} counters a scenario.", 422)
+        document = scenario_document(editor, form, posted_counters(editor, form))
+    except CountersRefused as e:
+        return _said(request, f"Not exported: {e}.", 422)
     slug = re.sub(r"[^a-z0-9]+", "-", str(document["title"]).lower()).strip("-") or "scenario"
     return Response(
         json.dumps(document, indent=2, ensure_ascii=False),
@@ -453,9 +457,9 @@ async def save_to_game(
         return not_found(request, NotFoundError("game of counters", str(game_id)))
     editor = editor_context(game.ruleset)
     try:
-        counters = posted_counters(editor["counter_fields"], form)
-    except TooMany:
-        return _game_said(request, f"Not saved: counter: at most {MOST_COUNTERS} counters.", 422, None, [])
+        counters = posted_counters(editor, form)
+    except CountersRefused as e:
+        return _game_said(request, f"Not saved: {e}.", 422, None, [])
     if _unnamed(counters):
         return _game_said(
             request, "Not saved: give every counter its name.", 422, None, [], _unnamed(counters)

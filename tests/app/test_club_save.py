@@ -91,9 +91,7 @@ def test_the_form_as_rendered_reads_back_as_the_document_it_was_rendered_from() 
     shown += templates.get_template("_club_order.html").render(**order.context())
     posted = FormData([("title", doc["title"]), ("scenario", "our-vimy"), *_posted(shown)])
     editor = counter_editor.editor_context(VIMY)
-    read = club_save.scenario_document(
-        editor, posted, club_save.posted_counters(editor["counter_fields"], posted)
-    )
+    read = club_save.scenario_document(editor, posted, club_save.posted_counters(editor, posted))
     assert read == {**doc, "id": "our-vimy"}
 
 
@@ -170,6 +168,14 @@ def test_a_scenario_saved_by_its_form_is_refused_by_field_then_stored_replaced_a
     assert big.status_code == 200 and len(big.json()["sides"]["defender"]["forces"]) == 260, big.text[:300]
     untitled = http.post(SAVE, data=_sent([*{**sent, "title": " "}.items(), *fields, *counters]))
     assert untitled.status_code == 422 and "give the scenario a title" in untitled.text
+    # Session 23's hostile pass: a counter of a side the form has not (`referee`) was dropped without a word.
+    forged = [("counter.2.side", "referee"), ("counter.2.name", "Ref")]
+    for url in (SAVE, f"/scenarios/club/{VIMY}/export"):
+        refused = http.post(url, data=_sent([*sent.items(), *fields, *counters, *forged]))
+        assert (
+            refused.status_code == 422
+            and "counter 2&#39;s side: choose attacker or defender." in refused.text
+        )
 
 
 def test_a_game_s_form_saves_over_its_version_and_a_refused_counter_leaves_nothing(
