@@ -842,3 +842,27 @@ def test_a_formation_laid_out_offline_reaches_the_draft_when_the_connection_is_b
     page.reload()
     page.wait_for_selector("[data-scenario-editor][data-terrain]")
     expect(page.locator("[data-scenario-editor]")).to_have_attribute("data-placed", placed)
+
+
+def test_an_area_begun_on_an_objective_is_a_new_one(new_page: Any) -> None:
+    """Session 23's newcomer pass N: an area's first corner tapped on an objective already placed selected that
+    one instead, and the name typed next renamed it. While a shape is drawn, a tap on the table is its corner,
+    on an objective or a piece of terrain as anywhere."""
+    ed = open_editor(new_page, TABLET_LANDSCAPE, touch=True)
+    page = ed.page
+    root = page.locator("[data-scenario-editor]")
+    ed.tab("objectives")
+    ed.press(page.locator("[data-objective-draw=point]"))
+    ed.at(*FARM)
+    expect(root).to_have_attribute("data-objectives", "1")
+    page.get_by_label("Name of the objective").fill("The farm")
+    expect(page.locator("[data-objective-item]", has_text="The farm")).to_be_visible()
+    ed.press(page.locator("[data-objective-draw=Polygon]"))
+    for x, y in (FARM, (FARM[0] + 20, FARM[1]), (FARM[0] + 20, FARM[1] + 20)):
+        ed.at(x, y)
+    ed.press(page.locator("[data-objective-draw-finish]"))
+    expect(root).to_have_attribute("data-objectives", "2")
+    page.get_by_label("Name of the objective").fill("The orchard")
+    expect(page.locator("[data-objective-item]", has_text="The orchard")).to_be_visible()
+    expect(page.locator("[data-objective-item]", has_text="The farm")).to_be_visible()
+    assert ed.errors == []

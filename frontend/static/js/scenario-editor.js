@@ -149,7 +149,7 @@
       the("-finish").hidden = shape !== "Polygon" && shape !== "Line";
       the("-cancel").hidden = !shape;
       for (const b of panel.querySelectorAll(`[data-${tool}]`)) b.ariaPressed = String(shapeOf(b) === shape);
-      mode(shape ? the(`="${shape}"`).dataset.prompt : "");
+      mode(shape ? the(`="${shape}"`).dataset.prompt : ""); canvas.classList.toggle("drawing", !!shape);
       setTap(shape === "point" ? (latlng) => { set(null); made(latlng); return true; } : null);
     };
     panel.addEventListener("click", (e) => {
