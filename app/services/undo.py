@@ -87,7 +87,7 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
     exactly when `undo` would take it back."""
     event_id = ev.pk
     if ev.kind not in UNDOABLE:
-        return RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
+        return RulesError("event_id", f"{ev.kind} events cannot be undone", UNDOABLE)
     if event_id in reversed_ids(session, game.pk):
         return Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
     drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).book.roll_terms.secret_draws

@@ -452,3 +452,18 @@ def test_a_marker_s_step_is_a_number_not_true_or_a_string(client: TestClient) ->
         assert r.json()["errors"][0]["loc"] == ["body", "delta"], r.text
         assert r.json()["detail"] == "Fix the delta: input should be 1 or -1.", r.text
     assert events_of(c, g, g.referee, "marker") == []
+
+
+def test_an_undo_is_not_undone_and_the_refusal_reads_as_words(sqlite_client: TestClient) -> None:
+    """Session 24's hostile pass: undoing an undo said "A undo event cannot be undone."."""
+    c = sqlite_client
+    g = new_game(c)
+    unit = next(u for u in units_by_ref(c, g).values() if u["side"] == "attacker" and u.get("x") is not None)
+    moved = move(c, g, g.referee, unit, override=True)
+    assert moved.status_code == 200, moved.text
+    back = c.post(api(g, f"/events/{moved.json()['event_id']}/undo"), headers=g.referee)
+    assert back.status_code == 200, back.text
+    again = c.post(api(g, f"/events/{back.json()['id']}/undo"), headers=g.referee)
+    assert again.status_code == 422 and again.json()["detail"].startswith("Undo events cannot be undone"), (
+        again.text
+    )
