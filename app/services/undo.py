@@ -88,7 +88,10 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
     event_id = ev.pk
     if ev.kind not in UNDOABLE:
         return RulesError("event_id", f"{ev.kind} events cannot be undone", UNDOABLE)
-    if event_id in reversed_ids(session, game.pk):
+    # Another seat's act is not this player's to undo, undone or not (session 24's hostile pass: "already undone"
+    # told a seat that could never have undone it to reload and try again).
+    theirs = not viewer.is_referee and ev.actor != viewer.role
+    if event_id in reversed_ids(session, game.pk) and not theirs:
         return Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
     drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).book.roll_terms.secret_draws
     if drawn and not viewer.is_referee:

@@ -467,3 +467,18 @@ def test_an_undo_is_not_undone_and_the_refusal_reads_as_words(sqlite_client: Tes
     assert again.status_code == 422 and again.json()["detail"].startswith("Undo events cannot be undone"), (
         again.text
     )
+
+
+def test_another_seat_s_act_undone_is_still_not_this_seat_s_to_undo(sqlite_client: TestClient) -> None:
+    """Session 24's hostile pass: the defender posting the undo of the attacker's act, already undone, was told 409
+    "That is already undone" (reload and try again) rather than that it is not the defender's to undo."""
+    c = sqlite_client
+    g = new_game(c)
+    unit = next(u for u in units_by_ref(c, g).values() if u["side"] == "attacker" and u.get("x") is not None)
+    placed = move(c, g, g.attacker, unit)  # in set-up, where a side deploys its own stands
+    assert placed.status_code == 200, placed.text
+    undo = api(g, f"/events/{placed.json()['event_id']}/undo")
+    assert c.post(undo, headers=g.attacker).status_code == 200
+    assert c.post(undo, headers=g.attacker).status_code == 409  # its own, undone already
+    theirs = c.post(undo, headers=g.defender)
+    assert theirs.status_code == 403 and "only their own" in theirs.json()["detail"], theirs.text
