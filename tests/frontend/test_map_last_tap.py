@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import TABLET_LANDSCAPE
-from tests.frontend.games import bearer, seed_game, settled
-from tests.frontend.test_map import start_game
+from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE
+from tests.frontend.games import seed_game, settled, sign_in
 from tests.frontend.test_map_play import Taps
 
 pytestmark = pytest.mark.browser
@@ -59,7 +58,12 @@ def answered_after_the_key(page: Any, taps: Taps, held: list[Any]) -> None:
 def test_a_tool_tapped_while_a_card_is_read_keeps_its_panel(new_page: Any) -> None:
     page = new_page(TABLET_LANDSCAPE)
     game_id, answer = seed_game(page)
-    start_game(page, game_id, answer["referee_token"])
+    # The referee's other device: its board, where the game is started and moved on by taps.
+    board = new_page(REFEREE_SCREEN, has_touch=False)
+    sign_in(board, answer["referee_token"])
+    board.goto(f"/games/{game_id}/referee")
+    board.get_by_role("button", name="Start the game").click()
+    expect(board.get_by_role("button", name="Next step")).to_be_visible()
     page.goto(f"/games/{game_id}/map")
     expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
     unit = next(
@@ -78,11 +82,5 @@ def test_a_tool_tapped_while_a_card_is_read_keeps_its_panel(new_page: Any) -> No
     taps.stand(unit["x"], unit["y"])
     expect(page.locator(f"[data-map-page][data-stand-acts='{unit['id']}']")).to_have_count(1)
     held = held_head(page, unit["id"])
-    turn = page.request.get(f"/api/v1/games/{game_id}/turn").json()
-    advanced = page.request.post(
-        f"/api/v1/games/{game_id}/turn/advance",
-        data={"version": turn["version"]},
-        headers=bearer(answer["referee_token"]),
-    )
-    assert advanced.ok, advanced.text()
+    board.get_by_role("button", name="Next step").click()
     answered_after_the_key(page, taps, held)
