@@ -208,6 +208,22 @@ def _serve(
         server.stop()
 
 
+def module_server(env: dict[str, str]) -> Any:
+    """A module's own `server_url` fixture: a server over a fresh copy of the template with `env` among its
+    settings (a CPU budget of none, say, so that one tap's work takes several requests), for that module's
+    tests alone."""
+
+    @pytest.fixture(scope="module")
+    def server_url(
+        _server_maker: Any, sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
+    ) -> Iterator[str]:
+        var = tmp_path_factory.mktemp("frontend-server-own")
+        with _serve(_server_maker, _sqlite_clone(sqlite_template, var), var, env) as base:
+            yield base
+
+    return server_url
+
+
 class _SqliteServers:
     """The worker's servers over SQLite, one per module: each on a fresh copy of the template, started one module
     ahead and asked once by a thread of its own (its first answer builds the app's middleware and opens the

@@ -6,29 +6,19 @@ version each answer swapped in out of band)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import _sqlite_clone
-from tests.frontend.conftest import TABLET_LANDSCAPE, _serve
+from tests.frontend.conftest import TABLET_LANDSCAPE, module_server
 from tests.frontend.games import bearer, seed_game
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def server_url(
-    _server_maker: Any, sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """This module's server: a save's CPU budget none, so a save of several counters takes several requests."""
-    var = tmp_path_factory.mktemp("frontend-server-club-save-steps")
-    with _serve(_server_maker, _sqlite_clone(sqlite_template, var), var,
-                {"FIRESTEP_TABLE_SAVE_CPU_SECONDS": "0"}) as base:  # fmt: skip
-        yield base
+# This module's server: a save's CPU budget none, so a save of several counters takes several requests.
+server_url = module_server({"FIRESTEP_TABLE_SAVE_CPU_SECONDS": "0"})
 
 
 def test_one_tap_saves_every_counter_to_the_game_over_several_requests(new_page: Any) -> None:

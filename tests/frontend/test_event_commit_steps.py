@@ -7,29 +7,19 @@ the form again on load, each answer's section swapped in, the finished round's p
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import _sqlite_clone
-from tests.frontend.conftest import REFEREE_SCREEN, _serve
+from tests.frontend.conftest import REFEREE_SCREEN, module_server
 from tests.frontend.test_event_day import make_event
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def server_url(
-    _server_maker: Any, sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """This module's server: a commit request's CPU budget none, so every commit takes several requests."""
-    var = tmp_path_factory.mktemp("frontend-server-commit-steps")
-    with _serve(_server_maker, _sqlite_clone(sqlite_template, var), var,
-                {"FIRESTEP_COMMIT_CPU_SECONDS": "0"}) as base:  # fmt: skip
-        yield base
+# This module's server: a commit request's CPU budget none, so every commit takes several requests.
+server_url = module_server({"FIRESTEP_COMMIT_CPU_SECONDS": "0"})
 
 
 def drafted(organiser: Any) -> None:
