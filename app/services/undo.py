@@ -8,7 +8,7 @@ from sqlmodel import Session, col, select
 
 from app.core.touched import touched_units
 from app.data.changes import GameSet, LoggedChange, SideSet, UnitCounted, read_changes
-from app.data.models import Event, Game
+from app.data.models import Event, Game, Unit
 from app.errors import Conflict, Forbidden, sentence
 from app.services.events import (
     ROLL_KINDS,
@@ -215,15 +215,19 @@ def _changed_since(session: Session, game: Game, change: LoggedChange) -> Confli
         return None if same else Conflict(f"the game's {words} {later}", current=game_state(game))
     unit = get_unit(session, game.pk, change.unit)
     if isinstance(change, UnitCounted):
-        if (value(unit, field) or 0) - change.delta >= 0:
-            return None
-        return Conflict(
-            f"{unit.name}'s {words} is too low to undo: undo the later change first", current=unit_dict(unit)
-        )
+        return None if (value(unit, field) or 0) - change.delta >= 0 else _too_low(unit, field)
     return (
         None
         if value(unit, field) == change.after
         else Conflict(f"{unit.name}'s {words} {later}", current=unit_dict(unit))
+    )
+
+
+def _too_low(unit: Unit, field: str) -> Conflict:
+    """A counted field (markers) taken below nought by the undo: a later change took it down first."""
+    words = field.replace("_", " ")
+    return Conflict(
+        f"{unit.name}'s {words} is too low to undo: undo the later change first", current=unit_dict(unit)
     )
 
 
@@ -241,9 +245,6 @@ def _reverse(session: Session, game: Game, change: LoggedChange) -> LoggedChange
     if isinstance(change, UnitCounted):
         got = increment(session, unit, field, -change.delta)
         if got is None:  # another write came first
-            raise Conflict(
-                f"{unit.name}'s {field.replace('_', ' ')} is too low to undo: undo the later change first",
-                current=unit_dict(unit),
-            )
+            raise _too_low(unit, field)
         return got
     return update_unit(session, unit, **{field: change.before})[0]
