@@ -122,20 +122,18 @@ def refusal(
     current: Any = _NOT_GIVEN,
     print_view: str | None = None,
     carried_out: bool | None = None,
+    rule: bool = False,
 ) -> RefusalBody:
     """Every refusal's body (see ErrorOut) for its `status`: `detail` one sentence saying what to do, `said` the
-    player's, the rest beside it (a 409's `current` even when None; a 429's `retry_after` in seconds)."""
+    player's, the rest beside it (a 409's `current` even when None; a 429's `retry_after` in seconds). `rule`: a
+    409 a rule refused (RuleRefused), said in its own sentence; else a 409 is a stale write's."""
     why = cut(why or detail)
     detail = one_sentence(detail, "The request was refused: see why.")
     told = one_sentence(BY_ID.sub(r"this \1", detail), detail)
     if status == 403 and field == "x-csrftoken":  # a page open since before its token changed
         said = STALE_PAGE
-    elif (
-        status == 409
-        and isinstance(current, dict)
-        and (isinstance(current.get("allowed_now"), list | tuple) or current.get("status") == "finished")
-    ):
-        said = told  # the rules of play refused it, or the game is over: their sentence, not a stale write's
+    elif status == 409 and rule:
+        said = told  # a rule refused it (RuleRefused): its sentence, not a stale write's
     elif status == 422 and any(
         e["type"] != "value_error" or e["loc"][:1] == ["header"] for e in errors or []
     ):
@@ -172,13 +170,22 @@ class Refused(Exception):
 
 
 class Conflict(Refused):
-    """A stale write: the client's version is not the current one (HTTP 409, with the current state)."""
+    """A stale write: the client's version is not the current one, or another device's write won the race (HTTP
+    409, with the current state). A player is shown a stale write's words ("Someone changed this on another
+    device"), so it is raised only where a version conflict happened: a rule's refusal is a `RuleRefused`."""
 
     def __init__(
         self, message: str, current: Any = None, why: str | None = None, source: str | None = None
     ) -> None:
         self.current = current
         super().__init__(message, why, source)
+
+
+class RuleRefused(Conflict):
+    """A rule refuses this as things stand: the game is over, set-up is past, a round is a draft, a league is
+    full (HTTP 409 as a stale write is, with the current state, so a page answering a Conflict answers it too).
+    Its sentence names the rule, and it is the sentence the player is shown (`said`) and the API's `detail`,
+    never a stale write's words (issue 89; tests/app/test_refusal_kinds.py holds every Conflict to a version's)."""
 
 
 class Forbidden(Refused):
@@ -460,8 +467,18 @@ def refusal_body(exc: RulesError | Refused) -> RefusalBody:
     that shows a refusal before the act is tried (a stand's card greys the act with it)."""
     if isinstance(exc, RulesError):
         return rules_refusal(exc)
+    if isinstance(exc, Conflict):
+        return conflict_refusal(exc)
     status = 403 if isinstance(exc, Forbidden) else 409
     return refusal(_said(status, exc.message), status=status, why=exc.why, source=exc.source)
+
+
+def conflict_refusal(exc: Conflict) -> RefusalBody:
+    """A 409's body: a rule's refusal (RuleRefused, or one citing its rule) in its own sentence for `detail` and
+    `said` alike, a stale write's `said` the fixed words of a write another device overtook."""
+    rule = isinstance(exc, RuleRefused)
+    said = one_sentence(exc.message, RULES_FALLBACK) if rule or exc.source else _said(409, exc.message)
+    return refusal(said, status=409, why=exc.why, source=exc.source, current=exc.current, rule=rule)
 
 
 def _documented(app: FastAPI) -> None:
@@ -538,10 +555,8 @@ def install(app: FastAPI, page: RefusalPage) -> None:
 
     @app.exception_handler(Conflict)
     async def _conflict(_req: Request, exc: Conflict) -> JSONResponse:
-        # A refusal of the rules of play (it cites its rule) is never answered as a stale write.
-        said = one_sentence(exc.message, RULES_FALLBACK) if exc.source else _said(409, exc.message)
-        body = refusal(said, status=409, why=exc.why, source=exc.source, current=exc.current)
-        return JSONResponse(status_code=409, content=body)
+        # A rule's refusal (RuleRefused) is never answered as a stale write.
+        return JSONResponse(status_code=409, content=conflict_refusal(exc))
 
     @app.exception_handler(Forbidden)
     async def _forbidden(req: Request, exc: Forbidden) -> Response:

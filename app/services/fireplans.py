@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 from app.data.board_state import board_json, read_board
 from app.data.models import Event, FirePlanEdit, FirePlanItem, FirePlanSeal, Game, Unit
 from app.data.schemas_answers import PlanEditOut
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, board_changed, rules_of, snapshot_of
@@ -174,9 +174,9 @@ def plan_edits(session: Session, game_id: int, side: str) -> list[PlanEditOut]:
 
 def require_open(session: Session, game: Game, side: str, turn: int) -> None:
     if each_turn(game) and game.status == "finished":
-        raise Conflict("The game is over: its plans no longer change", current=game_state(game))
+        raise RuleRefused("The game is over: its plans no longer change", current=game_state(game))
     if seal_of(session, game, side, turn).locked:
-        raise Conflict(f"the {side}'s fire plan is locked", current=plan_summary(session, game, side))
+        raise RuleRefused(f"the {side}'s fire plan is locked", current=plan_summary(session, game, side))
 
 
 def _commit(session: Session, game: Game, side: str, items: list[FirePlanItem], padding: str) -> list[str]:
@@ -210,10 +210,12 @@ def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
         return seal_turn(session, game, side, actor)
     refused = lock_refusal(game)
     if refused:
-        raise Conflict(refused, current=game_state(game))
+        raise RuleRefused(refused, current=game_state(game))
     row = get_side(session, game.pk, side)
     if row.plan_locked:
-        raise Conflict(f"the {side}'s fire plan is already locked", current=plan_summary(session, game, side))
+        raise RuleRefused(
+            f"the {side}'s fire plan is already locked", current=plan_summary(session, game, side)
+        )
     leaves = _commit(session, game, side, plan_items(session, game.pk, side), row.plan_salt)
     row.plan_locked = True
     row.plan_leaves = leaves
@@ -235,9 +237,9 @@ def seal_turn(session: Session, game: Game, side: str, actor: str) -> Event:
     padding salt), published to both sides; the seal is kept for the turn, to verify after the game."""
     refused = lock_refusal(game)
     if refused:
-        raise Conflict(refused, current=game_state(game))
+        raise RuleRefused(refused, current=game_state(game))
     if seal_of(session, game, side, game.turn).locked:
-        raise Conflict(
+        raise RuleRefused(
             f"the {side}'s fire plan for turn {game.turn} is already sealed",
             current=plan_summary(session, game, side),
         )

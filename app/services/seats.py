@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 from app.core import live
 from app.data.changes import SideSet
 from app.data.models import Game, GameSide, Token
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services import seating
 from app.services.events import record
 from app.services.games import game_state, lock_game
@@ -84,7 +84,7 @@ def set_dice(session: Session, game: Game, viewer: Viewer, side: str, dice: str)
     referee's), never the other side's; kept with the game, the rolls logging whose dice each was."""
     viewer.require_side(side, "choose whose dice roll")
     if game.status == "finished":
-        raise Conflict("The game is over: its rolls were made", current=game_state(game))
+        raise RuleRefused("The game is over: its rolls were made", current=game_state(game))
     row = get_side(session, game.pk, side)
     if row.dice != dice:
         row.dice = dice

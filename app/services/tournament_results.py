@@ -24,7 +24,7 @@ from app.core import live, watch
 from app.data import schemas_events
 from app.data.models import Event, Game, Tournament, TournamentLog, TournamentPlayer, TournamentTable
 from app.data.schemas_clock import GameClock
-from app.errors import Conflict, Forbidden
+from app.errors import Forbidden, RuleRefused
 from app.services import clock, player_names, seating, tournaments
 from app.services import events as events_service
 from app.services import score as score_service
@@ -143,22 +143,24 @@ def not_a_player(act: Act) -> Forbidden:
 
 def refusal(
     session: Session, table: TournamentTable, who: Viewer | None, act: Act = "confirm"
-) -> Forbidden | Conflict | None:
+) -> Forbidden | RuleRefused | None:
     """Why a seat's confirmation (or dispute) of the table's result would be refused now, None when it would
     be taken: the one answer the act and the table's page (which offers the act only then) both read. Each
     sentence names the act asked (a referee's dispute was told who "confirm"s)."""
     if who is None or who.game_id != table.game_id or who.role not in SIDES:
         return not_a_player(act)
     if table.status == "playing" and (table.game_id is None or game_result(session, table.game_id) is None):
-        # The rules' sentence, not a stale write's ("Someone changed this on another device"): `allowed_now`
-        # marks it so (app.errors.refusal), and says what the seats may do meanwhile.
-        return Conflict(
+        # The rules' sentence, not a stale write's ("Someone changed this on another device"): a RuleRefused;
+        # `allowed_now` says what the seats may do meanwhile.
+        return RuleRefused(
             f"table {table.table}'s game is still being played: {act} its result once it ends "
             "(How a game is won)",
             current={"allowed_now": ["play on", "end the game"]},
         )
     if table.status not in ("playing", "offered"):
-        return Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
+        return RuleRefused(
+            f"table {table.table}'s result is {table.status}: only the organiser changes it now"
+        )
     return None
 
 
@@ -206,7 +208,7 @@ def alter(
     row = tournaments.lock(session, tournament_id)
     table = get_table(session, tournament_id, table_id)
     if table.status == "drafted":
-        raise Conflict(f"table {table.table} is only a draft: commit its round first")
+        raise RuleRefused(f"table {table.table} is only a draft: commit its round first")
     if table.status == "confirmed" and not why.strip():
         raise RulesError("why", "both players confirmed this result: say why you change it")
     why = player_names.free_text(

@@ -11,7 +11,7 @@ from sqlmodel import Session, and_, col, func, or_, select
 
 from app.data.models import Event, Game, Unit
 from app.data.overrides import Overridden
-from app.errors import Conflict, Forbidden
+from app.errors import Forbidden, RuleRefused
 from app.services import secret_objectives
 from app.services.events import record
 from app.services.fireplans import arrive, due_items, each_turn, lock_plan, seal_due
@@ -198,12 +198,12 @@ def _overridden(game: Game, viewer: Viewer, refused: str | None, override: bool)
     raise conflict(game, refused)
 
 
-def conflict(game: Game, refused: str) -> Conflict:
+def conflict(game: Game, refused: str) -> RuleRefused:
     """The 409 of a refusal of the rules of play: its one sentence, the rule in full and its source (a rule
     set's Refusal gives them), where the game stands and what is allowed now."""
     turn = rules_of(game)
     step = step_of(game)
-    return Conflict(
+    return RuleRefused(
         refused,
         why=getattr(refused, "why", None),
         source=getattr(refused, "source", None),
@@ -245,7 +245,7 @@ def advance(
     not yet locked). A plan sealed each turn is sealed as
     the turn leaves its last step allowing `plan-fire`, and its items land as the turn enters their step."""
     if game.status == "finished":
-        raise Conflict("The game is over: its turns no longer change", current=game_state(game))
+        raise RuleRefused("The game is over: its turns no longer change", current=game_state(game))
     if game.status == "setup":
         said: list[Event] = []
         if not viewer.is_referee:
@@ -375,7 +375,7 @@ def seat_ready(
     at_table(session, game, purpose)
     if viewer.role in ready_sides(session, game, purpose):
         other = next(s for s in SIDES if s != viewer.role)
-        raise Conflict(
+        raise RuleRefused(
             f"Your side is ready to {purpose} already: the {other} says it next", current=game_state(game)
         )
     bump_game(session, game, expected_version)

@@ -43,6 +43,7 @@ MESSAGE_ARG = {
     "ColumnRefused": 1,  # app/services/league_claims.py: the API's sentence (the page's is proved by its test)
     "_fail": 1,  # rules/core/scenario.py's RulesError
     "Conflict": 0,
+    "RuleRefused": 0,
     "Forbidden": 0,
     "Absent": 0,
     "Unauthorized": 0,

@@ -29,7 +29,7 @@ def refusing_app() -> FastAPI:
     errors.install(app, page=pages.refusal_page)
     app.add_middleware(HtmxNotice)
     refusals = {
-        "rule": errors.Conflict(
+        "rule": errors.RuleRefused(
             "Leave unit 12 where it is: it moved this turn.",
             source="p. 3",
             current={"allowed_now": ["markers"]},
