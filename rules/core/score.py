@@ -21,8 +21,8 @@ Each objective says how it is settled (`settled`): `held` by the stands beyond d
 or `contested` (no call stands: as the game ends, contested at the end); and each change of its holder in play
 (turn 1 on) is kept in order (`Score.taken`: by the stands, by a call, or as a call lapsed), the story's.
 Losses are each side's stands destroyed. After each act (turn 1 on) and each turn's end, the scenario's victory
-conditions (rules.core.victory) not met yet are checked on the points scored, the holders and each side's stands
-lost: each met is kept in order (`Score.met`) with its winner; the referee's choice to play on is logged
+conditions (rules.core.victory) not met yet are checked on the points scored, the holders settled (one contested
+and not called is nobody's taking yet) and each side's stands lost: each met is kept in order (`Score.met`) with its winner; the referee's choice to play on is logged
 (`Logged.played_on`), and the game goes on until the referee ends it.
 A secret objective (`Objective.secret_to`, issue 69) is revealed as it first scores, or as the game ends: its
 points count from then, never "as the game would end" before (the other side would read them in the totals);
@@ -227,6 +227,10 @@ class _Tally:
         call = self.calls.get(o.id)
         return call[0] if call is not None else self.holdings[o.id].holder
 
+    def settled(self, o: Objective) -> bool:
+        """Whether the objective's holder is beyond doubt: the stands' not contested, or the referee's call."""
+        return o.id in self.calls or not self.holdings[o.id].contested
+
     def held(self, holdings: dict[str, Holding]) -> None:
         """The holdings after an act: a call stands while the stands' holding it was made on stands."""
         self.holdings = holdings
@@ -317,7 +321,9 @@ class _Victory:
             for s in SIDES:
                 mine = [p for p in pieces.values() if p.side == s and p.base]
                 lost[s] = (len(mine), sum(1 for p in mine if p.killed))
-        holders = {o.id: tally.holder(o) for o in tally.objectives}
+        # An objective taken is met by its holder settled, never by a contested one the referee has not called
+        # (issue 89: "End the game: Attacker wins" beside the same objective read "contested").
+        holders = {o.id: tally.holder(o) for o in tally.objectives if tally.settled(o)}
         for c, winner in check(self.conditions, tally.met, tally.points, holders, lost, self.broken):
             said = met_words(c, winner, turn, self.names, self.broken)
             words = f"Scenario victory condition {c.number}: {said}."

@@ -14,7 +14,8 @@ touching it (its base's outline meets the point or the area) while no stand of t
 the other side is there alone (no stand there, or stands of both sides: still its; the Ferme du Bois' and a
 Firestorm table's positions, errata demo-ferme-objectives and campaign-table-objectives). Contested: the holder would
 change if a stand moved by 1 cm (`TOLERANCE_CM`, the tape's tolerance): a stand within 1 cm of the edge, in
-or out, whose presence decides it."""
+or out, whose presence decides it; save a side's own objective (its `held_by` side, else its `secret_to`) held by
+that side's stands, which its own stand stepping off would only leave to nobody: held, not contested (issue 89)."""
 
 from __future__ import annotations
 
@@ -273,6 +274,20 @@ def _relation(o: Objective, s: Stand) -> tuple[bool, bool, bool]:
     return False, False, fp.distance(_edge(o)) <= TOLERANCE_CM
 
 
+def _owner(o: Objective) -> str | None:
+    """The side an objective is its own (its scenario's `held_by` side, else the side it is secret to), or None."""
+    return o.held_by if o.held_by in SIDES else o.secret_to
+
+
+def _disputes(o: Objective, holder: str | None, moved: str | None, side: str) -> bool:
+    """Whether a stand of `side` near the edge, by moving 1 cm, disputes the holder: it changes it, save from the
+    objective's own side to nobody by that side's own stand (the side's own objective under its own stand, no
+    enemy near, is held, not contested: issue 89, a secret "hold this farm" read contested from set-up)."""
+    if moved == holder:
+        return False
+    return not (side == holder == _owner(o) and moved is None)
+
+
 def _holder(o: Objective, sides_in: set[str]) -> str | None:
     if o.held_by in SIDES:  # the scenario's side, until the other side's stands alone are there
         return next(iter(sides_in)) if len(sides_in) == 1 else o.held_by
@@ -304,7 +319,7 @@ def holding(o: Objective, stands: Sequence[Stand]) -> Holding:
     for s, is_in in near:
         others = [t for t in inside if t is not s]
         moved = others if is_in else [*inside, s]
-        if _holder(o, {t.side for t in moved}) != holder:
+        if _disputes(o, holder, _holder(o, {t.side for t in moved}), s.side):
             contested = True
             break
     held = tuple(sorted((s.id for s in inside if s.side == holder), key=_id_key))
@@ -448,7 +463,7 @@ class HeldTally:
             # Were one in moved out, its side would be in only by its other stands; were one out moved in, it is.
             kept_in = sides_in if counts.get(side, 0) > 1 else sides_in - {side}
             moved = kept_in if is_in else sides_in | {side}
-            if _holder(o, moved) != holder:
+            if _disputes(o, holder, _holder(o, moved), side):
                 contested = True
                 break
         held = tuple(self._ids[oid][holder]) if holder in sides_in else ()

@@ -158,6 +158,20 @@ def test_sudden_death_on_an_objective_taken_is_met_in_the_act_and_a_choice_to_pl
     assert on.met[0].played_on and len(on.met) == 1  # met once, though the defender takes it no more
 
 
+def test_an_objective_contested_is_taken_by_nobody_until_the_referee_calls_it() -> None:
+    # Issue 89: the board offered "End the game: Defender wins" while the hill still read contested.
+    edge = (25.0, 39.8)  # the base spans y 38.8..40.8: on the hill's edge, a 1 cm move takes it off
+    taken = conditions({"kind": "objective_taken", "objective": "hill", "side": "defender"})
+    now = [Piece(1, "attacker", "b", *HOME), Piece(2, "defender", "b", *edge)]
+    log = [Logged(1, move(2, HOME, edge), id=1)]
+    s = score_of(held(scored="game_end"), BASES, now, log, taken)
+    assert (s.objectives[0].holder, s.objectives[0].settled, s.met) == ("defender", "contested", ())
+    called = score_of(
+        held(scored="game_end"), BASES, now, [*log, Logged(1, call=("hill", "defender"), id=2)], taken
+    )
+    assert [(m.winner, m.event_id) for m in called.met] == [("defender", 2)]
+
+
 def test_a_side_broken_as_its_rules_declare_loses_and_a_rule_set_declaring_none_refuses_it() -> None:
     rule = Broken(0.5, "Club rule 3: a side that has lost half its stands is broken")
     now = [

@@ -119,6 +119,21 @@ def test_a_stand_near_the_edge_that_decides_nothing_leaves_it_uncontested() -> N
     assert (h.holder, h.contested) == ("attacker", True)
 
 
+def test_a_sides_own_objective_under_its_own_stand_is_held_not_contested() -> None:
+    # Issue 89: the referee gives the defender a secret "hold this farm" as a point under one of its stands. A
+    # 2 cm deep base has no point 1 cm inside it, so the stand stepping off by the tape's 1 cm would leave it
+    # nobody's: contested for an objective of nobody's own, but held for the defender's own.
+    farm = Objective("farm", "Farm", 3, "game_end", "stands", Point(60, 60), secret_to="defender")
+    public = Objective("crossroads", "Crossroads", 3, "game_end", "stands", Point(60, 60))
+    on_it = [stand(1, "defender", 60, 60)]
+    assert holding(public, on_it).contested is True
+    h = holding(farm, on_it)
+    assert (h.holder, h.stands, h.contested) == ("defender", ("1",), False)
+    # An enemy stand within 1 cm of it disputes it still, and the attacker's own stand on it proves nothing.
+    assert holding(farm, [*on_it, stand(2, "attacker", 60, 61.8)]).contested is True
+    assert holding(farm, [stand(2, "attacker", 60, 60)]).contested is True
+
+
 @pytest.mark.parametrize(
     ("feature", "field"),
     [
@@ -194,6 +209,7 @@ def test_the_tally_kept_move_by_move_holds_as_each_holding_worked_out_again_from
         bridge,
         Objective("crossroads", "Crossroads", 1, "each_turn", "stands", Point(45, 50)),
         Objective("ferme", "Ferme", 1, "game_end", "defender", bridge.geometry),
+        Objective("farm", "Farm", 1, "game_end", "stands", Point(45, 50), secret_to="attacker"),
     ]
     kept = HeldTally(objectives)
     stands: dict[int, Stand] = {}
