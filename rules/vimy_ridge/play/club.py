@@ -112,30 +112,42 @@ class ClubData(BaseModel):
     )
 
 
+# What each counted list is, in the book's words (12.1), and the rule that counts it.
+COUNTED = (
+    ("peaks", PEAK_HEXES, "peak hexes printed on the map", "12.1 Victory Points"),
+    ("vimy_town", VIMY_TOWN_HEXES, "Vimy town hexes", "12.1 Victory Points"),
+    ("petit_vimy_town", PETIT_VIMY_TOWN_HEXES, "town hexes of Petit Vimy", "12.1 Victory Points"),
+)
+NUMBER_WORDS = {2: "two"}
+
+
 def checked(club: ClubData, at: str = "club") -> None:
-    """Refuse an entry that contradicts what the book prints of it (a RulesError naming the field)."""
-    counts = (
-        ("peaks", PEAK_HEXES, "12.1: 13 peak hexes in all"),
-        ("vimy_town", VIMY_TOWN_HEXES, "12.1: the 12 Vimy town hexes"),
-        ("petit_vimy_town", PETIT_VIMY_TOWN_HEXES, "12.1: the two town hexes of Petit Vimy"),
-    )
-    for name, n, rule in counts:
+    """Refuse an entry that contradicts what the book prints of it: a RulesError naming the field, its sentence
+    in the book's words with its rule (no list of values: the sentence says what the book prints)."""
+    for name, n, what, rule in COUNTED:
         hexes = getattr(club, name)
         if hexes is not None and len(set(hexes)) != n:
-            raise RulesError(f"{at}.{name}", f"enter {n} different hexes ({rule})", [n])
+            count = NUMBER_WORDS.get(n, str(n))
+            raise RulesError(
+                f"{at}.{name}",
+                f"Enter the {count} different {what}: {len(set(hexes))} given (12.1).",
+                source=cite(rule),
+            )
     if club.artillery_track is not None:
         if tuple(club.artillery_track[1]) != TURN_TWO_ALLOTMENT:
+            allied, german = TURN_TWO_ALLOTMENT
             raise RulesError(
                 f"{at}.artillery_track.1",
-                "turn 2 is printed 8/5 (17.1): enter [8, 5]",
-                [list(TURN_TWO_ALLOTMENT)],
+                f"The Artillery Track prints 8/5 on the second game turn: {allied} Allied, {german} German (17.1).",
+                source=cite("17.1 Artillery Bombardment Limitations"),
             )
         for i, (allied, german) in enumerate(club.artillery_track):
             if allied + german > TOTAL_MARKERS:
                 raise RulesError(
                     f"{at}.artillery_track.{i}",
-                    f"the two sides share the {TOTAL_MARKERS} bombardment markers (11.1)",
-                    [f"Allied + German <= {TOTAL_MARKERS}"],
+                    f"Game turn {i + 1} gives {allied + german} markers: both sides share the "
+                    f"{TOTAL_MARKERS} bombardment markers (11.1).",
+                    source=cite("11.1 Set up Sequence"),
                 )
 
 

@@ -156,13 +156,21 @@ def waiting(snapshot: Snapshot) -> list[Need]:
     return out
 
 
-def attacked_already(snapshot: Snapshot, attackers: Sequence[int], defender: int | None) -> str:
-    """Why the attack repeats one of this phase ("" when it does not): a counter attacks once a combat phase
-    and a defender is attacked once (the attack-once erratum)."""
+def attacked_already(
+    snapshot: Snapshot, attackers: Sequence[int], defender: int | None, division: str = ""
+) -> str:
+    """Why the attack repeats one of this phase ("" when it does not), as the attack-once erratum reads it: a
+    counter attacks once a combat phase; a defender is attacked again only by a separate attack of another
+    division (`division`: the attackers', "" to refuse any second attack on it, the 'once' reading)."""
+    divisions = {u.id: str(u.state.get("division") or "") for u in snapshot.units}
     for attack in this_phase(snapshot):
         if set(attackers) & set(attack.get("attackers", ())):
             return "attacker"
-        if defender is not None and attack.get("defender") == defender:
+    for attack in this_phase(snapshot):
+        if defender is None or attack.get("defender") != defender:
+            continue
+        before = {divisions.get(i, "") for i in attack.get("attackers", ())}
+        if not division or division in before:
             return "defender"
     return ""
 
@@ -236,24 +244,28 @@ VimyRidge.add_errata(
     ),
     Erratum(
         "attack-once",
-        "How often a counter attacks, and is attacked, in one combat phase",
+        "How often a counter attacks, and is attacked, in one combat phase (18.3)",
         (
+            Reading(
+                "separate-attacks",
+                "Each counter attacks at most once a combat phase; an enemy counter attacked may be attacked "
+                "again by a separate attack of another division's units, not again by the same division's "
+                "(18.3: 'this does not prohibit other units from different divisions conducting a separate "
+                "attack upon the same enemy unit').",
+                f"{cite('18.3 Divisional Integrity')}; {SRC_RESULTS}",
+                "division",
+            ),
             Reading(
                 "once",
                 "Each counter attacks at most once a combat phase, and each enemy counter is attacked at most "
-                "once (18.3's 'the same attack upon the same enemy unit': one attack on it).",
+                "once, whatever the division (18.3's 'the same attack upon the same enemy unit' read as one "
+                "attack on it).",
                 f"{cite('18.3 Divisional Integrity')}; {SRC_RESULTS}",
-                True,
-            ),
-            Reading(
-                "players-call",
-                "The players keep to the standard rules' attacks; the app takes any number.",
-                SRC_RESULTS,
-                False,
+                "once",
             ),
         ),
-        default="once",
-        note="The standard Fire & Movement rules (one attack per unit and per defender a phase) are not in "
-        "the library; the exclusive rules say only that one division's units attack together (18.3).",
+        default="separate-attacks",
+        note="18.3 allows another division's separate attack upon the same enemy unit in so many words; the "
+        "standard Fire & Movement rules (one attack per unit a phase) are not in the library.",
     ),
 )

@@ -56,6 +56,7 @@ from rules.vimy_ridge.play.setup import (
     COUNTER,
     GERMAN,
     GERMAN_DIVISIONS,
+    GermanOrder,
     SetUpHexes,
     counters,
     hex_checked,
@@ -288,7 +289,7 @@ class VimyTurn(GameRules):
             unit = snapshot.unit(act.unit_id)
             hex_checked(act.values)
             strengths_checked(act.values, unit.state)
-            if placed := placed_refused(snapshot, unit.side, unit.id, act.values, setting_up):
+            if placed := placed_refused(snapshot, unit.side, unit.id, act.values, setting_up, now=unit.state):
                 return placed
             if setting_up:  # a combat result follows an attack
                 return result_out_of_phase(snapshot, act.values)
@@ -825,16 +826,19 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
         return refused
     # 14.1: a unit attacked in No Man's Land "is never advantaged by a trench line": no trench line forced.
     ctx = VimyRidge().context(None, snapshot.variants)
-    again = ctx.value("attack-once") and combat.attacked_already(
-        snapshot, [u.id for u in attackers], act.target_id
-    )
+    # 18.3: another division's separate attack upon the same enemy unit is allowed (the attack-once erratum).
+    division = str(attackers[0].state.get("division") or "") if ctx.value("attack-once") == "division" else ""
+    again = combat.attacked_already(snapshot, [u.id for u in attackers], act.target_id, division)
     if again:
         return (
             _refused_now(
                 "Each counter attacks once a combat phase: one of these has attacked already (standard rules)."
                 if again == "attacker"
+                else "This counter was attacked by that division: another division's units attack it (18.3)."
+                if division
                 else "An enemy counter is attacked once a combat phase: this one has been (standard rules).",
-                "one attack by each unit and on each enemy unit a combat phase (the attack-once erratum)",
+                "one attack by each unit a phase; another division's separate attack upon the same enemy unit "
+                "(18.3; the attack-once erratum)",
                 ctx.citation("attack-once"),
             ),
         )
@@ -907,6 +911,17 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
                     SRC_BOMBARD,
                 ),
             )
+    # 17.1's allotment before 17.3's observation: with no marker left, no target observed lifts it.
+    have, source = allotted(snapshot, side)
+    spent = int(this_turn(snapshot, "markers_spent").get(side, 0))
+    if spent + max(markers, 1) > have:
+        return (
+            _refused_now(
+                f"Only {max(have - spent, 0)} of {have} bombardment markers left this turn (17.1).",
+                "Each side receives the bombardment markers printed for the turn on the Artillery Track",
+                source,
+            ),
+        )
     if act.fields.get("observed") != "observed":
         # 17.3: observation is the players' call, made from their own map; the game records it as theirs.
         return (
@@ -914,16 +929,6 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
                 "Say the target is observed: only observed enemy units can be bombarded (17.3).",
                 "An enemy unit is observed only if adjacent to a friendly unit or in its LOS; at night only if adjacent",
                 cite("17.3 Observation"),
-            ),
-        )
-    have, source = allotted(snapshot, side)
-    spent = int(this_turn(snapshot, "markers_spent").get(side, 0))
-    if spent + markers > have:
-        return (
-            _refused_now(
-                f"Only {have - spent} of {have} bombardment markers left this turn (17.1).",
-                "Each side receives the bombardment markers printed for the turn on the Artillery Track",
-                source,
             ),
         )
     if act.fields.get("aircraft") and int(board_value(snapshot, "aircraft") or 0) <= 0:
@@ -1212,6 +1217,10 @@ def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
         # Each side's bombardment markers (17.1): the club's Artillery Track, else the erratum's reading.
         (allied, _), (german, _) = allotted(snapshot, ALLIED, t.number), allotted(snapshot, GERMAN, t.number)
         markers = f"bombardment markers {allied}/{german} (Allied/German, 17.1)"
+        if t.number == snapshot.turn:  # the turn played: the markers each side has left of its allotment
+            spent = this_turn(snapshot, "markers_spent")
+            left = {s: n - int(spent.get(s, 0)) for s, n in ((ALLIED, allied), (GERMAN, german))}
+            markers += f"; left this turn: Allied {max(left[ALLIED], 0)} of {allied}, German {max(left[GERMAN], 0)} of {german}"
         note = f"Night: {NIGHT_MEANS}; {markers}" if dark else markers[0].upper() + markers[1:]
         out.append(TrackTurn(t.number, label, note, dark))
     return tuple(out)
@@ -1267,7 +1276,7 @@ class VimySetup(GameRules):
         board_checked(board, "board")
         # Read once, each counter judged against them in turn: a scenario holds up to 2000 counters (<= 1 s).
         table = Snapshot(VimyRidge.id, None, (), 1, 1, board=board)
-        hexes, held = SetUpHexes.of(board), dict[str, str]()
+        hexes, held, german = SetUpHexes.of(board), dict[str, str](), GermanOrder(hexmap.lower(table))
         for side in (GERMAN, ALLIED):  # 11.1: the German player sets up first
             for i, unit in enumerate(((document.get("sides") or {}).get(side) or {}).get("forces") or ()):
                 at, state = f"sides.{side}.forces.{i}", dict(unit.get("state") or {})
@@ -1276,10 +1285,12 @@ class VimySetup(GameRules):
                     strengths_checked(state, {})
                 except RulesError as e:
                     raise RulesError(f"{at}.state.{e.field}", e.reason, e.allowed, e.source) from None
-                if refused := placed_refused(table, side, None, state, True, (hexes, held)):
+                if refused := placed_refused(table, side, None, state, True, (hexes, held), german):
                     raise RulesError(f"{at}.state.hex", str(refused[0]), source=refused[0].source)
                 if state.get("hex") and not state.get("eliminated"):
                     held[str(state["hex"])] = str(unit.get("name") or "")
+                    if side == GERMAN:
+                        german.add(str(state["hex"]), str(state.get("division") or ""))
         return super().new_forces(ctx, document)
 
 
@@ -1291,8 +1302,32 @@ def board_checked(board: Mapping[str, Any], where: str) -> None:
     except ValidationError as e:
         first = e.errors()[0]
         at = ".".join(str(p) for p in (where, *first["loc"]))
-        raise RulesError(at, f"the club's entry: {first['msg']}", list(ClubData.model_fields)) from None
+        raise RulesError(at, club_words(first), source=CLUB) from None
     checked(entered, where)
+
+
+def club_words(error: Mapping[str, Any]) -> str:
+    """A club entry refused by its model, in the book's words: what the field is (its description, with its
+    rule) and what is wrong, never the model's own terms (a pattern, a type)."""
+    loc = [p for p in error.get("loc", ()) if isinstance(p, str)]
+    field = ClubData.model_fields.get(loc[0]) if loc else None
+    what = (field.description or "").rstrip(".") if field is not None else "The club's entry"
+    kind, ctx = str(error.get("type", "")), error.get("ctx") or {}
+    if kind == "string_pattern_mismatch":
+        wrong = "each hex as the four digits printed on the map, such as 1534"
+    elif kind == "too_long":
+        wrong = f"at most {ctx.get('max_length')} entries"
+    elif kind == "too_short":
+        wrong = f"at least {ctx.get('min_length')} entries"
+    elif kind == "extra_forbidden":
+        return f"The club's copy gives no {loc[0] if loc else 'such'} entry: leave it out."
+    elif kind == "literal_error":
+        wrong = f"each as one of {ctx.get('expected')}"
+    elif kind in ("less_than_equal", "greater_than_equal"):
+        wrong = f"{'at most' if kind == 'less_than_equal' else 'at least'} {ctx.get('le', ctx.get('ge'))}"
+    else:
+        wrong = "as the club's copy prints it"
+    return f"{what}: enter {wrong}."
 
 
 KIT = TableKit(

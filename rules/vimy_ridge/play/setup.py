@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core.errors import Refusal, RulesError
 from rules.core.records import Snapshot, UnitState
+from rules.table.hexes import Lower, column_row
 from rules.vimy_ridge.play.club import CLUB
+from rules.vimy_ridge.play.hexmap import lower
 from rules.vimy_ridge.ruleset import cite
 
 ALLIED, GERMAN = "attacker", "defender"  # 15.1 "The Allied player is the first player"
@@ -93,6 +95,62 @@ class SetUpHexes:
         return cls(own, frozenset(no_mans_land | set(board.get("easternmost") or ())))
 
 
+def _south(where: str, lower: Lower) -> int:
+    """How far south a hex's centre lies, in half hexes (the hex-grid erratum: rows numbered north to south,
+    the lowered columns half a hex down)."""
+    col, row = column_row(where)
+    return 2 * row + (1 if (col % 2 == 0) == (lower == "even") else 0)
+
+
+@dataclass
+class GermanOrder:
+    """The German units set up so far, as 19.1's order reads them: each division's northernmost and southernmost
+    hex (how far south, in half hexes, and the hex), so a counter placed is judged against three divisions, not
+    every counter before it."""
+
+    lower: Lower
+    ends: dict[int, tuple[tuple[int, str], tuple[int, str]]] = field(default_factory=dict)
+
+    def add(self, where: str, division: str) -> None:
+        i = _order(division)
+        if i is None or not HEX.fullmatch(where):
+            return
+        at = (_south(where, self.lower), where)
+        north, south = self.ends.get(i, (at, at))
+        self.ends[i] = (min(north, at), max(south, at))
+
+    def refused(self, division: str, where: str) -> tuple[Refusal, ...]:
+        """19.1's order of the German divisions, north to south: the 16th Bavarian north of any unit of the 79th
+        Reserve, the 79th Reserve north of any of the 1st Bavarian Reserve."""
+        i = _order(division)
+        if i is None or not HEX.fullmatch(where):
+            return ()
+        here = _south(where, self.lower)
+        for j, (north, south) in sorted(self.ends.items()):
+            # A division to the north: its southernmost unit north of this one; to the south, its northernmost.
+            (there, at) = south if j < i else north
+            if j == i or (there < here if j < i else there > here):
+                continue
+            way = "south" if i > j else "north"
+            return (
+                Refusal(
+                    f"The {GERMAN_DIVISIONS[i]} sets up {way} of the {GERMAN_DIVISIONS[j]}, whose hex {at} is not "
+                    f"{'north' if way == 'south' else 'south'} of hex {where} (19.1).",
+                    "the 16th Division to the north, the 79th Division in the middle, and the 1st Division to the "
+                    "south",
+                    SRC_GERMAN_SET_UP,
+                ),
+            )
+        return ()
+
+
+def _order(division: str) -> int | None:
+    """A German division's place in 19.1's order, north to south (None: not one the book names)."""
+    order = [d.lower() for d in GERMAN_DIVISIONS]
+    mine = _division(division)
+    return order.index(mine) if mine in order else None
+
+
 def placed_refused(
     snapshot: Snapshot,
     side: str,
@@ -100,10 +158,14 @@ def placed_refused(
     values: Mapping[str, Any],
     setting_up: bool,
     read: tuple[SetUpHexes, Mapping[str, str]] | None = None,
+    german: GermanOrder | None = None,
+    now: Mapping[str, Any] | None = None,
 ) -> tuple[Refusal, ...]:
     """What 19.0 and 20.0 forbid of a counter placed or set: a division the book does not name, and in set-up
-    a second unit in one hex or a hex off the side's set-up hexes. `read`: the set-up hexes and the name of
-    the unit in each hex held, read once by a caller placing many counters (else from the snapshot)."""
+    a second unit in one hex, a hex off the side's set-up hexes or a German division out of 19.1's order.
+    `read`: the set-up hexes and the name of the unit in each hex held, and `german` the German divisions'
+    ends, read once by a caller placing many counters (else from the snapshot); `now`: the
+    counter's state before this edit (its division where the edit names only its hex)."""
     division = values.get("division")
     if side == GERMAN and division and _division(str(division)) not in {d.lower() for d in GERMAN_DIVISIONS}:
         return (
@@ -153,4 +215,11 @@ def placed_refused(
                 f"{SRC_ALLIED_SET_UP}; {SRC_NO_MANS_LAND}; {CLUB}",
             ),
         )
+    if side == GERMAN:
+        if german is None:
+            german = GermanOrder(lower(snapshot))
+            for u in counters(snapshot, GERMAN):
+                if u.id != unit_id and u.state.get("hex") and not u.state.get("eliminated"):
+                    german.add(str(u.state["hex"]), str(u.state.get("division") or ""))
+        return german.refused(str(division or (now or {}).get("division") or ""), where)
     return ()
