@@ -19,7 +19,7 @@ from app.data.models import Campaign
 from app.data.numbers import whole_number
 from app.data.schemas import CampaignId
 from app.deps import SessionDep, SettingsDep
-from app.errors import Conflict, TooManyRequests
+from app.errors import Conflict, RuleRefused, TooManyRequests
 from app.guard import security
 from app.pages.common import (
     USER_ERRORS,
@@ -257,7 +257,7 @@ def form_version(form: FormData) -> int:
 
 def refusal_message(e: Exception) -> str:
     """A refused campaign act, as the sentence the page shows."""
-    if isinstance(e, Conflict):
+    if isinstance(e, Conflict) and not isinstance(e, RuleRefused):  # a rule's refusal says its rule
         return "Someone changed the campaign on another device: this is the current state. Please try again."
     return error_message(e)
 

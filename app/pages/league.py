@@ -23,7 +23,7 @@ from app.core.routing import Router
 from app.data.numbers import whole_number
 from app.data.schemas_league import MAX_LEAGUE_GAMES, ResultBundle
 from app.deps import SessionDep, SettingsDep
-from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized, model_refusal, sentence
+from app.errors import Forbidden, RuleRefused, TooManyRequests, Unauthorized, model_refusal, sentence
 from app.guard import auth, security
 from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
 from app.pages.seats import remember_seat
@@ -416,5 +416,5 @@ def _settled_ids(session: Session, event_id: int) -> list[int]:
         if t.status in tournaments.SETTLED
     ]
     if not ids:
-        raise Conflict("no table's result is settled yet: both players confirm it, or you set it")
+        raise RuleRefused("no table's result is settled yet: both players confirm it, or you set it")
     return ids

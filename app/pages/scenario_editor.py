@@ -19,7 +19,7 @@ from app.core.routing import Router
 from app.data.board_state import read_board
 from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.guard.auth import ORGANISER_HEADER
 from app.pages import counter_editor, game_table_save, scenario_drafts, scenario_forces, scenario_objectives
 from app.pages.common import not_found
@@ -102,7 +102,7 @@ def edit_game_table_page(
     def build(game: Game, seat: Seat) -> dict[str, object]:
         seat.viewer.require_referee("edit the table")
         if game.status != "setup":
-            raise Conflict(STARTED)
+            raise RuleRefused(STARTED)
         units = units_service.list_units(session, game_id)
         if counter_editor.takes_club(game.ruleset):
             return counter_editor.context(game.ruleset, game=(game, units))

@@ -30,7 +30,7 @@ from app.data.models import Event, Game, Unit
 from app.data.overrides import Overridden
 from app.data.schemas_answers import ResolvedOut
 from app.data.schemas_table import TemplateOut
-from app.errors import Conflict, Refused
+from app.errors import Refused, RuleRefused
 from app.services import arrivals, club_data, formations, game_setup, resolve, score, templates, turns
 from app.services import clock as clock_service
 from app.services import units as units_service
@@ -480,7 +480,7 @@ def _clock(
         viewer.require_referee(_CLOCK_WORDS[type(act)])
     refused = clock_refusal(now, act)
     if refused is not None:
-        raise Conflict(refused, current=game_state(game), why=refused.why, source=refused.source)
+        raise RuleRefused(refused, current=game_state(game), why=refused.why, source=refused.source)
     payload: dict[str, Any] = {}
     if isinstance(act, PauseClock) and act.dispute:
         payload = {"dispute": True, "by": viewer.role}
@@ -564,7 +564,7 @@ def edit_game(session: Session, game: Game, viewer: Viewer, version: int, values
     fields = sorted(values)
     if "variants" in values and values["variants"] != game.variants and game.status == "finished":
         # As the lookup's reading line says (app.pages.game_lookup.reading_refused): PATCH took them (issue 69).
-        raise Conflict("the game is finished: its readings stand as it was played")
+        raise RuleRefused("the game is finished: its readings stand as it was played")
     if "table_objectives" in values:
         values = {**values, "board": score.objectives_edited(game, values["table_objectives"])}
         del values["table_objectives"]

@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 from app.data.changes import LoggedChange
 from app.data.models import Event, Game
 from app.data.schemas_answers import ArrivalsOut, CardAppliedOut
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services.events import reversed_ids
 from app.services.games import game_state
 from app.services.markers import rules_of, snapshot_of
@@ -108,7 +108,7 @@ def aimed(session: Session, game: Game, viewer: Viewer, item_id: int) -> Aimed:
     viewer.require_side(card.side, "apply its arrived fire")
     done = applied(session, game).get(item_id)
     if done is not None:
-        raise Conflict(
+        raise RuleRefused(
             "That fire was applied this turn: undo that to apply it again.",
             current=game_state(game),
         )

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from sqlmodel import Session, col, select
 
 from app.data.models import Campaign, CampaignBattle, CampaignEvent, Game, Unit, utcnow
-from app.errors import Conflict, Forbidden
+from app.errors import Forbidden, RuleRefused
 from app.services import campaign_store, games, seating, versioned
 from app.services.events import record
 from app.services.game_setup import create_game, require_room_for_units, units_in
@@ -233,7 +233,7 @@ def _waiting_or_refuse(state: CampaignState, what: str) -> tuple[int, int]:
     waiting = battle_waiting(state)
     if waiting is None:
         where = "the campaign is over" if state.phase == "finished" else f"it is at the {state.phase} step"
-        raise Conflict(
+        raise RuleRefused(
             f"No campaign battle is waiting for its result: {what} once both sides commit troops",
             why=f"no campaign battle is waiting for its result ({where}): {what} once both sides have committed "
             "their troops to a battle",
@@ -382,7 +382,7 @@ def seat(session: Session, secret_key: str, campaign_id: int, link_id: int, who:
     campaign_store.get(session, campaign_id)
     link = get_link(session, campaign_id, link_id)
     if link.game_id is None:
-        raise Conflict("this table game has been deleted")
+        raise RuleRefused("this table game has been deleted")
     game = lock_game(session, link.game_id)
     assert game.id is not None
     if who.is_referee:
@@ -455,7 +455,7 @@ def _offer(
     assert link.game_id is not None  # else abandoned
     game = get_game(session, link.game_id)
     if game.status != "finished":
-        raise Conflict(
+        raise RuleRefused(
             f"the table game is not over yet (it is in {game.status}): the referee ends it first, then its "
             "result can be offered"
         )
@@ -491,12 +491,12 @@ def _must_be_unsettled(link: CampaignBattle, state: CampaignState) -> None:
     now = status_now(link, state)
     if now == "abandoned":
         what = "its game was deleted" if link.game_id is None else "the campaign has moved past this battle"
-        raise Conflict(
+        raise RuleRefused(
             f"turn {link.turn} battle {link.battle} can no longer take this table game's result: {what} "
             "(resolved without it)"
         )
     if now not in OPEN:
-        raise Conflict(f"this table game's result has already been applied to the campaign ({now})")
+        raise RuleRefused(f"this table game's result has already been applied to the campaign ({now})")
 
 
 def confirm(session: Session, campaign_id: int, link_id: int, who: Viewer, version: int) -> CampaignBattle:
@@ -507,7 +507,7 @@ def confirm(session: Session, campaign_id: int, link_id: int, who: Viewer, versi
         or link.offer_defender_vp is None
         or status_now(link, state) != "offered"
     ):
-        raise Conflict(
+        raise RuleRefused(
             "no result has been offered yet: end the table game, record who holds the field, then confirm"
         )
     return _apply(session, row, state, link, who, link.offer_attacker_vp, link.offer_defender_vp, "confirmed")

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.data.board_state import board_json, read_board
 from app.data.models import Game
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services.markers import rules_of
 from rules.core.errors import RulesError
 
@@ -21,10 +21,10 @@ SET_AT_START = (
 )
 
 
-def _set(game: Game) -> Conflict:
+def _set(game: Game) -> RuleRefused:
     board = rules_of(game).book.kit.counters
     why = "a game's club data is entered before play and kept as entered once it starts"
-    return Conflict(SET_AT_START, why=why, source=board.club_source if board is not None else None)
+    return RuleRefused(SET_AT_START, why=why, source=board.club_source if board is not None else None)
 
 
 def require_unset_roll(game: Game, resolver: str) -> None:

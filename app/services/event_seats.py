@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from app.data.models import TournamentRound, TournamentTable
 from app.data.numbers import whole_number
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services import games, seating, tournaments
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
@@ -46,7 +46,7 @@ def offer_rekey(
     if table is None or table.tournament_id != tournament_id:
         raise NotFoundError("table", str(table_id))
     if table.game_id is None:
-        raise Conflict(f"table {table.table} has no game yet: commit its round first")
+        raise RuleRefused(f"table {table.table} has no game yet: commit its round first")
     ends = int((now + timedelta(minutes=REKEY_MINUTES)).timestamp())
     table.slip_hash = f"{side[0]}{ends}:{secrets.token_hex(16)}"
     session.add(table)

@@ -47,7 +47,7 @@ from app.club import signing
 from app.data import schemas_events
 from app.data.models import Game, League, LeagueGame, LeagueKey, TournamentRound
 from app.data.schemas_league import BUNDLE_FORMAT, MAX_LEAGUE_GAMES, MAX_TRUSTED_KEYS, ResultBundle
-from app.errors import Conflict, Forbidden, Unauthorized
+from app.errors import Conflict, Forbidden, RuleRefused, Unauthorized
 from app.services import events as events_service
 from app.services import player_names, scenarios, seating, tournament_results, tournaments
 from app.services.result import game_result
@@ -109,7 +109,7 @@ def export_bundle(
     )  # as a league keeps it (_names_as_kept)
     table = tournament_results.get_table(session, tournament_id, table_id)
     if table.status not in tournaments.SETTLED or table.game_id is None:
-        raise Conflict(f"table {table.table}'s result is not settled yet: confirm it first")
+        raise RuleRefused(f"table {table.table}'s result is not settled yet: confirm it first")
     game = session.get(Game, table.game_id)
     rnd = session.get(TournamentRound, table.round_id)
     if game is None or rnd is None:
@@ -159,14 +159,16 @@ def export_bundle(
     }
     bundle = {**body, "signature": signing.sign(key, canonical(body)), "record": record}
     if len(canonical(bundle)) > MAX_BUNDLE_CHARS:
-        raise Conflict(
+        raise RuleRefused(
             f"table {table.table}'s game record is over the {MAX_BUNDLE_CHARS:,} characters a bundle carries"
         )
     try:  # what a league would refuse at import is refused here, naming it (a name with a tab, say)
         return ResultBundle.model_validate(bundle)
     except ValidationError as e:
         where = ".".join(str(p) for p in e.errors()[0]["loc"])[:40]
-        raise Conflict(f"table {table.table}'s {where} is not one a league takes: correct it first") from None
+        raise RuleRefused(
+            f"table {table.table}'s {where} is not one a league takes: correct it first"
+        ) from None
 
 
 # -- the league and its organiser -------------------------------------------------------------------------------
@@ -242,7 +244,7 @@ def trust(session: Session, league_id: int, public_key: str, club: str) -> Leagu
         session.add(kept)
         return kept
     if len(keys(session, league_id)) >= MAX_TRUSTED_KEYS:
-        raise Conflict(f"a league trusts at most {MAX_TRUSTED_KEYS} clubs' keys: remove one first")
+        raise RuleRefused(f"a league trusts at most {MAX_TRUSTED_KEYS} clubs' keys: remove one first")
     row = LeagueKey(league_id=league_id, public_key=public_key, club=club)
     try:
         with session.begin_nested():
@@ -277,7 +279,7 @@ def accept(session: Session, league_id: int, game_id: int) -> LeagueKey:
         k.public_key != row.club_key and player_names.skeleton(k.club) == player_names.skeleton(name)
         for k in keys(session, league_id)
     ):  # a game from an unknown key under a trusted club's name: one tap would trust an impostor as that club
-        raise Conflict(
+        raise RuleRefused(
             f"{name[:30]} is trusted already with another key: this key is not theirs (add a new key by hand)"
         )
     return trust(session, league_id, row.club_key, name)
@@ -287,7 +289,9 @@ def refuse(session: Session, league_id: int, game_id: int) -> None:
     """The organiser's no to a waiting game: removed (a counted game is removed by distrusting its key)."""
     row = game_of(session, league_id, game_id)
     if row.club_key in trusted(session, league_id):
-        raise Conflict("this game is counted: its club's key is trusted, remove the key to stop counting it")
+        raise RuleRefused(
+            "this game is counted: its club's key is trusted, remove the key to stop counting it"
+        )
     session.delete(row)
 
 
@@ -408,7 +412,7 @@ def import_bundle(
     kept = _kept(session, league_id, ident)
     if kept is not None:
         if kept.body_hash != body_hash:
-            raise Conflict(
+            raise RuleRefused(
                 f"this league already has {bundle.event[:40]}'s round {bundle.round} table {bundle.table} "
                 "with another result: refuse that one first"
             )
@@ -418,7 +422,7 @@ def import_bundle(
             select(func.count()).select_from(LeagueGame).where(LeagueGame.league_id == league_id)
         ).one()
     if batch.games >= MAX_LEAGUE_GAMES:
-        raise Conflict(f"a league keeps at most {MAX_LEAGUE_GAMES} games: start a new league")
+        raise RuleRefused(f"a league keeps at most {MAX_LEAGUE_GAMES} games: start a new league")
     players, result = bundle.players, bundle.result
     row = LeagueGame(
         league_id=league_id,

@@ -32,7 +32,7 @@ from app.data.schemas_claims import (
 )
 from app.data.schemas_events import MAX_POINTS
 from app.data.schemas_league import MAX_LEAGUE_GAMES
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services import league_table, player_names
 from rules.core.commitment import sha256
 from rules.core.errors import RulesError
@@ -302,7 +302,7 @@ def import_claims(
         seen = in_file.get(claim.identity)
         if seen is not None:
             if seen.result_hash != claim.result_hash:
-                raise Conflict(
+                raise RuleRefused(
                     f"the file gives round {claim.round}'s {claim.a_name[:30]} v {claim.b_name[:30]} two "
                     "results: refused"
                 )
@@ -310,7 +310,7 @@ def import_claims(
         found = stored.get(claim.identity)
         if found is not None:
             if found.result_hash != claim.result_hash:
-                raise Conflict(
+                raise RuleRefused(
                     f"round {claim.round}'s {claim.a_name[:30]} v {claim.b_name[:30]} is here already with "
                     "another result: refused"
                 )
@@ -319,7 +319,7 @@ def import_claims(
             already += 1
             continue
         if count >= MAX_LEAGUE_GAMES:
-            raise Conflict(f"a league keeps at most {MAX_LEAGUE_GAMES} claimed games: start a new league")
+            raise RuleRefused(f"a league keeps at most {MAX_LEAGUE_GAMES} claimed games: start a new league")
         session.add(claim)
         in_file[claim.identity] = claim
         kept.append(claim)

@@ -12,7 +12,7 @@ from sqlmodel import Session
 from app.data.board_state import Board, board_json, read_board
 from app.data.changes import LoggedChange, UnitCounted
 from app.data.models import Game, Unit
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services.games import game_values, set_game
 from app.services.seats import get_side, set_side_allowance, sides
 from app.services.units import increment, unit_dict, unit_state, update_units
@@ -100,7 +100,7 @@ def _add(session: Session, unit: Unit, c: AddToState) -> UnitCounted:
     first."""
     moved = increment(session, unit, c.field, c.delta)
     if moved is None:
-        raise Conflict(
+        raise RuleRefused(
             c.gone or f"{unit.name} has no {c.field.replace('_', ' ')} left", current=unit_dict(unit)
         )
     return moved

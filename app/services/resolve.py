@@ -11,7 +11,7 @@ from typing import Any, NotRequired, TypedDict
 from sqlmodel import Session
 
 from app.data.models import Game, Unit
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services import club_data, seats, turns
 from app.services.games import game_state
 from app.services.markers import rules_of, snapshot_of
@@ -74,7 +74,7 @@ def checked(
     ) is not None:  # not "Start the game first" (session 23's hostile pass)
         raise turns.conflict(game, ended)
     if game.status != "playing":
-        raise Conflict(
+        raise RuleRefused(
             f"Start the game first: it is in {game.status}, not playing",
             current=game_state(game),
             why=f"the game is in {game.status}, not playing",

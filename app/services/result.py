@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game, Unit, utcnow
 from app.data.schemas_score import GameResultOut
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services import clock as clock_service
 from app.services import turns
 from app.services.events import record
@@ -133,7 +133,9 @@ def _met_now(session: Session, game: Game, viewer: Viewer, number: int, choice: 
         )
     met = _met(game_score(session, game), number)
     if met is None:
-        raise Conflict(f"Victory condition {number} is not met: the game goes on.", current=game_state(game))
+        raise RuleRefused(
+            f"Victory condition {number} is not met: the game goes on.", current=game_state(game)
+        )
     return met
 
 
@@ -149,7 +151,7 @@ def play_on(session: Session, game: Game, viewer: Viewer, version: int | None, n
     score then tells it as played on: rules.core.score); chosen once."""
     met = _met_now(session, game, viewer, number, "play on")
     if met.played_on:
-        raise Conflict(
+        raise RuleRefused(
             f"You chose to play on after victory condition {number} already.", current=game_state(game)
         )
     bump_game(session, game, version)
@@ -255,7 +257,7 @@ def may_end(session: Session, game: Game, viewer: Viewer) -> None:
     # table ask their organiser, who referees it.
     refused = end_refusal(game_score(session, game), viewer.is_referee, caller(session, game))
     if refused is not None:
-        raise Conflict(refused, current=game_state(game))
+        raise RuleRefused(refused, current=game_state(game))
 
 
 def seat_ends(session: Session, game: Game, viewer: Viewer, version: int) -> Event | None:

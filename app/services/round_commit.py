@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 from app.core import live, watch
 from app.data.models import Game, Tournament, TournamentLog, TournamentRound, TournamentTable
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services import game_setup, seating
 from app.services.tournaments import (
     CARDS,
@@ -104,7 +104,7 @@ class RoundCommit:
         row = lock(session, self.tournament_id)
         rnd = get_round(session, self.tournament_id, self.number)
         if rnd.status == "committed":
-            raise Conflict(f"round {self.number} has been committed already")
+            raise RuleRefused(f"round {self.number} has been committed already")
         return row, rnd
 
     def begin(self, session: Session) -> None:
@@ -123,7 +123,7 @@ class RoundCommit:
             )
         row, rnd = self._committing(session)
         if rnd.status != COMMITTING:
-            raise Conflict(f"round {self.number} is a draft again: commit it to make its games")
+            raise RuleRefused(f"round {self.number} is a draft again: commit it to make its games")
         made = games_made(session, self.tournament_id, self.number)
         if self._titles is None:  # a committing round's tables and their players are fixed: read once
             names = {p.pk: p.name for p in players(session, self.tournament_id)}
@@ -204,7 +204,7 @@ class RoundCommit:
         tables = tables_of(session, rnd.pk)
         waiting = [t.table for t in tables if t.pk not in made]
         if rnd.status != COMMITTING or waiting:
-            raise Conflict(f"round {self.number}'s games are still being made: commit it again to finish")
+            raise RuleRefused(f"round {self.number}'s games are still being made: commit it again to finish")
         ids = [made[t.pk] for t in tables]
         # What the steps made shown at once: each table's game (one statement), the games out of the archive
         # if the steps have not taken them out; the games read without their terrain and board, which nothing

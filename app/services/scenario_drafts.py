@@ -24,7 +24,7 @@ from sqlmodel import Session, col, func, select
 from app.data.bounded import MAX_SCENARIO_DRAFTS, Terrain
 from app.data.models import ScenarioDraft, utcnow
 from app.data.schemas_scenario import DraftParticulars, TableObjectives
-from app.errors import Conflict
+from app.errors import Conflict, RuleRefused
 from app.services import scenarios
 from rules.core.errors import RulesError
 from rules.registry import get_game_rules, get_ruleset
@@ -130,7 +130,7 @@ def _kept(session: Session, owner: str, ruleset_id: str, scenario: str = "") -> 
         session.execute(delete(ScenarioDraft).where(stale))
         held = session.exec(select(func.count()).select_from(ScenarioDraft)).one()
     if held >= MAX_SCENARIO_DRAFTS:
-        raise Conflict(
+        raise RuleRefused(
             f"this server keeps at most {MAX_SCENARIO_DRAFTS} drafts: save one as a scenario first"
         )
     document = _started(session, ruleset_id, scenario)

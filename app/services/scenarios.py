@@ -17,7 +17,7 @@ from sqlmodel import Session, col, func, select
 
 from app.data.bounded import MAX_SCENARIO_BYTES, MAX_SCENARIOS
 from app.data.models import Scenario, ScenarioDraft, utcnow
-from app.errors import Conflict, Forbidden
+from app.errors import Conflict, Forbidden, RuleRefused
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
 from rules.core.ruleset import RuleSet
@@ -110,7 +110,7 @@ def import_scenario(session: Session, document: Any) -> dict[str, Any]:
     doc = checked(document)
     count = session.exec(select(func.count()).select_from(Scenario)).one()
     if count >= MAX_SCENARIOS:
-        raise Conflict(
+        raise RuleRefused(
             f"this server keeps at most {MAX_SCENARIOS} scenarios: delete one before importing another"
         )
     sid = doc.get("id") or _new_id(session, doc["title"])
@@ -119,7 +119,7 @@ def import_scenario(session: Session, document: Any) -> dict[str, Any]:
         # The one held, so a client can offer the choice: replace it (PUT; not one that ships) or keep both.
         title, ships = (held["title"], True) if isinstance(held, Mapping) else (held.title, False)
         replace = f"a scenario {sid!r} exists already: replace it with PUT /api/v1/scenarios/{sid}"
-        raise Conflict(
+        raise RuleRefused(
             replace,
             current={"id": sid, "title": title, "shipped": ships},
             why=f"{replace}, or import it without its id to keep both (a copy with a new id)",

@@ -31,7 +31,7 @@ from app.data.schemas_score import (
     SideScoreOut,
     VictoryMetOut,
 )
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services import score_replays, secret_objectives
 from app.services.events import reversed_ids_of
 from app.services.markers import rules_of
@@ -118,7 +118,7 @@ def objectives_edited(game: Game, collection: Mapping[str, Any]) -> dict[str, An
     on the game's table: a RulesError naming the field), which the score then reads; refused (409) once the
     game has started, as an edit to its table is."""
     if game.status != "setup":
-        raise Conflict(STARTED)
+        raise RuleRefused(STARTED)
     kept = objectives_from_geojson(collection, game.table_width_cm, game.table_length_cm)
     ids = {o.id for o in kept}
     for i, c in enumerate(game.board.get("victory_conditions") or ()):
@@ -199,7 +199,9 @@ def secrets_checked(session: Session, game: Game, side: str, whole: bool) -> Obj
     full = game_score(session, game, "referee")
     revealed = {o.id for o in full.objectives if o.secret_to == side and o.revealed}
     if not whole and not revealed:
-        raise Conflict(f"nothing of the {side}'s secret objectives is revealed yet: check it once one scores")
+        raise RuleRefused(
+            f"nothing of the {side}'s secret objectives is revealed yet: check it once one scores"
+        )
     return secret_objectives.verification(session, game, side, revealed, whole)
 
 

@@ -23,7 +23,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.data.models import CampaignSide, CampaignToken, GameSide, Token, utcnow
-from app.errors import Conflict, Forbidden
+from app.errors import Forbidden, RuleRefused
 from rules.core.errors import NotFoundError
 
 REFEREE = "referee"  # a game's referee, a campaign's organiser
@@ -336,7 +336,7 @@ def spend_code(
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
-        raise Conflict(SPENT)
+        raise RuleRefused(SPENT)
 
 
 def is_spent(
@@ -370,7 +370,7 @@ def side_of_code(session: Session, seating: Seating[Any, Any], secret_key: str, 
         if session.exec(
             select(model).where(col(model.join_code_hash) == spent_hash(secret_key, code))
         ).first():
-            raise Conflict(SPENT)
+            raise RuleRefused(SPENT)
         raise NotFoundError("join code", code)
     return seating.owner_of(row), row.side
 

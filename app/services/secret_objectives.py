@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 from app.data.models import Game, GameSide, SecretObjective
 from app.data.schemas_scenario import ObjectiveFeature
 from app.data.schemas_score import ObjectivesVerifiedOut, SecretObjectiveRevealedOut
-from app.errors import Conflict
+from app.errors import RuleRefused
 from app.services.markers import rules_of
 from app.services.seating import new_salt
 from app.services.seats import get_side, sides
@@ -96,11 +96,11 @@ def give(
     the game has started: its side's seal is published then). Its id is drawn at random (a number would count
     the side's secret objectives); answers it."""
     if game.status != "setup":
-        raise Conflict("the game has started: secret objectives are given at set-up")
+        raise RuleRefused("the game has started: secret objectives are given at set-up")
     if rules_of(
         game
     ).book.score_kept:  # the hostile pass: one given to a Vimy Ridge game never showed nor scored
-        raise Conflict("these rules keep their own score: a secret objective would never score")
+        raise RuleRefused("these rules keep their own score: a secret objective would never score")
     held = [r for r in rows(session, [game.pk]) if r.side == side]
     if len(held) >= PLAN_CAPACITY:
         raise RulesError("objective", f"a side holds at most {PLAN_CAPACITY} secret objectives")
@@ -165,7 +165,7 @@ def verification(
     and the referee): every one, and the whole tree rebuilt from the padding salt."""
     sealed = seals(session, game.pk).get(side)
     if sealed is None:
-        raise Conflict("the secret objectives are sealed as the game starts: nothing to check yet")
+        raise RuleRefused("the secret objectives are sealed as the game starts: nothing to check yet")
     mine = [r for r in rows(session, [game.pk]) if r.side == side]
     shown = [r for r in mine if whole or str(r.feature.get("id")) in revealed]
     levels = commitment.tree_levels(sealed.objectives_leaves)

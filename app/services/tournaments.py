@@ -34,7 +34,7 @@ from app.data.models import (
     TournamentToken,
     utcnow,
 )
-from app.errors import Conflict, Forbidden, Unauthorized
+from app.errors import Conflict, Forbidden, RuleRefused, Unauthorized
 from app.services import player_names, scenarios, seating
 from app.services.games import lock_game, table_of_game
 from rules.core.errors import NotFoundError, RulesError
@@ -330,20 +330,20 @@ def tables_named(numbers: Sequence[int]) -> str:
     return f"tables {', '.join(shown)} and {last}"
 
 
-def draft_refusal(session: Session, row: Tournament) -> Conflict | None:
+def draft_refusal(session: Session, row: Tournament) -> RuleRefused | None:
     """Why the next round could not be drafted now, None when it could: the one answer `draft` and the
     organiser's page (which offers the draft only then) both read."""
     done = rounds_of(session, row.pk)
     committed = [r for r in done if r.status == "committed"]
     for r in done:
         if r.status == COMMITTING:  # its games are being made (or were, until interrupted): none is drafted
-            return Conflict(f"round {r.number} is being committed: commit it again to finish it")
+            return RuleRefused(f"round {r.number} is being committed: commit it again to finish it")
     for r in committed:
         if waiting := [t.table for t in tables_of(session, r.pk) if t.status not in SETTLED]:
             named = tables_named(waiting)
-            return Conflict(f"not yet: round {r.number} still waits for the result of {named}")
+            return RuleRefused(f"not yet: round {r.number} still waits for the result of {named}")
     if len(committed) >= row.rounds:
-        return Conflict(f"the event is over: its last round, round {row.rounds}, has been played")
+        return RuleRefused(f"the event is over: its last round, round {row.rounds}, has been played")
     return None
 
 
@@ -428,7 +428,7 @@ def edit_draft(
     rnd = get_round(session, tournament_id, number)
     if rnd.status != "draft":
         done = "is being committed" if rnd.status == COMMITTING else "has been committed"
-        raise Conflict(f"round {number} {done}: its pairing is being played")
+        raise RuleRefused(f"round {number} {done}: its pairing is being played")
     if row.version != version + 1:  # the lock moved it on by one from what the organiser read
         raise Conflict(
             f"the draft changed since you read it (the event is at version {row.version - 1}): read it again"
@@ -527,7 +527,7 @@ def new_cards(
     lock(session, tournament_id)
     rnd = get_round(session, tournament_id, number)
     if rnd.status != "committed":
-        raise Conflict(f"round {number} is a draft: commit it to make its games and their cards")
+        raise RuleRefused(f"round {number} is a draft: commit it to make its games and their cards")
     games = [t.game_id for t in tables_of(session, rnd.pk) if t.game_id is not None]
     for game_id in games:
         lock_game(session, game_id)

@@ -9,7 +9,7 @@ from sqlmodel import Session, col, select
 from app.core.touched import touched_units
 from app.data.changes import GameSet, LoggedChange, SideSet, UnitCounted, read_changes
 from app.data.models import Event, Game, Unit
-from app.errors import Conflict, Forbidden, sentence
+from app.errors import Conflict, Forbidden, RuleRefused, sentence
 from app.services.events import (
     ROLL_KINDS,
     event_dict,
@@ -58,16 +58,16 @@ def refusal(
     last_roll: int,
     newest: int,
     started_on_it: bool = False,
-) -> tuple[type[Conflict] | type[Forbidden], str] | None:
+) -> tuple[type[RuleRefused] | type[Forbidden], str] | None:
     """Why this viewer's undo of an event (its kind, actor and id) is refused now, or None: the one answer the
     undo pipeline and the record's Undo buttons both read. After the end nothing is undone, the referee's
     included: the result was scored on the table as it stood, and the end itself is not undone.
     `started_on_it`: a seat's word to start, the game now played."""
     if finished:
-        return Conflict, ENDED
+        return RuleRefused, ENDED
     if kind == "side-ready" and started_on_it:
         # The game started on both words: taken back, it would not start again (the log would say otherwise).
-        return Conflict, "The game has started: a word to start it is not taken back"
+        return RuleRefused, "The game has started: a word to start it is not taken back"
     if role == "referee":
         return None
     # A player takes back the roll it has just applied (a mistaken Apply) while nothing has happened
@@ -118,7 +118,7 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
     )
     if refused is not None:
         error, message = refused
-        return Conflict(message, current=game_state(game)) if error is Conflict else error(message)
+        return RuleRefused(message, current=game_state(game)) if error is RuleRefused else error(message)
     return None
 
 
@@ -197,7 +197,7 @@ def _take_back_draw(session: Session, game: Game, viewer: Viewer, ev: Event, who
     )
 
 
-def _changed_since(session: Session, game: Game, change: LoggedChange) -> Conflict | None:
+def _changed_since(session: Session, game: Game, change: LoggedChange) -> RuleRefused | None:
     """Why `change` can no longer be taken back as it was made (a later change over it), or None: what the undo
     refuses, and what a stand's card reads before it offers the Undo (session 23's hostile pass: a company's
     move offered after one of its stands had moved again, then refused)."""
@@ -208,25 +208,25 @@ def _changed_since(session: Session, game: Game, change: LoggedChange) -> Confli
         return (
             None
             if row.special_uses.get(field) == change.after
-            else Conflict(f"the {row.side}'s {words} {later}")
+            else RuleRefused(f"the {row.side}'s {words} {later}")
         )
     if isinstance(change, GameSet):
         same = game_field(game, field) == change.after
-        return None if same else Conflict(f"the game's {words} {later}", current=game_state(game))
+        return None if same else RuleRefused(f"the game's {words} {later}", current=game_state(game))
     unit = get_unit(session, game.pk, change.unit)
     if isinstance(change, UnitCounted):
         return None if (value(unit, field) or 0) - change.delta >= 0 else _too_low(unit, field)
     return (
         None
         if value(unit, field) == change.after
-        else Conflict(f"{unit.name}'s {words} {later}", current=unit_dict(unit))
+        else RuleRefused(f"{unit.name}'s {words} {later}", current=unit_dict(unit))
     )
 
 
-def _too_low(unit: Unit, field: str) -> Conflict:
+def _too_low(unit: Unit, field: str) -> RuleRefused:
     """A counted field (markers) taken below nought by the undo: a later change took it down first."""
     words = field.replace("_", " ")
-    return Conflict(
+    return RuleRefused(
         f"{unit.name}'s {words} is too low to undo: undo the later change first", current=unit_dict(unit)
     )
 
