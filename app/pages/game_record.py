@@ -5,7 +5,7 @@ viewer may undo it (the rules of app.services.undo)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +62,20 @@ class Entry:
     def line(self) -> str:
         parts = [self.who, self.unit, self.roll, self.what, self.by, f"{self.turn_word} {self.turn}"]
         return " · ".join(p for p in parts if p)
+
+
+# Whose dice a roll's line says (issue 89): every roll marked, firestep's or the players' own (entered).
+_WHO = {True: "firestep rolled", False: "the players rolled"}
+
+
+def _whose_dice(rolls: Sequence[Mapping[str, Any]]) -> str:
+    """An arrived item's rolls as its line says them, each die marked as firestep's or the players' (a card's
+    dice given at the table, the rest rolled by firestep): "the players rolled 4; firestep rolled 2, 6"."""
+    by: dict[bool, list[str]] = {}
+    for r in rolls:
+        res = r.get("resolution") or {}
+        by.setdefault(bool(res.get("rolled_by_server")), []).extend(str(d) for d in res.get("dice") or [])
+    return "; ".join(f"{_WHO[who]} {', '.join(dice)}" for who, dice in sorted(by.items()) if dice)
 
 
 def _signed(n: Any) -> str:
@@ -179,10 +193,7 @@ class Record:
         if kind == "move":
             return changes or "moved", ""
         if kind == "arrival-fire":  # an arrived fire-plan item applied: the item and what it did
-            rolled = ", ".join(
-                str(d) for r in payload.get("rolls") or [] for d in r["resolution"].get("dice", [])
-            )
-            return str(payload.get("effect") or "arrived fire"), f"rolled {rolled}" if rolled else ""
+            return str(payload.get("effect") or "arrived fire"), _whose_dice(payload.get("rolls") or [])
         if kind in ROLL_KINDS:
             request = payload.get("request")  # the act the player made where a resolver plays two (a melee)
             named = get_ruleset(self.ruleset_id).roll_name(
@@ -197,8 +208,8 @@ class Record:
             rolled = ", ".join(str(d) for d in dice)
             if n := res.get("count"):  # entered as a count (issue 69): its dice only stand for it
                 rolled = f"{n['reached']} of {n['dice']} dice reaching {n['reach']}+"
-            # Whose dice (issue 69): the players' own, entered, unless firestep rolled them.
-            who = "firestep rolled" if res.get("rolled_by_server") else "rolled"
+            # Whose dice, either way (issues 69 and 89): firestep's, or the players' own, entered.
+            who = _WHO[bool(res.get("rolled_by_server"))]
             roll = f"{resolver}: {who} {rolled}" if dice else resolver
             if outcome:
                 roll += f" → {humanise(str(outcome)).lower()}"

@@ -227,9 +227,15 @@ class Words:
 
 
 def objective_line(
-    o: ObjectiveScoreOut, words: Words, calls: bool, names: Mapping[int, str] | None = None
+    o: ObjectiveScoreOut,
+    words: Words,
+    calls: bool,
+    names: Mapping[int, str] | None = None,
+    revealing: bool = False,
 ) -> ObjectiveLine:
-    """An objective in words, with the referee's calls where `calls`."""
+    """An objective in words, with the referee's calls where `calls`: a secret one's not before its reveal, save
+    where `revealing` (the end's list, whose call reveals it: issue 89, else a secret one contested never let the
+    game end)."""
     offered = tuple(
         Call(
             side,
@@ -249,7 +255,8 @@ def objective_line(
         contested=o.contested,
         called=o.called_by_referee,
         holder_words=f"{words.holder(o)}.",
-        calls=offered if calls and o.revealed else (),  # a call is logged for all: not before its reveal
+        # A call is logged for all: not before its reveal, save where it reveals it.
+        calls=offered if calls and (o.revealed or revealing) else (),
         count_words=words.count(o),
         geometry=o.geometry.model_dump_json() if o.geometry else "",
         holder_short="Contested"
@@ -302,8 +309,10 @@ def panel_of(
         ),
         objectives=tuple(objective_line(o, words, calling and o.contested, names) for o in score.objectives),
         flagged=sum(1 for o in score.objectives if o.contested and not o.called_by_referee),
-        unsettled=tuple(objective_line(o, words, calling) for o in unsettled),
-        contested=sum(1 for o in unsettled if o.settled == "contested"),
+        unsettled=tuple(objective_line(o, words, calling, revealing=True) for o in unsettled),
+        # What the end waits for, as the server's (result.end_refusal, on the score every seat reads): a secret one
+        # not revealed is offered its calls but waits for none (issue 89: "Yes, end the game" never came).
+        contested=sum(1 for o in unsettled if o.settled == "contested" and o.revealed),
         referee=referee,
         view=view,
         met=tuple(

@@ -31,7 +31,17 @@ from app.data.overrides import Overridden
 from app.data.schemas_answers import ResolvedOut
 from app.data.schemas_table import TemplateOut
 from app.errors import Refused, RuleRefused
-from app.services import arrivals, club_data, formations, game_setup, resolve, score, templates, turns
+from app.services import (
+    arrivals,
+    club_data,
+    formations,
+    game_setup,
+    resolve,
+    score,
+    secret_objectives,
+    templates,
+    turns,
+)
 from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
@@ -511,13 +521,26 @@ def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjec
         raise turns.conflict(
             game, "Objectives are called while the game is played: start it first, or it is over."
         )
-    if score.still_secret(session, game, act.objective_id):  # its call, in the log, would tell the other side
-        raise turns.conflict(game, "A secret objective is called once it is revealed: it has not scored yet.")
+    # A side's secret objective is kept apart from the board the rule set reads: the act carries its name. Its
+    # call, in every seat's log, reveals it (the score's too): before it scores, only one contested is called
+    # (issue 89: else the game could never end), and the board's end list says the call reveals it.
+    secret = next(
+        (o.name for o in secret_objectives.objectives(session, [game])[game.pk] if o.id == act.objective_id),
+        None,
+    )
+    if secret is not None:
+        kept = next(
+            o for o in score.game_score(session, game, "referee").objectives if o.id == act.objective_id
+        )
+        if not kept.revealed and kept.settled != "contested":
+            raise turns.conflict(
+                game, "A secret objective is called before it scores only while contested: a call reveals it."
+            )
 
     def write(answer: Answer) -> Written:
         return Written(dict(answer.shown), [])
 
-    return Todo([], [], write)
+    return Todo([], [], write, act=replace(act, secret=secret) if secret is not None else None)
 
 
 def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any) -> Todo:

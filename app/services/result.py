@@ -227,8 +227,8 @@ def turn_now(session: Session, game: Game, units: Sequence[Unit] | None = None) 
 
 def how_settled(o: ObjectiveScore, over: bool, names: Mapping[str, str] | None = None) -> str:
     """How an objective was settled, in words (the report's): held by the stands, called by the referee, or
-    contested (at the end, once the game is `over`); a call that lapsed is said too; each side as the book
-    calls it (`names`: `Book.side_names`)."""
+    contested (at the end, once the game is `over`); a call that lapsed is said too, and, once the game is
+    `over`, whose secret objective it was; each side as the book calls it (`names`: `Book.side_names`)."""
     names = names or {}
     holder = f"the {turns.side_name(names, o.holder)}" if o.holder else "nobody"
     if o.settled == "called":
@@ -240,6 +240,8 @@ def how_settled(o: ObjectiveScore, over: bool, names: Mapping[str, str] | None =
     if o.lapsed_call:
         who = "nobody" if o.lapsed_call == "nobody" else f"the {turns.side_name(names, o.lapsed_call)}"
         said += f" (the referee's call for {who} lapsed as the stands moved)"
+    if o.secret_to and over:  # whose secret it was, once over: every secret is revealed then (issue 89)
+        said = f"the {turns.side_name(names, o.secret_to)}'s secret objective, {said}"
     return said
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -46,6 +47,15 @@ UNDOABLE = (
 
 
 ENDED = "The game is over: its result stands, and nothing before the end is undone."
+FIRESTEP_ROLLED = "Firestep's dice stand: only the referee takes back a roll firestep made, so none is rolled until it suits."
+
+
+def rolled_by_firestep(kind: str, payload: Mapping[str, Any]) -> bool:
+    """Whether a logged roll has dice firestep rolled (an arrived item's fire: any of its rolls)."""
+    if kind not in ROLL_KINDS:
+        return False
+    rolls = payload.get("rolls") if kind == "arrival-fire" else [payload]
+    return any((r.get("resolution") or {}).get("rolled_by_server") for r in rolls or [])
 
 
 def refusal(
@@ -98,11 +108,10 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
         # come up are the opponent's hand.
         return Forbidden("a card drawn stays drawn: only the referee may take a draw back")
-    terms = rules_of(game).book.roll_terms
-    by_server = ev.kind == "roll" and bool((ev.payload.get("resolution") or {}).get("rolled_by_server"))
-    if by_server and terms.rolled_dice_stand and not viewer.is_referee:
-        # Undone, it is rolled again until it suits: the game's die stands, the referee's call alone.
-        return Forbidden("a die the game rolled stands: undoing that roll is the referee's call")
+    if rolled_by_firestep(ev.kind, ev.payload) and not viewer.is_referee:
+        # Undone, it is rolled again until it suits (issue 89: an order roll undone 5 times for its 6): in
+        # every rule set firestep's dice stand, the referee's call alone; a player's own dice still undo.
+        return Forbidden(FIRESTEP_ROLLED)
     asks_log = (
         not viewer.is_referee and game.status != "finished"
     )  # only a player's undo reads the log's ends

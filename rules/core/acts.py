@@ -286,6 +286,10 @@ class CallObjective(Act):
 
     objective_id: str
     side: str | None
+    # A side's secret objective's name, as the app keeps it apart (never on the board): the app completes the act
+    # with it once it has found the objective secret (issue 89: a secret one contested could never be called, so
+    # the game could not end); its call, in every seat's log, reveals it.
+    secret: str | None = None
     event: ClassVar[str] = "objective-called"
 
 

@@ -804,11 +804,11 @@ def objective_called(snapshot: Snapshot, act: CallObjective, sides: tuple[str, .
     kept = snapshot.board.get("table_objectives") or {"type": "FeatureCollection", "features": []}
     found = objectives_from_geojson(kept, snapshot.table_width_cm, snapshot.table_length_cm)
     ids = [o.id for o in found]
-    if act.objective_id not in ids:
+    if act.objective_id not in ids and act.secret is None:  # a secret objective's name the app gives
         raise RulesError("objective_id", "no such objective in this game", ids)
     if act.side not in (*sides, None):
         raise RulesError("side", "call the objective for a side, or for nobody", [*sides, None])
-    name = next(o.name for o in found if o.id == act.objective_id)
+    name = act.secret or next(o.name for o in found if o.id == act.objective_id)
     return {"objective_id": act.objective_id, "name": name, "side": act.side}
 
 

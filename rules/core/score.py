@@ -447,6 +447,7 @@ def _replayed(state: Replay, log: Sequence[Logged], added_at: Sequence[Mapping[i
         if ev.call is not None and any(o.id == ev.call[0] for o in objectives):
             called = ev.call[0]
             tally.call(called, ev.call[1])
+            tally.scored.add(called)  # a secret objective's call, in every seat's log, reveals it (issue 89)
         if ev.undone:
             tally.seen_taken()
         else:
@@ -473,7 +474,7 @@ def score_at(state: Replay) -> Score:
     ):  # as the game would end now (a secret objective's points come with its reveal: never before)
         for o in objectives:
             side = tally.holder(o)
-            if o.scored == "game_end" and side in SIDES and o.secret_to is None:
+            if o.scored == "game_end" and side in SIDES and (o.secret_to is None or o.id in tally.scored):
                 points[side] += o.vp
     losses = dict.fromkeys(SIDES, 0)
     for p in state.pieces.values():

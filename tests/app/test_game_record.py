@@ -54,7 +54,7 @@ def test_marker_move_roll_and_turn_read_like_a_game_record(client: TestClient) -
     assert lines["move"] == "Attacker · 1/1/1 Coy Plt 1 · moved 5 cm · by referee · turn 1"
     assert (
         lines["roll"]
-        == "Attacker · 1/1/2 Coy · Order roll: rolled 5 → actions 2 · actions left 2 · by referee · turn 1"
+        == "Attacker · 1/1/2 Coy · Order roll: the players rolled 5 → actions 2 · actions left 2 · by referee · turn 1"
     )
     assert lines["turn-started"] == "System · Turn begins · turn 1"
 
@@ -90,7 +90,10 @@ def test_a_value_given_over_the_tables_reads_as_the_players_claim() -> None:
     }
     event = {"id": 9, "turn": 2, "kind": "roll", "actor": "attacker", "payload": payload}
     record = Record({1: "1/1 MG"}, {1: mg}, get_game_rules("flanders-fields"))
-    assert record.entry(event).line == f"Attacker · 1/1 MG · Shooting: rolled 4 → suppressed ({why}) · turn 2"
+    assert (
+        record.entry(event).line
+        == f"Attacker · 1/1 MG · Shooting: the players rolled 4 → suppressed ({why}) · turn 2"
+    )
 
 
 def test_a_roll_says_whose_dice_and_a_count_as_counted() -> None:
@@ -109,14 +112,31 @@ def test_a_roll_says_whose_dice_and_a_count_as_counted() -> None:
     )
     count = {"dice": 3, "reached": 2, "reach": 4, "odds": "3/8"}
     said = line({"dice": [4, 4, 3], "outcome_key": "2 hits", "rolled_by_server": False, "count": count})
-    assert "Shoot: rolled 2 of 3 dice reaching 4+ → 2 hits" in said, said
+    assert "Shoot: the players rolled 2 of 3 dice reaching 4+ → 2 hits" in said, said
+
+
+def test_an_arrived_items_dice_are_each_marked_as_the_players_or_firesteps() -> None:
+    # Issue 89: a card's dice given at the table and the rest rolled by firestep, each said as whose they are.
+    record = Record({}, {}, get_game_rules("flanders-fields"))
+
+    def rolled(dice: list[int], by_server: bool) -> dict[str, Any]:
+        return {"unit_id": None, "resolver": "r", "resolution": {"dice": dice, "rolled_by_server": by_server}}
+
+    payload = {"effect": "1 turn of fire", "rolls": [rolled([4], False), rolled([2, 6], True)], "changes": []}
+    line = record.entry(
+        {"id": 9, "turn": 2, "kind": "arrival-fire", "actor": "attacker", "payload": payload}
+    ).line
+    assert "1 turn of fire" in line and "the players rolled 4; firestep rolled 2, 6" in line, line
 
 
 def test_a_melee_is_logged_as_the_melee_the_player_made() -> None:
     # The newcomer pass: 2mm's melee (its shooting resolver, the m side of Arming) was logged "Shoot".
     stand = SimpleNamespace(pk=1, parent_id=None, side="attacker", name="A", kind="line-inf", level="stand")
     record = Record({1: "A Coy Plt 1"}, {1: stand}, get_game_rules("2mm-earth-1418"))
-    for melee, said in ((True, "Melee: rolled 3, 5 → 2 hits"), (False, "Shoot: rolled 3, 5 → 2 hits")):
+    for melee, said in (
+        (True, "Melee: the players rolled 3, 5 → 2 hits"),
+        (False, "Shoot: the players rolled 3, 5 → 2 hits"),
+    ):
         payload = {
             "resolver": "shoot",
             "unit_id": 1,

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
 from app.pages.arrival_cards import ArrivalCard, Arrivals, DiceRow, DieInput, Done, ShotButton, UnderLine
+from app.services.undo import FIRESTEP_ROLLED
 from tests.app.games.conftest import Game, advance_to, new_game, start_game
 from tests.app.games.test_arrivals_api import ON_TARGET, plan_bombardment
 
@@ -68,6 +69,8 @@ def test_the_card_shows_what_the_turn_s_cards_answer_to_each_seat(client: TestCl
     # The attacker's item not landed yet is in no seat's cards, nor its id.
     assert all(str(kept["later"]) not in p for p in (part, theirs))
 
+    # The action die entered, the stands' dice left to firestep: they stand (issue 89), so no Undo is offered
+    # to the seat that applied it, the refusal's sentence is.
     r = client.post(
         f"/api/v1/games/{g.id}/arrivals/{item_id}/apply", headers=g.attacker, json={"dice": {"action": [4]}}
     )
@@ -76,7 +79,8 @@ def test_the_card_shows_what_the_turn_s_cards_answer_to_each_seat(client: TestCl
     done = fragment(client, g, g.attacker)
     assert f'data-arrival-effect="{applied["event_id"]}"' in done
     assert (" ".join(applied["said"]) or "Nothing changes on the table.") in words(done)
-    assert f'data-arrival-undo="{applied["event_id"]}"' in done and "data-arrival-apply" not in done
+    assert "data-arrival-undo=" not in done and "data-arrival-apply" not in done
+    assert FIRESTEP_ROLLED in words(done), words(done)
     assert f"The dice ({len(applied['dice'])})" in words(done)
     # The defender: what it did, no Undo of the attacker's fire.
     other = fragment(client, g, g.defender)

@@ -132,8 +132,8 @@ def test_the_demo_battle_told_in_its_words(sqlite_client: TestClient) -> None:
     assert any("Defender 1/1 Coy hits to allocate 0; 3 more bases injury fresh" in line for line in lines)
     assert any("Allocate hits → 0 injured, 2 removed" in line and "killed" in line for line in lines)
     assert (
-        "Attacker · Attacker 1/1 Coy · Shoot: rolled 6, 6 → 2 hits · shot this bound; Defender 1/1 Coy hits to "
-        "allocate 2 · bound 1" in lines
+        "Attacker · Attacker 1/1 Coy · Shoot: the players rolled 6, 6 → 2 hits · shot this bound; Defender 1/1 Coy "
+        "hits to allocate 2 · bound 1" in lines
     )
 
     # The luck ledger and the report: the bound's story, a formation's platoons lost, the book's casualties.
