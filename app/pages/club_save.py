@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -221,11 +222,44 @@ def detail(e: Exception) -> tuple[str, str]:
     raise e
 
 
-def refusal(e: Exception, doing: str = "saved") -> str:
-    """The refusal in one sentence naming its field: `Not saved: sides.defender.forces.9.state.attack: …`,
-    within MAX_DETAIL: its words in brackets left out, then a long path named by its innermost parts
-    (`…coordinates.0`: session 22's hostile pass read 125 characters of a polygon's), then its words cut short."""
+def field_words(
+    field: str, editor: Mapping[str, Any], counters: Sequence[PostedCounter] = (), document: Any = None
+) -> str:
+    """A refused field's path in the form's own words ("" for none), as the page labels it: a club field by its
+    title (`board.artillery_track.1` "Artillery Track, row 2"), a counter by its name and the value's label
+    (`sides.defender.forces.9.state.hex` "RIR 262's hex"); a path the form has no words for as it is."""
+    parts = field.split(".")
+    if len(parts) >= 2 and parts[0] in ("board", "club"):
+        spec = next((f for f in editor["fields"] if f["name"] == parts[1]), None)
+        if spec is not None:
+            row = next((int(p) for p in parts[2:] if p.isdecimal()), None)
+            return f"{spec['title']}{f', row {row + 1}' if row is not None else ''}"
+    if len(parts) >= 4 and parts[0] == "sides" and parts[2] == "forces" and parts[3].isdecimal():
+        name = _counter_name(parts[1], int(parts[3]), counters, document)
+        labels = {f["name"]: f["label"] for f in editor["counter_fields"]}
+        value = parts[5] if len(parts) >= 6 and parts[4] == "state" else ""
+        label = labels.get(value) or value.replace("_", " ")
+        if name:
+            return f"{name}'s {label.lower()}" if label else name
+    return field
+
+
+def _counter_name(side: str, i: int, counters: Sequence[PostedCounter], document: Any) -> str:
+    """The name of a side's i-th counter (from 0), as the form posted it or the file holds it ("" none)."""
+    mine = [c.name for c in counters if c.side == side]
+    if not mine and isinstance(document, Mapping):
+        forces = ((document.get("sides") or {}).get(side) or {}).get("forces") or []
+        mine = [str(f.get("name") or "") for f in forces if isinstance(f, Mapping)]
+    return str(mine[i])[:40] if 0 <= i < len(mine) else ""
+
+
+def refusal(e: Exception, doing: str = "saved", words: Callable[[str], str] | None = None) -> str:
+    """The refusal in one sentence naming its field in the form's words (`words`, else its path): `Not saved:
+    RIR 262's attack: …`, within MAX_DETAIL: its words in brackets left out, then a long path named by its
+    innermost parts (`…coordinates.0`: session 22's hostile pass read 125 characters of a polygon's), then its
+    words cut short."""
     field, said = detail(e)
+    field = words(field) if words is not None and field else field
     said = _lowered(said).rstrip(".")
     head = f"Not {doing}: "
     if (
@@ -307,7 +341,9 @@ async def save_scenario(
         return waited
     except (RulesError, ValidationError, NotFoundError, Conflict) as e:
         status = 404 if isinstance(e, NotFoundError) else 409 if isinstance(e, Conflict) else 422
-        return _said(request, refusal(e), status)
+        return _said(
+            request, refusal(e, words=partial(field_words, editor=editor, counters=counters)), status
+        )
     return _said(
         request,
         "Saved: start a game from it here or on the start page.",
@@ -376,7 +412,8 @@ async def import_file(
         waited.headers["Retry-After"] = str(e.retry_after)
         return waited
     except (RulesError, ValidationError, Conflict) as e:
-        return _said(request, refusal(e, "imported"), 409 if isinstance(e, Conflict) else 422)
+        words = partial(field_words, editor=editor_context(ruleset_id), document=document)
+        return _said(request, refusal(e, "imported", words), 409 if isinstance(e, Conflict) else 422)
     return Response(status_code=204, headers={"HX-Redirect": f"/scenarios/{quote(str(stored['id']))}/edit"})
 
 
@@ -489,7 +526,13 @@ async def save_to_game(
         now = game.version
     except (RulesError, ValidationError, NotFoundError, Conflict, Forbidden, Unauthorized) as e:
         session.rollback()
-        return _game_said(request, refusal(e), _status(e), None, [])
+        return _game_said(
+            request,
+            refusal(e, words=partial(field_words, editor=editor, counters=counters)),
+            _status(e),
+            None,
+            [],
+        )
     kept: list[Kept] = []
     read = {u.id: u for u in units_service.list_units(session, game_id)}
     for counter in counters:

@@ -32,6 +32,7 @@ from app.pages.counters_parts import (
     OptionSpec,
     PlaceForm,
     Play,
+    ResultFor,
     SetupGroup,
     SetupRow,
     StandAct,
@@ -97,6 +98,7 @@ class Builder:
         self.first = viewer.role if viewer.role in self.sides else game.side_to_move or "attacker"
         self.status = game.status
         self.play: Play | None = None
+        self.needs_of: dict[int, str] = {}  # what the step still needs, by the counter whose card settles it
 
     def build(self) -> Panels:
         offered = self._offered()
@@ -273,6 +275,7 @@ class Builder:
             else ""
         )
         needs, cards = (t.get("needs") or [])[1:], (t.get("needs_cards") or [])[1:]
+        self.needs_of = {c: str(text) for text, c in zip(needs, cards, strict=False) if isinstance(c, int)}
         still = (
             tuple(
                 Need(str(text), Want(self.want.group, c).query() if c in self.units else "")
@@ -324,6 +327,10 @@ class Builder:
         uid = self.want.unit
         if uid is None or uid not in self.units:
             return None
+        return self._offer_of(uid)
+
+    def _offer_of(self, uid: int) -> Offered:
+        """What a counter's card offers this seat now (`stand_card`), taken into its types."""
         try:
             raw = card_service.stand_card(self.session, self.game, self.viewer, uid)
         except (RulesError, Refused):
@@ -343,6 +350,7 @@ class Builder:
                 o["label"],
                 refusal(r["detail"], r.get("why"), r.get("source")) if (r := o.get("refused")) else None,
                 dict(o.get("values") or {}),
+                tuple(str(p) for p in o.get("places") or ()),
             )
             for o in raw.get("offers") or []
         )
@@ -413,6 +421,7 @@ class Builder:
             words=outcome_words(res.get("outcome")),
             said=tuple(said(done, state_fields, unit_names.display_names(rows))),
             notes=tuple(str(n) for n in res.get("notes") or ()),
+            request=dict(payload.get("request") or {}),
         )
 
     def _card(self, offered: Offered | None) -> Card | None:
@@ -432,7 +441,66 @@ class Builder:
         )
         if self.play is not None:
             return replace(card, play=play_area(self, c, self.play))
+        if self.status == "setup" and c.place and not c.killed and self.viewer.may_act_for(c.side):
+            return replace(card, acts_area=self._set_up_again(c))
         return replace(card, acts_area=self._acts_area(c, offered))
+
+    def result_edits(self, c: Counter, offered: Offered) -> tuple[Edit, ...]:
+        """The card's unit edits, and each move applying a result (a retreat, an advance) as a tap per place the
+        pipeline takes it to now (`OfferLine.places`): the player chooses among the places the rules allow."""
+        edits = tuple(
+            Edit(e.label, tuple(Choice(label, self._put(c, {e.field: value})) for label, value in e.choices))
+            for e in offered.edits
+            if e.choices
+        )
+        word, field = self.board.place_word, self.board.place_field
+        moves = tuple(
+            Edit(
+                o.label,
+                tuple(
+                    Choice(f"{o.label} to {word} {p}", self._put(c, {field: p, **o.values}))
+                    for p in sorted(o.places, key=natural)
+                ),
+            )
+            for o in offered.offers
+            if o.kind == "place" and o.values and o.refused is None and o.places
+        )
+        return (*edits, *moves)
+
+    def results_of(self, play: Play) -> tuple[tuple[ResultFor, ...], tuple[str, ...]]:
+        """A recorded roll's result to apply: on each counter it names (its roller, those joining it, its target)
+        that this seat may act for, what the counter's card offers now; of the others, what the step still
+        needs of them, their owner's to apply."""
+        done = play.done
+        if done is None:
+            return (), ()
+        joined = done.request.get(play.act.joined) if play.act.joined else None
+        named = [done.unit_id, *(joined if isinstance(joined, list) else ()), done.target_id]
+        ours: list[ResultFor] = []
+        theirs: list[str] = []
+        for uid in dict.fromkeys(u for u in named if isinstance(u, int)):
+            c = self.units.get(uid)
+            if c is None or c.killed:
+                continue
+            if self.viewer.may_act_for(c.side):
+                if edits := self.result_edits(c, self._offer_of(c.id)):
+                    ours.append(ResultFor(c.id, c.short, edits))
+            elif need := self.needs_of.get(c.id):
+                theirs.append(f"{need} (the {self.sides.get(c.side, c.side)} player's to apply)")
+        return tuple(ours), tuple(theirs)
+
+    def _set_up_again(self, c: Counter) -> ActsArea:
+        """In set-up, one's own counter placed: set up in another place typed (the rules judge it as they judged
+        its first), or taken back to the set-up list; nothing else is played before the game starts."""
+        word = self.board.place_word
+        numeric = all(not x.place or x.place.isdecimal() for x in self.counters)
+        moved = PlaceForm(
+            f"Set up in another {word}", numeric, self.board.place_field, (Choice("Move", self._put(c, {})),)
+        )
+        back = Edit(
+            "Set-up", (Choice("Back to the set-up list", self._put(c, {self.board.place_field: ""})),)
+        )
+        return ActsArea((), (back,), moved, (), (), None, "")
 
     def _acts_area(self, c: Counter, offered: Offered) -> ActsArea:
         api, w = f"/api/v1/games/{self.game.id}", self.want
@@ -440,11 +508,7 @@ class Builder:
             ActLink(a.label, a.why, w.query(act=i, target=None, joined=(), given=(), dice=(), done=None))
             for i, a in enumerate(offered.acts)
         )
-        edits = tuple(
-            Edit(e.label, tuple(Choice(label, self._put(c, {e.field: value})) for label, value in e.choices))
-            for e in offered.edits
-            if e.choices
-        )
+        edits = self.result_edits(c, offered)
         offers = offered.offers
         moves = [o for o in offers if o.kind == "place" and o.refused is None]
         plain = next((o for o in moves if not o.values), None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -179,6 +179,7 @@ class OfferLine:
     label: str
     refused: Refusal | None
     values: dict[str, object]
+    places: tuple[str, ...] = ()  # a result's move: the places a step away it is taken to now, a tap each
 
 
 @dataclass(frozen=True)
@@ -213,6 +214,7 @@ class Done:
     words: str
     said: tuple[str, ...]
     notes: tuple[str, ...] = ()  # what the result is, in the rules' words with its rule (the roll's notes)
+    request: dict[str, object] = field(default_factory=dict)  # the roll's request as logged (who joined it)
 
 
 @dataclass(frozen=True)
@@ -306,6 +308,16 @@ class ActsArea:
 
 
 @dataclass(frozen=True)
+class ResultFor:
+    """A counter a recorded roll names, with what its card offers now to apply the roll's result (a step lost,
+    a retreat to one of the places a tap names), each a write."""
+
+    id: int
+    name: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
 class PlayArea:
     title: str
     cancel: str
@@ -322,6 +334,10 @@ class PlayArea:
     then: str = ""
     joins: bool = False
     lookup: str = ""
+    # Once recorded: the result to apply on each of the roll's counters this seat may act for, and what the step
+    # still needs of the others' (their owner's to apply).
+    results: tuple[ResultFor, ...] = ()
+    theirs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

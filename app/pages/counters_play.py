@@ -46,7 +46,15 @@ def play_area(b: Builder, c: Counter, play: Play) -> PlayArea:
             "method": "POST",
             "body": {},
         }
-        return PlayArea(title=who, cancel=out.cancel, done=play.done, undo_json=json.dumps(undo))
+        results, theirs = b.results_of(play)
+        return PlayArea(
+            title=who,
+            cancel=out.cancel,
+            done=play.done,
+            undo_json=json.dumps(undo),
+            results=results,
+            theirs=theirs,
+        )
     if act.target and play.target is None:
         other = b.sides["defender" if c.side == "attacker" else "attacker"]
         joins = "; tap more of your counters to join" if act.joined else ""

@@ -220,6 +220,7 @@ def stand_card(
     # Read once: judging the acts writes nothing.
     snapshot = snapshot_of(session, game, units) if read is None else read[1]
     judged = []
+    places: dict[int, list[str]] = {}
     for o in offers(snapshot, game, units, unit_id):
         at_it = o.roll is not None and o.roll.on_enemy  # a roll the other side makes at the stand
         if not own and o.kind != "mark" and not at_it:
@@ -230,6 +231,8 @@ def stand_card(
             refused = _targeted(session, game, viewer, o, (units, snapshot), unit.side)
         elif o.near:
             refused = _placed(session, game, viewer, o, (units, snapshot))
+            if refused is None and _with_place(o):  # a result's move: each place a tap may name for it
+                places[id(o)] = _places(session, game, viewer, o, (units, snapshot))
         else:
             refused = pipeline.refusal(session, game, viewer, o.act, o.complete, (units, snapshot))
         if refused is not None and o.roll is not None and o.roll.options:
@@ -253,6 +256,8 @@ def stand_card(
                 "refused": r,
                 # A move's result set with the place the player names (a retreat): sent as it is.
                 "values": _with_place(o),
+                # The places a step away the pipeline takes that move to now (a retreat's, an advance's).
+                "places": places.get(id(o), []),
             }
             for o, r in _ordered(judged, first)
         ],
@@ -305,6 +310,22 @@ def _placed(
             return None
         first = first or refused
     return first
+
+
+def _places(
+    session: Session, game: Game, viewer: Viewer, o: Offer, read: tuple[list[Unit], Snapshot]
+) -> list[str]:
+    """The places a step away (`Offer.near`) the pipeline would take a counter's move to now."""
+    if not isinstance(o.act, EditUnit):
+        return []
+    return [
+        p
+        for p in o.near
+        if pipeline.refusal(
+            session, game, viewer, replace(o.act, values={**o.act.values, o.key: p}), True, read
+        )
+        is None
+    ]
 
 
 def _chosen(

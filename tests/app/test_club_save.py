@@ -111,7 +111,7 @@ def test_a_scenario_saved_by_its_form_is_refused_by_field_then_stored_replaced_a
     ]
     sent = dict(form(http, {"title": doc["title"]}))
     refused = http.post(SAVE, data=_sent([*sent.items(), *fields, *counters]))
-    assert refused.status_code == 422 and "Not saved: sides.defender.forces.0.state.attack: " in refused.text
+    assert refused.status_code == 422 and "Not saved: RIR 261&#39;s attack: " in refused.text
     counters[-1] = ("counter.1.f.attack", "4")
     saved = http.post(SAVE, data=_sent([*sent.items(), *fields, *counters]))
     assert saved.status_code == 200 and "Saved: start a game" in saved.text, saved.text
