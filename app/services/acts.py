@@ -46,11 +46,12 @@ from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, game_state, readings_changed
-from app.services.markers import apply_changes, rules_of, snapshot_of
+from app.services.kept_units import kept_units
+from app.services.markers import apply_changes, rules_of, snapshot_of, table_snapshot
 from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs, Written
 from app.services.result import advance_ends, caller, end_refusal, may_end, seat_ends
 from app.services.seating import Viewer
-from app.services.unit_names import told_apart
+from app.services.unit_names import display_names, told_apart
 from rules.core.acts import (
     Act,
     AddUnit,
@@ -79,7 +80,7 @@ from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
 from rules.core.forces import base_of
-from rules.core.game import EDIT_ACT, Answer, edit_act
+from rules.core.game import EDIT_ACT, Answer, Member, edit_act
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
 from rules.core.vocabulary import other_side
@@ -151,16 +152,29 @@ def _judged(
     todo = _PREPARE[type(act)](session, game, viewer, act, given)
     if not isinstance(act, _CLOCK_ACTS):
         _out_of_time(session, game, viewer, read is not None)
-    # The units the rules of play ask and the rule set plays on, read once (before the rules of play: not twice).
-    if todo.units is None:
-        todo.units = read[0] if read is not None else units_service.list_units(session, game.pk)
-    override = _rules_of_play(session, game, viewer, act, todo)
-    whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
-    snapshot = read[1] if read is not None and whole else snapshot_of(session, game, todo.units)
-    # What the turn forbids names each unit so that no two read alike, on the card and in the API's refusal
-    # alike; a card's snapshot is named so throughout (its answers are the card's words, nothing written).
-    named = told_apart(snapshot, todo.units, getattr(act, "unit_id", None))
-    snapshot = named if read is not None else snapshot
+    own = getattr(act, "unit_id", None)
+    # The units the rules of play ask and the rule set plays on, read once (before the rules of play: not twice):
+    # a caller's, an act's own (a formation's stands), or the worker's kept state of the game, each unit decoded
+    # once per version and the names that tell them apart worked out once (app.services.kept_units).
+    kept = todo.kept
+    if kept is None and todo.units is None and read is None:
+        kept = kept_units(session, game, rules_of(game).book.state_fields)
+    if kept is not None:
+        snapshot = table_snapshot(session, game, kept.units)
+        override = _rules_of_play(session, game, viewer, act, todo, kept.units)
+        named = replace(snapshot, units=kept.told_apart(own))
+    else:
+        if todo.units is None:
+            assert read is not None  # else the kept state was read
+            todo.units = read[0]
+        units = todo.units
+        override = _rules_of_play(session, game, viewer, act, todo, units)
+        whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
+        snapshot = read[1] if read is not None and whole else snapshot_of(session, game, units)
+        # What the turn forbids names each unit so that no two read alike, on the card and in the API's refusal
+        # alike; a card's snapshot is named so throughout (its answers are the card's words, nothing written).
+        named = told_apart(snapshot, units, own)
+        snapshot = named if read is not None else snapshot
     if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
         override = Overridden.merged(override, turns.roll_of_play(game, viewer, act, named))
     return todo, snapshot, _forbidden(game, viewer, act, named, override)
@@ -193,12 +207,15 @@ def refusal(
     return None
 
 
-def _rules_of_play(session: Session, game: Game, viewer: Viewer, act: Act, todo: Todo) -> Overridden | None:
-    """Every rules-of-play question the act asks; the override's record, the refusals in one sentence."""
+def _rules_of_play(
+    session: Session, game: Game, viewer: Viewer, act: Act, todo: Todo, units: Sequence[Member] | None
+) -> Overridden | None:
+    """Every rules-of-play question the act asks (of `units`, the game's as the act read them); the override's
+    record, the refusals in one sentence."""
     refused: list[str] = []
     for action, unit, side in todo.asks:
         got = turns.rules_of_play(
-            session, game, viewer, action, unit, side=side, override=act.override, units=todo.units
+            session, game, viewer, action, unit, side=side, override=act.override, units=units
         )
         if got:
             refused.append(got.refused)
@@ -330,7 +347,7 @@ def _move_formation(
         # Read anew under the lock (a stand changed meanwhile): the rules of play asked of its stands again,
         # and the rule set asked again where they go.
         anew = formations.plan(session, game, viewer, act.unit_id)
-        _rules_of_play(session, game, viewer, act, Todo(formations.asks(anew), anew.units, write))
+        _rules_of_play(session, game, viewer, act, Todo(formations.asks(anew), anew.units, write), anew.units)
         moved = rules_of(game).play(snapshot_of(session, game, anew.units), act)
         return anew, formations.places(anew, moved.changes)[0]
 
@@ -355,15 +372,14 @@ def _marker(
             raise RulesError(
                 "spend_action", "only the referee may recover a marker without an action", [True]
             )
-    units = read if read is not None else units_service.list_units(session, game.pk)  # a caller's, judging
     cause = act.cause if isinstance(act, PlaceMarker) else None
 
     def write(answer: Answer) -> Written:
-        changes = apply_changes(session, game, units, answer.changes)
+        changes = apply_changes(session, game, [unit], answer.changes)  # the rows it changes, read by id
         session.refresh(unit)
         return Written({"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit)
 
-    return Todo([(act.action, unit, None)], units, write)
+    return Todo([(act.action, unit, None)], read, write)
 
 
 def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate, _: Any) -> Todo:
@@ -409,15 +425,18 @@ def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTe
 
 # -- rolls, fire, cards --------------------------------------------------------------------------------------
 def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: list[Unit] | None) -> Todo:
-    units = resolve.checked(session, game, viewer, act, read)  # the units a caller judging acts read once
+    # The units a caller judging acts read once, else the game's as the worker keeps them (decoded once per
+    # version, named once: app.services.kept_units); the rows a roll changes are read by id as it writes them.
+    kept = None if read is not None else kept_units(session, game, rules_of(game).book.state_fields)
+    resolve.checked(session, game, viewer, act, read if kept is None else kept.units)
     private: dict[str, Any] = {}
 
     def write(w: Answer) -> Written:
         if not isinstance(w, Rolled):
             raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
         if w.spent:  # written, not logged: the roll's event says what was asked
-            apply_changes(session, game, units, w.spent)
-        changes = apply_changes(session, game, units, w.changes) if act.apply else []
+            apply_changes(session, game, read, w.spent)
+        changes = apply_changes(session, game, read, w.changes) if act.apply else []
         payload = w.logged(act, logged(changes))
         override = None
         if w.overridden:  # a value the table keeps, set by the referee: kept for the log with the others
@@ -425,7 +444,8 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: list[Un
             payload["override"] = override
         if w.seen is None:
             told = w if act.apply else replace(w, changes=())  # an unapplied roll says nothing done
-            return Written(payload, changes, {**payload, **resolve.in_words(game, units, told)})
+            names = kept.short_names if kept is not None else display_names(read or ())
+            return Written(payload, changes, {**payload, **resolve.in_words(game, names, told)})
         # One event: what the opponent learns of the draw is public; the drawer reads its own draw and what
         # changed of its own, the opponent only what changed in its own hand (a card handed over), the referee
         # the whole draw.
@@ -442,7 +462,7 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: list[Un
     def answered(ev: Event, out: dict[str, Any]) -> ResolvedOut:
         return ResolvedOut.model_validate({**out, "event_id": ev.pk})
 
-    return Todo([], units, write, private=private, logged=answered)
+    return Todo([], read, write, private=private, logged=answered, kept=kept)
 
 
 def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> Todo:

@@ -54,7 +54,8 @@ def lock_game(session: Session, game_id: int) -> Game:
     """Start a write on a game: every write takes the game row first, so writes to one game run one at a
     time and event ids commit in order (Last-Event-ID resume relies on it). PostgreSQL: SELECT .. FOR
     UPDATE; SQLite: a no-op UPDATE, which takes the database's write lock at once (as a campaign's)."""
-    return lock_row(session, Game, game_id, "game")
+    # Its terrain, the largest column by far, is read once the write asks for it (app.services.kept_units).
+    return lock_row(session, Game, game_id, "game", (Game.terrain,))
 
 
 def readings_changed(game: Game, values: dict[str, Any]) -> dict[str, list[str]]:

@@ -14,10 +14,20 @@ from app.data.changes import LoggedChange, UnitCounted
 from app.data.models import Game, Unit
 from app.errors import RuleRefused
 from app.services.games import game_values, set_game
+from app.services.kept_units import KeptUnits, kept_terrain, kept_units
 from app.services.seats import get_side, set_side_allowance, sides
-from app.services.units import increment, unit_dict, unit_state, update_units
+from app.services.units import get_units, increment, unit_dict, unit_state, update_units
 from rules.core.game import BOARD_CHANGED, GameRules
-from rules.core.records import AddToState, Change, SetBoard, SetSideState, SetState, Snapshot
+from rules.core.records import (
+    AddToState,
+    Change,
+    SetBoard,
+    SetSideState,
+    SetState,
+    Snapshot,
+    UnitChange,
+    UnitState,
+)
 from rules.registry import get_game_rules
 
 
@@ -28,11 +38,24 @@ def rules_of(game: Game) -> GameRules:
 
 
 def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot:
-    rules = rules_of(game)
+    """The table as the rules read it, with `units` (rows the caller read)."""
+    fields = rules_of(game).book.state_fields
+    return table_snapshot(session, game, tuple(unit_state(u, fields) for u in units))
+
+
+def kept_snapshot(session: Session, game: Game) -> tuple[Snapshot, KeptUnits]:
+    """The table as the rules read it with every unit of the game, from the worker's kept state
+    (app.services.kept_units: each row decoded once per version), and that state."""
+    kept = kept_units(session, game, rules_of(game).book.state_fields)
+    return table_snapshot(session, game, kept.units), kept
+
+
+def table_snapshot(session: Session, game: Game, units: tuple[UnitState, ...]) -> Snapshot:
+    """The game's own fields, its sides' and `units`, frozen for its rule set's hook."""
     return Snapshot(
         ruleset=game.ruleset,
         period=game.period,
-        units=tuple(unit_state(u, rules.book.state_fields) for u in units),
+        units=units,
         variants=dict(game.variants),
         nations={
             s: n for s, n in (("attacker", game.attacker_nation), ("defender", game.defender_nation)) if n
@@ -42,7 +65,7 @@ def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot
         step=game.step,
         table_width_cm=game.table_width_cm,
         table_length_cm=game.table_length_cm,
-        terrain=game.terrain,
+        terrain=kept_terrain(session, game),
         board={**game.board, **game_values(game)},
         sides={s.side: dict(s.special_uses) for s in sides(session, game.pk)},
     )
@@ -50,13 +73,18 @@ def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot
 
 # -- writing the rules' changes: the one interpreter -------------------------------------------------------
 def apply_changes(
-    session: Session, game: Game, units: Sequence[Unit], changes: Iterable[Change]
+    session: Session, game: Game, units: Sequence[Unit] | None, changes: Iterable[Change]
 ) -> list[LoggedChange]:
     """Write the rules' change records to the game, its sides and its unit rows, in order; the changes as the
     log keeps them (app.data.changes: a unit's, the game's or a side's field set, before and after, or a
     unit's counter moved atomically, so two devices adding a marker at once make two). Board keys set one
-    after another are written as one change of the board."""
-    rows = {u.id: u for u in units}
+    after another are written as one change of the board. The rows written are those of `units` the changes
+    name, the others read by id (`units` None: every one read, so an act writes the rows it changes alone)."""
+    changes = list(changes)
+    touched = {c.unit_id for c in changes if isinstance(c, UnitChange)}
+    rows = {u.pk: u for u in units or () if u.pk in touched}
+    if len(rows) < len(touched):
+        rows.update((u.pk, u) for u in get_units(session, game.pk, touched - rows.keys()))
     out: list[LoggedChange] = []
     board: Board | None = None  # the board being set, written when the run of board keys ends
     values = rules_of(game).book.kit.values_by_name  # board keys the game keeps as values of its own

@@ -9,6 +9,7 @@ from typing import Any, Generic, TypeVar
 
 from app.data.changes import LoggedChange
 from app.data.models import Event, Unit
+from app.services.kept_units import KeptUnits
 from rules.core.acts import (
     Act,
     AddUnit,
@@ -73,6 +74,8 @@ class Todo(Generic[T]):
     logged: Callable[[Event, Any], T] | None = None
     # The act as the rule set plays it, completed with what only the app knows (how the game names its stands).
     act: Act | None = None
+    # The game's units as the worker keeps them, where the act read them so (a roll): the pipeline plays on them.
+    kept: KeptUnits | None = None
 
 
 UnitActs = AddUnit | BuildForce | EditUnit | MoveStand | PlaceMarker | RecoverMarker

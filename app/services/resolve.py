@@ -5,8 +5,8 @@ side reading its own view) are the rule set's too."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Mapping, Sequence
+from typing import Any, NotRequired, Protocol, TypedDict, TypeVar
 
 from sqlmodel import Session
 
@@ -14,7 +14,7 @@ from app.data.models import Game, Unit
 from app.errors import RuleRefused
 from app.services import club_data, seats, turns
 from app.services.games import game_state
-from app.services.markers import rules_of, snapshot_of
+from app.services.markers import kept_snapshot, rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.unit_names import display_names
 from app.services.units import list_units
@@ -22,7 +22,7 @@ from rules.core.acts import Roll
 from rules.core.consequences import odds_words, outcome_words, said
 from rules.core.dice import Count, Threshold
 from rules.core.errors import RulesError
-from rules.core.game import over
+from rules.core.game import Member, over
 from rules.core.records import (
     AddToState,
     Change,
@@ -60,9 +60,19 @@ def fill(
     return list(rules_of(game).fill(resolver, snapshot_of(session, game, units), request))
 
 
+class Stand(Member, Protocol):
+    """What a roll's check reads of the units it names: a stored row or a kept unit's state alike."""
+
+    @property
+    def side(self) -> str: ...
+
+
+S = TypeVar("S", bound=Stand)
+
+
 def checked(
-    session: Session, game: Game, viewer: Viewer, roll: Roll, units: Sequence[Unit] | None = None
-) -> list[Unit]:
+    session: Session, game: Game, viewer: Viewer, roll: Roll, units: Sequence[Stand] | None = None
+) -> Sequence[Stand]:
     """A roll checked against the game before the rules work it out: a resolver of its rule set, the game
     being played, the units named its own (the viewer acting for the unit's side), a draw by the side to move
     as the pack allows it. The game's units, read once (`units`: as the caller read them for this request)."""
@@ -79,7 +89,7 @@ def checked(
             current=game_state(game),
             why=f"the game is in {game.status}, not playing",
         )
-    units = list_units(session, game.pk) if units is None else list(units)
+    units = list_units(session, game.pk) if units is None else units
     unit = _named(game, units, roll.unit_id, "unit_id")
     _named(game, units, roll.target_id, "target_id")  # an unknown target is refused before anything is rolled
     if unit is not None:
@@ -129,7 +139,7 @@ class Effect(TypedDict):
     value: NotRequired[Any]  # whatever the rule set's field holds
 
 
-def in_words(game: Game, units: Sequence[Unit], w: Rolled) -> InWords:
+def in_words(game: Game, names: Mapping[int, str], w: Rolled) -> InWords:
     """What the roll did, in words: its outcome ("1 action") and its changes as sentences from the rule set's
     words for its fields ("1/1 Coy Plt 1 destroyed."), the same before an Apply and after it."""
     fields = rules_of(game).book.state_fields
@@ -137,7 +147,7 @@ def in_words(game: Game, units: Sequence[Unit], w: Rolled) -> InWords:
         "outcome_words": outcome_words(w.resolution.get("outcome")),
         # Each outcome's chance as the card, the story and the ledger say it (odds_words, the one formatter).
         "odds_words": {k: odds_words(p) for k, p in (w.resolution.get("probabilities_exact") or {}).items()},
-        "said": said(w.changes, fields, display_names(units)),
+        "said": said(w.changes, fields, names),
     }
 
 
@@ -168,8 +178,13 @@ def ask(
         target_id=target_id,
         apply=False,
     )
-    units = checked(session, game, viewer, roll, read[0] if read is not None else None)
-    snapshot = read[1] if read is not None else snapshot_of(session, game, units)
+    if read is None:  # the game's units as the worker keeps them (app.services.kept_units)
+        snapshot, kept = kept_snapshot(session, game)
+        checked(session, game, viewer, roll, kept.units)
+        names = kept.short_names
+    else:
+        checked(session, game, viewer, roll, read[0])
+        snapshot, names = read[1], display_names(read[0])
     w = rules_of(game).play(snapshot, roll)  # what the pipeline would answer, nothing written
     if not isinstance(w, Rolled):
         raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
@@ -182,11 +197,19 @@ def ask(
         "filled": [{**f.as_dict(), "source": f.source} for f in w.filled],
         "resolution": w.resolution,
         "effects": [_effect(c) for c in w.changes],
-        **in_words(game, units, w),
+        **in_words(game, names, w),
         # A question is answered whenever it is asked; what /resolve would refuse now is said beside it.
         "refused": _refused_dict(refused[0]) if refused else None,
         # Where the rule counts the dice reaching a number, the table may give the count in their stead.
-        "counted": {"dice": threshold.dice, "reach": threshold.reach} if threshold else None,
+        # Where a bonus lifts a die short of the number (issue 89): the lowest face it lifts, and on which die.
+        "counted": {
+            "dice": threshold.dice,
+            "reach": threshold.reach,
+            "lift": threshold.lift,
+            "first_only": threshold.first_only,
+        }
+        if threshold
+        else None,
     }
 
 
@@ -267,7 +290,7 @@ def _check_draw(viewer: Viewer, dice: Sequence[int] | None, apply: bool) -> None
         raise RulesError("apply", "a side draws its cards for good: a draw cannot be looked at first", [True])
 
 
-def _named(game: Game, units: Sequence[Unit], unit_id: int | None, field: str) -> Unit | None:
+def _named(game: Game, units: Sequence[S], unit_id: int | None, field: str) -> S | None:
     """A unit named in the request, from the units already loaded: unknown is a 422 naming the field."""
     if unit_id is None:
         return None

@@ -22,7 +22,16 @@ from app.services.seats import sides
 from app.services.unit_names import told_apart_names
 from app.services.units import list_units
 from rules.core.acts import EndGame, Roll
-from rules.core.game import TURN_ENDED, TURN_STARTED, Need, Position, first_position, next_position, over
+from rules.core.game import (
+    TURN_ENDED,
+    TURN_STARTED,
+    Member,
+    Need,
+    Position,
+    first_position,
+    next_position,
+    over,
+)
 from rules.core.game import acting as acting_sides
 from rules.core.records import Snapshot
 from rules.core.turn import Permit, Step
@@ -142,7 +151,7 @@ def rules_of_play(
     *,
     side: str | None = None,
     override: bool = False,
-    units: Sequence[Unit] | None = None,
+    units: Sequence[Member] | None = None,
 ) -> Overridden | None:
     """Refuse what the game's status and the current step of its turn sequence do not allow: a 409 that
     names the rule or step and says what is allowed now. The referee may override; the answer is then the

@@ -5,10 +5,11 @@ naming the one it reverses; nothing is deleted). Their tables stay their own."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy import update
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from app.data.models import Campaign, CampaignEvent, Event, Game
@@ -19,15 +20,22 @@ Row = TypeVar("Row", Game, Campaign)
 Log = TypeVar("Log", Event, CampaignEvent)
 
 
-def lock_row(session: Session, model: type[Row], row_id: int, what: str) -> Row:
+def lock_row(session: Session, model: type[Row], row_id: int, what: str, unread: Sequence[Any] = ()) -> Row:
     """Start a write: every write takes the row first, so writes to one game or campaign run one at a time
     and log ids commit in order (a stream's Last-Event-ID resume relies on it). PostgreSQL: SELECT .. FOR
-    UPDATE; SQLite: a no-op UPDATE, which takes the database's write lock at once."""
+    UPDATE; SQLite: a no-op UPDATE, which takes the database's write lock at once. `unread`: columns left
+    unread until the write asks for them."""
     if session.get_bind().dialect.name == "sqlite":
-        session.execute(update(model).where(col(model.id) == row_id).values(version=model.version))
+        session.execute(
+            update(model)
+            .where(col(model.id) == row_id)
+            .values(version=model.version)
+            .execution_options(synchronize_session=False)
+        )
     row = session.exec(
         select(model)
         .where(col(model.id) == row_id)
+        .options(*(defer(c) for c in unread))
         .with_for_update()
         .execution_options(populate_existing=True)
     ).first()
