@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rules.core.ruleset import Erratum, Reading
 from rules.earth2mm.data import (
+    SRC_ARMING,
     SRC_ARTILLERY,
     SRC_COMMANDS,
     SRC_COVER,
@@ -268,6 +269,8 @@ Earth2mm.add_errata(
 
 # -- how a game is won (issue 55) -------------------------------------------------------------------------------
 SCENARIO_VICTORY = "scenario-victory"
+SIDE_BREAK_POINT = "side-break-point"  # issue 89: a side broken, of which the book prints no share
+VICTORY_MET = "victory-met"  # issue 89: what a victory condition met does, of which the book says nothing
 
 Earth2mm.add_errata(
     Erratum(
@@ -283,8 +286,61 @@ Earth2mm.add_errata(
                 f"{SRC_BOUNDS} (silent; the game's reading)",
                 "scenario-objectives",
             ),
+            Reading(
+                "referee-judges",
+                "The rules print no victory conditions, so no score decides the game: the referee ends it and "
+                "says who won from the scenario's own words (the demonstration battle's 'The attacker takes the "
+                "farm and the redoubt; the defender holds them'); nothing is counted.",
+                f"{SRC_BOUNDS} (silent; the umpire's reading)",
+                "referee",
+            ),
         ),
         default="scenario-objectives",
+    ),
+    Erratum(
+        SIDE_BREAK_POINT,
+        "When a side is broken",
+        (
+            Reading(
+                "scenario-share",
+                "The rules print no break point for a side: a scenario's 'side broken' victory condition names "
+                "its own share of the side's stands lost (stands_lost), and one that names none is refused.",
+                f"{SRC_COMMANDS} (silent: 'when panicking ... these rules are in the prototype stages and will be "
+                "added/updated in later versions'; the game's reading)",
+                None,
+            ),
+            Reading(
+                "majority-lost",
+                "'When the majority (50%+) of the sub-unit ... is injured, the unit suffers a halved movement "
+                "speed' read for a whole side: a side that has lost half its stands is broken.",
+                SRC_ARMING,
+                50,
+            ),
+        ),
+        default="scenario-share",
+        note="A sub-unit's injuries halve its speed; no line says when a whole side gives up the fight, and "
+        "panic is left to later versions.",
+    ),
+    Erratum(
+        VICTORY_MET,
+        "A victory condition met",
+        (
+            Reading(
+                "referee-ends",
+                "A scenario's victory condition met ends nothing by itself: every seat is told, and the referee "
+                "ends the game with its result or plays on (the choice logged).",
+                f"{SRC_BOUNDS} (silent; the game's reading)",
+                "referee",
+            ),
+            Reading(
+                "ends-at-once",
+                "A scenario's victory condition met ends the game at once with its winner, as an instant win.",
+                f"{SRC_BOUNDS} (silent)",
+                "at-once",
+            ),
+        ),
+        default="referee-ends",
+        note="'Start new bound.' ends each bound; nothing says a bound or a condition ends the game.",
     ),
     Erratum(
         "demo-ferme-objectives",

@@ -105,6 +105,8 @@ FlandersFields.add_errata(
 # -- how a game is won (issue 55) -------------------------------------------------------------------------------
 MONS_BRIDGES = "mons-bridges"
 SCENARIO_VICTORY = "scenario-victory"
+SIDE_BREAK_POINT = "side-break-point"  # issue 89: a side broken, of which the book prints no share
+VICTORY_MET = "victory-met"  # issue 89: what a victory condition met does, of which the book says nothing
 SRC_MONS = cite("SPECIMEN GAMES, GERMAN ATTACK ON THE BEF SOMEWHERE NEAR MONS")
 
 FlandersFields.add_errata(
@@ -120,10 +122,64 @@ FlandersFields.add_errata(
                 cite("SPECIMEN GAMES") + " (silent; the game's reading)",
                 "scenario-objectives",
             ),
+            Reading(
+                "referee-judges",
+                "The rules print no victory conditions, so no score decides the game: the referee, as an umpire, "
+                "ends it and says who won from the situation the scenario gives (the specimen game's 'racing to "
+                "secure the bridges'); nothing is counted.",
+                cite("SPECIMEN GAMES") + " (silent; the umpire's reading)",
+                "referee",
+            ),
         ),
         default="scenario-objectives",
         note="The specimen game gives its situation ('The British and Germans are racing to secure the bridges "
         "over a small river') and no way to score it.",
+        section="scenarios",
+    ),
+    Erratum(
+        SIDE_BREAK_POINT,
+        "When a side is broken",
+        (
+            Reading(
+                "scenario-share",
+                "The rules print no break point for a side: a scenario's 'side broken' victory condition names "
+                "its own share of the side's stands lost (stands_lost), and one that names none is refused.",
+                cite("MORALE") + " (silent on a side; the game's reading)",
+                None,
+            ),
+            Reading(
+                "battalion-half",
+                "'If a battalion's rifle platoons are reduced to 50% of its starting strength the battalion as a "
+                "whole must roll morale' read for a whole side: a side that has lost half its stands is broken.",
+                cite("MORALE"),
+                50,
+            ),
+        ),
+        default="scenario-share",
+        note="MORALE is a battalion's test, rolled at 50% and again at 75% of its rifle platoons lost; no line "
+        "says when a whole side gives up the fight.",
+        section="scenarios",
+    ),
+    Erratum(
+        VICTORY_MET,
+        "A victory condition met",
+        (
+            Reading(
+                "referee-ends",
+                "A scenario's victory condition met ends nothing by itself: every seat is told, and the referee "
+                "ends the game with its result or plays on (the choice logged).",
+                cite("SPECIMEN GAMES") + " (silent; the game's reading)",
+                "referee",
+            ),
+            Reading(
+                "ends-at-once",
+                "A scenario's victory condition met ends the game at once with its winner, as an instant win.",
+                cite("SPECIMEN GAMES") + " (silent)",
+                "at-once",
+            ),
+        ),
+        default="referee-ends",
+        note="The rules name neither a victory condition nor when one would end the game.",
         section="scenarios",
     ),
     Erratum(

@@ -207,3 +207,27 @@ def test_a_side_broken_at_the_share_of_stands_the_scenario_names_where_the_rules
     assert "the defender has lost 33% of its stands: the attacker wins, in turn 2" in met.words
     half = conditions({"kind": "side_broken", "stands_lost": 50})
     assert score_of([], BASES, now, log, half, None).met == ()  # 1 of 3 lost
+
+
+@pytest.mark.parametrize("ruleset_id", [FF, "2mm-earth-1418"])
+def test_every_silent_victory_choice_is_an_erratum_of_two_readings_each_with_its_source(
+    ruleset_id: str,
+) -> None:
+    # Issue 89: neither book prints a side's break point nor how a game is won; each choice the game makes where
+    # the book is silent is listed with the other reading, the game's the default.
+    errata = get_ruleset(ruleset_id).errata
+    book = get_game_rules(ruleset_id).book
+    for eid, played in (
+        ("scenario-victory", "scenario-objectives"),
+        ("side-break-point", "scenario-share"),
+        ("victory-met", "referee-ends"),
+    ):
+        erratum = errata[eid]
+        assert erratum.default == played and len(erratum.readings) == 2, eid
+        assert all(r.source and r.text for r in erratum.readings), eid
+    # The default plays: the rules declare no side broken, so a scenario's condition names its own share.
+    assert book.broken is None
+    assert (
+        errata["side-break-point"].readings[1].value == 50
+        and "50%" in errata["side-break-point"].readings[1].text
+    )
