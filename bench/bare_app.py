@@ -1,14 +1,24 @@
-"""The yardstick for bench/resolve_throughput.py: a bare FastAPI app with one endpoint that validates a body
-like the order roll's (the same fields, types and limits) and answers the same JSON through a response
-model like firestep's, with nothing else (no middleware, no other routes). Served by uvicorn with the same
-settings as firestep."""
+"""The yardsticks of the HTTP benchmarks: a bare FastAPI app, served by uvicorn with the same settings as
+firestep, with nothing else (no middleware, no other routes):
+- for bench/resolve_throughput.py, one endpoint that validates a body like the order roll's (the same fields,
+  types and limits) and answers the same JSON through a response model like firestep's;
+- for bench/act_cost.py, the bare append: one row of the game log's table (an act's event, as big as the act's)
+  appended through firestep's own engine (app.core.db.make_engine) to the database of FIRESTEP_DATABASE_URL,
+  nothing read."""
 
 from __future__ import annotations
 
+import os
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from app.core.db import make_engine
+from app.data.models import Event
 
 # The answer firestep gives to bench/resolve_throughput.py's order roll, so both send the same bytes back.
 ANSWER: dict[str, Any] = {
@@ -87,6 +97,36 @@ app = FastAPI()
 @app.post("/resolve", response_model=Answer)
 def resolve(req: OrderRoll) -> dict[str, Any]:
     return {**ANSWER, "dice": req.dice or [4]}
+
+
+class Row(BaseModel):
+    """An event row as the game log's API shows it (its id and time the database's)."""
+
+    game_id: int
+    turn: int
+    side: str
+    step: str
+    kind: str
+    actor: str
+    visibility: str
+    payload: dict[str, Any]
+    private: dict[str, Any] = {}
+
+
+@cache
+def engine() -> Engine:
+    return make_engine(os.environ["FIRESTEP_DATABASE_URL"])
+
+
+@app.post("/append")
+def append(row: Row) -> dict[str, int]:
+    with Session(engine()) as session:
+        event = Event(**row.model_dump())
+        session.add(event)
+        session.flush()
+        appended = event.pk
+        session.commit()
+    return {"event_id": appended}
 
 
 @app.get("/healthz")

@@ -29,6 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.core.scenario import MAX_FEATURES, MAX_POINTS, MAX_TABLE_CM, MAX_UNITS
+from rules.table.terrain import WIDENED_LINE_MOST_POINTS, WIDENED_MOST_POINTS
 
 WOODS, WIRE, HILLS = 200, 250, 50
 EARTH = "2mm-earth-1418"
@@ -47,12 +48,13 @@ def ring(cx: float, cy: float, r: float, n: int) -> list[list[float]]:
 
 def terrain(width: float, y0: float, y1: float) -> dict[str, Any]:
     """MAX_FEATURES features of about MAX_POINTS points in all, between y0 and y1 (where the lines of sight
-    and the moves cross): woods and hills as many-sided rounds, wire belts as long zig-zag lines."""
+    and the moves cross): woods and hills as many-sided rounds, wire belts as zig-zag lines (of at most
+    WIDENED_MOST_POINTS points together, rules.table.terrain's cap on the lines a terrain widens)."""
     assert WOODS + WIRE + HILLS == MAX_FEATURES
-    # The deployment zones take 10 points; the rest is shared out.
-    per_area = 36  # vertices of a wood or hill (37 points)
-    area_points = (WOODS + HILLS) * (per_area + 1)
-    per_wire = (MAX_POINTS - 10 - area_points) // WIRE
+    # The lines to widen (the wire belts) as many points as they may have in all; the deployment zones take 10
+    # points; the woods and hills share the rest.
+    per_wire = min(WIDENED_MOST_POINTS // WIRE, WIDENED_LINE_MOST_POINTS)
+    per_area = (MAX_POINTS - 10 - WIRE * per_wire) // (WOODS + HILLS) - 1  # vertices of a wood or hill
     features: list[dict[str, Any]] = []
     for i in range(WOODS):
         x = 20 + (i * 37.3) % (width - 40)

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -32,8 +34,12 @@ def free_port() -> int:
 
 
 class Process:
-    """A server command in its own process group, waited for until `health` answers 200; its output to `log`
-    (a file open for writing) if given."""
+    """A server command in its own process group, waited for until `health` answers 200 (at most `timeout`
+    seconds); its output to `log` (a file open for writing) if given. A start that fails (the command exits,
+    never answers, or the wait is interrupted) stops the whole group before it raises: a server of several
+    workers whose supervisor respawns them served on for 23 minutes when only the supervisor was waited for,
+    and no caller could stop a server it was never given. And the server stops by itself if the process that
+    started it dies (Linux's parent-death signal: the command is sent SIGTERM)."""
 
     def __init__(
         self,
@@ -43,6 +49,7 @@ class Process:
         health: str = "/healthz",
         cwd: Path = ROOT,
         log: IO[bytes] | None = None,
+        timeout: float = 180,
     ) -> None:
         self.port = port
         self.proc = subprocess.Popen(
@@ -52,13 +59,20 @@ class Process:
             start_new_session=True,
             stdout=log,
             stderr=None if log is None else subprocess.STDOUT,
+            preexec_fn=_stopped_with_parent,
         )
-        deadline = time.monotonic() + 180
+        try:
+            self._wait_healthy(args, health, time.monotonic() + timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_healthy(self, args: list[str], health: str, deadline: float) -> None:
         while True:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {' '.join(args)}")
             with contextlib.suppress(OSError):
-                status, _ = asyncio.run(request("127.0.0.1", port, "GET", health))
+                status, _ = asyncio.run(request("127.0.0.1", self.port, "GET", health))
                 if status == 200:
                     return
             if time.monotonic() > deadline:
@@ -66,13 +80,47 @@ class Process:
             time.sleep(0.2)
 
     def stop(self) -> None:
+        """Every process of the server's group ended (SIGTERM, then SIGKILL for what is left after 20 s)."""
+        group = self.proc.pid
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, 15)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, 9)
-            self.proc.wait(5)
+            os.killpg(group, signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            self.proc.poll()  # the command reaped once it ends (its workers are the group's others)
+            if not group_members(group):
+                break
+            time.sleep(0.05)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGKILL)
+        self.proc.wait(5)
+
+    def cpu(self) -> float:
+        """The server process's CPU seconds so far (user and system, all its threads), to the nanosecond (Linux's
+        CPU clock of another process, where /proc counts in ticks of 10 ms). A server of several workers does
+        its work in their processes: live_fanout.group_cpu counts the group's."""
+        return time.clock_gettime((~self.proc.pid << 3) | 2)  # CPUCLOCK_SCHED of the whole process
+
+
+_PR_SET_PDEATHSIG = 1
+_prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform == "linux" else None
+
+
+def _stopped_with_parent() -> None:
+    """In the forked child, before the command runs: SIGTERM to it when its parent dies."""
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def group_members(group: int) -> list[int]:
+    """The processes of a process group still running (a zombie, ended but not yet reaped, is not; Linux's
+    /proc)."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # after the name: state, ppid, pgrp, ...
+            if int(fields[2]) == group and fields[0] != "Z":
+                members.append(int(stat.parent.name))
+    return members
 
 
 def uvicorn_args(app: str, port: int, workers: int = 1) -> list[str]:
@@ -130,6 +178,39 @@ def call(port: int, method: str, path: str, body: Any = None, headers: dict[str,
     if status >= 300:
         raise RuntimeError(f"{method} {path}: {status} {data!r}")
     return data
+
+
+class KeepAlive:
+    """One keep-alive connection to a server on this host, its requests made one at a time; opened again when
+    the server has closed it (its keep-alive timeout: a request it closed on was never read)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.loop = asyncio.new_event_loop()
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    def __call__(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
+        raw = encode(method, path, body, headers)
+        try:
+            status, data = self.loop.run_until_complete(self._ask(raw))
+        except (asyncio.IncompleteReadError, ConnectionError):
+            self.streams = None
+            status, data = self.loop.run_until_complete(self._ask(raw))
+        return status, json.loads(data) if data.startswith((b"{", b"[")) else data
+
+    async def _ask(self, raw: bytes) -> tuple[int, bytes]:
+        if self.streams is None or self.streams[0].at_eof():
+            self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = self.streams
+        writer.write(raw)
+        return await read_response(reader)
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+        self.loop.close()
 
 
 async def hammer(port: int, raw: bytes, connections: int, seconds: float) -> int:

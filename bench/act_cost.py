@@ -1,0 +1,371 @@
+"""Benchmark: what an act costs the server, beside the bare append (issue 88). Run by hand:
+`.venv/bin/python bench/act_cost.py [--database sqlite] [--pg URL] [--reps 15] [--events 100,5000]`
+(both backends by default: PostgreSQL's server from --pg, FIRESTEP_BENCH_DATABASE_URL or
+FIRESTEP_TEST_DATABASE_URL, a scratch database made on it and dropped after). Not a test: it only reports.
+
+Serves firestep (`app.main:app`) and the bare append (bench/bare_app.py's `/append`: one row of the game log's
+table, as big as the act's own event, appended through firestep's own engine) side by side, each by uvicorn with
+the same settings (serving.uvicorn_args: one worker), on the same scratch database, SQLite and then PostgreSQL.
+Each figure is the server's own CPU for one request (serving.Process.cpu: read with the server quiet before the
+request, and again once it has gone quiet after answering), the median of --reps after a few unmeasured; an
+act's requests and its bare append's alternate, so that the machine's load falls on both alike. On a busy machine
+the milliseconds are noisy; the ratios of one run are what count.
+
+What is asked, of each rule set played as a game (Flanders Fields, 2mm Earth 1418), at 50 and 500 units and the
+largest game it accepts (its cap, `GameRules.unit_cap`, else the scenario format's, `MAX_UNITS`): the forces
+of bench/largest_tables.py's tables (2mm's smaller games its largest cut down, each side's first units kept), on
+a table with no terrain (as issue 88's figures were taken) or, with `--terrain largest`, that bench's terrain
+(the largest a scenario takes) at every size; the game started, the referee acting (`override`):
+- a marker: +1 on the next stand round the table (none gets a third: a third kills);
+- a move: the next stand 0.5 cm forward, then back;
+- a shot: a stand brought 20 cm from an enemy stand (2mm: its sub-unit moved as one) shoots it (Flanders Fields
+  with the die 3: one suppression marker; 2mm with the server's dice), then undone, unmeasured;
+- at the largest, GET units;
+- and on Mons 1914 a score read right after an act (a move, unmeasured), with 100 and 5,000 events in the log.
+The ratios to the bare append are printed last, with issue 88's targets."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from largest_tables import EARTH, FLANDERS, earth_document, flanders_document
+from serving import (
+    ROOT,
+    KeepAlive,
+    Process,
+    free_port,
+    load_line,
+    scratch_database,
+    uvicorn_args,
+)
+
+from rules.core.scenario import MAX_UNITS
+from rules.registry import get_game_rules
+
+WARM = 3  # unmeasured requests before each measured run
+SCORED = "mons-1914"  # a scenario with objectives, for the score
+
+
+def largest(ruleset: str) -> int:
+    cap = get_game_rules(ruleset).unit_cap()
+    return MAX_UNITS if cap is None else cap[0]
+
+
+def cut(document: dict[str, Any], units: int) -> dict[str, Any]:
+    """The document with `units` units (half a side), each side's first kept (a unit with its ancestors)."""
+    left = {side: units // 2 + (units % 2 if side == "attacker" else 0) for side in document["sides"]}
+
+    def kept(unit: dict[str, Any], side: str) -> dict[str, Any] | None:
+        if left[side] <= 0:
+            return None
+        left[side] -= 1
+        if "children" not in unit:
+            return unit
+        return {**unit, "children": [k for c in unit["children"] if (k := kept(c, side)) is not None]}
+
+    sides = {
+        side: {**it, "forces": [k for f in it["forces"] if (k := kept(f, side)) is not None]}
+        for side, it in document["sides"].items()
+    }
+    return {**document, "sides": sides}
+
+
+def document(ruleset: str, units: int, terrain: bool) -> dict[str, Any]:
+    """The table of `units` units, with bench/largest_tables.py's terrain or none."""
+    if ruleset == FLANDERS:
+        made = flanders_document(units)
+    else:
+        made = earth_document(units) if units == MAX_UNITS else cut(earth_document(), units)
+    return made if terrain else {**made, "terrain": {"type": "FeatureCollection", "features": []}}
+
+
+# -- the servers -------------------------------------------------------------------------------------------------
+class Served:
+    """A server and one keep-alive connection to it; each request's CPU measured on its own."""
+
+    def __init__(self, app: str, env: dict[str, str]) -> None:
+        port = free_port()
+        self.process = Process(uvicorn_args(app, port), port, env)
+        self.ask = KeepAlive(port)
+
+    def quiet_cpu(self) -> float:
+        """The server's CPU seconds once it has gone quiet (no CPU spent over 2 ms; at most 0.3 s waited)."""
+        before, deadline = self.process.cpu(), time.monotonic() + 0.3
+        while True:
+            time.sleep(0.002)
+            now = self.process.cpu()
+            if now == before or time.monotonic() > deadline:
+                return now
+            before = now
+
+    def __call__(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else None
+        status, data = self.ask(method, path, body, headers)
+        if status >= 300:
+            raise RuntimeError(f"{method} {path}: {status} {str(data)[:300]}")
+        return data
+
+    def timed(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[float, Any]:
+        """The request's answer and the server's CPU milliseconds for it."""
+        before = self.quiet_cpu()
+        data = self(method, path, body, token)
+        return (self.quiet_cpu() - before) * 1000, data
+
+    def stop(self) -> None:
+        self.ask.close()
+        self.process.stop()
+
+
+@contextlib.contextmanager
+def serving(url: str) -> Iterator[tuple[Served, Served]]:
+    env = {"FIRESTEP_DATABASE_URL": url, "FIRESTEP_SECRET_KEY": "bench-" + "k" * 40, "PYTHONPATH": str(ROOT)}
+    started: list[Served] = []
+    try:
+        started.append(Served("app.main:app", env))
+        started.append(Served("bench.bare_app:app", env))
+        yield started[0], started[1]
+    finally:
+        for s in started:
+            s.stop()
+
+
+class Game:
+    """A game of the document (or a built-in scenario's id) on firestep, started, the referee's token."""
+
+    def __init__(self, fs: Served, scenario: dict[str, Any] | str) -> None:
+        self.fs = fs
+        sid = scenario if isinstance(scenario, str) else fs("POST", "/api/v1/scenarios", scenario)["id"]
+        made = fs("POST", "/api/v1/games", {"scenario": sid})
+        self.id, self.token = made["game"]["id"], made["referee_token"]
+        self.base = f"/api/v1/games/{self.id}"
+        self.ruleset = made["game"]["ruleset"]
+        turn = self("GET", "/turn")
+        self("POST", "/turn/advance", {"version": turn["version"]})
+        self.units = self("GET", "/units")
+        self.stands = [u for u in self.units if u["x"] is not None]
+
+    def __call__(self, method: str, path: str, body: Any = None) -> Any:
+        return self.fs(method, self.base + path, body, self.token)
+
+    def timed(self, method: str, path: str, body: Any = None) -> tuple[float, Any]:
+        return self.fs.timed(method, self.base + path, body, self.token)
+
+    def row(self, event_id: int) -> dict[str, Any]:
+        """An event as the bare append writes it (the row's own fields)."""
+        event = self("GET", f"/events?after={event_id - 1}&limit=1")[0]
+        keep = ("turn", "side", "step", "kind", "actor", "visibility", "payload")
+        return {k: event[k] for k in keep}
+
+
+class Acts:
+    """The acts asked of a game: each a callable making the i-th one, measured, with what it needs before and
+    after unmeasured."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        placed = game.stands
+        attackers = [u for u in placed if u["side"] == "attacker" and u["level"] != "company"]
+        defenders = [u for u in placed if u["side"] == "defender" and u["level"] != "company"]
+        self.shooter, self.target = attackers[0], defenders[0]
+        self.others = [u for u in placed if u["id"] not in (self.shooter["id"], self.target["id"])]
+        self.within_range()
+
+    def within_range(self) -> None:
+        """The shooter 20 cm from its target (2mm: its sub-unit moved as one, as 2mm's ranges are a
+        sub-unit's)."""
+        s, t = self.shooter, self.target
+        if self.game.ruleset == EARTH:
+            body = {"dx": t["x"] - s["x"], "dy": t["y"] - 20 - s["y"], "override": True}
+            self.game("POST", f"/units/{s['parent_id']}/move-formation", body)
+        else:
+            body = {"x": t["x"], "y": t["y"] - 20, "facing_deg": 90, "override": True}
+            self.game("POST", f"/units/{s['id']}/move", body)
+
+    def marker(self, i: int) -> tuple[float, int]:
+        u = self.others[i % len(self.others)]
+        ms, answer = self.game.timed("POST", f"/units/{u['id']}/markers", {"delta": 1, "override": True})
+        return ms, answer["event_id"]
+
+    def move(self, i: int, measured: bool = True) -> tuple[float, int]:
+        u = self.others[(i // 2) % len(self.others)]
+        body = {"x": u["x"], "y": u["y"] + (0.5 if i % 2 == 0 else 0), "facing_deg": u["facing_deg"]}
+        path = f"/units/{u['id']}/move"
+        if not measured:
+            return 0.0, self.game("POST", path, {**body, "override": True})["event_id"]
+        ms, answer = self.game.timed("POST", path, {**body, "override": True})
+        return ms, answer["event_id"]
+
+    def shot(self, i: int) -> tuple[float, int]:
+        body: dict[str, Any] = {
+            "unit_id": self.shooter["id"],
+            "target_id": self.target["id"],
+            "override": True,
+        }
+        if self.game.ruleset == FLANDERS:
+            body["dice"] = [3]  # one suppression marker
+        resolver = "shoot" if self.game.ruleset == EARTH else "shooting"
+        ms, answer = self.game.timed("POST", f"/resolve/{resolver}", body)
+        self.game("POST", f"/events/{answer['event_id']}/undo")  # the table as it was
+        return ms, answer["event_id"]
+
+
+class Bench:
+    """One backend's run: firestep and the bare append served on one scratch database, the figures kept."""
+
+    def __init__(self, backend: str, fs: Served, bare: Served, reps: int, terrain: bool) -> None:
+        self.backend, self.fs, self.bare, self.reps, self.terrain = backend, fs, bare, reps, terrain
+        self.bare_game = Game(fs, SCORED).id  # the bare append's rows go to a game of their own
+        self.rows: list[tuple[str, str, str, float, float]] = []
+
+    def bare_append(self, row: dict[str, Any]) -> float:
+        return self.bare.timed("POST", "/append", {**row, "game_id": self.bare_game})[0]
+
+    def compare(self, what: str, where: str, request: Callable[[int], tuple[float, dict[str, Any]]]) -> None:
+        """`request(i)`: its CPU and the row the bare append writes beside it; the medians kept and printed."""
+        mine, bare = [], []
+        for i in range(WARM + self.reps):
+            ms, row = request(i)
+            bare_ms = self.bare_append(row)
+            if i >= WARM:
+                mine.append(ms)
+                bare.append(bare_ms)
+        fs_ms, bare_ms = statistics.median(mine), statistics.median(bare)
+        self.rows.append((self.backend, where, what, fs_ms, bare_ms))
+        print(
+            f"  {self.backend:<10} {where:<30} {what:<12} {fs_ms:8.2f} ms  bare {bare_ms:6.2f} ms", flush=True
+        )
+
+    def acts(self, ruleset: str, units: int) -> None:
+        t0 = time.monotonic()
+        game = Game(self.fs, document(ruleset, units, self.terrain))
+        where = f"{ruleset} {len(game.units)}"
+        print(f"  ({where}: made and started in {time.monotonic() - t0:.0f} s)", flush=True)
+        acts = Acts(game)
+        for name, act in (("marker", acts.marker), ("move", acts.move), ("shot", acts.shot)):
+
+            def request(
+                i: int, act: Callable[[int], tuple[float, int]] = act
+            ) -> tuple[float, dict[str, Any]]:
+                ms, event_id = act(i)
+                return ms, game.row(event_id)
+
+            self.compare(name, where, request)
+        if units == largest(ruleset):
+            row = game.row(acts.move(0, measured=False)[1])
+            self.compare("GET units", where, lambda i: (game.timed("GET", "/units")[0], row))
+
+    def score(self, events: list[int]) -> None:
+        """A score read right after a move, at each count of events in the log (moves added between, back and
+        forth, unmeasured)."""
+        game = Game(self.fs, SCORED)
+        acts = Acts(game)
+        logged = len(game("GET", "/events?limit=1000"))
+        made = 0
+        for count in events:
+            t0 = time.monotonic()
+            while logged < count - WARM - self.reps:
+                acts.move(made, measured=False)
+                made, logged = made + 1, logged + 1
+            print(f"  (score: {logged} events logged in {time.monotonic() - t0:.0f} s)", flush=True)
+            where = f"{game.ruleset} {SCORED} {count} ev"
+
+            def request(i: int) -> tuple[float, dict[str, Any]]:
+                nonlocal made, logged
+                _, moved = acts.move(made, measured=False)
+                made, logged = made + 1, logged + 1
+                return game.timed("GET", "/score")[0], game.row(moved)
+
+            self.compare("score read", where, request)
+
+
+def report(rows: list[tuple[str, str, str, float, float]]) -> None:
+    print("\nCPU per request of the server (median), against the bare append's (one row of the act's size)")
+    print(f"{'backend':<10} {'game':<30} {'request':<12} {'firestep':>10} {'bare':>8} {'ratio':>7}")
+    for backend, where, what, fs_ms, bare_ms in rows:
+        print(f"{backend:<10} {where:<30} {what:<12} {fs_ms:8.2f}ms {bare_ms:6.2f}ms {fs_ms / bare_ms:6.1f}x")
+    print(
+        "\nGrowth, the largest game's over the smallest's (target at most 1.3x), and the score's, the most events' "
+        "over the fewest's (target at most 1.2x):"
+    )
+    firsts: dict[tuple[str, str, str], tuple[str, float]] = {}
+    for backend, where, what, fs_ms, _ in rows:
+        key = (backend, where.split(" ")[0], what)
+        if what == "GET units":
+            continue
+        if key not in firsts:
+            firsts[key] = (where, fs_ms)
+        elif where != firsts[key][0]:
+            first, first_ms = firsts[key]
+            print(f"  {backend:<10} {what:<12} {first} -> {where}: {fs_ms / first_ms:5.2f}x")
+    print(
+        "Targets (issue 88): a marker, a move, a shot at most 2x bare at 50 units and 3x at the largest; GET units "
+        "at most 3x bare at the largest; a score read after an act flat (1.2x) from 100 to 5,000 events."
+    )
+
+
+def head() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(ROOT), "log", "-1", "--format=%h %s"], capture_output=True, text=True
+        )
+        return out.stdout.strip()[:90]
+    except OSError:
+        return "?"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), action="append")
+    parser.add_argument("--pg", help="a PostgreSQL server's URL (postgresql+psycopg://user@host:port/db)")
+    parser.add_argument("--ruleset", choices=(FLANDERS, EARTH), action="append")
+    parser.add_argument(
+        "--units", type=int, action="append", help="game sizes (default 50, 500, the largest)"
+    )
+    parser.add_argument(
+        "--terrain", choices=("largest", "none"), default="none", help="the tables' terrain at every size"
+    )
+    parser.add_argument("--reps", type=int, default=15, help="measured requests of each kind")
+    parser.add_argument(
+        "--events", default="100,5000", help="events in the log for the score reads ('' none)"
+    )
+    args = parser.parse_args()
+    if args.pg:
+        os.environ["FIRESTEP_BENCH_DATABASE_URL"] = args.pg
+    has_pg = bool(
+        os.environ.get("FIRESTEP_BENCH_DATABASE_URL") or os.environ.get("FIRESTEP_TEST_DATABASE_URL")
+    )
+    backends = args.database or (["sqlite", "postgresql"] if has_pg else ["sqlite"])
+    events = [int(n) for n in args.events.split(",") if n]
+    import app
+
+    print(f"firestep from {Path(app.__file__).parent.parent} ({head()}); {load_line()}", flush=True)
+    if "postgresql" not in backends:
+        print("(no PostgreSQL: give --pg URL)")
+    rows: list[tuple[str, str, str, float, float]] = []
+    t0 = time.monotonic()
+    for backend in backends:
+        with scratch_database(backend) as url, serving(url) as (fs, bare):
+            bench = Bench(backend, fs, bare, args.reps, args.terrain == "largest")
+            for ruleset in args.ruleset or (FLANDERS, EARTH):
+                for units in args.units or (50, 500, largest(ruleset)):
+                    bench.acts(ruleset, units)
+            if events:
+                bench.score(events)
+            rows += bench.rows
+    print(f"\n{load_line()}; {time.monotonic() - t0:.0f} s in all")
+    report(rows)
+
+
+if __name__ == "__main__":
+    main()

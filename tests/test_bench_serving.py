@@ -1,0 +1,44 @@
+"""The benchmarks' server (bench/serving.Process): a server that fails to start leaves nothing running (issue 88:
+a four-worker server kept respawning its workers for 23 minutes after its start had failed)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import serving
+
+# A server that fails to start: it starts a worker in its process group (as uvicorn's supervisor does), writes
+# its own pid and its worker's, and ends without answering.
+FAILS = (
+    "import subprocess, sys; "
+    "w = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']); "
+    "open(sys.argv[1], 'w').write(f'{w.pid}'); sys.exit(3)"
+)
+
+
+def running(pid: int) -> bool:
+    """Whether the process runs (an ended one not yet reaped, a zombie, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
+def test_a_server_that_fails_to_start_leaves_no_worker_running(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    with pytest.raises(RuntimeError, match="server exited"):
+        serving.Process([sys.executable, "-c", FAILS, str(pids)], serving.free_port(), {})
+    worker = int(pids.read_text())
+    try:
+        assert not running(worker)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker, signal.SIGKILL)
