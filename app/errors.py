@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NotRequired, TypedDict, get_args
+from typing import Any, NotRequired, TypedDict
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,8 +23,9 @@ from app.sentences import (
     ONE_SENTENCE,
     choices,
     error_words,
-    field_names,
+    field_of,
     is_one_sentence,
+    label_of,
     one_sentence,
     sentence,
     short,
@@ -271,57 +272,6 @@ def field_error(
     if allowed is not None:
         err["allowed"] = allowed
     return err
-
-
-def field_of(loc: list[str | int] | tuple[str | int, ...]) -> str:
-    """The request field a location names: ["body", "attacker", "kind"] is "attacker.kind"."""
-    parts = list(loc)
-    if parts and parts[0] in ("body", "query", "path", "header", "cookie"):
-        parts = parts[1:] or parts
-    return ".".join(str(p) for p in parts)
-
-
-# Suffixes a field's name carries for the machine, not the player: "target_id" is "the target".
-LABEL_SUFFIXES = {"_ids": "s", "_id": "", "_cm": "", "_deg": "", "_at": ""}
-
-
-# A field named by a bare "id" is the thing's own name as the client gave it (a scenario's "mons-1914").
-LABEL_WORDS = {"id": "the short name"}
-
-
-def humanized(name: str) -> str:
-    """A request field's name in words: "target_id" -> "the target", "range_cm" -> "the range"."""
-    if name in LABEL_WORDS:
-        return LABEL_WORDS[name]
-    words = name
-    for suffix, plural in LABEL_SUFFIXES.items():
-        if words.endswith(suffix) and len(words) > len(suffix):
-            words = words[: -len(suffix)] + plural
-            break
-    return "the " + " ".join(words.replace("_", " ").replace("-", " ").split())
-
-
-def label_of(loc: Sequence[str | int], model: Any = None) -> str:
-    """A request field in words, as a refusal's sentence names it: the title of the model's field where it
-    has one (`model`: the route's body model), else its last named part humanized ("body.target_id" -> "the
-    target"); the whole body "the request's body"."""
-    parts = list(loc)
-    where = parts[0] if parts and parts[0] in ("body", "query", "path", "header", "cookie") else ""
-    names = field_names(parts[1:] if where else parts)
-    if not names:
-        return "the request's body" if where == "body" else "the request"
-    title = None
-    for name in names:
-        fields = getattr(model, "model_fields", None)
-        if not isinstance(fields, dict) or name not in fields:
-            title = None
-            continue
-        info = fields[name]
-        title = info.title
-        model = next(
-            (a for a in (info.annotation, *get_args(info.annotation)) if hasattr(a, "model_fields")), None
-        )
-    return title[:1].lower() + title[1:] if title else humanized(names[-1])
 
 
 def body_model(route: Any) -> Any:

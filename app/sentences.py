@@ -1,11 +1,12 @@
 """A refusal's words as a sentence: one line, a capital, a full stop; the one test of "one sentence" (issue 26:
-a refusal is one sentence a player reads at a glance), its JSON Schema pattern, and a value echoed cut short."""
+a refusal is one sentence a player reads at a glance), its JSON Schema pattern, a value echoed cut short, and a
+request field named in words ("body.target_id" is "the target")."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from rules.core.errors import SENTENCE_MAX
 
@@ -72,3 +73,55 @@ def error_words(error: Mapping[str, Any]) -> str:
         )
         return f"{said}: give {choices(expected)}" if expected else said
     return str(error.get("msg", "")).removeprefix("Value error, ")
+
+
+# -- a request field in words --------------------------------------------------------------------------------
+def field_of(loc: list[str | int] | tuple[str | int, ...]) -> str:
+    """The request field a location names: ["body", "attacker", "kind"] is "attacker.kind"."""
+    parts = list(loc)
+    if parts and parts[0] in ("body", "query", "path", "header", "cookie"):
+        parts = parts[1:] or parts
+    return ".".join(str(p) for p in parts)
+
+
+# Suffixes a field's name carries for the machine, not the player: "target_id" is "the target".
+LABEL_SUFFIXES = {"_ids": "s", "_id": "", "_cm": "", "_deg": "", "_at": ""}
+
+
+# A field named by a bare "id" is the thing's own name as the client gave it (a scenario's "mons-1914").
+LABEL_WORDS = {"id": "the short name"}
+
+
+def humanized(name: str) -> str:
+    """A request field's name in words: "target_id" -> "the target", "range_cm" -> "the range"."""
+    if name in LABEL_WORDS:
+        return LABEL_WORDS[name]
+    words = name
+    for suffix, plural in LABEL_SUFFIXES.items():
+        if words.endswith(suffix) and len(words) > len(suffix):
+            words = words[: -len(suffix)] + plural
+            break
+    return "the " + " ".join(words.replace("_", " ").replace("-", " ").split())
+
+
+def label_of(loc: Sequence[str | int], model: Any = None) -> str:
+    """A request field in words, as a refusal's sentence names it: the title of the model's field where it
+    has one (`model`: the route's body model), else its last named part humanized ("body.target_id" -> "the
+    target"); the whole body "the request's body"."""
+    parts = list(loc)
+    where = parts[0] if parts and parts[0] in ("body", "query", "path", "header", "cookie") else ""
+    names = field_names(parts[1:] if where else parts)
+    if not names:
+        return "the request's body" if where == "body" else "the request"
+    title = None
+    for name in names:
+        fields = getattr(model, "model_fields", None)
+        if not isinstance(fields, dict) or name not in fields:
+            title = None
+            continue
+        info = fields[name]
+        title = info.title
+        model = next(
+            (a for a in (info.annotation, *get_args(info.annotation)) if hasattr(a, "model_fields")), None
+        )
+    return title[:1].lower() + title[1:] if title else humanized(names[-1])
