@@ -33,7 +33,7 @@ from app.services.seating import Viewer
 from app.services.unit_names import display_names
 from app.services.writing import game_write
 from rules.core.acts import Roll
-from rules.core.errors import RulesError
+from rules.core.errors import NotFoundError, RulesError
 from rules.registry import get_ruleset
 
 
@@ -179,6 +179,22 @@ def read_otherwise(session: Session, game: Game, seat: Seat, gl: GameLookup, for
     gl.lk.variants = dict(variants)
 
 
+def answered_again(session: Session, game: Game, changed: int | None) -> str:
+    """The line over an open answer asked again because the referee changed a reading the game plays (result-line.js
+    sends the form again with the change's event id, `changed`, as every seat hears it): the readings the game now
+    plays, as the seats' notice names them; "" where it was not asked again."""
+    if changed is None:
+        return ""
+    try:
+        ev = events.get_event(session, game.pk, changed)
+    except NotFoundError:
+        ev = None
+    readings = ev.payload.get("readings") if ev is not None and ev.kind == "game-updated" else None
+    if not readings:
+        return "Answered again by the readings this game now plays."
+    return f"Answered again by the reading the referee now plays: {'; '.join(map(str, readings))}."
+
+
 def game_lookup_context(
     session: Session, game: Game, seat: Seat, unit: Unit | None, units: list[Unit] | None = None
 ) -> dict[str, Any]:
@@ -214,9 +230,10 @@ def game_lookup_context(
 
 
 def game_lookup_response(
-    session: Session, game: Game, seat: Seat, gl: GameLookup, errata_open: bool = False
+    session: Session, game: Game, seat: Seat, gl: GameLookup, errata_open: bool = False, reasked: str = ""
 ) -> dict[str, Any]:
-    """The game's period and readings are fixed: the errata that touch the resolver are shown, not offered."""
+    """The game's period and readings are fixed: the errata that touch the resolver are shown, not offered.
+    `reasked`: the answer's line saying it was asked again by a reading the referee changed (answered_again)."""
     rows = errata_rows(gl.lk)
     return {
         # A recorded roll changed the units: read again; else the ones the form was preset from.
@@ -225,6 +242,7 @@ def game_lookup_response(
         "lk": gl.lk,
         **hand_context(session, game, seat.viewer, gl.lk.resolver_cls),
         "recorded": gl.recorded,
+        "reasked": "" if gl.recorded else reasked,
         "reading_refused": reading_refused(game, seat.viewer),
         "errata_count": len(rows),
         "errata": rows if errata_open else [],

@@ -19,6 +19,7 @@ from app.pages import lookup_sheet
 from app.pages.common import not_found, page_or_fragment
 from app.pages.forms import dice_from, values_from_form
 from app.pages.game_lookup import (
+    answered_again,
     game_lookup,
     game_lookup_context,
     game_lookup_response,
@@ -282,7 +283,10 @@ async def lookup_resolve(
                 if not gl.lk.errors and recording:
                     # "Roll for me" in a game is firestep's roll, so it goes straight into the log.
                     record_in_game(session, g, seat, gl, server_rolls=action == "roll")
-            return game_lookup_response(session, g, seat, gl, errata_open)
+            changed = whole_number(str(form.get("_reasked") or ""), 10**9)  # a reading changed: asked again
+            return game_lookup_response(
+                session, g, seat, gl, errata_open, answered_again(session, g, changed)
+            )
 
         response = game_page(request, session, settings, game_id, "lookup.html", "_lookup_panel.html", build)
         _remember_game(request, response, session, game_id, resolver)

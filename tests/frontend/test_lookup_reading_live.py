@@ -1,6 +1,7 @@
 """A seat's lookup page in a game hears the referee change a reading (issue 69, the newcomer pass: only the map's
 seats were told): what Chromium adds to tests/app/games/test_lookup_readings_in_game.py is the stream heard and
-the answer's line marked, axe-core clean."""
+the open answer asked again by the reading now played, naming it (issue 89: it was marked, yet kept its old
+answer), axe-core clean."""
 
 from __future__ import annotations
 
@@ -34,15 +35,23 @@ def test_a_sides_lookup_marks_its_answer_when_the_referee_changes_the_reading(ne
     tap_die(page, 0, 3)
     line = page.locator("#answer .reading-used")
     expect(line).to_contain_text("Reading: Raw troops shooting: Playsheet")
+    expect(page.locator("#answer .outcome")).to_have_text("No effect")
     api = f"/api/v1/games/{game_id}"
     referee = bearer(created["referee_token"])
     version = page.request.get(api, headers=referee).json()["version"]
     played = {"version": version, "variants": {"raw-firer-penalty": "main-text"}}
-    assert page.request.patch(api, headers=referee, data=played).status == 200
-    expect(line).to_have_attribute("data-stale", "The referee now plays Raw troops shooting: main text.")
+    assert page.request.patch(api, headers=referee, data=played).status == 200  # on the referee's device
     expect(page.locator(".net-status")).to_contain_text(
         "The referee now plays Raw troops shooting: main text."
     )
+    # Issue 89: marked, it still read "No effect"; the open answer is asked again by the reading now played.
+    expect(page.locator("#answer .outcome")).to_have_text("Suppressed")
+    expect(page.locator("#answer [data-reasked]")).to_have_text(
+        "Answered again by the reading the referee now plays: Raw troops shooting: main text."
+    )
+    expect(line).to_contain_text("Reading: Raw troops shooting: Main text")
+    expect(line).not_to_have_attribute("data-stale", re.compile(".*"))
+    expect(page.locator("#answer .rolled")).to_contain_text("Dice 3")  # the same die, not rolled again
     # Read at the four sizes and by axe-core at each when written (clean); the suite reads the phone's.
     line.scroll_into_view_if_needed()
     assert not serious_violations(page), serious_violations(page)

@@ -2,7 +2,7 @@
 // other player confirms or disputes, the organiser sets it), so no tap is needed; not over a reason typed.
 (() => {
   const page = document.querySelector("[data-table-result]");
-  const reload = () => { if (page && !(document.getElementById("why") || {}).value) window.location.reload(); };
+  const reload = () => { if (page && !document.getElementById("why")?.value) window.location.reload(); };
   document.addEventListener("firestep:event", (ev) => { if (ev.detail?.kind === "game-finished") reload(); });
   document.addEventListener("firestep:aside", ({ detail: { round: r } = {} }) => {
     if (r?.result && `${r.result} ${r.confirmed}` !== page?.dataset.tableResult) reload();

@@ -14,7 +14,7 @@
   // Made as another seat of the game this page is of: that seat is no longer this device's.
   const orphaned = (item) => item.seat && seatNow() && item.seat !== seatNow() && gameOf(item.seat) === gameOf(seatNow());
   // One message about the connection and what waits for it.
-  const notice = (text, good) => window.firestepNotice && window.firestepNotice(text, good, { key: "connection" });
+  const notice = (text, good) => window.firestepNotice?.(text, good, { key: "connection" });
   const taps = (n) => (n === 1 ? "1 tap" : `${n} taps`);
   const were = (n) => (n === 1 ? "was" : "were");
 

@@ -33,7 +33,7 @@
       if (!part?.dataset.cardStep || m.selectedStand() !== id || (done && !(play === mine && mine.done))) return;
       const html = part.outerHTML, same = html === actsHtml;
       if (done) { actsHtml = ""; draw((mine.doneHtml = html)); }
-      else if (play && play.done && play.stand === id) return; // a roll's answer stays over acts read before it
+      else if (play?.done && play.stand === id) return; // a roll's answer stays over acts read before it
       else if (redraw) actsHtml = html;
       if (!done && redraw && !same) draw(!model.units.get(id)?.killed && actsHtml);
       const edits = part.parentNode.querySelector("[data-stand-edits-part]");
@@ -145,10 +145,12 @@
       if (Number.isFinite(cm) && cm >= 0 && cm <= 500) ask(e.target.dataset.rangeAsk + cm);
       else notice("Enter the range in cm, from 0 to 500.");
     });
-    // Another seat's roll with a value given over the table's (a range by tape): its claim, as the frame says it.
-    document.addEventListener("firestep:event", ({ detail: ev }) => { if (ev?.claim) say(ev.claim, false, { key: `claim-${ev.id}` }); });
-    // A write from the card (api-action.js: the referee changed the game's reading): the answer asked again.
-    document.addEventListener("firestep:refresh", () => { if (play && !play.done && play.part && !data().targetMarks) ask(data().playUrl); });
+    // The open answer asked again by the reading now played, after a write from the card (api-action.js: the
+    // referee changed the game's reading) or as any seat hears that change (a frame's `notice`); another seat's
+    // roll with a value given over the table's (a range by tape): its claim, as the frame says it.
+    const again = () => { if (play && !play.done && play.part && !data().targetMarks) ask(data().playUrl); };
+    document.addEventListener("firestep:refresh", again);
+    document.addEventListener("firestep:event", ({ detail: ev }) => { if (ev?.notice) again(); if (ev?.claim) say(ev.claim, false, { key: `claim-${ev.id}` }); });
   };
   start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

@@ -93,3 +93,27 @@ def test_a_reading_of_another_periods_erratum_is_refused_naming_it(sqlite_client
     assert out["errors"][0]["loc"] == ["body", "variants", "mid-firing-table"], out
     assert out["detail"].startswith("That rule is disputed only in ") and len(out["detail"]) <= 120, out
     assert c.get(f"/api/v1/games/{game.id}", headers=game.referee).json()["variants"] == {}
+
+
+def test_an_open_answer_asked_again_after_the_referees_change_is_the_new_readings(
+    sqlite_client: TestClient,
+) -> None:
+    """Issue 89: a side's open answer was marked stale as the referee played another reading, yet still read "No
+    effect" where the reading now played answers "Suppressed". Its form sent again with the change's event
+    (result-line.js, `_reasked`) is answered by the game's reading now, and says so, naming it."""
+    c = sqlite_client
+    game = new_game(c)  # Mons 1914: early war
+    shot = {k: v for k, v in RAW_SHOT.items() if k != "period"} | {"_game": str(game.id), "dice.0": "3"}
+    _as(c, game.attacker)
+    before = c.post(URL, data=csrf.form(c, shot), headers=HX).text
+    assert 'outcome-no-effect">No effect<' in before and "data-reasked>" not in before
+    version = c.get(f"/api/v1/games/{game.id}", headers=game.referee).json()["version"]
+    played = {"version": version, "variants": {"raw-firer-penalty": "main-text"}}
+    assert c.patch(f"/api/v1/games/{game.id}", headers=game.referee, json=played).is_success
+    change = c.get(f"/api/v1/games/{game.id}/events", headers=game.attacker).json()[-1]["id"]
+    again = c.post(URL, data=csrf.form(c, {**shot, "_reasked": str(change)}), headers=HX).text
+    assert 'outcome-suppressed">Suppressed<' in again
+    said = "Answered again by the reading the referee now plays: Raw troops shooting: main text."
+    assert f"data-reasked>{said}</p>" in again
+    assert "Reading: Raw troops shooting: Main text</strong> (a variant)" in again
+    assert f'data-as-of="{change}"' in again  # asked after the change: not marked by it
