@@ -143,6 +143,10 @@ class CountIn(BaseModel):
 
     dice: DiceCounted = Field(description="How many dice were rolled.")
     reached: DiceCounted = Field(description="How many reached the number.")
+    lifted: Bool = Field(
+        default=False,
+        description="Where a bonus lifts one die short of the number (the count's `lift`): whether one was.",
+    )
 
 
 DiceBy = Literal["players", "firestep"]

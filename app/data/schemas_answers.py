@@ -278,10 +278,13 @@ class EffectOut(BaseModel):
 
 
 class CountedOut(BaseModel):
-    """A roll whose rule counts its dice reaching a number: how many dice, and the number."""
+    """A roll whose rule counts its dice reaching a number: how many dice, and the number; where a bonus lifts
+    one die short of it, the lowest face it lifts (`lift`, 0: no bonus) and whether only the first die's."""
 
     dice: int
     reach: int
+    lift: int = 0
+    first_only: bool = False
 
 
 class AskedOut(BaseModel):

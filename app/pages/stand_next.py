@@ -34,6 +34,7 @@ class PlayState:
     range_cm: float | None = None
     dice: tuple[int, ...] = ()
     reached: int | None = None
+    lifted: bool | None = None  # where a bonus lifts a die short of the count's number: whether it lifted one
 
     def url(self) -> str:
         """The card's part for this state (GET .../play/{resolver}, nothing written)."""
@@ -46,6 +47,8 @@ class PlayState:
         q += [("die", d) for d in self.dice]
         if self.reached is not None:
             q.append(("reached", self.reached))
+        if self.lifted is not None:
+            q.append(("lifted", int(self.lifted)))
         return f"/games/{self.game_id}/map/units/{self.stand}/play/{self.resolver}?{urlencode(q)}"
 
     def ask(self, **changed: object) -> Tap:
@@ -63,7 +66,7 @@ class PlayState:
 
     def body(self, dice: tuple[int, ...] | None = None, count: int | None = None, book: bool = False) -> str:
         """The roll's POST as the card records it: the dice tapped, or the count of its dice reaching the
-        number (`count`: the dice), or neither (the server rolls them)."""
+        number (`count`: the dice; a die lifted by a bonus with it), or neither (the server rolls them)."""
         body: dict[str, object] = {
             "unit_id": self.unit_id,
             "target_id": self.target,
@@ -71,7 +74,8 @@ class PlayState:
             "apply": True,
         }
         if count is not None and self.reached is not None:
-            body["count"] = {"dice": count, "reached": self.reached}
+            lifted = {"lifted": True} if self.lifted else {}
+            body["count"] = {"dice": count, "reached": self.reached, **lifted}
         elif dice is not None:
             body["dice"] = list(dice)
         return json.dumps(body)

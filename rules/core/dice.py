@@ -63,28 +63,56 @@ def die(sides: int = 6) -> dict[int, Fraction]:
 @dataclass(frozen=True)
 class Threshold:
     """A roll whose rule counts the dice reaching a number rather than reading each face (a resolver declares
-    it, `Resolver.counted`): `dice` dice of `sides` sides, each counting when it shows `reach` or more."""
+    it, `Resolver.counted`): `dice` dice of `sides` sides, each counting when it shows `reach` or more. A bonus
+    added to one die (`lift`: the lowest face it lifts to `reach`, 0 where there is none) counts one more when
+    a die short of `reach` shows `lift` or more: any die, or with `first_only` the first (marked) die alone."""
 
     dice: int
     reach: int
     sides: int = 6
+    lift: int = 0
+    first_only: bool = False
 
     @property
     def faces_reaching(self) -> int:
         return max(0, min(self.sides, self.sides - self.reach + 1))
 
+    @property
+    def faces_lifted(self) -> int:
+        """Faces short of `reach` that the bonus lifts to it."""
+        if not self.lift:
+            return 0
+        return max(0, min(self.sides, self.reach - 1) - max(1, self.lift) + 1)
+
 
 @dataclass(frozen=True)
 class Count:
-    """Dice entered as the table counted them: how many were rolled and how many reached the roll's number."""
+    """Dice entered as the table counted them: how many were rolled and how many reached the roll's number, and
+    where a bonus lifts one die, whether a die short of it was lifted (`Threshold.lift`)."""
 
     dice: int
     reached: int
+    lifted: bool = False
 
 
-def count_odds(threshold: Threshold, reached: int) -> Fraction:
-    """The exact chance that exactly `reached` of the threshold's dice reach it (binomial)."""
-    n, p = threshold.dice, Fraction(threshold.faces_reaching, threshold.sides)
+def count_odds(threshold: Threshold, reached: int, lifted: bool = False) -> Fraction:
+    """The exact chance of the count: exactly `reached` of the threshold's dice reach it (binomial), and where a
+    bonus lifts a die, `lifted` as the count says (a die short of it lifted, any or the first alone)."""
+    n, s = threshold.dice, threshold.sides
+    p, b = Fraction(threshold.faces_reaching, s), Fraction(threshold.faces_lifted, s)
     if not 0 <= reached <= n:
         return Fraction(0)
-    return comb(n, reached) * p**reached * (1 - p) ** (n - reached)
+    if not threshold.lift:
+        return Fraction(0) if lifted else comb(n, reached) * p**reached * (1 - p) ** (n - reached)
+    plain = 1 - p - b  # a face short of the number the bonus does not lift
+
+    def k_of(m: int, k: int) -> Fraction:  # exactly k of m dice reach it
+        return comb(m, k) * p**k * (1 - p) ** (m - k) if 0 <= k <= m else Fraction(0)
+
+    if threshold.first_only:  # the first die: reaching, lifted or plain; the rest stand alone
+        if lifted:
+            return b * k_of(n - 1, reached)
+        return (p * k_of(n - 1, reached - 1) if reached else Fraction(0)) + plain * k_of(n - 1, reached)
+    short = n - reached
+    none_lifted = comb(n, reached) * p**reached * plain**short
+    return comb(n, reached) * p**reached * (1 - p) ** short - none_lifted if lifted else none_lifted

@@ -275,13 +275,16 @@ def work_out(rolls: RollHook, terms: RollTerms, ruleset: RuleSet, snapshot: Snap
             raise RulesError("count", "give the dice's faces or their count, not both")
         faces, threshold = ruleset.counted(roll.resolver, req, roll.count)
         req = _request(request_model, {**body, "dice": list(faces)})
-        odds = count_odds(threshold, roll.count.reached)
-        # The dice the answer keeps are faces standing for the count; `count` says they were counted.
+        odds = count_odds(threshold, roll.count.reached, roll.count.lifted)
+        # The dice the answer keeps are faces standing for the count; `count` says they were counted (where a
+        # bonus lifts a die: whether one was, and the lowest face it lifts).
+        lifts = {"lifted": roll.count.lifted, "lift": threshold.lift} if threshold.lift else {}
         counted = {
             "count": {
                 "dice": roll.count.dice,
                 "reached": roll.count.reached,
                 "reach": threshold.reach,
+                **lifts,
                 "odds": f"{odds.numerator}/{odds.denominator}",
             }
         }

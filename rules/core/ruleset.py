@@ -613,8 +613,9 @@ REGISTERED: dict[str, RuleSet] = {}
 
 
 def faces_of_count(threshold: Threshold, count: Count) -> tuple[int, ...]:
-    """Faces that stand for a count (the lowest face reaching the number, the highest missing it), so the
-    resolver reads a count as it reads faces; a count the dice cannot show is refused naming its field."""
+    """Faces that stand for a count (the lowest face reaching the number, the highest missing it; where a bonus
+    lifts a die, one face it lifts, first, and misses it does not lift), so the resolver reads a count as it
+    reads faces; a count the dice cannot show is refused naming its field."""
     if count.dice != threshold.dice:
         raise RulesError("count.dice", f"this roll is {threshold.dice} dice, not {count.dice}")
     can = threshold.faces_reaching
@@ -626,4 +627,19 @@ def faces_of_count(threshold: Threshold, count: Count) -> tuple[int, ...]:
         raise RulesError("count.reached", f"every die reaches {threshold.reach}: {count.dice} of them")
     hit = max(1, threshold.reach)
     miss = min(threshold.sides, threshold.reach - 1)
-    return (hit,) * count.reached + (miss,) * (count.dice - count.reached)
+    short = count.dice - count.reached
+    if count.lifted:
+        if not threshold.faces_lifted:
+            raise RulesError(
+                "count.lifted", "no bonus lifts a die of this roll: say only how many reached it"
+            )
+        if not short:
+            raise RulesError("count.lifted", f"every die reached {threshold.reach}: none was left to lift")
+        return (miss,) + (hit,) * count.reached + (miss,) * (short - 1)
+    plain = threshold.lift - 1 if threshold.faces_lifted else miss  # a miss the bonus does not lift
+    first = short if not threshold.first_only else 1 if not count.reached else 0  # the misses it could lift
+    if first and plain < 1:
+        raise RulesError(
+            "count.lifted", f"the bonus lifts every die short of {threshold.reach}: one was lifted"
+        )
+    return (hit,) * count.reached + (plain,) * first + (miss,) * (short - first)

@@ -307,11 +307,16 @@ class Shoot(Resolver[ShootRequest]):
 
     def counted(self, req: ShootRequest, ctx: Context) -> Threshold | None:
         # "If the Resilience value is matched or beaten, then that target takes a hit" (ARMING AND RESILIENCE):
-        # the hits are the dice reaching it, unless a (+#) bonus lifts one die or the hits are rolled again.
+        # the hits are the dice reaching it; "The + bonus is a number added to one of the die that they roll"
+        # (HEAVY WEAPONS): one die short of it lifted by the bonus is one more (the die it helps, or by the
+        # erratum bonus-which-die the first die alone). Not counted where the hits are rolled again.
         n, bonus, _ = pool(req)
-        if bonus or must_reroll(req, ctx):
+        if must_reroll(req, ctx):
             return None
-        return Threshold(n, target_r(req, ctx)[0])
+        r = target_r(req, ctx)[0]
+        if not bonus:
+            return Threshold(n, r)
+        return Threshold(n, r, lift=max(1, r - bonus), first_only=bonus_on_marked_die(ctx))
 
     def evaluate(self, req: ShootRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         n, bonus, mods = pool(req)

@@ -113,6 +113,13 @@ def test_a_roll_says_whose_dice_and_a_count_as_counted() -> None:
     count = {"dice": 3, "reached": 2, "reach": 4, "odds": "3/8"}
     said = line({"dice": [4, 4, 3], "outcome_key": "2 hits", "rolled_by_server": False, "count": count})
     assert "Shoot: the players rolled 2 of 3 dice reaching 4+ → 2 hits" in said, said
+    # Issue 89: a bonus's die lifted to the number, as the count says it.
+    lifted = {**count, "reached": 1, "lifted": True, "lift": 3}
+    said = line({"dice": [4, 3, 1], "outcome_key": "2 hits", "rolled_by_server": False, "count": lifted})
+    assert (
+        "Shoot: the players rolled 1 of 3 dice reaching 4+, another lifted to it by the bonus → 2 hits"
+        in said
+    )
 
 
 def test_an_arrived_items_dice_are_each_marked_as_the_players_or_firesteps() -> None:

@@ -1,9 +1,11 @@
-"""A 2mm shot entered as the table counts it (issue 69): how many dice, how many reached the target's Resilience,
-read as the faces would be (a property over every pool and roll), the count's exact odds the resolver's own, and
-a count the dice cannot show refused naming its field. The faces standing for a count: rules.core.ruleset."""
+"""A 2mm shot entered as the table counts it (issue 69): how many dice, how many reached the target's Resilience
+and (issue 89) where a (+#) bonus lifts a die, whether it lifted one short of it, read as the faces would be (a
+property over every pool and roll), the count's exact odds the resolver's own, and a count the dice cannot show
+refused naming its field. The faces standing for a count: rules.core.ruleset."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -37,7 +39,16 @@ def counted(req: ShootRequest) -> Threshold | None:
     return resolver.counted(req, ctx)
 
 
-@settings(max_examples=100, deadline=None)
+def lifted_in(threshold: Threshold, rolled: Sequence[int]) -> bool:
+    """Whether the faces have a die short of the number that the bonus lifts to it (the first alone where the
+    reading marks it): how the table reads a bonus's die in a count."""
+    if not threshold.faces_lifted:
+        return False
+    short = rolled[:1] if threshold.first_only else rolled
+    return any(max(1, threshold.lift) <= f < threshold.reach for f in short)
+
+
+@settings(max_examples=150, deadline=None)
 @given(
     shooter=st.sampled_from(UNIT_IDS),
     target=st.sampled_from(UNIT_IDS),
@@ -45,11 +56,21 @@ def counted(req: ShootRequest) -> Threshold | None:
     melee=st.booleans(),
     terrain=st.sampled_from(TERRAINS),
     posture=st.sampled_from(POSTURES),
+    designated=st.booleans(),
     faces=st.lists(st.integers(1, 6), min_size=12, max_size=12),
 )
 def test_a_count_answers_what_the_faces_answer(
-    shooter: str, target: str, bases: int, melee: bool, terrain: str, posture: str, faces: list[int]
+    shooter: str,
+    target: str,
+    bases: int,
+    melee: bool,
+    terrain: str,
+    posture: str,
+    designated: bool,
+    faces: list[int],
 ) -> None:
+    # Issue 89: a pool with a (+#) bonus is counted too (how many reached, and whether the bonus lifted a die
+    # short of it), under either reading of which die the bonus goes on.
     try:
         req = ShootRequest(
             shooter=shooter,
@@ -58,6 +79,7 @@ def test_a_count_answers_what_the_faces_answer(
             target=target,
             target_formation_resilience=3,
             target_cover={"terrain": terrain, "posture": posture},
+            variants={"bonus-which-die": "designated-die"} if designated else {},
         )
     except ValueError:
         assume(False)
@@ -67,9 +89,38 @@ def test_a_count_answers_what_the_faces_answer(
     rolled = faces[: threshold.dice]
     by_faces = RS.resolve("shoot", req.model_copy(update={"dice": rolled})).as_dict()
     reached = sum(1 for f in rolled if f >= threshold.reach)
-    stand_in, _ = RS.counted("shoot", req, Count(threshold.dice, reached))
+    count = Count(threshold.dice, reached, lifted_in(threshold, rolled))
+    stand_in, _ = RS.counted("shoot", req, count)
     by_count = RS.resolve("shoot", req.model_copy(update={"dice": list(stand_in)})).as_dict()
     assert (by_count["outcome_key"], by_count["outcome"]) == (by_faces["outcome_key"], by_faces["outcome"])
+
+
+@pytest.mark.parametrize("designated", [False, True])
+@pytest.mark.parametrize(
+    ("shooter", "target", "bases"),
+    [("machineguns", "line-inf", 2), ("mother-tank", "line-inf", 2), ("howitzers-120", "reserve-inf", 4)],
+)
+def test_a_bonus_pools_counts_have_the_resolvers_odds(
+    shooter: str, target: str, bases: int, designated: bool
+) -> None:
+    # Every count a bonus pool can show (how many reached, a die lifted or not), its exact chance, sums to the
+    # resolver's own odds of as many hits: the count's odds are the book's.
+    variants = {"bonus-which-die": "designated-die"} if designated else {}
+    req = ShootRequest(shooter=shooter, bases=bases, target=target, variants=variants)
+    threshold = counted(req)
+    assert threshold is not None and threshold.lift and threshold.first_only is designated
+    odds = RS.resolvers["shoot"]().probabilities(req, RS.context(None, variants))
+    by_hits: dict[str, Fraction] = {}
+    for k in range(threshold.dice + 1):
+        for lifted in (False, True):
+            p = count_odds(threshold, k, lifted)
+            if p:
+                stand_in, _ = RS.counted("shoot", req, Count(threshold.dice, k, lifted))
+                key = RS.resolve("shoot", req.model_copy(update={"dice": list(stand_in)})).as_dict()[
+                    "outcome_key"
+                ]
+                by_hits[key] = by_hits.get(key, Fraction(0)) + p
+    assert by_hits == {k: v for k, v in odds.items() if v}
 
 
 @pytest.mark.parametrize(("reach", "dice"), [(1, 4), (3, 5), (4, 1), (6, 7), (7, 3)])
@@ -103,8 +154,8 @@ def test_a_count_the_pool_cannot_show_is_refused_naming_its_field(count: Count, 
 
 
 def test_a_roll_that_reads_its_faces_refuses_a_count() -> None:
-    # A (+1) bonus lifts one die that missed: which faces fell matters, not only how many reached.
-    req: Any = ShootRequest(shooter="machineguns", bases=2, target="line-inf")
+    # Hits rolled again (infantry at a vehicle): which dice hit first matters, not only how many reached.
+    req: Any = ShootRequest(shooter="line-inf", bases=2, target="mother-tank", target_bases=2)
     with pytest.raises(RulesError) as e:
         RS.counted("shoot", req, Count(len(RS.resolvers["shoot"]().dice(req, RS.context(None))), 0))
     assert e.value.field == "count"
@@ -112,3 +163,26 @@ def test_a_roll_that_reads_its_faces_refuses_a_count() -> None:
     with pytest.raises(RulesError) as both:
         work_out(GAME, GAME.book.roll_terms, RS, DUG_IN, act)
     assert both.value.field == "count"
+
+
+@pytest.mark.parametrize(
+    ("count", "said"),
+    [
+        (Count(3, 0, lifted=True), None),
+        (Count(3, 3, lifted=True), "none was left to lift"),
+    ],
+)
+def test_a_bonus_pools_lifted_die_is_refused_where_the_dice_cannot_show_it(
+    count: Count, said: str | None
+) -> None:
+    # A Machinegun pair (3 dice, +1) at line infantry: a die lifted to 4 by the bonus is one more hit; a lifted
+    # die where every die reached is refused naming the field.
+    req: Any = ShootRequest(shooter="machineguns", bases=2, target="line-inf")
+    if said is None:
+        faces, threshold = RS.counted("shoot", req, count)
+        answer = RS.resolve("shoot", req.model_copy(update={"dice": list(faces)})).as_dict()
+        assert threshold.faces_lifted and answer["outcome_key"] == hits_key(1)
+        return
+    with pytest.raises(RulesError) as e:
+        RS.counted("shoot", req, count)
+    assert e.value.field == "count.lifted" and said in e.value.message
