@@ -486,7 +486,7 @@ class Builder:
                 if edits := self.result_edits(c, self._offer_of(c.id)):
                     ours.append(ResultFor(c.id, c.short, edits))
             elif need := self.needs_of.get(c.id):
-                theirs.append(f"{need} (the {self.sides.get(c.side, c.side)} player's to apply)")
+                theirs.append(f"{need}: the {self.sides.get(c.side, c.side)} player applies it.")
         return tuple(ours), tuple(theirs)
 
     def _set_up_again(self, c: Counter) -> ActsArea:

@@ -74,7 +74,7 @@ def test_a_combat_s_result_is_applied_from_its_card_a_tap_each(sqlite_client: Te
     card = panel(http, g, g.attacker, done)
     assert "Nothing changed by itself" not in card
     assert (
-        "RIR 262: apply the D2 (retreat or step loss or elimination) (the German player's to apply)"
+        "RIR 262: apply the D2 (retreat or step loss or elimination): the German player applies it."
         in words(card)
     )
     assert "Retreat to hex" not in card

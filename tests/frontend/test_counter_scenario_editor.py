@@ -63,7 +63,7 @@ ORDER = (
         "defender",
         "16th Bavarian",
         [f"BIR {n}" for n in (11, 14, 21, 22, 23)],
-        ["1301", "1302", "1303", "1304", "1305"],
+        ["1301", "1501", "1701", "1901", "2101"],  # north of every 79th Reserve hex, 0601's too (19.1)
     ),
     (
         "defender",
@@ -119,7 +119,7 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
     over = page.locator("[data-club-counter='defender']").last.get_by_label("Attack", exact=True)
     over.fill("100")
     page.locator("[data-club-save]").tap()
-    expect(page.locator("[data-club-message]")).to_contain_text("sides.defender.forces.9.state.attack")
+    expect(page.locator("[data-club-message]")).to_contain_text("RIR 265's attack")
     over.fill("4")
     page.locator("[data-club-save]").tap()
     expect(page.locator("[data-club-message]")).to_contain_text("Saved")
