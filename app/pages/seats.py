@@ -17,8 +17,10 @@ from sqlmodel import Session
 from app.core.config import Settings
 from app.data.models import Game
 from app.data.numbers import whole_number
-from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
+from app.errors import Conflict, Forbidden, RuleRefused, TooManyRequests, Unauthorized
 from app.guard import auth, security
+from app.guard.notice import notice_words
+from app.guard.security import NOTICE_HEADER
 from app.pages.common import error_message, not_found, page_or_fragment, too_many
 from app.pages.templates import templates
 from app.services import campaign_battles, event_seats, games, score, seating, tournaments
@@ -158,6 +160,7 @@ def game_page(
         context = {"game": game, "title": "Join this game", "error": None,
                    "moved_by": _moved_by(request, session, settings, game_id)}  # fmt: skip
         return templates.TemplateResponse(request, "join.html", context, status_code=401)
+    told = ""  # a rule's refusal, said in the notice as it is on the page (not a stale write's words)
     try:
         context = {
             "game": game,
@@ -178,6 +181,7 @@ def game_page(
         context = {"game": game, "title": "Not now", "message": e.message}
         full = fragment = "error.html"
         status = 409
+        told = notice_words(e.message, status) if isinstance(e, RuleRefused) else ""
     except NotFoundError as e:
         context = {"game": game, "title": "Not found", "message": e.message}
         full = fragment = "error.html"
@@ -187,6 +191,8 @@ def game_page(
         full = fragment = "error.html"
         status = 422
     response = page_or_fragment(request, full, fragment, context, status)
+    if told:
+        response.headers[NOTICE_HEADER] = told
     if request.cookies.get(auth.COOKIE_NAME) != seat.token:
         remember_game(request, response, game_id, seat.token)
     return response

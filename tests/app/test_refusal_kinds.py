@@ -12,10 +12,13 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from app.errors import SHOWN_BY_STATUS
+from app.guard.auth import COOKIE_NAME
+from app.guard.security import NOTICE_HEADER
 from tests.app.events.test_event_seats import committed_table
 from tests.app.games.conftest import new_game, start_game
 from tests.app.games.test_play_to_a_result import a_stand, move, objective, score
 from tests.app.games.test_secret_objectives import HILL
+from tests.app.hostile.test_secrets import token_of
 
 ROOT = Path(__file__).resolve().parents[2]
 STALE_WORDS = SHOWN_BY_STATUS[409]
@@ -118,3 +121,15 @@ def test_a_stale_write_is_still_said_as_one(sqlite_client: TestClient) -> None:
         f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": read}
     )
     assert stale.status_code == 409 and stale.json()["said"] == STALE_WORDS, stale.text
+
+
+def test_a_game_pages_rule_refusal_is_said_in_its_notice_too(sqlite_client: TestClient) -> None:
+    """A game's page refused by a rule (its table edited once the game has started) shows the rule, and so does
+    the notice net-status.js shows for it (app.guard.notice gave a 409 the stale write's words)."""
+    g = new_game(sqlite_client)
+    start_game(sqlite_client, g)
+    sqlite_client.cookies.set(COOKIE_NAME, token_of(g.referee))
+    page = sqlite_client.get(f"/games/{g.id}/table/edit", headers={"HX-Request": "true"})
+    rule = "The game has started, and its table can be edited only before it starts."
+    assert page.status_code == 409 and page.headers[NOTICE_HEADER] == rule, page.headers
+    assert rule.removesuffix(".")[1:] in page.text
