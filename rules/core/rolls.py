@@ -52,9 +52,6 @@ class RollTerms:
     secret_draws: Mapping[str, str] = field(default_factory=dict)
     claims: Claims = field(default_factory=Claims)
     drawn_at_table: tuple[str, str] | None = None
-    # Whether a die the game rolled stands for the players (only the referee takes such a roll back): where a
-    # result is the app's record (a counter's attack), a player's undo and roll again would be a re-roll.
-    rolled_dice_stand: bool = False
 
 
 def at_table(terms: RollTerms, snapshot: Snapshot) -> bool:

@@ -9,6 +9,7 @@ is rewritten on the board after every act that changes it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -1044,9 +1045,6 @@ ROLL_TERMS = RollTerms(
         ),
         seen=frozenset({"terrain", "no_mans_land"}),
     ),
-    # The attack's result is the app's record (its counters' results open on it): a die the game rolled is
-    # not a player's to take back and roll again.
-    rolled_dice_stand=True,
 )
 
 
@@ -1308,26 +1306,30 @@ def board_checked(board: Mapping[str, Any], where: str) -> None:
 
 def club_words(error: Mapping[str, Any]) -> str:
     """A club entry refused by its model, in the book's words: what the field is (its description, with its
-    rule) and what is wrong, never the model's own terms (a pattern, a type)."""
+    rule) and what is wrong, never the model's own terms (a pattern, a type), in one short sentence."""
     loc = [p for p in error.get("loc", ()) if isinstance(p, str)]
     field = ClubData.model_fields.get(loc[0]) if loc else None
-    what = (field.description or "").rstrip(".") if field is not None else "The club's entry"
+    described = (field.description or "") if field is not None else ""
+    rule = re.search(r"\(([0-9.,; ]+)\)", described)
+    what = re.split(r" \(|;", described)[0].rstrip(".") or "The club's entry"
     kind, ctx = str(error.get("type", "")), error.get("ctx") or {}
     if kind == "string_pattern_mismatch":
-        wrong = "each hex as the four digits printed on the map, such as 1534"
+        wrong = "enter each hex as four digits, such as 1534"
     elif kind == "too_long":
-        wrong = f"at most {ctx.get('max_length')} entries"
+        wrong = f"enter at most {ctx.get('max_length')}"
     elif kind == "too_short":
-        wrong = f"at least {ctx.get('min_length')} entries"
+        wrong = f"enter {ctx.get('min_length')}"
     elif kind == "extra_forbidden":
-        return f"The club's copy gives no {loc[0] if loc else 'such'} entry: leave it out."
+        return "The club's copy gives no such entry: leave it out."
     elif kind == "literal_error":
-        wrong = f"each as one of {ctx.get('expected')}"
+        wrong = f"enter {str(ctx.get('expected', '')).replace(chr(39), '')}"
     elif kind in ("less_than_equal", "greater_than_equal"):
-        wrong = f"{'at most' if kind == 'less_than_equal' else 'at least'} {ctx.get('le', ctx.get('ge'))}"
+        wrong = (
+            f"enter {'at most' if kind == 'less_than_equal' else 'at least'} {ctx.get('le', ctx.get('ge'))}"
+        )
     else:
-        wrong = "as the club's copy prints it"
-    return f"{what}: enter {wrong}."
+        wrong = "enter it as the club's copy prints it"
+    return f"{what}: {wrong}{f' ({rule.group(1)})' if rule else ''}."
 
 
 KIT = TableKit(
