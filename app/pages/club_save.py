@@ -226,14 +226,18 @@ def field_words(
     field: str, editor: Mapping[str, Any], counters: Sequence[PostedCounter] = (), document: Any = None
 ) -> str:
     """A refused field's path in the form's own words ("" for none), as the page labels it: a club field by its
-    title (`board.artillery_track.1` "Artillery Track, row 2"), a counter by its name and the value's label
+    title (`board.artillery_track.1` "Artillery Track 2"), a counter by its name and the value's label
     (`sides.defender.forces.9.state.hex` "RIR 262's hex"); a path the form has no words for as it is."""
     parts = field.split(".")
     if len(parts) >= 2 and parts[0] in ("board", "club"):
         spec = next((f for f in editor["fields"] if f["name"] == parts[1]), None)
-        if spec is not None:
-            row = next((int(p) for p in parts[2:] if p.isdecimal()), None)
-            return f"{spec['title']}{f', row {row + 1}' if row is not None else ''}"
+        if spec is not None:  # as the form labels its inputs: "Artillery Track 2: Allied", "Turn Track 3"
+            at = [int(p) for p in parts[2:4] if p.isdecimal()]
+            if spec["kind"] not in ("rows", "sequence") or not at:
+                return str(spec["title"])
+            columns = spec.get("columns") or ()
+            column = f": {columns[at[1]]}" if len(at) > 1 and at[1] < len(columns) else ""
+            return f"{spec['title']} {at[0] + 1}{column}"
     if len(parts) >= 4 and parts[0] == "sides" and parts[2] == "forces" and parts[3].isdecimal():
         name = _counter_name(parts[1], int(parts[3]), counters, document)
         labels = {f["name"]: f["label"] for f in editor["counter_fields"]}

@@ -138,5 +138,5 @@ def test_the_club_s_data_is_refused_in_the_book_s_words_on_the_counter_editor(
     )
     assert said.status_code == 422, said.text
     text = words(html.unescape(said.text))
-    assert "Artillery Track, row 2: the Artillery Track prints 8/5 on the second game turn" in text, text
+    assert "Artillery Track 2: the Artillery Track prints 8/5 on the second game turn" in text, text
     assert "board.artillery_track" not in text and "pick" not in text and "[8, 5]" not in text

@@ -175,8 +175,17 @@ def test_a_german_counter_moved_in_set_up_keeps_19_1_s_order_and_so_does_a_scena
         (
             {"peaks": ["11O1"]},
             "board.peaks.0",
-            "The 13 peak hexes printed on the map (12.1): enter each hex as the four digits printed on the map, "
-            "such as 1534.",
+            "The 13 peak hexes printed on the map: enter each hex as four digits, such as 1534 (12.1).",
+        ),
+        (
+            {"turn_track": ["Morning", "Dusk", *(["Day"] * 9)]},
+            "board.turn_track.1",
+            "The 11 boxes of the Turn Track in order: enter Morning, Day, Evening or Night (13.1).",
+        ),
+        (
+            {"aircraft": 21},
+            "board.aircraft",
+            "Allied aircraft markers in the counter mix: enter at most 20 (11.1, 18.1).",
         ),
     ],
 )
