@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from importlib import metadata
 from typing import Annotated
 
-from fastapi import Body, Path
+from fastapi import Body, Path, Request, Response
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -23,7 +24,7 @@ from app.data.schemas_unit_edits import UnitEdit, UnitIn
 from app.data.schemas_units import STATE_FIELDS, UnitOut
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
-from app.services import acts, counters, games, unit_names
+from app.services import acts, counters, events, games, unit_names
 from app.services import units as units_service
 from app.services import units_by_hand as by_hand
 from app.services.seating import Viewer
@@ -83,13 +84,55 @@ def unit_out(u: Unit, read: units_service.Reader) -> UnitOut:
     return out
 
 
+def _release() -> str:
+    """The firestep installed (0.1.N, per commit): a new one may answer the same units in other words."""
+    try:
+        return metadata.version("firestep")
+    except metadata.PackageNotFoundError:
+        return "source"
+
+
+RELEASE = _release()
+
+
+def units_tag(session: Session, game_id: int, viewer: Viewer) -> str:
+    """The entity tag of the game's units as `viewer` reads them, from the game's row alone
+    (`events.game_mark`: its version and its log's newest event, which every write to its units or its own
+    fields moves on) and the viewer's audience: what units_service.reader lets it read, every side's secrets
+    for the referee and once the game is over, its own side's else. Two seats that read different units never
+    hold one tag."""
+    version, status, newest = events.game_mark(session, game_id)
+    audience = "all" if status == "finished" or viewer.is_referee else viewer.role
+    return f'W/"units-{RELEASE}-{version}-{newest}-{audience}"'
+
+
+def _held(request: Request, tag: str) -> bool:
+    """Whether the client's If-None-Match names `tag` (compared weakly, as a GET's is)."""
+    held = request.headers.get("if-none-match", "")
+    return held.strip() == "*" or tag.removeprefix("W/") in (
+        t.strip().removeprefix("W/") for t in held.split(",")
+    )
+
+
 @router.get(
     "/units",
     response_model=list[UnitOut],
     summary="Every unit of both sides, as a flat tree (parent_id), with its markers and state",
-    responses=errors.responses(401, 403, 404),
+    description="Its ETag names the game's version and the seat's view of it: a request carrying it in "
+    "If-None-Match is answered 304 Not Modified while both stand, the units unread.",
+    responses={
+        304: {"description": "Not Modified: the units as the ETag in If-None-Match named them"},
+        **errors.responses(401, 403, 404),
+    },
 )
-def list_units(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[UnitOut]:
+def list_units(
+    game_id: GameId, viewer: ViewerDep, session: SessionDep, request: Request, response: Response
+) -> list[UnitOut] | Response:
+    # The tag read before the units: a write in between answers a newer body under it, never an older one.
+    tag = units_tag(session, game_id, viewer)
+    if _held(request, tag):
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
     read = units_service.reader(games.get_game(session, game_id), viewer)
     units = units_service.list_units(session, game_id)
     # Names depend on the whole force tree (a unit added later can change another's): sent with every list.

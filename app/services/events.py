@@ -141,6 +141,17 @@ def newest_event_id(session: Session, game_id: int) -> int:
     return int(got or 0)
 
 
+def game_mark(session: Session, game_id: int) -> tuple[int, str, int]:
+    """The game's version, its status and its log's newest event id, in one statement reading the game's row
+    alone: every write to a game's units is logged and every write to its own fields bumps its version, so a
+    read of its units answers the same while these stay (the units' ETag, app.routes.forces)."""
+    newest = select(func.max(Event.id)).where(col(Event.game_id) == game_id).scalar_subquery()
+    row = session.exec(select(Game.version, Game.status, newest).where(col(Game.id) == game_id)).first()
+    if row is None:
+        raise NotFoundError("game", str(game_id))
+    return int(row[0]), str(row[1]), int(row[2] or 0)
+
+
 ROLL_KINDS = ("roll", "arrival-roll", "arrival-fire")
 
 
