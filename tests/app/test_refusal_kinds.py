@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 from app.errors import SHOWN_BY_STATUS
 from app.guard.auth import COOKIE_NAME
 from app.guard.security import NOTICE_HEADER
+from tests import csrf
+from tests.app.campaigns.test_table_battles import _between
 from tests.app.events.test_event_seats import committed_table
 from tests.app.games.conftest import new_game, start_game
 from tests.app.games.test_play_to_a_result import a_stand, move, objective, score
@@ -133,3 +135,26 @@ def test_a_game_pages_rule_refusal_is_said_in_its_notice_too(sqlite_client: Test
     rule = "The game has started, and its table can be edited only before it starts."
     assert page.status_code == 409 and page.headers[NOTICE_HEADER] == rule, page.headers
     assert rule.removesuffix(".")[1:] in page.text
+
+
+def test_a_campaign_pages_rule_refusal_says_the_rule(sqlite_client: TestClient) -> None:
+    """The campaign's page said every 409 as "Someone changed the campaign on another device": a table battle's
+    result confirmed before one is offered now says the rule."""
+    c = sqlite_client
+    r = c.post("/campaigns/new", data=csrf.form(c, {"name": "Table night"}))
+    cid = int(_between(r.text, 'data-campaign-created="', '"'))
+    forms = [
+        {"type": "initiative", "dice_count": "0"},
+        {"type": "attack", "from_area": "D-2", "to_area": "C-3", "troops": "group-i"},
+        {"type": "defend", "troops": "25-bde"},
+    ]
+    for version, form in enumerate(forms, start=1):
+        assert c.post(
+            f"/campaigns/{cid}/act", data=csrf.form(c, {"version": str(version), **form})
+        ).is_success
+    assert (
+        c.post(f"/campaigns/{cid}/table-battle", data=csrf.form(c), follow_redirects=False).status_code == 303
+    )
+    refused = c.post(f"/campaigns/{cid}/table-battles/1/confirm", data=csrf.form(c, {"version": "5"})).text
+    assert "no result has been offered yet: end the table game" in refused
+    assert "Someone changed the campaign" not in refused
