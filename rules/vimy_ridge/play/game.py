@@ -1274,7 +1274,7 @@ class VimySetup(GameRules):
         board_checked(board, "board")
         # Read once, each counter judged against them in turn: a scenario holds up to 2000 counters (<= 1 s).
         table = Snapshot(VimyRidge.id, None, (), 1, 1, board=board)
-        hexes, held, german = SetUpHexes.of(board), dict[str, str](), GermanOrder(hexmap.lower(table))
+        hexes, held, german = SetUpHexes.of(board), dict[str, str](), GermanOrder.of(table)
         for side in (GERMAN, ALLIED):  # 11.1: the German player sets up first
             for i, unit in enumerate(((document.get("sides") or {}).get(side) or {}).get("forces") or ()):
                 at, state = f"sides.{side}.forces.{i}", dict(unit.get("state") or {})

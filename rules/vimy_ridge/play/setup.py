@@ -15,10 +15,11 @@ from typing import Any
 
 from rules.core.errors import Refusal, RulesError
 from rules.core.records import Snapshot, UnitState
+from rules.core.ruleset import Erratum, Reading
 from rules.table.hexes import Lower, column_row
 from rules.vimy_ridge.play.club import CLUB
 from rules.vimy_ridge.play.hexmap import lower
-from rules.vimy_ridge.ruleset import cite
+from rules.vimy_ridge.ruleset import VimyRidge, cite
 
 ALLIED, GERMAN = "attacker", "defender"  # 15.1 "The Allied player is the first player"
 COUNTER = "counter"
@@ -32,6 +33,7 @@ HEX = re.compile(r"[0-9]{4}", re.ASCII)  # str.isdigit would take superscript, A
 SRC_GERMAN_SET_UP = cite("19.1 German Set-up")
 SRC_ALLIED_SET_UP = cite("20.2 Allied Set-up")
 SRC_NO_MANS_LAND = cite("14.1 No Man's Land")
+VIMY_GRID = "the hex-grid erratum (rows numbered north to south)"
 # 19.1: "the 1st Bavarian Reserve Division ... the 79th Reserve Division ... the 16th Bavarian Division".
 GERMAN_DIVISIONS = ("16th Bavarian", "79th Reserve", "1st Bavarian Reserve")
 STRENGTHS = (("attack", "attack_depleted"), ("defence", "defence_depleted"))
@@ -95,11 +97,12 @@ class SetUpHexes:
         return cls(own, frozenset(no_mans_land | set(board.get("easternmost") or ())))
 
 
-def _south(where: str, lower: Lower) -> int:
-    """How far south a hex's centre lies, in half hexes (the hex-grid erratum: rows numbered north to south,
-    the lowered columns half a hex down)."""
+def _south(where: str, lower: Lower | None) -> int:
+    """How far south a hex lies, in half hexes (the hex-grid erratum: rows numbered north to south): by its
+    centre, a lowered column's half a hex down; by its row alone where `lower` is None (the division-order
+    erratum's other reading)."""
     col, row = column_row(where)
-    return 2 * row + (1 if (col % 2 == 0) == (lower == "even") else 0)
+    return 2 * row + (1 if lower is not None and (col % 2 == 0) == (lower == "even") else 0)
 
 
 @dataclass
@@ -108,8 +111,14 @@ class GermanOrder:
     hex (how far south, in half hexes, and the hex), so a counter placed is judged against three divisions, not
     every counter before it."""
 
-    lower: Lower
+    lower: Lower | None  # None: by rows alone (the division-order erratum)
     ends: dict[int, tuple[tuple[int, str], tuple[int, str]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, snapshot: Snapshot) -> GermanOrder:
+        """As the snapshot's readings have it: by hex centres on the hex-grid erratum's map, or by rows."""
+        by_rows = VimyRidge().context(None, snapshot.variants).value("division-order") == "rows"
+        return cls(None if by_rows else lower(snapshot))
 
     def add(self, where: str, division: str) -> None:
         i = _order(division)
@@ -217,9 +226,36 @@ def placed_refused(
         )
     if side == GERMAN:
         if german is None:
-            german = GermanOrder(lower(snapshot))
+            german = GermanOrder.of(snapshot)
             for u in counters(snapshot, GERMAN):
                 if u.id != unit_id and u.state.get("hex") and not u.state.get("eliminated"):
                     german.add(str(u.state["hex"]), str(u.state.get("division") or ""))
         return german.refused(str(division or (now or {}).get("division") or ""), where)
     return ()
+
+
+VimyRidge.add_errata(
+    Erratum(
+        "division-order",
+        "When a hex lies north or south of another, for 19.1's order of the German divisions",
+        (
+            Reading(
+                "hex-centres",
+                "By the hexes' centres: a hex in a lowered column lies half a hex south of the same row's hex next "
+                "to it; a unit level with another is neither north nor south of it (19.1 'north of any German "
+                "units').",
+                f"{SRC_GERMAN_SET_UP}; {VIMY_GRID}",
+                "centres",
+            ),
+            Reading(
+                "rows",
+                "By the rows' numbers alone: a hex in a lower-numbered row lies north; the same row is neither.",
+                f"{SRC_GERMAN_SET_UP}; {VIMY_GRID}",
+                "rows",
+            ),
+        ),
+        default="hex-centres",
+        note="19.1 orders the divisions north to south; the exclusive rules print no map, so which hex lies north "
+        "of another is read from the hex-grid erratum's numbering.",
+    ),
+)

@@ -126,6 +126,15 @@ def test_the_german_divisions_set_up_north_to_south_as_19_1_orders(
         assert said[0].endswith("(19.1).") and len(said[0]) <= 120
 
 
+def test_the_division_order_erratum_reads_north_by_hex_centres_or_by_rows() -> None:
+    # 0910 lies half a hex north of 1010 by their centres (1010's column lowered), level with it by their rows.
+    snap = table(counter(1, GERMAN, "1010", "79th Reserve"), turn=0, step=0)
+    north = placed(GERMAN, "0910", "16th Bavarian")
+    assert refusals(snap, north) == []
+    said = refusals(replace(snap, variants={"division-order": "rows"}), north)
+    assert said and "(19.1)" in said[0]
+
+
 def test_a_german_counter_moved_in_set_up_keeps_19_1_s_order_and_so_does_a_scenario() -> None:
     snap = table(
         counter(1, GERMAN, "1010", "79th Reserve"),

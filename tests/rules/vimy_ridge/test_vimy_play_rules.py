@@ -228,6 +228,7 @@ def test_a_combat_result_is_applied_only_to_a_counter_of_this_phase_s_attack_as_
         "stacking",
         "combat-move",
         "attack-once",
+        "division-order",
     ],
 )
 def test_each_reading_the_code_makes_is_an_erratum_with_both_readings(eid: str) -> None:
