@@ -246,6 +246,7 @@ VIMY_APP_OWN_MEANINGS = {
     ("app/pages/campaigns.py", "attack"): "a campaign's action type (Firestorm: an army attacks)",
     ("frontend/templates/_campaign_action.html", "attack"): "a campaign's action type",
     ("app/services/unit_names.py", "division"): "a force tree's level, as the organisation tables name it",
+    ("app/data/score_state.py", "tally"): "the score's tally of points (rules.core.score.Replay)",
 }
 
 

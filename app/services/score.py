@@ -1,8 +1,17 @@
 """The score of a game, derived from its log (rules.core.score): each side's victory points and losses, and
 each of the game's objectives (its board's `table_objectives`, from its scenario) with its holder, the stands
-that hold it, whether it is contested and whether the referee called it. Nothing is stored: the score is worked
-out from the events and the stands as they stand, so it survives a restart and follows an undo (a worker keeps
-the log's replay between reads, to replay only the events since: app.services.score_replays).
+that hold it, whether it is contested and whether the referee called it.
+
+Stored with the act (issue 88): the log's replay is advanced in the unit of work of every act that logs an
+event (a hook at its commit: every event the session flushed, whoever wrote it) and stored as the game's row
+(app.data.score_state.StoredScore, its state a ScoreState), so a read is that row. The replay
+goes on from the stored state over the new events alone, reading only the units they touch as they stand now,
+their changes taken back (the places are the units' rows, never stored twice). A point is kept every EVERY
+events: an undo of an act already scored goes on from the newest point before it (at most EVERY events and
+those since replayed, in the undo's own unit of work), the points after it deleted. A game with no row, or a
+newest row of other objectives, or not of the newest event (events written in one statement, a game made
+before): its read replays its log from the newest good point, or the start, and writes nothing; its next act
+stores it.
 
 What a viewer reads: the stands' places are on the table for every device (app.services.units hides only a
 unit's secret state), and a stand off the table holds nothing, so the points are the same for every viewer. A
@@ -12,17 +21,21 @@ scores (or the game ends) its points are not counted and only its side and the r
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from shapely.geometry import mapping
-from sqlalchemy import and_, func, or_
+from sqlalchemy import delete, func, insert, tuple_
+from sqlalchemy import event as sa_event
 from sqlmodel import Session, col, select
 
 from app.core.touched import logged_kind
 from app.data.board_state import board_json, read_board
 from app.data.changes import UnitCounted, UnitSet, changes_in
-from app.data.models import Event, Game, Unit
+from app.data.models import Event, Game, SecretObjective, Unit
 from app.data.schemas_clock import GameClock
 from app.data.schemas_score import (
     GameScore,
@@ -31,9 +44,9 @@ from app.data.schemas_score import (
     SideScoreOut,
     VictoryMetOut,
 )
+from app.data.score_state import ScoreState, StoredScore
 from app.errors import RuleRefused
-from app.services import score_replays, secret_objectives
-from app.services.events import reversed_ids_of
+from app.services import secret_objectives
 from app.services.markers import rules_of
 from rules.core.clock import Clock
 from rules.core.errors import RulesError
@@ -42,12 +55,13 @@ from rules.core.score import (
     Moved,
     ObjectiveScore,
     Piece,
+    Replay,
     Score,
     kept_score,
     pieces_before,
     replay_start,
+    resumed,
     score_at,
-    score_of,
     seen_by,
 )
 from rules.core.victory import Condition, conditions_from_json
@@ -206,111 +220,228 @@ def secrets_checked(session: Session, game: Game, side: str, whole: bool) -> Obj
 
 
 def game_scores(session: Session, games: Sequence[Game], whole: bool = False) -> dict[int, Score]:
-    """Each game's score now (game_score), by id, read for any number of games in one query of their stands
-    and one of their logs: the organiser's board of a round's hundreds of tables (issue 63). Every device's
-    (no objective still secret), or the `whole` score (the referee's)."""
+    """Each game's score now (game_score), by id, for any number of games in a few queries: the organiser's
+    board of a round's hundreds of tables (issue 63). Every device's (no objective still secret), or the `whole`
+    score (the referee's). A game's stored score is read where it is the log's newest event's and of the game's
+    objectives and conditions; else (a game made before it was stored, or its events written in bulk) its log
+    is replayed from the newest stored point (or the start), and nothing is written: the next act stores it."""
     out: dict[int, Score] = {}
-    reading: dict[int, tuple[Game, list[Objective]]] = {}
+    reading = [g for g in games if not rules_of(g).book.score_kept]
     for game in games:
         key = rules_of(game).book.score_kept
         if key:
             out[game.pk] = kept_score(game.board.get(key) or {})[0]
-        else:
-            reading[game.pk] = (game, objectives_of(game))
     if not reading:
         return out
-    secret = secret_objectives.objectives(session, [g for g, _ in reading.values()])
-    reading = {pk: (g, [*objectives, *secret[pk]]) for pk, (g, objectives) in reading.items()}
-    # The stands' columns alone (no unit's row object made), as the database holds them now.
-    stands = (
-        select(col(Unit.game_id), col(Unit.id), col(Unit.side), col(Unit.base))
-        .add_columns(col(Unit.x), col(Unit.y), col(Unit.facing_deg), col(Unit.killed), col(Unit.off_table))
-        .where(col(Unit.game_id).in_(list(reading)), col(Unit.base).is_not(None))
-        .order_by(col(Unit.id))
+    frames = _frames(session, reading)
+    ids = [g.pk for g in reading]
+    # Each game's newest event, looked up by game (one step down its index, not a scan of its log as a group).
+    last = select(func.max(col(Event.id))).where(col(Event.game_id) == col(Game.id)).scalar_subquery()
+    q = select(col(Game.id), last).where(col(Game.id).in_(ids))
+    newest: dict[int, int] = {pk: n or 0 for pk, n in session.execute(q)}
+    stored = select(col(StoredScore.game_id), col(StoredScore.inputs), col(StoredScore.state)).where(
+        tuple_(col(StoredScore.game_id), col(StoredScore.event_id)).in_(list(newest.items()))
     )
-    now: dict[int, list[Piece]] = {pk: [] for pk in reading}
-    for game_id, *piece in session.execute(stands):
-        if piece[2]:  # a stand has a base
-            now[game_id].append(Piece(*piece))
-    # A condition names a public objective only (rules.core.scenario): its words are every seat's.
-    conditions = {
-        pk: conditions_of(game, [o for o in objectives if o.secret_to is None])
-        for pk, (game, objectives) in reading.items()
-    }
-    # Without any objective or condition, the stands now give the losses: the log is not read.
-    logs: dict[int, list[LogRow]] = {
-        pk: [] for pk, (_, objectives) in reading.items() if objectives or conditions[pk]
-    }
-    undone = reversed_ids_of(session, list(logs))
-    # A game's replay kept from an earlier read (app.services.score_replays): only its last event and those after
-    # it are read.
-    inputs = {pk: _inputs(game, reading[pk][1], conditions[pk]) for pk, (game, _) in reading.items()}
-    # Kept by database (a worker may serve more than one: the tests' do) and by game, as made (an id reused).
-    url = str(session.get_bind().engine.url)  # its password hidden
-    keys = {pk: (url, pk, game.created_at) for pk, (game, _) in reading.items()}
-    starts = {pk: score_replays.resume_point(keys[pk], inputs[pk], undone[pk]) for pk in logs}
-    after = {pk: s.event_id for pk, s in starts.items() if s is not None}
-    counts: dict[int, int] = {}
-    if after:  # the events each game has, to tell one committed late, below a kept replay's
-        q = select(col(Event.game_id), func.count()).where(col(Event.game_id).in_(list(after)))
-        counts = {pk: n for pk, n in session.execute(q.group_by(col(Event.game_id)))}
-    if logs:
-        _read_logs(session, logs, after)
-    for pk, (game, objectives) in reading.items():
-        book = rules_of(game).book
-        if pk not in logs:
-            whole_score = score_of(objectives, book.kit.bases, now[pk], [], conditions[pk], book.broken)
+    states = {pk: (inputs, state) for pk, inputs, state in session.execute(stored)}
+    for game in reading:
+        frame = frames[game.pk]
+        kept = states.get(game.pk)
+        if kept is not None and kept[0] == frame.digest:
+            replay = ScoreState.model_validate(kept[1]).replay(frame.start(), {})
         else:
-            log = logged(logs[pk], undone[pk])
-            start = starts[pk]
-            replay = None
-            if start is not None:
-                replay = score_replays.replayed(
-                    keys[pk], inputs[pk], start, counts.get(pk, 0), now[pk], log, undone[pk], None
-                )
-            if replay is None:  # none kept, or not good for these events: the whole log replayed
-                if start is not None:
-                    logs[pk] = []
-                    _read_logs(session, {pk: logs[pk]}, {})
-                    log = logged(logs[pk], undone[pk])
-                back = pieces_before(now[pk], log)[0]
-                fresh = replay_start(objectives, book.kit.bases, back, conditions[pk], book.broken)
-                replay = score_replays.replayed(
-                    keys[pk], inputs[pk], None, 0, now[pk], log, undone[pk], fresh
-                )
-            assert replay is not None  # (replayed from the start, it is)
-            whole_score = score_at(replay)
-        out[pk] = whole_score if whole else seen_by(whole_score, None)
+            replay = advanced(session, game, frame, store=False)
+        whole_score = score_at(replay)
+        out[game.pk] = whole_score if whole else seen_by(whole_score, None)
     return out
 
 
-def _read_logs(session: Session, logs: dict[int, list[LogRow]], after: Mapping[int, int]) -> None:
-    """Each game's events into `logs` (by game id), in order: from `after`'s event id where it names one."""
-    whole = [pk for pk in logs if pk not in after]
-    which = [and_(col(Event.game_id) == pk, col(Event.id) >= after[pk]) for pk in logs if pk in after]
-    if whole:
-        which.append(col(Event.game_id).in_(whole))
+# -- the stored score (app.data.score_state.StoredScore, issue 88) ------------------------------------------------
+EVERY = 500  # a point stored each 500 events: an undo replays at most these and those after the one undone
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What a game's replay is made with: its objectives (its secret ones too) and victory conditions, their
+    `digest` (a stored state made with others is not gone on from), and its rule set's bases and broken."""
+
+    game: Game
+    objectives: list[Objective]
+    conditions: list[Condition]
+    digest: str
+
+    def start(self) -> Replay:
+        """A replay of no unit and no event, of these objectives and conditions."""
+        book = rules_of(self.game).book
+        return replay_start(self.objectives, book.kit.bases, {}, self.conditions, book.broken)
+
+
+def _frames(session: Session, games: Sequence[Game]) -> dict[int, Frame]:
+    """Each game's Frame, their secret objectives read in one query."""
+    secret: dict[int, list[SecretObjective]] = {g.pk: [] for g in games}
+    for row in secret_objectives.rows(session, [g.pk for g in games]):
+        secret[row.game_id].append(row)
+    out: dict[int, Frame] = {}
+    for game in games:
+        objectives = objectives_of(game)
+        for row in secret[game.pk]:
+            feature = {"type": "FeatureCollection", "features": [row.feature]}
+            made = objectives_from_geojson(feature, game.table_width_cm, game.table_length_cm)
+            objectives += [replace(o, secret_to=row.side) for o in made]
+        # A condition names a public objective only (rules.core.scenario): its words are every seat's.
+        conditions = conditions_of(game, [o for o in objectives if o.secret_to is None])
+        made_with = [
+            game.ruleset,
+            game.table_width_cm,
+            game.table_length_cm,
+            game.board.get("table_objectives"),
+            game.board.get("victory_conditions"),
+            [[row.side, row.feature] for row in secret[game.pk]],
+        ]
+        digest = hashlib.sha256(json.dumps(made_with, sort_keys=True, default=str).encode()).hexdigest()
+        out[game.pk] = Frame(game, objectives, conditions, digest)
+    return out
+
+
+def advanced(session: Session, game: Game, frame: Frame, store: bool) -> Replay:
+    """The game's replay after its newest event, gone on from its newest stored point that no later undo has
+    made stale (an undo of an event at or before it: its state scored by an act that never happened), over the
+    events since, the units those events touch read as they stand now with the events' changes taken back; with
+    no such point, its whole log replayed over all its stands. With `store` (the act's unit of work) the replay is
+    written: a point every EVERY events and the newest, the stale ones deleted."""
+    points = session.execute(
+        select(col(StoredScore.event_id), col(StoredScore.periodic), col(StoredScore.inputs))
+        .where(col(StoredScore.game_id) == game.pk)
+        .order_by(col(StoredScore.event_id))
+    ).all()
+    good = [p.event_id for p in points if p.inputs == frame.digest]
+    at = good[-1] if good else None
+    rows = _events_after(session, game.pk, at)
+    while at is not None:
+        early = [r.reverses_id for r in rows if r.reverses_id is not None and r.reverses_id <= at]
+        if not early:
+            break
+        earlier = [e for e in good if e < min(early)]
+        at = earlier[-1] if earlier else None
+        rows = _events_after(session, game.pk, at)
+    log = logged(rows, {r.reverses_id for r in rows if r.reverses_id is not None})
+    if at is None:
+        now = _stands(session, game.pk, None)
+        back, added_at = pieces_before(now, log)
+        book = rules_of(game).book
+        replay = replay_start(frame.objectives, book.kit.bases, back, frame.conditions, book.broken)
+    else:
+        state = session.execute(
+            select(col(StoredScore.state)).where(
+                col(StoredScore.game_id) == game.pk, col(StoredScore.event_id) == at
+            )
+        ).scalar_one()
+        touched = {m.unit_id for ev in log for m in ev.moved} | {u for ev in log for u in ev.added}
+        back, added_at = pieces_before(_stands(session, game.pk, touched) if touched else [], log)
+        replay = ScoreState.model_validate(state).replay(frame.start(), back)
+    made: list[tuple[int, Replay]] = []
+    done = 0
+    while done < len(log):  # up to the next multiple of EVERY events (or the log's end), a point kept there
+        upto = min(len(log), done + EVERY - replay.events % EVERY)
+        replay = resumed(replay, log[done:upto], added_at[done:upto])
+        done = upto
+        if replay.events % EVERY == 0:
+            made.append((log[done - 1].id, replay))
+    if store:
+        _stored(session, game.pk, frame.digest, points, at, made, (log[-1].id if log else at or 0, replay))
+    return replay
+
+
+def _events_after(session: Session, game_id: int, after: int | None) -> list[Any]:
+    """The game's events after event `after` (None: all of them), in order, as the score reads them."""
     q = (
-        select(col(Event.game_id), col(Event.id), col(Event.turn), col(Event.kind))
-        .add_columns(col(Event.payload), col(Event.private), col(Event.reverses_id))
-        .where(or_(*which))
-        .order_by(col(Event.id))
+        select(col(Event.id), col(Event.turn), col(Event.kind), col(Event.payload))
+        .add_columns(col(Event.private), col(Event.reverses_id))
+        .where(col(Event.game_id) == game_id)
     )
-    for row in session.execute(q):
-        logs[row.game_id].append(row)
+    if after is not None:
+        q = q.where(col(Event.id) > after)
+    return list(session.execute(q.order_by(col(Event.id))))
 
 
-def _inputs(game: Game, objectives: Sequence[Objective], conditions: Sequence[Condition]) -> object:
-    """What a kept replay is good for: the rule set (its bases), the objectives (their shapes as bytes: a
-    shape's repr is cut short) and the victory conditions it was made with."""
-    return (
-        game.ruleset,
-        tuple(
-            (o.id, o.name, o.vp, o.scored, o.held_by, o.turns, o.consecutive, o.secret_to, o.geometry.wkb)
-            for o in objectives
-        ),
-        tuple(conditions),
+def _stands(session: Session, game_id: int, ids: set[int] | None) -> list[Piece]:
+    """The game's stands as the database holds them now (`ids`: those units only), their columns alone."""
+    q = (
+        select(col(Unit.id), col(Unit.side), col(Unit.base), col(Unit.x))
+        .add_columns(col(Unit.y), col(Unit.facing_deg), col(Unit.killed), col(Unit.off_table))
+        .where(col(Unit.game_id) == game_id, col(Unit.base).is_not(None))
     )
+    if ids is not None:
+        q = q.where(col(Unit.id).in_(sorted(ids)))
+    return [Piece(*row) for row in session.execute(q.order_by(col(Unit.id))) if row[2]]
+
+
+def _stored(
+    session: Session,
+    game_id: int,
+    digest: str,
+    points: Sequence[Any],
+    at: int | None,
+    made: list[tuple[int, Replay]],
+    head: tuple[int, Replay],
+) -> None:
+    """The points `made` and the newest (`head`) written after point `at`; every point after it, of other
+    objectives, or `at` itself where it was the newest, not one of every EVERY, deleted."""
+    stale = [
+        p.event_id
+        for p in points
+        if p.inputs != digest or at is None or p.event_id > at or (p.event_id == at and not p.periodic)
+    ]
+    rows = [(e, True, r) for e, r in made]
+    if not made or made[-1][0] != head[0]:
+        rows.append((head[0], False, head[1]))
+    rows = [r for r in rows if r[0] not in {p.event_id for p in points} - set(stale)]
+    if stale:
+        session.execute(
+            delete(StoredScore).where(
+                col(StoredScore.game_id) == game_id, col(StoredScore.event_id).in_(stale)
+            )
+        )
+    if rows:
+        values = [
+            {
+                "game_id": game_id,
+                "event_id": e,
+                "periodic": periodic,
+                "inputs": digest,
+                "state": ScoreState.of(r).model_dump(mode="json"),
+            }
+            for e, periodic, r in rows
+        ]
+        session.execute(insert(StoredScore), values)
+
+
+_ADVANCING = "score-games"  # session.info: the games whose events this transaction logged
+
+
+@sa_event.listens_for(Session, "after_flush")
+def _logged(session: Session, _: Any) -> None:
+    """The games of the events a flush wrote (every event logged through the session: events.record's)."""
+    games = {obj.game_id for obj in session.new if isinstance(obj, Event)}
+    if games:
+        session.info.setdefault(_ADVANCING, set()).update(games)
+
+
+@sa_event.listens_for(Session, "before_commit")
+def _advance(session: Session) -> None:
+    """Each game whose events the unit of work logged: its score advanced over them and stored, in the same
+    transaction (a game's events are written under its row lock, app.services.games.lock_game)."""
+    pks = session.info.pop(_ADVANCING, None)
+    if not pks:
+        return
+    games = [g for pk in sorted(pks) if (g := session.get(Game, pk)) is not None]
+    games = [g for g in games if not rules_of(g).book.score_kept]
+    for frame in _frames(session, games).values():
+        advanced(session, frame.game, frame, store=True)
+
+
+@sa_event.listens_for(Session, "after_rollback")
+def _rolled_back(session: Session) -> None:
+    session.info.pop(_ADVANCING, None)
 
 
 def score_answer(game: Game, score: Score, clock: Clock | None = None) -> GameScore:

@@ -313,14 +313,13 @@ class _Victory:
     names: dict[str, str]
     counts_stands: bool = False
 
-    def checked(self, tally: _Tally, pieces: Mapping[int, Piece], turn: int, event_id: int) -> None:
+    def checked(self, tally: _Tally, counted: Mapping[str, list[int]], turn: int, event_id: int) -> None:
         if not self.conditions or turn < 1:
             return
         lost: dict[str, tuple[int, int]] = {}
         if self.counts_stands:
             for s in SIDES:
-                mine = [p for p in pieces.values() if p.side == s and p.base]
-                lost[s] = (len(mine), sum(1 for p in mine if p.killed))
+                lost[s] = (counted[s][0], counted[s][1])
         # An objective taken is met by its holder settled, never by a contested one the referee has not called
         # (issue 89: "End the game: Attacker wins" beside the same objective read "contested").
         holders = {o.id: tally.holder(o) for o in tally.objectives if tally.settled(o)}
@@ -346,6 +345,9 @@ class Replay:
     turn: int = 0
     ended: bool = False
     events: int = 0  # the events replayed
+    # Each side's stands (units with a base) and those destroyed, as `pieces` stand: counted as they change, so
+    # a replay gone on from a stored one with only the units its events touch reads them (app.services.score).
+    counted: dict[str, list[int]] = field(default_factory=lambda: {s: [0, 0] for s in SIDES})
 
     def copy(self) -> Replay:
         """A replay that goes on from this one, this one left as it is (the objectives' shapes shared)."""
@@ -366,7 +368,15 @@ class Replay:
             met=list(t.met),
             scored=set(t.scored),
         )
-        return replace(self, pieces=dict(self.pieces), kept=self.kept.copy(), tally=tally)
+        counted = {s: list(c) for s, c in self.counted.items()}
+        return replace(self, pieces=dict(self.pieces), kept=self.kept.copy(), tally=tally, counted=counted)
+
+
+def _count(counted: dict[str, list[int]], p: Piece | None, n: int) -> None:
+    """A unit's part in its side's stands and losses (`Replay.counted`) added (`n` 1) or taken off (-1)."""
+    if p is not None and p.base and p.side in counted:
+        counted[p.side][0] += n
+        counted[p.side][1] += n if p.killed else 0
 
 
 def replay_start(
@@ -387,7 +397,10 @@ def replay_start(
         {o.id: o.name for o in objectives},
         any(c.kind == "side_broken" for c in conditions),
     )
-    return Replay(objectives, dict(start), kept, tally, victory, bases)
+    out = Replay(objectives, dict(start), kept, tally, victory, bases)
+    for piece in start.values():
+        _count(out.counted, piece, 1)
+    return out
 
 
 def resumed(state: Replay, log: Sequence[Logged], added_at: Sequence[Mapping[int, Piece]]) -> Replay:
@@ -424,15 +437,20 @@ def _replayed(state: Replay, log: Sequence[Logged], added_at: Sequence[Mapping[i
             break
         if ev.turn > turn:
             tally.turn_ended(turn)
-            victory.checked(tally, pieces, turn, ev.id)
+            victory.checked(tally, state.counted, turn, ev.id)
             turn = state.turn = ev.turn
         touched = [*added_at[i].values()]  # the units the event put, moved or took off, before and after
+        for uid, new in added_at[i].items():
+            _count(state.counted, pieces.get(uid), -1)
+            _count(state.counted, new, 1)
         pieces.update(added_at[i])
         for m in ev.moved:
             p = pieces.get(m.unit_id)
             if p is not None and m.field in PLACE_FIELDS:
                 pieces[m.unit_id] = replace(p, **{m.field: m.after})
                 touched += [p, pieces[m.unit_id]]
+                _count(state.counted, p, -1)
+                _count(state.counted, pieces[m.unit_id], 1)
         if touched and objectives:
             # Only an objective a touched stand's standing to changed can change hands.
             changed: set[str] = set()
@@ -461,7 +479,7 @@ def _replayed(state: Replay, log: Sequence[Logged], added_at: Sequence[Mapping[i
                 tally.turn_ended(turn)
             tally.game_ended()
             state.ended = True
-        victory.checked(tally, pieces, turn, ev.id)
+        victory.checked(tally, state.counted, turn, ev.id)
     return state
 
 
@@ -476,10 +494,7 @@ def score_at(state: Replay) -> Score:
             side = tally.holder(o)
             if o.scored == "game_end" and side in SIDES and (o.secret_to is None or o.id in tally.scored):
                 points[side] += o.vp
-    losses = dict.fromkeys(SIDES, 0)
-    for p in state.pieces.values():
-        if p.killed and p.base and p.side in losses:
-            losses[p.side] += 1
+    losses = {s: state.counted[s][1] for s in SIDES}
     return Score(
         points,
         losses,

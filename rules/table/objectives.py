@@ -407,6 +407,11 @@ class HeldTally:
                         now[i] = (s.side, bool(meets[k]), bool(meets[k] and firm[k]), True)
         return {oid for oid, st in zip(self._order, now, strict=True) if self.put(oid, stand_id, st)}
 
+    def standings(self) -> dict[str, dict[str, Standing]]:
+        """Each objective's stands that count, as `put` takes them: all a tally is (a stored score keeps them and
+        puts them in a new tally of the same objectives, app.services.score)."""
+        return {oid: dict(d) for oid, d in self._standings.items() if d}
+
     def _filled(self) -> None:
         if self._filling:
             self._filling = False

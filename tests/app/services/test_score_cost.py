@@ -64,7 +64,7 @@ def test_the_score_of_the_largest_table_after_a_long_log_is_read_again_within_a_
     session: Session,
 ) -> None:
     # The log has no cap: the first read replays it whole (2.6 s for these 6,000 moves); the next, after a move
-    # and after its undo, go on from the replay kept (app.services.score_replays). Before it: 2.6 s each.
+    # and after its undo, read the score stored with the act (app.services.score). Before it: 2.6 s each.
     rnd = random.Random(69)
 
     def anywhere() -> tuple[float, float]:

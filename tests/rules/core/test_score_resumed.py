@@ -1,7 +1,7 @@
 """The score's replay resumed from a kept state (rules.core.score `resumed`, issue 69): the kept replay of a log's
 first events, gone on over the rest, scores as the whole log's replay, undone acts, calls and the end included;
-the units it ends with are those `pieces_before` gives from the stands now (what app.services.score_replays
-checks before it goes on), and the kept replay is left as it was."""
+the units it ends with are those `pieces_before` gives from the stands now (what app.services.score goes on
+from a stored state with), and the kept replay is left as it was."""
 
 from __future__ import annotations
 

@@ -1,0 +1,128 @@
+"""The stored score (issue 88): its table (`StoredScore`, registered with app.data.models' tables) and the
+replay's state as its rows keep it (`ScoreState`), read into that model once as a row is read and written from it.
+
+A replay (rules.core.score.Replay) is the objectives' standings, the tally of points, holders, calls and turns,
+the victory conditions met and each side's stands and losses. The units' places are not kept: they are the
+units' rows now, with the log's later changes taken back (rules.core.score.pieces_before), so a replay gone on
+from a stored one reads only the units its events touch. The objectives and conditions are the game's (their
+digest beside the state): a state is put back into a replay made of the same ones (`replay`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+from sqlalchemy import JSON, Column, ForeignKey, Integer
+from sqlmodel import Field, SQLModel
+
+from rules.core.score import Piece, Replay, Taken
+from rules.core.victory import Met
+from rules.table.objectives import Holding, Standing
+
+
+class ScoreState(BaseModel):
+    """A replay's state after its last event, without its units' places (see the module)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    events: int  # the events replayed
+    turn: int
+    ended: bool
+    counted: dict[str, list[int]]  # each side's stands and those destroyed
+    standings: dict[str, dict[str, Standing]]  # rules.table.objectives.HeldTally's: by objective, by stand
+    holdings: dict[str, Holding]
+    points: dict[str, int]
+    calls: dict[str, tuple[str | None, Holding]]
+    lapsed: dict[str, str | None]
+    taken: dict[str, str]
+    first: dict[str, str]
+    first_turn: dict[str, int]
+    was: dict[str, str | None]
+    changes: list[Taken]
+    turns_scored: list[int]
+    counts: dict[str, dict[str, int]]
+    met: list[Met]
+    scored: list[str]
+
+    @classmethod
+    def of(cls, replay: Replay) -> ScoreState:
+        """The state `replay` has reached (left as it is)."""
+        t = replay.tally
+        return cls(
+            events=replay.events,
+            turn=replay.turn,
+            ended=replay.ended,
+            counted={s: list(c) for s, c in replay.counted.items()},
+            standings=replay.kept.standings(),
+            holdings=dict(t.holdings),
+            points=dict(t.points),
+            calls=dict(t.calls),
+            lapsed=dict(t.lapsed),
+            taken=dict(t.taken),
+            first=dict(t.first),
+            first_turn=dict(t.first_turn),
+            was=dict(t.was),
+            changes=list(t.changes),
+            turns_scored=list(t.turns_scored),
+            counts={oid: dict(c) for oid, c in t.counts.items()},
+            met=list(t.met),
+            scored=sorted(t.scored),
+        )
+
+    def replay(self, start: Replay, pieces: dict[int, Piece]) -> Replay:
+        """The replay this state is, put into `start` (a fresh one of the same objectives and conditions, with no
+        unit: rules.core.score.replay_start, left as it is) with `pieces`, the units as they stood after its last
+        event that the events to come touch."""
+        fresh = start.copy()
+        kept = fresh.kept
+        for oid, stands in self.standings.items():
+            for stand_id, standing in stands.items():
+                kept.put(oid, stand_id, standing)
+        tally = replace(
+            fresh.tally,
+            holdings=dict(self.holdings),
+            points=dict(self.points),
+            calls=dict(self.calls),
+            lapsed=dict(self.lapsed),
+            taken=dict(self.taken),
+            first=dict(self.first),
+            first_turn=dict(self.first_turn),
+            was=dict(self.was),
+            changes=list(self.changes),
+            turns_scored=list(self.turns_scored),
+            counts={oid: dict(c) for oid, c in self.counts.items()},
+            met=list(self.met),
+            scored=set(self.scored),
+        )
+        counted = {s: list(c) for s, c in self.counted.items()}
+        return replace(
+            fresh,
+            pieces=pieces,
+            kept=kept,
+            tally=tally,
+            turn=self.turn,
+            ended=self.ended,
+            events=self.events,
+            counted=counted,
+        )
+
+
+class StoredScore(SQLModel, table=True):
+    """A game's score as its log stands after its event `event_id` (app.services.score): the replay's `state`
+    (a ScoreState), advanced in the unit of work of every act that logs an event, so a read is its newest row.
+    One every so many events stays (`periodic`): an undo goes on from the newest before the event it takes
+    back. `inputs`: the digest of the objectives and victory conditions it was replayed with (another digest:
+    replayed again). No row: the game's score is replayed from its log (a game made before, or in a round's one
+    statement) until an act stores it."""
+
+    __tablename__ = "stored_score"
+
+    game_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+        )
+    )
+    event_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    periodic: bool = False
+    inputs: str = Field(max_length=64)
+    state: dict[str, JsonValue] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))

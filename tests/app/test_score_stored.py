@@ -1,0 +1,229 @@
+"""The stored score (app.services.score, issue 88): advanced in the unit of work of every act that logs an event,
+so a read is a row. After any acts and undos it is the whole log's replay (rules.core.score.score_of, what
+every read did before), on each backend; and a read after an act costs the same at 100 events as at 5,000."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import event, func, insert
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from app.data.models import Event, Game, Unit
+from app.data.score_state import StoredScore
+from app.services import score
+from app.services.markers import rules_of
+from rules.core.score import Piece, Score, score_of
+from tests.app.games.conftest import Game as Seats
+from tests.app.games.conftest import new_game, start_game
+
+
+def _square(oid: str, name: str, x: float, y: float, **props: Any) -> dict[str, Any]:
+    ring = [[x - 3, y - 3], [x + 3, y - 3], [x + 3, y + 3], [x - 3, y + 3], [x - 3, y - 3]]
+    return {
+        "type": "Feature",
+        "id": oid,
+        "geometry": {"type": "Polygon", "coordinates": [ring]},
+        "properties": {"name": name, "vp": 1, **props},
+    }
+
+
+# Every way an objective scores, each a 6 cm square on Mons' table.
+OBJECTIVES: dict[str, Any] = {
+    "type": "FeatureCollection",
+    "features": [
+        _square("bridge-1", "Bridge 1", 40, 120, scored="each_turn"),
+        _square("bridge-2", "Bridge 2", 80, 120, scored="first_taken", vp=2),
+        _square("ford", "The ford", 60, 120, scored="held_turns", turns=2, consecutive=True),
+        _square("farm", "The farm", 40, 60, scored="game_end"),
+    ],
+}
+# Where a stand is sent: onto an objective, onto an edge (contested) or away.
+PLACES = [
+    (40.0, 120.0),
+    (80.0, 120.0),
+    (60.0, 120.0),
+    (40.0, 60.0),
+    (40.0, 123.5),
+    (80.0, 116.5),
+    (10.0, 10.0),
+]
+
+
+def engine_of(client: TestClient) -> Engine:
+    engine: Engine = client.app.state.engine  # type: ignore[attr-defined]
+    return engine
+
+
+def whole_log_replayed(session: Session, game: Game) -> Score:
+    """The score as every read worked it out before issue 88: the whole log replayed over the stands now."""
+    objectives = score.objectives_of(game)
+    book = rules_of(game).book
+    conditions = score.conditions_of(game, objectives)
+    rows = session.execute(
+        select(col(Event.id), col(Event.turn), col(Event.kind), col(Event.payload))
+        .add_columns(col(Event.private), col(Event.reverses_id))
+        .where(col(Event.game_id) == game.pk)
+        .order_by(col(Event.id))
+    ).all()
+    undone = {r.reverses_id for r in rows if r.reverses_id is not None}
+    stands = session.execute(
+        select(col(Unit.id), col(Unit.side), col(Unit.base), col(Unit.x))
+        .add_columns(col(Unit.y), col(Unit.facing_deg), col(Unit.killed), col(Unit.off_table))
+        .where(col(Unit.game_id) == game.pk, col(Unit.base).is_not(None))
+        .order_by(col(Unit.id))
+    ).all()
+    now = [Piece(*s) for s in stands if s[2]]
+    return score_of(objectives, book.kit.bases, now, score.logged(rows, undone), conditions, book.broken)
+
+
+def stored_at(session: Session, game_id: int) -> int | None:
+    """The event the game's newest stored score is of (None: none stored)."""
+    q = select(func.max(col(StoredScore.event_id))).where(col(StoredScore.game_id) == game_id)
+    return session.execute(q).scalar_one()
+
+
+def four_stands(client: TestClient, g: Seats) -> list[int]:
+    units = client.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    stands = [u for u in units if u["base"] == "infantry-platoon" and u["x"] is not None]
+    return [
+        u["id"] for side in ("attacker", "defender") for u in [s for s in stands if s["side"] == side][:2]
+    ]
+
+
+ACTS = st.lists(
+    st.one_of(
+        st.tuples(st.just("move"), st.integers(0, 3), st.integers(0, len(PLACES) - 1)),
+        st.tuples(st.just("undo"), st.integers(0, 3), st.just(0)),
+        st.tuples(
+            st.just("advance"), st.integers(1, 7), st.just(0)
+        ),  # steps on: a turn ends, its objectives score
+        st.tuples(st.just("call"), st.integers(0, 3), st.integers(0, 2)),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@pytest.mark.long
+@pytest.mark.storage
+@settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(acts=ACTS)
+def test_the_stored_score_is_the_whole_log_s_replay_after_any_acts_and_undos(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, acts: list[tuple[str, int, int]]
+) -> None:
+    monkeypatch.setattr(score, "EVERY", 3)  # a point kept every 3 events: an undo goes on from one before it
+    g = new_game(client)
+    version = client.get(f"/api/v1/games/{g.id}", headers=g.referee).json()["version"]
+    edit = {"version": version, "table_objectives": OBJECTIVES}
+    assert client.patch(f"/api/v1/games/{g.id}", headers=g.referee, json=edit).status_code == 200
+    start_game(client, g)
+    stands = four_stands(client, g)
+    moves: list[int] = []
+    for kind, a, b in acts:
+        if kind == "move":
+            x, y = PLACES[b]
+            body = {"x": x, "y": y, "facing_deg": 90.0, "override": True}
+            r = client.post(f"/api/v1/games/{g.id}/units/{stands[a]}/move", headers=g.referee, json=body)
+            assert r.status_code in (200, 409), r.text  # 409: the game is over
+            moves += [r.json()["event_id"]] if r.status_code == 200 else []
+        elif kind == "undo" and moves:
+            undone = moves[-1 - a % len(moves)]
+            r = client.post(f"/api/v1/games/{g.id}/events/{undone}/undo", headers=g.referee)
+            assert r.status_code in (200, 201, 409), r.text  # a stand moved since: not taken back
+        elif kind == "advance":
+            for _ in range(a):
+                turn = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()
+                body = {"version": turn["version"]}
+                r = client.post(f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json=body)
+                assert r.status_code in (200, 409), r.text
+        elif kind == "call":
+            call = {
+                "objective_id": OBJECTIVES["features"][a]["id"],
+                "side": ["attacker", "defender", None][b],
+            }
+            r = client.post(f"/api/v1/games/{g.id}/score/calls", headers=g.referee, json=call)
+            assert r.status_code in (200, 201, 409), r.text
+    with Session(engine_of(client)) as session:
+        game = session.get(Game, g.id)
+        assert game is not None
+        newest = session.execute(
+            select(func.max(col(Event.id))).where(col(Event.game_id) == g.id)
+        ).scalar_one()
+        assert stored_at(session, g.id) == newest  # stored with the last act, not worked out by the read
+        assert score.game_score(session, game, "referee") == whole_log_replayed(session, game)
+
+
+@contextmanager
+def statements(engine: Engine) -> Iterator[list[str]]:
+    """The SQL statements run on `engine` meanwhile."""
+    ran: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        ran.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield ran
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def read_after_an_act(client: TestClient, events: int) -> tuple[list[str], list[str]]:
+    """A game of `events` events, then an act and a read of its score (app.services.score.game_score, as every
+    route and panel reads it): the statements of each."""
+    g = new_game(client)
+    start_game(client, g)
+    stand = four_stands(client, g)[0]
+    unit = client.get(f"/api/v1/games/{g.id}/units/{stand}", headers=g.referee).json()
+    x, y = unit["x"], unit["y"]
+    engine = engine_of(client)
+    with Session(engine) as session:
+        # The log grown by moves leaving the stand where it is (written in bulk: one by one took minutes).
+        change = {"unit": stand, "field": "x", "before": x, "after": x}
+        row = {
+            "game_id": g.id,
+            "turn": 1,
+            "kind": "unit-moved",
+            "actor": "referee",
+            "payload": {"changes": [change]},
+        }
+        session.execute(insert(Event), [row] * (events - logged(session, g.id) - 2))
+        session.commit()
+    acts = []
+    for to in (x + 1.0, x):  # the first act stores the score (its log replayed once); the second is measured
+        body = {"x": to, "y": y, "facing_deg": 90.0, "override": True}
+        with statements(engine) as acted:
+            r = client.post(f"/api/v1/games/{g.id}/units/{stand}/move", headers=g.referee, json=body)
+        assert r.status_code == 200, r.text
+        acts.append(acted)
+    with Session(engine) as session, statements(engine) as read:
+        game = session.get(Game, g.id)
+        assert game is not None
+        score.game_score(session, game, "referee")
+    with Session(engine) as session:
+        assert logged(session, g.id) == events
+    return acts[1], read
+
+
+def logged(session: Session, game_id: int) -> int:
+    return session.execute(
+        select(func.count(col(Event.id))).where(col(Event.game_id) == game_id)
+    ).scalar_one()
+
+
+def test_a_score_read_after_an_act_costs_the_same_at_100_events_as_at_5000(sqlite_client: TestClient) -> None:
+    act_100, read_100 = read_after_an_act(sqlite_client, 100)
+    act_5000, read_5000 = read_after_an_act(sqlite_client, 5000)
+    assert len(act_5000) == len(act_100) and len(read_5000) == len(read_100)
+    # The read replays nothing: of the log it reads only the newest event's id (is the stored score its?).
+    of_the_log = [s for s in read_5000 if re.search(r"\b(from|join)\s+\"?event\b(?!_)", s, re.I)]
+    assert all("max(event.id)" in s.lower().replace('"', "") for s in of_the_log), of_the_log
