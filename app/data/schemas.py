@@ -147,6 +147,10 @@ class CountIn(BaseModel):
         default=False,
         description="Where a bonus lifts one die short of the number (the count's `lift`): whether one was.",
     )
+    again: DiceCounted | None = Field(
+        default=None,
+        description="Where the dice reaching the number are rolled again (the count's `again`): how many reached it again.",
+    )
 
 
 DiceBy = Literal["players", "firestep"]

@@ -279,12 +279,14 @@ class EffectOut(BaseModel):
 
 class CountedOut(BaseModel):
     """A roll whose rule counts its dice reaching a number: how many dice, and the number; where a bonus lifts
-    one die short of it, the lowest face it lifts (`lift`, 0: no bonus) and whether only the first die's."""
+    one die short of it, the lowest face it lifts (`lift`, 0: no bonus) and whether only the first die's; whether
+    the dice reaching it are rolled again (`again`)."""
 
     dice: int
     reach: int
     lift: int = 0
     first_only: bool = False
+    again: bool = False
 
 
 class AskedOut(BaseModel):

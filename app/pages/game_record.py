@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.pages.stand_play import counted_lift
+from app.pages.stand_count import counted_more
 from app.pages.templates import humanise
 from app.services import clock as clock_service
 from app.services.events import ROLL_KINDS
@@ -208,7 +208,7 @@ class Record:
             )
             rolled = ", ".join(str(d) for d in dice)
             if n := res.get("count"):  # entered as a count (issue 69): its dice only stand for it
-                rolled = f"{n['reached']} of {n['dice']} dice reaching {n['reach']}+{counted_lift(n)}"
+                rolled = f"{n['reached']} of {n['dice']} dice reaching {n['reach']}+{counted_more(n)}"
             # Whose dice, either way (issues 69 and 89): firestep's, or the players' own, entered.
             who = _WHO[bool(res.get("rolled_by_server"))]
             roll = f"{resolver}: {who} {rolled}" if dice else resolver

@@ -21,7 +21,8 @@ from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import game_page
 from app.pages.stand_acts import StandActs, stand_acts
-from app.pages.stand_play import also_lines, counted_lift, rolled_words
+from app.pages.stand_count import counted_more
+from app.pages.stand_play import also_lines, rolled_words
 from app.pages.templates import humanise
 from app.services import events as events_service
 from app.services import unit_names
@@ -81,7 +82,7 @@ def stand_done(
     target = payload.get("target_id")
     dice, whom = rolled_words(res.get("dice") or [], res.get("also") or [], short.get(target or 0, ""))
     if n := res.get("count"):  # entered as a count: its dice stand for it, the count is what was rolled
-        dice = f"{n['reached']} of {n['dice']} dice reaching {n['reach']}+{counted_lift(n)}"
+        dice = f"{n['reached']} of {n['dice']} dice reaching {n['reach']}+{counted_more(n)}"
     rolled = "firestep rolled" if res.get("rolled_by_server") else "rolled"  # whose dice, as the log keeps it
     return StandDone(
         ev.pk,

@@ -35,6 +35,7 @@ class PlayState:
     dice: tuple[int, ...] = ()
     reached: int | None = None
     lifted: bool | None = None  # where a bonus lifts a die short of the count's number: whether it lifted one
+    again: int | None = None  # where the dice reaching it are rolled again: how many reached it again
 
     def url(self) -> str:
         """The card's part for this state (GET .../play/{resolver}, nothing written)."""
@@ -49,6 +50,8 @@ class PlayState:
             q.append(("reached", self.reached))
         if self.lifted is not None:
             q.append(("lifted", int(self.lifted)))
+        if self.again is not None:
+            q.append(("again", self.again))
         return f"/games/{self.game_id}/map/units/{self.stand}/play/{self.resolver}?{urlencode(q)}"
 
     def ask(self, **changed: object) -> Tap:
@@ -74,8 +77,9 @@ class PlayState:
             "apply": True,
         }
         if count is not None and self.reached is not None:
-            lifted = {"lifted": True} if self.lifted else {}
-            body["count"] = {"dice": count, "reached": self.reached, **lifted}
+            more: dict[str, object] = {"lifted": True} if self.lifted else {}
+            more |= {"again": self.again} if self.again is not None else {}
+            body["count"] = {"dice": count, "reached": self.reached, **more}
         elif dice is not None:
             body["dice"] = list(dice)
         return json.dumps(body)

@@ -25,6 +25,15 @@ from app.pages.game_lookup import reading_refused
 from app.pages.resolving import with_reading
 from app.pages.seats import game_page
 from app.pages.stand_acts import field_lines
+from app.pages.stand_count import (
+    CountView,
+    again_forced,
+    again_taps,
+    count_certain,
+    count_taps,
+    lift_taps,
+    lifted_forced,
+)
 from app.pages.stand_next import PlayState, Tap
 from app.pages.templates import humanise
 from app.services import resolve as resolve_service
@@ -33,13 +42,13 @@ from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.units import find_unit, list_units
 from rules.core.consequences import odds_words
-from rules.core.dice import Count, Threshold
+from rules.core.dice import Count
 from rules.core.errors import RulesError
 from rules.core.readings import reading_label, readings_deciding
 from rules.core.records import StandAct
 from rules.registry import get_ruleset
 
-__all__ = ["AskedCard", "also_lines", "counted_lift", "rolled_words", "stand_play", "stand_play_page"]
+__all__ = ["AskedCard", "also_lines", "rolled_words", "stand_play", "stand_play_page"]
 
 router = Router()
 
@@ -52,35 +61,6 @@ class DiceRowView:
     label: str
     pressed: int
     taps: tuple[Tap, ...] = ()
-
-
-@dataclass(frozen=True)
-class CountView:
-    """A roll whose rule counts the dice reaching a number, entered as that count: its `dice`, the number
-    (`reach`), and how many reached it as tapped (`pressed`, None: not yet); where a bonus lifts a die short of
-    it (issue 89: a 2mm heavy weapon's (+#)), the question whether one was (`lift`, the lowest face it lifts;
-    `first_only`: the marked die's alone), its No and Yes (`lift_taps`, asked while the dice leave it open) and
-    the answer tapped (`lifted`)."""
-
-    dice: int
-    reach: int
-    pressed: int | None = None
-    certain: bool = False  # every die reaches the number (or none can): nothing to ask, the Apply records it
-    taps: tuple[Tap, ...] = ()  # each count's: the card with it, or (no target) the roll recorded with it
-    lift: int = 0
-    first_only: bool = False
-    lift_taps: tuple[Tap, ...] = ()
-    lifted: bool | None = None
-
-    @property
-    def lift_question(self) -> str:
-        """The bonus's question in the table's words: "Did one of the other dice show 3? The bonus lifts one to 4"."""
-        low, high = max(1, self.lift), min(6, self.reach - 1)
-        faces = str(low) if low == high else f"{low} to {high}"
-        if self.first_only:
-            return f"Did the marked die show {faces}? Its bonus lifts it to {self.reach}."
-        dice = "one of the other dice" if self.pressed else "one of the dice"
-        return f"Did {dice} show {faces}? The bonus lifts one to {self.reach}."
 
 
 @dataclass(frozen=True)
@@ -179,12 +159,6 @@ def rolled_words(dice: Sequence[int], also: Sequence[object], target: str) -> tu
     return " and ".join(str(d) for d in first), f" for {target}" if also and target else ""
 
 
-def counted_lift(count: Mapping[str, Any]) -> str:
-    """What a roll entered as its count adds where a bonus lifts a die short of its number (issue 89), as its
-    line says it after "2 of 3 dice reaching 4+": ", another lifted to it by the bonus", else nothing."""
-    return ", another lifted to it by the bonus" if count.get("lifted") else ""
-
-
 def _number(v: object) -> str:
     """A range as the tape's field shows it (30.0 -> "30", as the browser writes a number)."""
     return f"{v:g}" if isinstance(v, float) else str(v)
@@ -278,13 +252,17 @@ def stand_play(
     reached: int | None = None,
     pick: int | None = None,
     lifted: bool | None = None,
+    again: int | None = None,
 ) -> AskedCard:
     """The card of stand `stand_id` playing its roll `roll` (resolver, the card's words for it), as `viewer`
     asks the table for it with what the player gave (the order its hits fall in, a range by the tape) and the
     dice tapped (0: not yet), or where the rule counts them, how many `reached` its number (and where a bonus
-    lifts a die short of it, whether one was `lifted`); `pick`: a stand tapped on the map, its target (and,
+    lifts a die short of it, whether one was `lifted`; where those reaching it are rolled again, how many reached
+    it `again`); `pick`: a stand tapped on the map, its target (and,
     where its hits' order is given, its next hit)."""
-    card, state = _asked(session, game, viewer, stand_id, roll, target, given, dice, (reached, lifted), pick)
+    card, state = _asked(
+        session, game, viewer, stand_id, roll, target, given, dice, (reached, lifted, again), pick
+    )
     return replace(card, **state.links())  # type: ignore[arg-type]
 
 
@@ -297,12 +275,12 @@ def _asked(
     target: int | None,
     given: tuple[Sequence[int], float | None],
     dice: Sequence[int],
-    count_given: tuple[int | None, bool | None],
+    count_given: tuple[int | None, bool | None, int | None],
     pick: int | None,
 ) -> tuple[AskedCard, PlayState]:
     resolver, label = roll
     order, range_cm = given
-    reached, lifted = count_given
+    reached, lifted, again = count_given
     if any(not 0 <= d <= 6 for d in dice):
         raise RulesError("die", "tap each die 1 to 6, or 0 while it is not tapped yet")
     if any(not 1 <= i <= INT32_MAX for i in order):
@@ -318,7 +296,7 @@ def _asked(
     other = "players" if by == "firestep" else "firestep"
     choice = DiceChoice(by, f"/api/v1/games/{game.pk}/sides/{stand.side}/dice", json.dumps({"dice": other}))
     if by == "firestep":  # the app rolls this side's dice: none to enter
-        dice, reached, lifted = (), None, None
+        dice, reached, lifted, again = (), None, None, None
     card = rules_of(game).stand_card(snapshot_of(session, game, units), stand_id)
     act = next(
         (a for a in card if isinstance(a, StandAct) and a.resolver == resolver and a.label == label), None
@@ -359,15 +337,18 @@ def _asked(
     resolution = asked.get("resolution") or {}
     count = len(resolution["dice"]) if resolution else act.dice
     counted = asked.get("counted")
-    certain = _certain(counted) if counted and by == "players" else None
+    certain = count_certain(counted) if counted and by == "players" else None
     if certain is not None:  # the newcomer pass: "Odds: 3 hits certain", and still a count to tap
         reached = certain
     lifting: tuple[Tap, ...] = ()
+    rerolled: tuple[Tap, ...] = ()
     if counted and reached is not None:
-        lifted = _lifted(counted, reached, lifted)
-        state = replace(state, dice=(), reached=reached, lifted=lifted)
-        lifting = _lift_taps(state, act.target, count) if _lifted(counted, reached, None) is None else ()
-        if lifted is not None:  # the count whole: its answer and Apply
+        lifted, again = lifted_forced(counted, reached, lifted), again_forced(counted, reached, again)
+        state = replace(state, dice=(), reached=reached, lifted=lifted, again=again)
+        lifting = lift_taps(state, act.target, count) if lifted_forced(counted, reached, None) is None else ()
+        asks_again = again_forced(counted, reached, None) is None and counted.get("again")
+        rerolled = again_taps(state, act.target, counted["dice"]) if asks_again else ()
+        if lifted is not None and (again is not None or not counted.get("again")):  # the count whole
             c = _counted(
                 session,
                 game,
@@ -376,14 +357,16 @@ def _asked(
                 act,
                 target,
                 fields,
-                Count(counted["dice"], reached, lifted),
+                Count(counted["dice"], reached, lifted, again),
                 counted,
             )
-            taps = _count_taps(state, act.target, c.count, counted)
-            by_count = replace(c.counted, taps=taps, lift_taps=lifting) if c.counted else None
+            taps = count_taps(state, act.target, c.count, counted)
+            by_count = (
+                replace(c.counted, taps=taps, lift_taps=lifting, again_taps=rerolled) if c.counted else None
+            )
             return replace(c, dice=choice, apply=state.body(count=c.count), counted=by_count), state
     tapped = [*dice[:count], *([0] * max(0, count - len(dice)))][:count]
-    state = replace(state, dice=() if lifting else tuple(tapped))
+    state = replace(state, dice=() if lifting or rerolled else tuple(tapped))
 
     def row(d: int) -> DiceRowView:  # each face's tap: the card with it, or a roll of no target recorded
         taps = [tuple(n if i == d else t for i, t in enumerate(tapped)) for n in range(1, 7)]
@@ -399,12 +382,13 @@ def _asked(
         "counted": CountView(
             counted["dice"],
             counted["reach"],
-            reached if lifting else None,
+            reached if lifting or rerolled else None,
             certain is not None,
-            _count_taps(state, act.target, count, counted),
+            count_taps(state, act.target, count, counted),
             counted.get("lift", 0),
             bool(counted.get("first_only")),
             lifting,
+            again_taps=rerolled,
         )
         if counted and by == "players"
         else None,
@@ -444,54 +428,6 @@ def _asked(
     return AskedCard(stand_id, title, count, **out), state  # type: ignore[arg-type]
 
 
-def _count_taps(state: PlayState, targeted: bool, count: int, counted: Mapping[str, Any]) -> tuple[Tap, ...]:
-    """Each count a roll's dice may show, tapped: the card with it, or where the roll takes no target and the
-    count is whole (no bonus's question left open), the roll of `count` dice recorded as that count."""
-    taps: list[Tap] = []
-    for k in range(counted["dice"] + 1):
-        lifted = _lifted(counted, k, None)
-        whole = not targeted and lifted is not None
-        taps.append(
-            ("apply", replace(state, reached=k, lifted=lifted).body(count=count))
-            if whole
-            else state.ask(reached=k, lifted=None, dice=())
-        )
-    return tuple(taps)
-
-
-def _lift_taps(state: PlayState, targeted: bool, count: int) -> tuple[Tap, ...]:
-    """The bonus's No and Yes: the card with it, or where the roll takes no target, the roll recorded."""
-    return tuple(
-        ("apply", replace(state, lifted=b).body(count=count))
-        if not targeted
-        else state.ask(lifted=b, dice=())
-        for b in (False, True)
-    )
-
-
-def _lifted(counted: Mapping[str, Any], reached: int, given: bool | None) -> bool | None:
-    """Whether a bonus lifted a die short of the count's number, where the dice leave no choice (no bonus, every
-    die reached, or no face short of it escapes the bonus), else as `given` (None: still to ask)."""
-    t = Threshold(
-        counted["dice"],
-        counted["reach"],
-        lift=counted.get("lift", 0),
-        first_only=bool(counted.get("first_only")),
-    )
-    if not t.faces_lifted or reached >= t.dice:
-        return False
-    if max(1, t.lift) == 1 and (not t.first_only or reached == 0):  # every face short of it is lifted
-        return True
-    return given
-
-
-def _certain(counted: Mapping[str, int]) -> int | None:
-    """The count a roll's dice cannot miss: all of them where every face reaches the number, none where no face
-    can; None where the count is the dice's to tell."""
-    t = Threshold(counted["dice"], counted["reach"])
-    return t.dice if t.faces_reaching == t.sides else 0 if t.faces_reaching == 0 else None
-
-
 def _counted(
     session: Session,
     game: Game,
@@ -513,13 +449,15 @@ def _counted(
     res = a.get("resolution") or {}
     odds = odds_words((res.get("count") or {}).get("odds") or "0")
     lift = "" if not counted.get("lift") else " and one lifted" if count.lifted else " and none lifted"
+    lift += "" if count.again is None else f" and {count.again} again"
     return AskedCard(
         card[0],
         card[1],
         n,
         answered=True,
         outcome_key=str(res.get("outcome_key") or ""),
-        outcome=f"{reached} of {n} dice reached {reach}+{', another lifted to it' if count.lifted else ''} "
+        outcome=f"{reached} of {n} dice reached {reach}+{', another lifted to it' if count.lifted else ''}"
+        f"{f', {count.again} of them again' if count.again is not None else ''} "
         f"(the chance of exactly {reached}{lift}: {odds}): {a.get('outcome_words')}.",
         also=also_lines(res, {i: n[1] for i, n in unit_names.names(list_units(session, game.pk)).items()}),
         said=tuple(a.get("said") or ()),
@@ -528,10 +466,11 @@ def _counted(
             n,
             reach,
             reached,
-            _certain(counted) is not None,
+            count_certain(counted) is not None,
             lift=counted.get("lift", 0),
             first_only=bool(counted.get("first_only")),
             lifted=count.lifted,
+            again=count.again,
         ),
         why=act.why,
         filled=field_lines(game, a.get("filled") or []),
@@ -555,6 +494,7 @@ def stand_play_page(
     reached: Annotated[int | None, Query(ge=0, le=64)] = None,
     pick: Annotated[int | None, Query(ge=1, le=INT32_MAX)] = None,
     lifted: Annotated[bool | None, Query()] = None,
+    again: Annotated[int | None, Query(ge=0, le=64)] = None,
 ) -> Response:
     """The card of a stand playing its roll `resolver` (`act`: the card's words for it) for this seat."""
     return game_page(
@@ -576,5 +516,6 @@ def stand_play_page(
             reached,
             pick,
             lifted,
+            again,
         ).context(),
     )

@@ -510,7 +510,9 @@ def resolve(
             resolver=resolver,
             fields=body.fields,
             dice=body.dice,
-            count=Count(body.count.dice, body.count.reached, body.count.lifted) if body.count else None,
+            count=Count(body.count.dice, body.count.reached, body.count.lifted, body.count.again)
+            if body.count
+            else None,
             unit_id=body.unit_id,
             target_id=body.target_id,
             apply=body.apply,
@@ -546,7 +548,9 @@ def ask(
             body.dice,
             body.unit_id,
             body.target_id,
-            Count(body.count.dice, body.count.reached, body.count.lifted) if body.count else None,
+            Count(body.count.dice, body.count.reached, body.count.lifted, body.count.again)
+            if body.count
+            else None,
         )
     )
 

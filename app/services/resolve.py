@@ -201,12 +201,14 @@ def ask(
         # A question is answered whenever it is asked; what /resolve would refuse now is said beside it.
         "refused": _refused_dict(refused[0]) if refused else None,
         # Where the rule counts the dice reaching a number, the table may give the count in their stead.
-        # Where a bonus lifts a die short of the number (issue 89): the lowest face it lifts, and on which die.
+        # Where a bonus lifts a die short of the number (issue 89): the lowest face it lifts, and on which die;
+        # whether the dice reaching it are rolled again.
         "counted": {
             "dice": threshold.dice,
             "reach": threshold.reach,
             "lift": threshold.lift,
             "first_only": threshold.first_only,
+            "again": threshold.again,
         }
         if threshold
         else None,

@@ -65,13 +65,15 @@ class Threshold:
     """A roll whose rule counts the dice reaching a number rather than reading each face (a resolver declares
     it, `Resolver.counted`): `dice` dice of `sides` sides, each counting when it shows `reach` or more. A bonus
     added to one die (`lift`: the lowest face it lifts to `reach`, 0 where there is none) counts one more when
-    a die short of `reach` shows `lift` or more: any die, or with `first_only` the first (marked) die alone."""
+    a die short of `reach` shows `lift` or more: any die, or with `first_only` the first (marked) die alone.
+    With `again`, the dice reaching it are rolled again and only those reaching it again count."""
 
     dice: int
     reach: int
     sides: int = 6
     lift: int = 0
     first_only: bool = False
+    again: bool = False
 
     @property
     def faces_reaching(self) -> int:
@@ -88,20 +90,30 @@ class Threshold:
 @dataclass(frozen=True)
 class Count:
     """Dice entered as the table counted them: how many were rolled and how many reached the roll's number, and
-    where a bonus lifts one die, whether a die short of it was lifted (`Threshold.lift`)."""
+    where a bonus lifts one die, whether a die short of it was lifted (`Threshold.lift`); where the dice reaching
+    it are rolled again, how many of them reached it `again` (`Threshold.again`)."""
 
     dice: int
     reached: int
     lifted: bool = False
+    again: int | None = None
 
 
-def count_odds(threshold: Threshold, reached: int, lifted: bool = False) -> Fraction:
+def count_odds(
+    threshold: Threshold, reached: int, lifted: bool = False, again: int | None = None
+) -> Fraction:
     """The exact chance of the count: exactly `reached` of the threshold's dice reach it (binomial), and where a
-    bonus lifts a die, `lifted` as the count says (a die short of it lifted, any or the first alone)."""
+    bonus lifts a die, `lifted` as the count says (a die short of it lifted, any or the first alone); where the
+    dice reaching it are rolled again, exactly `again` of them reach it again."""
     n, s = threshold.dice, threshold.sides
     p, b = Fraction(threshold.faces_reaching, s), Fraction(threshold.faces_lifted, s)
     if not 0 <= reached <= n:
         return Fraction(0)
+    if threshold.again:  # no bonus with it (a resolver counting a re-roll declares none)
+        if again is None or not 0 <= again <= reached or lifted:
+            return Fraction(0)
+        first = comb(n, reached) * p**reached * (1 - p) ** (n - reached)
+        return first * comb(reached, again) * p**again * (1 - p) ** (reached - again)
     if not threshold.lift:
         return Fraction(0) if lifted else comb(n, reached) * p**reached * (1 - p) ** (n - reached)
     plain = 1 - p - b  # a face short of the number the bonus does not lift

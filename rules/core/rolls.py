@@ -272,10 +272,14 @@ def work_out(rolls: RollHook, terms: RollTerms, ruleset: RuleSet, snapshot: Snap
             raise RulesError("count", "give the dice's faces or their count, not both")
         faces, threshold = ruleset.counted(roll.resolver, req, roll.count)
         req = _request(request_model, {**body, "dice": list(faces)})
-        odds = count_odds(threshold, roll.count.reached, roll.count.lifted)
+        odds = count_odds(threshold, roll.count.reached, roll.count.lifted, roll.count.again)
         # The dice the answer keeps are faces standing for the count; `count` says they were counted (where a
-        # bonus lifts a die: whether one was, and the lowest face it lifts).
-        lifts = {"lifted": roll.count.lifted, "lift": threshold.lift} if threshold.lift else {}
+        # bonus lifts a die: whether one was, and the lowest face it lifts; where they are rolled again: how
+        # many reached it again).
+        lifts: dict[str, Any] = (
+            {"lifted": roll.count.lifted, "lift": threshold.lift} if threshold.lift else {}
+        )
+        lifts |= {"again": roll.count.again} if threshold.again else {}
         counted = {
             "count": {
                 "dice": roll.count.dice,

@@ -628,6 +628,19 @@ def faces_of_count(threshold: Threshold, count: Count) -> tuple[int, ...]:
     hit = max(1, threshold.reach)
     miss = min(threshold.sides, threshold.reach - 1)
     short = count.dice - count.reached
+    if threshold.again:  # the first roll's faces, then the re-rolls' (the dice not re-rolled read as 1s)
+        if count.again is None:
+            raise RulesError(
+                "count.again", "the dice reaching it are rolled again: say how many reached it again"
+            )
+        if not 0 <= count.again <= count.reached:
+            raise RulesError(
+                "count.again", f"between 0 and {count.reached} dice reach it again, not {count.again}"
+            )
+        rolled = (hit,) * count.reached + (miss,) * short
+        return rolled + (hit,) * count.again + (miss,) * (count.reached - count.again) + (1,) * short
+    if count.again is not None:
+        raise RulesError("count.again", "no die of this roll is rolled again: say only how many reached it")
     if count.lifted:
         if not threshold.faces_lifted:
             raise RulesError(

@@ -309,11 +309,13 @@ class Shoot(Resolver[ShootRequest]):
         # "If the Resilience value is matched or beaten, then that target takes a hit" (ARMING AND RESILIENCE):
         # the hits are the dice reaching it; "The + bonus is a number added to one of the die that they roll"
         # (HEAVY WEAPONS): one die short of it lifted by the bonus is one more (the die it helps, or by the
-        # erratum bonus-which-die the first die alone). Not counted where the hits are rolled again.
+        # erratum bonus-which-die the first die alone). At a vehicle "all infantry and heavy weapon rolls against
+        # them must be re-rolled" (VEHICLES): the hits rolled again, those reaching it again counted; with a bonus
+        # there too, each face is read.
         n, bonus, _ = pool(req)
-        if must_reroll(req, ctx):
-            return None
         r = target_r(req, ctx)[0]
+        if must_reroll(req, ctx):
+            return None if bonus else Threshold(n, r, again=True)
         if not bonus:
             return Threshold(n, r)
         return Threshold(n, r, lift=max(1, r - bonus), first_only=bonus_on_marked_die(ctx))

@@ -120,6 +120,12 @@ def test_a_roll_says_whose_dice_and_a_count_as_counted() -> None:
         "Shoot: the players rolled 1 of 3 dice reaching 4+, another lifted to it by the bonus → 2 hits"
         in said
     )
+    # And the dice reaching it rolled again (a shot at a vehicle): how many reached it again.
+    again = {**count, "again": 1}
+    said = line(
+        {"dice": [4, 4, 3, 5, 1, 1], "outcome_key": "1 hit", "rolled_by_server": False, "count": again}
+    )
+    assert "Shoot: the players rolled 2 of 3 dice reaching 4+, 1 of them again → 1 hit" in said, said
 
 
 def test_an_arrived_items_dice_are_each_marked_as_the_players_or_firesteps() -> None:

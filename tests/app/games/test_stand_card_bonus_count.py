@@ -5,6 +5,7 @@ count, and the log and the card once recorded say it. The count's faces and odds
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -64,3 +65,25 @@ def test_where_every_die_short_of_it_is_lifted_the_count_alone_is_asked(client: 
     card = _card(client, g, named, "1. Kompanie, platoon 1")
     card = read(client, g.attacker, attr(card, "data-ask", 'data-count-reached="2"'))
     assert "data-count-lifted" not in card and 'data-play-outcome="3 hits"' in card, words(card)
+
+
+def test_a_shot_at_a_tank_asks_how_many_of_its_hits_reached_it_again(client: TestClient) -> None:
+    # "all infantry and heavy weapon rolls against them must be re-rolled" (VEHICLES): 1. Kompanie's line
+    # infantry at the Tank Company, its dice that reached the tank's Resilience rolled again.
+    g, named = _demo_at_the_mgs_step(client)
+    advance_to(client, g, "execute-5")  # infantry not dug in, not assaulting, shoot
+    shooter, tank = named["1. Kompanie, platoon 1"], named["Tank Company, platoon 1"]
+    url = f"/games/{g.id}/map/units/{shooter['id']}/play/shoot?act=Shoot&target={tank['id']}"
+    card = read(client, g.defender, url)
+    assert "data-count-reached" in card and "data-die-row" not in card, words(card)
+    reach = int(re.search(r"How many of the \d+ dice show (\d) or more\?", words(card)).group(1))  # type: ignore[union-attr]
+    card = read(client, g.defender, attr(card, "data-ask", 'data-count-reached="2"'))
+    assert f"The 2 dice that reached it are rolled again: how many show {reach} or more?" in words(card)
+    assert "data-play-apply" not in card
+    card = read(client, g.defender, attr(card, "data-ask", 'data-count-again="1"'))
+    assert (
+        'data-play-outcome="1 hit"' in card
+        and ", 1 of them again (the chance of exactly 2 and 1 again: " in words(card)
+    )
+    rolled = posted(client, g.defender, card, "data-play-apply")
+    assert (rolled["resolution"]["count"]["again"], rolled["resolution"]["outcome_key"]) == (1, "1 hit")

@@ -84,12 +84,15 @@ def test_a_count_answers_what_the_faces_answer(
     except ValueError:
         assume(False)
     threshold = counted(req)
-    assume(threshold is not None and threshold.dice <= len(faces))
+    assume(threshold is not None and threshold.dice * (2 if threshold.again else 1) <= len(faces))
     assert threshold is not None
-    rolled = faces[: threshold.dice]
+    n = threshold.dice
+    rolled = faces[: 2 * n if threshold.again else n]
     by_faces = RS.resolve("shoot", req.model_copy(update={"dice": rolled})).as_dict()
-    reached = sum(1 for f in rolled if f >= threshold.reach)
-    count = Count(threshold.dice, reached, lifted_in(threshold, rolled))
+    reached = sum(1 for f in rolled[:n] if f >= threshold.reach)
+    # At a vehicle the hits are rolled again, one die each from the dice after the first roll's.
+    again = sum(1 for f in rolled[n : n + reached] if f >= threshold.reach) if threshold.again else None
+    count = Count(n, reached, lifted_in(threshold, rolled[:n]), again)
     stand_in, _ = RS.counted("shoot", req, count)
     by_count = RS.resolve("shoot", req.model_copy(update={"dice": list(stand_in)})).as_dict()
     assert (by_count["outcome_key"], by_count["outcome"]) == (by_faces["outcome_key"], by_faces["outcome"])
@@ -98,24 +101,33 @@ def test_a_count_answers_what_the_faces_answer(
 @pytest.mark.parametrize("designated", [False, True])
 @pytest.mark.parametrize(
     ("shooter", "target", "bases"),
-    [("machineguns", "line-inf", 2), ("mother-tank", "line-inf", 2), ("howitzers-120", "reserve-inf", 4)],
+    [
+        ("machineguns", "line-inf", 2),
+        ("mother-tank", "line-inf", 2),
+        ("howitzers-120", "reserve-inf", 4),
+        ("line-inf", "mother-tank", 4),
+    ],
 )
-def test_a_bonus_pools_counts_have_the_resolvers_odds(
+def test_a_pools_counts_have_the_resolvers_odds(
     shooter: str, target: str, bases: int, designated: bool
 ) -> None:
-    # Every count a bonus pool can show (how many reached, a die lifted or not), its exact chance, sums to the
-    # resolver's own odds of as many hits: the count's odds are the book's.
+    # Every count a pool can show (how many reached, a bonus's die lifted or not, how many reached it again where
+    # the hits are rolled again), its exact chance, sums to the resolver's own odds of as many hits: the count's
+    # odds are the book's.
     variants = {"bonus-which-die": "designated-die"} if designated else {}
     req = ShootRequest(shooter=shooter, bases=bases, target=target, variants=variants)
     threshold = counted(req)
-    assert threshold is not None and threshold.lift and threshold.first_only is designated
+    assert threshold is not None and bool(threshold.lift) is not threshold.again
+    assert threshold.first_only is (designated and bool(threshold.lift))
     odds = RS.resolvers["shoot"]().probabilities(req, RS.context(None, variants))
     by_hits: dict[str, Fraction] = {}
     for k in range(threshold.dice + 1):
-        for lifted in (False, True):
-            p = count_odds(threshold, k, lifted)
+        for lifted, again in (
+            [(False, j) for j in range(k + 1)] if threshold.again else [(False, None), (True, None)]
+        ):
+            p = count_odds(threshold, k, lifted, again)
             if p:
-                stand_in, _ = RS.counted("shoot", req, Count(threshold.dice, k, lifted))
+                stand_in, _ = RS.counted("shoot", req, Count(threshold.dice, k, lifted, again))
                 key = RS.resolve("shoot", req.model_copy(update={"dice": list(stand_in)})).as_dict()[
                     "outcome_key"
                 ]
@@ -154,8 +166,9 @@ def test_a_count_the_pool_cannot_show_is_refused_naming_its_field(count: Count, 
 
 
 def test_a_roll_that_reads_its_faces_refuses_a_count() -> None:
-    # Hits rolled again (infantry at a vehicle): which dice hit first matters, not only how many reached.
-    req: Any = ShootRequest(shooter="line-inf", bases=2, target="mother-tank", target_bases=2)
+    # Hits rolled again with a bonus (machineguns at a vehicle): which dice hit, and which the bonus goes on,
+    # matter, not only how many reached.
+    req: Any = ShootRequest(shooter="machineguns", bases=2, target="mother-tank", target_bases=2)
     with pytest.raises(RulesError) as e:
         RS.counted("shoot", req, Count(len(RS.resolvers["shoot"]().dice(req, RS.context(None))), 0))
     assert e.value.field == "count"
