@@ -35,21 +35,21 @@ from app.services import (
     arrivals,
     club_data,
     formations,
+    game_acts,
     game_setup,
     resolve,
     score,
-    secret_objectives,
     templates,
     turns,
 )
 from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
-from app.services.games import bump_game, game_state, readings_changed
+from app.services.games import bump_game, readings_changed
 from app.services.kept_units import kept_units
 from app.services.markers import apply_changes, rules_of, snapshot_of, table_snapshot
 from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs, Written
-from app.services.result import advance_ends, caller, end_refusal, may_end, seat_ends
+from app.services.result import advance_ends, caller, end_refusal, seat_ends
 from app.services.seating import Viewer
 from app.services.unit_names import display_names, told_apart
 from rules.core.acts import (
@@ -75,8 +75,6 @@ from rules.core.acts import (
     Roll,
     SetClockLimits,
 )
-from rules.core.clock import Limits, may_pause
-from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
 from rules.core.forces import base_of
@@ -150,7 +148,7 @@ def _judged(
         viewer.require_referee("override the rules of play")
     given = formation if isinstance(act, MoveFormation) or read is None else read[0]  # a plan, or the units
     todo = _PREPARE[type(act)](session, game, viewer, act, given)
-    if not isinstance(act, _CLOCK_ACTS):
+    if not isinstance(act, game_acts.CLOCK_ACTS):
         _out_of_time(session, game, viewer, read is not None)
     own = getattr(act, "unit_id", None)
     # The units the rules of play ask and the rule set plays on, read once (before the rules of play: not twice):
@@ -375,8 +373,7 @@ def _marker(
     cause = act.cause if isinstance(act, PlaceMarker) else None
 
     def write(answer: Answer) -> Written:
-        changes = apply_changes(session, game, [unit], answer.changes)  # the rows it changes, read by id
-        session.refresh(unit)
+        changes = apply_changes(session, game, [unit], answer.changes)  # the others it changes read by id
         return Written({"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit)
 
     return Todo([(act.action, unit, None)], read, write)
@@ -489,42 +486,6 @@ def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: A
     return Todo([], units, write, False)
 
 
-# -- the game clock (rules.core.clock): the referee's ---------------------------------------------------------
-_CLOCK_WORDS = {PauseClock: "pause the clock", ResumeClock: "resume the clock", GiveTime: "give time",
-                SetClockLimits: "set the clock's limits"}  # fmt: skip
-_CLOCK_ACTS = (PauseClock, ResumeClock, GiveTime, SetClockLimits)
-
-
-def _clock(
-    session: Session,
-    game: Game,
-    viewer: Viewer,
-    act: PauseClock | ResumeClock | GiveTime | SetClockLimits,
-    _: Any,
-) -> Todo:
-    """The referee stops or runs the clock, gives a side time back, or sets its limits and settings (a player
-    stops it for a dispute where they allow it): one event each, which the clock reads (app.services.clock);
-    refused on the clock as it stands (rules.core.clock.refusal)."""
-    now = clock_service.game_clock(session, game)
-    if not (viewer.role in rules_of(game).book.sides and may_pause(now, act, viewer.role)):
-        viewer.require_referee(_CLOCK_WORDS[type(act)])
-    refused = clock_refusal(now, act)
-    if refused is not None:
-        raise RuleRefused(refused, current=game_state(game), why=refused.why, source=refused.source)
-    payload: dict[str, Any] = {}
-    if isinstance(act, PauseClock) and act.dispute:
-        payload = {"dispute": True, "by": viewer.role}
-    elif isinstance(act, GiveTime):
-        payload = {"side": act.side, "seconds": act.seconds}
-    elif isinstance(act, SetClockLimits):
-        payload = clock_service.payload(Limits.of(act))
-
-    def write(answer: Answer) -> Written:
-        return Written({**payload, "source": clock_service.SOURCE}, [])
-
-    return Todo([], [], write)
-
-
 def _out_of_time(
     session: Session, game: Game, viewer: Viewer, judging: bool = False, moving_on: bool = False
 ) -> None:
@@ -532,48 +493,6 @@ def _out_of_time(
     refused = clock_service.out_of_time(session, game, viewer.role, judging, moving_on)
     if refused is not None:
         raise turns.conflict(game, refused)
-
-
-# -- how a game is won ----------------------------------------------------------------------------------------
-def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjective, _: Any) -> Todo:
-    viewer.require_referee("call an objective")
-    if game.status != "playing":
-        raise turns.conflict(
-            game, "Objectives are called while the game is played: start it first, or it is over."
-        )
-    # A side's secret objective is kept apart from the board the rule set reads: the act carries its name. Its
-    # call, in every seat's log, reveals it (the score's too): before it scores, only one contested is called
-    # (issue 89: else the game could never end), and the board's end list says the call reveals it.
-    secret = next(
-        (o.name for o in secret_objectives.objectives(session, [game])[game.pk] if o.id == act.objective_id),
-        None,
-    )
-    if secret is not None:
-        kept = next(
-            o for o in score.game_score(session, game, "referee").objectives if o.id == act.objective_id
-        )
-        if not kept.revealed and kept.settled != "contested":
-            raise turns.conflict(
-                game, "A secret objective is called before it scores only while contested: a call reveals it."
-            )
-
-    def write(answer: Answer) -> Written:
-        return Written(dict(answer.shown), [])
-
-    return Todo([], [], write, act=replace(act, secret=secret) if secret is not None else None)
-
-
-def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any) -> Todo:
-    if not turns.both_ready(session, game, "end"):  # at an event's table both seats end it
-        viewer.require_referee("end the game")
-    may_end(session, game, viewer)
-
-    def write(answer: Answer) -> Written:
-        turn = game.turn
-        bump_game(session, game, act.version, status="finished")
-        return Written({**answer.shown, "turn": turn}, [])
-
-    return Todo([], [], write)
 
 
 _PREPARE: dict[type[Act], Callable[..., Todo]] = {
@@ -590,12 +509,12 @@ _PREPARE: dict[type[Act], Callable[..., Todo]] = {
     Roll: _roll,
     ApplyArrival: _apply_arrival,
     PlayCard: _play_card,
-    PauseClock: _clock,
-    ResumeClock: _clock,
-    GiveTime: _clock,
-    SetClockLimits: _clock,
-    CallObjective: _call_objective,
-    EndGame: _end_game,
+    PauseClock: game_acts.clock,
+    ResumeClock: game_acts.clock,
+    GiveTime: game_acts.clock,
+    SetClockLimits: game_acts.clock,
+    CallObjective: game_acts.call_objective,
+    EndGame: game_acts.end_game,
 }
 
 

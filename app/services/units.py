@@ -428,20 +428,30 @@ def _write_over_version(
     """Write the values `written()` makes of the unit as read, only over the version it was read at (the
     state is written whole): when another write came first, the unit is read again and they are made again,
     so concurrent devices never lose an update; with `expected_version`, a 409 with the current unit instead.
-    False (nothing written) when `written()` says None."""
+    False (nothing written) when `written()` says None of the row as it is now (read again to be sure: the
+    unit may have been read before another write)."""
+    read_again = False
     while True:
         values = written()
-        if values is None:
+        if values is None and read_again:
             return False
+        if values is None:
+            session.refresh(unit)
+            read_again = True
+            continue
         version = unit.version if expected_version is None else expected_version
         result = session.execute(
             update(Unit)
             .where(col(Unit.id) == unit.id, col(Unit.version) == version)
             .values(version=Unit.version + 1, **values)
+            .execution_options(synchronize_session=False)
         )
-        session.refresh(unit)
         if result.rowcount:  # type: ignore[attr-defined]
+            for name, now in {**values, "version": version + 1}.items():  # the row as written, not read again
+                set_committed_value(unit, name, now)
             return True
+        session.refresh(unit)
+        read_again = True
         if expected_version is not None:
             # Refused to whoever may write the stand (its side, the referee): the stand as its side reads it,
             # its secrets and the version it writes over (not the other side's defaults: its own aim as null).
@@ -462,7 +472,7 @@ def increment(session: Session, unit: Unit, field: str, delta: int, floor: int =
         now = value(unit, field) or 0
         return None if now + delta < floor else {"state": {**unit.state, field: now + delta}}
 
-    session.refresh(unit)
+    # Written over the version read: a row another write moved on meanwhile is read again and counted again.
     if not _write_over_version(session, unit, written):
         return None
     return UnitCounted(unit=unit.pk, field=field, delta=delta, after=value(unit, field))
