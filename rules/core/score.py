@@ -22,8 +22,9 @@ or `contested` (no call stands: as the game ends, contested at the end); and eac
 (turn 1 on) is kept in order (`Score.taken`: by the stands, by a call, or as a call lapsed), the story's.
 Losses are each side's stands destroyed. After each act (turn 1 on) and each turn's end, the scenario's victory
 conditions (rules.core.victory) not met yet are checked on the points scored, the holders settled (one contested
-and not called is nobody's taking yet) and each side's stands lost: each met is kept in order (`Score.met`) with its winner; the referee's choice to play on is logged
-(`Logged.played_on`), and the game goes on until the referee ends it.
+and not called is nobody's taking yet) and each side's stands lost: each met is kept in order (`Score.met`) with
+its winner; the referee's choice to play on is logged (`Logged.played_on`), and the game goes on until the referee
+ends it.
 A secret objective (`Objective.secret_to`, issue 69) is revealed as it first scores, or as the game ends: its
 points count from then, never "as the game would end" before (the other side would read them in the totals);
 `seen_by` leaves it out of what the other side reads until then."""
