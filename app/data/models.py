@@ -591,3 +591,7 @@ class LeagueClaim(Stored, table=True):
     a_points: int
     b_points: int
     imported_at: datetime = Field(default_factory=utcnow)
+
+
+# The log's indexes, over the event table above (their module imports it): registered with these tables.
+import app.data.log_index  # noqa: E402, F401

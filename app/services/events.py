@@ -10,14 +10,16 @@ payload with the parts of the roles it holds merged over it, and nothing else.""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
+from sqlalchemy import delete, insert
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
 from app.core import live
+from app.data.log_index import EventUnit
 from app.data.models import Event, Game, Token
 from app.data.schemas_answers import LoggedEvent
 from app.services import versioned
@@ -45,8 +47,63 @@ def record(
                    private=private)  # fmt: skip
     session.add(ev)
     session.flush()
+    _index_units(session, ev)
     live.mark(session, game.pk)
     return ev
+
+
+# -- the log by stand (app.data.log_index.EventUnit) ------------------------------------------------------
+def units_named(payload: Mapping[str, Any], private: Mapping[str, Any]) -> set[int]:
+    """Every unit a logged event names or changes, in its public payload or any side's part: whatever any
+    viewer reads it touching (app.core.touched.touched_units of the viewer's view) is among them."""
+    out: set[int] = set()
+    for part in (payload, *private.values()):
+        if not isinstance(part, Mapping):
+            continue
+        out.update(part[key] for key in ("unit_id", "target_id") if isinstance(part.get(key), int))
+        changes = part.get("changes")
+        for c in changes if isinstance(changes, list) else ():
+            if isinstance(c, Mapping) and isinstance(c.get("unit"), int):
+                out.add(c["unit"])
+    return out
+
+
+def _index_units(session: Session, ev: Event) -> None:
+    """The log by stand kept with the event, in its unit of work: an undo takes its event's rows out (it no
+    longer stands) and is itself no stand's act; any other event is each of its units' newest."""
+    if ev.reverses_id is not None:
+        undone = session.get(Event, ev.reverses_id)  # read by the undo in this session: no statement
+        named = units_named(undone.payload, undone.private) if undone is not None else set()
+        if named:
+            stand = (col(EventUnit.game_id) == ev.game_id, col(EventUnit.event_id) == ev.reverses_id)
+            session.execute(delete(EventUnit).where(*stand, col(EventUnit.unit_id).in_(sorted(named))))
+    if ev.kind == "undo":
+        return
+    rows = [
+        {"game_id": ev.game_id, "unit_id": u, "event_id": ev.pk}
+        for u in sorted(units_named(ev.payload, ev.private))
+    ]
+    if rows:  # the table's own statement: the ORM's bulk insert costs three times as much (28 against 90 µs)
+        session.execute(insert(EventUnit.__table__), rows)  # type: ignore[attr-defined]
+
+
+def unit_acts(session: Session, game_id: int, unit_id: int, batch: int = 4) -> Iterator[Event]:
+    """The events that changed or named unit `unit_id` and stand (none taken back, no undo), newest first,
+    read from the log by stand a few at a time: the first is the stand's newest act however long the game."""
+    before: int | None = None
+    while True:
+        q = (
+            select(Event)
+            .join(EventUnit, col(EventUnit.event_id) == col(Event.id))
+            .where(col(EventUnit.game_id) == game_id, col(EventUnit.unit_id) == unit_id)
+        )
+        if before is not None:
+            q = q.where(col(EventUnit.event_id) < before)
+        found = session.exec(q.order_by(col(EventUnit.event_id).desc()).limit(batch)).all()
+        yield from found
+        if len(found) < batch:
+            return
+        before, batch = found[-1].pk, batch * 4
 
 
 def new_event(
@@ -113,6 +170,13 @@ def readable(session: Session, game_id: int, viewer: Viewer, event_id: int, kind
 
 def reversed_ids(session: Session, game_id: int) -> set[int]:
     return versioned.reversed_ids(session, Event, "game_id", game_id)
+
+
+def taken_back(session: Session, game_id: int, event_id: int) -> bool:
+    """Whether an undo took event `event_id` back: one step of the undos' own index (`ix_event_reverses_id`),
+    however long the log."""
+    q = select(Event.id).where(col(Event.reverses_id) == event_id, col(Event.game_id) == game_id).limit(1)
+    return session.exec(q).first() is not None
 
 
 def reversed_ids_of(session: Session, game_ids: Sequence[int]) -> dict[int, set[int]]:

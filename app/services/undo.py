@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from app.core.touched import touched_units
 from app.data.changes import GameSet, LoggedChange, SideSet, UnitCounted, read_changes
@@ -18,8 +18,9 @@ from app.services.events import (
     last_roll_id,
     newest_event_id,
     record,
-    reversed_ids,
     roles_of,
+    taken_back,
+    unit_acts,
     view,
 )
 from app.services.games import bump_game, game_field, game_state
@@ -101,7 +102,7 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
     # Another seat's act is not this player's to undo, undone or not (session 24's hostile pass: "already undone"
     # told a seat that could never have undone it to reload and try again).
     theirs = not viewer.is_referee and ev.actor != viewer.role
-    if event_id in reversed_ids(session, game.pk) and not theirs:
+    if not theirs and taken_back(session, game.pk, event_id):
         return Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
     drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).book.roll_terms.secret_draws
     if drawn and not viewer.is_referee:
@@ -139,28 +140,20 @@ def undo_refused(session: Session, game: Game, viewer: Viewer, ev: Event) -> str
 
 # What a stand's card takes back (app.pages.map_cards): its Move and its marker buttons' writes.
 CARD_UNDOES = ("move", "marker")
-CARD_LOOKS_BACK = 200  # events since the last roll a card reads at most for its stand's newest act
 
 
 def card_undo(session: Session, game: Game, viewer: Viewer, unit_id: int) -> Event | None:
-    """The stand's newest act since the last roll when it is a move or a marker `viewer` may take back now
-    (`undo_refusal`'s one answer, and none of its changes changed since), for its card's Undo; None where its
-    newest is another act, or none."""
-    after = last_roll_id(session, game.pk)
-    newest = session.exec(
-        select(Event)
-        .where(Event.game_id == game.pk, col(Event.id) > after)
-        .order_by(col(Event.id).desc())
-        .limit(CARD_LOOKS_BACK)
-    ).all()
-    gone = reversed_ids(session, game.pk)
-    for ev in newest:
-        if ev.kind == "undo" or ev.pk in gone or not viewer.sees(ev.visibility):
-            continue
-        if unit_id in touched_units(event_dict(ev, roles_of(viewer))):
-            offered = ev.kind in CARD_UNDOES and undo_refusal(session, game, viewer, ev) is None
-            changes = read_changes(view(ev.payload, ev.private, [*SIDES, "referee"]).get("changes", []))
-            return ev if offered and all(_changed_since(session, game, c) is None for c in changes) else None
+    """The stand's newest act as `viewer` reads the log when it is a move or a marker `viewer` may take back
+    now (`undo_refusal`'s one answer, and none of its changes changed since), for its card's Undo; None where
+    its newest is another act, or none. Read from the log by stand (`events.unit_acts`), however long the
+    game: the card offers exactly the Undo the undo takes."""
+    roles = roles_of(viewer)
+    for ev in unit_acts(session, game.pk, unit_id):
+        if not viewer.sees(ev.visibility) or unit_id not in touched_units(event_dict(ev, roles)):
+            continue  # an act on the stand this viewer does not read: its newest is older
+        offered = ev.kind in CARD_UNDOES and undo_refusal(session, game, viewer, ev) is None
+        changes = read_changes(view(ev.payload, ev.private, [*SIDES, "referee"]).get("changes", []))
+        return ev if offered and all(_changed_since(session, game, c) is None for c in changes) else None
     return None
 
 
