@@ -319,7 +319,7 @@ Earth2mm.add_errata(
         ),
         default="scenario-share",
         note="A sub-unit's injuries halve its speed; no line says when a whole side gives up the fight, and "
-        "panic is left to later versions.",
+        "panic is left to later versions. A club reading it for a side writes stands_lost 50.",
     ),
     Erratum(
         VICTORY_MET,
@@ -340,7 +340,8 @@ Earth2mm.add_errata(
             ),
         ),
         default="referee-ends",
-        note="'Start new bound.' ends each bound; nothing says a bound or a condition ends the game.",
+        note="'Start new bound.' ends each bound; nothing says a bound or a condition ends the game. Read at "
+        "once, the referee ends it as the condition is told, in its one tap.",
     ),
     Erratum(
         "demo-ferme-objectives",

@@ -157,7 +157,7 @@ FlandersFields.add_errata(
         ),
         default="scenario-share",
         note="MORALE is a battalion's test, rolled at 50% and again at 75% of its rifle platoons lost; no line "
-        "says when a whole side gives up the fight.",
+        "says when a whole side gives up the fight. A club reading it for a side writes stands_lost 50.",
         section="scenarios",
     ),
     Erratum(
@@ -179,7 +179,8 @@ FlandersFields.add_errata(
             ),
         ),
         default="referee-ends",
-        note="The rules name neither a victory condition nor when one would end the game.",
+        note="The rules name neither a victory condition nor when one would end the game. Read at once, the "
+        "referee ends it as the condition is told, in its one tap.",
         section="scenarios",
     ),
     Erratum(
