@@ -17,7 +17,7 @@ from sqlmodel import Field, SQLModel
 
 from rules.core.score import Piece, Replay, Taken
 from rules.core.victory import Met
-from rules.table.objectives import Holding, Standing
+from rules.table.objectives import HeldTally, Holding, Standing
 
 
 class ScoreState(BaseModel):
@@ -29,7 +29,9 @@ class ScoreState(BaseModel):
     turn: int
     ended: bool
     counted: dict[str, list[int]]  # each side's stands and those destroyed
-    standings: dict[str, dict[str, Standing]]  # rules.table.objectives.HeldTally's: by objective, by stand
+    # rules.table.objectives.HeldTally's standings, by objective, each a text (`standings_text`): the largest
+    # table's are tens of thousands, and as JSON objects they were most of an act's time (2 MB, 0.3 s).
+    standings: dict[str, str]
     holdings: dict[str, Holding]
     points: dict[str, int]
     calls: dict[str, tuple[str | None, Holding]]
@@ -48,12 +50,12 @@ class ScoreState(BaseModel):
     def of(cls, replay: Replay) -> ScoreState:
         """The state `replay` has reached (left as it is)."""
         t = replay.tally
-        return cls(
+        return cls.model_construct(  # of the replay's own values, already of these types
             events=replay.events,
             turn=replay.turn,
             ended=replay.ended,
             counted={s: list(c) for s, c in replay.counted.items()},
-            standings=replay.kept.standings(),
+            standings={oid: standings_text(d) for oid, d in replay.kept.standings().items()},
             holdings=dict(t.holdings),
             points=dict(t.points),
             calls=dict(t.calls),
@@ -72,11 +74,12 @@ class ScoreState(BaseModel):
     def replay(self, start: Replay, pieces: dict[int, Piece]) -> Replay:
         """The replay this state is, put into `start` (a fresh one of the same objectives and conditions, with no
         unit: rules.core.score.replay_start, left as it is) with `pieces`, the units as they stood after its last
-        event that the events to come touch."""
+        event that the events to come touch. Its standings are put into a new tally, sorted once as it is first
+        read (a state read to be scored, not gone on from, has none: `read`)."""
         fresh = start.copy()
-        kept = fresh.kept
-        for oid, stands in self.standings.items():
-            for stand_id, standing in stands.items():
+        kept = HeldTally(start.objectives) if self.standings else fresh.kept
+        for oid, text in self.standings.items():
+            for stand_id, standing in standings_of(text):
                 kept.put(oid, stand_id, standing)
         tally = replace(
             fresh.tally,
@@ -105,6 +108,30 @@ class ScoreState(BaseModel):
             events=self.events,
             counted=counted,
         )
+
+
+def standings_text(standings: dict[str, Standing]) -> str:
+    """An objective's standings as stored: `stand|side|flags` each (flags: 1 meets, 2 firmly, 4 close), by spaces."""
+    return " ".join(
+        f"{sid}|{side}|{meets + 2 * firm + 4 * close}"
+        for sid, (side, meets, firm, close) in standings.items()
+    )
+
+
+def standings_of(text: str) -> list[tuple[str, Standing]]:
+    """The standings `standings_text` wrote, by stand."""
+    out: list[tuple[str, Standing]] = []
+    for token in text.split(" ") if text else ():
+        sid, side, flags = token.split("|")
+        f = int(flags)
+        out.append((sid, (side, bool(f & 1), bool(f & 2), bool(f & 4))))
+    return out
+
+
+def read(state: dict[str, JsonValue]) -> ScoreState:
+    """A stored state read to be scored, not gone on from: its standings left out (a stand's standing to each
+    objective it is near: the largest table's are tens of thousands, and the score reads the holdings alone)."""
+    return ScoreState.model_validate({**state, "standings": {}})
 
 
 class StoredScore(SQLModel, table=True):

@@ -45,6 +45,7 @@ from app.data.schemas_score import (
     VictoryMetOut,
 )
 from app.data.score_state import ScoreState, StoredScore
+from app.data.score_state import read as read_state
 from app.errors import RuleRefused
 from app.services import secret_objectives
 from app.services.markers import rules_of
@@ -247,7 +248,7 @@ def game_scores(session: Session, games: Sequence[Game], whole: bool = False) ->
         frame = frames[game.pk]
         kept = states.get(game.pk)
         if kept is not None and kept[0] == frame.digest:
-            replay = ScoreState.model_validate(kept[1]).replay(frame.start(), {})
+            replay = read_state(kept[1]).replay(frame.start(), {})
         else:
             replay = advanced(session, game, frame, store=False)
         whole_score = score_at(replay)
@@ -272,7 +273,7 @@ class Frame:
     def start(self) -> Replay:
         """A replay of no unit and no event, of these objectives and conditions."""
         book = rules_of(self.game).book
-        return replay_start(self.objectives, book.kit.bases, {}, self.conditions, book.broken)
+        return replay_start(self.objectives, book.kit.bases, {}, self.conditions, book.broken, book.turn_word)
 
 
 def _frames(session: Session, games: Sequence[Game]) -> dict[int, Frame]:
@@ -328,7 +329,9 @@ def advanced(session: Session, game: Game, frame: Frame, store: bool) -> Replay:
         now = _stands(session, game.pk, None)
         back, added_at = pieces_before(now, log)
         book = rules_of(game).book
-        replay = replay_start(frame.objectives, book.kit.bases, back, frame.conditions, book.broken)
+        replay = replay_start(
+            frame.objectives, book.kit.bases, back, frame.conditions, book.broken, book.turn_word
+        )
     else:
         state = session.execute(
             select(col(StoredScore.state)).where(
