@@ -17,17 +17,18 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import Bool, Float, Step, Version
 from app.data.changes import LoggedChange
-from app.data.models import Unit
+from app.data.models import Game
 from app.data.schemas import ForceIn, GameFormationIn, Override
 from app.data.schemas_counters import CountersOut
 from app.data.schemas_unit_edits import UnitEdit, UnitIn
-from app.data.schemas_units import STATE_FIELDS, UnitOut
+from app.data.schemas_units import UnitOut
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
-from app.services import acts, counters, events, games, unit_names
+from app.services import acts, counters, events, games, unit_list
 from app.services import units as units_service
 from app.services import units_by_hand as by_hand
 from app.services.seating import Viewer
+from app.services.unit_list import unit_out
 from app.services.writing import game_write
 from rules.core.acts import (
     BuildForce,
@@ -74,14 +75,6 @@ class ChangesOut(BaseModel):
     event_id: int
     changes: list[LoggedChange]
     unit: UnitOut
-
-
-def unit_out(u: Unit, read: units_service.Reader) -> UnitOut:
-    """A unit as this viewer may read it (units_service.Reader: the other side's aiming points hidden)."""
-    fields = read(u)
-    out = UnitOut.model_validate(fields)
-    out._not_its_rule_sets = frozenset(STATE_FIELDS.keys() - fields.keys())
-    return out
 
 
 def _release() -> str:
@@ -132,17 +125,10 @@ def list_units(
     tag = units_tag(session, game_id, viewer)
     if _held(request, tag):
         return Response(status_code=304, headers={"ETag": tag})
-    response.headers["ETag"] = tag
-    read = units_service.reader(games.get_game(session, game_id), viewer)
-    units = units_service.list_units(session, game_id)
-    # Names depend on the whole force tree (a unit added later can change another's): sent with every list.
-    named, plain = unit_names.names(units), unit_names.plain_names(units)
-    return [
-        unit_out(u, read).model_copy(
-            update={"full_name": named[u.pk][0], "short_name": named[u.pk][1], "plain_name": plain[u.pk]}
-        )
-        for u in units
-    ]
+    # Each unit's answer encoded once per its version, the game's and the seat's view (app.services.unit_list);
+    # names depend on the whole force tree (a unit added later can change another's): sent with every list.
+    listed = unit_list.listed(session, games.get_game(session, game_id, unread=(Game.terrain,)), viewer)
+    return Response(listed, media_type="application/json", headers={"ETag": tag})
 
 
 @router.get(

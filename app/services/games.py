@@ -4,6 +4,7 @@ leaves the commit to its caller (a route handler, a page, the CLI)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from sqlalchemy import delete
@@ -39,8 +40,10 @@ def at_event_tables(session: Session) -> set[int]:
     return {game_id for game_id in session.exec(query) if game_id is not None}
 
 
-def get_game(session: Session, game_id: int) -> Game:
-    game = session.get(Game, game_id)
+def get_game(session: Session, game_id: int, unread: Sequence[Any] = ()) -> Game:
+    """The game; `unread`: columns left unread until asked for (its terrain, hundreds of kilobytes at the
+    largest, where the request answers none of it)."""
+    game = session.get(Game, game_id, options=[defer(c) for c in unread])
     if game is None:
         raise NotFoundError("game", str(game_id))
     return game

@@ -22,15 +22,15 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import Row, event, select
 from sqlalchemy.orm import ORMExecuteState, SessionTransaction
 from sqlmodel import Session
 
 from app.data.models import Game, Unit
-from app.services.unit_names import Named, display_names, told_apart_names
+from app.services.unit_names import Named, display_names, names, plain_names, told_apart_names
 from rules.core.records import StateField, UnitState
 
-__all__ = ["KeptUnits", "kept_terrain", "kept_units"]
+__all__ = ["KEPT_GAMES", "KeptUnits", "Key", "game_key", "kept_terrain", "kept_units"]
 
 KEPT_GAMES = 64  # games a worker keeps (least recently read dropped first): a club's tables and an event's
 _IN_CLAUSE = 500  # ids asked at once (SQLite's and PostgreSQL's bound parameters stay far below their limits)
@@ -50,6 +50,7 @@ class KeptUnits:
     game_id: int
     units: tuple[UnitState, ...]
     versions: Mapping[int, int]  # unit id -> the version its UnitState was read at
+    rows: Mapping[int, Row[Any]]  # unit id -> its row as read (every column), for what answers a unit whole
 
     @cached_property
     def by_id(self) -> dict[int, UnitState]:
@@ -67,6 +68,12 @@ class KeptUnits:
     def short_names(self) -> dict[int, str]:
         """Each unit's short name ("1/1/2 Coy Plt 3"), as a roll's words name the units it changed."""
         return display_names(self._tree)
+
+    @cached_property
+    def listed_names(self) -> dict[int, tuple[str, str, str]]:
+        """Each unit's full, short and plain names, as the list of a game's units gives them."""
+        named, plain = names(self._tree), plain_names(self._tree)
+        return {uid: (full, short, plain[uid]) for uid, (full, short) in named.items()}
 
     @cached_property
     def _told_apart_names(self) -> dict[int, str]:
@@ -90,24 +97,27 @@ class KeptUnits:
         out[self._index[own]] = self.by_id[own]
         return tuple(out)
 
-    def advanced(self, fresh: Mapping[int, UnitState], versions: Mapping[int, int]) -> KeptUnits:
+    def advanced(
+        self, fresh: Mapping[int, UnitState], rows: Mapping[int, Row[Any]], versions: Mapping[int, int]
+    ) -> KeptUnits:
         """These units with `fresh` read again at `versions`: where the same units stand in the same places
         of the tree under the same names (a marker, a move, a shot), what the tree's names are is carried
         over and only the fresh units are named again; else everything is worked out anew."""
         same_tree = versions.keys() == self.versions.keys() and all(
             _place(u) == self._tree[self._index[uid]] for uid, u in fresh.items()
         )
+        rows = {uid: rows[uid] if uid in rows else self.rows[uid] for uid in versions}
         if not same_tree:
-            return KeptUnits(
-                self.game_id, tuple(fresh.get(uid) or self.by_id[uid] for uid in versions), versions
-            )
+            anew = tuple(fresh.get(uid) or self.by_id[uid] for uid in versions)
+            return KeptUnits(self.game_id, anew, versions, rows)
         units, named = list(self.units), list(self._told_apart)
         for uid, u in fresh.items():
             i = self._index[uid]
             units[i], named[i] = u, self._named(u)
-        made = KeptUnits(self.game_id, tuple(units), versions)
+        made = KeptUnits(self.game_id, tuple(units), versions, rows)
         carried = {"_index": self._index, "_tree": self._tree, "short_names": self.short_names,
-                   "_told_apart_names": self._told_apart_names, "_told_apart": tuple(named),
+                   "_told_apart_names": self._told_apart_names,
+                   "listed_names": self.listed_names, "_told_apart": tuple(named),
                    "by_id": {**self.by_id, **fresh}}  # fmt: skip
         made.__dict__.update(carried)  # the cached properties' values, as each would work them out again
         return made
@@ -120,7 +130,7 @@ _KEPT: OrderedDict[Key, KeptUnits] = OrderedDict()
 _TERRAIN: OrderedDict[Key, tuple[int, Mapping[str, Any]]] = OrderedDict()  # -> (the game's version, terrain)
 
 
-def _key(session: Session, game: Game) -> Key:
+def game_key(session: Session, game: Game) -> Key:
     return (str(session.get_bind().engine.url), game.pk, game.created_at)
 
 
@@ -131,7 +141,7 @@ def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> Ke
     """The game's units as its rule set (`fields`, its state fields) reads them now: the worker's kept state
     where every version still holds, the rows whose version changed (and the units added) read again."""
     table = Unit.__table__  # type: ignore[attr-defined]
-    game_id, key = game.pk, _key(session, game)
+    game_id, key = game.pk, game_key(session, game)
     asked = select(table.c.id, table.c.version).where(table.c.game_id == game_id).order_by(table.c.id)
     now: dict[int, int] = dict(session.execute(asked).all())
     with _LOCK:
@@ -142,15 +152,17 @@ def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> Ke
         return kept
     seen = kept.versions if kept is not None else {}
     stale = [uid for uid, version in now.items() if seen.get(uid) != version]
-    read = _read(session, game_id, None if len(stale) == len(now) else stale, fields)
-    fresh = {uid: unit for uid, (_, unit) in read.items()}
+    rows = _read(session, game_id, None if len(stale) == len(now) else stale)
+    fresh = {uid: _state(row, fields) for uid, row in rows.items()}
     # Each unit at the version its state was read at: a row written between the two statements is read as
     # it is now (a unit gone between them is left out until the next read).
-    versions = {uid: read[uid][0] if uid in read else now[uid] for uid in now if uid in read or uid in seen}
+    versions = {
+        uid: rows[uid].version if uid in rows else now[uid] for uid in now if uid in rows or uid in seen
+    }
     if kept is None:
-        made = KeptUnits(game_id, tuple(fresh[uid] for uid in versions), versions)
+        made = KeptUnits(game_id, tuple(fresh[uid] for uid in versions), versions, rows)
     else:
-        made = kept.advanced(fresh, versions)
+        made = kept.advanced(fresh, rows, versions)
     with _LOCK:
         _KEPT[key] = made
         _KEPT.move_to_end(key)
@@ -165,7 +177,7 @@ def kept_terrain(session: Session, game: Game) -> Mapping[str, Any]:
     app.services.games.bump_game): a table of the largest accepted size is hundreds of kilobytes of GeoJSON,
     read by no act on a stand that does not ask its rule set about the ground. The game row's lock leaves the
     column unread (app.services.games.lock_game); it is read here only when the worker has not kept it."""
-    key = _key(session, game)
+    key = game_key(session, game)
     with _LOCK:
         kept = _TERRAIN.get(key)
     if kept is not None and kept[0] == game.version:
@@ -186,25 +198,18 @@ def _kept_once_committed(session: Session, key: Key) -> None:
         session.info.setdefault(_PENDING, set()).add(key)
 
 
-def _read(
-    session: Session, game_id: int, ids: Sequence[int] | None, fields: Sequence[StateField]
-) -> dict[int, tuple[int, UnitState]]:
-    """The rows of `ids` (None: all the game's) decoded, each with the version it was read at (a row written
-    since the versions were asked is read as it is now, and kept at its own version)."""
+def _read(session: Session, game_id: int, ids: Sequence[int] | None) -> dict[int, Row[Any]]:
+    """The rows of `ids` (None: all the game's), each as it is now (a row written since the versions were
+    asked is read at its new version, and kept at it)."""
     table = Unit.__table__  # type: ignore[attr-defined]
-    c = table.c
-    columns = (c.id, c.parent_id, c.side, c.level, c.kind, c.name, c.quality, c.base, c.is_command,
-               c.off_table, c.x, c.y, c.facing_deg, c.killed, c.state, c.version)  # fmt: skip
-    whole = select(*columns).where(c.game_id == game_id)
+    whole = select(table).where(table.c.game_id == game_id)
     if ids is None:
-        return {row.id: (row.version, _state(row, fields)) for row in session.execute(whole)}
+        return {row.id: row for row in session.execute(whole)}
     if len(ids) <= _IN_CLAUSE:
-        return {
-            row.id: (row.version, _state(row, fields)) for row in session.execute(whole.where(c.id.in_(ids)))
-        }
+        return {row.id: row for row in session.execute(whole.where(table.c.id.in_(ids)))}
     # Many units changed at once (a formation moved): the game's rows, the others passed over.
     wanted = set(ids)
-    return {row.id: (row.version, _state(row, fields)) for row in session.execute(whole) if row.id in wanted}
+    return {row.id: row for row in session.execute(whole) if row.id in wanted}
 
 
 def _state(row: Any, fields: Iterable[StateField]) -> UnitState:
