@@ -313,6 +313,7 @@ class _Victory:
     broken: Broken | None
     names: dict[str, str]
     counts_stands: bool = False
+    turn_word: str = "turn"  # the book's (Book.turn_word): 2mm's met in bound 1, not turn 1 (issue 89)
 
     def checked(self, tally: _Tally, counted: Mapping[str, list[int]], turn: int, event_id: int) -> None:
         if not self.conditions or turn < 1:
@@ -325,7 +326,7 @@ class _Victory:
         # (issue 89: "End the game: Attacker wins" beside the same objective read "contested").
         holders = {o.id: tally.holder(o) for o in tally.objectives if tally.settled(o)}
         for c, winner in check(self.conditions, tally.met, tally.points, holders, lost, self.broken):
-            said = met_words(c, winner, turn, self.names, self.broken)
+            said = met_words(c, winner, turn, self.names, self.broken, self.turn_word)
             words = f"Scenario victory condition {c.number}: {said}."
             tally.met.append(Met(c.number, c.kind, winner, turn, event_id, words, said=said))
 
@@ -386,8 +387,10 @@ def replay_start(
     start: Mapping[int, Piece],
     conditions: Sequence[Condition] = (),
     broken: Broken | None = None,
+    turn_word: str = "turn",
 ) -> Replay:
-    """The replay before the log's first event: the units as they stood then (`pieces_before`)."""
+    """The replay before the log's first event: the units as they stood then (`pieces_before`); a condition met
+    is said in `turn_word`'s (the book's turn)."""
     kept = HeldTally(objectives)
     for piece in start.values():
         _put(kept, piece.id, piece, bases)
@@ -397,6 +400,7 @@ def replay_start(
         broken,
         {o.id: o.name for o in objectives},
         any(c.kind == "side_broken" for c in conditions),
+        turn_word,
     )
     out = Replay(objectives, dict(start), kept, tally, victory, bases)
     for piece in start.values():
@@ -419,12 +423,14 @@ def score_of(
     log: Sequence[Logged],
     conditions: Sequence[Condition] = (),
     broken: Broken | None = None,
+    turn_word: str = "turn",
 ) -> Score:
     """The score of a game whose units stand as `now` after `log` (its events in order, the undone ones
     with their undoing: both are in the log), its scenario's victory `conditions` checked (`broken`: its rule
     set's declaration of a side broken): see the module's steps."""
     pieces, added_at = pieces_before(now, log)
-    return score_at(_replayed(replay_start(objectives, bases, pieces, conditions, broken), log, added_at))
+    start = replay_start(objectives, bases, pieces, conditions, broken, turn_word)
+    return score_at(_replayed(start, log, added_at))
 
 
 def _replayed(state: Replay, log: Sequence[Logged], added_at: Sequence[Mapping[int, Piece]]) -> Replay:

@@ -190,10 +190,15 @@ def _vp(n: int) -> str:
 
 
 def met_words(
-    c: Condition, winner: str | None, turn: int, names: dict[str, str], broken: Broken | None
+    c: Condition,
+    winner: str | None,
+    turn: int,
+    names: dict[str, str],
+    broken: Broken | None,
+    turn_word: str = "turn",
 ) -> str:
     """What a condition met says: "the attacker reached 10 victory points first, in turn 3" (`names`: the
-    objectives' names by id); `Met.words` cites the scenario before it."""
+    objectives' names by id; `turn_word`: the book's, 2mm's "bound"); `Met.words` cites the scenario before it."""
     if c.kind == "points":
         said = (
             f"the {winner} reached {_vp(c.points)} first"
@@ -209,7 +214,7 @@ def met_words(
         else:
             cited = f" ({broken.source})" if broken is not None and broken.source else ""
             said = f"the {loser} is broken{cited}: the {winner} wins"
-    return f"{said}, in turn {turn}"
+    return f"{said}, in {turn_word} {turn}"
 
 
 def check(

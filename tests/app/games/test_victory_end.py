@@ -137,7 +137,7 @@ CASES: dict[str, Case] = {
         {"kind": "objective_taken", "objective": "ferme-du-bois", "side": "attacker"},
         into_the_ferme,
         "attacker",
-        "the attacker took Ferme du Bois, in turn 1",  # said "turn" where 2mm says bound (rules.core.victory)
+        "the attacker took Ferme du Bois, in bound 1",  # the book's turn: it read "in turn 1" before
     ),
     "2mm-points": (
         FERME,
@@ -145,7 +145,7 @@ CASES: dict[str, Case] = {
         {"kind": "points", "points": 2},
         a_bound_in_the_ferme,
         "attacker",
-        "the attacker reached 2 victory points first, in turn 1",
+        "the attacker reached 2 victory points first, in bound 1",
     ),
 }
 
