@@ -206,8 +206,11 @@ def edit_unit(
 ) -> ChangesOut:
     with game_write(session, game_id) as game:
         played = by_hand.edit_unit(session, game, viewer, unit_id, body)
+        # Answered from the rows as written (the commit would have them read again): returned once committed.
         read = units_service.reader(game, viewer)
-    return ChangesOut(event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read))
+        return ChangesOut(
+            event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read)
+        )
 
 
 @router.post(
@@ -235,8 +238,11 @@ def move_unit(
     )
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, act)
+        # Answered from the rows as written (the commit would have them read again): returned once committed.
         read = units_service.reader(game, viewer)
-    return ChangesOut(event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read))
+        return ChangesOut(
+            event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read)
+        )
 
 
 class FormationMoveIn(BaseModel):
@@ -304,8 +310,11 @@ def marker(
     )
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, act)
+        # Answered from the rows as written (the commit would have them read again): returned once committed.
         read = units_service.reader(game, viewer)
-    return ChangesOut(event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read))
+        return ChangesOut(
+            event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read)
+        )
 
 
 @router.post(
