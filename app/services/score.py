@@ -115,15 +115,6 @@ SECRET_GIVEN = (
 )
 
 
-def still_secret(session: Session, game: Game, objective_id: str) -> bool:
-    """Whether `objective_id` is a secret objective not yet revealed (read only for an id of no public one)."""
-    if any(o.id == objective_id for o in objectives_of(game)):
-        return False
-    if not any(r.feature.get("id") == objective_id for r in secret_objectives.rows(session, [game.pk])):
-        return False
-    return all(o.id != objective_id for o in game_score(session, game).objectives)
-
-
 # The refusal of an edit to the table once the game has started (the table editor's page says the same).
 STARTED = "the game has started, and its table can be edited only before it starts"
 
