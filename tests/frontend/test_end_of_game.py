@@ -1,10 +1,11 @@
 """A game's end by the referee's taps (issue 89), from the start page: a secret objective given to the defender as
-a point under one of its own stands is held, not contested, from set-up to the end, so it is scored and the game
-ended in two taps ("End the game…", "Yes, end the game"; before the fix the end list named it with no call and the
-"Yes" never came); the defender's map reads the result live, and the report says whose secret it was. At each
-size (1920x1080, 1180x820, 820x1180, 390x844) the board's end list and the ended board and map are looked at and
-axe-core finds nothing serious. That a secret one contested is offered its calls is the API tier's
-(tests/app/games/test_secret_objective_end.py); the victory conditions' end, test_victory_end.py."""
+a point under one of its own stands is held, not contested, so "End the game…" offers "Yes" at once (before the
+fix the end list named it with no call and the "Yes" never came); a German platoon then coming within 1 cm of it,
+it is listed with its calls, the referee calls it and ends the game: three taps. The defender's map reads the
+result live, and the report says whose secret it was. At each size (1920x1080, 1180x820, 820x1180, 390x844) the
+board's end list (empty, then the call) and the ended board and map are looked at, axe-core clean. The rules of
+the call are the API tier's (tests/app/games/test_secret_objective_end.py); the victory conditions' end,
+test_victory_end.py."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
-from tests.frontend.games import create_mons_game, join, settled
+from tests.frontend.games import create_mons_game, csrf_header, join, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.long]  # over 6 s on CI: scheduled first (tests/conftest.py)
 
@@ -48,7 +49,7 @@ def looked_at(
     return found
 
 
-def test_a_secret_objective_under_its_own_sides_stand_is_scored_and_the_game_ended_in_two_taps(
+def test_a_secret_objective_under_its_own_sides_stand_is_scored_and_the_game_ended_in_three_taps(
     new_page: Any,
 ) -> None:
     referee = new_page(REFEREE_SCREEN, has_touch=False)
@@ -88,7 +89,29 @@ def test_a_secret_objective_under_its_own_sides_stand_is_scored_and_the_game_end
     expect(end.locator("[data-end-settle] .score-objective")).to_have_count(0)
     found = looked_at(referee, "board-ending", confirm)
 
-    # Tap 2: Yes, end the game. The defender's 3 points win; its map reads the result live.
+    # A German platoon comes within the tape's 1 cm of it: contested now, it is listed with its calls (a call reveals
+    # it), the end waiting for none; tap 2, the referee calls it the defender's.
+    assert farm["facing_deg"] in (90.0, 270.0), farm  # its base 1.5 cm deep along the table's length
+    german = next(u for u in units if u["side"] == "attacker" and u["base"] == "infantry-platoon" and u["x"])
+    near = {
+        "x": farm["x"],
+        "y": farm["y"] + 1.5,
+        "facing_deg": 270.0,
+        "override": True,
+    }  # 0.75 cm off the point
+    r = referee.request.post(
+        f"/api/v1/games/{game_id}/units/{german['id']}/move", data=near, headers=csrf_header(referee)
+    )
+    assert r.status == 200, r.text()
+    listed = end.locator("[data-end-settle] .score-objective", has_text="Hold the farm")
+    expect(listed).to_contain_text("Secret: a call reveals it to both sides.")
+    expect(confirm).to_be_visible()
+    found += looked_at(referee, "board-ending-contested", listed)
+    with referee.expect_response(lambda r: r.url.endswith("/score/calls")) as called:
+        listed.get_by_role("button", name="Defender's", exact=True).click()
+    assert called.value.status == 200, called.value.text()
+
+    # Tap 3: Yes, end the game. The defender's 3 points win; its map reads the result live.
     with referee.expect_navigation():
         confirm.click()
     result = referee.locator("[data-result-line]").first
@@ -106,7 +129,7 @@ def test_a_secret_objective_under_its_own_sides_stand_is_scored_and_the_game_end
     join(report, codes["attacker"])
     report.goto(f"/games/{game_id}/report")
     said = report.locator("[data-objective]", has_text="Hold the farm")
-    expect(said).to_contain_text("the defender's secret objective, held by the defender")
+    expect(said).to_contain_text("the defender's secret objective, called by the referee for the defender")
     found += looked_at(
         report, "report", said, sizes=(PHONE,)
     )  # a page of text, looked at every size elsewhere
