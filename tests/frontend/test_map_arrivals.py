@@ -101,6 +101,9 @@ def apply_by_touch(
     block.locator("[data-die='action']").fill("4")
     for s in covered:
         block.locator(f"[data-die='{s['unit_id']}'][data-index='0']").fill("6")
+    # And a 1 for each stand too close to call: a die left to firestep would stand, its Undo the referee's (issue 89).
+    for s in card["stands"]["close"]:
+        block.locator(f"[data-die='{s['unit_id']}'][data-index='0']").fill("1")
     assert not small_targets(attacker), small_targets(attacker)
     assert_no_horizontal_scroll(attacker)
     if attacker.viewport_size == TABLET_LANDSCAPE:
