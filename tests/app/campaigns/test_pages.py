@@ -75,6 +75,8 @@ def test_a_whole_campaign_through_the_tap_forms(sqlite_client: TestClient) -> No
     final = c.get(f"/campaigns/{cid}")
     result = campaign.result(state)
     assert "Campaign result" in final.text and result["outcome"] in final.text
+    # Each roll in the campaign's log says whose dice it was, the players' own as well as firestep's (issue 89).
+    assert "(the players&#39; dice)" in final.text or "(the players' dice)" in final.text
 
 
 def test_refusals_are_sentences(sqlite_client: TestClient) -> None:
