@@ -108,14 +108,14 @@ ACTS = st.lists(
         ),  # steps on: a turn ends, its objectives score
         st.tuples(st.just("call"), st.integers(0, 3), st.integers(0, 2)),
     ),
-    min_size=1,
+    min_size=3,
     max_size=12,
 )
 
 
 @pytest.mark.long
 @pytest.mark.storage
-@settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(acts=ACTS)
 def test_the_stored_score_is_the_whole_log_s_replay_after_any_acts_and_undos(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, acts: list[tuple[str, int, int]]
