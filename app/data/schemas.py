@@ -13,6 +13,7 @@ from app.data.bounded import Bool, DiceCounted, Die, Float, Id, Int, JsonObject,
 from app.data.models import FirePlanItem
 from app.data.schemas_clock import ClockLimits
 from app.data.written import AsWritten
+from rules.core.dice import Count
 from rules.core.kit import PlanKind
 from rules.core.vocabulary import Side
 from rules.registry import all_game_rules
@@ -185,6 +186,11 @@ class AskIn(BaseModel):
     )
     unit_id: Id | None = Field(default=None, description="The unit acting or tested.")
     target_id: Id | None = Field(default=None, description="The stand shot at.")
+
+    def counted(self) -> Count | None:
+        """The count given as the rules read it (issues 69 and 89), or None: the dice's faces or the server's."""
+        c = self.count
+        return Count(c.dice, c.reached, c.lifted, c.again) if c is not None else None
 
 
 class FilledOut(BaseModel):

@@ -36,7 +36,6 @@ from app.services.event_seats import take_card
 from app.services.markers import rules_of
 from app.services.writing import game_write, unit_of_work
 from rules.core.acts import AdvanceTurn, PlayCard, Roll
-from rules.core.dice import Count
 from rules.core.errors import NotFoundError
 from rules.core.game import terrain
 from rules.core.kit import Drawn
@@ -510,9 +509,7 @@ def resolve(
             resolver=resolver,
             fields=body.fields,
             dice=body.dice,
-            count=Count(body.count.dice, body.count.reached, body.count.lifted, body.count.again)
-            if body.count
-            else None,
+            count=body.counted(),
             unit_id=body.unit_id,
             target_id=body.target_id,
             apply=body.apply,
@@ -548,9 +545,7 @@ def ask(
             body.dice,
             body.unit_id,
             body.target_id,
-            Count(body.count.dice, body.count.reached, body.count.lifted, body.count.again)
-            if body.count
-            else None,
+            body.counted(),
         )
     )
 

@@ -276,10 +276,11 @@ def work_out(rolls: RollHook, terms: RollTerms, ruleset: RuleSet, snapshot: Snap
         # The dice the answer keeps are faces standing for the count; `count` says they were counted (where a
         # bonus lifts a die: whether one was, and the lowest face it lifts; where they are rolled again: how
         # many reached it again).
-        lifts: dict[str, Any] = (
-            {"lifted": roll.count.lifted, "lift": threshold.lift} if threshold.lift else {}
-        )
-        lifts |= {"again": roll.count.again} if threshold.again else {}
+        lifts: dict[str, bool | int | None] = {}
+        if threshold.lift:
+            lifts |= {"lifted": roll.count.lifted, "lift": threshold.lift}
+        if threshold.again:
+            lifts["again"] = roll.count.again
         counted = {
             "count": {
                 "dice": roll.count.dice,
