@@ -49,6 +49,7 @@ from app.data.score_state import read as read_state
 from app.errors import RuleRefused
 from app.services import secret_objectives
 from app.services.markers import rules_of
+from rules.core.acts import BuildForce
 from rules.core.clock import Clock
 from rules.core.errors import RulesError
 from rules.core.score import (
@@ -315,6 +316,9 @@ def advanced(session: Session, game: Game, frame: Frame, store: bool) -> Replay:
         earlier = [e for e in good if e < min(early)]
         at = earlier[-1] if earlier else None
         rows = _events_after(session, game.pk, at)
+    if at is not None and any(r.kind == BuildForce.event for r in rows):
+        # A force built names none of its units: they stand from the start, as the whole log's replay reads them.
+        at, rows = None, _events_after(session, game.pk, None)
     log = logged(rows, {r.reverses_id for r in rows if r.reverses_id is not None})
     if at is None:
         now = _stands(session, game.pk, None)

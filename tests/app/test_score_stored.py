@@ -4,9 +4,11 @@ every read did before), on each backend; and a read after an act costs the same 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,6 +37,8 @@ def _square(oid: str, name: str, x: float, y: float, **props: Any) -> dict[str, 
         "properties": {"name": name, "vp": 1, **props},
     }
 
+
+MONS = Path(__file__).parents[2] / "rules/flanders_fields/data/scenarios/mons-1914.json"
 
 # Every way an objective scores, each a 6 cm square on Mons' table.
 OBJECTIVES: dict[str, Any] = {
@@ -227,3 +231,38 @@ def test_a_score_read_after_an_act_costs_the_same_at_100_events_as_at_5000(sqlit
     # The read replays nothing: of the log it reads only the newest event's id (is the stored score its?).
     of_the_log = [s for s in read_5000 if re.search(r"\b(from|join)\s+\"?event\b(?!_)", s, re.I)]
     assert all("max(event.id)" in s.lower().replace('"', "") for s in of_the_log), of_the_log
+
+
+def test_a_force_built_after_the_score_was_stored_counts_in_its_side_s_stands(
+    sqlite_client: TestClient,
+) -> None:
+    """A force built names none of its units in its event: the stored score is replayed whole, so a side broken
+    counts them as the whole log's replay does (4 of Mons' 77 British stands lost are 5%, of 92 not)."""
+    http = sqlite_client
+    doc = json.loads(MONS.read_text())
+    broken = {"kind": "side_broken", "side": "defender", "stands_lost": 5}
+    made = http.post("/api/v1/scenarios", json={**doc, "id": "stored-broken", "victory_conditions": [broken]})
+    assert made.status_code == 201, made.text
+    g = new_game(http, {"scenario": "stored-broken"})
+    stands = four_stands(http, g)
+    body = {"x": 40.0, "y": 120.0, "facing_deg": 90.0, "override": True}
+    moved = http.post(f"/api/v1/games/{g.id}/units/{stands[0]}/move", headers=g.referee, json=body)
+    assert moved.status_code == 200, moved.text  # the score stored, the British 77 stands
+    force = {"side": "defender", "table_id": "gb-cavalry-regiment"}  # 15 more
+    assert http.post(f"/api/v1/games/{g.id}/forces", headers=g.referee, json=force).status_code == 201
+    start_game(http, g)
+    units = http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    british = [
+        u["id"] for u in units if u["side"] == "defender" and u["base"] == "infantry-platoon" and u["x"]
+    ]
+    for platoon in british[:4]:
+        for _ in range(3):  # three suppressions kill a stand (Flanders Fields)
+            url = f"/api/v1/games/{g.id}/units/{platoon}/markers"
+            r = http.post(url, headers=g.referee, json={"delta": 1, "override": True})
+            assert r.status_code == 200, r.text
+    with Session(engine_of(http)) as session:
+        game = session.get(Game, g.id)
+        assert game is not None
+        stored = score.game_score(session, game, "referee")
+        assert stored.losses["defender"] == 4 and stored.met == ()
+        assert stored == whole_log_replayed(session, game)
