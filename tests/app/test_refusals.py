@@ -72,7 +72,10 @@ DYNAMIC = {
         "refused",
     ): "fireplans.lock_refusal's own literal sentences (the plan's page "
     "shows the same function's in place of its Lock), each a short sentence in that function",
-    ("app/services/acts.py", "refused"): "the game clock's Refusal (rules.core.clock.refusal), each held to "
+    (
+        "app/services/game_acts.py",
+        "refused",
+    ): "the game clock's Refusal (rules.core.clock.refusal), each held to "
     "120 characters by tests/rules/core/test_clock.py",
     (
         "app/services/result.py",

@@ -143,8 +143,8 @@ class GermanOrder:
             way = "south" if i > j else "north"
             return (
                 Refusal(
-                    f"The {GERMAN_DIVISIONS[i]} sets up {way} of the {GERMAN_DIVISIONS[j]}, whose hex {at} is not "
-                    f"{'north' if way == 'south' else 'south'} of hex {where} (19.1).",
+                    f"The {GERMAN_DIVISIONS[i]} sets up {way} of the {GERMAN_DIVISIONS[j]}: its {at} is not "
+                    f"{'north' if way == 'south' else 'south'} of {where} (19.1).",
                     "the 16th Division to the north, the 79th Division in the middle, and the 1st Division to the "
                     "south",
                     SRC_GERMAN_SET_UP,
