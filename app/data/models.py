@@ -9,7 +9,7 @@ from pydantic import JsonValue
 from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, LargeBinary, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-import app.data.score_state  # noqa: F401  (the stored score's table, registered with these: issue 88)
+import app.data.score_state  # the stored score's table, registered with these (issue 88)
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
 
 
