@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 from sqlalchemy import JSON, Column, ForeignKey, Integer
 from sqlmodel import Field, SQLModel
 
-from rules.core.score import Piece, Replay, Taken
+from rules.core.score import TALLY_KEPT, Piece, Replay, Taken
 from rules.core.victory import Met
 from rules.table.objectives import HeldTally, Holding, Standing
 
@@ -49,25 +49,14 @@ class ScoreState(BaseModel):
     @classmethod
     def of(cls, replay: Replay) -> ScoreState:
         """The state `replay` has reached (left as it is)."""
-        t = replay.tally
+        t = replay.tally.copied()
         return cls.model_construct(  # of the replay's own values, already of these types
             events=replay.events,
             turn=replay.turn,
             ended=replay.ended,
             counted={s: list(c) for s, c in replay.counted.items()},
             standings={oid: standings_text(d) for oid, d in replay.kept.standings().items()},
-            holdings=dict(t.holdings),
-            points=dict(t.points),
-            calls=dict(t.calls),
-            lapsed=dict(t.lapsed),
-            taken=dict(t.taken),
-            first=dict(t.first),
-            first_turn=dict(t.first_turn),
-            was=dict(t.was),
-            changes=list(t.changes),
-            turns_scored=list(t.turns_scored),
-            counts={oid: dict(c) for oid, c in t.counts.items()},
-            met=list(t.met),
+            **{name: getattr(t, name) for name in TALLY_KEPT},
             scored=sorted(t.scored),
         )
 
@@ -82,21 +71,9 @@ class ScoreState(BaseModel):
             for stand_id, standing in standings_of(text):
                 kept.put(oid, stand_id, standing)
         tally = replace(
-            fresh.tally,
-            holdings=dict(self.holdings),
-            points=dict(self.points),
-            calls=dict(self.calls),
-            lapsed=dict(self.lapsed),
-            taken=dict(self.taken),
-            first=dict(self.first),
-            first_turn=dict(self.first_turn),
-            was=dict(self.was),
-            changes=list(self.changes),
-            turns_scored=list(self.turns_scored),
-            counts={oid: dict(c) for oid, c in self.counts.items()},
-            met=list(self.met),
-            scored=set(self.scored),
+            fresh.tally, **{name: getattr(self, name) for name in TALLY_KEPT}, scored=set(self.scored)
         )
+        tally = tally.copied()  # the model's own values left as they are
         counted = {s: list(c) for s, c in self.counted.items()}
         return replace(
             fresh,

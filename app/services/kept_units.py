@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
@@ -28,6 +28,7 @@ from sqlmodel import Session
 
 from app.data.models import Game, Unit
 from app.services.unit_names import Named, display_names, names, plain_names, told_apart_names
+from app.services.units import unit_state
 from rules.core.records import StateField, UnitState
 
 __all__ = ["KEPT_GAMES", "KeptUnits", "Key", "game_key", "kept_terrain", "kept_units"]
@@ -153,7 +154,7 @@ def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> Ke
     seen = kept.versions if kept is not None else {}
     stale = [uid for uid, version in now.items() if seen.get(uid) != version]
     rows = _read(session, game_id, None if len(stale) == len(now) else stale)
-    fresh = {uid: _state(row, fields) for uid, row in rows.items()}
+    fresh = {uid: unit_state(row, fields) for uid, row in rows.items()}
     # Each unit at the version its state was read at: a row written between the two statements is read as
     # it is now (a unit gone between them is left out until the next read).
     versions = {
@@ -210,27 +211,6 @@ def _read(session: Session, game_id: int, ids: Sequence[int] | None) -> dict[int
     # Many units changed at once (a formation moved): the game's rows, the others passed over.
     wanted = set(ids)
     return {row.id: row for row in session.execute(whole) if row.id in wanted}
-
-
-def _state(row: Any, fields: Iterable[StateField]) -> UnitState:
-    stored = row.state or {}
-    return UnitState(
-        id=row.id,
-        parent_id=row.parent_id,
-        side=row.side,
-        level=row.level,
-        kind=row.kind,
-        name=row.name,
-        quality=row.quality,
-        base=row.base,
-        is_command=row.is_command,
-        off_table=row.off_table,
-        x=row.x,
-        y=row.y,
-        facing_deg=row.facing_deg,
-        killed=row.killed,
-        state={f.name: stored.get(f.name, f.default) for f in fields},
-    )
 
 
 # -- a kept state built after the transaction's own writes stands only once it commits --------------------------

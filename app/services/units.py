@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, insert, true, update
+from sqlalchemy import Row, and_, bindparam, func, insert, true, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -530,8 +530,9 @@ def subtree(root: Unit, units: Sequence[Unit]) -> list[Unit]:
     return [u for u in units if u.id in inside]
 
 
-def unit_state(u: Unit, fields: Iterable[StateField]) -> UnitState:
-    """A unit row as the rules read it (rules.core.game), with the state `fields` of its rule set."""
+def unit_state(u: Unit | Row[Any], fields: Iterable[StateField]) -> UnitState:
+    """A unit row (stored, or its columns as read: app.services.kept_units) as the rules read it
+    (rules.core.game), with the state `fields` of its rule set."""
     assert u.id is not None
     stored = u.state  # read once, not once a field: each read of a row's attribute goes through the ORM
     return UnitState(

@@ -207,6 +207,19 @@ def _stands(pieces: Mapping[int, Piece], bases: Mapping[str, BaseSpec]) -> list[
     return out
 
 
+# What a tally keeps of a game as it goes on, beside its objectives and the objectives scored (a set): a stored
+# score keeps the same (app.data.score_state).
+TALLY_KEPT = ("holdings", "points", "calls", "lapsed", "taken", "first", "first_turn", "was", "changes",
+              "turns_scored", "counts", "met")  # fmt: skip
+
+
+def _copy(value: Any) -> Any:
+    """A tally's dict or list copied one level down, a dict of dicts (the held turns' counts) two."""
+    if isinstance(value, dict):
+        return {k: dict(v) if isinstance(v, dict) else v for k, v in value.items()}
+    return list(value)
+
+
 @dataclass
 class _Tally:
     objectives: Sequence[Objective]
@@ -223,6 +236,12 @@ class _Tally:
     counts: dict[str, dict[str, int]] = field(default_factory=dict)  # held_turns: turns' ends held, by side
     met: list[Met] = field(default_factory=list)
     scored: set[str] = field(default_factory=set)  # the objectives that have scored: a secret one is revealed
+
+    def copied(self) -> _Tally:
+        """A tally to go on from, this one left as it is (its objectives shared: never changed)."""
+        return replace(
+            self, **{name: _copy(getattr(self, name)) for name in TALLY_KEPT}, scored=set(self.scored)
+        )
 
     def holder(self, o: Objective) -> str | None:
         call = self.calls.get(o.id)
@@ -353,24 +372,8 @@ class Replay:
 
     def copy(self) -> Replay:
         """A replay that goes on from this one, this one left as it is (the objectives' shapes shared)."""
-        t = self.tally
-        tally = replace(
-            t,
-            holdings=dict(t.holdings),
-            points=dict(t.points),
-            calls=dict(t.calls),
-            lapsed=dict(t.lapsed),
-            taken=dict(t.taken),
-            first=dict(t.first),
-            first_turn=dict(t.first_turn),
-            was=dict(t.was),
-            changes=list(t.changes),
-            turns_scored=list(t.turns_scored),
-            counts={oid: dict(c) for oid, c in t.counts.items()},
-            met=list(t.met),
-            scored=set(t.scored),
-        )
         counted = {s: list(c) for s, c in self.counted.items()}
+        tally = self.tally.copied()
         return replace(self, pieces=dict(self.pieces), kept=self.kept.copy(), tally=tally, counted=counted)
 
 
