@@ -31,9 +31,14 @@ from app.services.unit_names import Named, display_names, names, plain_names, to
 from app.services.units import unit_state
 from rules.core.records import StateField, UnitState
 
-__all__ = ["KEPT_GAMES", "KeptUnits", "Key", "game_key", "kept_terrain", "kept_units"]
+__all__ = ["KEPT_GAMES", "KEPT_UNITS", "KeptUnits", "Key", "game_key", "kept_terrain", "kept_units"]
 
-KEPT_GAMES = 64  # games a worker keeps (least recently read dropped first): a club's tables and an event's
+# What a worker keeps, the least recently read dropped first: the units of all its games together, and the
+# terrains of as many games. A unit kept is about 5 KB, 11 KB with its three seats' lists (app.services.unit_list;
+# measured at 1,400 stands): some 65 MB at most, four of the largest games or a club night's tables, whatever
+# the number of games anyone makes (issue 88's hostile pass: 1.2 GB and growing with 42 of the largest).
+KEPT_UNITS = 6_000
+KEPT_GAMES = 64
 _IN_CLAUSE = 500  # ids asked at once (SQLite's and PostgreSQL's bound parameters stay far below their limits)
 _PENDING = "kept_units_pending"  # session.info: the games whose kept state this transaction built
 
@@ -167,7 +172,9 @@ def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> Ke
     with _LOCK:
         _KEPT[key] = made
         _KEPT.move_to_end(key)
-        while len(_KEPT) > KEPT_GAMES:
+        while len(_KEPT) > 1 and (
+            len(_KEPT) > KEPT_GAMES or sum(len(k.units) for k in _KEPT.values()) > KEPT_UNITS
+        ):
             _KEPT.popitem(last=False)
     _kept_once_committed(session, key)
     return made

@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from app.data.models import Game, Unit
 from app.data.schemas_units import STATE_FIELDS, UnitOut
-from app.services.kept_units import KEPT_GAMES, KeptUnits, Key, game_key, kept_units
+from app.services.kept_units import KEPT_GAMES, KEPT_UNITS, KeptUnits, Key, game_key, kept_units
 from app.services.markers import rules_of
 from app.services.seating import Viewer
 from app.services.units import Reader, reader
@@ -54,7 +54,11 @@ def listed(session: Session, game: Game, viewer: Viewer) -> bytes:
     at = (game.version, game.status)  # the board shows a side's secret, the end every one
     with _LOCK:
         encoded = _ENCODED.setdefault((game_key(session, game), read.sides), _Encoded())
-        while len(_ENCODED) > 3 * KEPT_GAMES:  # each game read by its referee and its two sides
+        _ENCODED.move_to_end((game_key(session, game), read.sides))
+        # Each game read by its referee and its two sides, as many units each as the kept units' budget.
+        while len(_ENCODED) > 1 and (
+            len(_ENCODED) > 3 * KEPT_GAMES or sum(len(e.units) for e in _ENCODED.values()) > 3 * KEPT_UNITS
+        ):
             _ENCODED.popitem(last=False)
     done = encoded.listed
     if done is not None and done[0] is kept and done[1] == at:

@@ -15,6 +15,7 @@ from sqlmodel import Session
 from app.core.db import make_engine
 from app.data.models import Game, Unit
 from app.services import acts, game_setup
+from app.services import kept_units as kept_module
 from app.services.kept_units import kept_units
 from app.services.markers import rules_of
 from app.services.seating import Viewer
@@ -103,3 +104,17 @@ def test_what_a_rolled_back_write_read_is_not_kept(engines: tuple[Engine, Engine
         s.rollback()
     _write_state(theirs, stand, "suppression", 1, commit=True)
     assert _kept(ours, game_id)[stand].suppression == 1  # type: ignore[attr-defined]
+
+
+def test_a_worker_keeps_units_up_to_its_budget_whatever_the_games(
+    engines: tuple[Engine, Engine], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anyone may make games: what a worker keeps is bounded by units, not by games (the hostile pass's 1.2 GB)."""
+    ours, _ = engines
+    games = [_mons(ours)[0] for _ in range(3)]
+    monkeypatch.setattr(kept_module, "KEPT_UNITS", len(_kept(ours, games[0])) + 1)  # one game's and no more
+    for game_id in games:
+        _kept(ours, game_id)
+    kept = [k for k in kept_module._KEPT.values() if k.game_id in games]
+    assert [k.game_id for k in kept] == [games[-1]]
+    assert sum(len(k.units) for k in kept_module._KEPT.values()) <= kept_module.KEPT_UNITS
