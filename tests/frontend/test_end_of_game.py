@@ -1,7 +1,8 @@
 """A game's end by the referee's taps (issue 89), from the start page: a secret objective given to the defender as
 a point under one of its own stands is held, not contested, so "End the game…" offers "Yes" at once (before the
-fix the end list named it with no call and the "Yes" never came); a German platoon then coming within 1 cm of it,
-it is listed with its calls, the referee calls it and ends the game: three taps. The defender's map reads the
+fix the end list named it with no call and the "Yes" never came); a German platoon then coming within 1 cm of it
+(moved by the referee's clicks on the map in a second tab, the step's refusal overridden), it is listed with its
+calls, the referee calls it and ends the game: three taps on the board. The defender's map reads the
 result live, and the report says whose secret it was. At each size (1920x1080, 1180x820, 820x1180, 390x844) the
 board's end list (empty, then the call) and the ended board and map are looked at, axe-core clean. The rules of
 the call are the API tier's (tests/app/games/test_secret_objective_end.py); the victory conditions' end,
@@ -16,7 +17,8 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
-from tests.frontend.games import create_mons_game, csrf_header, join, settled
+from tests.frontend.games import create_mons_game, join, open_maps, settled
+from tests.frontend.test_referee_result import move_as_referee
 
 pytestmark = [pytest.mark.browser, pytest.mark.long]  # over 6 s on CI: scheduled first (tests/conftest.py)
 
@@ -93,16 +95,11 @@ def test_a_secret_objective_under_its_own_sides_stand_is_scored_and_the_game_end
     # it), the end waiting for none; tap 2, the referee calls it the defender's.
     assert farm["facing_deg"] in (90.0, 270.0), farm  # its base 1.5 cm deep along the table's length
     german = next(u for u in units if u["side"] == "attacker" and u["base"] == "infantry-platoon" and u["x"])
-    near = {
-        "x": farm["x"],
-        "y": farm["y"] + 1.5,
-        "facing_deg": 270.0,
-        "override": True,
-    }  # 0.75 cm off the point
-    r = referee.request.post(
-        f"/api/v1/games/{game_id}/units/{german['id']}/move", data=near, headers=csrf_header(referee)
-    )
-    assert r.status == 200, r.text()
+    assert german["facing_deg"] in (90.0, 270.0), german  # its base 1.5 cm deep along the length too
+    table = referee.context.new_page()  # the referee's map (the board's Map link) in a second tab
+    table.on("dialog", lambda d: d.accept())  # "Do it anyway as the referee?" where the step refuses the move
+    open_maps(game_id, table)
+    move_as_referee(table, german, (farm["x"], farm["y"] + 1.5))  # its base's near edge 0.75 cm off the point
     listed = end.locator("[data-end-settle] .score-objective", has_text="Hold the farm")
     expect(listed).to_contain_text("Secret: a call reveals it to both sides.")
     expect(confirm).to_be_visible()

@@ -1,7 +1,9 @@
 """A scenario's victory conditions met and chosen on by the referee's taps (issue 89), from the start page: a
-Mons scenario of three conditions (points reached, a side broken, an objective taken) picked there; each met in
-turn is told on the attacker's map too and offered to the referee above the board, who plays on after the
-points and the side broken (its stand destroyed by three taps of +S) and ends the game on the objective taken.
+Mons scenario of three conditions (points reached, a side broken, an objective taken) imported as its file in the
+scenario editor (its File section's Import) and picked on the start page; each met in turn (a German platoon moved
+on the referee's map in a second tab, the step's refusal overridden) is told on the attacker's map too and offered
+to the referee above the board, who plays on after the points and the side broken (its stand destroyed by three
+taps of +S) and ends the game on the objective taken.
 Every device then reads the condition's winner, and the report why. The offer and the ended board and map are
 looked at each size (1920x1080, 1180x820, 820x1180, 390x844), axe-core clean. That each kind ends a game with
 its winner in both rule sets is the API tier's (tests/app/games/test_victory_end.py)."""
@@ -16,8 +18,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import csrf_header, join
+from tests.frontend.games import join, open_maps
 from tests.frontend.test_end_of_game import SIZES, looked_at
+from tests.frontend.test_referee_result import move_as_referee
 
 pytestmark = [pytest.mark.browser, pytest.mark.long]  # over 6 s on CI: scheduled first (tests/conftest.py)
 
@@ -30,23 +33,31 @@ CONDITIONS = [
 ]
 
 
-def scenario(page: Any) -> None:
-    """The club's scenario, imported as its file would be: bridge 2 worth 2 points to the first side to take it."""
+def scenario(page: Any, folder: Path) -> None:
+    """The club's scenario file (bridge 2 worth 2 points to the first side to take it) imported as a person does
+    it, from the start page: Build a scenario, the editor's File section, Import a file; then back to Start."""
     doc = json.loads(MONS.read_text())
     doc["table_objectives"]["features"][1]["properties"].update({"scored": "first_taken", "vp": 2})
-    made = page.request.post(
-        "/api/v1/scenarios",
-        data={**doc, "id": "mons-three-ways", "title": TITLE, "victory_conditions": CONDITIONS},
+    file = folder / "mons-three-ways.json"
+    file.write_text(
+        json.dumps({**doc, "id": "mons-three-ways", "title": TITLE, "victory_conditions": CONDITIONS})
     )
-    assert made.status == 201, made.text()
+    page.goto("/")
+    page.get_by_role("link", name="Build a Flanders Fields scenario").click()
+    page.locator("[data-scn-tab=file]").click()
+    with page.expect_response(lambda r: r.url.endswith("/scenarios/import")) as sent:
+        page.get_by_label("Import a file").set_input_files(str(file))
+    assert sent.value.status == 201, sent.value.text()
+    page.wait_for_url("**/scenarios/mons-three-ways/edit?tab=file")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Start").click()
+    page.wait_for_url(lambda url: url.endswith("/"))
 
 
 def test_each_condition_met_is_told_everywhere_and_the_referee_plays_on_or_ends_the_game_on_it(
-    new_page: Any,
+    new_page: Any, tmp_path: Path
 ) -> None:
     referee = new_page(TABLET_LANDSCAPE)
-    scenario(referee)
-    referee.goto("/")
+    scenario(referee, tmp_path)
     referee.get_by_label(TITLE).check()
     referee.get_by_role("button", name="Create game").click()
     referee.wait_for_selector("[data-join-code]")
@@ -62,22 +73,16 @@ def test_each_condition_met_is_told_everywhere_and_the_referee_plays_on_or_ends_
     alert = referee.locator("[data-score-met-alert]")
     attacker = new_page(TABLET_PORTRAIT)
     join(attacker, codes["attacker"])
-    attacker.goto(f"/games/{game_id}/map")
+    # The referee's map in a second tab beside the board (its Map link), where the referee moves the stands.
+    table = referee.context.new_page()
+    table.on("dialog", lambda d: d.accept())  # "Do it anyway as the referee?" where the step refuses a move
+    open_maps(game_id, attacker, table)
     units = referee.request.get(f"/api/v1/games/{game_id}/units").json()
     platoons = [u for u in units if u["base"] == "infantry-platoon" and u["x"] is not None]
     german = [u for u in platoons if u["side"] == "attacker"]
 
-    def moved(unit: dict[str, Any], x: float, y: float) -> None:
-        """A German platoon moved by the referee, overriding the step (the map's taps: test_referee_result's)."""
-        r = referee.request.post(
-            f"/api/v1/games/{game_id}/units/{unit['id']}/move",
-            data={"x": x, "y": y, "facing_deg": 90.0, "override": True},
-            headers=csrf_header(referee),
-        )
-        assert r.status == 200, r.text()
-
     # Points reached: bridge 2 taken is 2 points. Told on the attacker's map; the referee plays on, one tap.
-    moved(german[0], 80.0, 120.0)
+    move_as_referee(table, german[0], (80.0, 120.0))  # the stand, Move, where it goes
     told = attacker.locator("[data-score-met='2']").first
     attacker.locator("[data-score-chip]").first.click()
     expect(told).to_contain_text("the attacker reached 2 victory points first")
@@ -100,7 +105,7 @@ def test_each_condition_met_is_told_everywhere_and_the_referee_plays_on_or_ends_
     expect(alert.locator("[data-score-met='3']")).to_have_count(0)
 
     # An objective taken: bridge 1. The referee ends the game on it, one tap; every device reads its winner.
-    moved(german[1], 40.0, 120.0)
+    move_as_referee(table, german[1], (40.0, 120.0))
     taken = alert.locator("[data-score-met='1']")
     expect(taken).to_contain_text("the attacker took Bridge 1")
     with referee.expect_navigation():
