@@ -16,7 +16,7 @@ from rules.vimy_ridge.data import CRT_SOURCE
 from rules.vimy_ridge.ruleset import VimyRidge, cite
 
 ATTACKS = "attacks"  # the board key: {"phase": [turn, side, step], "attacks": [...]}
-SRC_RESULTS = "Fire & Movement standard rules (not in the exclusive rules): the players apply each result"
+SRC_RESULTS = "Fire & Movement standard rules (not in the exclusive rules): each player applies a result to his own units"
 ATTACKER, DEFENDER = "attacker", "defender"  # a counter's part in an attack (not a side)
 
 # What each printed result lets the players apply, by a counter's part in the attack: the letter names the

@@ -80,7 +80,7 @@ SRC_TRENCH = cite("14.2 Trench Lines")
 SRC_NML = cite("14.1 No Man's Land")
 SRC_RED_BARON = cite("18.1 The Red Baron")
 SRC_TURN = cite("15.0 Turn Sequence; 20.1 First Player")
-SRC_RESULTS = "Fire & Movement standard rules (not in the exclusive rules): the players apply each result"
+SRC_RESULTS = combat.SRC_RESULTS
 
 MOVE_ACT = "move-counter"  # a counter's hex set: a move, a retreat, an advance or a replacement entering
 RESULT_ACT = "apply-results"  # depleted, eliminated, retreated, advanced: the players' choice

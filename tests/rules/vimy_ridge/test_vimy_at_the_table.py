@@ -16,6 +16,7 @@ from rules.core.errors import RulesError
 from rules.core.records import Snapshot, UnitState
 from rules.registry import get_ruleset
 from rules.vimy_ridge.play.game import ALLIED, GERMAN, VIMY_GAME, board_checked
+from rules.vimy_ridge.resolvers import result_said
 
 RS = get_ruleset("vimy-ridge")
 MOVEMENT, BOMBARDMENT, COMBAT = 0, 1, 2
@@ -65,6 +66,16 @@ def test_another_division_makes_a_separate_attack_upon_the_same_enemy_unit() -> 
 
 
 # -- 17.1 before 17.3: the allotment, and the markers left ---------------------------------------------------------
+def test_a_combat_result_says_the_player_owning_the_units_it_names_applies_it() -> None:
+    # The card applies a result by taps on each counter it names, its owner's (newcomer pass, issue 89): the
+    # result's words say so under the standard rules' citation, not that the players apply it off the app.
+    said = result_said(RS.context(None), "D2")
+    assert said.endswith(
+        "(Vimy Ridge: Arras Diversion, exclusive rules: Integrated Combat Results Table; Fire & Movement "
+        "standard rules (not in the exclusive rules): each player applies a result to his own units)"
+    ), said
+
+
 def test_a_bombard_past_the_turn_s_allotment_is_refused_as_17_1_and_the_track_shows_the_markers_left() -> (
     None
 ):
