@@ -183,3 +183,35 @@ def test_a_notice_never_covers_the_dice_pad(new_page: Any) -> None:
             )
         page.locator("#net-status").get_by_role("button", name="OK: dismiss this message").click()
         expect(page.locator("#net-status")).to_be_hidden()
+
+
+def test_a_refusal_with_no_reason_beyond_its_sentence_offers_no_empty_why(new_page: Any) -> None:
+    """The newcomer pass of issue 89: a rule's refusal whose reason is its sentence (`said_why` as `said`) and
+    that cites no source showed a "Why?" that opened empty. A game ended twice: the second end is refused so."""
+    page = new_page(PHONE)
+    game_id, _ = seed_game(page)
+    page.goto(f"/games/{game_id}/referee")
+    got = page.evaluate(
+        """async (gameId) => {
+             const csrf = document.cookie.split("; ").find((c) => c.startsWith("firestep_csrf=")).split("=")[1];
+             const finish = async () => {
+               const version = (await (await fetch(`/api/v1/games/${gameId}/turn`)).json()).version;
+               return fetch(`/api/v1/games/${gameId}/finish`, {
+                 method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+                 body: JSON.stringify({ version }),
+               });
+             };
+             const first = await finish();
+             const r = await finish();
+             const body = await r.json();
+             window.firestepNotice(window.firestepExplain(r.status, body), false, { key: "action" });
+             return { first: first.status, status: r.status, body };
+           }""",
+        game_id,
+    )
+    assert got["first"] == 200 and got["status"] == 409, got
+    body = got["body"]
+    assert body["said_why"] == body["said"] and "source" not in body, body
+    notice = page.locator("#net-status .notice")
+    expect(notice.locator("p").first).to_have_text(body["said"])
+    expect(notice.locator(".notice-why")).to_be_hidden()

@@ -54,8 +54,10 @@
     const reason = options.why || options.source ? options : shows(text, lastRefusal) ? lastRefusal : {};
     const why = item.querySelector(".notice-why");
     why.open = false;
-    why.hidden = !(reason.why || reason.source);
-    why.querySelector("p").textContent = reason.why && reason.why !== text ? reason.why : "";
+    // A reason that only says the sentence again, with no source, is nothing to open: no "Why?" then.
+    const words = reason.why && bare(reason.why) !== bare(text) ? reason.why : "";
+    why.hidden = !(words || reason.source);
+    why.querySelector("p").textContent = words;
     why.querySelector("cite").textContent = reason.source || "";
     item.classList.toggle("ok", Boolean(good));
     item.classList.toggle("info", options.tone === "info"); // an instruction ("Tap where … goes."), not an error
