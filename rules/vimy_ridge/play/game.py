@@ -70,6 +70,10 @@ from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_nigh
 from rules.vimy_ridge.ruleset import VimyRidge, cite
 
 SIDE_WORD = {ALLIED: "allied", GERMAN: "german"}
+SIDE_NAME = {
+    ALLIED: "Canadian",
+    GERMAN: "German",
+}  # 12.1 "The Canadian player wins"; 12.2 "the German player"
 
 SRC_NIGHT = cite("13.1 Night")
 SRC_REPLACE = cite("11.3 Allied Replacements; 11.6 German Replacements")
@@ -799,20 +803,27 @@ def _enemy_target(snapshot: Snapshot, act: Roll, doing: str) -> tuple[Refusal, .
 
 
 def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
+    attackers = _attackers(snapshot, act)
+    if any(u.side != snapshot.side_to_move for u in attackers):  # said to whoever reads it: the referee too
+        name = SIDE_NAME.get(snapshot.side_to_move, snapshot.side_to_move)
+        return (
+            _refused_now(
+                f"It is the {name} player's combat phase: only {name} counters attack (15.0).",
+                "each player attacks with his units in his own combat phase (15.0, Fire & Movement standard rules)",
+                SRC_TURN,
+            ),
+        )
     if refused := _enemy_target(snapshot, act, "Attack"):
         return refused
-    attackers = _attackers(snapshot, act)
     if not attackers or any(
-        u.level != COUNTER
-        or u.side != snapshot.side_to_move
-        or u.state.get("eliminated")
-        or not u.state.get("hex")
-        for u in attackers
+        u.level != COUNTER or u.state.get("eliminated") or not u.state.get("hex") for u in attackers
     ):
         why = (
             "Only units of the same division may ever participate in the same attack upon the same enemy unit"
         )
-        return (_refused_now("Attack with your own counters on the map (18.3).", why, SRC_INTEGRITY),)
+        return (
+            _refused_now("Attack with counters on the map, not eliminated ones (18.3).", why, SRC_INTEGRITY),
+        )
     divisions = {str(u.state.get("division", "")) for u in attackers}
     if len(divisions) > 1:
         return (
@@ -1375,10 +1386,7 @@ BOOK = Book(
     told_fields=("depleted", "eliminated"),
     nations=("allied", "german"),  # 11.1 "The German player ... the Allied player"
     side_nations=SIDE_WORD,  # 15.1 "The Allied player is the first player": Allied attacker, German defender
-    side_names={
-        ALLIED: "Canadian",
-        GERMAN: "German",
-    },  # 12.1 "The Canadian player wins"; 12.2 "the German player"
+    side_names=SIDE_NAME,
     unit_levels=(COUNTER,),
     victory_source=cite("12.1 Victory Points; 12.2 German Victory"),
     score_kept=TALLY,

@@ -65,6 +65,17 @@ def test_another_division_makes_a_separate_attack_upon_the_same_enemy_unit() -> 
     assert once and "attacked once" in once[0]
 
 
+def test_an_attack_out_of_its_side_s_phase_is_refused_in_words_for_whoever_reads_it() -> None:
+    # The referee's card of a German counter in the Canadian combat phase (newcomer pass, issue 89) read
+    # "Attack with your own counters on the map": the referee has none. The refusal names the side whose
+    # phase it is, as the book names its player (15.0, 12.1 "the Canadian player").
+    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"))
+    out_of_phase = refusals(snap, attack(2, 1))
+    assert out_of_phase == ["It is the Canadian player's combat phase: only Canadian counters attack (15.0)."]
+    gone = table(counter(1, ALLIED, "0910", eliminated=True), counter(2, GERMAN, "1010"))
+    assert refusals(gone, attack(1, 2)) == ["Attack with counters on the map, not eliminated ones (18.3)."]
+
+
 # -- 17.1 before 17.3: the allotment, and the markers left ---------------------------------------------------------
 def test_a_combat_result_says_the_player_owning_the_units_it_names_applies_it() -> None:
     # The card applies a result by taps on each counter it names, its owner's (newcomer pass, issue 89): the
