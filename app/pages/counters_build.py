@@ -351,6 +351,7 @@ class Builder:
                 refusal(r["detail"], r.get("why"), r.get("source")) if (r := o.get("refused")) else None,
                 dict(o.get("values") or {}),
                 tuple(str(p) for p in o.get("places") or ()),
+                bool(o.get("typed", True)),
             )
             for o in raw.get("offers") or []
         )
@@ -511,6 +512,10 @@ class Builder:
         edits = self.result_edits(c, offered)
         offers = offered.offers
         moves = [o for o in offers if o.kind == "place" and o.refused is None]
+        if any(o.values and o.places for o in moves):
+            # A result to apply: its choices alone, a tap per place (a general move would be read as the same
+            # result: a second Retreat), typed only where the pipeline takes it past a step.
+            moves = [o for o in moves if o.values and o.typed]
         plain = next((o for o in moves if not o.values), None)
         word = self.board.place_word
         place = None

@@ -180,6 +180,7 @@ class OfferLine:
     refused: Refusal | None
     values: dict[str, object]
     places: tuple[str, ...] = ()  # a result's move: the places a step away it is taken to now, a tap each
+    typed: bool = True  # its place typed as well (not a result's move whose taps are all the pipeline takes)
 
 
 @dataclass(frozen=True)

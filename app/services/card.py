@@ -221,6 +221,7 @@ def stand_card(
     snapshot = snapshot_of(session, game, units) if read is None else read[1]
     judged = []
     places: dict[int, list[str]] = {}
+    typed: set[int] = set()  # a result's move the pipeline takes past its places a step away: typed too
     for o in offers(snapshot, game, units, unit_id):
         at_it = o.roll is not None and o.roll.on_enemy  # a roll the other side makes at the stand
         if not own and o.kind != "mark" and not at_it:
@@ -233,6 +234,8 @@ def stand_card(
             refused = _placed(session, game, viewer, o, (units, snapshot))
             if refused is None and _with_place(o):  # a result's move: each place a tap may name for it
                 places[id(o)] = _places(session, game, viewer, o, (units, snapshot))
+                if _beyond(session, game, viewer, o, (units, snapshot)):
+                    typed.add(id(o))
         else:
             refused = pipeline.refusal(session, game, viewer, o.act, o.complete, (units, snapshot))
         if refused is not None and o.roll is not None and o.roll.options:
@@ -258,6 +261,8 @@ def stand_card(
                 "values": _with_place(o),
                 # The places a step away the pipeline takes that move to now (a retreat's, an advance's).
                 "places": places.get(id(o), []),
+                # Its place typed as well: a result's move taken farther than a step (else its taps are all).
+                "typed": id(o) in typed or not places.get(id(o)),
             }
             for o, r in _ordered(judged, first)
         ],
@@ -326,6 +331,23 @@ def _places(
         )
         is None
     ]
+
+
+def _beyond(
+    session: Session, game: Game, viewer: Viewer, o: Offer, read: tuple[list[Unit], Snapshot]
+) -> bool:
+    """Whether the pipeline would take a counter's move to a place two steps away (a reading that lets the
+    players count a retreat's places): then a tap per place a step away is not all it takes."""
+    counters = rules_of(game).book.kit.counters
+    if counters is None or counters.near is None or not isinstance(o.act, EditUnit):
+        return False
+    here = str(o.act.values.get(o.key, ""))
+    farther = {p for n in o.near for p in counters.near(read[1], n)} - {*o.near, here}
+    return any(
+        pipeline.refusal(session, game, viewer, replace(o.act, values={**o.act.values, o.key: p}), True, read)
+        is None
+        for p in sorted(farther)
+    )
 
 
 def _chosen(

@@ -87,6 +87,12 @@ def test_a_combat_s_result_is_applied_from_its_card_a_tap_each(sqlite_client: Te
     )  # 1010's neighbours farther from 0910
     assert retreats == ["1011", "1110", "1111"], retreats
     assert "Retreat to hex 0911" not in theirs  # as near the attacker: not offered
+    # The result's choices alone while it is to be applied: no general move beside them, read as the same
+    # retreat (the combat-phase-move erratum), nor a typed Retreat as a second kind (newcomer pass, issue 89).
+    raw = _raw(http, g, g.defender, f"unit={german}")
+    assert re.findall(r">Retreat to hex (\d{4})</button>", raw) == retreats
+    assert _writes(raw, "Move") == [] and _writes(raw, "Retreat") == [], raw
+    assert "data-place-input" not in raw
     moved = _sent(http, g.defender, _writes(_raw(http, g, g.defender, done), "Retreat to hex 1110")[0])
     assert moved.status_code == 200, moved.text
     # Applied once: the German card offers no more of it; the attacker's now offers its advance into 1010 alone.
@@ -98,6 +104,27 @@ def test_a_combat_s_result_is_applied_from_its_card_a_tap_each(sqlite_client: Te
     units = {u["id"]: u for u in http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()}
     assert units[german]["hex"] == "1110" and units[allied]["hex"] == "1010"
     assert "Nothing left to apply of it." in words(panel(http, g, g.attacker, done))
+
+
+def test_a_retreat_the_players_count_is_typed_as_the_result_s_own_move(sqlite_client: TestClient) -> None:
+    # The combat-move erratum's other reading lets a retreat run farther than a step: the card's taps are not
+    # all the pipeline takes, so its place is typed too, as the result's Retreat alone (no general Move).
+    http = sqlite_client
+    g = new_game(
+        http, {"name": "Vimy", "ruleset": "vimy-ridge", "variants": {"combat-move": "players-count"}}
+    )
+    allied = _counter(http, g, "attacker", "1st Bn", "1st Canadian", "0910")
+    german = _counter(http, g, "defender", "RIR 262", "79th Reserve", "1010")
+    start_game(http, g)
+    advance_to(http, g, "combat")
+    body: dict[str, Any] = {"unit_id": allied, "target_id": german, "fields": {"attackers": [allied]}}
+    rolled = http.post(f"/api/v1/games/{g.id}/resolve/attack", headers=g.attacker, json={**body, "dice": [1]})
+    assert rolled.status_code == 200 and rolled.json()["resolution"]["outcome_key"] == "D2", rolled.text
+    raw = _raw(http, g, g.defender, f"unit={german}")
+    assert "data-place-input" in raw and _writes(raw, "Move") == []
+    typed = _writes(raw, "Retreat")[0]
+    far = _sent(http, g.defender, {**typed, "body": {**typed["body"], "hex": "1210"}})
+    assert far.status_code == 200, far.text
 
 
 def test_a_player_moves_their_own_counter_in_set_up_from_its_card(sqlite_client: TestClient) -> None:

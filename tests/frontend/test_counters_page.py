@@ -183,7 +183,7 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_its_owner_applies_th
     expect(attacker.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "A2")
     assert small_targets(attacker) == [] and serious_violations(attacker) == []
     # (A) falls on the attacker: the step names it as still to apply, the counter's card one tap away, and the
-    # Canadian seat retreats its own counter from its card, the hex typed in.
+    # Canadian seat retreats its own counter from its card, a hex the retreat may take tapped.
     still = attacker.locator("[data-step-needs]")
     expect(still).to_be_hidden()  # held while the card shows the roll: nothing moves its Undo and Done
     tap(attacker, attacker.get_by_role("button", name="Done", exact=True))
@@ -201,11 +201,10 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_its_owner_applies_th
     tap(attacker, still.get_by_role("button", name="1st Bn: apply the A2", exact=False))
     result = attacker.get_by_role("group", name="Combat result")
     expect(result.get_by_role("button", name="Step loss")).to_be_visible()
-    moves = attacker.locator("[data-place-form]")
-    expect(moves.get_by_role("button", name="Retreat", exact=True)).to_be_visible()
+    retreat = attacker.get_by_role("group", name="Retreat", exact=True)
+    expect(retreat.get_by_role("button", name="Retreat to hex 0810", exact=True)).to_be_visible()
     screenshot(attacker, "counters-retreat")
-    moves.get_by_label("To another hex").fill("0810")
-    tap(attacker, moves.get_by_role("button", name="Retreat", exact=True))
+    tap(attacker, retreat.get_by_role("button", name="Retreat to hex 0810", exact=True))
     expect(attacker.locator("[data-counter-group='place-0810']")).to_contain_text("1st Bn")
     # Applied once: the card read anew offers no more of that result, and the step needs it no more.
     expect(attacker.get_by_role("group", name="Combat result")).to_have_count(0)
