@@ -29,13 +29,6 @@
     const root = changes.querySelector("[data-board-changes]");
     if (!root) throw new Error("no changes");
     for (const el of root.querySelectorAll("[id][hx-swap-oob]")) if (!document.getElementById(el.id)) el.remove();
-    // A piece aimed by a selector ("delete:#log li:not(#event-7) [data-player-undo]", the Undo a new roll ends)
-    // goes only where it matches something here: htmx logs an error for one that matches nothing (the referee's
-    // entries have no player Undo; a seat's may have none left).
-    for (const el of root.querySelectorAll("[hx-swap-oob*=':']")) {
-      const how = el.getAttribute("hx-swap-oob");
-      if (!document.querySelector(how.slice(how.indexOf(":") + 1))) el.remove();
-    }
     const swapped = "reload" in root.dataset ? await read(window.location.pathname) : changes.innerHTML;
     const scroller = document.querySelector("[data-log-scroll]");
     const before = scroller.scrollHeight;
