@@ -45,6 +45,17 @@ def on_top(page: Any, target: Any) -> None:
     target.tap()
 
 
+def clear_of_the_card(page: Any, counter: Any) -> bool:
+    """The counter wholly in sight with the card nothing over any of it, as the page stands (not scrolled)."""
+    expect(counter).to_be_visible()
+    return bool(
+        counter.evaluate(
+            """(el) => { const r = el.getBoundingClientRect(), c = document.querySelector("[data-counter-card]").getBoundingClientRect();
+                 return r.top >= 0 && r.bottom <= innerHeight && (r.bottom <= c.top || r.top >= c.bottom || r.right <= c.left || r.left >= c.right); }"""
+        )
+    )
+
+
 def looked_at(page: Any, name: str) -> None:
     """The page at the four sizes: laid out, every target 44 px, axe-core clean; back to the tablet."""
     for viewport in (TABLET_PORTRAIT, PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE):
@@ -160,8 +171,13 @@ def test_a_vimy_combat_from_the_card_to_its_result_applied_by_taps(new_page: Any
         ["Retreat to hex 1011", "Retreat to hex 1110", "Retreat to hex 1111"]
     )  # the hexes a step away and farther from the attacker (the combat-move erratum)
     looked_at(german, "counters-vimy-retreat-choices")
+    german.set_viewport_size(PHONE)  # the newcomer pass's phone: the card at its foot, over the counters
     on_top(german, retreat.get_by_role("button", name="Retreat to hex 1110", exact=True))
     expect(german.locator("[data-counter-group='place-1110']")).to_contain_text("RIR 262")
+    moved = german.locator(f"[data-counter-group='place-1110'] [data-counter='{ids['RIR 262']}']")
+    assert clear_of_the_card(german, moved), "the counter that retreated is under its card"
+    screenshot(german, "counters-vimy-retreated")
+    german.set_viewport_size(TABLET_LANDSCAPE)
     expect(german.get_by_role("group", name="Retreat", exact=True)).to_have_count(0)  # applied once
 
     # The Canadian's card of the roll, read anew as the retreat arrives: the advance into the hex left, a tap.

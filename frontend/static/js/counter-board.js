@@ -33,16 +33,27 @@
     if (!part) { root.querySelector("[data-counter-card]")?.removeAttribute("aria-busy"); notice(status === 401 || status === 403 ? "Join this game to see its counters." : "The counters could not be read; check the connection."); return; }
     part.parentNode.querySelectorAll("[data-panel]").forEach(swap);
     shown();
+    clear();
   };
   const shown = () => { // the page's attributes as the stage panel says them; the turn in view on the track
     for (const a of ["loaded", "turn", "card"]) root.dataset[a] = root.querySelector("[data-panel='stage']").dataset[a];
     root.querySelector("[data-track-turn][aria-current]")?.scrollIntoView({ block: "nearest", inline: "center" });
   };
+  // A phone's card is sticky at the page's foot, over the counters: the one it is about is kept above it after a
+  // tap (the newcomer pass at 390x844: a counter that retreated stood under its card), the page scrolled no
+  // further than its end, where the card stands below the counters.
+  const clear = () => {
+    const card = root.querySelector("[data-counter-card]:not([hidden])"), id = card?.dataset.cardId;
+    if (!id || !window.matchMedia("(max-width: 899px)").matches) return;
+    const counter = [...root.querySelectorAll(`[data-counter="${id}"]`)].find((c) => !card.contains(c));
+    const over = counter ? counter.getBoundingClientRect().bottom - card.getBoundingClientRect().top + 8 : 0;
+    if (over > 0) window.scrollBy(0, over);
+  };
   const go = (query) => {
     const opened = new URLSearchParams(query).get("unit"), was = new URLSearchParams(want).get("unit");
     want = query; // another counter's card on its way: the one shown is busy (not to be used) till read
     if (opened !== was) root.querySelector("[data-counter-card]")?.setAttribute("aria-busy", "true");
-    return read().then(() => opened && opened !== was && window.matchMedia("(max-width: 899px)").matches && root.querySelector("[data-counter-card]")?.scrollIntoView({ block: "nearest" }));
+    return read().then(() => { if (opened && opened !== was && window.matchMedia("(max-width: 899px)").matches) root.querySelector("[data-counter-card]")?.scrollIntoView({ block: "nearest" }); clear(); });
   };
   // A write the server drew ({url, method, body}), a typed value put in its body; the panels read anew after
   // it (`then`: the query they show next; `thenDone`: the roll's, with the event it recorded).
