@@ -52,6 +52,7 @@ from app.services.counters import CounterBoardView
 from app.services.markers import rules_of
 from app.services.result import GameResult
 from app.services.seating import Viewer
+from app.services.undo import undo_refused
 from rules.core.consequences import outcome_words, said
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.records import AddToState, Change, SetState
@@ -423,6 +424,7 @@ class Builder:
             said=tuple(said(done, state_fields, unit_names.display_names(rows))),
             notes=tuple(str(n) for n in res.get("notes") or ()),
             request=dict(payload.get("request") or {}),
+            undo_refused=undo_refused(self.session, self.game, self.viewer, ev),
         )
 
     def _card(self, offered: Offered | None) -> Card | None:

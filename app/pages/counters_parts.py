@@ -216,6 +216,7 @@ class Done:
     said: tuple[str, ...]
     notes: tuple[str, ...] = ()  # what the result is, in the rules' words with its rule (the roll's notes)
     request: dict[str, object] = field(default_factory=dict)  # the roll's request as logged (who joined it)
+    undo_refused: str = ""  # why this seat may not undo the roll now (the undo route's one answer), or ""
 
 
 @dataclass(frozen=True)

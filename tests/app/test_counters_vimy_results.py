@@ -93,8 +93,18 @@ def test_a_combat_s_result_is_applied_from_its_card_a_tap_each(sqlite_client: Te
     assert re.findall(r">Retreat to hex (\d{4})</button>", raw) == retreats
     assert _writes(raw, "Move") == [] and _writes(raw, "Retreat") == [], raw
     assert "data-place-input" not in raw
+    assert "data-play-undo=" in _raw(http, g, g.attacker, done)  # its own dice, nothing since: its Undo
     moved = _sent(http, g.defender, _writes(_raw(http, g, g.defender, done), "Retreat to hex 1110")[0])
     assert moved.status_code == 200, moved.text
+    # The German has retreated since: the roll's undo is the referee's call, and the card offers no Undo the
+    # route refuses (newcomer pass, issue 89), saying why instead.
+    undo = http.post(
+        f"/api/v1/games/{g.id}/events/{rolled.json()['event_id']}/undo", headers=g.attacker, json={}
+    )
+    assert undo.status_code == 403, undo.text
+    after = _raw(http, g, g.attacker, done)
+    assert "data-play-undo=" not in after
+    assert "Undo: Undoing a die roll is the referee's call." in words(html.unescape(after))
     # Applied once: the German card offers no more of it; the attacker's now offers its advance into 1010 alone.
     assert "Retreat to hex" not in panel(http, g, g.defender, done)
     card = panel(http, g, g.attacker, done)
