@@ -129,4 +129,4 @@ class StoredScore(SQLModel, table=True):
     event_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     periodic: bool = False
     inputs: str = Field(max_length=64)
-    state: dict[str, JsonValue] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    state: dict[str, JsonValue] = Field(sa_column=Column(JSON, nullable=False))  # always written whole

@@ -129,15 +129,15 @@ class KeptUnits:
         return made
 
 
-# A game is known by its database, its id and when it was made: a worker (a test run above all) may open several
-# databases, each numbering its games from 1.
-Key = tuple[str, int, datetime]
+# A game is known by its database, its id and when it was made (a worker, a test run above all, may open several
+# databases, each numbering its games from 1), and read as its rule set reads it (whose state fields it decodes).
+Key = tuple[str, int, datetime, str]
 _KEPT: OrderedDict[Key, KeptUnits] = OrderedDict()
 _TERRAIN: OrderedDict[Key, tuple[int, Mapping[str, Any]]] = OrderedDict()  # -> (the game's version, terrain)
 
 
 def game_key(session: Session, game: Game) -> Key:
-    return (str(session.get_bind().engine.url), game.pk, game.created_at)
+    return (str(session.get_bind().engine.url), game.pk, game.created_at, game.ruleset)
 
 
 _LOCK = threading.Lock()
@@ -166,6 +166,7 @@ def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> Ke
         uid: rows[uid].version if uid in rows else now[uid] for uid in now if uid in rows or uid in seen
     }
     if kept is None:
+        rows = {uid: rows[uid] for uid in versions}  # in id order, as the units are (and a list is answered)
         made = KeptUnits(game_id, tuple(fresh[uid] for uid in versions), versions, rows)
     else:
         made = kept.advanced(fresh, rows, versions)

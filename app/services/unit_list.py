@@ -18,9 +18,9 @@ from sqlmodel import Session
 from app.data.models import Game, Unit
 from app.data.schemas_units import STATE_FIELDS, UnitOut
 from app.services.kept_units import KEPT_GAMES, KEPT_UNITS, KeptUnits, Key, game_key, kept_units
-from app.services.markers import rules_of
 from app.services.seating import Viewer
 from app.services.units import Reader, reader
+from rules.registry import NO_RULES
 
 __all__ = ["listed", "unit_out"]
 
@@ -48,8 +48,10 @@ def unit_out(u: Unit | Row[Any], read: Reader) -> UnitOut:
 
 def listed(session: Session, game: Game, viewer: Viewer) -> bytes:
     """Every unit of the game as `viewer` reads it, named, as the JSON array GET /units answers."""
-    read = reader(game, viewer)
-    kept = kept_units(session, game, rules_of(game).book.state_fields)
+    read = reader(
+        game, viewer
+    )  # a rule set not played as a game reads as the hook's defaults (no state fields)
+    kept = kept_units(session, game, (read.rules or NO_RULES).book.state_fields)
     names = kept.listed_names
     at = (game.version, game.status)  # the board shows a side's secret, the end every one
     with _LOCK:
