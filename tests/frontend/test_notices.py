@@ -185,13 +185,10 @@ def test_a_notice_never_covers_the_dice_pad(new_page: Any) -> None:
         expect(page.locator("#net-status")).to_be_hidden()
 
 
-def test_a_refusal_with_no_reason_beyond_its_sentence_offers_no_empty_why(new_page: Any) -> None:
-    """The newcomer pass of issue 89: a rule's refusal whose reason is its sentence (`said_why` as `said`) and
-    that cites no source showed a "Why?" that opened empty. A game ended twice: the second end is refused so."""
-    page = new_page(PHONE)
-    game_id, _ = seed_game(page)
-    page.goto(f"/games/{game_id}/referee")
-    got = page.evaluate(
+def ended_twice(page: Any, game_id: int) -> dict[str, Any]:
+    """A rule's refusal with no reason beyond its sentence, shown as the pages show one: the game ended, then
+    ended again ("The game is over already: its result stands.")."""
+    got: dict[str, Any] = page.evaluate(
         """async (gameId) => {
              const csrf = document.cookie.split("; ").find((c) => c.startsWith("firestep_csrf=")).split("=")[1];
              const finish = async () => {
@@ -210,8 +207,52 @@ def test_a_refusal_with_no_reason_beyond_its_sentence_offers_no_empty_why(new_pa
         game_id,
     )
     assert got["first"] == 200 and got["status"] == 409, got
-    body = got["body"]
+    return got
+
+
+def test_a_refusal_with_no_reason_beyond_its_sentence_offers_no_empty_why(new_page: Any) -> None:
+    """The newcomer pass of issue 89: a rule's refusal whose reason is its sentence (`said_why` as `said`) and
+    that cites no source showed a "Why?" that opened empty."""
+    page = new_page(PHONE)
+    game_id, _ = seed_game(page)
+    page.goto(f"/games/{game_id}/referee")
+    body = ended_twice(page, game_id)["body"]
     assert body["said_why"] == body["said"] and "source" not in body, body
     notice = page.locator("#net-status .notice")
     expect(notice.locator("p").first).to_have_text(body["said"])
     expect(notice.locator(".notice-why")).to_be_hidden()
+
+
+def test_the_connection_s_good_news_does_not_stack_over_the_page(new_page: Any) -> None:
+    """The newcomer pass of issue 89, on a phone: back online, "Connection back." and "Live updates are back."
+    stacked, and the refusal of the referee's next tap under them, over the end box. The stream's "back" is not
+    said again over the device's, and a tap clears good news with what earlier taps were told."""
+    page = new_page(PHONE)
+    game_id, _ = seed_game(page)
+    page.goto(f"/games/{game_id}/referee")
+    stream = page.locator("[data-live-stream][data-live-connected]")
+    expect(stream).to_have_count(1)
+    page.route(STREAM, lambda route: route.abort())
+    page.evaluate("() => window.dispatchEvent(new Event('offline'))")
+    notice = page.locator("#net-status .notice")
+    expect(notice).to_have_count(2)  # the device's offline notice and the stream's "reconnecting…"
+    # From here on, every message shown, noted in the page as it comes.
+    page.evaluate(
+        """() => {
+             const region = document.getElementById("net-status");
+             window.said = [];
+             new MutationObserver(() => {
+               for (const p of region.querySelectorAll(".notice > p")) window.said.push(p.textContent);
+             }).observe(region, { childList: true, subtree: true });
+           }"""
+    )
+    page.unroute(STREAM)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(stream).to_have_count(1)
+    expect(page.locator("#net-status")).not_to_contain_text("reconnecting")
+    page.locator("main summary.block-head").first.click()  # the referee's next tap, then its refusal
+    body = ended_twice(page, game_id)["body"]
+    shown = "() => [...document.querySelectorAll('#net-status .notice > p')].map((p) => p.textContent)"
+    assert page.evaluate(shown) == [body["said"]]  # as it is shown: not once the good news has faded
+    said = page.evaluate("() => window.said")
+    assert "Connection back." in said and "Live updates are back." not in said, said

@@ -87,7 +87,7 @@
       if (!response.ok) throw new Error(String(response.status));
       root.dataset.liveConnected = "1";
       live.connected = true;
-      if (toldLost) notice("Live updates are back.", true);
+      if (toldLost) window.firestepNotice?.clear("live"); // "back": the device's to say, not twice
       toldLost = false;
       failures = 0;
       // Whatever happened while this page was not connected is refetched by each view.

@@ -54,10 +54,8 @@
     const reason = options.why || options.source ? options : shows(text, lastRefusal) ? lastRefusal : {};
     const why = item.querySelector(".notice-why");
     why.open = false;
-    // A reason that only says the sentence again, with no source, is nothing to open: no "Why?" then.
-    const words = reason.why && bare(reason.why) !== bare(text) ? reason.why : "";
-    why.hidden = !(words || reason.source);
-    why.querySelector("p").textContent = words;
+    why.querySelector("p").textContent = reason.why && bare(reason.why) !== bare(text) ? reason.why : "";
+    why.hidden = !(why.querySelector("p").textContent || reason.source); // else nothing to open
     why.querySelector("cite").textContent = reason.source || "";
     item.classList.toggle("ok", Boolean(good));
     item.classList.toggle("info", options.tone === "info"); // an instruction ("Tap where … goes."), not an error
@@ -69,11 +67,11 @@
   show.clear = remove;
   window.firestepNotice = show;
 
-  // Acting again (a tap on any control, a form sent) clears what earlier taps were told.
+  // Acting again (a tap on any control, a form sent) clears what earlier taps were told, and good news.
   const actedAgain = (event) => {
     if (event.target.closest?.("#net-status")) return;
     if (event.type === "click" && !event.target.closest?.("button, a[href], input, select, textarea, summary, label, [role=button]")) return;
-    for (const key of [...shown.keys()]) if (!LASTING.has(key)) remove(key);
+    for (const [key, item] of shown) if (!LASTING.has(key) || item.classList.contains("ok")) remove(key);
   };
   document.addEventListener("click", actedAgain, true);
   document.addEventListener("submit", actedAgain, true);
