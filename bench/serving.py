@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import http.client
 import json
 import os
 import re
@@ -71,10 +72,16 @@ class Process:
         while True:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {' '.join(args)}")
+            # A blocking probe, not asyncio.run: the caller may be a test whose thread runs an event loop (CI: a
+            # shuffled suite left one running, and the failed start raised that instead of "server exited").
             with contextlib.suppress(OSError):
-                status, _ = asyncio.run(request("127.0.0.1", self.port, "GET", health))
-                if status == 200:
-                    return
+                probe = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                try:
+                    probe.request("GET", health)
+                    if probe.getresponse().status == 200:
+                        return
+                finally:
+                    probe.close()
             if time.monotonic() > deadline:
                 raise RuntimeError(f"server did not start: {' '.join(args)}")
             time.sleep(0.2)

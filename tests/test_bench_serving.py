@@ -3,6 +3,7 @@ a four-worker server kept respawning its workers for 23 minutes after its start 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
@@ -42,3 +43,14 @@ def test_a_server_that_fails_to_start_leaves_no_worker_running(tmp_path: Path) -
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(worker, signal.SIGKILL)
+
+
+def test_a_failed_start_is_said_so_from_a_thread_that_runs_an_event_loop() -> None:
+    """CI's shuffled suite once ran the test above on a thread with an event loop running: the health probe's
+    asyncio.run refused, and the start's failure read as that."""
+
+    async def start() -> None:
+        serving.Process([sys.executable, "-c", "import sys; sys.exit(3)"], serving.free_port(), {})
+
+    with pytest.raises(RuntimeError, match="server exited"):
+        asyncio.run(start())
