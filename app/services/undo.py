@@ -129,6 +129,30 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
     if refused is not None:
         error, message = refused
         return RuleRefused(message, current=game_state(game)) if error is RuleRefused else error(message)
+    # A change of it changed since is undone first (a roll whose result was applied since: the applications
+    # undone before it), as `undo` refuses it (issue 89's newcomer pass: the card offered that Undo).
+    return None if drawn else _stale(session, game, ev)
+
+
+def _stale(session: Session, game: Game, ev: Event) -> RuleRefused | None:
+    """What `undo` would refuse of the event's changes, taken back newest first as it takes them (a field the
+    event set twice judged by its last), nothing written: a later change over one of them."""
+    changes = read_changes(view(ev.payload, ev.private, [*SIDES, "referee"]).get("changes", []))
+    seen: set[tuple[str, object, str]] = set()
+    taken: dict[tuple[int, str], int] = {}  # a counted field's deltas taken back so far
+    for c in reversed(changes):
+        if isinstance(c, UnitCounted):
+            taken[(c.unit, c.field)] = taken.get((c.unit, c.field), 0) + c.delta
+            unit = get_unit(session, game.pk, c.unit)
+            if (value(unit, c.field) or 0) - taken[(c.unit, c.field)] < 0:
+                return _too_low(unit, c.field)
+            continue
+        owner = c.side if isinstance(c, SideSet) else c.game if isinstance(c, GameSet) else c.unit
+        if (type(c).__name__, owner, c.field) in seen:
+            continue
+        seen.add((type(c).__name__, owner, c.field))
+        if (stale := _changed_since(session, game, c)) is not None:
+            return stale
     return None
 
 

@@ -116,6 +116,37 @@ def test_a_combat_s_result_is_applied_from_its_card_a_tap_each(sqlite_client: Te
     assert "Nothing left to apply of it." in words(panel(http, g, g.attacker, done))
 
 
+def test_a_roll_whose_result_was_applied_is_undone_after_its_applications(sqlite_client: TestClient) -> None:
+    # The referee's card of the roll offered Undo after the German had retreated, and the route refused it
+    # (the combat's ledger changed since): the card says why instead; the retreat undone, the roll's Undo is back.
+    http = sqlite_client
+    g = new_game(http, {"name": "Vimy", "ruleset": "vimy-ridge"})
+    allied = _counter(http, g, "attacker", "1st Bn", "1st Canadian", "0910")
+    german = _counter(http, g, "defender", "RIR 262", "79th Reserve", "1010")
+    start_game(http, g)
+    advance_to(http, g, "combat")
+    body: dict[str, Any] = {"unit_id": allied, "target_id": german, "fields": {"attackers": [allied]}}
+    rolled = http.post(f"/api/v1/games/{g.id}/resolve/attack", headers=g.attacker, json={**body, "dice": [1]})
+    assert rolled.status_code == 200 and rolled.json()["resolution"]["outcome_key"] == "D2", rolled.text
+    roll = f"/api/v1/games/{g.id}/events/{rolled.json()['event_id']}/undo"
+    done = f"unit={allied}&act=0&done={rolled.json()['event_id']}"
+    moved = _sent(http, g.defender, _writes(_raw(http, g, g.defender, done), "Retreat to hex 1110")[0])
+    assert moved.status_code == 200, moved.text
+    card = _raw(http, g, g.referee, done)
+    assert "data-play-undo=" not in card
+    assert "Undo: The game's board has changed since: undo the later change first." in words(
+        html.unescape(card)
+    )
+    refused = http.post(roll, headers=g.referee, json={})
+    assert refused.status_code == 409, refused.text
+    back = http.post(
+        f"/api/v1/games/{g.id}/events/{moved.json()['event_id']}/undo", headers=g.referee, json={}
+    )
+    assert back.status_code == 200, back.text
+    assert "data-play-undo=" in _raw(http, g, g.referee, done)
+    assert http.post(roll, headers=g.referee, json={}).status_code == 200
+
+
 def test_a_retreat_the_players_count_is_typed_as_the_result_s_own_move(sqlite_client: TestClient) -> None:
     # The combat-move erratum's other reading lets a retreat run farther than a step: the card's taps are not
     # all the pipeline takes, so its place is typed too, as the result's Retreat alone (no general Move).
