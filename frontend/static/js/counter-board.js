@@ -1,6 +1,5 @@
-// The page of counters: its panels are the server's (app/pages/counters_panel.py). A tap on [data-go] reads
-// them anew for the query it names; a tap on [data-write] sends its write through the outbox (CSRF, an
-// idempotency key, kept offline), then reads them; so does each live event and resync.
+// The page of counters: its panels are the server's (app/pages/counters_panel.py), read anew for the query a
+// [data-go] names, after a [data-write]'s write (through the outbox), and on each live event and resync.
 (() => {
   const root = document.querySelector("[data-counters-page]");
   if (!root) return;
@@ -33,27 +32,20 @@
     if (!part) { root.querySelector("[data-counter-card]")?.removeAttribute("aria-busy"); notice(status === 401 || status === 403 ? "Join this game to see its counters." : "The counters could not be read; check the connection."); return; }
     part.parentNode.querySelectorAll("[data-panel]").forEach(swap);
     shown();
-    clear();
+    inSight();
   };
   const shown = () => { // the page's attributes as the stage panel says them; the turn in view on the track
     for (const a of ["loaded", "turn", "card"]) root.dataset[a] = root.querySelector("[data-panel='stage']").dataset[a];
     root.querySelector("[data-track-turn][aria-current]")?.scrollIntoView({ block: "nearest", inline: "center" });
   };
-  // A phone's card is sticky at the page's foot, over the counters: the one it is about is kept above it after a
-  // tap (the newcomer pass at 390x844: a counter that retreated stood under its card), the page scrolled no
-  // further than its end, where the card stands below the counters.
-  const clear = () => {
-    const card = root.querySelector("[data-counter-card]:not([hidden])"), id = card?.dataset.cardId;
-    if (!id || !window.matchMedia("(max-width: 899px)").matches) return;
-    const counter = [...root.querySelectorAll(`[data-counter="${id}"]`)].find((c) => !card.contains(c));
-    const over = counter ? counter.getBoundingClientRect().bottom - card.getBoundingClientRect().top + 8 : 0;
-    if (over > 0) window.scrollBy(0, over);
-  };
+  // The card's counter, on screen, in sight whole: on a phone above the card (counters.css's scroll-margin).
+  const inSight = (el = root.querySelector(`.counter-group [data-counter="${root.dataset.card}"]`),
+    y = el?.getBoundingClientRect().y) => y >= 0 && y < innerHeight && el.scrollIntoView({ block: "nearest" });
   const go = (query) => {
     const opened = new URLSearchParams(query).get("unit"), was = new URLSearchParams(want).get("unit");
     want = query; // another counter's card on its way: the one shown is busy (not to be used) till read
     if (opened !== was) root.querySelector("[data-counter-card]")?.setAttribute("aria-busy", "true");
-    return read().then(() => { if (opened && opened !== was && window.matchMedia("(max-width: 899px)").matches) root.querySelector("[data-counter-card]")?.scrollIntoView({ block: "nearest" }); clear(); });
+    return read();
   };
   // A write the server drew ({url, method, body}), a typed value put in its body; the panels read anew after
   // it (`then`: the query they show next; `thenDone`: the roll's, with the event it recorded).
@@ -75,10 +67,8 @@
     return true;
   };
 
-  // Taps in turn: one made while the panels are read is made on them as read (a counter tapped as the target
-  // once its act's card is drawn, not on the card before it), found again by its key.
-  // A tap's button as read since (ci140: a read swapped the turn panel under a waiting Next step, lost unsaid):
-  // by its key, else its words and its row's in its panel; none, the player is told.
+  // Taps in turn, each made on the panels as read since: its button found again by its key, else by its words
+  // and its row's in its panel (ci140: a Next step lost unsaid under a swapped panel); if none, a notice.
   const again = (was, row = (b) => b.parentElement?.textContent) => was.dataset.key ? root.querySelector(`[data-key="${was.dataset.key}"]`)
     : was.isConnected ? was : [...root.querySelectorAll(`[data-panel="${was.closest("[data-panel]")?.dataset.panel}"] button`)]
       .find((b) => b.textContent === was.textContent && row(b) === row(was));
