@@ -511,9 +511,12 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
             ),
         )
     if unit.side != snapshot.side_to_move or step != "movement":
+        name = SIDE_NAME.get(snapshot.side_to_move, snapshot.side_to_move)  # said to the referee too
         return (
             _refused_now(
-                "Move your own counters in your movement phase (15.0).",
+                f"Each player moves his counters in his movement phase; now the {name} player's (15.0)."
+                if unit.side != snapshot.side_to_move
+                else "Counters move in their side's movement phase (15.0).",
                 "each player moves his units in his own movement phase (15.0, Fire & Movement standard rules)",
                 SRC_TURN,
             ),
@@ -761,7 +764,7 @@ def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
         if step != "combat":
             return (
                 _refused_now(
-                    "Attack in your combat phase (15.0).",
+                    "Attacks are made in the combat phase (15.0).",
                     "the combat phase follows the movement phase",
                     SRC_TURN,
                 ),
@@ -771,7 +774,7 @@ def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
         if step != "bombardment":
             return (
                 _refused_now(
-                    "Bombard at the end of your movement phase, before your combat phase (17.2).",
+                    "Bombard at the end of a player's movement phase, before his combat phase (17.2).",
                     "Bombardment can only ever occur at the end of a player's movement phase, before his combat phase",
                     SRC_BOMBARD,
                 ),

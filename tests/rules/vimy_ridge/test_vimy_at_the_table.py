@@ -72,6 +72,14 @@ def test_an_attack_out_of_its_side_s_phase_is_refused_in_words_for_whoever_reads
     snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"))
     out_of_phase = refusals(snap, attack(2, 1))
     assert out_of_phase == ["It is the Canadian player's combat phase: only Canadian counters attack (15.0)."]
+    # So for a move out of its side's phase, and an attack or a bombardment out of its step: no "your".
+    moving = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=MOVEMENT)
+    moved = refusals(moving, EditUnit(unit_id=2, version=1, values={"hex": "1110"}))
+    assert moved == [
+        "Each player moves his counters in his movement phase; now the Canadian player's (15.0)."
+    ]
+    assert refusals(moving, attack(1, 2)) == ["Attacks are made in the combat phase (15.0)."]
+    assert not any("your" in r for r in refusals(snap, Roll(resolver="bombardment", unit_id=1, target_id=2)))
     gone = table(counter(1, ALLIED, "0910", eliminated=True), counter(2, GERMAN, "1010"))
     assert refusals(gone, attack(1, 2)) == ["Attack with counters on the map, not eliminated ones (18.3)."]
 
