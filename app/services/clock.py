@@ -115,17 +115,19 @@ def entries(session: Session, game_id: int) -> list[Entry]:
 def entries_of(session: Session, games: Sequence[Game]) -> dict[int, list[Entry]]:
     """`entries` of each of these games, by id, in one query (the organiser's board of a round's tables)."""
     rows: dict[int, list[Event]] = {game.pk: [] for game in games}
+    undone: set[int | None] = set()
     if rows:
-        q = (
-            select(Event)
-            .where(col(Event.game_id).in_(list(rows)), col(Event.kind).in_([*sorted(KINDS), UNDO]))
-            .order_by(col(Event.id))
-        )
-        for ev in session.exec(q):
+        clocked = (col(Event.game_id).in_(list(rows)), col(Event.kind).in_(sorted(KINDS)))
+        for ev in session.exec(select(Event).where(*clocked).order_by(col(Event.id))):
             rows[ev.game_id].append(ev)
+        # The undos of these entries alone, by the undos' own index: not every undo of the log, which grows with
+        # the acts taken back (a score read after 5,000 events read them all: issue 88).
+        reverses = col(Event.reverses_id)
+        undone = set(
+            session.exec(select(reverses).where(reverses.in_(select(col(Event.id)).where(*clocked))))
+        )
     out: dict[int, list[Entry]] = {}
     for game in games:
-        undone = {ev.reverses_id for ev in rows[game.pk] if ev.kind == UNDO}
         rules = rules_of(game)
         out[game.pk] = [
             e for ev in rows[game.pk] if ev.pk not in undone and (e := entry(ev, rules)) is not None
