@@ -1,9 +1,10 @@
 """A scenario's victory conditions met and chosen on by the referee's taps (issue 89), from the start page: a
-Mons scenario of three conditions (points reached, a side broken, an objective taken) imported as its file in the
-scenario editor (its File section's Import) and picked on the start page; each met in turn (a German platoon moved
-on the referee's map in a second tab, the step's refusal overridden) is told on the attacker's map too and offered
-to the referee above the board, who plays on after the points and the side broken (its stand destroyed by three
-taps of +S) and ends the game on the objective taken.
+Mons scenario of four conditions (points reached, a side broken, held N turns: Mons the defender's as turn 1
+ends, an objective taken) imported as its file in the scenario editor (its File section's Import) and picked on
+the start page; each met in turn (a German platoon moved on the referee's map in a second tab, the step's refusal
+overridden; turn 1 ended by the referee's Next step) is told on the attacker's map too and offered to the referee
+above the board, who plays on after the points, the side broken (its stand destroyed by three taps of +S) and
+the hold, and ends the game on the objective taken.
 Every device then reads the condition's winner, and the report why. The offer and the ended board and map are
 looked at each size (1920x1080, 1180x820, 820x1180, 390x844), axe-core clean. That each kind ends a game with
 its winner in both rule sets is the API tier's (tests/app/games/test_victory_end.py)."""
@@ -25,22 +26,34 @@ from tests.frontend.test_referee_result import move_as_referee
 pytestmark = [pytest.mark.browser, pytest.mark.long]  # over 6 s on CI: scheduled first (tests/conftest.py)
 
 MONS = Path(__file__).parents[2] / "rules/flanders_fields/data/scenarios/mons-1914.json"
-TITLE = "Mons, three ways to win"
+TITLE = "Mons, four ways to win"
 CONDITIONS = [
     {"kind": "objective_taken", "objective": "bridge-1", "side": "attacker"},
     {"kind": "points", "points": 2},
     {"kind": "side_broken", "side": "defender", "stands_lost": 1},
+    {"kind": "points", "points": 3},  # held N turns: Mons itself, the defender's for 1 turn's end is 3 points
 ]
+MONS_HELD = {  # the town in the defender's deployment zone, the defender's until a German stand is there alone
+    "type": "Feature",
+    "id": "mons",
+    "geometry": {
+        "type": "Polygon",
+        "coordinates": [[[55.0, 168.0], [65.0, 168.0], [65.0, 176.0], [55.0, 176.0], [55.0, 168.0]]],
+    },
+    "properties": {"name": "Mons", "vp": 3, "scored": "held_turns", "turns": 1, "held_by": "defender"},
+}
 
 
 def scenario(page: Any, folder: Path) -> None:
-    """The club's scenario file (bridge 2 worth 2 points to the first side to take it) imported as a person does
-    it, from the start page: Build a scenario, the editor's File section, Import a file; then back to Start."""
+    """The club's scenario file (bridge 2 worth 2 points to the first side to take it, Mons 3 to the defender
+    holding it as turn 1 ends) imported as a person does it, from the start page: Build a scenario, the
+    editor's File section, Import a file; then back to Start."""
     doc = json.loads(MONS.read_text())
     doc["table_objectives"]["features"][1]["properties"].update({"scored": "first_taken", "vp": 2})
-    file = folder / "mons-three-ways.json"
+    doc["table_objectives"]["features"].append(MONS_HELD)
+    file = folder / "mons-four-ways.json"
     file.write_text(
-        json.dumps({**doc, "id": "mons-three-ways", "title": TITLE, "victory_conditions": CONDITIONS})
+        json.dumps({**doc, "id": "mons-four-ways", "title": TITLE, "victory_conditions": CONDITIONS})
     )
     page.goto("/")
     page.get_by_role("link", name="Build a Flanders Fields scenario").click()
@@ -48,7 +61,7 @@ def scenario(page: Any, folder: Path) -> None:
     with page.expect_response(lambda r: r.url.endswith("/scenarios/import")) as sent:
         page.get_by_label("Import a file").set_input_files(str(file))
     assert sent.value.status == 201, sent.value.text()
-    page.wait_for_url("**/scenarios/mons-three-ways/edit?tab=file")
+    page.wait_for_url("**/scenarios/mons-four-ways/edit?tab=file")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Start").click()
     page.wait_for_url(lambda url: url.endswith("/"))
 
@@ -103,6 +116,20 @@ def test_each_condition_met_is_told_everywhere_and_the_referee_plays_on_or_ends_
     expect(broken).to_contain_text("the defender has lost 1% of its stands: the attacker wins")
     broken.get_by_role("button", name="Play on").click()
     expect(alert.locator("[data-score-met='3']")).to_have_count(0)
+
+    # Held N turns: Mons, the defender's as turn 1 ends, is 3 points. The referee's Next step until it has ended.
+    expect(alert.locator("[data-score-met='4']")).to_have_count(0)  # not before the turn's end
+    while referee.request.get(f"/api/v1/games/{game_id}/turn").json()["turn"] == 1:
+        with referee.expect_response(lambda r: r.url.endswith("/turn/advance")) as stepped:
+            referee.get_by_role("button", name="Next step").click()
+        assert stepped.value.status == 200, stepped.value.text()
+    expect(attacker.locator("[data-score-met='4']").first).to_contain_text(
+        "the defender reached 3 victory points first"
+    )
+    held = alert.locator("[data-score-met='4']")
+    expect(held).to_contain_text("the defender reached 3 victory points first")
+    held.get_by_role("button", name="Play on").click()
+    expect(alert.locator("[data-score-met='4']")).to_have_count(0)
 
     # An objective taken: bridge 1. The referee ends the game on it, one tap; every device reads its winner.
     move_as_referee(table, german[1], (40.0, 120.0))
