@@ -1,6 +1,7 @@
 """The log's indexes (issue 88), registered with app.data.models' tables: the log by stand (`EventUnit`, a row
-for each unit an event that stands changes or names) and the undos by the event each takes back, so that a
-stand's newest act and whether an event was taken back are each one step, however long the game."""
+for each unit an event that stands changes or names), the undos by the event each takes back, and the log by
+game and kind, so that a stand's newest act, whether an event was taken back and a game's events of a few kinds
+(the clock's) are each read in a step of their own, however long the game."""
 
 from __future__ import annotations
 
@@ -37,3 +38,7 @@ Index(
     sqlite_where=EVENT_REVERSED,
     postgresql_where=EVENT_REVERSED,
 )
+
+
+# A game's events by kind: the clock's few (app.services.clock.entries) without the rest of a long log.
+Index("ix_event_game_id_kind", Event.__table__.c.game_id, Event.__table__.c.kind)  # type: ignore[attr-defined]
