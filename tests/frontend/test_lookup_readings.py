@@ -5,6 +5,7 @@ button's reading with the dice still tapped, and the answer's line at the four s
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -62,9 +63,10 @@ def test_the_answer_names_its_reading_and_one_tap_answers_by_the_other(new_page:
     expect(page.locator("details.errata summary")).to_contain_text("1 changed")
 
 
-def raw_mg_card(referee: Any) -> tuple[str, dict[str, str], Taps]:
+def raw_mg_card(referee: Any) -> tuple[str, dict[str, str], Callable[[Any], Taps]]:
     """A raw MG's shot open on the referee's map card, its dice tapped so that the raw penalty's reading decides
-    it: the game's API address, the referee's headers and the taps."""
+    it: the game's API address, the referee's headers, and the taps that open the card so on a page of the
+    referee's device (done on `referee`'s first)."""
     game_id, answer, stands = set_up(referee)  # the Mons game, its MG 40 cm before a British platoon, ordered
     mg, target = stands["mg"], stands["mg_target"]
     as_referee = bearer(answer["referee_token"])
@@ -90,24 +92,30 @@ def raw_mg_card(referee: Any) -> tuple[str, dict[str, str], Taps]:
         for d in range(1, 7)
         if "data-play-reading-line" in referee.request.get(card + f"&die={d}" + "&die=1" * others).text()
     )
-    open_map(referee, game_id)
-    taps = Taps(referee)
-    taps.stand(mg["x"], mg["y"])
-    taps.button("Shoot")
-    taps.stand(target["x"], target["y"])
-    for row, die in enumerate(dice):
-        taps.button(str(die), within=referee.locator(".play-dice").nth(row))
-    expect(referee.locator("[data-play-reading-line]")).to_contain_text(
-        "Reading: Raw troops shooting: Playsheet"
-    )
-    return api, as_referee, taps
+
+    def shoot(page: Any) -> Taps:
+        open_map(page, game_id)
+        taps = Taps(page)
+        taps.stand(mg["x"], mg["y"])
+        taps.button("Shoot")
+        taps.stand(target["x"], target["y"])
+        for row, die in enumerate(dice):
+            taps.button(str(die), within=page.locator(".play-dice").nth(row))
+        expect(page.locator("[data-play-reading-line]")).to_contain_text(
+            "Reading: Raw troops shooting: Playsheet"
+        )
+        return taps
+
+    shoot(referee)
+    return api, as_referee, shoot
 
 
 def test_the_referee_plays_the_other_reading_from_a_stands_card(new_page: Any) -> None:
     """The card's tap is api-action.js's write and table-act.js's card asked again: the answer by the game's new
     reading, the same dice still tapped (the page's side of it: tests/app/games/test_stand_card_readings.py)."""
     referee = new_page(TABLET_LANDSCAPE)
-    api, as_referee, taps = raw_mg_card(referee)
+    api, as_referee, _ = raw_mg_card(referee)
+    taps = Taps(referee)
     line = referee.locator("[data-play-reading-line]")
     before = referee.locator("[data-play-outcome]").get_attribute("data-play-outcome")
     found = []
@@ -128,11 +136,12 @@ def test_a_reading_changed_on_another_device_re_answers_the_open_card(new_page: 
     """Issue 89: the referee's change made on another device (its stream's frame) marked the open card's line, yet
     its answer stayed the old reading's: the card is asked again (table-act.js), the same dice, by the new one."""
     referee = new_page(TABLET_LANDSCAPE)
-    api, as_referee, _taps = raw_mg_card(referee)
+    _, _, shoot = raw_mg_card(referee)
     before = referee.locator("[data-play-outcome]").get_attribute("data-play-outcome")
-    version = referee.request.get(api, headers=as_referee).json()["version"]
-    played = {"version": version, "variants": {"raw-firer-penalty": "main-text"}}
-    assert referee.request.patch(api, headers=as_referee, data=played).status == 200
+    other = referee.context.new_page()  # the referee's other screen: the same card, its reading played there
+    other.set_viewport_size(TABLET_LANDSCAPE)
+    shoot(other).button("Play it by: Main text")
+    expect(other.locator("[data-play-reading-line]")).to_contain_text("Main text (a variant)")  # played there
     line = referee.locator("[data-play-reading-line]")
     expect(line).to_contain_text("Reading: Raw troops shooting: Main text (a variant)")
     expect(referee.locator("[data-play-outcome]")).not_to_have_attribute("data-play-outcome", before or "")
