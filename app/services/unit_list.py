@@ -48,15 +48,15 @@ def unit_out(u: Unit | Row[Any], read: Reader) -> UnitOut:
 
 def listed(session: Session, game: Game, viewer: Viewer) -> bytes:
     """Every unit of the game as `viewer` reads it, named, as the JSON array GET /units answers."""
-    read = reader(
-        game, viewer
-    )  # a rule set not played as a game reads as the hook's defaults (no state fields)
+    # A rule set not played as a game reads as the hook's defaults (no state fields).
+    read = reader(game, viewer)
     kept = kept_units(session, game, (read.rules or NO_RULES).book.state_fields)
     names = kept.listed_names
     at = (game.version, game.status)  # the board shows a side's secret, the end every one
     with _LOCK:
-        encoded = _ENCODED.setdefault((game_key(session, game), read.sides), _Encoded())
-        _ENCODED.move_to_end((game_key(session, game), read.sides))
+        seat = (game_key(session, game), read.sides)
+        encoded = _ENCODED.setdefault(seat, _Encoded())
+        _ENCODED.move_to_end(seat)
         # Each game read by its referee and its two sides, as many units each as the kept units' budget.
         while len(_ENCODED) > 1 and (
             len(_ENCODED) > 3 * KEPT_GAMES or sum(len(e.units) for e in _ENCODED.values()) > 3 * KEPT_UNITS
