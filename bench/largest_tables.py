@@ -390,18 +390,23 @@ def bombard(b: Bench, made: dict[str, Any], units: list[dict[str, Any]]) -> None
                 raise
 
 
+def documents() -> dict[str, dict[str, Any]]:
+    """The bench's documents by rule set (tests/app/services/test_bench_documents.py checks the import takes them)."""
+    from rules.flanders_fields.book.organisation import max_units_per_game
+
+    return {EARTH: earth_document(), FLANDERS: flanders_document(max_units_per_game())}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ruleset", choices=(EARTH, FLANDERS), action="append")
     parser.add_argument("--samples", type=int, default=12, help="units asked per side of each per-unit route")
     args = parser.parse_args()
-    from rules.flanders_fields.book.organisation import max_units_per_game
-
-    documents = {EARTH: earth_document(), FLANDERS: flanders_document(max_units_per_game())}
+    built = documents()
     with tempfile.TemporaryDirectory(prefix="firestep-bench-") as folder:
         bench = Bench(folder)
         for ruleset in args.ruleset or (EARTH, FLANDERS):
-            play(bench, documents[ruleset], args.samples)
+            play(bench, built[ruleset], args.samples)
             bench.report(ruleset)
 
 
