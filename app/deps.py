@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio
 from fastapi import Depends, Path, Query, Request
@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.core.config import Settings
+from app.data.bounded import INT32_MAX
 
 
 # The dependencies that only read the app's state (or the request) are coroutines: FastAPI runs a plain function
@@ -60,7 +61,13 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 NowDep = Annotated[datetime, Depends(get_now)]
 
 # Ids are 32-bit on every backend; larger numbers cannot name a row and are refused as 422, not a 500.
-GameId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Game id")]
+GameId = Annotated[int, Path(ge=1, le=INT32_MAX, description="Game id")]
+
+
+def cursor(description: str) -> Any:
+    """A list's cursor typed as a number in the query (the id of the last item read, 0 before the first): an id,
+    so at most INT32_MAX as a path's id is; larger is a 422 naming it, not a 500 where the database casts it."""
+    return Query(ge=0, le=INT32_MAX, description=description)
 
 
 # -- paging (issue 68) ---------------------------------------------------------------------------------------------
@@ -86,8 +93,8 @@ class Page:
         if self.after in [str(k) for k in keys]:
             start = [str(k) for k in keys].index(self.after) + 1
             return list(items[start : start + self.limit])
-        if self.after.isdecimal() and len(self.after) < 20 and all(isinstance(k, int) for k in keys):
-            mark = int(self.after)
+        if self.after.isdecimal() and all(isinstance(k, int) for k in keys):
+            mark = _as_id(self.after)
             return [i for i, k in zip(items, keys, strict=True) if int(k) > mark][: self.limit]
         raise _names_no_item()
 
@@ -98,8 +105,14 @@ class Page:
             return None
         if not self.after.isdecimal():
             raise _names_no_item()
-        # Past any stored id (int() reads no more than 4,300 digits): every row is older.
-        return 2**63 - 1 if len(self.after) > 19 else min(int(self.after), 2**63 - 1)
+        mark = _as_id(self.after)
+        return None if mark > INT32_MAX else mark  # past every stored id: every row is older, no bound
+
+
+def _as_id(after: str) -> int:
+    """A cursor of digits as an id: INT32_MAX + 1 for any past every id stored (32-bit on both backends, and
+    PostgreSQL casts a bound to its column's type, so a larger one is never handed to the database)."""
+    return INT32_MAX + 1 if len(after) > len(str(INT32_MAX)) else min(int(after), INT32_MAX + 1)
 
 
 def _names_no_item() -> RequestValidationError:

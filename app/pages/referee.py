@@ -12,7 +12,7 @@ from datetime import datetime
 from functools import cache, cached_property
 from typing import Annotated, Any
 
-from fastapi import Query, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import meta
 from sqlmodel import Session
@@ -25,7 +25,7 @@ from app.core.touched import logged_kind, touched_units, touches_game
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.data.schemas_answers import LoggedEvent
-from app.deps import GameId, NowDep, SessionDep, SettingsDep
+from app.deps import GameId, NowDep, SessionDep, SettingsDep, cursor
 from app.pages import clock_panel, game_record, score_panel
 from app.pages.common import is_htmx
 from app.pages.seats import Seat, game_page
@@ -534,7 +534,7 @@ def referee_changes(
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
-    after: Annotated[int, Query(ge=0, le=2_147_483_647, description="The last event the board shows")],
+    after: Annotated[int, cursor("The last event the board shows")],
 ) -> Response:
     """What changed on the board since event `after`: what a resync, a reconnect or a frame too big to carry
     it reads (each live frame carries its own, `board_view`)."""

@@ -20,12 +20,13 @@ from app import openapi as api_schema
 from app.core import live
 from app.core.routing import Router
 from app.core.touched import touched_units, touches_game
+from app.data.bounded import INT32_MAX
 from app.data.models import Event, Game
 from app.data.schemas_answers import EventOut, LoggedEvent
 from app.data.schemas_clock import GameClock
 from app.data.schemas_events import RoundLine
 from app.data.schemas_stream import AsideFrame, EventFrame
-from app.deps import EngineDep, GameId, SessionDep, SettingsDep
+from app.deps import EngineDep, GameId, SessionDep, SettingsDep, cursor
 from app.guard import auth
 from app.guard.auth import StreamViewerDep, ViewerDep
 from app.pages import claim_notice, clock_panel, score_panel
@@ -63,7 +64,7 @@ def list_game_events(
     game_id: GameId,
     viewer: ViewerDep,
     session: SessionDep,
-    after: Annotated[int, Query(ge=0, le=2_147_483_647, description="Only events with a larger id")] = 0,
+    after: Annotated[int, cursor("Only events with a larger id")] = 0,
     turn: Annotated[int | None, Query(ge=0, le=10_000)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
 ) -> list[EventOut]:
@@ -127,8 +128,8 @@ async def stream_game(
     request: Request,
     viewer: StreamViewerDep,
     engine: EngineDep,
-    last_event_id: Annotated[int | None, Header(ge=0, le=2_147_483_647)] = None,
-    after: Annotated[int | None, Query(ge=0, le=2_147_483_647, description="Like Last-Event-ID")] = None,
+    last_event_id: Annotated[int | None, Header(ge=0, le=INT32_MAX)] = None,
+    after: Annotated[int | None, cursor("Like Last-Event-ID")] = None,
     view: Annotated[
         Literal["map", "board", "counters"] | None,
         Query(
