@@ -2,16 +2,17 @@
 each of the game's objectives (its board's `table_objectives`, from its scenario) with its holder, the stands
 that hold it, whether it is contested and whether the referee called it.
 
-Stored with the act (issue 88): the log's replay is advanced in the unit of work of every act that logs an
-event (a hook at its commit: every event the session flushed, whoever wrote it) and stored as the game's row
-(app.data.score_state.StoredScore, its state a ScoreState), so a read is that row. The replay
-goes on from the stored state over the new events alone, reading only the units they touch as they stand now,
-their changes taken back (the places are the units' rows, never stored twice). A point is kept every EVERY
-events: an undo of an act already scored goes on from the newest point before it (at most EVERY events and
-those since replayed, in the undo's own unit of work), the points after it deleted. A game with no row, or a
-newest row of other objectives, or not of the newest event (events written in one statement, a game made
-before): its read replays its log from the newest good point, or the start, and writes nothing; its next act
-stores it.
+Stored with the act (issue 88): the log's replay is advanced in the unit of work of every act that logs an event
+(a hook at its commit: every event the session flushed, whoever wrote it) and stored as the game's row
+(app.data.score_state.StoredScore, its state a ScoreState), so a read is that row. The replay goes on from the
+stored state over the new events alone, reading only the units they touch as they stand now, their changes taken
+back (the places are the units' rows, never stored twice); the worker that stored the newest point keeps its
+replay, so its next act on the game goes on from it over the act's own events, none read back nor decoded
+(`_Head`: checked against the stored point in the act's transaction). A point is kept every EVERY events: an
+undo of an act already scored goes on from the newest point before it (at most EVERY events and those since
+replayed, in the undo's own unit of work), the points after it deleted. A game with no row, or a newest row of
+other objectives, or not of the newest event (events written in one statement, a game made before): its read
+replays its log from the newest good point, or the start, and writes nothing; its next act stores it.
 
 What a viewer reads: the stands' places are on the table for every device (app.services.units hides only a
 unit's secret state), and a stand off the table holds nothing, so the points are the same for every viewer. A
@@ -23,12 +24,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Protocol
 
 from shapely.geometry import mapping
-from sqlalchemy import delete, func, insert, tuple_
+from sqlalchemy import Select, delete, func, insert, tuple_, update
 from sqlalchemy import event as sa_event
 from sqlmodel import Session, col, select
 
@@ -48,6 +52,7 @@ from app.data.score_state import ScoreState, StoredScore
 from app.data.score_state import read as read_state
 from app.errors import RuleRefused
 from app.services import secret_objectives
+from app.services.kept_units import KEPT_GAMES, Key, game_key
 from app.services.markers import rules_of
 from rules.core.acts import BuildForce
 from rules.core.clock import Clock
@@ -255,12 +260,28 @@ EVERY = 500  # a point stored each 500 events: an undo replays at most these and
 @dataclass(frozen=True)
 class Frame:
     """What a game's replay is made with: its objectives (its secret ones too) and victory conditions, their
-    `digest` (a stored state made with others is not gone on from), and its rule set's bases and broken."""
+    `digest` (a stored state made with others is not gone on from), and its rule set's bases and broken. The
+    objectives are made of their GeoJSON only when a replay is made anew (an act going on from the worker's
+    kept replay of the same digest needs none)."""
 
     game: Game
-    objectives: list[Objective]
-    conditions: list[Condition]
+    secret: list[SecretObjective]
     digest: str
+
+    @cached_property
+    def objectives(self) -> list[Objective]:
+        game = self.game
+        objectives = objectives_of(game)
+        for row in self.secret:
+            feature = {"type": "FeatureCollection", "features": [row.feature]}
+            made = objectives_from_geojson(feature, game.table_width_cm, game.table_length_cm)
+            objectives += [replace(o, secret_to=row.side) for o in made]
+        return objectives
+
+    @cached_property
+    def conditions(self) -> list[Condition]:
+        # A condition names a public objective only (rules.core.scenario): its words are every seat's.
+        return conditions_of(self.game, [o for o in self.objectives if o.secret_to is None])
 
     def start(self) -> Replay:
         """A replay of no unit and no event, of these objectives and conditions."""
@@ -275,13 +296,6 @@ def _frames(session: Session, games: Sequence[Game]) -> dict[int, Frame]:
         secret[row.game_id].append(row)
     out: dict[int, Frame] = {}
     for game in games:
-        objectives = objectives_of(game)
-        for row in secret[game.pk]:
-            feature = {"type": "FeatureCollection", "features": [row.feature]}
-            made = objectives_from_geojson(feature, game.table_width_cm, game.table_length_cm)
-            objectives += [replace(o, secret_to=row.side) for o in made]
-        # A condition names a public objective only (rules.core.scenario): its words are every seat's.
-        conditions = conditions_of(game, [o for o in objectives if o.secret_to is None])
         made_with = [
             game.ruleset,
             game.table_width_cm,
@@ -291,24 +305,29 @@ def _frames(session: Session, games: Sequence[Game]) -> dict[int, Frame]:
             [[row.side, row.feature] for row in secret[game.pk]],
         ]
         digest = hashlib.sha256(json.dumps(made_with, sort_keys=True, default=str).encode()).hexdigest()
-        out[game.pk] = Frame(game, objectives, conditions, digest)
+        out[game.pk] = Frame(game, secret[game.pk], digest)
     return out
 
 
-def advanced(session: Session, game: Game, frame: Frame, store: bool) -> Replay:
+def advanced(
+    session: Session, game: Game, frame: Frame, store: bool, logging: Sequence[Event] = ()
+) -> Replay:
     """The game's replay after its newest event, gone on from its newest stored point that no later undo has
     made stale (an undo of an event at or before it: its state scored by an act that never happened), over the
     events since, the units those events touch read as they stand now with the events' changes taken back; with
-    no such point, its whole log replayed over all its stands. With `store` (the act's unit of work) the replay is
-    written: a point every EVERY events and the newest, the stale ones deleted."""
-    points = session.execute(
-        select(col(StoredScore.event_id), col(StoredScore.periodic), col(StoredScore.inputs))
-        .where(col(StoredScore.game_id) == game.pk)
-        .order_by(col(StoredScore.event_id))
-    ).all()
+    no such point, its whole log replayed over all its stands. With `store` (the act's unit of work, `logging`
+    its events of the game) the replay is written: a point every EVERY events and the newest, the stale ones
+    deleted. Where the newest point is the event before the act's, the act's events are the log gone on over
+    (none read back: the log holds no other event after the point) and the worker's kept replay of that point, if it has it, is gone on from (none decoded)."""
+    first = min((e.pk for e in logging), default=None)
+    last = max((e.pk for e in logging), default=None)
+    points = session.execute(_points(game.pk, first)).all()
     good = [p.event_id for p in points if p.inputs == frame.digest]
     at = good[-1] if good else None
-    rows = _events_after(session, game.pk, at)
+    if at is not None and points[-1].before == at and _plain(logging) and points[-1].newest == last:
+        rows: Sequence[Any] = sorted(logging, key=lambda e: e.pk)  # as _events_after's rows
+    else:
+        rows = _events_after(session, game.pk, at)
     while at is not None:
         early = [r.reverses_id for r in rows if r.reverses_id is not None and r.reverses_id <= at]
         if not early:
@@ -320,6 +339,7 @@ def advanced(session: Session, game: Game, frame: Frame, store: bool) -> Replay:
         # A force built names none of its units: they stand from the start, as the whole log's replay reads them.
         at, rows = None, _events_after(session, game.pk, None)
     log = logged(rows, {r.reverses_id for r in rows if r.reverses_id is not None})
+    key = game_key(session, game)
     if at is None:
         now = _stands(session, game.pk, None)
         back, added_at = pieces_before(now, log)
@@ -328,14 +348,9 @@ def advanced(session: Session, game: Game, frame: Frame, store: bool) -> Replay:
             frame.objectives, book.kit.bases, back, frame.conditions, book.broken, book.turn_word
         )
     else:
-        state = session.execute(
-            select(col(StoredScore.state)).where(
-                col(StoredScore.game_id) == game.pk, col(StoredScore.event_id) == at
-            )
-        ).scalar_one()
         touched = {m.unit_id for ev in log for m in ev.moved} | {u for ev in log for u in ev.added}
         back, added_at = pieces_before(_stands(session, game.pk, touched) if touched else [], log)
-        replay = ScoreState.model_validate(state).replay(frame.start(), back)
+        replay = _gone_on_from(session, key, game.pk, at, frame, back)
     made: list[tuple[int, Replay]] = []
     done = 0
     while done < len(log):  # up to the next multiple of EVERY events (or the log's end), a point kept there
@@ -345,8 +360,47 @@ def advanced(session: Session, game: Game, frame: Frame, store: bool) -> Replay:
         if replay.events % EVERY == 0:
             made.append((log[done - 1].id, replay))
     if store:
-        _stored(session, game.pk, frame.digest, points, at, made, (log[-1].id if log else at or 0, replay))
+        head = log[-1].id if log else at or 0
+        _stored(session, game.pk, frame.digest, points, at, made, (head, replay))
+        session.info.setdefault(_HEADS_MADE, {})[key] = _Head(head, frame.digest, replay)
     return replay
+
+
+def _points(game_id: int, first: int | None) -> Select[Any]:
+    """The game's stored points (event, periodic, inputs) in order, each with the game's newest event before
+    the act's first (`first`; None: no act) as `before`, and its newest event as `newest`."""
+    newest = select(func.max(col(Event.id))).where(col(Event.game_id) == game_id)
+    before = newest.where(col(Event.id) < (first or 0))
+    return (
+        select(col(StoredScore.event_id), col(StoredScore.periodic), col(StoredScore.inputs))
+        .add_columns(before.scalar_subquery().label("before"), newest.scalar_subquery().label("newest"))
+        .where(col(StoredScore.game_id) == game_id)
+        .order_by(col(StoredScore.event_id))
+    )
+
+
+def _plain(logging: Sequence[Event]) -> bool:
+    """Whether an act's events go on from the point before them as they are: logged, none an undo (which may
+    take back an event a point has scored) nor a force built (whose units stand from the start)."""
+    return bool(logging) and all(e.reverses_id is None and e.kind != BuildForce.event for e in logging)
+
+
+def _gone_on_from(
+    session: Session, key: Key, game_id: int, at: int, frame: Frame, pieces: dict[int, Piece]
+) -> Replay:
+    """The replay of the game's stored point `at`, with `pieces` (the units the events to come touch, as they
+    stood then): the worker's kept replay of that point and digest where it has it (its untouched units as they
+    stood after their own last event, which nothing logged has changed since), else the stored state read."""
+    with _HEADS_LOCK:
+        kept = _HEADS.get(key)
+    if kept is not None and kept.event_id == at and kept.digest == frame.digest:
+        return replace(kept.replay, pieces={**kept.replay.pieces, **pieces})
+    state = session.execute(
+        select(col(StoredScore.state)).where(
+            col(StoredScore.game_id) == game_id, col(StoredScore.event_id) == at
+        )
+    ).scalar_one()
+    return ScoreState.model_validate(state).replay(frame.start(), pieces)
 
 
 def _events_after(session: Session, game_id: int, after: int | None) -> list[Any]:
@@ -393,6 +447,17 @@ def _stored(
     if not made or made[-1][0] != head[0]:
         rows.append((head[0], False, head[1]))
     rows = [r for r in rows if r[0] not in {p.event_id for p in points} - set(stale)]
+    if (
+        len(stale) == 1 and len(rows) == 1
+    ):  # an act's: the newest point moved on to its event, in one statement
+        (e, periodic, r) = rows[0]
+        state = ScoreState.of(r).model_dump(mode="json")
+        session.execute(
+            update(StoredScore)
+            .where(col(StoredScore.game_id) == game_id, col(StoredScore.event_id) == stale[0])
+            .values(event_id=e, periodic=periodic, inputs=digest, state=state)
+        )
+        return
     if stale:
         session.execute(
             delete(StoredScore).where(
@@ -413,33 +478,62 @@ def _stored(
         session.execute(insert(StoredScore), values)
 
 
-_ADVANCING = "score-games"  # session.info: the games whose events this transaction logged
+_ADVANCING = "score-games"  # session.info: the events this transaction logged, by game
+_HEADS_MADE = "score-heads"  # session.info: the replays this transaction stored, kept once it commits
+
+
+@dataclass(frozen=True)
+class _Head:
+    """A game's replay as its newest stored point (`event_id`, of objectives of `digest`) holds it, kept by the
+    worker that stored it: the next act on the game in this worker goes on from it without decoding the row.
+    Kept only once its transaction commits (an event id rolled back may be another event's later, on SQLite)."""
+
+    event_id: int
+    digest: str
+    replay: Replay  # never changed: each act's replay goes on from a copy (rules.core.score.resumed)
+
+
+# A worker's kept replays, the least recently stored dropped first (a replay of the largest table keeps its
+# objectives' shapes and standings: as many games as the worker keeps the units of, app.services.kept_units).
+_HEADS: OrderedDict[Key, _Head] = OrderedDict()
+_HEADS_LOCK = threading.Lock()
 
 
 @sa_event.listens_for(Session, "after_flush")
 def _logged(session: Session, _: Any) -> None:
-    """The games of the events a flush wrote (every event logged through the session: events.record's)."""
-    games = {obj.game_id for obj in session.new if isinstance(obj, Event)}
-    if games:
-        session.info.setdefault(_ADVANCING, set()).update(games)
+    """The events a flush wrote, by game (every event logged through the session: events.record's)."""
+    for obj in session.new:
+        if isinstance(obj, Event):
+            session.info.setdefault(_ADVANCING, {}).setdefault(obj.game_id, []).append(obj)
 
 
 @sa_event.listens_for(Session, "before_commit")
 def _advance(session: Session) -> None:
     """Each game whose events the unit of work logged: its score advanced over them and stored, in the same
     transaction (a game's events are written under its row lock, app.services.games.lock_game)."""
-    pks = session.info.pop(_ADVANCING, None)
-    if not pks:
-        return
-    games = [g for pk in sorted(pks) if (g := session.get(Game, pk)) is not None]
+    logging: dict[int, list[Event]] = session.info.pop(_ADVANCING, None) or {}
+    games = [g for pk in sorted(logging) if (g := session.get(Game, pk)) is not None]
     games = [g for g in games if not rules_of(g).book.score_kept]
     for frame in _frames(session, games).values():
-        advanced(session, frame.game, frame, store=True)
+        advanced(session, frame.game, frame, store=True, logging=logging[frame.game.pk])
+
+
+@sa_event.listens_for(Session, "after_commit")
+def _committed(session: Session) -> None:
+    made = session.info.pop(_HEADS_MADE, None)
+    if made:
+        with _HEADS_LOCK:
+            for key, head in made.items():
+                _HEADS[key] = head
+                _HEADS.move_to_end(key)
+            while len(_HEADS) > KEPT_GAMES:
+                _HEADS.popitem(last=False)
 
 
 @sa_event.listens_for(Session, "after_rollback")
 def _rolled_back(session: Session) -> None:
     session.info.pop(_ADVANCING, None)
+    session.info.pop(_HEADS_MADE, None)
 
 
 def score_answer(game: Game, score: Score, clock: Clock | None = None) -> GameScore:

@@ -266,3 +266,33 @@ def test_a_force_built_after_the_score_was_stored_counts_in_its_side_s_stands(
         stored = score.game_score(session, game, "referee")
         assert stored.losses["defender"] == 4 and stored.met == ()
         assert stored == whole_log_replayed(session, game)
+
+
+@pytest.mark.storage
+def test_an_act_goes_on_from_the_stored_point_when_this_worker_kept_an_older_one(client: TestClient) -> None:
+    """A worker keeps the replay it stored (app.services.score's kept heads): when another worker has acted
+    since, this one's kept replay is of an older point and the next act here goes on from the stored one."""
+    g = new_game(client)
+    version = client.get(f"/api/v1/games/{g.id}", headers=g.referee).json()["version"]
+    edit = {"version": version, "table_objectives": OBJECTIVES}
+    assert client.patch(f"/api/v1/games/{g.id}", headers=g.referee, json=edit).status_code == 200
+    start_game(client, g)
+    first, second = four_stands(client, g)[:2]
+
+    def move(stand: int, place: tuple[float, float]) -> None:
+        body = {"x": place[0], "y": place[1], "facing_deg": 90.0, "override": True}
+        r = client.post(f"/api/v1/games/{g.id}/units/{stand}/move", headers=g.referee, json=body)
+        assert r.status_code == 200, r.text
+
+    move(first, PLACES[6])
+    kept_before = dict(score._HEADS)  # this worker's kept replay, of that move
+    move(second, PLACES[0])  # onto Bridge 1: served, say, by another worker
+    score._HEADS.clear()
+    score._HEADS.update(kept_before)  # this worker never saw it
+    move(first, PLACES[3])  # onto the farm, here
+    with Session(engine_of(client)) as session:
+        game = session.get(Game, g.id)
+        assert game is not None
+        stored = score.game_score(session, game, "referee")
+        assert stored == whole_log_replayed(session, game)
+        assert {o.id: o.holder for o in stored.objectives}["bridge-1"] == "attacker"
