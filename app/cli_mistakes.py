@@ -182,6 +182,34 @@ def said(error: BaseException) -> str | None:
         first = error.errors()[0]
         name = "FIRESTEP_" + str(first["loc"][0]).upper() if first["loc"] else "A FIRESTEP_ setting"
         return f"{name}={str(first.get('input'))[:20]!r} is not a value it takes: correct it in the environment or .env."
-    if isinstance(error, PermissionError | IsADirectoryError | NotADirectoryError):
-        return f"{error.strerror}: {error.filename}: set FIRESTEP_VAR_DIR to a folder of your own and start again."
+    if isinstance(error, OSError) and error.filename is not None:
+        return unmade(error)
+    return None
+
+
+def unmade(error: OSError) -> str | None:
+    """A folder or file of firestep's own the system would not make or write (the data folder, or a SQLite
+    database's folder elsewhere: one under a file, in /proc, on a read-only disk) in one sentence naming the
+    setting to change; None for any other path, whose error is firestep's own and keeps its traceback."""
+    from app.core.config import Settings
+    from app.core.datafolder import sqlite_file
+
+    try:
+        settings = Settings(secret_key="-")  # a stand-in: reading the settings writes nothing
+    except Exception:
+        return None
+    path = Path(os.fsdecode(error.filename)).absolute()
+    folders = {settings.var_dir.absolute(): ("The data folder", "FIRESTEP_VAR_DIR to a folder")}
+    if (database := sqlite_file(settings.database_url)) is not None:
+        folders.setdefault(
+            database.absolute().parent,
+            ("The database's folder", "FIRESTEP_DATABASE_URL to a file in a folder"),
+        )
+    for folder, (what, setting) in folders.items():
+        made = path == folder or path in folder.parents  # it, or a folder above it, could not be made
+        if made or folder in path.parents:
+            return (
+                f"{what} {folder} cannot be {'made' if made else 'written'} ({error.strerror} at {path}): set "
+                f"{setting} of your own and start again."
+            )
     return None

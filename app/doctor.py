@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app.club import addresses, authority
 from app.core.config import Settings
-from app.core.db import head_revision, schema_problem
+from app.core.db import head_revision, schema_problem, unsupported
 from app.core.pdf_engine import pdf_engine_problem
 from app.core.platform import bind_exclusively, open_to_others
 
@@ -103,6 +103,8 @@ def data_folder_line(var: Path) -> Line:
 
 def database_line(url: str) -> Line:
     topic = "database"
+    if (refused := unsupported(url)) is not None:
+        return _broken(topic, refused)
     parsed = make_url(url)
     shown = parsed.render_as_string(hide_password=True)
     sqlite = parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")

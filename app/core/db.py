@@ -80,7 +80,25 @@ def json_value(text: str | bytes) -> Any:
     return json.loads(text)
 
 
+# The databases firestep keeps its data in: SQLite (Python's own driver) and PostgreSQL through psycopg (its
+# live updates are psycopg's LISTEN/NOTIFY: app.core.live). SQLAlchemy 2.1's postgresql:// is psycopg.
+SUPPORTED_DRIVERS = ("sqlite", "sqlite+pysqlite", "postgresql", "postgresql+psycopg")
+
+
+def unsupported(url: str) -> str | None:
+    """Why firestep cannot keep its data in the database `url` names, in one sentence; None if it can."""
+    kind = make_url(url).drivername
+    if kind in SUPPORTED_DRIVERS:
+        return None
+    return (
+        f"FIRESTEP_DATABASE_URL names a {kind[:40]} database, which firestep cannot keep its data in: give "
+        "postgresql+psycopg://user@host/db, or leave it empty for SQLite in the data folder."
+    )
+
+
 def make_engine(url: str) -> Engine:
+    if (refused := unsupported(url)) is not None:
+        raise SchemaError(refused)
     parsed = make_url(url)
     sqlite = parsed.get_backend_name() == "sqlite"
     # A server's connection may have dropped (a restart, an idle timeout): asked before use. A file's never does.
@@ -120,8 +138,15 @@ class SchemaError(RuntimeError):
 
 
 def migrate(url: str, revision: str = "head") -> None:
-    """Upgrade to `revision`; at head, refuse (SchemaError) if the schema still lacks what the models need."""
-    private_database(url)
+    """Upgrade to `revision`; refuse (SchemaError) a database a newer firestep migrated (alembic would say it
+    cannot find the revision asked for) and, at head, a schema that still lacks what the models need."""
+    engine = make_engine(url)  # a SQLite file made owner-only before alembic opens it
+    try:
+        newer = unknown_revision(current_revision(engine))
+    finally:
+        engine.dispose()
+    if newer is not None:
+        raise SchemaError(newer)
     command.upgrade(alembic_config(url), revision)
     if revision != "head":
         return
@@ -163,6 +188,17 @@ def revisions() -> list[str]:
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
+
+
+def unknown_revision(revision: str | None) -> str | None:
+    """The one sentence for a database at a revision this firestep does not know (a newer one migrated it: a
+    laptop's firestep rolled back), or None."""
+    if revision is None or revision in {script.revision for script in _scripts().walk_revisions()}:
+        return None
+    return (
+        f"The database is at revision {revision}, which this firestep (head {head_revision()}) does not know: "
+        "run the newer firestep that migrated it, or restore a backup taken before that."
+    )
 
 
 def schema_drift(conn: Connection) -> list[str]:
@@ -207,11 +243,8 @@ def schema_problem(engine: Engine) -> str | None:
         if revision is None:
             return "The database has no firestep schema yet: run `firestep migrate` (firestep serve does)."
         if revision != head:
-            if revision not in {script.revision for script in _scripts().walk_revisions()}:
-                return (
-                    f"The database is at revision {revision}, which this firestep (head {head}) does not know: "
-                    "run the newer firestep that migrated it, or restore a backup taken before that."
-                )
+            if (newer := unknown_revision(revision)) is not None:
+                return newer
             return f"The database is at revision {revision} and this firestep needs {head}: run `firestep migrate`."
         drift = schema_drift(conn)
     if drift:

@@ -1,0 +1,102 @@
+"""Every way the command line meets a database or data folder it cannot use ends in one sentence and a non-zero
+exit, as `firestep doctor` says it (issue 91): a database a newer firestep migrated (a laptop rolled back:
+`serve` ended in a 281-line traceback, `migrate` said "There is no revision 'head'"), a data folder the system
+will not make, a database URL of a kind firestep does not keep its data in. Run in this process, as
+tests/app/test_cli.py runs the command line's mistakes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import uvicorn
+from sqlalchemy import text
+
+from app.core.db import current_revision, head_revision, make_engine
+from app.doctor import database_line
+from tests.app.test_cli import run_main
+
+NEWER = "0999_from_a_newer_firestep"  # a revision this build lacks
+COMMANDS = {"serve": ["serve"], "migrate": ["migrate"]}
+
+
+@pytest.fixture(autouse=True)
+def _served_no_further(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each command here stops before it serves: one that reached uvicorn would serve on, so it fails instead."""
+
+    def served(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("served")
+
+    monkeypatch.setattr(uvicorn, "run", served)
+
+
+def said_once(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
+    """What the command said on standard error, checked to be one sentence after a non-zero exit."""
+    code, out, err = run_main(args, monkeypatch, capsys)
+    assert code != 0 and out == "" and "Traceback" not in err, (code, out, err)
+    assert len(err.splitlines()) == 1 and err.endswith(".\n"), err
+    return err.rstrip("\n")
+
+
+@pytest.mark.storage
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_database_a_newer_firestep_migrated_is_said_in_one_sentence(
+    command: str,
+    migrated_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    engine = make_engine(migrated_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = :newer"), {"newer": NEWER})
+        monkeypatch.setenv("FIRESTEP_DATABASE_URL", migrated_url)
+        monkeypatch.setenv("FIRESTEP_VAR_DIR", str(tmp_path / "var"))
+        said = said_once(COMMANDS[command], monkeypatch, capsys)
+        assert said == (
+            f"The database is at revision {NEWER}, which this firestep (head {head_revision()}) does not know: "
+            "run the newer firestep that migrated it, or restore a backup taken before that."
+        )
+        assert said == database_line(migrated_url).said  # as doctor says it
+        assert current_revision(engine) == NEWER  # left as the newer firestep left it
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="/proc, where no folder can be made, is Linux's")
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_data_folder_the_system_will_not_make_is_said_in_one_sentence(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The newcomer pass's FIRESTEP_VAR_DIR in /proc: a 145-line traceback (FileNotFoundError) from serve."""
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", "/proc/firestep/var")
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", "")
+    assert said_once(COMMANDS[command], monkeypatch, capsys) == (
+        "The data folder /proc/firestep/var cannot be made (No such file or directory at /proc/firestep): set "
+        "FIRESTEP_VAR_DIR to a folder of your own and start again."
+    )
+
+
+@pytest.mark.parametrize(
+    "url", ["mysql://club@db.example/firestep", "postgresql+asyncpg://club@localhost/fs"]
+)
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_database_of_a_kind_firestep_does_not_use_is_said_in_one_sentence(
+    command: str,
+    url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A MySQL URL, or PostgreSQL through another driver: a traceback ending in ModuleNotFoundError."""
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", url)
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(tmp_path / "var"))
+    kind = url.split(":", 1)[0]
+    sentence = (
+        f"FIRESTEP_DATABASE_URL names a {kind} database, which firestep cannot keep its data in: give "
+        "postgresql+psycopg://user@host/db, or leave it empty for SQLite in the data folder."
+    )
+    assert said_once(COMMANDS[command], monkeypatch, capsys) == sentence
+    assert database_line(url).status == "FAIL" and database_line(url).said == sentence  # doctor's line
