@@ -182,8 +182,10 @@ def said(error: BaseException) -> str | None:
         first = error.errors()[0]
         name = "FIRESTEP_" + str(first["loc"][0]).upper() if first["loc"] else "A FIRESTEP_ setting"
         return f"{name}={str(first.get('input'))[:20]!r} is not a value it takes: correct it in the environment or .env."
-    if isinstance(error, OSError) and error.filename is not None:
-        return unmade(error)
+    if isinstance(error, OSError) and error.filename is not None and (unusable := unmade(error)) is not None:
+        return unusable
+    if isinstance(error, PermissionError | IsADirectoryError | NotADirectoryError):  # a path of no setting's
+        return f"{error.strerror}: {error.filename}: set FIRESTEP_VAR_DIR to a folder of your own and start again."
     return None
 
 
