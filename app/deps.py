@@ -98,6 +98,16 @@ class Page:
             return [i for i, k in zip(items, keys, strict=True) if int(k) > mark][: self.limit]
         raise _names_no_item()
 
+    def newer_than(self) -> int:
+        """`after` as the id the next page of an oldest-first list starts above (0 for its first page), for a
+        list the database pages as `older_than`'s; past every stored id, the largest (a page of none); not an
+        id: 422. The same rows as `of` of the whole list by id."""
+        if self.after is None:
+            return 0
+        if not self.after.isdecimal():
+            raise _names_no_item()
+        return min(_as_id(self.after), INT32_MAX)
+
     def older_than(self) -> int | None:
         """`after` as the id the next page of a newest-first list starts below, for a list the database pages
         (its ids in order: a page reads `limit` rows however many there are); not an id: 422."""

@@ -173,7 +173,8 @@ def import_bundle(league_id: LeagueId, body: BundleIn, session: SessionDep) -> L
 )
 def list_league_results(league_id: LeagueId, session: SessionDep, page: PageDep) -> list[LeagueGameOut]:
     trusted = league.trusted(session, league_id)
-    return [game_out(g, trusted) for g in page.of(league.games(session, league_id), lambda g: g.pk)]
+    games = league.games_page(session, league_id, page.newer_than(), page.limit)
+    return [game_out(g, trusted) for g in games]
 
 
 @router.post(

@@ -509,6 +509,13 @@ def waiting(session: Session, league_id: int, limit: int) -> list[LeagueGame]:
     return list(session.exec(q.order_by(col(LeagueGame.id)).limit(limit)))
 
 
+def games_page(session: Session, league_id: int, newer_than: int, limit: int) -> list[LeagueGame]:
+    """The league's games of an id above `newer_than`, the first `limit` of them by id: a page read in the
+    database (reading the league's every game for a page of 100 took 1.05-1.41 s of CPU at 10,000 games)."""
+    q = select(LeagueGame).where(LeagueGame.league_id == league_id, col(LeagueGame.id) > newer_than)
+    return list(session.exec(q.order_by(col(LeagueGame.id)).limit(limit)))
+
+
 def games(session: Session, league_id: int) -> list[LeagueGame]:
     return list(
         session.exec(select(LeagueGame).where(LeagueGame.league_id == league_id).order_by(col(LeagueGame.id)))
