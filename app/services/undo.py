@@ -10,7 +10,7 @@ from sqlmodel import Session
 from app.core.touched import touched_units
 from app.data.changes import GameSet, LoggedChange, SideSet, UnitCounted, read_changes
 from app.data.models import Event, Game, Unit
-from app.errors import Conflict, Forbidden, RuleRefused, sentence
+from app.errors import Forbidden, RuleRefused, sentence
 from app.services.events import (
     ROLL_KINDS,
     event_dict,
@@ -48,6 +48,7 @@ UNDOABLE = (
 
 
 ENDED = "The game is over: its result stands, and nothing before the end is undone."
+ALREADY_TAKEN_BACK = "That act is already taken back: its undo is in the game's record."
 FIRESTEP_ROLLED = "Firestep's dice stand: only the referee takes back a roll firestep made, so none is rolled until it suits."
 
 
@@ -103,7 +104,9 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
     # told a seat that could never have undone it to reload and try again).
     theirs = not viewer.is_referee and ev.actor != viewer.role
     if not theirs and taken_back(session, game.pk, event_id):
-        return Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
+        # A fact of the log, not a write another device overtook (no version is read): an undo sent again once
+        # taken (a replay) is told what happened, not a stale write's "Someone changed this" (a hostile pass).
+        return RuleRefused(ALREADY_TAKEN_BACK, current=game_state(game))
     drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).book.roll_terms.secret_draws
     if drawn and not viewer.is_referee:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never

@@ -36,7 +36,6 @@ VERSION_CONFLICTS = {
     ("app/services/campaign_store.py", "_write"): (1, "the campaign's version is not the one read"),
     ("app/services/tournaments.py", "draft"): (1, "the event's version is not the one read"),
     ("app/services/tournaments.py", "edit_draft"): (1, "the draft's version is not the one read"),
-    ("app/services/undo.py", "undo_refusal"): (1, "the act was undone on another device meanwhile"),
     ("app/services/scenarios.py", "import_scenario"): (1, "the same scenario id imported at the same moment"),
     ("app/services/scenario_drafts.py", "_written"): (
         1,
