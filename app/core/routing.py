@@ -3,11 +3,14 @@
 FastAPI tries the routes of each included router in turn until one matches (and the routes of the router that
 matches twice: once to choose it, once to handle the request), so a request near the end of a long route list
 paid for a test of every route before it: ~80 route tests for one order roll, ~230 for any page. A `Router`
-knows the part of the path that all of its routes share, and answers "no match" for any other path with one
-string test, so a request pays only for the routes of the router it belongs to."""
+knows the part of the path that all of its routes share, and the paths its routes take, all in one pattern: it
+answers "no match" for any other path with one string test and one pattern's, so a request pays only for the
+routes of the router it belongs to. (The prefix alone let through every path of a game to each of the routers of
+/api/v1/games/{game_id}: a marker's path was tested against 60 routes before its own, 50 us of a request.)"""
 
 from __future__ import annotations
 
+import re
 from os.path import commonpath
 from typing import Any
 
@@ -40,26 +43,42 @@ def static_prefix(path: str) -> str:
     return path.split("{", 1)[0]
 
 
+def any_of(patterns: list[re.Pattern[str]]) -> re.Pattern[str]:
+    """One pattern matching where any of `patterns` matches (each route's path pattern, anchored as it is; its
+    named groups unnamed, as two routes may name the same parameter)."""
+    return re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[^>]*>', '(?:', p.pattern)})" for p in patterns))
+
+
 class Router(APIRouter):
-    """An APIRouter that refuses, with one string test, every path outside the prefix all its routes share."""
+    """An APIRouter that refuses, with one string test and one pattern's, every path none of its routes takes."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._gate: tuple[int, str] = (-1, "")
+        self._gate: tuple[int, str, re.Pattern[str] | None] = (-1, "", None)
 
-    def shared_prefix(self) -> str:
-        """The longest start every route's path shares ("" when a route has no path: it may match anything).
-        Kept until a route is added."""
+    def _gates(self) -> tuple[int, str, re.Pattern[str] | None]:
+        """The prefix every route's path shares ("" when a route has no path: it may match anything) and the
+        paths they take (None when a route has no path pattern: an included router). Kept until a route is added."""
         if self._gate[0] != len(self.routes):
             paths = [getattr(route, "path", None) for route in self.routes]
             prefixes = [static_prefix(p) for p in paths if p]
             prefix = "" if None in paths or not prefixes else commonpath(prefixes)
-            self._gate = (len(self.routes), prefix)
-        return self._gate[1]
+            patterns = [p for route in self.routes if (p := getattr(route, "path_regex", None)) is not None]
+            taken = any_of(patterns) if patterns and len(patterns) == len(self.routes) else None
+            self._gate = (len(self.routes), prefix, taken)
+        return self._gate
+
+    def shared_prefix(self) -> str:
+        return self._gates()[1]
+
+    def paths_taken(self) -> re.Pattern[str] | None:
+        """The pattern of every path one of its routes takes (None: a route of no path pattern)."""
+        return self._gates()[2]
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        if scope["type"] in ("http", "websocket") and not get_route_path(scope).startswith(
-            self.shared_prefix()
-        ):
-            return Match.NONE, {}
+        if scope["type"] in ("http", "websocket"):
+            _, prefix, taken = self._gates()
+            path = get_route_path(scope)
+            if not path.startswith(prefix) or (taken is not None and taken.match(path) is None):
+                return Match.NONE, {}
         return super().matches(scope)

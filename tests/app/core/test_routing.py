@@ -1,8 +1,10 @@
 """The router gate (app/core/routing.py): a router answers "no match" for a path outside the prefix all its
-routes share, without testing its routes, and never hides one of its own routes."""
+routes share, or inside it but taken by none of its routes, without testing its routes, and never hides one of
+its own routes."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI
@@ -51,6 +53,70 @@ def test_a_path_outside_the_shared_prefix_is_refused_without_testing_a_route(mon
     with TestClient(app) as client:
         assert client.get("/lookup/order-roll").status_code == 200
     assert tested and not [p for p in tested if p.startswith("/api/v1/games")]
+
+
+def test_a_path_inside_the_prefix_that_no_route_takes_is_refused_without_testing_a_route(
+    monkeypatch: Any,
+) -> None:
+    """Every router of a game's paths shares /api/v1/games/: a path of one is refused by the others' patterns."""
+    import fastapi.routing
+
+    forces = _router("/api/v1/games/{game_id}/units", "/api/v1/games/{game_id}/units/{unit_id}/markers")
+    clock = _router("/api/v1/games/{game_id}/clock", "/api/v1/games/{game_id}/clock/{action}")
+    app = FastAPI()
+    app.include_router(forces)
+    app.include_router(clock)
+    tested: list[str] = []
+    context = fastapi.routing._EffectiveRouteContext
+    original = context.matches
+
+    def counting(self: Any, scope: Any) -> Any:
+        tested.append(self.original_route.path)
+        return original(self, scope)
+
+    monkeypatch.setattr(context, "matches", counting)
+    assert forces.matches(_scope("/api/v1/games/3/clock/start"))[0] == Match.NONE
+    assert forces.matches(_scope("/api/v1/games/3/units/4/markers/5"))[0] == Match.NONE
+    with TestClient(app) as client:
+        assert client.get("/api/v1/games/3/units/9/markers").status_code == 200
+        tested.clear()
+        assert client.get("/api/v1/games/3/clock/start").status_code == 200
+    assert tested and all(p.startswith("/api/v1/games/{game_id}/clock") for p in tested)
+
+
+def _taken_by(path: str) -> str:
+    """A path the route of `path` takes: each parameter a value its convertor reads."""
+    values = {
+        "int": "7",
+        "id": "7",
+        "path": "a/b",
+        "float": "1.5",
+        "uuid": "12345678-1234-1234-1234-123456789abc",
+    }
+    return re.sub(r"{[^}:]+(?::(\w+))?}", lambda m: values.get(m.group(1) or "", "x"), path)
+
+
+def test_every_route_of_the_app_is_inside_its_routers_pattern() -> None:
+    """Each router's pattern takes a path of every one of its routes (and each route that path), so the gate
+    never refuses a request one of its routes would take."""
+    from app import pages
+    from app.routes import api_routers
+
+    routers = [*api_routers(), pages.router]
+    routers += [
+        r for route in pages.router.routes if isinstance(r := getattr(route, "original_router", None), Router)
+    ]
+    patterned = 0
+    for router in routers:
+        taken = router.paths_taken()
+        patterned += taken is not None
+        for route in router.routes:
+            path = getattr(route, "path", None)
+            if path is not None and taken is not None:
+                sample = _taken_by(path)
+                assert route.path_regex.match(sample), (path, sample)
+                assert taken.match(sample), (path, sample)
+    assert patterned >= len(routers) - 3  # the pages' (which hold other routers), the docs', the lookup's
 
 
 def test_the_prefix_follows_the_routes_added() -> None:
