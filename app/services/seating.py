@@ -17,10 +17,12 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any, Generic, NamedTuple, TypedDict, TypeVar
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from app.data.models import CampaignSide, CampaignToken, GameSide, Token, utcnow
 from app.errors import Forbidden, RuleRefused
@@ -154,11 +156,18 @@ def _device(
     return row, token
 
 
+@cache
+def _device_by_hash(model: type[TokenRow]) -> SelectOfScalar[TokenRow]:
+    """A device's row by its token's HMAC, the statement built once (and its cache key with it: a statement built
+    anew for each request cost more than its query, 0.1 ms of every request a token authorises)."""
+    return select(model).where(col(model.token_hash) == bindparam("token_hash"))
+
+
 def find_device(
     session: Session, seating: Seating[Any, TokenRow], secret_key: str, token: str
 ) -> TokenRow | None:
-    model = seating.token
-    return session.exec(select(model).where(col(model.token_hash) == digest(secret_key, token))).first()
+    found = session.exec(_device_by_hash(seating.token), params={"token_hash": digest(secret_key, token)})
+    return found.first()
 
 
 def devices(session: Session, seating: Seating[Any, TokenRow], owner_id: int) -> list[TokenRow]:
