@@ -11,7 +11,10 @@ index.json, never in the feed: it carries signed results only.
 
 Nothing reads the clock: the feed's times are when each result entered the league, so the same league gives
 byte-identical files, and `publish` writes only the files whose bytes changed and removes the pages of what
-left the league (a game refused, a key distrusted). Every link is relative and the CSS is copied beside the
+left the league (a game refused, a key distrusted), into a folder of its own (app.services.site_folder: its
+manifest, each file written whole, another's folder refused). A page's key is every value it shows: a page whose
+key the manifest has is not rendered again (a league at its limit re-published with one game changed renders
+the few pages that show it). Every link is relative and the CSS is copied beside the
 pages, so the folder opens over file:// with no server, no script and no CDN. Names are escaped by Jinja's
 autoescape (HTML) and by ElementTree (the feed).
 """
@@ -23,6 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache, partial
 from pathlib import Path
 from typing import Literal
 from xml.etree import ElementTree as ET
@@ -35,18 +39,11 @@ from app.club import signing
 from app.core import shipped
 from app.data.models import League, LeagueGame
 from app.data.schemas_league import LeagueLineOut
-from app.services import league, league_table
+from app.services import league, league_table, site_folder
 from rules.core.commitment import canonical
 
 SITE_VERSION: Literal[1] = 1  # index.json's format: a reader checks it before reading the rest
 CSS = ("app.css", "events.css")  # the app's own, so the site and the app show a league alike
-MANAGED = (
-    "games",
-    "clubs",
-    "players",
-    "css",
-)  # folders whose files not in the site are removed at publishing
-TOP = ("index.html", "events.html", "index.json", "feed.atom")
 ATOM = "http://www.w3.org/2005/Atom"
 NO_DATABASE = (
     "No league database here: run firestep serve (or set FIRESTEP_VAR_DIR to the folder that holds firestep.db) "
@@ -174,20 +171,50 @@ def _games(session: Session, league_id: int) -> list[_Game]:
     return out
 
 
+@cache
+def _made_by() -> str:
+    """What every page is made by: this module and the site's templates (a new release's pages made again)."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for template in sorted((shipped.frontend() / "templates" / "league_site").glob("*.html")):
+        digest.update(template.name.encode() + b"\0" + template.read_bytes())
+    return digest.hexdigest()
+
+
 @dataclass
 class Site:
-    """The site's files: each relative path and its bytes."""
+    """The site's files: each relative path, its key and how its bytes are made (app.services.site_folder): a
+    page whose key the folder's manifest has is not rendered again."""
 
-    files: dict[str, bytes] = field(default_factory=dict)
+    made: dict[str, site_folder.File] = field(default_factory=dict)
 
-    def page(self, path: str, template: str, **context: object) -> None:
-        root = "../" * path.count("/")
-        html = _env.get_template(f"league_site/{template}").render(root=root, **context)
-        self.files[path] = html.encode()
+    @property
+    def files(self) -> dict[str, bytes]:
+        """Every file's bytes, each made."""
+        return {path: file.make() for path, file in self.made.items()}
+
+    def page(self, path: str, template: str, key: object, **context: object) -> None:
+        """A page of `template`; `key` every value of `context` it shows (the same key, the same page)."""
+        made = hashlib.sha256(f"{_made_by()}\0{template}\0{key!r}".encode()).hexdigest() if key else None
+        self.made[path] = site_folder.File(made, partial(_render, path, template, context))
+
+    def data(self, path: str, data: bytes) -> None:
+        self.made[path] = site_folder.File(None, partial(bytes, data))
+
+
+def _k(model: BaseModel) -> tuple[object, ...]:
+    """A model's values, as a page's key holds them (its repr is ten times slower: 4 s for a league's keys)."""
+    return tuple(model.__dict__.values())
+
+
+def _render(path: str, template: str, context: dict[str, object]) -> bytes:
+    root = "../" * path.count("/")
+    return _env.get_template(f"league_site/{template}").render(root=root, **context).encode()
 
 
 def build(session: Session, league_id: int) -> Site:
-    """The league's site, from the league as kept: the same league, the same bytes."""
+    """The league's site, from the league as kept: the same league, the same bytes. Each game, club and player
+    is looked up in a dict made in one pass (a league of 10,000 games and 3,000 players read every game for
+    each player: over 15 minutes)."""
     row = league.get(session, league_id)
     games = _games(session, league_id)
     counted = league_table.read(session, league_id)
@@ -208,11 +235,25 @@ def build(session: Session, league_id: int) -> Site:
     )
     club_page = {c: f"clubs/{slug(c, 'club')}.html" for c in clubs}
     player_page = {(line.player, line.club): line.page for line in standings}
+    by_club: dict[str, list[_Game]] = {c: [] for c in clubs}
+    by_player: dict[tuple[str, str], list[_Game]] = {}
     for g in games:
-        for name, club in (g.info.attacker, g.info.defender):
+        for name, club in dict.fromkeys((g.info.attacker, g.info.defender)):
             player_page.setdefault((name, club), f"players/{slug(name + chr(0) + club, 'player')}.html")
+            by_player.setdefault((name, club), []).append(g)
+        for club in {g.info.attacker[1], g.info.defender[1]} - {""}:
+            by_club[club].append(g)
+    claims_of: dict[tuple[str, str], list[SiteClaim]] = {}
+    for k in claims:
+        for player in dict.fromkeys((k.first, k.second)):
+            claims_of.setdefault(player, []).append(k)
+    line_of: dict[tuple[str, str], SiteLine] = {}
+    members: dict[str, list[SiteLine]] = {}
+    for x in standings:
+        line_of.setdefault((x.player, x.club), x)
+        members.setdefault(x.club, []).append(x)
     common = {"league": row, "club_page": club_page, "player_page": player_page}
-    site.page("index.html", "index.html", lines=standings, games=games, **common)
+    site.page("index.html", "index.html", None, lines=standings, games=games, **common)
     events: dict[tuple[str, int], list[_Game]] = {}
     for g in games:
         events.setdefault((g.info.event, g.info.event_id), []).append(g)
@@ -220,25 +261,47 @@ def build(session: Session, league_id: int) -> Site:
     for k in claims:
         claimed.setdefault(k.event, []).append(k)
     site.page(
-        "events.html", "events.html", events=sorted(events.items()), claimed=sorted(claimed.items()), **common
+        "events.html",
+        "events.html",
+        None,
+        events=sorted(events.items()),
+        claimed=sorted(claimed.items()),
+        **common,
     )
     for g in games:
-        site.page(g.info.page, "game.html", game=g, **common)
-        site.files[g.info.bundle] = canonical(g.row.bundle) + b"\n"
+        (a_name, a_club), (b_name, b_club) = g.info.attacker, g.info.defender
+        links = (
+            player_page[a_name, a_club],
+            player_page[b_name, b_club],
+            club_page.get(a_club),
+            club_page.get(b_club),
+        )
+        site.page(g.info.page, "game.html", (row.name, _k(g.info), g.checked, links), game=g, **common)
+        site.data(g.info.bundle, canonical(g.row.bundle) + b"\n")
     for club in clubs:
-        mine = [g for g in games if club in (g.info.attacker[1], g.info.defender[1])]
-        members = [line for line in standings if line.club == club]
-        site.page(club_page[club], "club.html", club=club, games=mine, lines=members, **common)
+        mine, members_of = by_club[club], members.get(club, [])
+        keyed = (row.name, club, [_k(x) for x in members_of], [_k(g.info) for g in mine])
+        site.page(club_page[club], "club.html", keyed, club=club, games=mine, lines=members_of, **common)
     for (name, club), page in sorted(player_page.items()):
-        mine = [g for g in games if (name, club) in (g.info.attacker, g.info.defender)]
-        theirs = [k for k in claims if (name, club) in (k.first, k.second)]
-        line = next((x for x in standings if (x.player, x.club) == (name, club)), None)
-        site.page(page, "player.html", name=name, club=club, games=mine, claims=theirs, line=line, **common)
+        mine, theirs = by_player.get((name, club), []), claims_of.get((name, club), [])
+        line = line_of.get((name, club))
+        shown = (name, club, club_page.get(club), line and _k(line), [_k(g.info) for g in mine])
+        site.page(
+            page,
+            "player.html",
+            (row.name, shown, [_k(k) for k in theirs]),
+            name=name,
+            club=club,
+            games=mine,
+            claims=theirs,
+            line=line,
+            **common,
+        )
     index = SiteIndex(league=row.name, standings=standings, games=[g.info for g in games], claims=claims)
-    site.files["index.json"] = (index.model_dump_json(indent=1) + "\n").encode()
-    site.files["feed.atom"] = feed(row, games)
+    site.data("index.json", (index.model_dump_json(indent=1) + "\n").encode())
+    site.data("feed.atom", feed(row, games))
     for name in CSS:
-        site.files[f"css/{name}"] = (shipped.frontend() / "static" / "css" / name).read_bytes()
+        site.data(f"css/{name}", (shipped.frontend() / "static" / "css" / name).read_bytes())
     return site
 
 
@@ -319,33 +382,10 @@ _env.globals["claim_headline"] = _claim_headline
 
 
 # -- writing it -------------------------------------------------------------------------------------------------
-@dataclass
-class Published:
-    written: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)
-
-
-def publish(site: Site, out: Path) -> Published:
-    """The site written into `out`: a file only when its bytes changed, the site's files no longer in it
-    removed (only in the site's own folders: another file in `out` is the host's)."""
-    done = Published()
-    out.mkdir(parents=True, exist_ok=True)
-    for path, data in sorted(site.files.items()):
-        target = out / path
-        if target.is_file() and target.read_bytes() == data:
-            done.kept.append(path)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        done.written.append(path)
-    for folder in MANAGED:
-        for target in sorted((out / folder).glob("*")) if (out / folder).is_dir() else ():
-            path = target.relative_to(out).as_posix()
-            if target.is_file() and path not in site.files:
-                target.unlink()
-                done.removed.append(path)
-    return done
+def publish(site: Site, out: Path) -> site_folder.Published:
+    """The site written into `out`, a folder of its own (app.services.site_folder): only what changed, the files
+    it wrote before and no longer has removed, another's folder refused."""
+    return site_folder.publish(site.made, out)
 
 
 def publish_league(league_id: int, out: str) -> list[str]:
@@ -379,7 +419,10 @@ def publish_league(league_id: int, out: str) -> list[str]:
         raise SystemExit(NO_DATABASE) from None  # a file that is not firestep's database
     finally:
         engine.dispose()
-    done = publish(site, Path(out))
+    try:
+        done = publish(site, Path(out))
+    except site_folder.NotWritten as e:
+        raise SystemExit(str(e)) from None
     lines = [f"written: {p}" for p in done.written] + [f"removed: {p}" for p in done.removed]
     return [
         *lines,

@@ -6,8 +6,11 @@ maintained feed reader: no bozo, RFC 4287's required elements)."""
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -116,14 +119,16 @@ def test_publishing_again_writes_only_what_changed(
 ) -> None:
     league_id, organiser, ours = seeded(sqlite_client)
     out = tmp_path / "site"
-    (out / "games").mkdir(parents=True)
-    (out / "CNAME").write_text("league.example\n")  # the host's own file: left alone
     first = league_site.publish(league_site.build(session, league_id), out)
     assert "index.html" in first.written and not first.removed and not first.kept
     snapshot = {p: (out / p).read_bytes() for p in first.written}
+    (out / "CNAME").write_text("league.example\n")  # the host's own files, beside the site's: left alone
+    (out / "games" / "archive.html").write_text("last season")
     again = league_site.publish(league_site.build(session, league_id), out)
     assert not again.written and not again.removed and sorted(again.kept) == sorted(snapshot)
-    # A third game counted: its pages and what lists it are written, the other games' pages kept.
+    # No page rendered again but the whole league's (standings, events), which any change changes.
+    assert [p for p in again.made if p.endswith(".html")] == ["events.html", "index.html"], again.made
+    # A third game counted: its pages and what lists it are written, the other games' pages kept, not made again.
     url = f"/api/v1/leagues/{league_id}/results"
     third = signed(ours, table=4, players={"attacker": ["Ann", "Ypres"], "defender": ["Dan", "Arras"]})
     assert sqlite_client.post(url, headers=organiser, json={"bundle": third}).status_code in (200, 201)
@@ -131,7 +136,11 @@ def test_publishing_again_writes_only_what_changed(
     later = league_site.publish(league_site.build(session, league_id), out)
     assert {"index.html", "index.json", "feed.atom", "events.html"} <= set(later.written)
     assert not later.removed and len([p for p in later.written if p.startswith("games/")]) == 2
+    assert not [
+        p for p in later.made if p.endswith(".html") and p.startswith("games/") and p not in later.written
+    ]
     assert "clubs/lens" not in " ".join(later.written) and (out / "CNAME").exists()
+    assert (out / "games" / "archive.html").read_text() == "last season"
     # Its key no longer trusted (through the CLI as an organiser runs it): every game's page removed.
     keys = sqlite_client.get(f"/api/v1/leagues/{league_id}/keys", headers=organiser).json()
     kid = keys[0]["id"]
@@ -148,9 +157,79 @@ def test_publishing_again_writes_only_what_changed(
         get_settings.cache_clear()
     assert run.exit_code == 0, run.output
     assert missing.exit_code == 1 and "no league 999 in this database" in missing.output
-    assert not list((out / "games").iterdir()) and not list((out / "players").iterdir())
+    assert [p.name for p in (out / "games").iterdir()] == ["archive.html"] and not list(
+        (out / "players").iterdir()
+    )
     # the standings, events, index and feed written; 3 games (page and bundle) and 6 players' and clubs' pages removed
     assert run.output.splitlines()[-1] == f"4 written, 12 removed, 2 kept in {out}"
+
+
+def test_publish_refuses_a_folder_it_did_not_make_and_leaves_it_untouched(
+    sqlite_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Publishing into a host's folder deleted its files under games/, clubs/, players/, css/ and overwrote its
+    index.html, without asking."""
+    league_id, _, _ = seeded(sqlite_client)
+    host = tmp_path / "www"
+    for path, text in {
+        "index.html": "<h1>Our club</h1>",
+        "games/1914.html": "a page of ours",
+        "css/app.css": "body {}",
+        "players/me.html": "me",
+        "CNAME": "club.example",
+    }.items():
+        (host / path).parent.mkdir(parents=True, exist_ok=True)
+        (host / path).write_text(text)
+    before = {p.relative_to(host).as_posix(): p.read_bytes() for p in host.rglob("*") if p.is_file()}
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", f"sqlite:///{tmp_path / 'firestep.db'}")
+    get_settings.cache_clear()
+    try:
+        run = CliRunner().invoke(cli, ["league", "publish", str(host), "--league", str(league_id)])
+    finally:
+        get_settings.cache_clear()
+    [said] = run.output.splitlines()
+    assert run.exit_code == 1 and said.endswith("(no .firestep-site.json): give a new or empty one"), said
+    assert len(said) <= 120
+    assert {p.relative_to(host).as_posix(): p.read_bytes() for p in host.rglob("*") if p.is_file()} == before
+
+
+# The command line with the file size limit set (RLIMIT_FSIZE): the kernel refuses a write past it with EFBIG,
+# as a full disk refuses one with ENOSPC, partway through a file (Python ignores the SIGXFSZ that comes with it).
+LIMITED = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_FSIZE, (16_000, 16_000))
+sys.argv = ["firestep", "league", "publish", *sys.argv[1:]]
+from app.cli import main
+main()
+"""
+
+
+def test_a_publish_the_disk_stops_leaves_no_half_written_file_and_says_so(
+    sqlite_client: TestClient, session: Session, tmp_path: Path
+) -> None:
+    """A full disk ended publish in a traceback, the file it was writing left half-written (the site's CSS, 24 KB:
+    its first 16,000 bytes)."""
+    league_id, _, _ = seeded(sqlite_client)
+    site = league_site.build(session, league_id).files
+    out = tmp_path / "site"
+    env = {**os.environ, "FIRESTEP_DATABASE_URL": f"sqlite:///{tmp_path / 'firestep.db'}"}
+    env |= {"FIRESTEP_SECRET_KEY": "x" * 32}
+    args = [sys.executable, "-c", LIMITED, str(out), "--league", str(league_id)]
+    run = subprocess.run(args, cwd=Path(__file__).parents[3], env=env, capture_output=True, text=True)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    [said] = run.stderr.splitlines()  # one sentence, naming the file it could not write
+    assert "css/app.css is over the size the system lets a file be" in said, said
+    assert len(said) <= 120
+    left = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert "css/app.css" not in left and not [p for p in left if p.endswith(".tmp")]
+    assert all(data == site[p] for p, data in left.items() if p != ".firestep-site.json")  # each whole
+    # The folder is the site's still: published again with room, it is made whole.
+    done = league_site.publish(league_site.build(session, league_id), out)
+    assert (out / "css/app.css").read_bytes() == site["css/app.css"] and "css/app.css" in done.written
+    assert {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} == {
+        *site,
+        ".firestep-site.json",
+    }
 
 
 def with_claims(c: TestClient) -> tuple[int, dict[str, str], Ed25519PrivateKey]:

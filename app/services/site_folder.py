@@ -1,0 +1,162 @@
+"""A static site written into a folder of its own (issue 91; `firestep league publish`, app.services.league_site).
+
+The folder is the site's once firestep has published into it: a manifest, MANIFEST, names every file it wrote
+with its bytes' sha256, its size and its key (what it was made from: the same key, the same bytes). A folder
+that holds anything but no manifest of firestep's is another's (a host's site, a home folder): refused in one
+sentence, nothing in it touched. Into its own folder, a publish writes only what changed: a file whose key and
+size are the manifest's is kept without being made again; one made again is written only when its bytes
+differ; a file the manifest names that the site no longer has is removed, and nothing the manifest does not
+name is.
+
+Each file is written whole or not at all: into a temp file beside it, then `os.replace`d over the old one, so a
+reader (a host serving the folder meanwhile, a publish interrupted) sees the old bytes or the new, never half.
+Before any file is written, the manifest names every file about to be written with no hash (its bytes
+unknown): a publish stopped half-way (a full disk) leaves a folder the next publish knows as its own and makes
+again what it may not have finished. A full disk, a quota or a file over the system's size limit is said in one
+sentence (`NotWritten`), the temp file removed.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from hashlib import sha256
+from pathlib import Path
+
+MANIFEST = ".firestep-site.json"
+FORMAT = "firestep-site/1"
+Entry = tuple[str | None, int, str | None]  # the bytes' sha256 (None: unknown), their size, the file's key
+_FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+
+
+class NotWritten(Exception):
+    """The folder is not firestep's, or the disk refused a file: said in one sentence, nothing half-written."""
+
+
+@dataclass(frozen=True)
+class File:
+    """A file of the site: its key (None: made at every publish, then compared) and how its bytes are made."""
+
+    key: str | None
+    make: Callable[[], bytes]
+
+
+@dataclass
+class Published:
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    made: list[str] = field(default_factory=list)  # made again (rendered): their key was not the manifest's
+
+
+def manifest(out: Path) -> dict[str, Entry] | None:
+    """The files firestep wrote into `out` as its manifest names them; None for a folder of another's (it holds
+    anything but no manifest of firestep's); {} for a folder that is missing or empty."""
+    try:
+        entries = os.scandir(out)
+    except FileNotFoundError:
+        return {}
+    except NotADirectoryError:
+        raise NotWritten(f"{_name(out)} is a file, not a folder: give a folder to publish into") from None
+    with entries:
+        if next(entries, None) is None:
+            return {}
+    try:
+        kept = json.loads((out / MANIFEST).read_bytes())
+        if kept.get("format") == FORMAT:
+            return {p: (e[0], int(e[1]), e[2]) for p, e in kept["files"].items()}
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        pass
+    return None
+
+
+def publish(files: dict[str, File], out: Path) -> Published:
+    """`files` written into `out`, a folder of firestep's or a new one (the module's docstring)."""
+    before = manifest(out)
+    if before is None:
+        raise NotWritten(
+            f"{_name(out)} is not a folder firestep published (no {MANIFEST}): give a new or empty one"
+        )
+    done = Published()
+    after: dict[str, Entry] = {}
+    changed: dict[str, bytes] = {}
+    for path, file in sorted(files.items()):
+        old = before.get(path)
+        target = out / path
+        size = _size(target)
+        if old is not None and old[2] is not None and old[2] == file.key and old[1] == size:
+            after[path] = old
+            done.kept.append(path)
+            continue
+        data = file.make()
+        done.made.append(path)
+        digest = sha256(data).hexdigest()
+        if old is not None and old[0] == digest and size == len(data):
+            after[path] = (digest, len(data), file.key)
+            done.kept.append(path)
+            continue
+        changed[path] = data
+        after[path] = (digest, len(data), file.key)
+    gone = sorted(set(before) - set(files))
+    if not changed and not gone and after == before:
+        return done
+    at = out / MANIFEST
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        # Every file about to change named first with no hash: a publish stopped now is known as ours.
+        _write(at, _manifest({**before, **{p: (None, -1, None) for p in changed}}))
+        for path, data in changed.items():
+            at = out / path
+            at.parent.mkdir(parents=True, exist_ok=True)
+            _write(at, data)
+            done.written.append(path)
+        for path in gone:
+            at = out / path
+            at.unlink(missing_ok=True)
+            done.removed.append(path)
+        at = out / MANIFEST
+        _write(at, _manifest(after))
+    except OSError as e:
+        raise NotWritten(_refused(e, at)) from None
+    return done
+
+
+def _size(target: Path) -> int:
+    try:
+        return target.stat().st_size
+    except OSError:
+        return -1
+
+
+def _manifest(files: dict[str, Entry]) -> bytes:
+    return json.dumps({"format": FORMAT, "files": files}, separators=(",", ":"), sort_keys=True).encode()
+
+
+def _write(target: Path, data: bytes) -> None:
+    """`data` into `target` whole or not at all: a temp file beside it, then replaced over it."""
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with open(temp, "wb") as f:
+            f.write(data)
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+
+
+def _name(out: Path) -> str:
+    text = str(out)
+    return text if len(text) <= 30 else "…" + text[-29:]
+
+
+def _refused(e: OSError, at: Path) -> str:
+    """What the disk refused writing `at`, in one sentence of at most 120 characters."""
+    where = _name(at)
+    if e.errno in _FULL:
+        return f"The disk is full: {where} was not written (no file half-written); free space, publish again."
+    if e.errno == errno.EFBIG:
+        return f"{where} is over the size the system lets a file be (ulimit -f): not written; publish again."
+    return f"{e.strerror or 'Refused'}: {where}; nothing half-written, publish again once it is writable."
