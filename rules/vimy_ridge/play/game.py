@@ -475,6 +475,8 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
         return refused
     if step == "combat" and (refused := result_refused(snapshot, unit, choice_of(snapshot, unit, values))):
         return refused
+    if step == "combat" and (refused := stayed_refused(snapshot, unit, values)):
+        return refused
     if "hex" not in values or values["hex"] == unit.state.get("hex"):
         return ()
     if entering(snapshot, unit, values):
@@ -574,6 +576,26 @@ def result_refused(snapshot: Snapshot, unit: UnitState, choice: str) -> tuple[Re
             f"Its attack gave {given}: apply {' or '.join(left)} to this counter, not {choice} (standard rules).",
             "a result is applied as the Combat Results Table gave it, to the counters it falls on",
             VimyRidge().context(None, snapshot.variants).citation("crt-codes"),
+        ),
+    )
+
+
+def stayed_refused(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> tuple[Refusal, ...]:
+    """A retreat or an advance that leaves the counter in the hex it stands in (named with its own hex or none,
+    or a combat-phase move to its own hex, read as the result it applies): no retreat, under either reading of
+    the combat-move erratum, which counts a retreat's hexes (the hostile pass: one logged an act of no change)."""
+    here = str(unit.state.get("hex") or "")
+    if not here or unit.state.get("eliminated") or str(values.get("hex", here)) != here:
+        return ()
+    named = values.get("applied_result")
+    if named not in ("retreated", "advanced") and not (named is None and set(values) == {"hex"}):
+        return ()
+    moves = {"retreated": "A retreat", "advanced": "An advance"}.get(str(named), "A retreat or an advance")
+    return (
+        _refused_now(
+            f"{moves} leaves the counter's hex: it stands in hex {here} already (standard rules).",
+            "a retreat or an advance moves the counter out of its hex (the combat-move erratum)",
+            VimyRidge().context(None, snapshot.variants).citation("combat-move"),
         ),
     )
 
