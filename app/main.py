@@ -19,7 +19,7 @@ from app.core.datafolder import private_folder, running_version
 from app.core.db import check_schema, make_engine
 from app.core.pdf_engine import pdf_engine_problem
 from app.data.models import utcnow
-from app.guard import idempotency, limits, notice, security, signed_out
+from app.guard import headers, idempotency, limits, notice, security, signed_out
 from app.routes import api_routers
 from app.services import league
 from rules.registry import all_rulesets
@@ -118,7 +118,7 @@ def create_app(settings: Settings | None = None, *, warm_schema: bool = False) -
     limits.install(app, settings.max_body_bytes)
     # A write failing on a full disk anywhere inside (the idempotency claim included): 507 in words.
     app.add_middleware(disk.RefuseWhenFull, writable=app.state.writable)
-    security.install_headers(app)  # outermost of all: the size limit's refusals carry the headers too
+    headers.install(app)  # outermost of all: the size limit's refusals carry the headers too
     return app
 
 

@@ -1,5 +1,6 @@
-"""What every request passes through before a route: security headers on every answer, CSRF protection of
-everything a browser's cookie authorises, and per-address limits on failed join codes and tokens.
+"""What every request passes through before a route: CSRF protection of everything a browser's cookie
+authorises, and per-address limits on failed join codes and tokens (the security headers of every answer:
+app.guard.headers).
 
 CSRF. A page on another port of the same host is the same *site*, so SameSite cookies are sent with its
 forms. Two layers refuse such a request when a cookie could authorise it (`_cookie_may_authorise`):
@@ -14,7 +15,6 @@ Rate limits. `limits` (moving window, in memory) counts failed join codes and un
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import math
@@ -37,14 +37,11 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from python_multipart import FormParser
 from python_multipart.multipart import parse_options_header
-from secure import ContentSecurityPolicy, ReferrerPolicy, Secure, XContentTypeOptions, XFrameOptions
-from starlette.datastructures import MutableHeaders
 from starlette.requests import Request, cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
 from app.errors import TooManyRequests, refusal
-from app.guard.caching import private_unless_said
 
 # -- CSRF ---------------------------------------------------------------------------------------------------
 CSRF_COOKIE = "firestep_csrf"
@@ -116,12 +113,21 @@ def _without(scope: Scope, *names: bytes) -> list[tuple[bytes, bytes]]:
 
 def _cookie_may_authorise(scope: Scope) -> bool:
     """A seat cookie (Starlette's parser, as routes read it), unless a bearer token authorises instead: the API
-    reads one first, as HTTPBearer parses it (auth.presented_token); a page reads its cookies only."""
-    headers = {k: v.decode("latin-1") for k, v in _headers(scope).items()}
-    scheme, token = get_authorization_scheme_param(headers.get(b"authorization"))
-    if scope["path"].startswith("/api/") and scheme.lower() == "bearer" and token:
-        return False
-    return not SEAT_COOKIES.isdisjoint(cookie_parser(headers.get(b"cookie", "")))
+    reads one first, as HTTPBearer parses it (auth.presented_token); a page reads its cookies only. The two
+    headers read in one pass (each the last of its name, as a dict of them keeps it), the others left undecoded."""
+    authorization: bytes | None = None
+    cookie = b""
+    for name, value in scope.get("headers") or []:
+        name = name.lower()
+        if name == b"authorization":
+            authorization = value
+        elif name == b"cookie":
+            cookie = value
+    if scope["path"].startswith("/api/") and authorization is not None:
+        scheme, token = get_authorization_scheme_param(authorization.decode("latin-1"))
+        if scheme.lower() == "bearer" and token:
+            return False
+    return not SEAT_COOKIES.isdisjoint(cookie_parser(cookie.decode("latin-1")))
 
 
 def _route_key(scope: Scope) -> tuple[str, str]:
@@ -198,117 +204,6 @@ class CrossOriginRefusal:
             await self.send_refusal(scope, send)
             return
         await self.app(scope, receive, send)
-
-
-# -- security headers -----------------------------------------------------------------------------------------
-def _policy() -> ContentSecurityPolicy:
-    return (
-        ContentSecurityPolicy()
-        .default_src("'self'")
-        .object_src("'none'")
-        .base_uri("'self'")
-        .form_action("'self'")
-        .frame_ancestors("'none'")
-        .connect_src("'self'")
-    )
-
-
-# Scripts from this server only, no inline one but a printed sheet's Print button (window.print(), by its hash: a
-# sheet is also a file opened without the server). Inline *styles* stay allowed (style attributes, htmx's).
-SCRIPTS = ("'self'", "'unsafe-hashes'", "'sha256-MguIPR6qNR8D3B+eAlK+bIRTZe8t3wkOY4B/56Me9FU='")
-APP_HEADERS = Secure(
-    csp=_policy().script_src(*SCRIPTS).style_src("'self'", "'unsafe-inline'").img_src("'self'", "data:"),
-    referrer=ReferrerPolicy().same_origin(),
-    xcto=XContentTypeOptions().nosniff(),
-    xfo=XFrameOptions().deny(),
-).headers
-
-# FastAPI's /docs (Swagger UI) and /redoc load their bundles, styles and fonts from public CDNs and start
-# Swagger UI with one inline script. Rather than vendoring a 1.5 MB bundle, these two pages allow exactly
-# those hosts, and the inline script by its SHA-256 (computed from the page FastAPI generates, so it follows
-# a FastAPI upgrade or a root_path); nothing a user enters appears on these pages. Redoc runs a worker
-# from a blob: URL.
-DOCS_CDN = "https://cdn.jsdelivr.net"
-DOCS_PATHS = ("/docs", "/redoc")
-_INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
-
-
-def docs_headers(body: bytes) -> dict[str, str]:
-    hashes = [
-        f"'sha256-{base64.b64encode(hashlib.sha256(m).digest()).decode()}'"
-        for m in _INLINE_SCRIPT.findall(body)
-    ]
-    csp = (
-        _policy()
-        .script_src("'self'", DOCS_CDN, *hashes)
-        .style_src("'self'", "'unsafe-inline'", DOCS_CDN, "https://fonts.googleapis.com")
-        .font_src("'self'", "https://fonts.gstatic.com")
-        .img_src("'self'", "data:", DOCS_CDN, "https://fastapi.tiangolo.com")
-        .worker_src("'self'", "blob:")
-    )
-    return {**APP_HEADERS, "Content-Security-Policy": csp.header_value}
-
-
-def _secure_cookie(name: bytes, value: bytes) -> tuple[bytes, bytes]:
-    if name.lower() == b"set-cookie" and b"; secure" not in value.lower():
-        return name, value + b"; Secure"
-    return name, value
-
-
-class SecurityHeaders:
-    """Sets the security headers on every HTTP answer (also refusals made by other middleware), private to the
-    asking device unless its route said otherwise (app.guard.caching), and marks every cookie Secure over HTTPS."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        if scope["path"].startswith(DOCS_PATHS):
-            await self._docs(scope, receive, send)
-            return
-
-        https = scope.get("scheme") == "https"
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                headers = MutableHeaders(scope=message)
-                headers.update(APP_HEADERS)
-                private_unless_said(headers, scope)  # after the route's own caching, before any cache between
-                if https:  # the club's HTTPS: no cookie of a seat or a form goes back over plain http
-                    message["headers"] = [_secure_cookie(k, v) for k, v in message["headers"]]
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-    async def _docs(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The docs pages are small and generated: hold the answer to hash its inline script (asked for
-        uncompressed, since the compression inside this middleware would hide the script)."""
-        scope = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k.lower() != b"accept-encoding"]}
-        start: Message = {}
-        body = b""
-
-        async def hold(message: Message) -> None:
-            nonlocal start, body
-            if message["type"] == "http.response.start":
-                start = message
-            elif message["type"] == "http.response.body":
-                body += message.get("body", b"")
-                if not message.get("more_body", False):
-                    start.setdefault("headers", [])
-                    headers = MutableHeaders(scope=start)
-                    for name, value in docs_headers(body).items():
-                        headers[name] = value
-                    headers["content-length"] = str(len(body))
-                    await send(start)
-                    await send({"type": "http.response.body", "body": body})
-            else:
-                await send(message)
-
-        await self.app(scope, receive, hold)
 
 
 # -- rate limits ---------------------------------------------------------------------------------------------
@@ -571,7 +466,7 @@ def page_wait_message(e: TooManyRequests, what: str) -> str:
 
 # -- wiring -----------------------------------------------------------------------------------------------------
 def install(app: FastAPI, settings: Settings, templates: Jinja2Templates) -> None:
-    """Add the CSRF checks and the rate limits' context (the last added runs first; the headers: install_headers)."""
+    """Add the CSRF checks and the rate limits' context (the last added runs first; the headers: app.guard.headers)."""
     send_refusal = _refusal_sender(templates)
 
     async def csrf_failed(scope: Scope, send: Send, _reason: Any) -> None:
@@ -589,8 +484,3 @@ def install(app: FastAPI, settings: Settings, templates: Jinja2Templates) -> Non
         skip_if_scope=_not_cookie_authorised,
     )
     app.add_middleware(ClientLimits, limits=RateLimits.from_settings(settings))
-
-
-def install_headers(app: FastAPI) -> None:
-    """The security headers, outermost: every answer has them, also the door's own refusals (413, NUL)."""
-    app.add_middleware(SecurityHeaders)
