@@ -110,6 +110,19 @@ class ClubData(BaseModel):
     aircraft: int | None = Field(
         default=None, ge=0, le=20, description="Allied aircraft markers in the counter mix (11.1, 18.1)."
     )
+    # The book prints no map size (12.1 names hex 1534 and "any easternmost map hex"): the club's copy does.
+    last_column: int | None = Field(
+        default=None,
+        ge=1,
+        le=99,
+        description="The map's easternmost column as printed: the first two digits of its east edge hexes.",
+    )
+    last_row: int | None = Field(
+        default=None,
+        ge=1,
+        le=99,
+        description="The map's southernmost row as printed: the last two digits of its south edge hexes.",
+    )
 
 
 # What each counted list is, in the book's words (12.1), and the rule that counts it.

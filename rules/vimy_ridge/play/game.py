@@ -61,6 +61,7 @@ from rules.vimy_ridge.play.setup import (
     SetUpHexes,
     counters,
     hex_checked,
+    on_map_checked,
     placed_refused,
     strengths_checked,
 )
@@ -279,6 +280,7 @@ class VimyTurn(GameRules):
         if isinstance(act, AddUnit):  # a counter placed with its state, checked at the door (19.0, 20.0)
             state = act.fields.get("state") or {}
             hex_checked(state)
+            on_map_checked(snapshot, state)
             strengths_checked(state, {})
             if not setting_up:  # a new counter mid-game could stand on a key hex at once: the referee's call
                 return (
@@ -293,6 +295,7 @@ class VimyTurn(GameRules):
         if isinstance(act, EditUnit):
             unit = snapshot.unit(act.unit_id)
             hex_checked(act.values)
+            on_map_checked(snapshot, act.values)
             strengths_checked(act.values, unit.state)
             if placed := placed_refused(snapshot, unit.side, unit.id, act.values, setting_up, now=unit.state):
                 return placed

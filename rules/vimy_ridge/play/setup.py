@@ -50,6 +50,27 @@ def hex_checked(values: Mapping[str, Any]) -> None:
         raise RulesError("hex", "Enter a hex as the four digits printed on the map, such as 1534.")
 
 
+def on_map_checked(snapshot: Snapshot, values: Mapping[str, Any]) -> None:
+    """A hex on the map where the club has entered its extent (its last column and row, as its copy numbers
+    them from 01 at the north-west, the hex-grid erratum): one beyond it a RulesError naming the hex."""
+    where = values.get("hex")
+    if not isinstance(where, str) or not HEX.fullmatch(where):
+        return
+    col, row = column_row(where)
+    last_column, last_row = snapshot.board.get("last_column"), snapshot.board.get("last_row")
+    east_of_it = isinstance(last_column, int) and col > last_column
+    south_of_it = isinstance(last_row, int) and row > last_row
+    if east_of_it or south_of_it:
+        columns = f"columns run 01 to {last_column:02d}" if isinstance(last_column, int) else ""
+        rows = f"rows run 01 to {last_row:02d}" if isinstance(last_row, int) else ""
+        extent = " and its ".join(p for p in (columns, rows) if p)
+        raise RulesError(
+            "hex",
+            f"Hex {where} is not on the map: its {extent} (the club's map).",
+            source=f"{VIMY_GRID}; {CLUB}",
+        )
+
+
 def strengths_checked(values: Mapping[str, Any], now: Mapping[str, Any]) -> None:
     """A counter's printed strengths: whole numbers of at most two digits, its depleted side no stronger than
     its full one (17.5: a hit is "a one-step depletion")."""
