@@ -112,7 +112,7 @@ def read(state: dict[str, JsonValue]) -> ScoreState:
 
 
 class StoredScore(SQLModel, table=True):
-    """A game's score as its log stands after its event `event_id` (app.services.score): the replay's `state`
+    """A game's score as its log stands after its event `event_id` (app.services.score_store): the replay's `state`
     (a ScoreState), advanced in the unit of work of every act that logs an event, so a read is its newest row.
     One every so many events stays (`periodic`): an undo goes on from the newest before the event it takes
     back. `inputs`: the digest of the objectives and victory conditions it was replayed with (another digest:

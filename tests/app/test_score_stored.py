@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game, Unit
 from app.data.score_state import StoredScore
-from app.services import score
+from app.services import score, score_store
 from app.services.markers import rules_of
 from rules.core.score import Piece, Score, score_of
 from tests.app.games.conftest import Game as Seats
@@ -86,7 +86,9 @@ def whole_log_replayed(session: Session, game: Game) -> Score:
         .order_by(col(Unit.id))
     ).all()
     now = [Piece(*s) for s in stands if s[2]]
-    return score_of(objectives, book.kit.bases, now, score.logged(rows, undone), conditions, book.broken)
+    return score_of(
+        objectives, book.kit.bases, now, score_store.logged(rows, undone), conditions, book.broken
+    )
 
 
 def stored_at(session: Session, game_id: int) -> int | None:
@@ -124,7 +126,9 @@ ACTS = st.lists(
 def test_the_stored_score_is_the_whole_log_s_replay_after_any_acts_and_undos(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, acts: list[tuple[str, int, int]]
 ) -> None:
-    monkeypatch.setattr(score, "EVERY", 3)  # a point kept every 3 events: an undo goes on from one before it
+    monkeypatch.setattr(
+        score_store, "EVERY", 3
+    )  # a point kept every 3 events: an undo goes on from one before it
     g = new_game(client)
     version = client.get(f"/api/v1/games/{g.id}", headers=g.referee).json()["version"]
     edit = {"version": version, "table_objectives": OBJECTIVES}
@@ -270,7 +274,7 @@ def test_a_force_built_after_the_score_was_stored_counts_in_its_side_s_stands(
 
 @pytest.mark.storage
 def test_an_act_goes_on_from_the_stored_point_when_this_worker_kept_an_older_one(client: TestClient) -> None:
-    """A worker keeps the replay it stored (app.services.score's kept heads): when another worker has acted
+    """A worker keeps the replay it stored (app.services.score_store's kept heads): when another worker has acted
     since, this one's kept replay is of an older point and the next act here goes on from the stored one."""
     g = new_game(client)
     version = client.get(f"/api/v1/games/{g.id}", headers=g.referee).json()["version"]
@@ -285,10 +289,10 @@ def test_an_act_goes_on_from_the_stored_point_when_this_worker_kept_an_older_one
         assert r.status_code == 200, r.text
 
     move(first, PLACES[6])
-    kept_before = dict(score._HEADS)  # this worker's kept replay, of that move
+    kept_before = dict(score_store._HEADS)  # this worker's kept replay, of that move
     move(second, PLACES[0])  # onto Bridge 1: served, say, by another worker
-    score._HEADS.clear()
-    score._HEADS.update(kept_before)  # this worker never saw it
+    score_store._HEADS.clear()
+    score_store._HEADS.update(kept_before)  # this worker never saw it
     move(first, PLACES[3])  # onto the farm, here
     with Session(engine_of(client)) as session:
         game = session.get(Game, g.id)

@@ -57,3 +57,32 @@ def test_the_clock_reads_no_undo_of_an_act_it_does_not_keep(engine: Engine) -> N
         event.remove(Event, "load", loaded)
     assert entries  # the game's start and its step moved on
     assert read and set(read) <= clock.KINDS, sorted(set(read))
+
+
+def test_the_clock_finds_its_entries_by_their_kind_not_by_walking_the_game_s_log(engine: Engine) -> None:
+    """SQLite, asked for the entries in id order, walked the game's whole log down its game_id index to give
+    that order (a score read after 5,000 moves: 1.5 ms more than after 100); found by kind, they are few."""
+    with Session(engine) as s, unit_of_work(s):
+        game, _ = game_setup.create_game(s, "test-secret", scenario="mons-1914")
+        game_id = game.pk
+    with Session(engine) as s, game_write(s, game_id) as game:
+        acts.play(s, game, Viewer(game_id, "referee"), AdvanceTurn(version=game.version))
+    ran: list[tuple[str, object]] = []
+
+    def asked(conn: object, cursor: object, statement: str, params: object, *_: object) -> None:
+        ran.append((statement, params))
+
+    event.listen(engine, "before_cursor_execute", asked)
+    try:
+        with Session(engine) as s:
+            assert clock.entries(s, game_id)
+    finally:
+        event.remove(engine, "before_cursor_execute", asked)
+    with engine.connect() as conn:
+        raw = conn.connection.dbapi_connection
+        assert raw is not None
+        plans = [
+            " / ".join(row[3] for row in raw.execute(f"EXPLAIN QUERY PLAN {statement}", params).fetchall())
+            for statement, params in ran
+        ]
+    assert plans and not any("ix_event_game_id (" in plan for plan in plans), plans

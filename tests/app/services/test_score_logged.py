@@ -1,11 +1,11 @@
-"""The log as the score reads it (app.services.score.logged): an act later undone and its undoing are marked,
+"""The log as the score reads it (app.services.score_store.logged): an act later undone and its undoing are marked,
 so nothing scores by them (rules.core.score.Logged.undone)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from app.services.score import logged
+from app.services.score_store import logged
 
 
 def test_an_undone_act_and_its_undoing_are_marked_and_no_other_event() -> None:

@@ -1,0 +1,438 @@
+"""The score as a game's log makes it and its act keeps it (issue 88): the log and the objectives as the score
+reads them (`logged`, `objectives_of`, `conditions_of`), and the stored score, advanced in the unit of work of
+every act that logs an event (a hook at its commit: every event the session flushed, whoever wrote it) and
+stored as the game's row (app.data.score_state.StoredScore, its state a ScoreState), which app.services.score
+reads. The replay goes on from the stored state over the new events alone, reading only the units they touch as
+they stand now, their changes taken back (the places are the units' rows, never stored twice); the worker that
+stored the newest point keeps its replay, so its next act on the game goes on from it over the act's own
+events, none read back nor decoded (`_Head`: checked against the stored point in the act's transaction). A
+point is kept every EVERY events: an undo of an act already scored goes on from the newest point before it (at
+most EVERY events and those since replayed, in the undo's own unit of work), the points after it deleted."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any, Protocol
+
+from pydantic import JsonValue
+from sqlalchemy import Select, delete, func, insert, update
+from sqlalchemy import event as sa_event
+from sqlmodel import Session, col, select
+
+from app.data.changes import UnitCounted, UnitSet, changes_in
+from app.data.models import Event, Game, Unit
+from app.data.score_state import ScoreState, StoredScore
+from app.services import secret_objectives
+from app.services.kept_units import KEPT_GAMES, Key, game_key
+from app.services.markers import rules_of
+from rules.core.acts import BuildForce
+from rules.core.score import PLACE_FIELDS, Logged, Moved, Piece, Replay, pieces_before, replay_start, resumed
+from rules.core.victory import Condition, conditions_from_json
+from rules.table.objectives import Objective, objectives_from_geojson
+
+__all__ = [
+    "CALLED",
+    "EVERY",
+    "FINISHED",
+    "PLAYED_ON",
+    "Frame",
+    "LogRow",
+    "advanced",
+    "conditions_of",
+    "frames",
+    "logged",
+    "objectives_of",
+]
+
+CALLED = "objective-called"  # rules.core.acts.CallObjective.event
+FINISHED = "game-finished"  # rules.core.acts.EndGame.event
+TURN_OVER = (
+    "last-turn",
+    "clock",
+)  # an EndGame's reasons that end the game as a turn would start (turns._ended)
+PLAYED_ON = "victory-played-on"  # the referee plays on after a victory condition met (app.services.result)
+
+
+def objectives_of(game: Game) -> list[Objective]:
+    """The game's objectives as its scenario wrote them (none for a game made without one)."""
+    kept = game.board.get("table_objectives")
+    if not kept:
+        return []
+    return objectives_from_geojson(kept, game.table_width_cm, game.table_length_cm)
+
+
+def conditions_of(game: Game, objectives: Sequence[Objective]) -> list[Condition]:
+    """The game's victory conditions as its scenario wrote them (checked as it was imported)."""
+    kept = game.board.get("victory_conditions")
+    if not kept:
+        return []
+    return conditions_from_json(list(kept), {o.id for o in objectives}, rules_of(game).book.broken)
+
+
+class LogRow(Protocol):
+    """An event's columns the score reads (`Event`'s; read alone, no row object made: 2,000 of them were 0.4 s)."""
+
+    id: int
+    turn: int
+    kind: str
+    payload: dict[str, Any]
+    private: dict[str, Any]
+    reverses_id: int | None
+
+
+def logged(events: Iterable[LogRow], undone: set[int]) -> list[Logged]:
+    """The game's events as the score reads them: the stands' places changed, the units added, the referee's
+    calls and the game's end; an act undone and its undoing marked (nothing scores by them: Logged.undone)."""
+    out: list[Logged] = []
+    for ev in events:
+        whole = {**ev.payload, **(ev.private or {}).get("referee", {})}
+        moved = tuple(
+            Moved(c.unit, c.field, getattr(c, "before", None), c.after)
+            for c in changes_in(whole)
+            if isinstance(c, UnitSet | UnitCounted) and c.field in PLACE_FIELDS
+        )
+        added: tuple[int, ...] = ()
+        unit = whole.get("unit")
+        if ev.kind == "unit-added" and isinstance(unit, dict) and isinstance(unit.get("id"), int):
+            added = (unit["id"],)
+        call = None
+        if ev.kind == CALLED and ev.id not in undone:
+            side = whole.get("side")
+            call = (str(whole.get("objective_id")), side if isinstance(side, str) else None)
+        played_on = whole.get("condition") if ev.kind == PLAYED_ON and ev.id not in undone else None
+        out.append(
+            Logged(
+                ev.turn,
+                moved,
+                added,
+                call,
+                ev.kind == FINISHED,
+                ev.id,
+                played_on if isinstance(played_on, int) else None,
+                ev.id in undone or ev.reverses_id is not None,
+                whole.get("reason", TURN_OVER[0]) in TURN_OVER,
+            )
+        )
+    return out
+
+
+# -- the stored score (app.data.score_state.StoredScore, issue 88) ------------------------------------------------
+_STORED = StoredScore.__table__  # type: ignore[attr-defined]
+EVERY = 500  # a point stored each 500 events: an undo replays at most these and those after the one undone
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What a game's replay is made with: its objectives (its secret ones too) and victory conditions, their
+    `digest` (a stored state made with others is not gone on from), and its rule set's bases and broken. The
+    objectives are made of their GeoJSON only when a replay is made anew (an act going on from the worker's
+    kept replay of the same digest needs none)."""
+
+    game: Game
+    secret: list[Given]  # its secret objectives: each side's feature
+    digest: str
+
+    @cached_property
+    def objectives(self) -> list[Objective]:
+        game = self.game
+        objectives = objectives_of(game)
+        for side, given in self.secret:
+            feature = {"type": "FeatureCollection", "features": [given]}
+            made = objectives_from_geojson(feature, game.table_width_cm, game.table_length_cm)
+            objectives += [replace(o, secret_to=side) for o in made]
+        return objectives
+
+    @cached_property
+    def conditions(self) -> list[Condition]:
+        # A condition names a public objective only (rules.core.scenario): its words are every seat's.
+        return conditions_of(self.game, [o for o in self.objectives if o.secret_to is None])
+
+    def start(self) -> Replay:
+        """A replay of no unit and no event, of these objectives and conditions."""
+        book = rules_of(self.game).book
+        return replay_start(self.objectives, book.kit.bases, {}, self.conditions, book.broken, book.turn_word)
+
+
+def frames(session: Session, games: Sequence[Game]) -> dict[int, Frame]:
+    """Each game's Frame, their secret objectives read in one query (a game's in play kept by the worker)."""
+    secret = _secrets(session, games)
+    out: dict[int, Frame] = {}
+    for game in games:
+        made_with = [
+            game.ruleset,
+            game.table_width_cm,
+            game.table_length_cm,
+            game.board.get("table_objectives"),
+            game.board.get("victory_conditions"),
+            [list(given) for given in secret[game.pk]],
+        ]
+        digest = hashlib.sha256(json.dumps(made_with, sort_keys=True, default=str).encode()).hexdigest()
+        out[game.pk] = Frame(game, secret[game.pk], digest)
+    return out
+
+
+Given = tuple[str, dict[str, JsonValue]]  # a secret objective: the side given it and its feature
+
+# Each game's secret objectives (side, feature) as the worker read them, by game and version: they are given at
+# set-up only (app.services.secret_objectives.give), so a game in play holds the same ones at each version, and
+# an act there does not ask for them again.
+_SECRETS: OrderedDict[tuple[Key, int], list[Given]] = OrderedDict()
+
+
+def _secrets(session: Session, games: Sequence[Game]) -> dict[int, list[Given]]:
+    """Each game's secret objectives (side, feature) in the order given: kept of a game in play, else read."""
+    out: dict[int, list[Given]] = {}
+    keys = {g.pk: (game_key(session, g), g.version) for g in games if g.status != "setup"}
+    with _HEADS_LOCK:
+        for pk, key in keys.items():
+            if (kept := _SECRETS.get(key)) is not None:
+                out[pk] = kept
+    asked = [g.pk for g in games if g.pk not in out]
+    if not asked:
+        return out
+    read: dict[int, list[Given]] = {pk: [] for pk in asked}
+    for row in secret_objectives.rows(session, asked):
+        read[row.game_id].append((row.side, row.feature))
+    with _HEADS_LOCK:
+        for pk, given in read.items():
+            if pk in keys:
+                _SECRETS[keys[pk]] = given
+                _SECRETS.move_to_end(keys[pk])
+        while len(_SECRETS) > KEPT_GAMES:
+            _SECRETS.popitem(last=False)
+    return out | read
+
+
+def advanced(
+    session: Session, game: Game, frame: Frame, store: bool, logging: Sequence[Event] = ()
+) -> Replay:
+    """The game's replay after its newest event, gone on from its newest stored point that no later undo has
+    made stale (an undo of an event at or before it: its state scored by an act that never happened), over the
+    events since, the units those events touch read as they stand now with the events' changes taken back; with
+    no such point, its whole log replayed over all its stands. With `store` (the act's unit of work, `logging`
+    its events of the game) the replay is written: a point every EVERY events and the newest, the stale ones
+    deleted. Where the newest point is the event before the act's, the act's events are the log gone on over
+    (none read back: the log holds no other event after the point) and the worker's kept replay of that point, if it has it, is gone on from (none decoded)."""
+    first = min((e.pk for e in logging), default=None)
+    last = max((e.pk for e in logging), default=None)
+    points = session.execute(_points(game.pk, first)).all()
+    good = [p.event_id for p in points if p.inputs == frame.digest]
+    at = good[-1] if good else None
+    if at is not None and points[-1].before == at and _plain(logging) and points[-1].newest == last:
+        rows: Sequence[Any] = sorted(logging, key=lambda e: e.pk)  # as _events_after's rows
+    else:
+        rows = _events_after(session, game.pk, at)
+    while at is not None:
+        early = [r.reverses_id for r in rows if r.reverses_id is not None and r.reverses_id <= at]
+        if not early:
+            break
+        earlier = [e for e in good if e < min(early)]
+        at = earlier[-1] if earlier else None
+        rows = _events_after(session, game.pk, at)
+    if at is not None and any(r.kind == BuildForce.event for r in rows):
+        # A force built names none of its units: they stand from the start, as the whole log's replay reads them.
+        at, rows = None, _events_after(session, game.pk, None)
+    log = logged(rows, {r.reverses_id for r in rows if r.reverses_id is not None})
+    key = game_key(session, game)
+    if at is None:
+        now = _stands(session, game.pk, None)
+        back, added_at = pieces_before(now, log)
+        book = rules_of(game).book
+        replay = replay_start(
+            frame.objectives, book.kit.bases, back, frame.conditions, book.broken, book.turn_word
+        )
+    else:
+        touched = {m.unit_id for ev in log for m in ev.moved} | {u for ev in log for u in ev.added}
+        back, added_at = pieces_before(_stands(session, game.pk, touched) if touched else [], log)
+        replay = _gone_on_from(session, key, game.pk, at, frame, back)
+    made: list[tuple[int, Replay]] = []
+    done = 0
+    while done < len(log):  # up to the next multiple of EVERY events (or the log's end), a point kept there
+        upto = min(len(log), done + EVERY - replay.events % EVERY)
+        replay = resumed(replay, log[done:upto], added_at[done:upto])
+        done = upto
+        if replay.events % EVERY == 0:
+            made.append((log[done - 1].id, replay))
+    if store:
+        head = log[-1].id if log else at or 0
+        _stored(session, game.pk, frame.digest, points, at, made, (head, replay))
+        session.info.setdefault(_HEADS_MADE, {})[key] = _Head(head, frame.digest, replay)
+    return replay
+
+
+def _points(game_id: int, first: int | None) -> Select[Any]:
+    """The game's stored points (event, periodic, inputs) in order, each with the game's newest event before
+    the act's first (`first`; None: no act) as `before`, and its newest event as `newest` (asked of the tables,
+    Core: an ORM statement's making was most of this one's cost)."""
+    log = Event.__table__  # type: ignore[attr-defined]
+    newest = select(func.max(log.c.id)).where(log.c.game_id == game_id)
+    before = newest.where(log.c.id < (first or 0))
+    return (
+        select(_STORED.c.event_id, _STORED.c.periodic, _STORED.c.inputs)
+        .add_columns(before.scalar_subquery().label("before"), newest.scalar_subquery().label("newest"))
+        .where(_STORED.c.game_id == game_id)
+        .order_by(_STORED.c.event_id)
+    )
+
+
+def _plain(logging: Sequence[Event]) -> bool:
+    """Whether an act's events go on from the point before them as they are: logged, none an undo (which may
+    take back an event a point has scored) nor a force built (whose units stand from the start)."""
+    return bool(logging) and all(e.reverses_id is None and e.kind != BuildForce.event for e in logging)
+
+
+def _gone_on_from(
+    session: Session, key: Key, game_id: int, at: int, frame: Frame, pieces: dict[int, Piece]
+) -> Replay:
+    """The replay of the game's stored point `at`, with `pieces` (the units the events to come touch, as they
+    stood then): the worker's kept replay of that point and digest where it has it (its untouched units as they
+    stood after their own last event, which nothing logged has changed since), else the stored state read."""
+    with _HEADS_LOCK:
+        kept = _HEADS.get(key)
+    if kept is not None and kept.event_id == at and kept.digest == frame.digest:
+        return replace(kept.replay, pieces={**kept.replay.pieces, **pieces})
+    state = session.execute(
+        select(col(StoredScore.state)).where(
+            col(StoredScore.game_id) == game_id, col(StoredScore.event_id) == at
+        )
+    ).scalar_one()
+    return ScoreState.model_validate(state).replay(frame.start(), pieces)
+
+
+def _events_after(session: Session, game_id: int, after: int | None) -> list[Any]:
+    """The game's events after event `after` (None: all of them), in order, as the score reads them."""
+    q = (
+        select(col(Event.id), col(Event.turn), col(Event.kind), col(Event.payload))
+        .add_columns(col(Event.private), col(Event.reverses_id))
+        .where(col(Event.game_id) == game_id)
+    )
+    if after is not None:
+        q = q.where(col(Event.id) > after)
+    return list(session.execute(q.order_by(col(Event.id))))
+
+
+def _stands(session: Session, game_id: int, ids: set[int] | None) -> list[Piece]:
+    """The game's stands as the database holds them now (`ids`: those units only), their columns alone."""
+    q = (
+        select(col(Unit.id), col(Unit.side), col(Unit.base), col(Unit.x))
+        .add_columns(col(Unit.y), col(Unit.facing_deg), col(Unit.killed), col(Unit.off_table))
+        .where(col(Unit.game_id) == game_id, col(Unit.base).is_not(None))
+    )
+    if ids is not None:
+        q = q.where(col(Unit.id).in_(sorted(ids)))
+    return [Piece(*row) for row in session.execute(q.order_by(col(Unit.id))) if row[2]]
+
+
+def _stored(
+    session: Session,
+    game_id: int,
+    digest: str,
+    points: Sequence[Any],
+    at: int | None,
+    made: list[tuple[int, Replay]],
+    head: tuple[int, Replay],
+) -> None:
+    """The points `made` and the newest (`head`) written after point `at`; every point after it, of other
+    objectives, or `at` itself where it was the newest, not one of every EVERY, deleted."""
+    stale = [
+        p.event_id
+        for p in points
+        if p.inputs != digest or at is None or p.event_id > at or (p.event_id == at and not p.periodic)
+    ]
+    rows = [(e, True, r) for e, r in made]
+    if not made or made[-1][0] != head[0]:
+        rows.append((head[0], False, head[1]))
+    rows = [r for r in rows if r[0] not in {p.event_id for p in points} - set(stale)]
+    if (
+        len(stale) == 1 and len(rows) == 1
+    ):  # an act's: the newest point moved on to its event, in one statement
+        (e, periodic, r) = rows[0]
+        state = ScoreState.of(r).model_dump(mode="json")
+        session.execute(
+            update(_STORED)  # of the table (Core): no ORM objects to bring in step, none being loaded
+            .where(_STORED.c.game_id == game_id, _STORED.c.event_id == stale[0])
+            .values(event_id=e, periodic=periodic, inputs=digest, state=state)
+        )
+        return
+    if stale:
+        session.execute(
+            delete(StoredScore).where(
+                col(StoredScore.game_id) == game_id, col(StoredScore.event_id).in_(stale)
+            )
+        )
+    if rows:
+        values = [
+            {
+                "game_id": game_id,
+                "event_id": e,
+                "periodic": periodic,
+                "inputs": digest,
+                "state": ScoreState.of(r).model_dump(mode="json"),
+            }
+            for e, periodic, r in rows
+        ]
+        session.execute(insert(StoredScore), values)
+
+
+_ADVANCING = "score-games"  # session.info: the events this transaction logged, by game
+_HEADS_MADE = "score-heads"  # session.info: the replays this transaction stored, kept once it commits
+
+
+@dataclass(frozen=True)
+class _Head:
+    """A game's replay as its newest stored point (`event_id`, of objectives of `digest`) holds it, kept by the
+    worker that stored it: the next act on the game in this worker goes on from it without decoding the row.
+    Kept only once its transaction commits (an event id rolled back may be another event's later, on SQLite)."""
+
+    event_id: int
+    digest: str
+    replay: Replay  # never changed: each act's replay goes on from a copy (rules.core.score.resumed)
+
+
+# A worker's kept replays, the least recently stored dropped first (a replay of the largest table keeps its
+# objectives' shapes and standings: as many games as the worker keeps the units of, app.services.kept_units).
+_HEADS: OrderedDict[Key, _Head] = OrderedDict()
+_HEADS_LOCK = threading.Lock()
+
+
+@sa_event.listens_for(Session, "after_flush")
+def _logged(session: Session, _: Any) -> None:
+    """The events a flush wrote, by game (every event logged through the session: events.record's)."""
+    for obj in session.new:
+        if isinstance(obj, Event):
+            session.info.setdefault(_ADVANCING, {}).setdefault(obj.game_id, []).append(obj)
+
+
+@sa_event.listens_for(Session, "before_commit")
+def _advance(session: Session) -> None:
+    """Each game whose events the unit of work logged: its score advanced over them and stored, in the same
+    transaction (a game's events are written under its row lock, app.services.games.lock_game)."""
+    logging: dict[int, list[Event]] = session.info.pop(_ADVANCING, None) or {}
+    games = [g for pk in sorted(logging) if (g := session.get(Game, pk)) is not None]
+    games = [g for g in games if not rules_of(g).book.score_kept]
+    for frame in frames(session, games).values():
+        advanced(session, frame.game, frame, store=True, logging=logging[frame.game.pk])
+
+
+@sa_event.listens_for(Session, "after_commit")
+def _committed(session: Session) -> None:
+    made = session.info.pop(_HEADS_MADE, None)
+    if made:
+        with _HEADS_LOCK:
+            for key, head in made.items():
+                _HEADS[key] = head
+                _HEADS.move_to_end(key)
+            while len(_HEADS) > KEPT_GAMES:
+                _HEADS.popitem(last=False)
+
+
+@sa_event.listens_for(Session, "after_rollback")
+def _rolled_back(session: Session) -> None:
+    session.info.pop(_ADVANCING, None)
+    session.info.pop(_HEADS_MADE, None)
