@@ -179,24 +179,57 @@ def _leaves_of(annotation: Any) -> frozenset[Any]:
 _cached_leaves = functools.lru_cache(maxsize=1024)(_leaves_of)
 
 
+@dataclass(frozen=True)
+class _Shape:
+    """What `_check_numbers` reads of a field's type: its scalar leaves (None aside), the fields of the models
+    among them by name (first model first; None: no model) and whether it takes true/false."""
+
+    leaves: frozenset[Any]
+    fields: Mapping[str, Any] | None
+    accepts_bool: bool
+
+
+def _shape(annotation: Any) -> _Shape:
+    """A field type's shape, worked out once per type (a request of many nested values, a bombardment
+    circle's hundreds of bases, walks the same few types again and again)."""
+    try:
+        return _cached_shape(annotation)
+    except TypeError:  # an unhashable annotation: worked out each time
+        return _shape_of(annotation)
+
+
+def _shape_of(annotation: Any) -> _Shape:
+    leaves = _leaves(annotation) - {type(None)}
+    models = [m for m in leaves if isinstance(m, type) and issubclass(m, BaseModel)]
+    fields: dict[str, Any] = {}
+    for m in models:
+        for name, info in m.model_fields.items():
+            fields.setdefault(name, info.annotation)
+    return _Shape(leaves, fields if models else None, _accepts_bool(annotation))
+
+
+_cached_shape = functools.lru_cache(maxsize=1024)(_shape_of)
+_NO_FIELD = object()
+
+
 def _check_numbers(annotation: Any, value: Any, path: str, depth: int = 0) -> None:
     """Refuse what pydantic's lax mode would coerce: true/false where a number is, 0/1 or "yes" where
     true/false is, "5" where a number is; and integers past REQUEST_INT_LIMIT. Walks lists and the fields of
     nested models (their own config is not this one)."""
-    leaves = _leaves(annotation) - {type(None)}
+    shape = _shape(annotation)
+    leaves = shape.leaves
     if isinstance(value, list | tuple) and depth < 4:
         for i, item in enumerate(value):
             _check_numbers(annotation, item, f"{path}.{i}", depth + 1)
         return
-    models = [m for m in leaves if isinstance(m, type) and issubclass(m, BaseModel)]
-    if isinstance(value, dict) and models and depth < 4:
+    if isinstance(value, dict) and shape.fields is not None and depth < 4:
         for key, item in value.items():
-            inner = next((m.model_fields[key] for m in models if key in m.model_fields), None)
-            if inner is not None:
-                _check_numbers(inner.annotation, item, f"{path}.{key}", depth + 1)
+            inner = shape.fields.get(key, _NO_FIELD)
+            if inner is not _NO_FIELD:
+                _check_numbers(inner, item, f"{path}.{key}", depth + 1)
         return
     if isinstance(value, bool):
-        if not _accepts_bool(annotation):
+        if not shape.accepts_bool:
             raise ValueError(f"{path}: true/false is not a number")
     elif leaves == {bool}:
         raise ValueError(f"{path}: must be true or false")
@@ -548,7 +581,11 @@ class RuleSet:
             dice = validate_dice(req.dice, sides)
             by_server = False
         evaluation = resolver.evaluate(req, ctx, dice)
-        probs = dict(self._odds(resolver_id, req.model_dump_json(exclude={"dice"})))
+        if not sides and type(resolver).probabilities is Resolver.probabilities:
+            # No dice: one roll, of none, whose answer is this one (the enumeration's, evaluated once).
+            probs = {evaluation.key: Fraction(1)}
+        else:
+            probs = dict(self._odds(resolver_id, req.model_dump_json(exclude={"dice"})))
         return Resolution(
             self.id, resolver_id, ctx.period, dice, by_server, evaluation, probs, dict(ctx.variants)
         )
