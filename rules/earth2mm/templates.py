@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import shapely
 from shapely import Point, Polygon
 from shapely.affinity import translate
 
@@ -21,7 +22,7 @@ from rules.earth2mm.data import (
     CORDON_DRIFT_IN,
     CORDON_LENGTH_PER_BATTERY_IN,
 )
-from rules.table.frame import oriented_rect, unit
+from rules.table.frame import oriented_rect, oriented_rects, unit
 
 INCH_CM = float(CM_PER_INCH)
 CIRCLE_RADIUS_CM = BOMBARDMENT_DIAMETER_IN * INCH_CM / 2
@@ -63,12 +64,24 @@ class SubUnitUnder:
 def under_circle(center: tuple[float, float], subunits: Sequence[Sequence[BaseRect]]) -> list[SubUnitUnder]:
     """Which sub-units a circle damages, and which of their bases are more than half outside it."""
     circle = bombardment_circle(center)
+    every = [b for bases in subunits for b in bases]
+    # Every base's outline and its part under the circle, in one pass (each the same as BaseRect.polygon's).
+    polys = oriented_rects(
+        [(b.x, b.y) for b in every],
+        [b.facing for b in every],
+        [b.width for b in every],
+        [b.depth for b in every],
+    )
+    areas = shapely.area(polys).tolist()
+    under_areas = shapely.area(shapely.intersection(circle, polys)).tolist()
     out = []
+    at = 0
     for i, bases in enumerate(subunits):
         rows = []
-        for j, b in enumerate(bases):
-            poly = b.polygon()
-            inside = circle.intersection(poly).area / poly.area if poly.area else 0.0
+        for j in range(len(bases)):
+            area, under_area = areas[at], under_areas[at]
+            at += 1
+            inside = under_area / area if area else 0.0
             rows.append(BaseUnder(j, inside > 0, inside, inside < 0.5))
         under = sum(1 for r in rows if r.under)
         # "every sub-unit with more than one base, or its only base, under the circle"

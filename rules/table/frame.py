@@ -11,9 +11,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
+import numpy as np
+import shapely
+from numpy.typing import NDArray
 from shapely import Polygon, box
-from shapely.affinity import rotate, translate
 
 from rules.core.vocabulary import Side
 
@@ -44,9 +47,60 @@ def unit(angle_deg: float) -> tuple[float, float]:
 
 
 def oriented_rect(center: tuple[float, float], facing_deg: float, width: float, depth: float) -> Polygon:
-    """A rectangle whose depth runs along facing_deg and width across it."""
-    r = box(-depth / 2, -width / 2, depth / 2, width / 2)  # depth along +x before rotation
-    return translate(rotate(r, facing_deg, origin=(0, 0)), center[0], center[1])
+    """A rectangle whose depth runs along facing_deg and width across it: shapely's box(-depth/2, -width/2,
+    depth/2, width/2) (depth along +x) rotated about the origin and moved to `center`, each vertex worked out
+    by the very operations shapely.affinity's rotate and translate do (the same floats, bit for bit), without
+    their three geometries on the way (a third of the cost: a table measures thousands of bases a request)."""
+    c, s = _turn(facing_deg)
+    xoff, yoff = (
+        0 - 0 * c + 0 * s,
+        0 - 0 * s - 0 * c,
+    )  # rotate's offsets about the origin (0.0, signed as its)
+    cx, cy = center
+    ring = []
+    for x, y in _box_ring(width, depth):
+        xp, yp = c * x + -s * y + xoff, s * x + c * y + yoff
+        ring.append((1.0 * xp + 0.0 * yp + cx, 0.0 * xp + 1.0 * yp + cy))
+    return cast(Polygon, shapely.polygons(np.array(ring)))
+
+
+def oriented_rects(
+    centers: Sequence[tuple[float, float]],
+    facings: Sequence[float],
+    widths: Sequence[float],
+    depths: Sequence[float],
+) -> NDArray[np.object_]:
+    """`oriented_rect` of each (centre, facing, width, depth), the same vertices bit for bit, in one numpy pass."""
+    n = len(centers)
+    if n == 0:
+        return np.empty(0, dtype=object)
+    turns = np.array([_turn(f) for f in facings], dtype=float).reshape(n, 2)
+    c, s = turns[:, :1], turns[:, 1:]
+    xoff, yoff = 0 - 0 * c + 0 * s, 0 - 0 * s - 0 * c
+    ring = np.array([_box_ring(w, d) for w, d in zip(widths, depths, strict=True)], dtype=float)
+    x, y = ring[..., 0], ring[..., 1]
+    xp, yp = c * x + -s * y + xoff, s * x + c * y + yoff
+    at = np.array(centers, dtype=float).reshape(n, 1, 2)
+    moved = np.stack([1.0 * xp + 0.0 * yp + at[..., 0], 0.0 * xp + 1.0 * yp + at[..., 1]], axis=2)
+    return cast(NDArray[np.object_], shapely.polygons(moved))
+
+
+def _turn(facing_deg: float) -> tuple[float, float]:
+    """(cos, sin) of a facing as shapely.affinity.rotate takes them (it snaps |values| under 2.5e-16 to 0)."""
+    angle = facing_deg * math.pi / 180.0
+    c, s = math.cos(angle), math.sin(angle)
+    return (0.0 if abs(c) < 2.5e-16 else c), (0.0 if abs(s) < 2.5e-16 else s)
+
+
+def _box_ring(width: float, depth: float) -> tuple[tuple[float, float], ...]:
+    """shapely.box(-depth/2, -width/2, depth/2, width/2)'s ring, counter-clockwise from (max x, min y)."""
+    return (
+        (depth / 2, -width / 2),
+        (depth / 2, width / 2),
+        (-depth / 2, width / 2),
+        (-depth / 2, -width / 2),
+        (depth / 2, -width / 2),
+    )
 
 
 def grid_to_table(

@@ -9,6 +9,8 @@ import pytest
 import shapely
 from hypothesis import given
 from hypothesis import strategies as st
+from shapely import box
+from shapely.affinity import rotate, translate
 
 from rules.flanders_fields.book.table_sizes import BASES, MAX_BASE_EXTENT_CM, TEMPLATES
 from rules.table.bases import Stand, base_polygons
@@ -19,6 +21,8 @@ from rules.table.frame import (
     clock_to_deg,
     deviate,
     grid_to_table,
+    oriented_rect,
+    oriented_rects,
     table_to_grid,
 )
 from rules.table.templates import Template
@@ -155,6 +159,36 @@ def test_vectorised_base_polygons_equal_the_per_stand_ones(
         assert shapely.get_coordinates(p).shape == shapely.get_coordinates(ref).shape
         assert np.abs(shapely.get_coordinates(p) - shapely.get_coordinates(ref)).max() <= 1e-9
         assert p.is_valid
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-50, 250, allow_nan=False),
+            st.floats(-50, 250, allow_nan=False),
+            st.one_of(
+                st.sampled_from((0, 90, 180, 270, -90, 360, 45.0)), st.floats(-720, 720, allow_nan=False)
+            ),
+            st.floats(0.1, 20, allow_nan=False),
+            st.floats(0.1, 20, allow_nan=False),
+        ),
+        max_size=20,
+    )
+)
+def test_oriented_rects_are_shapelys_box_turned_and_moved_bit_for_bit(
+    rows: list[tuple[float, float, float, float, float]],
+) -> None:
+    # Worked out by hand (one by one, or all in one numpy pass), a rectangle has the very vertices shapely's box
+    # rotated about the origin and translated has: the same floats, zeros signed alike, in the same order.
+    rows = [(0.0, 0.0, 90, 2.0, 1.0), *rows]  # at the origin, square: vertices of zero, whose sign shows
+    centers, facings = [(x, y) for x, y, *_ in rows], [f for _, _, f, _, _ in rows]
+    widths, depths = [w for *_, w, _ in rows], [d for *_, d in rows]
+    many = oriented_rects(centers, facings, widths, depths)
+    for i, (x, y, f, w, d) in enumerate(rows):
+        ref = translate(rotate(box(-d / 2, -w / 2, d / 2, w / 2), f, origin=(0, 0)), x, y)
+        want = shapely.get_coordinates(ref).tobytes()
+        assert shapely.get_coordinates(oriented_rect((x, y), f, w, d)).tobytes() == want
+        assert shapely.get_coordinates(many[i]).tobytes() == want
 
 
 def test_the_longest_line_across_a_base_is_the_super_heavy_artillery_diagonal() -> None:
