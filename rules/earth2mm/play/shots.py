@@ -9,8 +9,11 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, cast
 
+import numpy as np
+import shapely
+from numpy.typing import NDArray
 from shapely import LineString, Point, Polygon
 
 from rules.core.errors import Refusal, RulesError
@@ -40,6 +43,8 @@ from rules.table.los import lines_of_sight
 from rules.table.placed import stand_of
 from rules.table.terrain import Feature, TerrainIndex, terrain_from_geojson
 
+# Our bases' distances to theirs, edge to edge: a row a base of ours, a column a base of theirs (cm).
+Gaps = NDArray[np.float64]
 SRC_PLANNING = cite("PLANNING & EXECUTING")
 MELEE_STEP = "melee"
 # The kit's cordon kinds as the line-of-sight lookup names them (sight.Cloud).
@@ -203,19 +208,36 @@ def stands(
     return out
 
 
+def distances(ours: Sequence[tuple[UnitState, Stand]], theirs: Sequence[tuple[UnitState, Stand]]) -> Gaps:
+    """Each of our bases' distance to each of theirs, edge to edge (a row a base of ours), in one pass."""
+    mine = np.array([s.polygon() for _, s in ours], dtype=object)
+    others = np.array([s.polygon() for _, s in theirs], dtype=object)
+    return cast(Gaps, shapely.distance(mine[:, np.newaxis], others[np.newaxis, :]))
+
+
 def in_contact(
-    ours: Sequence[tuple[UnitState, Stand]], theirs: Sequence[tuple[UnitState, Stand]], ctx: Context
+    ours: Sequence[tuple[UnitState, Stand]],
+    theirs: Sequence[tuple[UnitState, Stand]],
+    ctx: Context,
+    apart: Gaps | None = None,
 ) -> list[UnitState]:
-    """Our bases in base-to-base contact with one of theirs (erratum base-contact)."""
+    """Our bases in base-to-base contact with one of theirs (erratum base-contact). `apart`: their
+    `distances`, where the caller has them."""
     reach = float(ctx.value("base-contact")) + 1e-9
-    polys = [s.polygon() for _, s in theirs]
-    return [b for b, s in ours if any(s.polygon().distance(p) <= reach for p in polys)]
+    apart = distances(ours, theirs) if apart is None else apart
+    touching = cast(list[bool], np.any(apart <= reach, axis=1).tolist())
+    return [b for (b, _), touches in zip(ours, touching, strict=True) if touches]
 
 
-def gap_cm(ours: Sequence[tuple[UnitState, Stand]], theirs: Sequence[tuple[UnitState, Stand]]) -> float:
-    """The range between two sub-units: their nearest bases, edge to edge."""
-    polys = [s.polygon() for _, s in theirs]
-    return min(s.polygon().distance(p) for _, s in ours for p in polys)
+def gap_cm(
+    ours: Sequence[tuple[UnitState, Stand]],
+    theirs: Sequence[tuple[UnitState, Stand]],
+    apart: Gaps | None = None,
+) -> float:
+    """The range between two sub-units: their nearest bases, edge to edge. `apart`: their `distances`, where
+    the caller has them."""
+    apart = distances(ours, theirs) if apart is None else apart
+    return float(apart.min())
 
 
 def reach_m(kind: str, ctx: Context) -> int | None:
@@ -465,7 +487,8 @@ def shot(
     at most 1)."""
     table = table if table is not None else Measured(snap, bases)
     ours, theirs = table.stands(shooter), table.stands(target)
-    contact = tuple(in_contact(ours, theirs, ctx)) if ours and theirs else ()
+    apart = distances(ours, theirs) if ours and theirs else None
+    contact = tuple(in_contact(ours, theirs, ctx, apart)) if apart is not None else ()
     name, tname = shooter.name, target.name
     out: list[tuple[str, Refusal]] = []
     if target.side == shooter.side:
@@ -489,7 +512,7 @@ def shot(
                 ),
             )
         )
-    span = gap_cm(ours, theirs) if ours and theirs else None
+    span = gap_cm(ours, theirs, apart) if apart is not None else None
     seeing = 0
     if melee:
         if not contact:
