@@ -394,9 +394,16 @@ class _Head:
     digest: str
     replay: Replay  # never changed: each act's replay goes on from a copy (rules.core.score.resumed)
 
+    @cached_property
+    def size(self) -> int:
+        """Its standings and units: what the worker's budget of them counts (`KEPT_SCORE_ENTRIES`)."""
+        return self.replay.kept.size() + len(self.replay.pieces)
 
-# A worker's kept replays, the least recently stored dropped first (a replay of the largest table keeps its
-# objectives' shapes and standings: as many games as the worker keeps the units of, app.services.kept_units).
+
+# A worker's kept replays, the least recently stored dropped first: as many games as it keeps the units of
+# (app.services.kept_units), and standings and units of 200,000 in all (about 50 MB: the largest table's 50
+# objectives over 1,400 stands are 53,000 standings, 13 MB; 64 of those were 0.85 GB), the newest always kept.
+KEPT_SCORE_ENTRIES = 200_000
 _HEADS: OrderedDict[Key, _Head] = OrderedDict()
 _HEADS_LOCK = threading.Lock()
 
@@ -428,7 +435,9 @@ def _committed(session: Session) -> None:
             for key, head in made.items():
                 _HEADS[key] = head
                 _HEADS.move_to_end(key)
-            while len(_HEADS) > KEPT_GAMES:
+            while len(_HEADS) > 1 and (
+                len(_HEADS) > KEPT_GAMES or sum(h.size for h in _HEADS.values()) > KEPT_SCORE_ENTRIES
+            ):
                 _HEADS.popitem(last=False)
 
 

@@ -407,6 +407,11 @@ class HeldTally:
                         now[i] = (s.side, bool(meets[k]), bool(meets[k] and firm[k]), True)
         return {oid for oid, st in zip(self._order, now, strict=True) if self.put(oid, stand_id, st)}
 
+    def size(self) -> int:
+        """The standings it holds: what it costs to keep (about 250 bytes each; the largest table's 50 objectives
+        over 1,400 stands, some 53,000 of them, are 13 MB)."""
+        return sum(len(d) for d in self._standings.values())
+
     def standings(self) -> dict[str, dict[str, Standing]]:
         """Each objective's stands that count, as `put` takes them: all a tally is (a stored score keeps them and
         puts them in a new tally of the same objectives, app.services.score)."""

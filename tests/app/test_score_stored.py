@@ -300,3 +300,19 @@ def test_an_act_goes_on_from_the_stored_point_when_this_worker_kept_an_older_one
         stored = score.game_score(session, game, "referee")
         assert stored == whole_log_replayed(session, game)
         assert {o.id: o.holder for o in stored.objectives}["bridge-1"] == "attacker"
+
+
+def test_a_worker_keeps_replays_up_to_its_budget_whatever_the_games(
+    sqlite_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anyone may make games: the replays a worker keeps are bounded by their standings and units, not only by
+    games (the largest table's replay is 13 MB: 64 of them were 0.85 GB); the newest is always kept."""
+    monkeypatch.setattr(score_store, "KEPT_SCORE_ENTRIES", 1)
+    games = [new_game(sqlite_client) for _ in range(2)]
+    for g in games:
+        start_game(sqlite_client, g)
+        stand = four_stands(sqlite_client, g)[0]
+        body = {"x": 40.0, "y": 120.0, "facing_deg": 90.0, "override": True}
+        r = sqlite_client.post(f"/api/v1/games/{g.id}/units/{stand}/move", headers=g.referee, json=body)
+        assert r.status_code == 200, r.text
+    assert [key[1] for key in score_store._HEADS] == [games[-1].id]
