@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import sha256
 from pathlib import Path
+from typing import Any
 
 MANIFEST = ".firestep-site.json"
 FORMAT = "firestep-site/1"
@@ -55,31 +56,54 @@ class Published:
 def manifest(out: Path) -> dict[str, Entry] | None:
     """The files firestep wrote into `out` as its manifest names them; None for a folder of another's (it holds
     anything but no manifest of firestep's); {} for a folder that is missing or empty."""
+    kept = _kept(out)
+    return None if kept is None else kept[0]
+
+
+def memo(out: Path) -> dict[str, Any]:
+    """What the site's maker kept in the manifest at the last publish into `out` ({}: none); another's folder
+    refused (NotWritten), before any site is made for it."""
+    kept = _kept(out)
+    if kept is None:
+        raise _foreign(out)
+    return kept[1]
+
+
+def _foreign(out: Path) -> NotWritten:
+    return NotWritten(
+        f"{_name(out)} is not a folder firestep published (no {MANIFEST}): give a new or empty one"
+    )
+
+
+def _kept(out: Path) -> tuple[dict[str, Entry], dict[str, Any]] | None:
     try:
         entries = os.scandir(out)
     except FileNotFoundError:
-        return {}
+        return {}, {}
     except NotADirectoryError:
         raise NotWritten(f"{_name(out)} is a file, not a folder: give a folder to publish into") from None
     with entries:
         if next(entries, None) is None:
-            return {}
+            return {}, {}
     try:
         kept = json.loads((out / MANIFEST).read_bytes())
         if kept.get("format") == FORMAT:
-            return {p: (e[0], int(e[1]), e[2]) for p, e in kept["files"].items()}
+            memo = kept.get("memo")
+            files = {p: (e[0], int(e[1]), e[2]) for p, e in kept["files"].items()}
+            return files, memo if isinstance(memo, dict) else {}
     except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
         pass
     return None
 
 
-def publish(files: dict[str, File], out: Path) -> Published:
-    """`files` written into `out`, a folder of firestep's or a new one (the module's docstring)."""
-    before = manifest(out)
-    if before is None:
-        raise NotWritten(
-            f"{_name(out)} is not a folder firestep published (no {MANIFEST}): give a new or empty one"
-        )
+def publish(files: dict[str, File], out: Path, memo: dict[str, Any] | None = None) -> Published:
+    """`files` written into `out`, a folder of firestep's or a new one (the module's docstring); `memo` kept in
+    its manifest for the next publish (`memo`)."""
+    kept = _kept(out)
+    if kept is None:
+        raise _foreign(out)
+    before, memo_before = kept
+    memo = {} if memo is None else memo
     done = Published()
     after: dict[str, Entry] = {}
     changed: dict[str, bytes] = {}
@@ -101,13 +125,13 @@ def publish(files: dict[str, File], out: Path) -> Published:
         changed[path] = data
         after[path] = (digest, len(data), file.key)
     gone = sorted(set(before) - set(files))
-    if not changed and not gone and after == before:
+    if not changed and not gone and after == before and memo == memo_before:
         return done
     at = out / MANIFEST
     try:
         out.mkdir(parents=True, exist_ok=True)
         # Every file about to change named first with no hash: a publish stopped now is known as ours.
-        _write(at, _manifest({**before, **{p: (None, -1, None) for p in changed}}))
+        _write(at, _manifest({**before, **{p: (None, -1, None) for p in changed}}, memo_before))
         for path, data in changed.items():
             at = out / path
             at.parent.mkdir(parents=True, exist_ok=True)
@@ -118,7 +142,7 @@ def publish(files: dict[str, File], out: Path) -> Published:
             at.unlink(missing_ok=True)
             done.removed.append(path)
         at = out / MANIFEST
-        _write(at, _manifest(after))
+        _write(at, _manifest(after, memo))
     except OSError as e:
         raise NotWritten(_refused(e, at)) from None
     return done
@@ -131,8 +155,9 @@ def _size(target: Path) -> int:
         return -1
 
 
-def _manifest(files: dict[str, Entry]) -> bytes:
-    return json.dumps({"format": FORMAT, "files": files}, separators=(",", ":"), sort_keys=True).encode()
+def _manifest(files: dict[str, Entry], memo: dict[str, Any]) -> bytes:
+    kept = {"format": FORMAT, "files": files, "memo": memo}
+    return json.dumps(kept, separators=(",", ":"), sort_keys=True).encode()
 
 
 def _write(target: Path, data: bytes) -> None:

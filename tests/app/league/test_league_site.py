@@ -25,7 +25,7 @@ from app.cli import app as cli
 from app.club import signing
 from app.core.config import get_settings
 from app.core.db import make_engine
-from app.services import league_site
+from app.services import league_site, site_folder
 from tests.app.league.test_league import new_league, signed
 
 
@@ -95,6 +95,28 @@ def test_a_kept_bundle_changed_reads_not_verified(sqlite_client: TestClient, ses
     assert league_site.verified(row)
     row.bundle = {**row.bundle, "table": 9}
     assert not league_site.verified(LeagueGame.model_validate(row))
+
+
+def test_a_bundle_changed_after_a_publish_reads_not_verified_at_the_next(
+    sqlite_client: TestClient, session: Session, tmp_path: Path
+) -> None:
+    """Each bundle's check is kept in the folder's manifest by its key and bytes: bytes changed are checked anew."""
+    league_id, _, _ = seeded(sqlite_client)
+    out = tmp_path / "site"
+    first = league_site.build(session, league_id)
+    league_site.publish(first, out)
+    assert list(site_folder.memo(out)["verified"].values()) == [True, True]
+    row = league_site.league.games(session, league_id)[0]
+    row.bundle = {**row.bundle, "table": 9}
+    session.add(row)
+    session.commit()
+    said = site_folder.memo(out)["verified"]
+    again = league_site.build(session, league_id, said)
+    changed = next(
+        g for g in league_site.SiteIndex.model_validate_json(again.files["index.json"]).games if g.table == 1
+    )
+    assert not changed.verified and "Not verified" in again.files[changed.page].decode()
+    assert sorted(again.memo["verified"].values()) == [False, True]  # type: ignore[attr-defined]
 
 
 def test_the_feed_is_atom_newest_first_with_stable_ids(sqlite_client: TestClient, session: Session) -> None:
