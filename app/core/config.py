@@ -67,7 +67,7 @@ class Settings(BaseSettings):
     club_http_port: int = 0
     # The data folder: the SQLite database (unless database_url), the secret key, the club authority (club/).
     var_dir: Path = Field(default_factory=default_data_dir)
-    # Requests with a larger body are refused with 413 (app.guard.limits.BodySizeLimit).
+    # Requests with a larger body are refused with 413 (app.guard.limits.DoorLimits).
     max_body_bytes: int = Field(default=MAX_BODY_BYTES_DEFAULT, ge=1024)
     # Empty: anyone may create games and campaigns (a club laptop). Set: creating needs this key.
     organiser_key: str = ""

@@ -73,62 +73,7 @@ def install(app: FastAPI, max_bytes: int) -> None:
         )
 
     app.add_exception_handler(BodyTooLarge, _too_large)
-    app.add_middleware(RefuseNul)  # inside the size limit, which bounds what it buffers
-    app.add_middleware(BodySizeLimit, max_bytes=max_bytes)
-
-
-class BodySizeLimit:
-    """Pure ASGI middleware: a declared Content-Length over the limit is refused before the app runs; a
-    chunked body is counted as it is read and refused when it passes the limit."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = JSONResponse(
-            status_code=413,
-            content=too_large(self.max_bytes),
-            headers={"Connection": "close"},
-        )
-        await response(scope, receive, send)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = _content_length(scope)
-        if declared is not None and declared > self.max_bytes:
-            await _drain(receive)
-            await self._refuse(scope, receive, send)
-            return
-        received = 0
-        started = False
-
-        async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    if message.get("more_body"):
-                        await _drain(receive)
-                    raise BodyTooLarge(self.max_bytes)
-            return message
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except BodyTooLarge:
-            # Read outside a FastAPI route (no handler turned it into a response): answer here if we still can.
-            if started:
-                raise
-            await self._refuse(scope, receive, send)
+    app.add_middleware(DoorLimits, max_bytes=max_bytes)
 
 
 # -- NUL characters ------------------------------------------------------------------------------------------
@@ -241,64 +186,142 @@ def _bad_in_body(body: bytes, content_type: str) -> tuple[list[str | int], str] 
 UTF8 = ("utf-8", "utf-8-sig")  # json.detect_encoding's names for UTF-8, with or without a byte-order mark
 
 
-class RefuseNul:
-    """Pure ASGI middleware refusing a repeated Authorization header, NUL characters in the path, the query string and the body, lone
-    surrogates in a JSON body's texts (the only way a request can carry text that is not Unicode: form and
-    URL decoding replace bad bytes), and JSON bodies in another encoding than UTF-8 (json.loads would read UTF-16 and UTF-32 too, escapes and all,
-    past the NUL test on the body's bytes)."""
+# A write's body is read by the door whole, to look in it for text no database stores.
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
-    def __init__(self, app: ASGIApp) -> None:
+
+def _refused_head(scope: Scope) -> JSONResponse | None:
+    """The refusal of a repeated Authorization header, or of a NUL in the path or the query string."""
+    if sum(k.lower() == b"authorization" for k, _ in scope.get("headers", ())) > 1:
+        # Two: the CSRF check (asgi-csrf) and the route would each read another (session 17's hostile pass).
+        why = "the request has more than one Authorization header"
+        said = refusal("Send one Authorization header.", status=422, why=why, field="authorization")
+        return JSONResponse(status_code=422, content=said)
+    where: list[str | int] | None = None
+    if "\x00" in scope["path"] or b"%00" in scope.get("raw_path", b""):
+        where = ["path"]
+    query = scope.get("query_string", b"")
+    if where is None and b"%00" in query:
+        for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+            if "\x00" in name or "\x00" in value:
+                where = ["query", name.replace("\x00", "")]
+                break
+    if where is None:
+        return None
+    content = as_asked(scope["method"], nul_refused(where))  # in the path or the query: a link's
+    return JSONResponse(status_code=422, content=content)
+
+
+def _refused_body(scope: Scope, body: bytes) -> JSONResponse | None:
+    """The refusal of a JSON body not in UTF-8, or of a body holding a NUL or a lone surrogate."""
+    content_type = dict(scope.get("headers", ())).get(b"content-type", b"").decode("latin-1").lower()
+    if body and _read_as_json(content_type) and json.detect_encoding(body) not in UTF8:
+        return JSONResponse(status_code=422, content=non_utf8_json())
+    bad = _bad_in_body(body, content_type)
+    if bad is None:
+        return None
+    where, why = bad
+    content = nul_refused(where) if why == "nul" else unencodable_refused(where)
+    return JSONResponse(status_code=422, content=content)
+
+
+class DoorLimits:
+    """Pure ASGI middleware, the one layer bounding what a request carries (they were two, the size limit around
+    the NUL refusal, each wrapping the request's receive and the second its send again: issue 88):
+    - the body's size: a declared Content-Length over the limit is refused before the app runs; a chunked body is
+      counted as it is read and refused when it passes the limit;
+    - a repeated Authorization header, NUL characters in the path, the query string and the body, lone surrogates
+      in a JSON body's texts (the only way a request can carry text that is not Unicode: form and URL decoding
+      replace bad bytes), and JSON bodies in another encoding than UTF-8 (json.loads would read UTF-16 and UTF-32
+      too, escapes and all, past the NUL test on the body's bytes) are refused.
+    A write's body is read here whole, counted as it comes, and handed to the app as read: nothing is left to
+    count. Any other request's body (the app may read one) is counted as the app reads it."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
+        self.max_bytes = max_bytes
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = JSONResponse(
+            status_code=413,
+            content=too_large(self.max_bytes),
+            headers={"Connection": "close"},
+        )
+        await response(scope, receive, send)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if sum(k.lower() == b"authorization" for k, _ in scope.get("headers", ())) > 1:
-            # Two: the CSRF check (asgi-csrf) and the route would each read another (session 17's hostile pass).
-            why = "the request has more than one Authorization header"
-            said = refusal("Send one Authorization header.", status=422, why=why, field="authorization")
-            await JSONResponse(status_code=422, content=said)(scope, receive, send)
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_bytes:
+            await _drain(receive)
+            await self._refuse(scope, receive, send)
             return
-        where: list[str | int] | None = None
-        if "\x00" in scope["path"] or b"%00" in scope.get("raw_path", b""):
-            where = ["path"]
-        query = scope.get("query_string", b"")
-        if where is None and b"%00" in query:
-            for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
-                if "\x00" in name or "\x00" in value:
-                    where = ["query", name.replace("\x00", "")]
-                    break
+        if (refused := _refused_head(scope)) is not None:
+            await refused(scope, receive, send)
+        elif scope["method"] in WRITES:
+            await self._write(scope, receive, send)
+        else:
+            await self._counted(scope, receive, send)
+
+    async def _write(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A write: its body read whole (refused once past the limit), looked in, then handed to the app."""
         messages: list[Message] = []
-        if where is None and scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
-            body = b""
-            while True:
-                message = await receive()
-                messages.append(message)
-                if message["type"] != "http.request":
-                    break
-                body += message.get("body", b"")
-                if not message.get("more_body"):
-                    break
-            content_type = dict(scope.get("headers", ())).get(b"content-type", b"").decode("latin-1").lower()
-            if body and _read_as_json(content_type) and json.detect_encoding(body) not in UTF8:
-                await JSONResponse(status_code=422, content=non_utf8_json())(scope, receive, send)
+        parts: list[bytes] = []
+        received = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            parts.append(part := message.get("body", b""))
+            received += len(part)
+            if received > self.max_bytes:
+                if message.get("more_body"):
+                    await _drain(receive)
+                await self._refuse(scope, receive, send)
                 return
-            bad = _bad_in_body(body, content_type)
-            if bad is not None:
-                where, why = bad
-                content = nul_refused(where) if why == "nul" else unencodable_refused(where)
-                await JSONResponse(status_code=422, content=content)(scope, receive, send)
-                return
-        if where is not None:
-            content = as_asked(scope["method"], nul_refused(where))  # in the path or the query: a link's
-            await JSONResponse(status_code=422, content=content)(scope, receive, send)
+            if not message.get("more_body"):
+                break
+        if (refused := _refused_body(scope, b"".join(parts))) is not None:
+            await refused(scope, receive, send)
             return
 
         async def replay() -> Message:
             return messages.pop(0) if messages else await receive()
 
         await self.app(scope, replay, send)
+
+    async def _counted(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Any other request: its body counted as the app reads it, refused when it passes the limit."""
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    if message.get("more_body"):
+                        await _drain(receive)
+                    raise BodyTooLarge(self.max_bytes)
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except BodyTooLarge:
+            # Read outside a FastAPI route (no handler turned it into a response): answer here if we still can.
+            if started:
+                raise
+            await self._refuse(scope, receive, send)
 
 
 def _content_length(scope: Scope) -> int | None:
