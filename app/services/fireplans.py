@@ -18,10 +18,9 @@ from app.data.schemas_answers import PlanEditOut
 from app.errors import RuleRefused
 from app.services.events import record
 from app.services.games import bump_game, game_state
-from app.services.markers import apply_changes, board_changed, rules_of, snapshot_of
+from app.services.markers import apply_changes, board_changed, kept_snapshot, rules_of, snapshot_of
 from app.services.seating import Viewer, new_salt
 from app.services.seats import get_side, sides
-from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core import commitment
 from rules.core.acts import ArriveItem, PlanFire
@@ -447,9 +446,11 @@ def arrive(
     row = seal_of(session, game, item.side, item.arrival_turn)
     events = [record(session, game, "fire-plan-arrival", "system", reveal(item, row), step=step)]
     units = units if units is not None else list_units(session, game.pk)
-    now = snapshot_of(session, game, units)
+    # The game's units as the worker keeps them (each decoded once per version, named once per force tree: issue
+    # 91, ten batteries landing together on the largest table decoded and named its 2,000 units ten times).
+    now, kept = kept_snapshot(session, game)
     # The plan names a battery as the fire plan shows it ("2 How Bty"): one on the table does not deviate.
-    answer = rules_of(game).play(now, ArriveItem(item=planned(item), names=display_names(units)))
+    answer = rules_of(game).play(now, ArriveItem(item=planned(item), names=kept.short_names))
     if not isinstance(answer, Landed):
         raise TypeError(f"an item landing is answered by a Landed, not {type(answer).__name__}")
     landed = answer.arrival
