@@ -249,7 +249,7 @@ def _effect(c: Change) -> Effect:
     return out
 
 
-def target_of(game: Game, units: Sequence[Unit], unit_id: int, resolver_id: str) -> Unit:
+def target_of(game: Game, units: Sequence[S], unit_id: int, resolver_id: str) -> S:
     """The stand whose roll `resolver_id` picks a target, checked as /resolve checks them: an unknown
     resolver or stand is a 422 naming it."""
     resolver_of(get_ruleset(game.ruleset), resolver_id)
@@ -270,12 +270,17 @@ def target_marks(
     """The stands a card's roll by `unit_id` may not take as its target now, each with its reason (the rule
     set's, as /resolve would refuse them): none while the game is not played or for a side the viewer may
     not act for, as the card offers nothing then. `units` and `snapshot`: the game's as the caller has read
-    them for the same request (the card reads them once), else read here."""
-    units = list_units(session, game.pk) if units is None else units
-    unit = target_of(game, units, unit_id, resolver_id)
+    them for the same request (the card reads them once), else the worker's kept units (issue 91: each
+    unit decoded once per version, not every unit each time the map marks a stand's targets)."""
+    if units is None:
+        read, kept = kept_snapshot(session, game)
+        unit: Stand = target_of(game, kept.units, unit_id, resolver_id)
+        snapshot = read if snapshot is None else snapshot
+    else:
+        unit = target_of(game, units, unit_id, resolver_id)
     if game.status != "playing" or not viewer.may_act_for(unit.side):
         return []
-    snapshot = snapshot_of(session, game, units) if snapshot is None else snapshot
+    snapshot = snapshot_of(session, game, units or ()) if snapshot is None else snapshot
     return list(rules_of(game).target_marks(snapshot, unit_id, resolver_id))
 
 
