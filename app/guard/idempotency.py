@@ -39,14 +39,15 @@ import re
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from cryptography.fernet import Fernet, InvalidToken
-from sqlalchemy import delete, event, update
+from sqlalchemy import bindparam, delete, event, union_all, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.sql.selectable import CompoundSelect
 from sqlmodel import Session, col, select
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
@@ -111,26 +112,44 @@ def _cipher(secret_key: str, token: str) -> Fernet:
     return Fernet(base64.urlsafe_b64encode(raw))
 
 
+# The statements every keyed write runs, built once (and their cache keys with them: built anew, each cost more
+# than its query), their values bound per request (issue 88).
+_DEVICES: CompoundSelect[tuple[datetime | None]] = union_all(
+    select(Token.revoked_at).where(col(Token.token_hash) == bindparam("device")),
+    select(CampaignToken.revoked_at).where(col(CampaignToken.token_hash) == bindparam("device")),
+)
+_EXPIRED = delete(IdempotentResponse).where(col(IdempotentResponse.created_at) < bindparam("before"))
+_MINE = col(IdempotentResponse.id) == bindparam("row")
+_UNANSWERED = col(IdempotentResponse.status_code).is_(None)
+_RELEASE = delete(IdempotentResponse).where(_MINE, _UNANSWERED)
+_KEEP_ANSWER = (
+    update(IdempotentResponse)
+    .where(_MINE)
+    .values(
+        status_code=bindparam("answer_status"),
+        content_type=bindparam("answer_type"),
+        body=bindparam("answer"),
+    )
+)
+_MARK_ACTED = update(IdempotentResponse).where(_MINE, _UNANSWERED).values(status_code=ACTED)
+
+
 def _device_refused(session: Session, device: str) -> Literal["unknown", "revoked"] | None:
     """Why this device may not key a write (None: it may): no game or campaign holds its token, or it was
     revoked. Nothing is kept for either, so a made-up token cannot fill the table."""
-    found = [
-        *session.exec(select(Token.revoked_at).where(col(Token.token_hash) == device)).all(),
-        *session.exec(select(CampaignToken.revoked_at).where(col(CampaignToken.token_hash) == device)).all(),
-    ]
+    found = session.execute(_DEVICES, {"device": device}).scalars().all()
     if not found:
         return "unknown"
     return "revoked" if all(revoked is not None for revoked in found) else None
 
 
 def _claim(engine: Engine, device: str, key: str, request_hash: str) -> Claim:
-    with Session(engine) as session:
+    # Not expired at its commit: the claim's id is then read as written, not read back by a query of its own.
+    with Session(engine, expire_on_commit=False) as session:
         refused = _device_refused(session, device)
         if refused:  # no claim, and no replay to a revoked device: the route answers it 401
             return refused
-        session.execute(
-            delete(IdempotentResponse).where(col(IdempotentResponse.created_at) < utcnow() - KEEP)
-        )
+        session.execute(_EXPIRED, {"before": utcnow() - KEEP})
         claim = IdempotentResponse(device_hash=device, key=key, request_hash=request_hash)
         session.add(claim)
         try:
@@ -168,18 +187,13 @@ def _finish(engine: Engine, row_id: int, answer: Stored, release: bool) -> None:
     committed, else the answer is kept whatever it says, so that the repeat does not act twice. A claim taken
     over meanwhile is another row: left alone."""
     with Session(engine) as session:
-        mine = col(IdempotentResponse.id) == row_id
         if release:
-            untouched = col(IdempotentResponse.status_code).is_(None)
-            freed: Any = session.execute(delete(IdempotentResponse).where(mine, untouched))
+            freed: Any = session.execute(_RELEASE, {"row": row_id})
             if freed.rowcount:
                 commit_bookkeeping(session)
                 return
-        session.execute(
-            update(IdempotentResponse)
-            .where(mine)
-            .values(status_code=answer.status, content_type=answer.content_type, body=answer.body)
-        )
+        values = {"answer_status": answer.status, "answer_type": answer.content_type, "answer": answer.body}
+        session.execute(_KEEP_ANSWER, {"row": row_id, **values})
         commit_bookkeeping(session)
 
 
@@ -201,11 +215,7 @@ def _mark_acted(session: OrmSession) -> None:
     acting = _acting.get()
     if acting is None or acting.marked or session.info.get(BOOKKEEPING):
         return
-    result: Any = session.execute(
-        update(IdempotentResponse)
-        .where(col(IdempotentResponse.id) == acting.row_id, col(IdempotentResponse.status_code).is_(None))
-        .values(status_code=ACTED)
-    )
+    result: Any = session.execute(_MARK_ACTED, {"row": acting.row_id})
     if result.rowcount == 0:
         raise Conflict(
             f"this request was taken over by a repeat with the same {HEADER}: nothing was done twice"
