@@ -18,9 +18,8 @@ from app.data.schemas_answers import ArrivalsOut, CardAppliedOut
 from app.errors import RuleRefused
 from app.services.events import reversed_ids
 from app.services.games import game_state
-from app.services.markers import rules_of, snapshot_of
+from app.services.markers import kept_snapshot, rules_of
 from app.services.seating import Viewer
-from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.consequences import said
 from rules.core.errors import NotFoundError
@@ -49,17 +48,18 @@ def applied(session: Session, game: Game) -> dict[int, CardAppliedOut]:
     }
 
 
-def _cards(session: Session, game: Game) -> tuple[tuple[FireCard, ...], dict[int, str], list[Any]]:
-    units = list_units(session, game.pk)
-    names = display_names(units)
+def _cards(session: Session, game: Game) -> tuple[tuple[FireCard, ...], dict[int, str]]:
+    """The turn's cards and the units' short names, of the game's units as the worker keeps them (each decoded
+    once per version, named once per force tree: issue 91, an apply read every unit of the largest table twice)."""
+    snapshot, kept = kept_snapshot(session, game)
     if game.status != "playing":
-        return (), names, units
-    return rules_of(game).arrival_cards(snapshot_of(session, game, units), names), names, units
+        return (), kept.short_names
+    return rules_of(game).arrival_cards(snapshot, kept.short_names), kept.short_names
 
 
 def cards(session: Session, game: Game) -> ArrivalsOut:
     """The turn's arrival cards, each with what applied it this turn (if it was)."""
-    found, names, _ = _cards(session, game)
+    found, names = _cards(session, game)
     done = applied(session, game)
     return ArrivalsOut(
         turn=game.turn,
@@ -101,7 +101,7 @@ class Aimed:
 def aimed(session: Session, game: Game, viewer: Viewer, item_id: int) -> Aimed:
     """An arrived item's card, once this turn: its side (or the referee) applies it, rolling or giving its
     dice (and laying its shots, where the card leaves them to its side) in the act."""
-    found, names, units = _cards(session, game)
+    found, names = _cards(session, game)
     card = next((c for c in found if c.item_id == item_id), None)
     if card is None:  # unarrived, not firing now or not the game's: one answer for all
         raise NotFoundError("arrived fire this turn", str(item_id))
@@ -112,4 +112,4 @@ def aimed(session: Session, game: Game, viewer: Viewer, item_id: int) -> Aimed:
             "That fire was applied this turn: undo that to apply it again.",
             current=game_state(game),
         )
-    return Aimed(game, units, names)
+    return Aimed(game, list_units(session, game.pk), names)  # the rows the act's changes write
