@@ -4,18 +4,19 @@ board key, a side's own state), answering the changes as the log keeps them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from app.data.board_state import Board, board_json, read_board
 from app.data.changes import LoggedChange, UnitCounted
-from app.data.models import Game, Unit
+from app.data.models import Game, GameSide, Unit
 from app.errors import RuleRefused
 from app.services.games import game_values, set_game
 from app.services.kept_units import KeptUnits, kept_terrain, kept_units
-from app.services.seats import get_side, set_side_allowance, sides
+from app.services.seats import get_side, set_side_allowance
 from app.services.units import get_units, increment, unit_dict, unit_state, update_units
 from rules.core.game import BOARD_CHANGED, GameRules
 from rules.core.records import (
@@ -67,8 +68,36 @@ def table_snapshot(session: Session, game: Game, units: tuple[UnitState, ...]) -
         table_length_cm=game.table_length_cm,
         terrain=kept_terrain(session, game),
         board={**game.board, **game_values(game)},
-        sides={s.side: dict(s.special_uses) for s in sides(session, game.pk)},
+        sides=SidesRead(session, game.pk),
     )
+
+
+class SidesRead(Mapping[str, Mapping[str, Any]]):
+    """Each side's own state (its hand of cards, its special rules' uses), read the first time a rule asks:
+    most acts never do, and were each one statement the dearer for it (issue 88)."""
+
+    def __init__(self, session: Session, game_id: int) -> None:
+        self._session, self._game_id = session, game_id
+
+    @cached_property
+    def _read(self) -> dict[str, dict[str, Any]]:
+        q = select(col(GameSide.side), col(GameSide.special_uses)).where(
+            col(GameSide.game_id) == self._game_id
+        )
+        return {side: dict(uses) for side, uses in self._session.execute(q.order_by(col(GameSide.id)))}
+
+    def __getitem__(self, side: str) -> Mapping[str, Any]:
+        return self._read[side]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read)
+
+    def __len__(self) -> int:
+        return len(self._read)
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, dict[str, Any]]]]:
+        # Sent to another process (a rehearsal's worker) or copied: as the sides read now, a plain dict.
+        return dict, (self._read,)
 
 
 # -- writing the rules' changes: the one interpreter -------------------------------------------------------
