@@ -300,7 +300,21 @@ def cover_terrain(stand: Stand, index: TerrainIndex, ctx: Context) -> Terrain:
 def cover_at(xy: tuple[float, float], index: TerrainIndex, ctx: Context) -> Terrain:
     """The cover table's terrain at a point: the best cover of the features under it, a road and impractical
     ground as erratum cover-of-road-and-impractical reads them; open where there is none."""
-    found = {cover_class(f, ctx) for f in index.intersecting(Point(xy))}
+    return _best({cover_class(f, ctx) for f in index.intersecting(Point(xy))})
+
+
+def covers_at(points: Sequence[tuple[float, float]], index: TerrainIndex, ctx: Context) -> list[Terrain]:
+    """`cover_at` of each point, the points put to the terrain's index in one query (a sub-unit's bases)."""
+    found: list[set[str]] = [set() for _ in points]
+    if points and index.features:
+        which, near = index.tree.query(shapely.points(points), predicate="intersects")
+        for i, f in zip(which.tolist(), near.tolist(), strict=True):
+            found[i].add(cover_class(index.features[f], ctx))
+    return [_best(classes) for classes in found]
+
+
+def _best(found: set[str]) -> Terrain:
+    """The best cover among the cover table's terrains found (open where there is none)."""
     best: Terrain = max((t for t in TERRAINS if t in found), key=lambda t: COVER[t][1], default="open")
     return best
 
@@ -319,7 +333,7 @@ def ground(
     moves ('A unit moving from one type of terrain into another counts as being in whatever the weaker type
     was'), else as erratum split-ground reads it."""
     index = ground_index(snap.terrain, snap.board)
-    under = [cover_terrain(s, index, ctx) for _, s in placed] or ["open"]
+    under = covers_at([s.center for _, s in placed], index, ctx) or ["open"]
     kinds = sorted(set(under), key=lambda t: COVER[t][1])  # weakest first
     if len(kinds) == 1:
         return kinds[0], None, f"in {kinds[0]} ground"
