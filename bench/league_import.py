@@ -19,9 +19,17 @@ the games waiting), `--reads` times each. Requests are sent one at a time, each 
 the server's CPU (every process of its group, Linux's /proc: 10 ms ticks; with one request at a time, the
 CPU the server spent meanwhile is that request's). On PostgreSQL the CPU is firestep's processes' alone.
 
+Then the organiser's end of the league at its limit (issue 91; `--claims 0` skips it): `--claims` claims from
+another tool's files (POST /api/v1/leagues/{id}/claims, 2,000 rows a file, the league's members paired), the
+organiser's list of results read a page at a time (GET /api/v1/leagues/{id}/results: its first, a middle and
+its last page, `--reads` times), and `firestep league publish` run as its organiser runs it, timed by the wall
+clock from the command's start and by its CPU: the whole league into a new folder (the league's last game, a
+newcomer club's, waiting for the organiser's yes), then again once that game is counted (one game more: its
+pages, its players' and clubs', and the pages of the whole league written), then again with nothing changed.
+
 It prints, per kind of request: count, wall p50/p99/max and the worst CPU of a request, and the growth of the
 standings' reads and of a page import from the first tenth of the games to the last (the baseline: the same
-request on the same server with a tenth of the games).
+request on the same server with a tenth of the games); then each publish's wall time and CPU.
 
 Figures (h-bench70, a 2-core machine shared, load 3-6; worst CPU of a request, wall p50): SQLite one worker,
 a 100-bundle page import 280 ms (346 ms), a bundle through the API 20 ms (23 ms), the standings as JSON 80 ms
@@ -35,6 +43,15 @@ first requests built (app.main) and the bench waits for every worker (`settled`)
 warm-up's worst CPU 1,760 ms -> 90 ms (SQLite: 250 -> 70 ms); standings JSON with 10,000 games, worst CPU
 90 -> 140 ms and wall p50 199 -> 139 ms (the table now checks which claims a signed game supersedes and looks
 at each player once: 50 -> 65 ms of the table's own CPU in-process); every accepted request within 1 s.
+
+Figures (h-publish91, the same machine shared, load 5.8-13.9; 10,000 signed games, 10,000 claims, 2,997
+players), before -> after: the organiser's list of results, a page of 100, worst CPU 1,050-1,410 ms (the issue's
+figure: the whole league read for a page) -> 20 ms on SQLite and on PostgreSQL (wall p50 21 ms, 51 ms);
+`firestep league publish` of the whole league, over 15 minutes (not finished: each club and player page read
+every game) -> SQLite 25.2 s wall (9.6 s CPU, 23,104 files), PostgreSQL 31.6 s wall (10.1 s CPU); again with
+one game more counted (36 files written) 10.7 s wall, 5.7 s CPU (PostgreSQL 20.5 s, 6.5 s); again with nothing
+changed 12.3 s wall, 5.5 s CPU (24.3 s, 6.8 s). Of a re-publish's CPU, 1.9 s is the command's start (importing
+the app) and about 1 s the two pages of the whole league (standings and events, each listing every game).
 """
 
 from __future__ import annotations
@@ -45,10 +62,14 @@ import json
 import os
 import random
 import re
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +183,16 @@ def make_bundles(clubs: int, games: int) -> list[tuple[str, list[str]]]:
                              *([h] * clubs for h in hashes)))  # fmt: skip
 
 
+def newcomer(clubs: int) -> str:
+    """The one game of a club new to the league (its key not trusted): a bundle of club number `clubs`."""
+    from app.services import scenarios
+    from app.services.league import ruleset_hash
+    from rules.core.commitment import sha256
+
+    hashes = ruleset_hash(RULESET), sha256(dict(scenarios.shipped()[SCENARIO]))
+    return club_bundles(clubs, clubs + 1, 1, *hashes)[1][0]
+
+
 class Timed:
     """Requests to one server, one at a time: each kind's wall times and the server's CPU meanwhile."""
 
@@ -268,10 +299,95 @@ def settled(server: Process, quiet: float = 0.05, most: float = 120.0) -> float:
     return last - t0
 
 
+CLAIM_COLUMNS = {"round": "Round", "a_name": "Player 1", "a_club": "Club 1", "a_points": "Score 1",
+                 "b_name": "Player 2", "b_club": "Club 2", "b_points": "Score 2"}  # fmt: skip
+CLAIMS_A_FILE = 2_000  # app.data.schemas_claims.MAX_CSV_ROWS
+
+
+def claims_csv(clubs: int, rows: int, seed: int) -> str:
+    """Another tool's file of `rows` pairings of the league's members, each player once a round."""
+    rng = random.Random(seed)
+    players = [member(c, n) for c in range(clubs) for n in range(MEMBERS)]
+    lines, rnd = ["Round,Player 1,Club 1,Score 1,Player 2,Club 2,Score 2"], 0
+    while len(lines) <= rows:
+        rnd += 1
+        rng.shuffle(players)
+        for (a, a_club), (b, b_club) in zip(players[::2], players[1::2], strict=False):
+            if len(lines) > rows:
+                break
+            lines.append(f"{rnd},{a},{a_club},{rng.randrange(11)},{b},{b_club},{rng.randrange(11)}")
+    return "\r\n".join(lines) + "\r\n"
+
+
+def publish(url: str, lid: int, out: Path) -> tuple[float, float, str]:
+    """`firestep league publish` as its organiser runs it: its wall time (the command's start included), its
+    CPU and its closing line (written, removed, kept)."""
+    env = {**os.environ, "FIRESTEP_DATABASE_URL": url, "FIRESTEP_SECRET_KEY": "bench-" + "k" * 40}
+    args = [sys.executable, "-m", "app.cli", "league", "publish", str(out), "--league", str(lid)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    run = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if run.returncode:
+        raise RuntimeError(f"publish: {run.stderr[-600:]}")
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu, run.stdout.splitlines()[-1]
+
+
+PUBLISHED: list[str] = []  # each publish's line, printed again in the report
+
+
+def published(title: str, url: str, lid: int, out: Path) -> None:
+    wall, cpu, said = publish(url, lid, out)
+    line = f"  publish, {title}: {wall:.1f} s wall, {cpu:.1f} s CPU ({said.rsplit(' in ', 1)[0]})"
+    PUBLISHED.append(line)
+    print(line, flush=True)
+
+
+@dataclass(frozen=True)
+class End:
+    claims: int  # the organiser's claims kept, in files of CLAIMS_A_FILE rows
+    newcomer: str  # the bundle of a club new to the league, its one game: waiting until the organiser's yes
+
+
+def organiser_end(ask: Timed, url: str, lid: int, bearer: dict[str, str], clubs: int, games: int, reads: int,
+                  end: End) -> None:  # fmt: skip
+    """At the league's limit: the organiser's claims (another tool's files, CLAIMS_A_FILE rows each) up to as
+    many as the signed games, the organiser's list of results paged (its first, a middle and its last page),
+    the league published, one game then counted (a newcomer club's, waiting until now: the organiser's yes) and
+    the league published again, then again with nothing changed."""
+    total = 0
+    for n in range(end.claims // CLAIMS_A_FILE):
+        body = {"event": f"Other tool's open {n + 1}", "csv": claims_csv(clubs, CLAIMS_A_FILE, n),
+                "columns": CLAIM_COLUMNS}  # fmt: skip
+        total += ask.json("claims import, 2,000 rows (API)", "POST", f"/api/v1/leagues/{lid}/claims", body,
+                          bearer)["imported"]  # fmt: skip
+    print(f"  {total} claims kept", flush=True)
+    results = f"/api/v1/leagues/{lid}/results"
+    first = ask.json("results page (organiser, 100 rows)", "GET", results, headers=bearer)
+    start = first[0]["id"]
+    for _ in range(reads):
+        for after in (None, start + games // 2, start + games - 50):
+            path = results if after is None else f"{results}?after={after}"
+            page = ask.json("results page (organiser, 100 rows)", "GET", path, headers=bearer)
+            if not page:
+                raise RuntimeError(f"no page of the results after {after}")
+    waiting = ask.json(
+        "import, 1 bundle (API)", "POST", results, {"bundle": json.loads(end.newcomer)}, bearer
+    )
+    with tempfile.TemporaryDirectory(prefix="firestep-site-") as out:
+        published("the whole league (one game waiting)", url, lid, Path(out) / "site")
+        ask.json("yes to a waiting game", "POST", f"{results}/{waiting['id']}/accept", headers=bearer)
+        published("again, one game more counted", url, lid, Path(out) / "site")
+        published("again, nothing changed", url, lid, Path(out) / "site")
+
+
 def league(
-    database: str, workers: int, made: list[tuple[str, list[str]]], api_clubs: int, reads: int
+    database: str, workers: int, made: list[tuple[str, list[str]]], api_clubs: int, reads: int, end: End
 ) -> Timed:
-    """The whole league on a scratch database of `database` served by `workers` workers."""
+    """The whole league on a scratch database of `database` served by `workers` workers, then its organiser's
+    end of it (`organiser_end`), unless `end.claims` is 0."""
     total = sum(len(b) for _, b in made)
     with scratch_database(database) as url:
         server = serve(url, workers)
@@ -314,6 +430,8 @@ def league(
                           flush=True)  # fmt: skip
             if got["pending"] or sum(line["played"] for line in got["lines"]) != 2 * total:
                 raise RuntimeError(f"the standings count not the {total} games imported")
+            if end.claims:
+                organiser_end(ask, url, lid, bearer, len(made), total, reads, end)
             return ask
         finally:
             server.stop()
@@ -342,6 +460,9 @@ def report(title: str, ask: Timed) -> bool:
             a, b = (percentile(ask.wall[f"{kind} @{n}"], 50) for n in (first, last))
             print(f"  {kind}: wall p50 {a * 1000:.0f} ms with {first} games, {b * 1000:.0f} ms with {last}: "
                   f"{b / a:.1f}x for {last / first:.0f}x the games")  # fmt: skip
+    for line in PUBLISHED:
+        print(line)
+    PUBLISHED.clear()
     imports = ask.wall.get("import, 100 bundles (page)", [])
     if len(imports) > 10:
         a, b = percentile(imports[:10], 50), percentile(imports[-10:], 50)
@@ -362,6 +483,8 @@ def main() -> None:
     parser.add_argument("--only", choices=("sqlite", "postgresql"))
     parser.add_argument("--workers", type=int, default=4, help="PostgreSQL's server's workers")
     parser.add_argument("--postgresql", help="a PostgreSQL URL for the scratch database's server")
+    parser.add_argument("--claims", type=int, default=10_000,
+                        help="the organiser's claims at the end, then the league published (0: neither)")  # fmt: skip
     args = parser.parse_args()
     if args.postgresql:
         os.environ["FIRESTEP_BENCH_DATABASE_URL"] = args.postgresql
@@ -370,11 +493,16 @@ def main() -> None:
     print(f"firestep league import from {ROOT}; {load_line()}")
     print(f"{args.clubs} clubs' keys and {args.clubs * args.games} signed bundles made in "
           f"{time.perf_counter() - t0:.1f} s (not measured)")  # fmt: skip
+    end = End(args.claims, "")
+    if args.claims:  # the league's last game is a newcomer club's, counted at the organiser's end
+        public, bundles = made[-1]
+        made[-1] = public, bundles[:-1]
+        end = End(args.claims, newcomer(args.clubs))
     ok = True
     for database, workers in (("sqlite", 1), ("postgresql", args.workers)):
         if args.only in (None, database):
             print(f"\n{database}, {workers} worker{'s' if workers > 1 else ''}:", flush=True)
-            ask = league(database, workers, made, args.api_clubs, args.reads)
+            ask = league(database, workers, made, args.api_clubs, args.reads, end)
             ok = (
                 report(f"{database}, {workers} worker{'s' if workers > 1 else ''}; {load_line()}", ask) and ok
             )
