@@ -21,7 +21,7 @@ from functools import cached_property
 from typing import Any, Protocol
 
 from pydantic import JsonValue
-from sqlalchemy import Select, delete, func, insert, update
+from sqlalchemy import Select, bindparam, delete, func, insert, update
 from sqlalchemy import event as sa_event
 from sqlmodel import Session, col, select
 
@@ -221,7 +221,7 @@ def advanced(
     (none read back: the log holds no other event after the point) and the worker's kept replay of that point, if it has it, is gone on from (none decoded)."""
     first = min((e.pk for e in logging), default=None)
     last = max((e.pk for e in logging), default=None)
-    points = session.execute(_points(game.pk, first)).all()
+    points = session.execute(_POINTS, {"game_id": game.pk, "first": first or 0}).all()
     good = [p.event_id for p in points if p.inputs == frame.digest]
     at = good[-1] if good else None
     if at is not None and points[-1].before == at and _plain(logging) and points[-1].newest == last:
@@ -266,19 +266,33 @@ def advanced(
     return replay
 
 
-def _points(game_id: int, first: int | None) -> Select[Any]:
+def _points_asked() -> Select[Any]:
     """The game's stored points (event, periodic, inputs) in order, each with the game's newest event before
-    the act's first (`first`; None: no act) as `before`, and its newest event as `newest` (asked of the tables,
-    Core: an ORM statement's making was most of this one's cost)."""
+    the act's first (bound `first`: 0 for none) as `before`, and its newest event as `newest`: built once, its
+    values bound at each act (the statement's making was most of its cost)."""
     log = Event.__table__  # type: ignore[attr-defined]
-    newest = select(func.max(log.c.id)).where(log.c.game_id == game_id)
-    before = newest.where(log.c.id < (first or 0))
+    newest = select(func.max(log.c.id)).where(log.c.game_id == bindparam("game_id"))
+    before = newest.where(log.c.id < bindparam("first"))
     return (
         select(_STORED.c.event_id, _STORED.c.periodic, _STORED.c.inputs)
         .add_columns(before.scalar_subquery().label("before"), newest.scalar_subquery().label("newest"))
-        .where(_STORED.c.game_id == game_id)
+        .where(_STORED.c.game_id == bindparam("game_id"))
         .order_by(_STORED.c.event_id)
     )
+
+
+_POINTS = _points_asked()
+# The newest point moved on to an act's event (the table's, Core: no ORM objects to bring in step).
+_MOVED_ON = (
+    update(_STORED)
+    .where(_STORED.c.game_id == bindparam("b_game_id"), _STORED.c.event_id == bindparam("b_was"))
+    .values(
+        event_id=bindparam("b_event_id"),
+        periodic=bindparam("b_periodic"),
+        inputs=bindparam("b_inputs"),
+        state=bindparam("b_state", type_=_STORED.c.state.type),
+    )
+)
 
 
 def _plain(logging: Sequence[Event]) -> bool:
@@ -354,11 +368,8 @@ def _stored(
     ):  # an act's: the newest point moved on to its event, in one statement
         (e, periodic, r) = rows[0]
         state = ScoreState.of(r).model_dump(mode="json")
-        session.execute(
-            update(_STORED)  # of the table (Core): no ORM objects to bring in step, none being loaded
-            .where(_STORED.c.game_id == game_id, _STORED.c.event_id == stale[0])
-            .values(event_id=e, periodic=periodic, inputs=digest, state=state)
-        )
+        moved = {"b_game_id": game_id, "b_was": stale[0], "b_event_id": e, "b_periodic": periodic}
+        session.execute(_MOVED_ON, {**moved, "b_inputs": digest, "b_state": state})
         return
     if stale:
         session.execute(
