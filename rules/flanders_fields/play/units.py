@@ -111,11 +111,12 @@ def order_unit(
     unnamed = unnamed_units(variants)
     if unit.kind in unnamed:
         return unnamed[unit.kind]
-    battalion = _commanded_battalion(unit, by_id)
+    # Whose orders a machine gun or mortar takes, asked of those alone (it reads the whole force: issue 91,
+    # a formation's move asked it of each of its 1,400 stands, twice).
     if unit.kind in MG_KINDS:
-        return "battalion-mg" if battalion else "regimental-mg"
+        return "battalion-mg" if _commanded_battalion(unit, by_id) else "regimental-mg"
     if unit.kind in MORTAR_KINDS:
-        return "battalion-mortar" if battalion else "regimental-mortar"
+        return "battalion-mortar" if _commanded_battalion(unit, by_id) else "regimental-mortar"
     return None
 
 
