@@ -109,13 +109,23 @@ WITH_READINGS = {"playsheet", "ruleset", "form"}
 
 
 def _pdf_sheet(request: Request, kind: str, *args: Any, name: str, private: bool = False) -> Response:
-    """A PDF rendered in the worker process and kept (app.services.sheets); a new one asked for without a
-    token (every sheet but a game's own) is charged to the address, unless it is the same for everyone: then
-    it is rendered once, kept in the data folder and charged to no one."""
+    """A PDF rendered in the worker process from its HTML twin's page (the one `_html_sheet` serves), kept
+    in memory and in the data folder under that page's digest (app.services.sheets): a repeat, or a reading
+    that changes nothing on the sheet, finds the kept one and is charged to no one. A new one asked for
+    without a token (every sheet but a game's own) is charged to the address, unless it is the same for
+    everyone (no reading of the asker's own)."""
     same_for_all = not (kind in WITH_READINGS and args[-1])
-    kept_in = request.app.state.settings.var_dir / "sheets" if same_for_all else None
-    budget = security.SheetBudget(charged=not private)
-    body = sheets.pdf((kind, *args), budget, *_pdf_job(kind, *args), kept_in=kept_in)
+    page = _cached(f"{kind}-html", *args)
+    kept_in = request.app.state.settings.var_dir / "sheets"
+    budget = security.SheetBudget(charged=not private and not same_for_all)
+    body = sheets.pdf(
+        ("html", page.etag),
+        budget,
+        render.html_to_pdf,
+        page.body.decode(),
+        kept_in=kept_in,
+        everyone=same_for_all,
+    )
     return _answer(request, _printed(body), "application/pdf", name=name, private=private)
 
 
@@ -124,20 +134,6 @@ def _private_pdf(html: str) -> bytes:
     (only a viewer whose page is exactly this HTML asks for it)."""
     key = ("html", hashlib.sha256(html.encode()).hexdigest())
     return sheets.pdf(key, security.SheetBudget(charged=False), render.html_to_pdf, html)
-
-
-def _pdf_job(kind: str, *args: Any) -> tuple[Any, ...]:
-    """What renders the PDF in the worker: a function of the playsheets and its arguments (the HTML, built
-    and kept here, for the sheets printed from it)."""
-    if kind == "playsheet":
-        ruleset, period, paper, variants = args
-        return render.render_pdf, period, paper, dict(variants), ruleset
-    if kind == "ruleset":
-        ruleset, paper, variants = args
-        return render.ruleset_sheet_pdf, ruleset, paper, dict(variants)
-    if kind == "kit":
-        return render.template_kit_pdf, *args
-    return render.html_to_pdf, _cached(f"{kind}-html", *args).body.decode()
 
 
 def _html_sheet(request: Request, kind: str, *args: Any) -> Response:

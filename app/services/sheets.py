@@ -4,15 +4,13 @@ rendered once per inputs (the document or sheet, the paper, the readings) and ke
 charged to the asking address's CPU budget (a `Budget`, which the door counts and the route hands in:
 app.guard.security.SheetBudget, 429 with Retry-After once it is spent). Twenty renders of new readings in a
 row cost 11.6 s of the server's CPU (issue 35). A sheet the same for everyone (issue 52: a period's playsheet
-as printed, of a few fixed inputs) is never charged: it is rendered once and kept on disk in the data folder
-(`pdf(..., kept_in=)`)."""
+as printed, of a few fixed inputs) is never charged (`pdf(..., everyone=True)`). A printed sheet, of readings
+or none, is kept on disk in the data folder (`pdf(..., kept_in=)`, app.services.sheet_store), keyed by what it
+is made of (issue 91: a repeat, after any restart, is a file read and charged to no one)."""
 
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
-import tempfile
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -28,6 +26,7 @@ import rules
 from app.core import worker
 from app.core.pdf_engine import pdf_engine_problem, require_pdf_engine
 from app.errors import TooManyRequests
+from app.services import sheet_store
 
 CACHE_BYTES = 64 * 1024 * 1024  # a sheet is 50-500 kB: hundreds of them
 RENDERING = 4  # renders running or waiting for the worker, per server process; one per address
@@ -116,32 +115,8 @@ def release() -> str:
     return digest.hexdigest()[:16]
 
 
-def _stock_file(folder: Path, key: Hashable) -> Path:
-    return folder / release() / f"{hashlib.sha256(repr(key).encode()).hexdigest()[:32]}.pdf"
-
-
-def _read_stock(folder: Path, key: Hashable) -> bytes | None:
-    try:
-        return _stock_file(folder, key).read_bytes()
-    except OSError:
-        return None
-
-
-def _write_stock(folder: Path, key: Hashable, made: bytes) -> None:
-    """Kept on disk, written whole or not at all (another process may read it meanwhile); a disk that cannot
-    take it (full, read-only) only means the next process renders it again."""
-    path = _stock_file(folder, key)
-    try:
-        if not path.parent.exists():
-            for old in folder.glob("*"):  # an earlier release's sheets
-                if old.is_dir():
-                    shutil.rmtree(old, ignore_errors=True)
-            path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".part", delete=False) as part:
-            part.write(made)
-        os.replace(part.name, path)
-    except OSError:
-        return
+def _kept(folder: Path) -> sheet_store.Kept:
+    return sheet_store.Kept(folder, release())
 
 
 @cache
@@ -159,18 +134,25 @@ def warm() -> bool:
 
 
 def pdf(
-    key: Hashable, budget: Budget, fn: Callable[..., bytes], *args: Any, kept_in: Path | None = None
+    key: Hashable,
+    budget: Budget,
+    fn: Callable[..., bytes],
+    *args: Any,
+    kept_in: Path | None = None,
+    everyone: bool = False,
 ) -> bytes:
     """The sheet `fn(*args)` makes (picklable: it runs in the worker process), kept under `key`, which names
-    every input. A request for a sheet being rendered waits for that render. `budget`: the asker's, which a new
-    render is checked against and charged to (an asker with a token is never charged). `kept_in`: the sheet is the same for everyone (no input
-    of the asker's own: a period's playsheet as printed, a blank form): rendered once, kept on disk in that
-    folder for every process and start, and never charged to anyone. Without the PDF engine: 503 naming its
-    remedy."""
+    what it is made of. A request for a sheet being rendered waits for that render. `budget`: the asker's, which
+    a new render is checked against and charged to (an asker with a token is never charged). `kept_in`: kept on
+    disk in that folder too (app.services.sheet_store), for every process and start: a repeat is a file read,
+    charged to no one. `everyone`: the sheet is the same for everyone (no input of the asker's own: a period's
+    playsheet as printed, a blank form), so its render is charged to no one either. Without the PDF engine: 503
+    naming its remedy."""
     require_pdf_engine()
+    kept = None if kept_in is None else _kept(kept_in)
     while True:
         made = _take(key)
-        if made is None and kept_in is not None and (made := _read_stock(kept_in, key)) is not None:
+        if made is None and kept is not None and (made := kept.get(key)) is not None:
             _keep(key, made)
         if made is not None:
             return made
@@ -187,14 +169,14 @@ def pdf(
             except Exception:  # the render was refused to its asker (its address's budget): ask anew
                 continue
         try:
-            made = _render(budget, fn, *args) if kept_in is None else _render_stock(fn, *args)
+            made = _render_stock(fn, *args) if everyone else _render(budget, fn, *args)
         except BaseException as e:
             running.set_exception(e)
             raise
         else:
             _keep(key, made)
-            if kept_in is not None:
-                _write_stock(kept_in, key, made)
+            if kept is not None:
+                kept.put(key, made)
             running.set_result(made)
             return made
         finally:
