@@ -22,7 +22,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import Row, event, select
+from sqlalchemy import Row, bindparam, event, select
 from sqlalchemy.orm import ORMExecuteState, SessionTransaction
 from sqlmodel import Session
 
@@ -39,6 +39,15 @@ __all__ = ["KEPT_GAMES", "KEPT_UNITS", "KeptUnits", "Key", "game_key", "kept_ter
 # the number of games anyone makes (issue 88's hostile pass: 1.2 GB and growing with 42 of the largest).
 KEPT_UNITS = 6_000
 KEPT_GAMES = 64
+# What a read asks, built once and its values bound at each (a statement's making cost more than its running).
+_TABLE = Unit.__table__  # type: ignore[attr-defined]
+_VERSIONS = (
+    select(_TABLE.c.id, _TABLE.c.version)
+    .where(_TABLE.c.game_id == bindparam("game_id"))
+    .order_by(_TABLE.c.id)
+)
+_ROWS = select(_TABLE).where(_TABLE.c.game_id == bindparam("game_id"))
+_ROWS_OF = _ROWS.where(_TABLE.c.id.in_(bindparam("ids", expanding=True)))
 _IN_CLAUSE = 500  # ids asked at once (SQLite's and PostgreSQL's bound parameters stay far below their limits)
 _PENDING = "kept_units_pending"  # session.info: the games whose kept state this transaction built
 
@@ -146,10 +155,8 @@ _LOCK = threading.Lock()
 def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> KeptUnits:
     """The game's units as its rule set (`fields`, its state fields) reads them now: the worker's kept state
     where every version still holds, the rows whose version changed (and the units added) read again."""
-    table = Unit.__table__  # type: ignore[attr-defined]
     game_id, key = game.pk, game_key(session, game)
-    asked = select(table.c.id, table.c.version).where(table.c.game_id == game_id).order_by(table.c.id)
-    now: dict[int, int] = dict(session.execute(asked).all())
+    now: dict[int, int] = dict(session.execute(_VERSIONS, {"game_id": game_id}).all())
     with _LOCK:
         kept = _KEPT.get(key)
         if kept is not None:
@@ -210,15 +217,13 @@ def _kept_once_committed(session: Session, key: Key) -> None:
 def _read(session: Session, game_id: int, ids: Sequence[int] | None) -> dict[int, Row[Any]]:
     """The rows of `ids` (None: all the game's), each as it is now (a row written since the versions were
     asked is read at its new version, and kept at it)."""
-    table = Unit.__table__  # type: ignore[attr-defined]
-    whole = select(table).where(table.c.game_id == game_id)
     if ids is None:
-        return {row.id: row for row in session.execute(whole)}
+        return {row.id: row for row in session.execute(_ROWS, {"game_id": game_id})}
     if len(ids) <= _IN_CLAUSE:
-        return {row.id: row for row in session.execute(whole.where(table.c.id.in_(ids)))}
+        return {row.id: row for row in session.execute(_ROWS_OF, {"game_id": game_id, "ids": list(ids)})}
     # Many units changed at once (a formation moved): the game's rows, the others passed over.
     wanted = set(ids)
-    return {row.id: row for row in session.execute(whole) if row.id in wanted}
+    return {row.id: row for row in session.execute(_ROWS, {"game_id": game_id}) if row.id in wanted}
 
 
 # -- a kept state built after the transaction's own writes stands only once it commits --------------------------

@@ -43,11 +43,15 @@ def list_units(session: Session, game_id: int) -> list[Unit]:
 def find_unit(session: Session, game_id: int, unit_id: int) -> Unit | None:
     """A unit of this game read anew, or None: one row, so a request refused for its stand's side (the seat
     checked first) costs no read of the game's other units."""
-    return session.exec(
-        select(Unit)
-        .where(Unit.id == unit_id, Unit.game_id == game_id)
-        .execution_options(populate_existing=True)
-    ).first()
+    return session.exec(_FIND_UNIT, params={"unit_id": unit_id, "game_id": game_id}).first()
+
+
+# Built once, its ids bound at each read (the statement's making cost more than its running: every act asks it).
+_FIND_UNIT = (
+    select(Unit)
+    .where(Unit.id == bindparam("unit_id"), Unit.game_id == bindparam("game_id"))
+    .execution_options(populate_existing=True)
+)
 
 
 def get_unit(session: Session, game_id: int, unit_id: int, field: str | None = None) -> Unit:

@@ -6,11 +6,13 @@ naming the one it reverses; nothing is deleted). Their tables stay their own."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import update
+from sqlalchemy import Update, bindparam, update
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from app.data.models import Campaign, CampaignEvent, Event, Game
 from app.errors import Conflict
@@ -25,20 +27,29 @@ def lock_row(session: Session, model: type[Row], row_id: int, what: str, unread:
     and log ids commit in order (a stream's Last-Event-ID resume relies on it). PostgreSQL: SELECT .. FOR
     UPDATE; SQLite: a no-op UPDATE, which takes the database's write lock at once. `unread`: columns left
     unread until the write asks for them."""
+    taken, read = _lock_statements(model, tuple(unread))
     if session.get_bind().dialect.name == "sqlite":
-        table = model.__table__  # type: ignore[attr-defined]
-        # Of the table (Core): the ORM's own UPDATE cost an act more than the write itself.
-        session.execute(update(table).where(table.c.id == row_id).values(version=table.c.version))
-    row = session.exec(
-        select(model)
-        .where(col(model.id) == row_id)
-        .options(*(defer(c) for c in unread))
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    ).first()
+        session.execute(taken, {"row_id": row_id})
+    row = session.exec(read, params={"row_id": row_id}).first()
     if row is None:
         raise NotFoundError(what, str(row_id))
     return row
+
+
+@cache
+def _lock_statements(model: type[Row], unread: tuple[Any, ...]) -> tuple[Update, SelectOfScalar[Row]]:
+    """A row's lock (SQLite's no-op UPDATE, of the table: no ORM objects to bring in step) and its read, built
+    once for each kind of row, the row's id bound at each write (their making cost more than their running)."""
+    table = model.__table__  # type: ignore[attr-defined]
+    taken = update(table).where(table.c.id == bindparam("row_id")).values(version=table.c.version)
+    read = (
+        select(model)
+        .where(col(model.id) == bindparam("row_id"))
+        .options(*(defer(c) for c in unread))
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return taken, read
 
 
 def check_version(what: str, version: int, expected: int, current: Callable[[], Any]) -> None:
