@@ -320,15 +320,17 @@ def _gone_on_from(
 
 
 def _events_after(session: Session, game_id: int, after: int | None) -> list[Any]:
-    """The game's events after event `after` (None: all of them), in order, as the score reads them."""
+    """The game's events after event `after` (None: all of them), in order, as the score reads them (of the
+    table, Core: no ORM loading of thousands of rows an undo's replay reads)."""
+    log = Event.__table__  # type: ignore[attr-defined]
     q = (
-        select(col(Event.id), col(Event.turn), col(Event.kind), col(Event.payload))
-        .add_columns(col(Event.private), col(Event.reverses_id))
-        .where(col(Event.game_id) == game_id)
+        select(log.c.id, log.c.turn, log.c.kind, log.c.payload)
+        .add_columns(log.c.private, log.c.reverses_id)
+        .where(log.c.game_id == game_id)
     )
     if after is not None:
-        q = q.where(col(Event.id) > after)
-    return list(session.execute(q.order_by(col(Event.id))))
+        q = q.where(log.c.id > after)
+    return list(session.execute(q.order_by(log.c.id)))
 
 
 def _stands(session: Session, game_id: int, ids: set[int] | None) -> list[Piece]:

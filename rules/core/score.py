@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from rules.core.victory import Broken, Condition, Met, check, met_words
@@ -176,23 +177,27 @@ def _vp(n: int) -> str:
     return f"{n} victory point{'' if n == 1 else 's'}"
 
 
+NO_PIECES: Mapping[int, Piece] = MappingProxyType({})  # an event's units added, where it adds none
+
+
 def pieces_before(
     now: Sequence[Piece], log: Sequence[Logged]
-) -> tuple[dict[int, Piece], list[dict[int, Piece]]]:
+) -> tuple[dict[int, Piece], list[Mapping[int, Piece]]]:
     """The units as they stood before the log's first event, and as each unit added by an event stood right
     after it (by event index): the units now with every later change taken back."""
     state = {p.id: p for p in now}
-    added_at: list[dict[int, Piece]] = [{} for _ in log]
+    added_at: list[Mapping[int, Piece]] = [NO_PIECES] * len(log)  # an event's own made as it adds one
     for i in range(len(log) - 1, -1, -1):
         ev = log[i]
         for m in reversed(ev.moved):
             p = state.get(m.unit_id)
-            if p is not None and m.field in PLACE_FIELDS:
+            # A change to what the unit already is (a stand put back where it stood) changes nothing.
+            if p is not None and m.field in PLACE_FIELDS and getattr(p, m.field) != m.before:
                 state[m.unit_id] = replace(p, **{m.field: m.before})
         for uid in ev.added:
             p = state.pop(uid, None)
             if p is not None:
-                added_at[i][uid] = p
+                added_at[i] = {**added_at[i], uid: p}
     return state, added_at
 
 
@@ -456,7 +461,8 @@ def _replayed(state: Replay, log: Sequence[Logged], added_at: Sequence[Mapping[i
         pieces.update(added_at[i])
         for m in ev.moved:
             p = pieces.get(m.unit_id)
-            if p is not None and m.field in PLACE_FIELDS:
+            # A change to what the unit already is touches nothing: its standings and counts stay as they are.
+            if p is not None and m.field in PLACE_FIELDS and getattr(p, m.field) != m.after:
                 pieces[m.unit_id] = replace(p, **{m.field: m.after})
                 touched += [p, pieces[m.unit_id]]
                 _count(state.counted, p, -1)
