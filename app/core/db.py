@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import cache
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import UniqueConstraint, event, inspect
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlmodel import Session, SQLModel, create_engine
 
 from app.core import shipped
 from app.core.datafolder import private_database
+
+if TYPE_CHECKING:  # alembic imported where a migration or a revision is read: not by a read (league publish)
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
 
 # The connection pool, named because the server keeps descriptors free for it (app/server.py): at most
 # POOL_SIZE + POOL_OVERFLOW connections, each up to 3 descriptors (SQLite in WAL mode: the database, its -wal
@@ -127,6 +127,8 @@ def make_engine(url: str) -> Engine:
 def alembic_config(url: str) -> Config:
     # No alembic.ini: the checkout's is for the `alembic` command; the app sets all it reads (the package carries
     # migrations/ as app.migrations, so that an installed firestep migrates from any folder).
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(shipped.migrations()))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
@@ -147,6 +149,8 @@ def migrate(url: str, revision: str = "head") -> None:
         engine.dispose()
     if newer is not None:
         raise SchemaError(newer)
+    from alembic import command
+
     command.upgrade(alembic_config(url), revision)
     if revision != "head":
         return
@@ -168,11 +172,15 @@ def downgrade(url: str, revision: str = "base", lose_data: bool = False) -> None
     revocations: migrations/env.py refuses it (CommandError naming them) unless `lose_data`."""
     cfg = alembic_config(url)
     cfg.attributes["lose_data"] = lose_data
+    from alembic import command
+
     command.downgrade(cfg, revision)
 
 
 @cache
 def _scripts() -> ScriptDirectory:
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config("sqlite://"))
 
 
@@ -186,6 +194,8 @@ def revisions() -> list[str]:
 
 
 def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
 
@@ -237,6 +247,8 @@ def schema_drift(conn: Connection) -> list[str]:
 
 def schema_problem(engine: Engine) -> str | None:
     """Why this database cannot serve this firestep, as one sentence saying what to do; None if it can."""
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as conn:
         revision = MigrationContext.configure(conn).get_current_revision()
         head = head_revision()

@@ -48,13 +48,9 @@ from app.data import schemas_events
 from app.data.models import Game, League, LeagueGame, LeagueKey, TournamentRound
 from app.data.schemas_league import BUNDLE_FORMAT, MAX_LEAGUE_GAMES, MAX_TRUSTED_KEYS, ResultBundle
 from app.errors import Conflict, Forbidden, RuleRefused, Unauthorized
-from app.services import events as events_service
-from app.services import player_names, scenarios, seating, tournament_results, tournaments
-from app.services.result import game_result
-from app.services.score import FINISHED
+from app.services import player_names, seating
 from rules.core.commitment import canonical, sha256
 from rules.core.errors import NotFoundError, RulesError
-from rules.registry import get_ruleset
 
 MAX_BUNDLE_CHARS = schemas_events.MAX_BUNDLE_CHARS
 LEAGUE_COOKIE = "firestep_league"  # the league organiser's token on the pages' device (app/pages/league.py)
@@ -65,6 +61,8 @@ LEAGUE_COOKIE = "firestep_league"  # the league organiser's token on the pages' 
 def ruleset_hash(ruleset_id: str) -> str:
     """The rule set's version: the sha256 of its package's files as installed (two clubs on the same
     release agree)."""
+    from rules.registry import get_ruleset  # the rule sets: imported by the export and import, not a read
+
     module = import_module(type(get_ruleset(ruleset_id)).__module__.rsplit(".", 1)[0])
     root = Path(module.__file__ or "").parent
     digest = hashlib.sha256()
@@ -76,6 +74,9 @@ def ruleset_hash(ruleset_id: str) -> str:
 def game_record(session: Session, game_id: int) -> dict[str, Any]:
     """The finished game as every side may read it once it is over (see the module's docstring): its public
     log and the result the game scored at its end."""
+    from app.services import events as events_service  # the log's and the result's code: an export's alone
+    from app.services.result import game_result
+
     log = [
         [e["id"], e["turn"], e["side"], e["step"], e["kind"], e["actor"], e["payload"], e["reverses_id"]]
         for e in (
@@ -103,6 +104,8 @@ def export_bundle(
     """A settled table's result, signed with this club's key, as a league checks it at import. `read` keeps each
     scenario's document and hash across the tables of one export (the event's every table in one file: a
     deep copy of the scenario per table was over half of its CPU, 0.68 s for 64 tables)."""
+    from app.services import scenarios, tournament_results, tournaments  # an export's: not a league's read
+
     row = tournaments.get(session, tournament_id)
     club = (
         player_names.normalised(club, "club") if club.strip() else ""
@@ -306,6 +309,8 @@ def verify_bundle(
     """A typed bundle whose signature and every hash this server can check hold; else a refusal of one
     sentence naming what does not. `hashes` keeps each scenario's hash (None: not this server's) across the
     bundles of one import."""
+    from app.services import scenarios  # an import's: not a league's read (firestep league publish)
+
     if not signing.verifies(bundle.public_key, bundle.signature, _encoded(bundle.signed_body(), "bundle")):
         raise RulesError("bundle.signature", "the bundle was changed after its club signed it: refused")
     try:
@@ -334,6 +339,8 @@ def verify_bundle(
 def _check_record(bundle: ResultBundle) -> None:
     """The game's record is the one the club signed the hash of; a result the table confirmed is the one the
     game's record ends with."""
+    from app.services.score import FINISHED  # an import's: not a league's read (firestep league publish)
+
     record = bundle.record
     if bundle.log_hash != hashlib.sha256(_encoded(record, "bundle.record")).hexdigest():
         raise RulesError(
