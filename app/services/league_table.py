@@ -42,6 +42,7 @@ def look(text: str) -> str:
 _I_AS_L = str.maketrans({"i": "l"})
 
 
+@lru_cache(maxsize=8192)  # a league's every game pairs its event and players: each name translated once
 def alike(text: str) -> str:
     """What a name looks like, as two names are matched: `look`, an i read as the l a capital I looks like."""
     return look(text).translate(_I_AS_L)

@@ -107,10 +107,11 @@ def publish(files: dict[str, File], out: Path, memo: dict[str, Any] | None = Non
     done = Published()
     after: dict[str, Entry] = {}
     changed: dict[str, bytes] = {}
+    # Each file's size read by its path as text: a Path made for each of 23,000 files was a tenth of a kept publish.
+    root = os.fspath(out)
     for path, file in sorted(files.items()):
         old = before.get(path)
-        target = out / path
-        size = _size(target)
+        size = _size(os.path.join(root, path))
         if old is not None and old[2] is not None and old[2] == file.key and old[1] == size:
             after[path] = old
             done.kept.append(path)
@@ -148,9 +149,9 @@ def publish(files: dict[str, File], out: Path, memo: dict[str, Any] | None = Non
     return done
 
 
-def _size(target: Path) -> int:
+def _size(target: str) -> int:
     try:
-        return target.stat().st_size
+        return os.stat(target).st_size
     except OSError:
         return -1
 

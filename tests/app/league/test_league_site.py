@@ -321,3 +321,35 @@ def test_the_organisers_league_page_says_how_to_publish_its_site(sqlite_client: 
     assert said in c.get(f"/leagues/{league_id}").text
     c.cookies.clear()
     assert "data-publish" not in c.get(f"/leagues/{league_id}").text  # the organiser's, as imports are
+
+
+def test_a_re_publish_makes_again_only_the_bundle_files_whose_kept_text_changed(
+    sqlite_client: TestClient, session: Session, tmp_path: Path
+) -> None:
+    """A bundle's file is keyed by its text as the database keeps it: the league's every bundle is not decoded and
+    encoded again at each publish (a fifth of a re-publish of 10,000 games), and one changed is written anew."""
+    league_id, _, _ = seeded(sqlite_client)
+    out = tmp_path / "site"
+    league_site.publish(league_site.build(session, league_id), out)
+    again = league_site.publish(league_site.build(session, league_id), out)
+    assert not [p for p in again.made if p.startswith("games/")] and not again.written
+    row = league_site.league.games(session, league_id)[0]
+    row.bundle = {**row.bundle, "table": 9}
+    session.add(row)
+    session.commit()
+    later = league_site.publish(league_site.build(session, league_id), out)
+    changed = f"games/{row.identity[:16]}.json"
+    assert [p for p in later.made if p.endswith(".json") and p.startswith("games/")] == [changed]
+    assert changed in later.written and json.loads((out / changed).read_bytes())["table"] == 9
+
+
+def test_publishing_imports_only_what_a_leagues_read_needs() -> None:
+    """`firestep league publish` starts by importing its code: not the log's, the live streams', the rule sets' nor
+    alembic's (2.2 s of CPU of a re-publish's 5.6 were the command's start)."""
+    code = (
+        "import sys, app.cli, app.core.db, app.services.league_site; "
+        "print(sorted(m for m in ('alembic', 'app.core.live', 'app.services.events', 'rules.registry', "
+        "'app.services.tournaments') if m in sys.modules))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]", run.stdout
