@@ -20,12 +20,11 @@ ABOUT = "firestep: a tabletop assistant for Great War miniatures games."
 
 def where() -> str:
     """Where this firestep keeps its data, from the settings as they stand (nothing is created to say so)."""
-    from sqlalchemy.engine import make_url
-
     from app.core.config import Settings
+    from app.core.database_url import shown
 
     settings = Settings(secret_key="-")  # a stand-in, so that reading the settings writes no key file
-    database = make_url(settings.database_url).render_as_string(hide_password=True)
+    database = shown(settings.database_url)
     return (
         f"Data folder: {settings.var_dir} (FIRESTEP_VAR_DIR; ./var when the working folder has one, else "
         "the user's data folder).\n\n"
@@ -64,11 +63,14 @@ def _print_version(asked: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: bool = typer.Option(
         False, "--version", callback=_print_version, is_eager=True, help="Print firestep's version and stop."
     ),
 ) -> None:
-    pass
+    from app.cli_mistakes import check_database  # a URL no command could keep a game in, before any opens it
+
+    check_database(ctx.invoked_subcommand)
 
 
 class _Terminated(SystemExit):
@@ -150,7 +152,7 @@ def migrate(
     unknown = Mistake(
         f"There is no revision {revision[:24]!r}: give --revision head, or one of {known[0]} to {known[-1]}"
     )
-    if not revision.strip():
+    if revision != "head" and revision not in known:  # alembic's own forms (+1, heads, head-1) are not taken
         raise unknown
     try:
         _migrate(revision)

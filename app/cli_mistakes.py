@@ -160,7 +160,6 @@ def said(error: BaseException) -> str | None:
     """A first-run or misconfiguration error in one sentence saying what to do (no traceback); None for an
     error of firestep itself, which keeps its traceback."""
     from pydantic import ValidationError
-    from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, OperationalError
 
     from app.core.datafolder import PrivateFolderError, ServedElsewhere
@@ -174,8 +173,9 @@ def said(error: BaseException) -> str | None:
         return "FIRESTEP_DATABASE_URL is not a database URL: correct it (e.g. postgresql+psycopg://user@host/db)."
     if isinstance(error, OperationalError):
         from app.core.config import Settings
+        from app.core.database_url import shown
 
-        url = make_url(Settings(secret_key="-").database_url).render_as_string(hide_password=True)
+        url = shown(Settings(secret_key="-").database_url)
         reason = str(getattr(error, "orig", error)).strip().splitlines()[0][:200]
         return f"The database {url} cannot be opened ({reason}): start it, or correct FIRESTEP_DATABASE_URL."
     if isinstance(error, ValidationError):  # a setting of the environment or .env (app.core.config)
@@ -190,28 +190,33 @@ def said(error: BaseException) -> str | None:
 
 
 def unmade(error: OSError) -> str | None:
-    """A folder or file of firestep's own the system would not make or write (the data folder, or a SQLite
-    database's folder elsewhere: one under a file, in /proc, on a read-only disk) in one sentence naming the
-    setting to change; None for any other path, whose error is firestep's own and keeps its traceback."""
+    """A folder or file of firestep's own the system would not make or write, in one sentence naming the
+    setting to change (app.core.datafolder.unusable); None for any other path, whose error is firestep's own
+    and keeps its traceback."""
     from app.core.config import Settings
-    from app.core.datafolder import sqlite_file
+    from app.core.datafolder import unusable
 
     try:
         settings = Settings(secret_key="-")  # a stand-in: reading the settings writes nothing
     except Exception:
         return None
-    path = Path(os.fsdecode(error.filename)).absolute()
-    folders = {settings.var_dir.absolute(): ("The data folder", "FIRESTEP_VAR_DIR to a folder")}
-    if (database := sqlite_file(settings.database_url)) is not None:
-        folders.setdefault(
-            database.absolute().parent,
-            ("The database's folder", "FIRESTEP_DATABASE_URL to a file in a folder"),
-        )
-    for folder, (what, setting) in folders.items():
-        made = path == folder or path in folder.parents  # it, or a folder above it, could not be made
-        if made or folder in path.parents:
-            return (
-                f"{what} {folder} cannot be {'made' if made else 'written'} ({error.strerror} at {path}): set "
-                f"{setting} of your own and start again."
-            )
-    return None
+    return unusable(error, settings.var_dir, settings.database_url)
+
+
+# The commands that keep or read games in the database: FIRESTEP_DATABASE_URL is checked before they start.
+KEEPING = ("serve", "migrate", "demo", "credentials", "league")
+
+
+def check_database(command: str | None) -> None:
+    """Refuse, before `command` opens or makes anything, a database URL firestep cannot keep its data in
+    (app.core.database_url: one sentence naming FIRESTEP_DATABASE_URL, said as a SchemaError is)."""
+    if command not in KEEPING:
+        return
+    from app.core.config import Settings
+    from app.core.database_url import check_url
+
+    try:
+        url = Settings(secret_key="-").database_url  # a stand-in: reading the settings writes nothing
+    except Exception:
+        return  # said as the command reads them
+    check_url(url)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import errno
 import http.client
 import json
 import os
@@ -27,7 +28,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app.club import addresses, authority
 from app.core.config import Settings
-from app.core.db import head_revision, schema_problem, unsupported
+from app.core.database_url import url_problem
+from app.core.datafolder import unusable
+from app.core.db import head_revision, schema_problem
 from app.core.pdf_engine import pdf_engine_problem
 from app.core.platform import bind_exclusively, open_to_others
 
@@ -84,9 +87,8 @@ def data_folder_line(var: Path) -> Line:
     topic = "data folder"
     own = "set FIRESTEP_VAR_DIR to a folder of your own"
     if not var.exists():
-        parent = next(p for p in var.parents if p.exists())
-        if not os.access(parent, os.W_OK):
-            return _broken(topic, f"{var} does not exist and {parent} is not writable: {own}.")
+        if (unmade := _unmakeable(var)) is not None:
+            return _broken(topic, unusable(unmade, var, None) or f"{var} cannot be made: {own}.")
         return _note(topic, f"{var} does not exist yet: firestep serve makes it.")
     if not var.is_dir():
         return _broken(topic, f"{var} is not a folder: move that file away or {own}.")
@@ -101,14 +103,50 @@ def data_folder_line(var: Path) -> Line:
     return _ok(topic, f"{var}, writable, this user's only")
 
 
-def database_line(url: str) -> Line:
+def _unmakeable(folder: Path) -> OSError | None:
+    """The error making the missing `folder` (and any missing above it) would meet, as serve makes it, foreseen
+    without making it: its nearest existing folder above not a folder (the error at `folder` itself), or one no
+    folder can be made in (a trial folder made and removed there: file modes do not stop root, a read-only disk
+    stops everyone), the error at the first folder to be made; None if it can be made."""
+    above = next(p for p in folder.parents if p.exists())
+    if not above.is_dir():
+        return NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+    first = above / folder.relative_to(above).parts[0]
+    try:
+        os.rmdir(tempfile.mkdtemp(dir=above, prefix=".doctor-"))
+    except OSError as e:
+        return OSError(e.errno, e.strerror, str(first))
+    return None
+
+
+def _unopenable(database: Path) -> OSError | None:
+    """The error making the missing SQLite file would meet, foreseen as _unmakeable foresees a folder's."""
+    if not database.parent.exists():
+        return _unmakeable(database.parent)
+    if not database.parent.is_dir():
+        return NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(database))
+    try:
+        with tempfile.NamedTemporaryFile(dir=database.parent, prefix=".doctor-"):
+            return None
+    except OSError as e:
+        return OSError(e.errno, e.strerror, str(database))
+
+
+def database_line(url: str, var: Path | None = None) -> Line:
+    """The database's line; `var`, the data folder, whose own line says what keeps it from being made."""
     topic = "database"
-    if (refused := unsupported(url)) is not None:
+    if (refused := url_problem(url)) is not None:
         return _broken(topic, refused)
     parsed = make_url(url)
     shown = parsed.render_as_string(hide_password=True)
-    sqlite = parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
-    if sqlite and not Path(str(parsed.database)).exists():
+    sqlite = parsed.get_backend_name() == "sqlite"
+    file = Path(str(parsed.database))
+    if sqlite and not file.exists():
+        unopened = _unopenable(file) if file.parent.absolute() != (var and var.absolute()) else None
+        if unopened is not None:
+            return _broken(
+                topic, unusable(unopened, var, url) or f"{file} cannot be made: {unopened.strerror}."
+            )
         return _note(topic, f"none yet at {parsed.database}: firestep serve (or firestep migrate) makes it.")
     # No pragma, no pool: reading the revision writes nothing. A server that does not answer is said within 5 s.
     waiting = {"connect_timeout": 5} if parsed.get_backend_name() == "postgresql" else {}
@@ -316,7 +354,7 @@ def check(settings: Settings, port: int = CLUB_PORT, http_port: int = CLUB_HTTP_
         python_line(),
         firestep_line(),
         data_folder_line(var),
-        database_line(settings.database_url),
+        database_line(settings.database_url, var),
         pdf_engine_line(),
         authority_line(var),
         server_certificate_line(var, lan),

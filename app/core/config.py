@@ -31,7 +31,9 @@ def default_data_dir() -> Path:
 
 
 def sqlite_url(var_dir: Path) -> str:
-    return f"sqlite:///{(var_dir / 'firestep.db').as_posix()}"
+    """The data folder's SQLite database, by its absolute path: a relative FIRESTEP_VAR_DIR is the working
+    folder's as the command starts (a relative database URL is refused: app.core.database_url)."""
+    return f"sqlite:///{(var_dir.absolute() / 'firestep.db').as_posix()}"
 
 
 def _stored_secret(path: Path) -> str:

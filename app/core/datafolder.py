@@ -187,3 +187,33 @@ def served_address(var: Path) -> str | None:
     file is: a plain file's first bytes, only an address's characters)."""
     said = _said_in(var / ADDRESS_FILE, 300)
     return said if said is not None and _is_address(said) else None
+
+
+def unusable(error: OSError, var_dir: Path | None, database_url: str | None) -> str | None:
+    """A folder or file of firestep's own the system would not make or write (the data folder, a SQLite
+    database or its folder elsewhere: one under a file, in /proc, on a read-only disk, a folder where the file
+    should be) in one sentence naming the setting to change; None for any other path. `firestep serve` says it
+    of the error the system gave (app.cli_mistakes), `firestep doctor` of the one it foresees (app.doctor)."""
+    path = Path(os.fsdecode(error.filename)).absolute()
+    database = sqlite_file(database_url) if database_url else None
+    if database is not None and path == database.absolute():  # the URL names what cannot be a database
+        return (
+            f"The database {path} cannot be opened ({error.strerror}): set FIRESTEP_DATABASE_URL to a file in a "
+            "folder of your own and start again."
+        )
+    folders = {}
+    if var_dir is not None:
+        folders[var_dir.absolute()] = ("The data folder", "FIRESTEP_VAR_DIR to a folder")
+    if database is not None:
+        folders.setdefault(
+            database.absolute().parent,
+            ("The database's folder", "FIRESTEP_DATABASE_URL to a file in a folder"),
+        )
+    for folder, (what, setting) in sorted(folders.items(), key=lambda f: -len(f[0].parts)):  # nearest first
+        made = path == folder or path in folder.parents  # it, or a folder above it, could not be made
+        if made or folder in path.parents:
+            return (
+                f"{what} {folder} cannot be {'made' if made else 'written'} ({error.strerror} at {path}): set "
+                f"{setting} of your own and start again."
+            )
+    return None

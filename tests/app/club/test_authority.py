@@ -18,6 +18,7 @@ from cryptography.x509.verification import PolicyBuilder, Store, VerificationErr
 
 from app.club import authority
 from app.club.addresses import current_addresses, is_private
+from app.core.config import sqlite_url
 
 ROOT = Path(__file__).resolve().parents[3]
 LOOPBACK = [ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1")]
@@ -141,7 +142,8 @@ def test_the_apple_profile_carries_the_authority_and_no_key(tmp_path: Path) -> N
 
 def _serve_club(var: Path) -> subprocess.CompletedProcess[str]:
     """`firestep serve --club` on a data folder; it stops at the start-up check, before serving."""
-    env = {"PATH": "/usr/bin:/bin", "FIRESTEP_VAR_DIR": str(var), "FIRESTEP_DATABASE_URL": "sqlite://"}
+    # A file's database: an in-memory one keeps nothing, refused before the authority is read.
+    env = {"PATH": "/usr/bin:/bin", "FIRESTEP_VAR_DIR": str(var), "FIRESTEP_DATABASE_URL": sqlite_url(var)}
     args = ["serve", "--club", "--no-setup", "--host", "127.0.0.1", "--port", "1", "--http-port", "2"]
     return subprocess.run(
         [sys.executable, "-m", "app.cli", *args],
