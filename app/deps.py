@@ -3,6 +3,7 @@ so a test or a second app can run on its own database without touching globals."
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -11,6 +12,7 @@ from typing import Annotated, Any, TypeVar
 import anyio
 from fastapi import Depends, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
+from pydantic import BeforeValidator
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session
 
@@ -88,8 +90,23 @@ GameId = Annotated[int, Path(ge=1, le=INT32_MAX, description="Game id")]
 
 def cursor(description: str) -> Any:
     """A list's cursor typed as a number in the query (the id of the last item read, 0 before the first): an id,
-    so at most INT32_MAX as a path's id is; larger is a 422 naming it, not a 500 where the database casts it."""
+    so at most INT32_MAX as a path's id is; larger is a 422 naming it, not a 500 where the database casts it.
+    Taken with `DIGITS`, as `Annotated[int, DIGITS, cursor(...)]`: plain digits only, as Page's are."""
     return Query(ge=0, le=INT32_MAX, description=description)
+
+
+_PLAIN = re.compile(r"[0-9]+")
+
+
+def _plain_digits(value: Any) -> Any:
+    """A query's number as plain digits (leading zeros read as the number): what pydantic's int also reads,
+    `1_000`, `+1`, ` 1`, `1.0`, is refused, as a Page's `after` refuses it."""
+    if isinstance(value, str) and not _PLAIN.fullmatch(value):
+        raise ValueError("give a number of digits only")
+    return value
+
+
+DIGITS = BeforeValidator(_plain_digits)
 
 
 # -- paging (issue 68) ---------------------------------------------------------------------------------------------
@@ -144,12 +161,24 @@ class Page:
 def _as_id(after: str) -> int:
     """A cursor of digits as an id: INT32_MAX + 1 for any past every id stored (32-bit on both backends, and
     PostgreSQL casts a bound to its column's type, so a larger one is never handed to the database)."""
-    return INT32_MAX + 1 if len(after) > len(str(INT32_MAX)) else min(int(after), INT32_MAX + 1)
+    digits = after.lstrip("0") or "0"  # 00000000001 is 1, however many zeros lead it
+    return INT32_MAX + 1 if len(digits) > len(str(INT32_MAX)) else min(int(digits), INT32_MAX + 1)
 
 
 def _names_no_item() -> RequestValidationError:
     msg = "names no item of this list: give the id of the last item of the page before"
     return RequestValidationError([{"loc": ("query", "after"), "msg": msg, "type": "value_error"}])
+
+
+# A Page's cursor: an item's id, a number or a name (a scenario's); said in words where it is refused.
+AFTER = re.compile(r"^[a-z0-9-]+$")
+
+
+def _after_words() -> RequestValidationError:
+    msg = "a number, or a name of lower-case letters, digits and hyphens"
+    return RequestValidationError(
+        [{"loc": ("query", "after"), "msg": msg, "type": "string_pattern_mismatch"}]
+    )
 
 
 async def paging(
@@ -160,11 +189,13 @@ async def paging(
         str | None,
         Query(
             max_length=64,
-            pattern=r"^[a-z0-9-]+$",
+            json_schema_extra={"pattern": AFTER.pattern},  # said in words as it is refused (_after_words)
             description="The id of the last item of the page before: the next page starts after it",
         ),
     ] = None,
 ) -> Page:
+    if after is not None and not AFTER.fullmatch(after):
+        raise _after_words()
     return Page(limit, after)
 
 

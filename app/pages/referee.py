@@ -25,7 +25,7 @@ from app.core.touched import logged_kind, touched_units, touches_game
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.data.schemas_answers import LoggedEvent
-from app.deps import GameId, NowDep, SessionDep, SettingsDep, cursor
+from app.deps import DIGITS, GameId, NowDep, SessionDep, SettingsDep, cursor
 from app.pages import clock_panel, game_record, score_panel
 from app.pages.common import is_htmx
 from app.pages.seats import Seat, game_page
@@ -534,7 +534,7 @@ def referee_changes(
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
-    after: Annotated[int, cursor("The last event the board shows")],
+    after: Annotated[int, DIGITS, cursor("The last event the board shows")],
 ) -> Response:
     """What changed on the board since event `after`: what a resync, a reconnect or a frame too big to carry
     it reads (each live frame carries its own, `board_view`)."""
@@ -542,6 +542,8 @@ def referee_changes(
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         roles = _roles(seat)
         rows = events_service.list_events(session, game_id, roles, after, CHANGES_LIMIT + 1)
+        if not rows and after > events_service.newest_event_id(session, game_id):
+            return {"reload": True, "upto": after}  # a cursor ahead of the log: the board read anew
         return changes_context(
             _Now(session, game), roles, [events_service.event_dict(e, roles) for e in rows], after
         )

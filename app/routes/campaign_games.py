@@ -17,7 +17,7 @@ from app.data.bounded import Adjacency, Die, JsonObject, Variants, Version
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
 from app.data.schemas_answers import CampaignResultOut
-from app.deps import MAX_PAGE, PageDep, SessionDep, SettingsDep, cursor
+from app.deps import DIGITS, MAX_PAGE, PageDep, SessionDep, SettingsDep, cursor
 from app.guard import auth, security
 from app.services import campaign_battles, campaign_store, seating
 from app.services.writing import unit_of_work
@@ -259,7 +259,7 @@ def log(
     campaign_id: CampaignId,
     viewer: CampaignViewer,
     session: SessionDep,
-    after: Annotated[int, cursor("Only entries after this id.")] = 0,
+    after: Annotated[int, DIGITS, cursor("Only entries after this id.")] = 0,
     limit: Annotated[
         int, Query(ge=1, le=MAX_PAGE, description=f"How many entries (at most {MAX_PAGE})")
     ] = MAX_PAGE,

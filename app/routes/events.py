@@ -26,7 +26,7 @@ from app.data.schemas_answers import EventOut, LoggedEvent
 from app.data.schemas_clock import GameClock
 from app.data.schemas_events import RoundLine
 from app.data.schemas_stream import AsideFrame, EventFrame
-from app.deps import EngineDep, GameId, SessionDep, SettingsDep, cursor
+from app.deps import DIGITS, EngineDep, GameId, SessionDep, SettingsDep, cursor
 from app.guard import auth
 from app.guard.auth import StreamViewerDep, ViewerDep
 from app.pages import claim_notice, clock_panel, score_panel
@@ -64,7 +64,7 @@ def list_game_events(
     game_id: GameId,
     viewer: ViewerDep,
     session: SessionDep,
-    after: Annotated[int, cursor("Only events with a larger id")] = 0,
+    after: Annotated[int, DIGITS, cursor("Only events with a larger id")] = 0,
     turn: Annotated[int | None, Query(ge=0, le=10_000)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
 ) -> list[EventOut]:
@@ -129,7 +129,7 @@ async def stream_game(
     viewer: StreamViewerDep,
     engine: EngineDep,
     last_event_id: Annotated[int | None, Header(ge=0, le=INT32_MAX)] = None,
-    after: Annotated[int | None, cursor("Like Last-Event-ID")] = None,
+    after: Annotated[int | None, DIGITS, cursor("Like Last-Event-ID")] = None,
     view: Annotated[
         Literal["map", "board", "counters"] | None,
         Query(
