@@ -190,7 +190,7 @@ def _games(
         said = hashlib.sha256(f"{key}\0{text}".encode()).hexdigest()[:32]
         was = checked.get(said)
         ok = seen[said] = was if isinstance(was, bool) else _verifies(key, json_value(text))
-        info = SiteGame.model_construct(  # its values the database's typed columns: checked as kept
+        info = SiteGame(
             id=ident,
             event=event,
             event_id=event_id or 0,  # kept from a typed bundle
@@ -446,7 +446,25 @@ def _claim_headline(k: SiteClaim) -> str:
 
 
 _env.globals["headline"] = _headline
-_env.globals["claim_headline"] = _claim_headline
+
+
+def _claim_line(k: SiteClaim) -> Markup:
+    """A claim's line in a list of claims, as Jinja's autoescape wrote it from its template: one call a claim
+    (the events page lists the league's every claim, 10,000 at its limit)."""
+    why = (
+        "; superseded by the signed result of this game, not counted"
+        if k.superseded
+        else "; superseded by a later claim of this game, not counted"
+        if k.replaced
+        else ""
+    )
+    return Markup(
+        f'<li>{escape(_claim_headline(k))} <span class="muted">{escape(k.event)}, round {k.round}</span> '
+        f'<span class="lg-claimed">{escape(k.kept_as)}{why}</span></li>'
+    )
+
+
+_env.globals["claim_line"] = _claim_line
 
 
 # -- writing it -------------------------------------------------------------------------------------------------
