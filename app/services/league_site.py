@@ -337,7 +337,8 @@ def build(session: Session, league_id: int, checked: Mapping[str, bool] | None =
         )
         shown[g.info.id] = _digest(_k(g.info))
         site.page(g.info.page, "game.html", (row.name, shown[g.info.id], g.checked, links), game=g, **common)
-        site.data(g.info.bundle, partial(_bundle_file, g.bundle), g.said)
+        # Its file keyed by its kept text and by this release (a new one makes every file again, once).
+        site.data(g.info.bundle, partial(_bundle_file, g.bundle), f"{g.said}:{_made_by()[:16]}")
     for club in clubs:
         mine, members_of = by_club[club], members.get(club, [])
         keyed = (row.name, club, [_k(x) for x in members_of], [shown[g.info.id] for g in mine])
