@@ -24,7 +24,10 @@ on a quiet machine; a repeat request at most 20 ms. Issue 91's figures on main b
 average of 4-7 on 2 cores, A4, before the columns' atomic units (print.css) and after: late 14.2x (3.42 s) ->
 4.6x (1.12 s), Vimy Ridge 24.7x (3.71 s) -> 7.4x (1.15 s; its Letter sheet 2.6x), early 3.4x -> 3.4x, mid 4.6x
 -> 4.6x, 2mm 5.9x -> 8.1x (0.98 s -> 1.26 s: noise or not, its columns untouched); a sheet of readings asked
-again after a restart 3,194 ms -> 2.7 ms, a reading it does not print 3,155 ms -> 8.1 ms."""
+again after a restart 3,194 ms -> 2.7 ms, a reading it does not print 3,155 ms -> 8.1 ms. Then lists in columns
+stepped by whole items, without their relayout, and a rule set's sections each a block after an empty one
+(print.css, ruleset_sheet.html), at a load of 8-9: 2mm A4 8.1x -> 5.3x (0.89 s), Letter 7.8x -> 5.8x (0.91 s),
+Vimy Ridge A4 7.4x -> 3.8x (0.59 s), Letter 2.3x; early 4.5-4.8x, mid 2.9-3.4x, late 4.8x (1.12-1.20 s)."""
 
 from __future__ import annotations
 
