@@ -21,6 +21,9 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
+import stat
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import sha256
@@ -86,14 +89,44 @@ def _kept(out: Path) -> tuple[dict[str, Entry], dict[str, Any]] | None:
         if next(entries, None) is None:
             return {}, {}
     try:
-        kept = json.loads((out / MANIFEST).read_bytes())
+        kept = json.loads(_manifest_bytes(out / MANIFEST))
         if kept.get("format") == FORMAT:
             memo = kept.get("memo")
-            files = {p: (e[0], int(e[1]), e[2]) for p, e in kept["files"].items()}
+            files = {p: _entry(p, e) for p, e in kept["files"].items()}
             return files, memo if isinstance(memo, dict) else {}
-    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
         pass
     return None
+
+
+MANIFEST_BYTES = 64 * 1024 * 1024  # a league at its limit writes some 6 MB: a larger one is not firestep's
+# A path as the site names its files: folders and names of letters, digits, dots, hyphens and underscores, none
+# a dot or two alone (nothing outside the folder, nothing absolute).
+_PATH = re.compile(r"(?!.*(?:^|/)\.{1,2}(?:/|$))[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]+)*")
+
+
+def _manifest_bytes(at: Path) -> bytes:
+    """The manifest's bytes: a regular file of at most MANIFEST_BYTES, not followed through a link (a link to
+    /dev/zero or a pipe would never end)."""
+    fd = os.open(at, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MANIFEST_BYTES:
+            raise ValueError("not a manifest of firestep's")
+        return f.read(MANIFEST_BYTES + 1)
+
+
+def _entry(path: str, e: Any) -> Entry:
+    """A manifest's entry as firestep writes it: its path the site's own shape (a forged one naming a file
+    outside the folder would have a publish remove it), its hash and key texts, its size a file's."""
+    if not _PATH.fullmatch(path) or path == MANIFEST:
+        raise ValueError(f"not a path of the site's: {path!r}")
+    digest, size, key = e
+    if not (digest is None or isinstance(digest, str)) or not (key is None or isinstance(key, str)):
+        raise TypeError("an entry's hash and key are texts")
+    if not isinstance(size, int) or isinstance(size, bool) or not -1 <= size < 2**40:
+        raise TypeError("an entry's size is a file's")
+    return digest, size, key
 
 
 def publish(files: dict[str, File], out: Path, memo: dict[str, Any] | None = None) -> Published:
@@ -131,16 +164,20 @@ def publish(files: dict[str, File], out: Path, memo: dict[str, Any] | None = Non
     at = out / MANIFEST
     try:
         out.mkdir(parents=True, exist_ok=True)
+        inside = _inside(out)
         # Every file about to change named first with no hash: a publish stopped now is known as ours.
         _write(at, _manifest({**before, **{p: (None, -1, None) for p in changed}}, memo_before))
         for path, data in changed.items():
             at = out / path
             at.parent.mkdir(parents=True, exist_ok=True)
+            inside(at)
             _write(at, data)
             done.written.append(path)
         for path in gone:
             at = out / path
-            at.unlink(missing_ok=True)
+            inside(at)
+            if not at.is_dir() or at.is_symlink():  # a folder is never the site's file: left, and forgotten
+                at.unlink(missing_ok=True)
             done.removed.append(path)
         at = out / MANIFEST
         _write(at, _manifest(after, memo))
@@ -161,12 +198,28 @@ def _manifest(files: dict[str, Entry], memo: dict[str, Any]) -> bytes:
     return json.dumps(kept, separators=(",", ":"), sort_keys=True).encode()
 
 
+def _inside(out: Path) -> Callable[[Path], None]:
+    """A check that a file's folder is `out` or a folder in it, links resolved: a link planted in the folder
+    (games -> elsewhere) is not written through nor removed through (`out` itself may be a link)."""
+    root = out.resolve()
+
+    def inside(at: Path) -> None:
+        folder = at.parent.resolve()
+        if folder != root and root not in folder.parents:
+            raise OSError(errno.EXDEV, "A link leads out of the folder", str(at))
+
+    return inside
+
+
 def _write(target: Path, data: bytes) -> None:
-    """`data` into `target` whole or not at all: a temp file beside it, then replaced over it."""
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    """`data` into `target` whole or not at all: a temp file of its own beside it (made new, never a file or
+    link already there), then replaced over it."""
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    temp = Path(name)
     try:
-        with open(temp, "wb") as f:
+        with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(temp, 0o644)  # a site's file, read by the host that serves it (mkstemp makes it 0600)
         os.replace(temp, target)
     except BaseException:
         temp.unlink(missing_ok=True)
@@ -183,6 +236,8 @@ def _refused(e: OSError, at: Path) -> str:
     where = _name(at)
     if e.errno in _FULL:
         return f"The disk is full: {where} was not written (no file half-written); free space, publish again."
+    if e.errno == errno.EXDEV:
+        return f"{where} is reached by a link leading out of the folder: remove the link, then publish again."
     if e.errno == errno.EFBIG:
         return f"{where} is over the size the system lets a file be (ulimit -f): not written; publish again."
     return f"{e.strerror or 'Refused'}: {where}; nothing half-written, publish again once it is writable."

@@ -3,8 +3,12 @@ own, the manifest's files alone removed (another's folder refused: tests/app/lea
 
 from __future__ import annotations
 
+import json
+import os
 from functools import partial
 from pathlib import Path
+
+import pytest
 
 from app.services import site_folder
 
@@ -36,3 +40,80 @@ def test_its_own_folder_again_only_its_files_removed_and_a_new_folder_is_its_own
     }
     (tmp_path / "empty").mkdir()
     assert site_folder.publish(files(index_html=b"x"), tmp_path / "empty").written == ["index.html"]
+
+
+def _forge(out: Path, **files: list[object]) -> None:
+    """Entries written into the folder's manifest by someone who can write the folder (a shared web folder)."""
+    at = out / site_folder.MANIFEST
+    kept = json.loads(at.read_bytes())
+    kept["files"].update(files)
+    at.write_text(json.dumps(kept))
+
+
+def test_a_manifest_naming_a_file_outside_the_folder_is_not_firestep_s_and_nothing_outside_is_touched(
+    tmp_path: Path,
+) -> None:
+    """The hostile pass: a manifest forged to name ../victim or an absolute path had publish remove those files."""
+    out, victim = tmp_path / "site", tmp_path / "victim"
+    site_folder.publish(files(index_html=b"v1"), out)
+    victim.write_text("not the site's")
+    for forged in ("../victim", str(victim)):
+        _forge(out, **{forged: ["x", 14, "k"]})
+        with pytest.raises(site_folder.NotWritten, match="not a folder firestep published"):
+            site_folder.publish(files(index_html=b"v2"), out)
+        assert victim.read_text() == "not the site's"
+        site_folder_manifest = json.loads((out / site_folder.MANIFEST).read_bytes())
+        del site_folder_manifest["files"][forged]
+        (out / site_folder.MANIFEST).write_text(json.dumps(site_folder_manifest))
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        '{"format":"firestep-site/1","files":{"index.html":[1,1e400,2]}}',  # an overflowing size
+        "[" * 200_000,  # nested past the parser's depth
+    ],
+)
+def test_a_malformed_manifest_is_a_folder_not_firestep_s_in_one_sentence(
+    tmp_path: Path, written: str
+) -> None:
+    out = tmp_path / "site"
+    site_folder.publish(files(index_html=b"v1"), out)
+    (out / site_folder.MANIFEST).write_text(written)
+    with pytest.raises(site_folder.NotWritten, match="not a folder firestep published"):
+        site_folder.publish(files(index_html=b"v2"), out)
+
+
+def test_a_manifest_that_is_a_link_or_a_pipe_is_not_read_through(tmp_path: Path) -> None:
+    """A link to /dev/zero read for ever, a named pipe waited for ever (the hostile pass)."""
+    for made in ("link", "pipe"):
+        out = tmp_path / made
+        site_folder.publish(files(index_html=b"v1"), out)
+        (out / site_folder.MANIFEST).unlink()
+        if made == "link":
+            (out / site_folder.MANIFEST).symlink_to("/dev/zero")
+        else:
+            os.mkfifo(out / site_folder.MANIFEST)
+        with pytest.raises(site_folder.NotWritten, match="not a folder firestep published"):
+            site_folder.publish(files(index_html=b"v2"), out)
+
+
+def test_a_link_planted_in_the_folder_is_not_written_through(tmp_path: Path) -> None:
+    """The hostile pass: links at a file's temp names overwrote the file they led to; a folder linked out of
+    the site (games -> elsewhere) had the site's games written there."""
+    out, victim, elsewhere = tmp_path / "site", tmp_path / "victim", tmp_path / "elsewhere"
+    site_folder.publish(files(index_html=b"v1", games__a_html=b"a"), out)
+    victim.write_text("not the site's")
+    for pid in range(os.getpid() - 50, os.getpid() + 50):
+        (out / f".index.html.{pid}.tmp").symlink_to(victim)
+    site_folder.publish(files(index_html=b"v2", games__a_html=b"a"), out)
+    assert victim.read_text() == "not the site's" and (out / "index.html").read_bytes() == b"v2"
+    assert not (out / "index.html").is_symlink()
+    elsewhere.mkdir()
+    for kept in (out / "games").iterdir():
+        kept.unlink()
+    (out / "games").rmdir()
+    (out / "games").symlink_to(elsewhere)
+    with pytest.raises(site_folder.NotWritten, match="a link leading out of the folder"):
+        site_folder.publish(files(index_html=b"v3", games__b_html=b"b"), out)
+    assert list(elsewhere.iterdir()) == []
