@@ -60,26 +60,40 @@ class Kept:
                         shutil.rmtree(old, ignore_errors=True)
                 self.here.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=self.here, suffix=".part", delete=False) as part:
-                part.write(hashlib.sha256(made).digest() + made)
+                try:
+                    part.write(hashlib.sha256(made).digest() + made)
+                except OSError:  # a full disk: no part left to keep it full
+                    Path(part.name).unlink(missing_ok=True)
+                    raise
             os.replace(part.name, self.path(key))
-            self._trim()
         except OSError:
             return
+        self._trim()
 
     def _trim(self) -> None:
         """Within the bounds: the least recently read removed first; a write's leftover part too."""
         files: list[tuple[float, int, Path]] = []
         now = time.time()
-        for entry in os.scandir(self.here):
-            info = entry.stat()
-            if entry.name.endswith(".part"):
-                if now - info.st_mtime > STALE_PART_SECONDS:
-                    Path(entry.path).unlink(missing_ok=True)
-            elif entry.name.endswith(".pdf"):
-                files.append((info.st_mtime, info.st_size, Path(entry.path)))
+        try:
+            entries = list(os.scandir(self.here))
+        except OSError:
+            return
+        for entry in entries:
+            try:  # an entry that is no file of ours (a link, a folder) or gone meanwhile: passed over, not a stop
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                info = entry.stat(follow_symlinks=False)
+                if entry.name.endswith(".part"):
+                    if now - info.st_mtime > STALE_PART_SECONDS:
+                        Path(entry.path).unlink(missing_ok=True)
+                elif entry.name.endswith(".pdf"):
+                    files.append((info.st_mtime, info.st_size, Path(entry.path)))
+            except OSError:
+                continue
         files.sort(key=lambda f: f[0])
         held = sum(size for _, size, _ in files)
         while files and (len(files) > self.most_files or held > self.most_bytes):
             _, size, path = files.pop(0)
-            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
             held -= size
