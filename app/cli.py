@@ -237,6 +237,7 @@ def _demo(address: str | None = None) -> None:
     from app.services.writing import unit_of_work
 
     settings = get_settings()
+    _ready(settings.database_url)  # a database this firestep cannot serve is said, not written into
     engine = make_engine(settings.database_url)
     with Session(engine) as session:
         game = ensure_demo(session, settings.secret_key)
@@ -296,6 +297,7 @@ def credentials(
     from app.services.writing import unit_of_work
 
     settings = get_settings()
+    _ready(settings.database_url)  # a database this firestep cannot serve is said, not written into
     engine = make_engine(settings.database_url)
     try:
         with Session(engine) as session:

@@ -499,7 +499,7 @@ def publish_league(league_id: int, out: str) -> list[str]:
     from sqlalchemy.exc import OperationalError
 
     from app.core.config import Settings
-    from app.core.db import make_engine
+    from app.core.db import SchemaError, current_revision, make_engine, unknown_revision
     from rules.core.errors import NotFoundError
 
     url = Settings(secret_key="-").database_url  # publishing signs nothing: no secret key made for it
@@ -516,6 +516,8 @@ def publish_league(league_id: int, out: str) -> list[str]:
     with _no_cycle_collection():  # the league's read, its pages made and written
         engine = make_engine(url)
         try:
+            if newer := unknown_revision(current_revision(engine)):  # said as serve says it
+                raise SchemaError(newer)
             with Session(engine) as session:
                 site = build(session, league_id, said if isinstance(said, dict) else None)
         except NotFoundError:

@@ -19,6 +19,14 @@ from tests.app.test_cli import run_main
 
 NEWER = "0999_from_a_newer_firestep"  # a revision this build lacks
 COMMANDS = {"serve": ["serve"], "migrate": ["migrate"]}
+# Each command that writes into or reads the database (the newcomer pass: demo loaded its game and credentials
+# issued tokens in a database a newer firestep migrated, without a word).
+ON_THE_DATABASE = {
+    **COMMANDS,
+    "demo": ["demo"],
+    "credentials": ["credentials", "1"],
+    "publish": ["league", "publish", "--league", "1", "OUT"],
+}
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +48,7 @@ def said_once(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
 
 
 @pytest.mark.storage
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("command", ON_THE_DATABASE)
 def test_a_database_a_newer_firestep_migrated_is_said_in_one_sentence(
     command: str,
     migrated_url: str,
@@ -54,7 +62,8 @@ def test_a_database_a_newer_firestep_migrated_is_said_in_one_sentence(
             conn.execute(text("UPDATE alembic_version SET version_num = :newer"), {"newer": NEWER})
         monkeypatch.setenv("FIRESTEP_DATABASE_URL", migrated_url)
         monkeypatch.setenv("FIRESTEP_VAR_DIR", str(tmp_path / "var"))
-        said = said_once(COMMANDS[command], monkeypatch, capsys)
+        args = [str(tmp_path / "out") if a == "OUT" else a for a in ON_THE_DATABASE[command]]
+        said = said_once(args, monkeypatch, capsys)
         assert said == (
             f"The database is at revision {NEWER}, which this firestep (head {head_revision()}) does not know: "
             "run the newer firestep that migrated it, or restore a backup taken before that."
