@@ -517,9 +517,12 @@ def install(app: FastAPI, page: RefusalPage) -> None:
         return shown(req, 404, refusal(_said(404, exc.message), status=404, why=exc.why, source=exc.source))
 
     @app.exception_handler(TooManyRequests)
-    async def _too_many(_req: Request, exc: TooManyRequests) -> JSONResponse:
+    async def _too_many(req: Request, exc: TooManyRequests) -> Response:
+        # A sheet's link tapped past the address's budget (the newcomer pass saw its JSON as raw text): a page.
         body = refusal(_said(429, exc.message), status=429, retry_after=exc.retry_after, why=exc.why)
-        return JSONResponse(status_code=429, content=body, headers={"Retry-After": str(exc.retry_after)})
+        answered = shown(req, 429, body)
+        answered.headers["Retry-After"] = str(exc.retry_after)
+        return answered
 
     @app.exception_handler(Unavailable)
     async def _unavailable(req: Request, exc: Unavailable) -> Response:

@@ -20,6 +20,7 @@ SHEET = "/api/v1/scenarios/mons-1914/sheet.pdf"
 VARIANT = "barrage-duration:fire-plan-template"
 # A reading the early sheet prints: of the three periods' sheets the quickest to lay out (~0.5 s to late's 2.5 s).
 EARLY_VARIANT = "raw-order-modifier:main-text"
+NAVIGATES = {"sec-fetch-mode": "navigate", "accept": "text/html"}  # a link tapped in a browser
 
 
 @pytest.fixture
@@ -46,6 +47,10 @@ def test_a_new_sheet_past_the_budget_is_refused_and_a_kept_one_served(
     # Every anonymous PDF of the asker's own inputs (here its readings): one budget.
     playsheet = c.get("/playsheets/late.pdf", params={"paper": "letter", "variant": VARIANT})
     assert playsheet.status_code == 429
+    # A sheet's link a browser opened itself: a page in its one sentence, not the refusal's JSON as raw text.
+    tapped = c.get("/playsheets/late.pdf", params={"paper": "letter", "variant": VARIANT}, headers=NAVIGATES)
+    assert tapped.status_code == 429 and tapped.headers["content-type"].startswith("text/html")
+    assert "new sheets" in tapped.text and int(tapped.headers["retry-after"]) > 0
     assert c.get(SHEET, params={"paper": "a4"}).status_code == 200
 
 
