@@ -160,7 +160,7 @@ APP_OWN_MEANINGS = {
     ("app/core/platform.py", "open"): "os.open, a file made owner-only",
     ("app/core/touched.py", "move"): "the log's event kind of a stand moved",
     ("app/data/models.py", "open"): "a campaign battle's status, not yet settled",
-    ("app/guard/security.py", "hold"): "the middleware's send wrapper holding a docs page to hash its script",
+    ("app/guard/headers.py", "hold"): "the middleware's send wrapper holding a docs page to hash its script",
     (
         "app/data/schemas_answers.py",
         "advance",
@@ -172,6 +172,7 @@ APP_OWN_MEANINGS = {
     ("app/pages/scenario_editor.py", "move"): "rules.table.move, and a terrain card's movement entry",
     ("app/pages/terrain_kinds.py", "move"): "a terrain card's movement entry (app.pages.scenario_editor's)",
     ("app/routes/campaign_battles.py", "open"): "a campaign battle's status, not yet settled",
+    ("app/services/site_folder.py", "open"): "os.open, a published site's manifest read without following a link",
     ("app/routes/forces.py", "advance"): "the name of a stand move's example in the API's documentation",
     ("app/routes/games.py", "advance"): "the turn's advance (route and its example)",
     ("app/routes/games.py", "open"): "Flanders Fields' cover in a lookup's documented example",

@@ -36,7 +36,7 @@ from xml.sax.saxutils import escape as xml_escape
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, JsonValue
 from sqlalchemy import String, cast
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
@@ -235,9 +235,7 @@ class Site:
     page whose key the folder's manifest has is not rendered again."""
 
     made: dict[str, site_folder.File] = field(default_factory=dict)
-    memo: dict[str, object] = field(
-        default_factory=dict
-    )  # kept in the folder's manifest for the next publish
+    memo: site_folder.Memo = field(default_factory=dict)  # kept in the folder's manifest for the next publish
 
     @property
     def files(self) -> dict[str, bytes]:
@@ -278,7 +276,8 @@ def build(session: Session, league_id: int, checked: Mapping[str, bool] | None =
     games = _games(session, league_id, checked or {}, seen)
     counted = league_table.read(session, league_id)
     lines = league_table.lines(counted)
-    site = Site(memo={"verified": seen})
+    verified: dict[str, JsonValue] = dict(seen)  # each bundle's check, kept for the next publish
+    site = Site(memo={"verified": verified})
     standings = [
         SiteLine(**vars(line), page=f"players/{slug(line.player + chr(0) + line.club, 'player')}.html")
         for line in lines
@@ -519,7 +518,10 @@ def publish_league(league_id: int, out: str) -> list[str]:
             if newer := unknown_revision(current_revision(engine)):  # said as serve says it
                 raise SchemaError(newer)
             with Session(engine) as session:
-                site = build(session, league_id, said if isinstance(said, dict) else None)
+                checked = (
+                    {k: v for k, v in said.items() if isinstance(v, bool)} if isinstance(said, dict) else None
+                )
+                site = build(session, league_id, checked)
         except NotFoundError:
             raise SystemExit(
                 f"no league {league_id} in this database: firestep serve lists them at /leagues"

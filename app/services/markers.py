@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
+from pydantic import JsonValue
 from sqlmodel import Session, col, select
 
 from app.data.board_state import Board, board_json, read_board
@@ -80,7 +81,7 @@ class SidesRead(Mapping[str, Mapping[str, Any]]):
         self._session, self._game_id = session, game_id
 
     @cached_property
-    def _read(self) -> dict[str, dict[str, Any]]:
+    def _read(self) -> dict[str, dict[str, JsonValue]]:
         q = select(col(GameSide.side), col(GameSide.special_uses)).where(
             col(GameSide.game_id) == self._game_id
         )
@@ -95,7 +96,7 @@ class SidesRead(Mapping[str, Mapping[str, Any]]):
     def __len__(self) -> int:
         return len(self._read)
 
-    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, dict[str, Any]]]]:
+    def __reduce__(self) -> tuple[type[dict[str, object]], tuple[dict[str, dict[str, JsonValue]]]]:
         # Sent to another process (a rehearsal's worker) or copied: as the sides read now, a plain dict.
         return dict, (self._read,)
 

@@ -30,8 +30,11 @@ from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
+from pydantic import JsonValue
+
 MANIFEST = ".firestep-site.json"
 FORMAT = "firestep-site/1"
+Memo = dict[str, JsonValue]  # what the site's maker keeps in the manifest for its next publish (JSON)
 Entry = tuple[str | None, int, str | None]  # the bytes' sha256 (None: unknown), their size, the file's key
 _FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
 
@@ -63,7 +66,7 @@ def manifest(out: Path) -> dict[str, Entry] | None:
     return None if kept is None else kept[0]
 
 
-def memo(out: Path) -> dict[str, Any]:
+def memo(out: Path) -> Memo:
     """What the site's maker kept in the manifest at the last publish into `out` ({}: none); another's folder
     refused (NotWritten), before any site is made for it."""
     kept = _kept(out)
@@ -78,7 +81,7 @@ def _foreign(out: Path) -> NotWritten:
     )
 
 
-def _kept(out: Path) -> tuple[dict[str, Entry], dict[str, Any]] | None:
+def _kept(out: Path) -> tuple[dict[str, Entry], Memo] | None:
     try:
         entries = os.scandir(out)
     except FileNotFoundError:
@@ -129,7 +132,7 @@ def _entry(path: str, e: Any) -> Entry:
     return digest, size, key
 
 
-def publish(files: dict[str, File], out: Path, memo: dict[str, Any] | None = None) -> Published:
+def publish(files: dict[str, File], out: Path, memo: Memo | None = None) -> Published:
     """`files` written into `out`, a folder of firestep's or a new one (the module's docstring); `memo` kept in
     its manifest for the next publish (`memo`)."""
     kept = _kept(out)
@@ -193,7 +196,7 @@ def _size(target: str) -> int:
         return -1
 
 
-def _manifest(files: dict[str, Entry], memo: dict[str, Any]) -> bytes:
+def _manifest(files: dict[str, Entry], memo: Memo) -> bytes:
     kept = {"format": FORMAT, "files": files, "memo": memo}
     return json.dumps(kept, separators=(",", ":"), sort_keys=True).encode()
 

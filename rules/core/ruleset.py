@@ -201,7 +201,7 @@ def _shape(annotation: Any) -> _Shape:
 def _shape_of(annotation: Any) -> _Shape:
     leaves = _leaves(annotation) - {type(None)}
     models = [m for m in leaves if isinstance(m, type) and issubclass(m, BaseModel)]
-    fields: dict[str, Any] = {}
+    fields: dict[str, object] = {}  # each field's annotation, by name
     for m in models:
         for name, info in m.model_fields.items():
             fields.setdefault(name, info.annotation)
