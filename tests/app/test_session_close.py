@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sqlalchemy import event, text
@@ -35,7 +36,10 @@ def _returned_on(url: str, write: bool) -> str:
         return threading.get_ident()
 
     try:
-        loop = asyncio.run(request())
+        # On a thread of its own: a test before this one may have left an event loop running on this thread
+        # (the shuffled suite's xdist worker), where asyncio.run refuses to start another.
+        with ThreadPoolExecutor(1) as own:
+            loop = own.submit(asyncio.run, request()).result()
     finally:
         engine.dispose()
     assert len(returned) == 1
