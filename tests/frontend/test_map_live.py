@@ -133,8 +133,12 @@ def test_template_move_marker_and_turn_reach_every_map_live(new_page: Any) -> No
     (ARTIFACTS / "map-live-latency.json").write_text(json.dumps(latencies, indent=1))
     assert set(latencies) == set(checks)
 
-    # Every map shows the same thing.
+    # Every map shows the same thing: the writer's own too, once its answer or frame has come (CI, loaded: the
+    # referee's map read a moment before its own turn's end reached it).
     for page in devices.values():
+        page.wait_for_function(
+            f"() => {{ const m = window.firestepMap; return {checks['defender-to-move']}; }}"
+        )
         shown = page.evaluate(
             f"""() => {{ const m = window.firestepMap; const t = [...m.model.templates.values()][0];
                  return [t.x, t.y, t.version, m.model.units.get({own["id"]}).x,
