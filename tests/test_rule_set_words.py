@@ -172,7 +172,10 @@ APP_OWN_MEANINGS = {
     ("app/pages/scenario_editor.py", "move"): "rules.table.move, and a terrain card's movement entry",
     ("app/pages/terrain_kinds.py", "move"): "a terrain card's movement entry (app.pages.scenario_editor's)",
     ("app/routes/campaign_battles.py", "open"): "a campaign battle's status, not yet settled",
-    ("app/services/site_folder.py", "open"): "os.open, a published site's manifest read without following a link",
+    (
+        "app/services/site_folder.py",
+        "open",
+    ): "os.open, a published site's manifest read without following a link",
     ("app/routes/forces.py", "advance"): "the name of a stand move's example in the API's documentation",
     ("app/routes/games.py", "advance"): "the turn's advance (route and its example)",
     ("app/routes/games.py", "open"): "Flanders Fields' cover in a lookup's documented example",
