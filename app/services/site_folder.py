@@ -2,7 +2,7 @@
 
 The folder is the site's once firestep has published into it: a manifest, MANIFEST, names every file it wrote
 with its bytes' sha256, its size and its key (what it was made from: the same key, the same bytes). A folder
-that holds anything but no manifest of firestep's is another's (a host's site, a home folder): refused in one
+that holds anything (a desktop's leftovers aside) but no manifest of firestep's is another's: refused in one
 sentence, nothing in it touched. Into its own folder, a publish writes only what changed: a file whose key and
 size are the manifest's is kept without being made again; one made again is written only when its bytes
 differ; a file the manifest names that the site no longer has is removed, and nothing the manifest does not
@@ -33,6 +33,9 @@ from typing import Any
 from pydantic import JsonValue
 
 MANIFEST = ".firestep-site.json"
+DESKTOP_LEFTOVERS = frozenset(
+    {".DS_Store", "Thumbs.db", "desktop.ini"}
+)  # left by macOS's and Windows' desktops
 FORMAT = "firestep-site/1"
 Memo = dict[str, JsonValue]  # what the site's maker keeps in the manifest for its next publish (JSON)
 Entry = tuple[str | None, int, str | None]  # the bytes' sha256 (None: unknown), their size, the file's key
@@ -89,7 +92,8 @@ def _kept(out: Path) -> tuple[dict[str, Entry], Memo] | None:
     except NotADirectoryError:
         raise NotWritten(f"{_name(out)} is a file, not a folder: give a folder to publish into") from None
     with entries:
-        if next(entries, None) is None:
+        # A folder holding only what a desktop leaves in every folder it shows (Finder's .DS_Store) is empty.
+        if all(entry.name in DESKTOP_LEFTOVERS for entry in entries):
             return {}, {}
     try:
         kept = json.loads(_manifest_bytes(out / MANIFEST))

@@ -117,3 +117,17 @@ def test_a_link_planted_in_the_folder_is_not_written_through(tmp_path: Path) -> 
     with pytest.raises(site_folder.NotWritten, match="a link leading out of the folder"):
         site_folder.publish(files(index_html=b"v3", games__b_html=b"b"), out)
     assert list(elsewhere.iterdir()) == []
+
+
+def test_a_folder_holding_only_a_desktop_s_leftovers_is_empty(tmp_path: Path) -> None:
+    """The newcomer pass: a new folder a Mac's Finder had opened (.DS_Store in it) was refused as another's."""
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / ".DS_Store").write_bytes(b"\x00\x00\x00\x01Bud1")
+    assert site_folder.publish(files(index_html=b"v1"), out).written == ["index.html"]
+    assert (out / ".DS_Store").read_bytes() == b"\x00\x00\x00\x01Bud1"  # left as it was
+    (tmp_path / "hosts").mkdir()
+    (tmp_path / "hosts" / ".DS_Store").write_bytes(b"x")
+    (tmp_path / "hosts" / "index.html").write_text("the host's")
+    with pytest.raises(site_folder.NotWritten, match="not a folder firestep published"):
+        site_folder.publish(files(index_html=b"v1"), tmp_path / "hosts")
