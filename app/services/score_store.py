@@ -218,7 +218,8 @@ def advanced(
     no such point, its whole log replayed over all its stands. With `store` (the act's unit of work, `logging`
     its events of the game) the replay is written: a point every EVERY events and the newest, the stale ones
     deleted. Where the newest point is the event before the act's, the act's events are the log gone on over
-    (none read back: the log holds no other event after the point) and the worker's kept replay of that point, if it has it, is gone on from (none decoded)."""
+    (none read back: the log holds no other event after the point) and the worker's kept replay of that point,
+    if it has it, is gone on from (none decoded)."""
     first = min((e.pk for e in logging), default=None)
     last = max((e.pk for e in logging), default=None)
     points = session.execute(_POINTS, {"game_id": game.pk, "first": first or 0}).all()
