@@ -1,14 +1,12 @@
-"""The log's indexes (issue 88), registered with app.data.models' tables: the log by stand (`EventUnit`, a row
-for each unit an event that stands changes or names), the undos by the event each takes back, and the log by
-game and kind, so that a stand's newest act, whether an event was taken back and a game's events of a few kinds
-(the clock's) are each read in a step of their own, however long the game."""
+"""The log by stand (issue 88), registered with app.data.models' tables: `EventUnit`, a row for each unit an
+event that stands changes or names, so that a stand's newest act is read in a step of its own, however long the
+game (the event table's own indexes, by the event an undo takes back and by game and kind, are beside it in
+app.data.models)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Column, ForeignKey, Index, Integer, text
+from sqlalchemy import Column, ForeignKey, Integer
 from sqlmodel import Field, SQLModel
-
-from app.data.models import Event
 
 
 class EventUnit(SQLModel, table=True):
@@ -27,18 +25,3 @@ class EventUnit(SQLModel, table=True):
     )
     unit_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     event_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
-
-
-# The undos by the event each takes back (few rows: a partial index of the log's undos), so whether an event
-# was taken back is one step however long the log (app.services.events.taken_back).
-EVENT_REVERSED = text("reverses_id IS NOT NULL")
-Index(
-    "ix_event_reverses_id",
-    Event.__table__.c.reverses_id,  # type: ignore[attr-defined]
-    sqlite_where=EVENT_REVERSED,
-    postgresql_where=EVENT_REVERSED,
-)
-
-
-# A game's events by kind: the clock's few (app.services.clock.entries) without the rest of a long log.
-Index("ix_event_game_id_kind", Event.__table__.c.game_id, Event.__table__.c.kind)  # type: ignore[attr-defined]

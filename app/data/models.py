@@ -9,7 +9,8 @@ from pydantic import JsonValue
 from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, LargeBinary, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-import app.data.score_state  # the stored score's table, registered with these (issue 88)
+import app.data.log_index  # the log by stand's table, registered with these (issue 88)
+import app.data.score_state  # noqa: F401  # the stored score's table, registered with these (issue 88)
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
 
 
@@ -251,6 +252,19 @@ class Event(Stored, table=True):
         default=None, sa_column=Column(Integer, ForeignKey("event.id"), nullable=True)
     )
     created_at: datetime = Field(default_factory=utcnow)
+
+
+# The undos by the event each takes back (few rows: a partial index of the log's undos), so whether an event
+# was taken back is one step however long the log (app.services.events.taken_back).
+EVENT_REVERSED = text("reverses_id IS NOT NULL")
+Index(
+    "ix_event_reverses_id",
+    Event.__table__.c.reverses_id,  # type: ignore[attr-defined]
+    sqlite_where=EVENT_REVERSED,
+    postgresql_where=EVENT_REVERSED,
+)
+# A game's events by kind: the clock's few (app.services.clock.entries) without the rest of a long log.
+Index("ix_event_game_id_kind", Event.__table__.c.game_id, Event.__table__.c.kind)  # type: ignore[attr-defined]
 
 
 class Campaign(Stored, table=True):
@@ -591,7 +605,3 @@ class LeagueClaim(Stored, table=True):
     a_points: int
     b_points: int
     imported_at: datetime = Field(default_factory=utcnow)
-
-
-# The log's indexes, over the event table above (their module imports it): registered with these tables.
-import app.data.log_index  # noqa: E402, F401

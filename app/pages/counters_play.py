@@ -5,8 +5,11 @@ lift it, the options, the dice to tap, and once recorded the roll's result with 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from sqlmodel import Session
+
+from app.data.models import Game
 from app.errors import Refused, refusal_body
 from app.pages.counters_parts import (
     Counter,
@@ -16,19 +19,33 @@ from app.pages.counters_parts import (
     OptionRow,
     Play,
     PlayArea,
+    ResultFor,
     Want,
     refusal,
     value_words,
 )
-from app.pages.templates import humanise
+from app.pages.templates import RuleState, humanise
 from app.services import resolve as resolve_service
+from app.services.seating import Viewer
 from rules.core.errors import RulesError
 
-if TYPE_CHECKING:
-    from app.pages.counters_build import Builder
+
+class Seat(Protocol):
+    """What the card's play reads of the seat's panels being built (`app.pages.counters_build.Builder` is one):
+    the seat and what it shows, the game's counters and sides as it reads them, and a recorded roll's result."""
+
+    session: Session
+    game: Game
+    viewer: Viewer
+    want: Want
+    rules: RuleState
+    sides: dict[str, str]
+    units: dict[int, Counter]
+
+    def results_of(self, play: Play) -> tuple[tuple[ResultFor, ...], tuple[str, ...]]: ...
 
 
-def play_area(b: Builder, c: Counter, play: Play) -> PlayArea:
+def play_area(b: Seat, c: Counter, play: Play) -> PlayArea:
     """The card's play of `play.act` by (or at) `c`, as the seat of `b` reads it."""
     w, act, game = b.want, play.act, b.game
     target = b.units.get(play.target or 0)
