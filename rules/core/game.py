@@ -275,6 +275,9 @@ class Book:
     # starts; the side state holding a side's hand of cards ("": none dealt); fields of a unit edit that are
     # acts of their own (field -> act; any other records what happened to the stand, EDIT_ACT).
     state_fields: tuple[StateField, ...] = ()
+    # The same state as its own model, a field per state field at its default (`<RuleSet>UnitState`, the type
+    # a unit's state answers as; tests/rules/core/test_unit_state.py holds the two to each other).
+    unit_state: type[BaseModel] | None = None
     marker_field: str | None = None
     side_state: Mapping[str, Any] = field(default_factory=dict)
     hand_key: str = ""

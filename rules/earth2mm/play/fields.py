@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from rules.core.game import GameRules, Held
 from rules.core.records import StateField
 from rules.earth2mm.play.units import SUB_UNIT, is_artillery
@@ -116,6 +118,32 @@ STATE_FIELDS: tuple[StateField, ...] = (
     # How far a base has moved this bound (cm), against its sub-unit's distance.
     StateField("moved_cm", "Moved this bound (cm)", 0.0, shown=False),
 )
+
+
+class Earth2mmUnitState(BaseModel):
+    """A 2mm Earth 1418 unit's state, one field per STATE_FIELDS entry at its default (a unit named by its id)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    high_command: str = ""
+    sub_plan: str = ""
+    plan_target: int | None = None
+    digging_in: bool = False
+    dug_in_bounds: int = 0
+    under_fire: bool = False
+    shot_at_by: tuple[int, ...] = ()
+    fired_this_bound: bool = False
+    moved_this_bound: bool = False
+    moved_last_bound: bool = False
+    packed: bool = False
+    leaving_dugout: bool = False
+    assault_target: int | None = None
+    hits_to_allocate: int = 0
+    hits_from: int | None = None
+    base_injury: str = ""
+    injured_by: int | None = None
+    injured_bound: int = 0
+    moved_cm: float = 0.0
 
 
 class EarthFields(GameRules):

@@ -17,7 +17,7 @@ from rules.earth2mm.errata_play import SCENARIO_VICTORY
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.artillery import FIRE_PLAN_TERMS, EarthFirePlan
 from rules.earth2mm.play.card import EarthCardFields
-from rules.earth2mm.play.fields import EDIT_ACTS, STATE_FIELDS
+from rules.earth2mm.play.fields import EDIT_ACTS, STATE_FIELDS, Earth2mmUnitState
 from rules.earth2mm.play.judge import Board, destinations, dug_in
 from rules.earth2mm.play.kit import KIT
 from rules.earth2mm.play.report import EarthReport
@@ -46,6 +46,7 @@ BOOK = Book(
     turn_source=SRC_BOUNDS,
     end_source=SRC_CASUALTIES,
     state_fields=STATE_FIELDS,
+    unit_state=Earth2mmUnitState,
     edit_acts=EDIT_ACTS,
     roll_terms=ROLL_TERMS,
     plan_terms=FIRE_PLAN_TERMS,

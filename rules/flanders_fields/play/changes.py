@@ -8,6 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypedDict
+
 from rules.core.records import AddToState, SetBoard, SetSideState, SetState, StateField
 
 # The stand card: markers and flags the rules read and the board shows.
@@ -77,6 +80,43 @@ STATE_FIELDS: tuple[StateField, ...] = (
     # Where a battery is aimed: its side's secret until it fires there (ARTILLERY AIMING POINT).
     StateField("aiming_point", "Aiming point", None, secret=True, shown=False, edit="point"),
 )
+
+
+class UnderWay(TypedDict, total=False):
+    """The action a unit is carrying out: an ordered unit's ("move" or "fire", its `stands`), or a command
+    stand's moves this turn ("command-move", its `turn` and `moves`)."""
+
+    act: str
+    stands: list[int]
+    turn: int
+    moves: int
+
+
+class FlandersFieldsUnitState(BaseModel):
+    """A Flanders Fields unit's state, one field per STATE_FIELDS entry at its default."""
+
+    model_config = ConfigDict(frozen=True)
+
+    suppression: int = 0
+    actions_left: int = 0
+    ordered_turn: int = 0
+    action_under_way: UnderWay | None = None
+    stuck_on_wire: bool = False
+    deep_shelter: bool = False
+    in_gas: bool = False
+    morale_due: bool = False
+    raw_under_fire: bool = False
+    limbered: bool = False
+    packed: bool = False
+    mutiny: bool = False
+    crew_abandoned: bool = False
+    field_promotion: bool = False
+    morale_stage: int = 0
+    reinforcement_turn: int = 0
+    reinforcement_diced: int = 0
+    aiming_point: tuple[float, float] | None = None
+
+
 # The side state that keeps a side's random-event cards.
 HAND_KEY = "event-hand"
 
@@ -148,7 +188,7 @@ class ActionUnderWay(SetState):
     """The action a unit is carrying out (`under`: {"act": "move" or "fire", "stands": [ids]}), None when none
     is: the next act of its stands spends a new one."""
 
-    def __init__(self, reason: str, source: str, unit_id: int, under: Mapping[str, Any] | None):
+    def __init__(self, reason: str, source: str, unit_id: int, under: UnderWay | None):
         _init(self, reason=reason, source=source, unit_id=unit_id, field="action_under_way", value=under)
 
 
@@ -158,7 +198,7 @@ class CommandMoved(SetState):
     end of its side's turn clears it with the actions under way)."""
 
     def __init__(self, reason: str, source: str, unit_id: int, turn: int, moves: int):
-        made = {"act": "command-move", "turn": turn, "moves": moves}
+        made: UnderWay = {"act": "command-move", "turn": turn, "moves": moves}
         _init(self, reason=reason, source=source, unit_id=unit_id, field="action_under_way", value=made)
 
 

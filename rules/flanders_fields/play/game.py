@@ -17,7 +17,7 @@ from rules.flanders_fields.book.common import QUALITIES
 from rules.flanders_fields.book.organisation import KINDS
 from rules.flanders_fields.book.special_rules import SPECIAL_RULES
 from rules.flanders_fields.errata.scenarios import SCENARIO_VICTORY
-from rules.flanders_fields.play.changes import HAND_KEY, STATE_FIELDS
+from rules.flanders_fields.play.changes import HAND_KEY, STATE_FIELDS, FlandersFieldsUnitState
 from rules.flanders_fields.play.game_acts import ROLL_TERMS, FlandersFieldsRolls
 from rules.flanders_fields.play.game_arrivals import FIRE_PLAN_TERMS, FlandersFieldsFirePlan
 from rules.flanders_fields.play.game_consequences import (
@@ -69,6 +69,7 @@ BOOK = Book(
     end_source=END_OF_TURN_SOURCE,
     ordered_acts=ORDERED_ACTS,
     state_fields=STATE_FIELDS,
+    unit_state=FlandersFieldsUnitState,
     marker_field="suppression",  # the markers placed by hand are suppression markers
     side_state=SIDE_STATE,
     hand_key=HAND_KEY,

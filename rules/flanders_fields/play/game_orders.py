@@ -19,7 +19,6 @@ one otherwise."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, RecoverMarker, Roll
 from rules.core.errors import Refusal
@@ -28,7 +27,7 @@ from rules.core.records import Change, EditChoice, Snapshot, StandEdit, UnitStat
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS
 from rules.flanders_fields.errata.assault import ASSAULT_ACTION, MOVE_INTO_CONTACT
-from rules.flanders_fields.play.changes import ActionSpent, ActionUnderWay, CommandMoved
+from rules.flanders_fields.play.changes import ActionSpent, ActionUnderWay, CommandMoved, UnderWay
 from rules.flanders_fields.play.game_fire import LIMBERING
 from rules.flanders_fields.play.units import ARTILLERY, MG_KINDS, ORDER_UNIT, ordered_unit
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
@@ -166,7 +165,7 @@ def spending(
             payers.setdefault(payer.id, (payer, []))[1].append(sid)
     out = []
     for payer, ids in payers.values():
-        under: Mapping[str, Any] = payer.state.get(UNDER_WAY) or {}
+        under: UnderWay = payer.state.get(UNDER_WAY) or UnderWay()
         if kind == INTO_CONTACT:  # the move that brought the stand into contact, or its company's
             joins = under.get("act") == MOVE
         else:
@@ -187,14 +186,14 @@ def actions_spent(
     refusal, and its other stands do not join an action it never had)."""
     changes: list[Change] = []
     for payer, ids, new in spending(snapshot, kind, tuple(stand_ids)):
-        under: Mapping[str, Any] = payer.state.get(UNDER_WAY) or {}
+        under: UnderWay = payer.state.get(UNDER_WAY) or UnderWay()
         if new and payer.actions_left < 1:
             continue
         if new:
             changes.append(ActionSpent(f"an action of {payer.name}", source, payer.id))
         before = [] if new else list(under.get("stands", ()))
         stands = [*before, *(i for i in ids if i not in before)]
-        now = (
+        now: UnderWay | None = (
             None
             if kind in (RECOVER, LIMBER)
             else {"act": MOVE if kind == INTO_CONTACT else kind, "stands": stands}
@@ -242,7 +241,7 @@ def command_moving(snapshot: Snapshot, act: Act) -> list[UnitState]:
 
 def moves_made(snapshot: Snapshot, u: UnitState) -> int:
     """How many times the command stand has moved this turn."""
-    made: Mapping[str, Any] = u.state.get(UNDER_WAY) or {}
+    made: UnderWay = u.state.get(UNDER_WAY) or UnderWay()
     return (
         int(made.get("moves", 0))
         if (made.get("act"), made.get("turn")) == (COMMAND_MOVE, snapshot.turn)

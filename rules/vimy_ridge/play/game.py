@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pydantic import Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules.core.acts import Act, AddUnit, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
@@ -125,6 +125,26 @@ STATE_FIELDS = (
     StateField("applied_result", "Applied", "", edit="word", shown=False),
     StateField("moved_turn", "Moved on turn", 0, shown=False),
 )
+
+
+class VimyRidgeUnitState(BaseModel):
+    """A Vimy Ridge counter's state, one field per STATE_FIELDS entry at its default."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hex: str = ""
+    division: str = ""
+    attack: int = 0
+    defence: int = 0
+    attack_depleted: int = 0
+    defence_depleted: int = 0
+    movement_allowance: int = 0
+    depleted: bool = False
+    eliminated: bool = False
+    applied_result: str = ""
+    moved_turn: int = 0
+
+
 # A hex set is a move in the movement phase, a retreat or an advance in combat, or a replacement entering:
 # which one the edit's `applied_result` says, and `forbidden` judges (not the side's step alone).
 EDIT_ACTS = {
@@ -1404,6 +1424,7 @@ BOOK = Book(
     turn_source=SRC_TURN,
     end_source=SRC_TURN,
     state_fields=STATE_FIELDS,
+    unit_state=VimyRidgeUnitState,
     edit_acts=EDIT_ACTS,
     # No shared edits: each player applies a result to his own counters (COMBAT_RESULTS' comment).
     roll_terms=ROLL_TERMS,
