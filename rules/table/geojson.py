@@ -5,13 +5,18 @@ What a document writes is read and checked where it is read (rules.table.terrain
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Literal, NotRequired
 
 from pydantic import JsonValue
+from typing_extensions import TypeAliasType, TypedDict
 
 # A geometry's coordinates: positions ([x, y] in cm) nested as deep as its type says (a point one, a line a list
 # of them, a polygon a list of rings, a multipolygon a list of polygons); shapely writes tuples, a document lists.
-Coordinates = Sequence[float] | Sequence["Coordinates"]
+# (pydantic, reading a geometry in an answer, reads the same alias as a TypeAliasType)
+if TYPE_CHECKING:
+    Coordinates = Sequence[float] | Sequence["Coordinates"]
+else:
+    Coordinates = TypeAliasType("Coordinates", Sequence[float] | Sequence["Coordinates"])
 
 
 class GeoGeometry(TypedDict):

@@ -12,6 +12,7 @@ from rules.flanders_fields.play import table_rules as ff
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.table import barrage, coverage, frame
 from rules.table import gas as table_gas
+from rules.table.geojson import GeoGeometry
 from rules.table.requests import (
     Angle,
     Coord,
@@ -62,8 +63,8 @@ class PassedOut(BaseModel):
 
 class GasDriftOut(BaseModel):
     cloud: CloudOut
-    polygon: dict[str, Any] | None
-    swept: dict[str, Any] | None
+    polygon: GeoGeometry | None
+    swept: GeoGeometry | None
     covered: PassedOut = Field(description="Stands under the cloud where it stops.")
     passed_over: PassedOut = Field(description="Stands the cloud passed over during the move.")
     sources: list[str]
@@ -193,10 +194,10 @@ class BarrageOut(BaseModel):
 
 class BarrageAdvanceOut(BaseModel):
     barrage: BarrageOut
-    polygon: dict[str, Any] | None
-    swept: dict[str, Any] | None
+    polygon: GeoGeometry | None
+    swept: GeoGeometry | None
     passed_over: PassedOut
-    danger_zone: dict[str, Any] | None
+    danger_zone: GeoGeometry | None
     danger: list[DangerOut]
     sources: list[str]
 

@@ -4,7 +4,7 @@ models it shares in rules.table.requests."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 from shapely import box
@@ -12,6 +12,7 @@ from shapely import box
 from rules.flanders_fields.play import table_rules as ff
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.table import arcs, coverage, mgfire
+from rules.table.geojson import GeoGeometry
 from rules.table.requests import (
     Angle,
     Float,
@@ -39,7 +40,7 @@ class CoverageOut(BaseModel):
     partial: list[str]
     outside: list[str]
     ambiguous: list[str] = Field(description="Stands a nudge of tolerance_cm could move to another class.")
-    template: dict[str, Any] | None = Field(description="The template's area as a GeoJSON geometry.")
+    template: GeoGeometry | None = Field(description="The template's area as a GeoJSON geometry.")
     sources: list[str]
 
 
@@ -93,8 +94,8 @@ class MGFireOut(BaseModel):
     first_distance_cm: float | None
     short_range: bool
     beaten_zone: list[ZoneHitOut]
-    lane: dict[str, Any] | None
-    zone: dict[str, Any] | None
+    lane: GeoGeometry | None
+    zone: GeoGeometry | None
     sources: list[str]
 
 
@@ -169,7 +170,7 @@ class PriorityOut(BaseModel):
 class ArcOut(BaseModel):
     in_arc: list[str]
     priority: list[PriorityOut]
-    arc: dict[str, Any] | None
+    arc: GeoGeometry | None
     sources: list[str]
 
 
