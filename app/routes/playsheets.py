@@ -3,8 +3,8 @@
 and a game's playsheet, locked fire plan (its own side only) and aiming-point cards.
 
 Each sheet is served as print-ready HTML (the browser's print view uses the same print CSS) and as a PDF
-rendered by WeasyPrint. Fixed paths are declared before `/playsheets/{period}` so they are not read as
-periods.
+rendered by WeasyPrint from that HTML, by one handler at two addresses, its path and its path with `.pdf`
+(`twins`). Fixed paths are declared before `/playsheets/{period}` so they are not read as periods.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
-from fastapi import Query, Request
+from fastapi import Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app import errors
@@ -36,6 +36,7 @@ from rules.core.vocabulary import Side
 from rules.registry import all_rulesets, get_game_rules, get_ruleset
 
 router = Router(prefix="/playsheets", tags=["playsheets"])
+Handler = TypeVar("Handler", bound=Callable[..., Response])
 
 PaperQ = Annotated[render.PaperId, Query(description="Paper size: a4 or letter.")]
 VariantQ = Annotated[
@@ -70,12 +71,6 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     }
 
 
-def _pdf(data: bytes, name: str) -> Response:
-    return Response(
-        data, media_type="application/pdf", headers={"Content-Disposition": f'inline; filename="{name}"'}
-    )
-
-
 @dataclass(frozen=True)
 class Printed:
     """A rendered sheet and its entity tag (a digest of the bytes, so it changes whenever they do)."""
@@ -108,14 +103,16 @@ def _answer(
 WITH_READINGS = {"playsheet", "ruleset", "form"}
 
 
-def _pdf_sheet(request: Request, kind: str, *args: Any, name: str, private: bool = False) -> Response:
-    """A PDF rendered in the worker process from its HTML twin's page (the one `_html_sheet` serves), kept
-    in memory and in the data folder under that page's digest (app.services.sheets): a repeat, or a reading
-    that changes nothing on the sheet, finds the kept one and is charged to no one. A new one asked for
-    without a token (every sheet but a game's own) is charged to the address, unless it is the same for
-    everyone (no reading of the asker's own)."""
+def _sheet(request: Request, pdf: bool, kind: str, *args: Any, name: str, private: bool = False) -> Response:
+    """A sheet of `kind` from `args`: its HTML page, cached with its entity tag (a game's own answered as is), or
+    the PDF rendered in the worker process from that page, kept in memory and in the data folder under the
+    page's digest (app.services.sheets): a repeat, or a reading that changes nothing on the sheet, finds the
+    kept one and is charged to no one. A new one asked for without a token (every sheet but a game's own) is
+    charged to the address, unless it is the same for everyone (no reading of the asker's own)."""
+    page = _cached(kind, *args)
+    if not pdf:
+        return HTMLResponse(page.body) if private else _answer(request, page, "text/html; charset=utf-8")
     same_for_all = not (kind in WITH_READINGS and args[-1])
-    page = _cached(f"{kind}-html", *args)
     kept_in = request.app.state.settings.var_dir / "sheets"
     budget = security.SheetBudget(charged=not private and not same_for_all)
     body = sheets.pdf(
@@ -129,15 +126,42 @@ def _pdf_sheet(request: Request, kind: str, *args: Any, name: str, private: bool
     return _answer(request, _printed(body), "application/pdf", name=name, private=private)
 
 
-def _private_pdf(html: str) -> bytes:
-    """A game's own sheet (for a token of the game): rendered in the worker process, kept by its HTML's digest
-    (only a viewer whose page is exactly this HTML asks for it)."""
+def _private(html: str, pdf: bool, name: str) -> Response:
+    """A sheet of what a game's token may read (for a token of the game): the HTML, or its PDF rendered in the
+    worker process, kept by its HTML's digest (only a viewer whose page is exactly this HTML asks for it)."""
+    if not pdf:
+        return HTMLResponse(html)
     key = ("html", hashlib.sha256(html.encode()).hexdigest())
-    return sheets.pdf(key, security.SheetBudget(charged=False), render.html_to_pdf, html)
+    data = sheets.pdf(key, security.SheetBudget(charged=False), render.html_to_pdf, html)
+    return Response(
+        data, media_type="application/pdf", headers={"Content-Disposition": f'inline; filename="{name}"'}
+    )
 
 
-def _html_sheet(request: Request, kind: str, *args: Any) -> Response:
-    return _answer(request, _cached(kind, *args), "text/html; charset=utf-8")
+def _as_pdf(request: Request) -> bool:
+    """Whether the route matched is a sheet's `.pdf` twin (`twins`)."""
+    return str(request.scope["route"].path).endswith(".pdf")
+
+
+AsPdf = Annotated[bool, Depends(_as_pdf)]
+
+
+def twins(path: str, name: str, summary: str, pdf_summary: str, *codes: int) -> Callable[[Handler], Handler]:
+    """One handler serving a sheet at two routes, each its own operation: `path` + ".pdf" (`name` + "_pdf"; declared
+    first, so that the HTML route's last parameter never reads ".pdf") and `path` (`name`), the handler told
+    which by `AsPdf`. Both document 429, their render budget, and `codes` as JSON (`_errors`)."""
+
+    def register(handler: Handler) -> Handler:
+        pdf = {**PDF, **_errors(*codes)}
+        router.get(
+            f"{path}.pdf", response_class=Response, responses=pdf, summary=pdf_summary, name=f"{name}_pdf"
+        )(handler)
+        router.get(path, response_class=HTMLResponse, responses=_errors(*codes), summary=summary, name=name)(
+            handler
+        )
+        return handler
+
+    return register
 
 
 def parse_variants(raw: Sequence[str], ruleset: str | None = None) -> dict[str, str]:
@@ -154,18 +178,18 @@ def parse_variants(raw: Sequence[str], ruleset: str | None = None) -> dict[str, 
 
 
 # HTML renders are pure functions of their arguments (period, paper, variant readings, ...): cache them with
-# their entity tags (a repeat request for the same inputs costs a dictionary lookup). PDFs: _pdf_sheet.
+# their entity tags (a repeat request for the same inputs costs a dictionary lookup). PDFs: _sheet.
 @lru_cache(maxsize=128)
 def _cached(kind: str, *args: Any) -> Printed:
     makers: dict[str, Callable[..., bytes | str]] = {
-        "playsheet-html": lambda rs, period, paper, variants: render.render_html(
+        "playsheet": lambda rs, period, paper, variants: render.render_html(
             period, paper, dict(variants), rs
         ),
-        "ruleset-html": lambda rs, paper, variants: render.ruleset_sheet_html(rs, paper, dict(variants)),
-        "kit-html": render.template_kit_html,
-        "form-html": lambda side, paper, variants: render.fire_plan_form_html(side, paper, dict(variants)),
-        "cards-html": lambda paper: render.aiming_cards_html(None, paper),
-        "organisation-html": _organisation_html,
+        "ruleset": lambda rs, paper, variants: render.ruleset_sheet_html(rs, paper, dict(variants)),
+        "kit": render.template_kit_html,
+        "form": lambda side, paper, variants: render.fire_plan_form_html(side, paper, dict(variants)),
+        "cards": lambda paper: render.aiming_cards_html(None, paper),
+        "organisation": _organisation_html,
     }
     made = makers[kind](*args)
     return _printed(made.encode() if isinstance(made, str) else made)
@@ -176,70 +200,34 @@ def _key(variants: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
 
 
 # -- the template kit, blank forms and the appendix's cards ----------------------------------------------------
-@router.get(
-    "/template-kit.pdf",
-    response_class=Response,
-    responses={**PDF, **_errors(422)},
-    summary="1:1 template kit (PDF)",
-)
-def template_kit_pdf(request: Request, paper: PaperQ = "a4") -> Response:
-    return _pdf_sheet(request, "kit", paper, name=f"template-kit-{paper}.pdf")
+@twins("/template-kit", "template_kit", "1:1 template kit", "1:1 template kit (PDF)", 422)
+def template_kit(request: Request, pdf: AsPdf, paper: PaperQ = "a4") -> Response:
+    return _sheet(request, pdf, "kit", paper, name=f"template-kit-{paper}.pdf")
 
 
-@router.get("/template-kit", response_class=HTMLResponse, responses=_errors(422), summary="1:1 template kit")
-def template_kit(request: Request, paper: PaperQ = "a4") -> Response:
-    return _html_sheet(request, "kit-html", paper)
-
-
-@router.get(
-    "/fire-plan/{side}.pdf",
-    response_class=Response,
-    responses={**PDF, **_errors(422)},
-    summary="Blank fire-plan form of a side (PDF)",
-)
-def fire_plan_form_pdf(
-    request: Request,
-    side: Side,
-    paper: PaperQ = "a4",
-    variant: VariantQ = [],  # noqa: B006
-) -> Response:
-    variants = parse_variants(variant)
-    return _pdf_sheet(request, "form", side, paper, _key(variants), name=f"fire-plan-{side}.pdf")
-
-
-@router.get(
-    "/fire-plan/{side}",
-    response_class=HTMLResponse,
-    responses=_errors(422),
-    summary="Blank fire-plan form",
+@twins(
+    "/fire-plan/{side}", "fire_plan_form", "Blank fire-plan form", "Blank fire-plan form of a side (PDF)", 422
 )
 def fire_plan_form(
     request: Request,
+    pdf: AsPdf,
     side: Side,
     paper: PaperQ = "a4",
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:
-    return _html_sheet(request, "form-html", side, paper, _key(parse_variants(variant)))
+    variants = _key(parse_variants(variant))
+    return _sheet(request, pdf, "form", side, paper, variants, name=f"fire-plan-{side}.pdf")
 
 
-@router.get(
-    f"/{forms.CARDS}.pdf",
-    response_class=Response,
-    responses={**PDF, **_errors(422)},
-    summary=f"The rule book's {forms.CARDS_TITLE.lower()} (PDF)",
-)
-def aiming_points_pdf(request: Request, paper: PaperQ = "a4") -> Response:
-    return _pdf_sheet(request, "cards", paper, name=f"{forms.CARDS}.pdf")
-
-
-@router.get(
+@twins(
     f"/{forms.CARDS}",
-    response_class=HTMLResponse,
-    responses=_errors(422),
-    summary="Aiming-point cards",
+    "aiming_points",
+    "Aiming-point cards",
+    f"The rule book's {forms.CARDS_TITLE.lower()} (PDF)",
+    422,
 )
-def aiming_points(request: Request, paper: PaperQ = "a4") -> Response:
-    return _html_sheet(request, "cards-html", paper)
+def aiming_points(request: Request, pdf: AsPdf, paper: PaperQ = "a4") -> Response:
+    return _sheet(request, pdf, "cards", paper, name=f"{forms.CARDS}.pdf")
 
 
 ORGANISATION_TABLES = "organisation-tables"  # the dataset a rule set with tables of organisation declares
@@ -264,24 +252,15 @@ def _organisation_html(table_id: str, paper: str) -> str:
     return render.organisation_html(force, paper)
 
 
-@router.get(
-    "/organisation/{table_id}.pdf",
-    response_class=Response,
-    responses={**PDF, **_errors(422)},
-    summary="Organisation sheet of a table of organisation (PDF)",
-)
-def organisation_pdf(request: Request, table_id: str, paper: PaperQ = "a4") -> Response:
-    return _pdf_sheet(request, "organisation", table_id, paper, name=f"organisation-{table_id}.pdf")
-
-
-@router.get(
+@twins(
     "/organisation/{table_id}",
-    response_class=HTMLResponse,
-    responses=_errors(422),
-    summary="Organisation sheet of a table of organisation",
+    "organisation",
+    "Organisation sheet of a table of organisation",
+    "Organisation sheet of a table of organisation (PDF)",
+    422,
 )
-def organisation(request: Request, table_id: str, paper: PaperQ = "a4") -> Response:
-    return _html_sheet(request, "organisation-html", table_id, paper)
+def organisation(request: Request, pdf: AsPdf, table_id: str, paper: PaperQ = "a4") -> Response:
+    return _sheet(request, pdf, "organisation", table_id, paper, name=f"organisation-{table_id}.pdf")
 
 
 # -- a rule set's own playsheet ----------------------------------------------------------------------------------
@@ -296,37 +275,24 @@ def _ruleset_variants(ruleset_id: str, raw: Sequence[str]) -> tuple[tuple[str, s
     return _key(variants)
 
 
-@router.get(
-    "/rulesets/{ruleset_id}.pdf",
-    response_class=Response,
-    responses={**PDF, **_errors(422)},
-    summary="A rule set's own playsheet (PDF, two pages at most)",
+@twins(
+    "/rulesets/{ruleset_id}",
+    "ruleset_playsheet",
+    "A rule set's own playsheet: print-ready HTML (the browser's print view)",
+    "A rule set's own playsheet (PDF, two pages at most)",
+    422,
 )
-def ruleset_playsheet_pdf(
+def ruleset_playsheet(
     request: Request,
+    pdf: AsPdf,
     ruleset_id: str,
     paper: PaperQ = "a4",
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:
     variants = _ruleset_variants(ruleset_id, variant)
-    return _pdf_sheet(
-        request, "ruleset", ruleset_id, paper, variants, name=f"playsheet-{ruleset_id}-{paper}.pdf"
+    return _sheet(
+        request, pdf, "ruleset", ruleset_id, paper, variants, name=f"playsheet-{ruleset_id}-{paper}.pdf"
     )
-
-
-@router.get(
-    "/rulesets/{ruleset_id}",
-    response_class=HTMLResponse,
-    responses=_errors(422),
-    summary="A rule set's own playsheet: print-ready HTML (the browser's print view)",
-)
-def ruleset_playsheet(
-    request: Request,
-    ruleset_id: str,
-    paper: PaperQ = "a4",
-    variant: VariantQ = [],  # noqa: B006
-) -> Response:
-    return _html_sheet(request, "ruleset-html", ruleset_id, paper, _ruleset_variants(ruleset_id, variant))
 
 
 # -- a rule set's period playsheets (every rule set with war periods, under its own id) -----------------------
@@ -340,43 +306,30 @@ def _period_variants(ruleset_id: str, period: str, raw: Sequence[str]) -> tuple[
     return _key(variants)
 
 
-def _period_pdf(request: Request, ruleset_id: str, period: str, paper: str, raw: Sequence[str]) -> Response:
+def _period_sheet(
+    request: Request, pdf: bool, ruleset_id: str, period: str, paper: str, raw: Sequence[str]
+) -> Response:
     variants = _period_variants(ruleset_id, period, raw)
     name = f"playsheet-{period}-{paper}.pdf"
-    return _pdf_sheet(request, "playsheet", ruleset_id, period, paper, variants, name=name)
+    return _sheet(request, pdf, "playsheet", ruleset_id, period, paper, variants, name=name)
 
 
-@router.get(
-    "/rulesets/{ruleset_id}/{period}.pdf",
-    response_class=Response,
-    responses={**PDF, **_errors(422)},
-    summary="A period's playsheet of a rule set with war periods (PDF, two pages at most)",
-)
-def ruleset_period_playsheet_pdf(
-    request: Request,
-    ruleset_id: str,
-    period: str,
-    paper: PaperQ = "a4",
-    variant: VariantQ = [],  # noqa: B006
-) -> Response:
-    return _period_pdf(request, ruleset_id, period, paper, variant)
-
-
-@router.get(
+@twins(
     "/rulesets/{ruleset_id}/{period}",
-    response_class=HTMLResponse,
-    responses=_errors(422),
-    summary="A period's playsheet of a rule set with war periods: print-ready HTML (the browser's print view)",
+    "ruleset_period_playsheet",
+    "A period's playsheet of a rule set with war periods: print-ready HTML (the browser's print view)",
+    "A period's playsheet of a rule set with war periods (PDF, two pages at most)",
+    422,
 )
 def ruleset_period_playsheet(
     request: Request,
+    pdf: AsPdf,
     ruleset_id: str,
     period: str,
     paper: PaperQ = "a4",
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:
-    variants = _period_variants(ruleset_id, period, variant)
-    return _html_sheet(request, "playsheet-html", ruleset_id, period, paper, variants)
+    return _period_sheet(request, pdf, ruleset_id, period, paper, variant)
 
 
 # -- a game's sheets --------------------------------------------------------------------------------------
@@ -395,41 +348,28 @@ def _game_sheet(session: SessionDep, game_id: int) -> tuple[str, str, str | None
     return "playsheet", game.ruleset, game.period, variants
 
 
-@router.get(
-    "/games/{game_id}.pdf",
-    response_class=Response,
-    responses={**PDF, **_errors(401, 403, 404, 422)},
-    summary="A game's playsheet: its period's or its rule set's own, its variants marked (PDF); with a token of the game",
+@twins(
+    "/games/{game_id}",
+    "game_playsheet",
+    "A game's playsheet: its period's or its rule set's own, its variants marked; with a token of the game",
+    "A game's playsheet: its period's or its rule set's own, its variants marked (PDF); with a token of the game",
+    401,
+    403,
+    404,
+    422,
 )
-def game_playsheet_pdf(
-    request: Request, game_id: GameId, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
+def game_playsheet(
+    request: Request,
+    pdf: AsPdf,
+    game_id: GameId,
+    session: SessionDep,
+    viewer: ViewerDep,
+    paper: PaperQ = "a4",
 ) -> Response:
     kind, ruleset, period, variants = _game_sheet(session, game_id)
     subject = (ruleset,) if period is None else (ruleset, period)
-    return _pdf_sheet(
-        request,
-        kind,
-        *subject,
-        paper,
-        _key(variants),
-        name=f"game-{game_id}-playsheet.pdf",
-        private=True,
-    )
-
-
-@router.get(
-    "/games/{game_id}",
-    response_class=HTMLResponse,
-    responses=_errors(401, 403, 404, 422),
-    summary="A game's playsheet: its period's or its rule set's own, its variants marked; with a token of the game",
-)
-def game_playsheet(
-    game_id: GameId, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
-) -> HTMLResponse:
-    _, ruleset, period, variants = _game_sheet(session, game_id)
-    if period is None:
-        return HTMLResponse(render.ruleset_sheet_html(ruleset, paper, variants))
-    return HTMLResponse(render.render_html(period, paper, variants, ruleset))
+    name = f"game-{game_id}-playsheet.pdf"
+    return _sheet(request, pdf, kind, *subject, paper, _key(variants), name=name, private=True)
 
 
 def _plan_html(game_id: int, side: str, session: SessionDep, viewer: Any, paper: str) -> str:
@@ -444,28 +384,20 @@ def _plan_html(game_id: int, side: str, session: SessionDep, viewer: Any, paper:
     )
 
 
-@router.get(
-    "/games/{game_id}/fire-plan/{side}.pdf",
-    response_class=Response,
-    responses={**PDF, **_errors(401, 403, 404, 422)},
-    summary="A side's fire plan as written (PDF): its own side or the referee only",
-)
-def game_fire_plan_pdf(
-    game_id: GameId, side: Side, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
-) -> Response:
-    return _pdf(_private_pdf(_plan_html(game_id, side, session, viewer, paper)), f"fire-plan-{side}.pdf")
-
-
-@router.get(
+@twins(
     "/games/{game_id}/fire-plan/{side}",
-    response_class=HTMLResponse,
-    responses=_errors(401, 403, 404, 422),
-    summary="A side's fire plan as written: its own side or the referee only",
+    "game_fire_plan",
+    "A side's fire plan as written: its own side or the referee only",
+    "A side's fire plan as written (PDF): its own side or the referee only",
+    401,
+    403,
+    404,
+    422,
 )
 def game_fire_plan(
-    game_id: GameId, side: Side, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
-) -> HTMLResponse:
-    return HTMLResponse(_plan_html(game_id, side, session, viewer, paper))
+    pdf: AsPdf, game_id: GameId, side: Side, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
+) -> Response:
+    return _private(_plan_html(game_id, side, session, viewer, paper), pdf, f"fire-plan-{side}.pdf")
 
 
 def game_cards(
@@ -518,61 +450,41 @@ def _cards_html(game_id: int, session: SessionDep, viewer: Any, side: str | None
     return render.aiming_cards_html(game_cards(units, side, read, rules), paper)
 
 
-@router.get(
-    f"/games/{{game_id}}/{forms.CARDS}.pdf",
-    response_class=Response,
-    responses={**PDF, **_errors(401, 403, 404, 422)},
-    summary="Aiming-point cards of a game's batteries and mortars (PDF): a player's own side, the referee's all",
-)
-def game_aiming_points_pdf(
-    game_id: GameId, session: SessionDep, viewer: ViewerDep, side: Side | None = None, paper: PaperQ = "a4"
-) -> Response:
-    return _pdf(
-        _private_pdf(_cards_html(game_id, session, viewer, side, paper)),
-        f"game-{game_id}-{forms.CARDS}.pdf",
-    )
-
-
-@router.get(
+@twins(
     f"/games/{{game_id}}/{forms.CARDS}",
-    response_class=HTMLResponse,
-    responses=_errors(401, 403, 404, 422),
-    summary="Aiming-point cards of a game's batteries and mortars: a player's own side, the referee's all",
+    "game_aiming_points",
+    "Aiming-point cards of a game's batteries and mortars: a player's own side, the referee's all",
+    "Aiming-point cards of a game's batteries and mortars (PDF): a player's own side, the referee's all",
+    401,
+    403,
+    404,
+    422,
 )
 def game_aiming_points(
-    game_id: GameId, session: SessionDep, viewer: ViewerDep, side: Side | None = None, paper: PaperQ = "a4"
-) -> HTMLResponse:
-    return HTMLResponse(_cards_html(game_id, session, viewer, side, paper))
+    pdf: AsPdf,
+    game_id: GameId,
+    session: SessionDep,
+    viewer: ViewerDep,
+    side: Side | None = None,
+    paper: PaperQ = "a4",
+) -> Response:
+    html = _cards_html(game_id, session, viewer, side, paper)
+    return _private(html, pdf, f"game-{game_id}-{forms.CARDS}.pdf")
 
 
 # -- period playsheets (last: `{period}` would otherwise swallow the fixed paths) ----------------------------
-@router.get(
-    "/{period}.pdf",
-    response_class=Response,
-    responses={**PDF, **_errors(422)},
-    summary="A period's playsheet (PDF, two pages at most)",
-)
-def playsheet_pdf(
-    request: Request,
-    period: str,
-    paper: PaperQ = "a4",
-    variant: VariantQ = [],  # noqa: B006
-) -> Response:
-    return _period_pdf(request, sheet.period_ruleset().id, period, paper, variant)
-
-
-@router.get(
+@twins(
     "/{period}",
-    response_class=HTMLResponse,
-    responses=_errors(422),
-    summary="A period's playsheet: print-ready HTML (the browser's print view)",
+    "playsheet",
+    "A period's playsheet: print-ready HTML (the browser's print view)",
+    "A period's playsheet (PDF, two pages at most)",
+    422,
 )
 def playsheet(
     request: Request,
+    pdf: AsPdf,
     period: str,
     paper: PaperQ = "a4",
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:
-    ruleset_id = sheet.period_ruleset().id
-    variants = _period_variants(ruleset_id, period, variant)
-    return _html_sheet(request, "playsheet-html", ruleset_id, period, paper, variants)
+    return _period_sheet(request, pdf, sheet.period_ruleset().id, period, paper, variant)
