@@ -16,7 +16,7 @@ from sqlalchemy import Row
 from sqlmodel import Session
 
 from app.data.models import Game, Unit
-from app.data.schemas_units import STATE_FIELDS, UnitOut
+from app.data.schemas_units import UnitOut, unit_of
 from app.services.kept_units import KEPT_GAMES, KEPT_UNITS, KeptUnits, Key, game_key, kept_units
 from app.services.seating import Viewer
 from app.services.units import Reader, reader
@@ -40,10 +40,7 @@ _LOCK = threading.Lock()
 
 def unit_out(u: Unit | Row[Any], read: Reader) -> UnitOut:
     """A unit as this viewer may read it (units.Reader: the other side's secrets hidden)."""
-    fields = read(u)  # type: ignore[arg-type]  # a row read whole answers every attribute a Unit has
-    out = UnitOut.model_validate(fields)
-    out._not_its_rule_sets = frozenset(STATE_FIELDS.keys() - fields.keys())
-    return out
+    return unit_of(read(u))  # type: ignore[arg-type]  # a row read whole answers every attribute a Unit has
 
 
 def listed(session: Session, game: Game, viewer: Viewer) -> bytes:

@@ -58,27 +58,15 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     "CampaignStateOut": {"legal_actions"},
     "LogEntry": {"action", "events"},
     "Snapshot": {"state", "legal_actions"},
-    # a rule set's own values, a game's club data, a unit's rule-set state fields
+    # a rule set's own values, a game's club data
     "GameDetail": {"terrain", "board"},
     "GameState": {"terrain", "board"},
     "GameNowOut": {"board"},
     "GamePatch": {"club"},
     "ClubData": {"hex_terrain"},
-    "UnitOut": {
-        "action_under_way",
-        "high_command",
-        "sub_plan",
-        "plan_target",
-        "shot_at_by",
-        "assault_target",
-        "hits_from",
-        "base_injury",
-        "injured_by",
-        "moved_cm",
-        "hex",
-        "division",
-        "applied_result",
-    },
+    # a unit's state as its rule set types it (Book.unit_state): the aiming point a pair of numbers, which the
+    # generator reads as a list of anything (as Drawn.point)
+    "FlandersFieldsUnit": {"aiming_point"},
     "RuleSetOut": {"datasets", "errata"},
     "RuleSetSummary": {"datasets"},
     # scenarios: the free-form document (docs/scenario-format.md)
