@@ -158,8 +158,8 @@ def give_secret_objective(
 ) -> SecretGivenOut:
     viewer.require_referee("give a secret objective")
     with game_write(session, game_id) as game:
-        feature = body.objective.model_dump(mode="json", exclude_none=True)
-        given = secret_objectives.give(session, game, body.side, feature, score_service.objectives_of(game))
+        public = score_service.objectives_of(game)
+        given = secret_objectives.give_objective(session, game, body.side, body.objective, public)
     return SecretGivenOut(id=given, side=body.side)
 
 

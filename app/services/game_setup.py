@@ -13,6 +13,7 @@ from sqlmodel import Session, col, func, select
 from app.core import live
 from app.core.db import SharedJson
 from app.data.models import Game, Unit, utcnow
+from app.data.schemas_scenario import ObjectiveFeature
 from app.services import clock as clock_service
 from app.services import scenarios, secret_objectives
 from app.services.events import new_event
@@ -114,7 +115,7 @@ class NewGame:
     made: NewForces
     created: dict[str, Any]  # the first event's payload
     # Each side's secret objectives (issue 69), kept apart from the board every device reads.
-    secret: dict[str, list[secret_objectives.Feature]] = field(default_factory=dict)
+    secret: dict[str, list[ObjectiveFeature]] = field(default_factory=dict)
 
 
 def _new_game(
@@ -177,7 +178,8 @@ def _new_game(
             **dict(doc.get("board", {})),
         },
     }
-    public, secret = secret_objectives.split(game["board"].get("table_objectives"))
+    public, written = secret_objectives.split(game["board"].get("table_objectives"))
+    secret = {side: [ObjectiveFeature.model_validate(f) for f in fs] for side, fs in written.items()}
     if secret:  # the board, every device's, keeps the public ones alone
         game["board"] = {k: v for k, v in game["board"].items() if k != "table_objectives"}
         game["board"].update({"table_objectives": public} if public is not None else {})

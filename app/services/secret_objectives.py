@@ -43,7 +43,7 @@ def split(
     collection: Mapping[str, Any] | None,
 ) -> tuple[Feature | None, dict[str, list[Feature]]]:
     """A scenario's objectives parted: those every device sees (a collection, None for none) and each side's
-    secret ones (kept apart from the board as the game is made, `store`)."""
+    secret ones, as written (kept apart from the board as the game is made, `store`)."""
     features = list((collection or {}).get("features") or ())
     secret: dict[str, list[Feature]] = {side: [] for side in SIDES}
     public = []
@@ -59,10 +59,15 @@ def split(
     return kept, {s: f for s, f in secret.items() if f}
 
 
-def store(session: Session, game_ids: Iterable[int], secret: Mapping[str, Sequence[Feature]]) -> None:
-    """Each game's secret objectives, each with its own salt (the games of a round: the same objectives)."""
+def store(
+    session: Session, game_ids: Iterable[int], secret: Mapping[str, Sequence[ObjectiveFeature]]
+) -> None:
+    """Each game's secret objectives, each with its own salt (the games of a round: the same objectives): the
+    column holds each as its model writes it (the leaf its seal hashes, `seal`)."""
     session.add_all(
-        SecretObjective(game_id=g, side=side, feature=dict(f), salt=new_salt())
+        SecretObjective(
+            game_id=g, side=side, feature=f.model_dump(mode="json", exclude_none=True), salt=new_salt()
+        )
         for g in game_ids
         for side, features in secret.items()
         for f in features
@@ -89,8 +94,8 @@ def objectives(session: Session, games: Sequence[Game]) -> dict[int, list[Object
     return out
 
 
-def give(
-    session: Session, game: Game, side: str, feature: Mapping[str, Any], public: Sequence[Objective]
+def give_objective(
+    session: Session, game: Game, side: str, feature: ObjectiveFeature, public: Sequence[Objective]
 ) -> str:
     """The referee gives `side` a secret objective at set-up (a 422 naming the field of a bad one, a 409 once
     the game has started: its side's seal is published then). Its id is drawn at random (a number would count
@@ -106,25 +111,34 @@ def give(
         raise RulesError("objective", f"a side holds at most {PLAN_CAPACITY} secret objectives")
     # A give sent twice (a double tap, a replay, two devices) kept twice scored one objective twice (session
     # 23's hostile pass): a side's secret objectives are told apart by their names.
-    name = _name_of(feature)
-    if name and any(_name_of(r.feature) == name for r in held):
+    name = _name_of(feature.properties.name)
+    if name and any(
+        _name_of(ObjectiveFeature.model_validate(r.feature).properties.name) == name for r in held
+    ):
         raise RulesError(
             "name", f"the {side} already holds a secret objective of that name: give this one another"
         )
-    body = {**feature, "id": f"secret-{secrets.token_hex(4)}"}
-    body["properties"] = {**(feature.get("properties") or {}), SECRET: side}
+    properties = feature.properties.model_copy(update={"secret_to": side})
+    body = feature.model_copy(update={"id": f"secret-{secrets.token_hex(4)}", "properties": properties})
     others = [o.as_geojson() for o in public] + [r.feature for r in rows(session, [game.pk])]
-    collection = {"type": "FeatureCollection", "features": [*others, body]}
+    features = [*others, body.model_dump(mode="json", exclude_none=True)]
+    collection = {"type": "FeatureCollection", "features": features}
     objectives_from_geojson(collection, game.table_width_cm, game.table_length_cm, where="objective")
     store(session, [game.pk], {side: [body]})
     session.flush()
-    return str(body["id"])
+    return str(body.id)
 
 
-def _name_of(feature: Mapping[str, Any]) -> str:
+def give(
+    session: Session, game: Game, side: str, feature: Mapping[str, Any], public: Sequence[Objective]
+) -> str:
+    """`give_objective` of one as the referee's page posts it, a scenario's mapping (app.pages.secret_objective_form,
+    until the page hands over its model)."""
+    return give_objective(session, game, side, ObjectiveFeature.model_validate(feature), public)
+
+
+def _name_of(name: str) -> str:
     """An objective's name as two are told apart (its case and outer spaces aside)."""
-    properties = feature.get("properties")
-    name = str(properties.get("name") or "") if isinstance(properties, Mapping) else ""
     # Unseen characters (a zero-width space) left out: "Farm\u200b" read "Farm" twice (the hostile pass).
     return "".join(c for c in name if unicodedata.category(c) != "Cf").strip().casefold()
 
