@@ -6,11 +6,12 @@ the names the hook's fields declare."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, func, insert, true, update
+from sqlalchemy import Row, Update, and_, bindparam, func, insert, true, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -69,14 +70,15 @@ def get_units(session: Session, game_id: int, unit_ids: Iterable[int]) -> list[U
     ids = sorted(set(unit_ids))
     if not ids:
         return []
-    return list(
-        session.exec(
-            select(Unit)
-            .where(Unit.game_id == game_id, col(Unit.id).in_(ids))
-            .order_by(col(Unit.id))
-            .execution_options(populate_existing=True)
-        )
-    )
+    return list(session.exec(_UNITS_BY_ID, params={"game_id": game_id, "ids": ids}))
+
+
+_UNITS_BY_ID = (  # built once, as _FIND_UNIT
+    select(Unit)
+    .where(Unit.game_id == bindparam("game_id"), col(Unit.id).in_(bindparam("ids", expanding=True)))
+    .order_by(col(Unit.id))
+    .execution_options(populate_existing=True)
+)
 
 
 def add_unit_tree(
@@ -392,8 +394,6 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
                 hidden[uid] = hidden.get(uid, 0) + 1
         mine[name] = after
         bumps[uid] = bumps.get(uid, 0) + 1
-    table = Unit.__table__  # type: ignore[attr-defined]
-    c = table.c
     kinds: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     written: dict[int, dict[str, Any]] = {}
     for uid, values in now.items():
@@ -408,12 +408,7 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
         kinds.setdefault(tuple(sorted(after)), []).append(row)
     landed = 0
     for names, batch in kinds.items():
-        result = session.execute(
-            update(table)
-            .where(and_(c.id == bindparam("uid"), c.version == bindparam("seen")))
-            .values(version=c.version + bindparam("bump"), **{k: bindparam(f"n_{k}") for k in names}),
-            batch,
-        )
+        result = session.execute(_over_version(names), batch)
         landed += result.rowcount  # type: ignore[attr-defined]
     if landed != len(now):
         raise Conflict("Someone changed a stand meanwhile: look again and try again")
@@ -421,6 +416,19 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
         for k, v in after.items():
             set_committed_value(rows[uid], k, v)
     return changes
+
+
+@functools.cache
+def _over_version(names: tuple[str, ...]) -> Update:
+    """A unit's `names` set (bound `n_<name>`) over the version read (`seen`), its version moved on by `bump`:
+    of the table (Core: the ORM's own UPDATE doubled an act's cost of it), built once for each set of names (a
+    statement's making cost as much as its running)."""
+    c = Unit.__table__.c  # type: ignore[attr-defined]
+    return (
+        update(Unit.__table__)  # type: ignore[attr-defined]
+        .where(and_(c.id == bindparam("uid"), c.version == bindparam("seen")))
+        .values(version=c.version + bindparam("bump"), **{k: bindparam(f"n_{k}") for k in names})
+    )
 
 
 def _write_over_version(
@@ -444,12 +452,8 @@ def _write_over_version(
             read_again = True
             continue
         version = unit.version if expected_version is None else expected_version
-        table = Unit.__table__  # type: ignore[attr-defined]
-        result = session.execute(  # of the table (Core): the ORM's own UPDATE doubled an act's cost of it
-            update(table)
-            .where(table.c.id == unit.id, table.c.version == version)
-            .values(version=table.c.version + 1, **values)
-        )
+        bound = {"uid": unit.id, "seen": version, "bump": 1} | {f"n_{k}": v for k, v in values.items()}
+        result = session.execute(_over_version(tuple(sorted(values))), bound)
         if result.rowcount:  # type: ignore[attr-defined]
             for name, now in {**values, "version": version + 1}.items():  # the row as written, not read again
                 set_committed_value(unit, name, now)

@@ -7,7 +7,7 @@ of the rules but their errors, so every layer above may speak it."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NotRequired, TypedDict
@@ -131,8 +131,17 @@ class Snapshot:
         except KeyError:
             raise RulesError(field_name, "the game has no such unit: pick one of its units") from None
 
+    @cached_property
+    def measures(self) -> dict[Hashable, object]:
+        """What a rule set works out of this table, once per snapshot: a roll's refusal and its fill measure the
+        same shot (2mm Earth 1418's `Measured`). A snapshot changed is another one and has its own."""
+        return {}
+
     def after(self, changes: Sequence[Change]) -> Snapshot:
-        """The snapshot once `changes` are made: later rules of the same request read it."""
+        """The snapshot once `changes` are made: later rules of the same request read it (itself when none
+        are: its measures and its sides, read lazily by the app, are not worked out again)."""
+        if not changes:
+            return self
         units = dict(self.by_id)
         board = dict(self.board)
         sides = {s: dict(v) for s, v in self.sides.items()}

@@ -413,7 +413,7 @@ class EarthRolls(GameRules):
         company = company_of(snapshot, unit_id, "unit_id")
         ctx = context(snapshot)
         marks: list[TargetMark] = []
-        table, melee = Measured(snapshot, bases), melee_now(snapshot, {})
+        table, melee = Measured.of(snapshot, bases), melee_now(snapshot, {})
         for e in snapshot.units:
             if e.level != "company" or e.side == company.side or e.killed:
                 continue

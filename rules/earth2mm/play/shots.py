@@ -457,6 +457,17 @@ class Measured:
     def __init__(self, snap: Snapshot, bases: Mapping[str, BaseSpec]) -> None:
         self.snap, self.bases = snap, bases
         self._stands: dict[int | None, list[tuple[UnitState, Stand]]] = {}
+        # Each shot measured, by shooter, target, melee and `first`, with the two it was measured of.
+        self.shots: dict[tuple[int | None, int | None, bool, bool], tuple[UnitState, UnitState, Shot]] = {}
+
+    @classmethod
+    def of(cls, snap: Snapshot, bases: Mapping[str, BaseSpec]) -> Measured:
+        """The snapshot's measures, made once for it: a roll's refusal before it is rolled and its fill
+        measure the same shot on the same table (half a 2mm shot's CPU was measuring it twice)."""
+        kept = snap.measures.get(cls)
+        if not isinstance(kept, Measured) or kept.bases is not bases:
+            kept = snap.measures[cls] = cls(snap, bases)
+        return kept
 
     @cached_property
     def index(self) -> TerrainIndex:
@@ -499,7 +510,26 @@ def shot(
     made here by default); `first`: only the first refusal is wanted (the map's mark), so the lines of sight
     are drawn only while nothing else refuses the shot, and only until one base sees (`seeing` then counts
     at most 1)."""
-    table = table if table is not None else Measured(snap, bases)
+    table = table if table is not None else Measured.of(snap, bases)
+    key = (shooter.id, target.id, melee, first)
+    kept = table.shots.get(key)
+    if kept is not None and kept[0] is shooter and kept[1] is target:
+        return kept[2]
+    measured = _shot(snap, shooter, target, ctx, melee, table, first)
+    table.shots[key] = (shooter, target, measured)
+    return measured
+
+
+def _shot(
+    snap: Snapshot,
+    shooter: UnitState,
+    target: UnitState,
+    ctx: Context,
+    melee: bool,
+    table: Measured,
+    first: bool,
+) -> Shot:
+    """The shot as `shot` says, measured."""
     ours, theirs = table.stands(shooter), table.stands(target)
     apart = distances(ours, theirs) if ours and theirs else None
     contact = tuple(in_contact(ours, theirs, ctx, apart)) if apart is not None else ()

@@ -22,10 +22,11 @@ from rules.earth2mm.play.ends import bound_ended, needs
 from rules.earth2mm.play.fields import STATE_FIELDS, EarthFields
 from rules.earth2mm.play.game import edited, moves
 from rules.earth2mm.play.rolls import cover_of
-from rules.earth2mm.play.shots import posture
+from rules.earth2mm.play.shots import posture, shot
 from rules.earth2mm.play.steps import STEP_INDEX, STEPS
 from rules.earth2mm.play.table import ROUGH_GROUND_KEY, TERRAIN_CLASSES, terrain_class
 from rules.earth2mm.play.turn import EarthBound
+from rules.earth2mm.play.units import context
 from rules.registry import get_game_rules
 from rules.table.bases import BaseSpec
 
@@ -656,3 +657,16 @@ def test_a_batterys_plan_is_anonymous_until_it_fires_or_moves() -> None:
     assert ("plan", "anon") in notes and ("plan", "stay put") not in notes
     moving = snapshot({50: {"sub_plan": "move", "packed": True}}).by_id[50]
     assert posture(moving, judge.Board(snap, BASES).ctx)[0] == "stationary"
+
+
+def test_a_shot_is_measured_once_per_snapshot_and_a_snapshot_after_nothing_is_itself() -> None:
+    # A roll's refusal before it is rolled and its fill measure the same shot on the same table (issue 88: half a
+    # 2mm shot's CPU was measuring it twice); a changed table is another snapshot, measured anew.
+    snap = snapshot(step="execute-1")
+    shooter, target = snap.unit(10), snap.unit(20)
+    ctx = context(snap)
+    first = shot(snap, shooter, target, BASES, ctx, False)
+    assert shot(snap, shooter, target, BASES, ctx, False) is first
+    assert snap.after(()) is snap
+    moved = snap.after((SetState("moved", "test", unit_id=21, field="x", value=10.0),))
+    assert shot(moved, moved.unit(10), moved.unit(20), BASES, context(moved), False) is not first
