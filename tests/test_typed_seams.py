@@ -66,24 +66,34 @@ def _reached(schema: Any, components: dict[str, Any], out: set[str]) -> set[str]
     return out
 
 
-def free_form(schema: dict[str, Any]) -> bool:
+def free_form(schema: dict[str, Any], components: dict[str, Any], seen: frozenset[str] = frozenset()) -> bool:
     """A value of no type (an empty schema), an object of any keys (no property named; any values, or values
-    that are such), or a list, a tuple or a choice holding one."""
-    if "$ref" in schema:
-        return False
+    that are such), a reference to a component that is one (pydantic's `JsonValue`), or a list, a tuple or a
+    choice holding one."""
+
+    def inner(s: dict[str, Any]) -> bool:
+        return free_form(s, components, seen)
+
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        name = ref.rsplit("/", 1)[1]
+        target = components.get(name, {})
+        return (
+            name not in seen and not target.get("properties") and free_form(target, components, seen | {name})
+        )
     choices = schema.get("anyOf") or schema.get("oneOf") or schema.get("allOf")
     if choices:
-        return any(free_form(s) for s in choices)
+        return any(inner(s) for s in choices)
     kind = schema.get("type")
     if kind is None:
         return "const" not in schema and "enum" not in schema
     if kind == "array":
         if "prefixItems" in schema:
-            return any(free_form(s) for s in schema["prefixItems"])
-        return free_form(schema.get("items") or {})
+            return any(inner(s) for s in schema["prefixItems"])
+        return inner(schema.get("items") or {})
     if kind == "object" and not schema.get("properties"):
         values = schema.get("additionalProperties")
-        return not isinstance(values, dict) or not values or free_form(values)
+        return not isinstance(values, dict) or not values or inner(values)
     return False
 
 
@@ -102,7 +112,7 @@ def free_form_fields(spec: dict[str, Any]) -> list[str]:
         f"{name}.{field}"
         for name in models
         for field, schema in components[name].get("properties", {}).items()
-        if free_form(schema)
+        if free_form(schema, components)
     }
     return sorted(found - GEOJSON - CATALOGUES)
 
@@ -136,8 +146,8 @@ def test_free_form_mappings_do_not_rise() -> None:
 
 
 def test_the_counter_sees_each_shape_of_free_form() -> None:
-    """The finder itself: an object of any keys, a value of no type, a list of either, a tuple holding one, a
-    choice with one, a map of such maps are free-form; a model, a closed object, a map of strings, a list of
+    """The finder itself: an object of any keys, a value of no type (a reference to one too), a list of
+    either, a tuple holding one, a choice with one, a map of such maps are free-form; a model, a closed object, a map of strings, a list of
     strings, a tuple of numbers, a constant are not; a dataset's rows and the named exceptions are aside."""
     ok = {"type": "string"}
     spec: dict[str, Any] = {
@@ -163,6 +173,8 @@ def test_the_counter_sees_each_shape_of_free_form() -> None:
                         "maybe": {"anyOf": [{"type": "object"}, {"type": "null"}]},
                         "maps": {"type": "object", "additionalProperties": {"type": "object"}},
                         "model": {"$ref": "#/c/B"},
+                        "json": {"$ref": "#/c/JsonValue"},
+                        "json_list": {"type": "array", "items": {"$ref": "#/c/JsonValue"}},
                         "words": {"type": "object", "additionalProperties": ok},
                         "names": {"type": "array", "items": ok},
                         "point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}]},
@@ -171,6 +183,7 @@ def test_the_counter_sees_each_shape_of_free_form() -> None:
                     }
                 },
                 "B": {"properties": {"free": {"type": "object"}}},
+                "JsonValue": {},
                 "GameState": {"properties": {"terrain": {"type": "object"}}},
                 "Rows": {"properties": {"free": {"type": "object"}}},
             }
@@ -180,6 +193,8 @@ def test_the_counter_sees_each_shape_of_free_form() -> None:
     assert free_form_fields(spec) == [
         "A.any",
         "A.anything",
+        "A.json",
+        "A.json_list",
         "A.listed",
         "A.maps",
         "A.maybe",
