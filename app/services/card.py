@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
+from pydantic import JsonValue
 from sqlmodel import Session
 
 from app.data.models import Game, Unit
@@ -21,7 +22,7 @@ from app.services.seating import Viewer
 from app.services.units import list_units
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
 from rules.core.errors import RulesError
-from rules.core.records import Snapshot, StandAct, StandEdit, UnitState
+from rules.core.records import Snapshot, StandAct, StandEdit, StandEditDict, UnitState
 
 __all__ = ["MarkerOffer", "Offer", "formations", "marker_offers", "move_refusals", "offers", "stand_card"]
 
@@ -29,6 +30,38 @@ __all__ = ["MarkerOffer", "Offer", "formations", "marker_offers", "move_refusals
 NUDGE_CM = 1.0
 # The formations a stand's card moves as one (the map's "Move its company", "Move its battalion").
 FORMATION_LEVELS = ("company", "battalion")
+
+
+class Said(TypedDict):
+    """A refusal as the card greys an act with it (`_said`)."""
+
+    detail: str
+    why: str
+    source: str | None
+    remedy: str
+
+
+class CardOffer(TypedDict):
+    """One act of the card as `stand_card` answers it: an `Offer`'s words with its refusal (None: accepted now)."""
+
+    kind: str
+    key: str
+    label: str
+    unit_id: int | None
+    refused: Said | None
+    values: dict[str, JsonValue]  # what a counter's move sets besides its place: its state fields' values
+    places: list[str]
+    typed: bool
+
+
+class StandCard(TypedDict):
+    """What a stand's card offers a viewer now (`stand_card`)."""
+
+    acts: list[dict[str, Any]]  # StandActDicts (app.pages.counters_build spreads each into a StandAct)
+    edits: list[StandEditDict]
+    refused: Said | None
+    offers: list[CardOffer]
+    first: str  # "edits", "acts" or "": which the remedy of a refusal is
 
 
 @dataclass(frozen=True)
@@ -186,7 +219,7 @@ def _nudged(snapshot: Snapshot, stand: UnitState) -> tuple[float, float]:
     return x + dx, y + dy
 
 
-def _said(refused: RulesError | Refused) -> dict[str, Any]:
+def _said(refused: RulesError | Refused) -> Said:
     """A refusal as the card greys an act with it: the pipeline's one sentence as the API answers it, the rule
     in full, its printed line and the act that lifts it."""
     body = refusal_body(refused)
@@ -201,7 +234,7 @@ def stand_card(
     viewer: Viewer,
     unit_id: int,
     read: tuple[list[Unit], Snapshot] | None = None,
-) -> dict[str, Any]:
+) -> StandCard:
     """What a stand's card offers this viewer now, while the game is played, for a side the viewer may act for:
     `offers`, every act of the stand with its refusal (None: the pipeline would accept it); `acts` the rolls
     offered and `edits` the unit edits offered (with the values offered), the remedy of a refusal first
@@ -209,7 +242,7 @@ def stand_card(
     "It is the German battalion-orders step: wait for your turn."). For the other side's stand, only the
     marker its shots place on it and the rolls made at it (`StandAct.on_enemy`). `read`: the game's units and
     their snapshot, as the caller read them for this request (its page asks each roll on the same read)."""
-    nothing: dict[str, Any] = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
+    nothing: StandCard = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
     units = list_units(session, game.pk) if read is None else read[0]
     unit = next((u for u in units if u.id == unit_id), None)
     if unit is None:
@@ -219,7 +252,7 @@ def stand_card(
     own = viewer.may_act_for(unit.side)
     # Read once: judging the acts writes nothing.
     snapshot = snapshot_of(session, game, units) if read is None else read[1]
-    judged = []
+    judged: list[tuple[Offer, Said | None]] = []
     places: dict[int, list[str]] = {}
     typed: set[int] = set()  # a result's move the pipeline takes past its places a step away: typed too
     for o in offers(snapshot, game, units, unit_id):
@@ -243,7 +276,9 @@ def stand_card(
         judged.append((o, _said(refused) if refused is not None else None))
     remedies = {r["remedy"] for _, r in judged if r is not None and r["remedy"]}
     first = [o for o, r in judged if r is None and o.key in remedies]
-    rolls = [o.roll.as_dict() for o, r in _ordered(judged, first) if r is None and o.roll is not None]
+    rolls: list[dict[str, Any]] = [
+        dict(o.roll.as_dict()) for o, r in _ordered(judged, first) if r is None and o.roll is not None
+    ]
     edits = _edits([o for o, r in _ordered(judged, first) if r is None and o.edit is not None])
     refusals = [r for _, r in judged if r is not None]
     return {
@@ -372,14 +407,14 @@ def _chosen(
     return refused
 
 
-def _ordered(judged: list[tuple[Offer, Any]], first: list[Offer]) -> list[tuple[Offer, Any]]:
+def _ordered(judged: list[tuple[Offer, Said | None]], first: list[Offer]) -> list[tuple[Offer, Said | None]]:
     """The card's acts with the remedies of its refusals first."""
     return sorted(judged, key=lambda j: j[0] not in first)
 
 
-def _edits(offered: list[Offer]) -> list[dict[str, Any]]:
+def _edits(offered: list[Offer]) -> list[StandEditDict]:
     """The unit edits offered, each with the values the pipeline would accept now (in the rule set's order)."""
-    out: dict[tuple[int, str], dict[str, Any]] = {}
+    out: dict[tuple[int, str], StandEditDict] = {}
     for o in offered:
         if o.edit is None:
             continue
@@ -388,7 +423,7 @@ def _edits(offered: list[Offer]) -> list[dict[str, Any]]:
     return list(out.values())
 
 
-def _with_place(o: Offer) -> dict[str, Any]:
+def _with_place(o: Offer) -> dict[str, JsonValue]:
     """What a move of a counter sets besides its place (`CounterBoard.place_results`), else nothing."""
     if o.kind != "place" or not isinstance(o.act, EditUnit):
         return {}
