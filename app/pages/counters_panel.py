@@ -23,17 +23,15 @@ from app.core.routing import Router
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.counters_build import Panels, panel
-from app.pages.counters_parts import Want, want_of
+from app.pages.counters_parts import Want
 from app.pages.seats import game_page
 from app.pages.templates import templates
 from app.services import result, score
 from app.services.seating import Viewer
 
-__all__ = ["Panels", "Want", "counters_panel", "counters_view", "panel", "want_of"]
+__all__ = ["Panels", "Want", "counters_panel", "counters_view", "panel"]
 
 router = Router()
-
-IDS = 2_147_483_647
 
 
 @router.get("/games/{game_id}/counters/panel", response_class=HTMLResponse)
@@ -42,23 +40,9 @@ def counters_panel(
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
-    group: Annotated[str, Query(pattern="^(place|group)$")] = "place",
-    unit: Annotated[int | None, Query(ge=1, le=IDS)] = None,
-    act: Annotated[int | None, Query(ge=0, le=64)] = None,
-    target: Annotated[int | None, Query(ge=1, le=IDS)] = None,
-    joined: Annotated[list[int] | None, Query(max_length=64)] = None,
-    opt: Annotated[list[str] | None, Query(max_length=16)] = None,
-    die: Annotated[list[int] | None, Query(max_length=8)] = None,
-    done: Annotated[int | None, Query(ge=1, le=IDS)] = None,
+    want: Annotated[Want, Query()],
 ) -> Response:
     """The page of counters' panels for this seat, showing the card the query names (`Want`)."""
-    if any(len(o) > 128 for o in opt or ()):
-        return HTMLResponse("opt: at most 128 characters each (name=value).", status_code=422)
-    if any(not 0 <= d <= 6 for d in die or ()):
-        return HTMLResponse("die: each 1 to 6, or 0 while not tapped yet.", status_code=422)
-    if any(not 1 <= j <= IDS for j in joined or ()):
-        return HTMLResponse("joined: each a counter's id.", status_code=422)
-    want = want_of(group, unit, act, target, joined, opt, die, done)
     return game_page(
         request,
         session,

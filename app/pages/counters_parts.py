@@ -8,57 +8,64 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
+
+from app.data.bounded import INT32_MAX
 from rules.core.records import StandAct
 
 # What a roll's request field holds as the card fills it: an option's value, or the counters joining the roll.
 FieldValue = bool | str | int | None | list[int]
 
 
-@dataclass(frozen=True)
-class Want:
-    """What this seat's page of counters shows: the list's grouping, the counter whose card is open, the act it
-    plays (its index in the card's acts), its target, the counters joining it, the options chosen, the dice
-    tapped, and the roll recorded (its event)."""
+class Want(BaseModel):
+    """What this seat's page of counters shows, its query: the list's grouping, the counter whose card is open,
+    the act it plays (its index in the card's acts), its target, the counters joining it, the options chosen
+    (`opt`, each name=value), the dice tapped (`die`, 0 one not tapped yet), and the roll recorded (its event).
+    Read by FastAPI (`Annotated[Want, Query()]`: a value out of range is a 422 naming its field) and written back
+    by `query`, each tap's link; `Want(group, unit)` the list with a counter's card open."""
 
-    group: str = "place"
-    unit: int | None = None
-    act: int | None = None
-    target: int | None = None
-    joined: tuple[int, ...] = ()
-    given: tuple[tuple[str, str], ...] = ()
-    dice: tuple[int, ...] = ()
-    done: int | None = None
+    model_config = ConfigDict(frozen=True, validate_by_name=True)
+
+    group: Literal["place", "group"] = "place"
+    unit: int | None = Field(None, ge=1, le=INT32_MAX)
+    act: int | None = Field(None, ge=0, le=64)
+    target: int | None = Field(None, ge=1, le=INT32_MAX)
+    joined: tuple[Annotated[int, Field(ge=1, le=INT32_MAX)], ...] = Field((), max_length=64)
+    given: tuple[tuple[str, str], ...] = Field((), alias="opt", max_length=16)
+    dice: tuple[Annotated[int, Field(ge=0, le=6)], ...] = Field((), alias="die", max_length=8)
+    done: int | None = Field(None, ge=1, le=INT32_MAX)
+
+    def __init__(self, *opened: Any, **fields: Any) -> None:
+        super().__init__(**dict(zip(("group", "unit"), opened, strict=False)), **fields)
+
+    @field_validator("given", mode="before")
+    @classmethod
+    def _options(cls, raw: Any) -> Any:
+        """The query's `opt=name=value` as (name, value) pairs (one of no name dropped)."""
+        if any(isinstance(o, str) and len(o) > 128 for o in raw):
+            raise ValueError("at most 128 characters each (name=value)")
+        return [
+            o.partition("=")[::2] if isinstance(o, str) else o
+            for o in raw
+            if not isinstance(o, str) or o[:1] not in ("", "=")
+        ]
+
+    @field_serializer("given")
+    def _opt(self, given: tuple[tuple[str, str], ...]) -> list[str]:
+        return [f"{k}={v}" for k, v in given]
 
     def query(self, **changed: Any) -> str:
-        w = replace(self, **changed)
-        pairs: list[tuple[str, str | int]] = [("group", w.group)]
-        pairs += [
-            (k, v) for k, v in (("unit", w.unit), ("act", w.act), ("target", w.target)) if v is not None
-        ]
-        pairs += [("joined", j) for j in w.joined] + [("opt", f"{k}={v}") for k, v in w.given]
-        pairs += [("die", d) for d in w.dice] + ([("done", w.done)] if w.done is not None else [])
-        return urlencode(pairs)
+        """The query of this page with `changed`: its fields in order, by their names in the query."""
+        return urlencode(
+            self.model_copy(update=changed).model_dump(by_alias=True, exclude_none=True), doseq=True
+        )
 
     def chosen(self, name: str, value: str) -> tuple[tuple[str, str], ...]:
         return (*((k, v) for k, v in self.given if k != name), (name, value))
-
-
-def want_of(
-    group: str = "place",
-    unit: int | None = None,
-    act: int | None = None,
-    target: int | None = None,
-    joined: list[int] | None = None,
-    opt: list[str] | None = None,
-    die: list[int] | None = None,
-    done: int | None = None,
-) -> Want:
-    given = tuple((k, v) for o in opt or () for k, _, v in [o.partition("=")] if k)
-    return Want(group, unit, act, target, tuple(joined or ()), given, tuple(die or ()), done)
 
 
 @dataclass(frozen=True)
