@@ -4,7 +4,6 @@ is `STATE_FIELDS`, the one list of it (the stand card)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -12,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypedDict
 
 from rules.core.records import AddToState, SetBoard, SetSideState, SetState, StateField
+from rules.flanders_fields.play.board_items import Barrage
 
 # The stand card: markers and flags the rules read and the board shows.
 STATE_FIELDS: tuple[StateField, ...] = (
@@ -298,11 +298,11 @@ class BarragesRolled(SetBoard):
 
     unit_id: int = 0
 
-    def __init__(self, reason: str, source: str, unit_id: int, barrages: tuple[Mapping[str, Any], ...]):
+    def __init__(self, reason: str, source: str, unit_id: int, barrages: tuple[Barrage, ...]):
         _init(self, reason=reason, source=source, key="barrages", value=tuple(barrages), unit_id=unit_id)
 
     @property
-    def barrages(self) -> tuple[Mapping[str, Any], ...]:
+    def barrages(self) -> tuple[Barrage, ...]:
         return tuple(self.value)
 
 

@@ -11,6 +11,7 @@ from shapely import Polygon, box
 
 from rules.core.kit import Drawn, DrawnStyle
 from rules.flanders_fields.book.table_sizes import TEMPLATES
+from rules.flanders_fields.play.board_items import Barrage, Cloud, Fire
 from rules.flanders_fields.resolvers.barrage import DANGER_ZONE_CM
 from rules.table.frame import AHEAD_DEG, Table, oriented_rect
 
@@ -40,7 +41,7 @@ def _at(p: Any) -> tuple[float, float]:
     return float(p[0]), float(p[1])
 
 
-def draw_fire(fire: Sequence[Mapping[str, Any]], table: Table) -> list[Drawn]:
+def draw_fire(fire: Sequence[Fire], table: Table) -> list[Drawn]:
     """Arrived fire other than gas and barrages, where its deviation put it (`lands`) as it arrived."""
     out = []
     for f in fire:
@@ -60,7 +61,7 @@ def draw_fire(fire: Sequence[Mapping[str, Any]], table: Table) -> list[Drawn]:
     return out
 
 
-def draw_clouds(clouds: Sequence[Mapping[str, Any]], table: Table) -> list[Drawn]:
+def draw_clouds(clouds: Sequence[Cloud], table: Table) -> list[Drawn]:
     """Gas clouds: "an area 20cm wide by 10cm deep if launched by the attacker but only 10x5 if used by a
     defender" (GAS), facing the enemy of the side that released it."""
     out = []
@@ -73,7 +74,7 @@ def draw_clouds(clouds: Sequence[Mapping[str, Any]], table: Table) -> list[Drawn
     return out
 
 
-def draw_barrages(barrages: Sequence[Mapping[str, Any]], table: Table) -> list[Drawn]:
+def draw_barrages(barrages: Sequence[Barrage], table: Table) -> list[Drawn]:
     """Rolling barrages: the band each covers across the table, and "a danger area 6cm behind the RB" on its
     own side's side of it; both clipped to the table."""
     out = []

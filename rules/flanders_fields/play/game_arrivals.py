@@ -18,7 +18,7 @@ company (game_consequences)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from rules.core.errors import RulesError
 from rules.core.fire_cards import MEASURED, CardRoll, DiceGiven, FireCard, Fired
@@ -46,6 +46,7 @@ from rules.flanders_fields.planning.rehearsal import (
     range_from_rear,
 )
 from rules.flanders_fields.play import game_consequences, game_fill, game_rehearsal
+from rules.flanders_fields.play.board_items import Barrage, Cloud, Fire
 from rules.flanders_fields.play.game_rehearsal import FlandersFieldsRehearsal
 from rules.flanders_fields.play.game_table import barrage_step, cloud_arrives
 from rules.flanders_fields.play.units import FIRER, AimingPointFirers
@@ -75,7 +76,7 @@ def _context(snap: Snapshot) -> Context:
 
 
 # -- the cards -------------------------------------------------------------------------------------------------
-def _firer(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> tuple[str, str]:
+def _firer(snap: Snapshot, f: Fire, names: Mapping[int, str]) -> tuple[str, str]:
     """What the item fires as: the kind of the battery or mortar the plan names; else field guns for a
     battery and medium mortars for a mortar, as the rehearsal takes them."""
     mortar = f["kind"] == "mortar"
@@ -91,7 +92,7 @@ def _firer(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> tu
     return default, f"{what}: fired as {default.replace('-', ' ')}s"
 
 
-def _firing_now(snap: Snapshot, f: Mapping[str, Any]) -> bool:
+def _firing_now(snap: Snapshot, f: Fire) -> bool:
     """An item that arrived before the board kept its turn cannot say when it fires: no card for it."""
     first = int(f.get("turn", 0))
     return (
@@ -103,7 +104,7 @@ def _firing_now(snap: Snapshot, f: Mapping[str, Any]) -> bool:
     )
 
 
-def _card(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> FireCard:
+def _card(snap: Snapshot, f: Fire, names: Mapping[int, str]) -> FireCard:
     ctx = _context(snap)
     side = _side(str(f["side"]))
     table = Table(snap.table_width_cm, snap.table_length_cm)
@@ -319,9 +320,9 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
             data["point"] = list(grid_to_table(side, data["grid"][0], data["grid"][1], table))
         board = snapshot.board
         if item.kind == "gas":
-            cloud = cloud_arrives(
-                {"item_id": item.id, "side": item.side, **data, "center": data["point"]}, snapshot.units
-            )
+            # The plan item's data as its GasItem checked it, placed on the table.
+            arrived = cast(Cloud, {"item_id": item.id, "side": item.side, **data, "center": data["point"]})
+            cloud = cloud_arrives(arrived, snapshot.units)
             return Arrival(
                 {"clouds": (*board.get("clouds", ()), cloud)},
                 "gas-arrived",
@@ -330,9 +331,9 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
                 step="gas",
             )
         if item.kind == "rolling-barrage":
-            b = {
+            b: Barrage = {
                 "item_id": item.id,
-                "side": item.side,
+                "side": side,
                 "front_y": grid_to_table(side, 0.0, float(data["start_up_cm"]), table)[1],
                 "duration_turns": int(data["duration_turns"]),
                 "halts": list(data.get("halts", [])),

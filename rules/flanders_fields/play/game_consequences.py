@@ -27,6 +27,7 @@ from rules.flanders_fields.errata import (
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER, SRC_ROLLING_BARRAGE
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
 from rules.flanders_fields.play import game_reinforcements
+from rules.flanders_fields.play.board_items import Barrage, Cloud
 from rules.flanders_fields.play.changes import (
     HAND_KEY,
     ActionsGranted,
@@ -65,7 +66,7 @@ from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
 from rules.flanders_fields.resolvers.assault import SRC_CLOSE
 from rules.flanders_fields.resolvers.events import PACK
-from rules.flanders_fields.resolvers.gas import SRC_GAS
+from rules.flanders_fields.resolvers.gas import SRC_GAS, WindDict
 from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
 from rules.flanders_fields.resolvers.morale import morale_test_due
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
@@ -332,7 +333,7 @@ def fired_on(snap: Snapshot, target_id: int) -> tuple[Change, ...]:
 
 
 # -- gas and barrages ------------------------------------------------------------------------------------------
-def wind_blows(snap: Snapshot, wind: Mapping[str, Any]) -> tuple[Change, ...]:
+def wind_blows(snap: Snapshot, wind: WindDict) -> tuple[Change, ...]:
     """The wind blows every cloud on the table (all offensive gas shares "the same vagaries of weather");
     stands under a cloud are marked in gas, the others no longer."""
     kept, gone = clouds_on_wind(snap.board.get("clouds", ()), wind, snap.units)
@@ -348,7 +349,7 @@ def wind_blows(snap: Snapshot, wind: Mapping[str, Any]) -> tuple[Change, ...]:
     return (*blown, *gas_marked(snap, kept))
 
 
-def gas_marked(snap: Snapshot, clouds: Sequence[Mapping[str, Any]]) -> tuple[Change, ...]:
+def gas_marked(snap: Snapshot, clouds: Sequence[Cloud]) -> tuple[Change, ...]:
     """Stands a cloud now covers are in gas; the others on the table no longer are."""
     covered = in_gas(clouds, snap.units)
     return tuple(
@@ -363,10 +364,13 @@ def gas_marked(snap: Snapshot, clouds: Sequence[Mapping[str, Any]]) -> tuple[Cha
 def rolled_under_barrage(snap: Snapshot, resolver: str, unit_id: int) -> tuple[Change, ...]:
     """A stand rolled for stops being due under every barrage."""
     listed = BARRAGE_ROLL_LIST[resolver]
-    barrages = []
+    barrages: list[Barrage] = []
+    b: Barrage
     for b in snap.board.get("barrages", ()):
-        keep = [x for x in b.get(listed, []) if (x if listed == "pending" else x["unit"]) != unit_id]
-        barrages.append({**b, listed: keep})
+        if listed == "pending":
+            barrages.append({**b, "pending": [x for x in b.get("pending", []) if x != unit_id]})
+        else:
+            barrages.append({**b, "danger": [x for x in b.get("danger", []) if x["unit"] != unit_id]})
     if barrages == [dict(b) for b in snap.board.get("barrages", ())]:
         return ()
     source = SRC_ROLLING_BARRAGE if listed == "pending" else SRC_BARRAGE_DANGER

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, cast
+from typing import cast
 
 from rules.core.acts import Act, Roll
 from rules.core.errors import Refusal
@@ -16,6 +16,7 @@ from rules.core.turn import Notice, Permit, Step
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS, PeriodId
 from rules.flanders_fields.play import game_reinforcements
+from rules.flanders_fields.play.board_items import Barrage
 from rules.flanders_fields.play.changes import (
     ActionsLapsed,
     ActionUnderWay,
@@ -176,8 +177,9 @@ def turn_started(snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, 
     if snap.side_to_move == "attacker" and snap.board.get("deep_suppression"):
         changes.append(DeepSuppressionSet("a new turn needs a new roll", SRC_DEEP_SUPPRESSION, 0))
     notices: list[Notice] = []
-    barrages: list[Mapping[str, Any]] = []
+    barrages: list[Barrage] = []
     table = Table(snap.table_width_cm, snap.table_length_cm)
+    b: Barrage
     for b in snap.board.get("barrages", ()):
         if b["side"] == snap.side_to_move:
             b = {**b, "turns_fired": b["turns_fired"] + 1}

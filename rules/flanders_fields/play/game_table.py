@@ -18,8 +18,9 @@ from rules.flanders_fields.book.cover import cover_reading
 from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 from rules.flanders_fields.errata.table_play import RANGE_MEASURED
 from rules.flanders_fields.play import table_rules
+from rules.flanders_fields.play.board_items import Barrage, BarrageDanger, Cloud, Passed
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
-from rules.flanders_fields.resolvers.gas import DENYING_MOVE_TURNS, OFFENSIVE_MAX_TURNS, SRC_GAS
+from rules.flanders_fields.resolvers.gas import DENYING_MOVE_TURNS, OFFENSIVE_MAX_TURNS, SRC_GAS, WindDict
 from rules.flanders_fields.resolvers.visibility import SRC_VISIBILITY
 from rules.table import barrage as table_barrage
 from rules.table import gas as table_gas
@@ -74,7 +75,7 @@ def target_cover(
 
 def shot(
     table: Table,
-    barrages: Sequence[Mapping[str, Any]],
+    barrages: Sequence[Barrage],
     firer: Placed,
     target: Placed,
     terrain: TerrainIndex,
@@ -122,20 +123,18 @@ def _sign(side: str) -> float:
     return 1.0 if side == "attacker" else -1.0
 
 
-def barrage_template(b: Mapping[str, Any], table: Table) -> Template:
+def barrage_template(b: Barrage, table: Table) -> Template:
     """The board keeps a barrage as `front_y`, the line it starts from (its start line, then where each
     advance leaves its rear edge); the 20 cm band lies beyond it in the direction it advances."""
     centre_y = float(b["front_y"]) + _sign(b["side"]) * BARRAGE_DEPTH_CM / 2
     return Template(TEMPLATES["rolling-barrage"], (table.width_cm / 2, centre_y), _ahead(b["side"]))
 
 
-def barrage_polygon(b: Mapping[str, Any], table: Table) -> Polygon:
+def barrage_polygon(b: Barrage, table: Table) -> Polygon:
     return barrage_template(b, table).polygon(table)
 
 
-def barrage_step(
-    b: Mapping[str, Any], distance_cm: float, units: Sequence[Placed], table: Table
-) -> dict[str, Any]:
+def barrage_step(b: Barrage, distance_cm: float, units: Sequence[Placed], table: Table) -> Barrage:
     """Advance (or hold) a barrage and say whom it reaches: every stand it passes over gets a rolling-barrage
     roll ("Roll a D6 for every platoon or crewed weapon as it comes under the barrage, or at the start of a
     turn when the barrage remains in the same place"); its own side's stands in the 6 cm behind it get a
@@ -145,7 +144,7 @@ def barrage_step(
     )
     front = float(b["front_y"]) + _sign(b["side"]) * distance_cm
     lo, hi = sorted((front, front + _sign(b["side"]) * BARRAGE_DEPTH_CM))
-    danger = [
+    danger: list[BarrageDanger] = [
         {
             "unit": int(h.id),
             "distance_cm": round(h.distance_cm, 2),
@@ -165,31 +164,31 @@ def barrage_step(
 
 
 # -- gas clouds ---------------------------------------------------------------------------------------------------
-def cloud_template(c: Mapping[str, Any]) -> Template:
+def cloud_template(c: Cloud) -> Template:
     kind = "gas-attacker" if c["side"] == "attacker" else "gas-defender"
     return Template(TEMPLATES[kind], (float(c["center"][0]), float(c["center"][1])), _ahead(c["side"]))
 
 
-def classified(cov: Coverage) -> dict[str, list[int]]:
+def classified(cov: Coverage) -> Passed:
     return {"full": ids(cov.full), "partial": ids(cov.partial)}
 
 
-def cloud_arrives(c: Mapping[str, Any], units: Sequence[Placed]) -> dict[str, Any]:
+def cloud_arrives(c: Cloud, units: Sequence[Placed]) -> Cloud:
     """A cloud as it is delivered: the stands under it are attacked (full, or partial at -2)."""
     cov = classify(cloud_template(c).polygon(), index_of(units, BASES), 0.0)
     return {**c, "moves": 0, "passed": classified(cov), "source": SRC_GAS}
 
 
 def clouds_on_wind(
-    clouds: Sequence[Mapping[str, Any]], wind: Mapping[str, Any], units: Sequence[Placed]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    clouds: Sequence[Cloud], wind: WindDict, units: Sequence[Placed]
+) -> tuple[list[Cloud], list[Cloud]]:
     """One turn of wind for every cloud: "An OFFENSIVE gas attack will continue to move on the wind for 6
     turns (after which it has dispersed) or until a roll on the Gas Movement Table ... indicates it has
     dispersed ... while a DENYING gas attack will move for 1 turn before the heavy vapours sink". Returns
     the clouds still on the table and those gone."""
     index = index_of(units, BASES)
-    kept: list[dict[str, Any]] = []
-    gone: list[dict[str, Any]] = []
+    kept: list[Cloud] = []
+    gone: list[Cloud] = []
     for c in clouds:
         offensive = c.get("gas", "offensive") == "offensive"
         if offensive and wind.get("dispersed"):
@@ -201,7 +200,7 @@ def clouds_on_wind(
         moved, swept = table_gas.drift(cloud_template(c).polygon(), float(wind["direction_deg"]), speed)
         dx, dy = table_gas.offset(float(wind["direction_deg"]), speed)
         passed = classify(swept if isinstance(swept, Polygon) else moved, index, 0.0)
-        after = {
+        after: Cloud = {
             **c,
             "center": [round(c["center"][0] + dx, 4), round(c["center"][1] + dy, 4)],
             "moves": c["moves"] + (1 if moving else 0),
@@ -215,7 +214,7 @@ def clouds_on_wind(
     return kept, gone
 
 
-def in_gas(clouds: Sequence[Mapping[str, Any]], units: Sequence[Placed]) -> dict[int, str]:
+def in_gas(clouds: Sequence[Cloud], units: Sequence[Placed]) -> dict[int, str]:
     """Stand id -> 'full' or 'partial' for every stand a cloud now covers."""
     index = index_of(units, BASES)
     out: dict[int, str] = {}

@@ -30,7 +30,8 @@ class EventPack(BaseModel):
 
 
 # The board's own keys, in the order a write first adds them (the wind before the clouds it disperses). The
-# items inside the lists stay JSON objects: the rules write them and read them back whole.
+# items inside the lists are read as JSON objects (a board an older firestep wrote loads as it was); the rules
+# read them as their records, rules.flanders_fields.play.board_items.
 BOARD_KEYS = (
     BoardKey("barrages", "Rolling barrages", (), tuple[JsonObject, ...], draw=draw_barrages),
     BoardKey("clouds", "Gas clouds", (), tuple[JsonObject, ...], draw=draw_clouds),
@@ -46,7 +47,7 @@ BOARD_KEYS = (
     ),
     BoardKey("events", "The random-event pack", None, EventPack | None),
     # Where each battery last fired (unit id -> [x, y]).
-    BoardKey("aiming_points", "The batteries' aiming points", {}, JsonObject),
+    BoardKey("aiming_points", "The batteries' aiming points", {}, dict[str, tuple[float, float]]),
 )
 
 
