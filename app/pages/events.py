@@ -8,13 +8,14 @@ on their device in the `firestep_organiser` cookie (the API's routes read it too
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Literal
 
-from fastapi import Request
+from fastapi import Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, BeforeValidator, Field
 from sqlmodel import Session, func, select
-from starlette.concurrency import run_in_threadpool
 
 from app.club.qr import svg
 from app.core.config import Settings
@@ -22,11 +23,12 @@ from app.core.routing import Router
 from app.data.models import Event, Game, TournamentRound, TournamentTable
 from app.data.numbers import or_blank, whole_number
 from app.deps import NowDep, SessionDep, SettingsDep
-from app.errors import Forbidden, TooManyRequests, Unauthorized, sentence
+from app.errors import Forbidden, Unauthorized
 from app.guard import auth, security
-from app.pages.common import USER_ERRORS, error_message, is_htmx, organiser_refusal, too_many
+from app.pages.common import is_htmx
 from app.pages.event_round import current_round, round_view
 from app.pages.event_rows import RESULT_WORDS, STATUS_WORDS, shown_status
+from app.pages.refused import Endpoint, PageRefused, PageRoute, Refusal, posted, server_organiser
 from app.pages.seats import game_seat, remember_game, remember_seat
 from app.pages.templates import period_labels, templates
 from app.pages.trust import club_host
@@ -46,7 +48,7 @@ from rules.core.vocabulary import SIDES
 from rules.event.standings import EventScoring
 from rules.registry import all_game_rules, get_ruleset
 
-router = Router(include_in_schema=False)
+router = Router(include_in_schema=False, route_class=PageRoute)
 
 ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
 
@@ -67,9 +69,22 @@ def is_organiser(request: Request, session: Session, settings: Settings, event_i
     return True
 
 
-def _organiser_only(request: Request, session: Session, settings: Settings, event_id: int) -> None:
+def event_organiser(event_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> None:
+    """The dependency of the organiser's pages and writes: anyone but the event's organiser refused."""
     if not is_organiser(request, session, settings, event_id):
         raise Forbidden("only the event's organiser may do this: sign in with the organiser's token")
+
+
+ORGANISER = Depends(event_organiser)
+
+
+def _event_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
+    return event_page(request.path_params["event_id"], request, session, settings, error=refusal.said)
+
+
+def organiser_post(path: str) -> Callable[[Endpoint], Endpoint]:
+    """An organiser's write: behind their dependency, its refusal the event's page again."""
+    return posted(router, path, _event_refused, ORGANISER)
 
 
 def organiser_token(request: Request, event_id: int) -> str | None:
@@ -114,49 +129,52 @@ def events_page(
     return templates.TemplateResponse(request, "events.html", context)
 
 
-@router.post("/events", response_class=HTMLResponse)
-async def make_event(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    form = await request.form()
-    typed = {k: str(form.get(k, ""))[:200] for k in ("name", "game", "rounds", "time_zone")}
-    ruleset, slash, period = str(form.get("game", ""))[:100].partition("/")  # the form's one choice
-    if not slash:
-        return events_page(request, session, "Game: choose one of the form's games.", typed)
-    refused = organiser_refusal(settings, form, "make an event")
-    if refused is not None:
-        return events_page(request, session, refused[0], typed)
-    rounds = whole_number(str(form.get("rounds", "3")).strip()[:3], tournaments.MAX_ROUNDS + 1)
-    if not rounds:
-        return events_page(
-            request, session, f"Rounds: give a number from 1 to {tournaments.MAX_ROUNDS}.", typed
-        )
-    name = str(form.get("name", "")).strip()[:200] or "Club event"
-    try:
-        with unit_of_work(session):
-            row, token = tournaments.create(
-                session, settings.secret_key, name=name, ruleset=ruleset[:64],
-                period=period.strip()[:32] or None, rounds=rounds, scoring=EventScoring(),
-                time_zone=str(form.get("time_zone", "")).strip()[:64] or "UTC",
-            )  # fmt: skip
-    except USER_ERRORS as e:
-        session.rollback()
-        return events_page(request, session, error_message(e), typed)
+def _events_refused(request: Request, session: Session, _settings: Settings, refusal: Refusal) -> Response:
+    return events_page(request, session, refusal.said, refusal.typed)
+
+
+class EventForm(BaseModel):
+    """The event form (its organiser key read by `server_organiser`)."""
+
+    name: str = Field("", max_length=200)
+    game: str = ""  # the form's one choice, "ruleset/period"
+    rounds: int = Field(3, ge=1, le=tournaments.MAX_ROUNDS)
+    time_zone: str = Field("", max_length=64)
+
+
+@posted(router, "/events", _events_refused, server_organiser("make an event"))
+def make_event(
+    form: Annotated[EventForm, Form()], request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    ruleset, slash, period = form.game.partition("/")
+    if not slash or len(ruleset) > 64 or len(period) > 32:
+        raise PageRefused("Game: choose one of the form's games.")
+    with unit_of_work(session):
+        row, token = tournaments.create(
+            session, settings.secret_key, name=form.name.strip() or "Club event", ruleset=ruleset,
+            period=period.strip() or None, rounds=form.rounds, scoring=EventScoring(),
+            time_zone=form.time_zone.strip() or "UTC",
+        )  # fmt: skip
     response = _back(row.pk)
     _keep_token(request, response, row.pk, token)
     return response
 
 
-@router.post("/events/{event_id:id}/sign-in", response_class=HTMLResponse)
-async def sign_in(event_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    form = await request.form()
-    token = str(form.get("token", "")).strip()[:100]
+@posted(router, "/events/{event_id:id}/sign-in", _event_refused)
+def sign_in(
+    event_id: int,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    token: Annotated[str, Form(max_length=100)] = "",
+) -> Response:
+    token = token.strip()
+    security.check_guesses()
     try:
-        security.check_guesses()
         tournaments.require_organiser(session, settings.secret_key, event_id, token)
-    except TooManyRequests as e:
-        return too_many(Response(), e)
-    except (Unauthorized, Forbidden) as e:
+    except (Unauthorized, Forbidden):
         security.guess_failed()
-        return event_page(event_id, request, session, settings, error=str(e.message))
+        raise
     response = _back(event_id)
     _keep_token(request, response, event_id, token)
     return response
@@ -213,166 +231,145 @@ def event_page(
     return response
 
 
-async def _organiser_write(
-    request: Request, session: Session, settings: Settings, event_id: int, act: Any
-) -> Response:
-    form = await request.form()
-    try:
-        _organiser_only(request, session, settings, event_id)
-        with unit_of_work(session):  # off the event loop: a round's commit is many steps (RoundCommit)
-            done = await run_in_threadpool(act, form)
-    except USER_ERRORS as e:
-        session.rollback()
-        # Written as a sentence (the services' refusals start lower case: "round 1 still waits ...").
-        return event_page(event_id, request, session, settings, error=sentence(error_message(e)))
-    return done if isinstance(done, Response) else _back(event_id, done or "")
-
-
 FORCE_LIST_MAX = 200  # as app.data.models.TournamentPlayer keeps it
 
 
-@router.post("/events/{event_id:id}/players", response_class=HTMLResponse)
-async def add_players(
-    event_id: int, request: Request, session: SessionDep, settings: SettingsDep
-) -> Response:
-    def act(form: Any) -> str:
-        entries = []
-        for line in str(form.get("players", "")).splitlines()[: tournaments.MAX_PLAYERS]:
-            parts = [p.strip() for p in line.split(",")]
-            if parts and parts[0]:
-                # Uncut: a name or club past its length is refused naming it (tournaments.register), not cut, so
-                # that two long names alike in their first 80 characters are not one player "registered already".
-                name, club, force = [*parts, "", ""][:3]
-                if len(force) > FORCE_LIST_MAX:
-                    raise RulesError(
-                        "force_list", f"a force list is at most {FORCE_LIST_MAX} characters: name it shorter"
-                    )
-                entries.append(tournaments.PlayerEntry(name, club, force))
+@organiser_post("/events/{event_id:id}/players")
+def add_players(event_id: int, session: SessionDep, players: Annotated[str, Form()] = "") -> Response:
+    """A line a player: name, club, force list."""
+    entries = []
+    for line in players.splitlines()[: tournaments.MAX_PLAYERS]:
+        parts = [p.strip() for p in line.split(",")]
+        if parts and parts[0]:
+            # Uncut: a name or club past its length is refused naming it (tournaments.register), not cut, so
+            # that two long names alike in their first 80 characters are not one player "registered already".
+            name, club, force = [*parts, "", ""][:3]
+            if len(force) > FORCE_LIST_MAX:
+                raise RulesError(
+                    "force_list", f"a force list is at most {FORCE_LIST_MAX} characters: name it shorter"
+                )
+            entries.append(tournaments.PlayerEntry(name, club, force))
+    with unit_of_work(session):
         tournaments.register(session, event_id, entries)
-        return "#players"
-
-    return await _organiser_write(request, session, settings, event_id, act)
+    return _back(event_id, "#players")
 
 
-@router.post("/events/{event_id:id}/players/{player_id:id}/status", response_class=HTMLResponse)
-async def mark_player(
-    event_id: int, player_id: int, request: Request, session: SessionDep, settings: SettingsDep
+def _marked(status: object) -> object:
+    if status not in ("playing", "dropped", "no-show"):
+        raise ValueError("a player is marked playing, dropped or no-show")
+    return status
+
+
+@organiser_post("/events/{event_id:id}/players/{player_id:id}/status")
+def mark_player(
+    event_id: int,
+    player_id: int,
+    status: Annotated[Literal["playing", "dropped", "no-show"], Form(), BeforeValidator(_marked)],
+    session: SessionDep,
 ) -> Response:
     """One tap: a player dropped, a no-show, or back in for the next round drafted."""
-
-    def act(form: Any) -> str:
-        status = {"playing": "playing", "dropped": "dropped", "no-show": "no-show"}.get(
-            str(form.get("status"))
-        )
-        if status is None:
-            raise RulesError("status", "a player is marked playing, dropped or no-show")
-        event_roster.set_status(session, event_id, player_id, status)  # type: ignore[arg-type]
-        return "#players"
-
-    return await _organiser_write(request, session, settings, event_id, act)
+    with unit_of_work(session):
+        event_roster.set_status(session, event_id, player_id, status)
+    return _back(event_id, "#players")
 
 
-@router.post("/events/{event_id:id}/draft", response_class=HTMLResponse)
-async def draft_round(
-    event_id: int, request: Request, session: SessionDep, settings: SettingsDep
-) -> Response:
-    def act(form: Any) -> str:
-        minutes, version = (
-            str(form.get("minutes", "150")),
-            whole_number(str(form.get("version", ""))[:10], 10**10),
-        )
-        tournaments.draft(session, event_id, str(form.get("scenario", ""))[:64],
-                          max(10, min(600, whole_number(minutes, 10**4) or 150)), version)  # fmt: skip
-        return "#draft"
-
-    return await _organiser_write(request, session, settings, event_id, act)
+class DraftForm(BaseModel):
+    scenario: str = Field("", max_length=64)
+    minutes: str = Field("150", max_length=4)  # the round's minutes, 10 to 600 (150 where not a number)
+    version: str = Field("", max_length=10)  # the draft's version the page saw
 
 
-@router.post("/events/{event_id:id}/rounds/{number:id}/swap", response_class=HTMLResponse)
-async def swap_drafted(
-    event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
+@organiser_post("/events/{event_id:id}/draft")
+def draft_round(event_id: int, form: Annotated[DraftForm, Form()], session: SessionDep) -> Response:
+    minutes = max(10, min(600, whole_number(form.minutes, 10**4) or 150))
+    with unit_of_work(session):
+        tournaments.draft(session, event_id, form.scenario, minutes, whole_number(form.version, 10**10))
+    return _back(event_id, "#draft")
+
+
+class SwapForm(BaseModel):
+    version: str = Field("", max_length=10)
+    first: str = Field("", max_length=10)
+    second: str = Field("", max_length=10)
+    swap: str = "players"  # "tables", else two players
+
+
+@organiser_post("/events/{event_id:id}/rounds/{number:id}/swap")
+def swap_drafted(
+    event_id: int, number: int, form: Annotated[SwapForm, Form()], session: SessionDep
 ) -> Response:
     """Two taps on the draft (draft-swap.js): two players (the bye's too) or two tables swapped."""
-
-    def act(form: Any) -> str:
-        values = [str(form.get(k, ""))[:10] for k in ("version", "first", "second")]
-        version, first, second = (whole_number(v, 10**10) or 0 for v in values)
-        swap: tournaments.SwapKind = "tables" if form.get("swap") == "tables" else "players"
+    version, first, second = (whole_number(v, 10**10) or 0 for v in (form.version, form.first, form.second))
+    swap: tournaments.SwapKind = "tables" if form.swap == "tables" else "players"
+    with unit_of_work(session):
         tournaments.edit_draft(session, event_id, number, version, swap, first, second)
-        return "#draft"
-
-    return await _organiser_write(request, session, settings, event_id, act)
+    return _back(event_id, "#draft")
 
 
-@router.post("/events/{event_id:id}/rounds/{number:id}/commit", response_class=HTMLResponse)
-async def commit_drafted(
+@organiser_post("/events/{event_id:id}/rounds/{number:id}/commit")
+def commit_drafted(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    def act(form: Any) -> str | Response:  # short units of work of its own within _organiser_write's
-        job = round_commit.RoundCommit(
-            settings.secret_key, event_id, number, round_commit.step_budget(session)
-        )
-        done = step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session),
-                            lambda: job.finish(session), settings.commit_cpu_seconds)  # fmt: skip
-        if done is None:  # stopped on the request's CPU budget: the page says how far and carries on (htmx)
-            made = round_commit.progress(session, event_id, number)
-            return event_page(event_id, request, session, settings, committing=made)
-        if is_htmx(request):  # a carrying-on of the page's: the whole page, the round played
-            return Response(headers={"HX-Redirect": f"/events/{event_id}#tables"})
-        return "#tables"
-
-    return await _organiser_write(request, session, settings, event_id, act)
+    job = round_commit.RoundCommit(settings.secret_key, event_id, number, round_commit.step_budget(session))
+    done = step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session),
+                        lambda: job.finish(session), settings.commit_cpu_seconds)  # fmt: skip
+    if done is None:  # stopped on the request's CPU budget: the page says how far and carries on (htmx)
+        made = round_commit.progress(session, event_id, number)
+        return event_page(event_id, request, session, settings, committing=made)
+    if is_htmx(request):  # a carrying-on of the page's: the whole page, the round played
+        return Response(headers={"HX-Redirect": f"/events/{event_id}#tables"})
+    return _back(event_id, "#tables")
 
 
-@router.post("/events/{event_id:id}/timer", response_class=HTMLResponse)
-async def move_timer(
-    event_id: int, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+@organiser_post("/events/{event_id:id}/timer")
+def move_timer(
+    event_id: int,
+    session: SessionDep,
+    now: NowDep,
+    minutes: Annotated[int, Form(ge=0, le=600)],
 ) -> Response:
     """The round's end moved to so many minutes from now (0 stops the timer): every table hears it live."""
-
-    def act(form: Any) -> str:
-        minutes = whole_number(str(form.get("minutes", ""))[:4], 601)
-        if minutes is None:
-            raise RulesError("minutes", "the minutes left in the round are a whole number from 0 to 600")
+    with unit_of_work(session):
         tournaments.set_timer(session, event_id, now + timedelta(minutes=minutes) if minutes else None)
-        return "#tables"
-
-    return await _organiser_write(request, session, settings, event_id, act)
+    return _back(event_id, "#tables")
 
 
-@router.post("/events/{event_id:id}/tables/{table_id:id}/result", response_class=HTMLResponse)
-async def set_result(
-    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
+class ResultForm(BaseModel):
+    winner: str = ""  # "a" or "b", else a draw
+    a_points: str = ""  # the attacker's, blank 0
+    b_points: str = ""  # the defender's, blank 0
+    why: str = ""
+
+
+@organiser_post("/events/{event_id:id}/tables/{table_id:id}/result")
+def set_result(
+    event_id: int, table_id: int, form: Annotated[ResultForm, Form()], session: SessionDep
 ) -> Response:
-    def act(form: Any) -> str:
-        winner = {"a": "a", "b": "b"}.get(str(form.get("winner", "")))
-        points = [str(or_blank(str(form.get(k, "")), "0")).strip() for k in ("a_points", "b_points")]
-        for typed, side in zip(
-            points, SIDES, strict=True
-        ):  # a_points the attacker's, b_points the defender's
-            if whole_number(typed, tournament_results.MAX_POINTS + 1) is None:
-                most = tournament_results.MAX_POINTS
-                raise RulesError("points", f"the {side}'s points are a whole number from 0 to {most}")
-        result = tournament_results.TableResult(
-            "a" if winner == "a" else "b" if winner == "b" else None,
-            int(points[0]),
-            int(points[1]),
-            reason="set by the organiser",
-        )
-        tournament_results.alter(session, event_id, table_id, result, str(form.get("why", "")).strip())
-        return "#tables"
-
-    return await _organiser_write(request, session, settings, event_id, act)
+    points = [str(or_blank(typed, "0")).strip() for typed in (form.a_points, form.b_points)]
+    for typed, side in zip(points, SIDES, strict=True):
+        if whole_number(typed, tournament_results.MAX_POINTS + 1) is None:
+            most = tournament_results.MAX_POINTS
+            raise RulesError("points", f"the {side}'s points are a whole number from 0 to {most}")
+    winner: Literal["a", "b"] | None = "a" if form.winner == "a" else "b" if form.winner == "b" else None
+    result = tournament_results.TableResult(
+        winner, int(points[0]), int(points[1]), reason="set by the organiser"
+    )
+    with unit_of_work(session):
+        tournament_results.alter(session, event_id, table_id, result, form.why.strip())
+    return _back(event_id, "#tables")
 
 
-@router.post("/events/{event_id:id}/tables/{table_id:id}/referee", response_class=HTMLResponse)
-async def referee_table(
+@router.post(
+    "/events/{event_id:id}/tables/{table_id:id}/referee",
+    response_class=HTMLResponse,
+    dependencies=[ORGANISER],
+)
+def referee_table(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     """The organiser referees a table's game: this device gets a referee seat of it (a new device, listed
     in the game's devices) and goes to its referee board. A POST with the page's form token: as a GET, every
     visit of a link (a cross-site one the organiser opened, a prefetch) minted a device for the game."""
-    _organiser_only(request, session, settings, event_id)
     table = tournament_results.get_table(session, event_id, table_id)
     if table.game_id is None:
         raise NotFoundError("table", str(table_id))
@@ -384,13 +381,14 @@ async def referee_table(
 
 
 # -- printing: the round's join cards, a result slip, the standings ------------------------------------------
-@router.get("/events/{event_id:id}/rounds/{number:id}/sheet", response_class=HTMLResponse)
+@router.get(
+    "/events/{event_id:id}/rounds/{number:id}/sheet", response_class=HTMLResponse, dependencies=[ORGANISER]
+)
 def round_sheet(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     """One page per table, a QR per seat: the codes the round's cards carry, worked out again (printing
     writes nothing, so printing twice prints the same cards); new codes are the organiser's POST below."""
-    _organiser_only(request, session, settings, event_id)
     row = tournaments.get(session, event_id)
     view = round_view(session, tournaments.get_round(session, event_id, number))
     codes = event_seats.printed_codes(session, settings.secret_key, event_id, number)
@@ -425,29 +423,22 @@ def round_sheet(
     return response
 
 
-@router.post("/events/{event_id:id}/rounds/{number:id}/sheet", response_class=HTMLResponse)
-async def new_round_cards(
-    event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
-) -> Response:
+@organiser_post("/events/{event_id:id}/rounds/{number:id}/sheet")
+def new_round_cards(event_id: int, number: int, session: SessionDep, settings: SettingsDep) -> Response:
     """New join codes on every table of the round (the organiser's ask): the cards printed before stop working."""
-
-    def act(form: Any) -> str:
+    with unit_of_work(session):
         tournaments.new_cards(session, settings.secret_key, event_id, number)
-        return ""
-
-    response = await _organiser_write(request, session, settings, event_id, act)
-    if response.status_code == 303:
-        response.headers["location"] = f"/events/{event_id}/rounds/{number}/sheet"
-    return response
+    return RedirectResponse(f"/events/{event_id}/rounds/{number}/sheet", status_code=303)
 
 
-@router.get("/events/{event_id:id}/tables/{table_id:id}/slip", response_class=HTMLResponse)
+@router.get(
+    "/events/{event_id:id}/tables/{table_id:id}/slip", response_class=HTMLResponse, dependencies=[ORGANISER]
+)
 def result_slip(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     """The table's result slip: the result and both players to sign. Both sides hold it, so it carries no
     seat's code (a lost tablet is re-keyed on the organiser's page); reading it writes nothing."""
-    _organiser_only(request, session, settings, event_id)
     row = tournaments.get(session, event_id)
     table = tournament_results.get_table(session, event_id, table_id)
     people = tournament_results.table_players(session, [table])
@@ -468,22 +459,21 @@ def standings_print(event_id: int, request: Request, session: SessionDep) -> Res
 
 
 # -- a lost tablet re-keyed on the organiser's word ------------------------------------------------------------
-@router.post("/events/{event_id:id}/tables/{table_id:id}/rekey", response_class=HTMLResponse)
-async def offer_rekey(
-    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+@organiser_post("/events/{event_id:id}/tables/{table_id:id}/rekey")
+def offer_rekey(
+    event_id: int,
+    table_id: int,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    now: NowDep,
+    side: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
     """The organiser's tap for a lost tablet: this screen alone shows the side's code (a QR for the player's
     new device to scan), good once for a few minutes."""
-    form = await request.form()
-    side = str(form.get("side", ""))[:20]
-    try:
-        _organiser_only(request, session, settings, event_id)
-        with unit_of_work(session):
-            code = event_seats.offer_rekey(session, settings.secret_key, event_id, table_id, side, now)
-            table = tournament_results.get_table(session, event_id, table_id)
-    except USER_ERRORS as e:
-        session.rollback()
-        return event_page(event_id, request, session, settings, error=error_message(e))
+    with unit_of_work(session):
+        code = event_seats.offer_rekey(session, settings.secret_key, event_id, table_id, side, now)
+        table = tournament_results.get_table(session, event_id, table_id)
     people = tournament_results.table_players(session, [table])
     name = people[table.a_player_id if side == "attacker" else table.b_player_id].name
     link = f"{base_url(request, settings)}/events/rekey#code={code}"
@@ -538,33 +528,35 @@ def table_page(
     return _table_page(request, session, settings, tournament_results.get_table(session, event_id, table_id))
 
 
-@router.post("/events/{event_id:id}/tables/{table_id:id}/{act:str}", response_class=HTMLResponse)
-async def table_act(
-    event_id: int, table_id: int, act: str, request: Request, session: SessionDep, settings: SettingsDep
+def _table_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
+    table = tournament_results.get_table(
+        session, request.path_params["event_id"], request.path_params["table_id"]
+    )
+    return _table_page(request, session, settings, table, refusal.said)
+
+
+@posted(router, "/events/{event_id:id}/tables/{table_id:id}/{act:str}", _table_refused)
+def table_act(
+    event_id: int,
+    table_id: int,
+    act: str,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    why: Annotated[
+        str, Form()
+    ] = "",  # a dispute's reason (bounded where it is kept: tournament_results.dispute)
 ) -> Response:
     """A seat of the table's game confirms or disputes the result its game offers."""
-    form = await request.form()
     table = tournament_results.get_table(session, event_id, table_id)
     seat = game_seat(request, session, settings, table.game_id) if table.game_id else None
-    try:
-        if seat is None or act not in ("confirm", "dispute"):
-            raise tournament_results.not_a_player("dispute" if act == "dispute" else "confirm")
-        with unit_of_work(session):
-            if act == "confirm":
-                table = tournament_results.confirm(session, event_id, table_id, seat.viewer)
-            else:
-                table = tournament_results.dispute(
-                    session, event_id, table_id, seat.viewer, str(form.get("why", ""))
-                )
-    except USER_ERRORS as e:
-        session.rollback()
-        return _table_page(
-            request,
-            session,
-            settings,
-            tournament_results.get_table(session, event_id, table_id),
-            error_message(e),
-        )
+    if seat is None or act not in ("confirm", "dispute"):
+        raise tournament_results.not_a_player("dispute" if act == "dispute" else "confirm")
+    with unit_of_work(session):
+        if act == "confirm":
+            tournament_results.confirm(session, event_id, table_id, seat.viewer)
+        else:
+            tournament_results.dispute(session, event_id, table_id, seat.viewer, why)
     return RedirectResponse(f"/events/{event_id}/tables/{table_id}", status_code=303)
 
 
@@ -578,22 +570,28 @@ def _rekey_page(request: Request, error: str | None = None) -> Response:
     return templates.TemplateResponse(request, "event_rekey.html", {"error": error})
 
 
-@router.post("/events/rekey", response_class=HTMLResponse)
-async def rekey(request: Request, session: SessionDep, settings: SettingsDep, now: NowDep) -> Response:
-    form = await request.form()
-    code = str(form.get("code", "")).strip()[:40]
+def _rekey_refused(request: Request, _session: Session, _settings: Settings, refusal: Refusal) -> Response:
+    return _rekey_page(request, refusal.said)
+
+
+@posted(router, "/events/rekey", _rekey_refused)
+def rekey(
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    now: NowDep,
+    code: Annotated[str, Form(max_length=40)] = "",
+) -> Response:
+    security.check_guesses()
     try:
-        security.check_guesses()
         with unit_of_work(session):
-            game_id, _side, token = event_seats.rekey(session, settings.secret_key, code, now)
+            game_id, _side, token = event_seats.rekey(session, settings.secret_key, code.strip(), now)
             table = games.table_of_game(session, game_id)
-    except TooManyRequests as e:
-        return too_many(Response(), e)
-    except NotFoundError:
+    except NotFoundError as e:
         security.guess_failed()
-        return _rekey_page(
-            request, "That code was used, ran out or was replaced: ask the organiser for a new one."
-        )
+        raise PageRefused(
+            "That code was used, ran out or was replaced: ask the organiser for a new one."
+        ) from e
     target = f"/events/{table.tournament_id}/tables/{table.pk}" if table else f"/games/{game_id}/map"
     response = RedirectResponse(target, status_code=303)
     remember_game(request, response, game_id, token)

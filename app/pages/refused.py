@@ -1,0 +1,159 @@
+"""A page's refusal re-rendered by one handler (issue 90): a page route whose form is a form model
+(`Annotated[Model, Form()]`) names the renderer of its page with `renders_refusal`; a refusal on it (the form
+model's validation, an organiser's or referee's dependency, a service's refusal) renders that page with its one
+sentence and what was entered, never FastAPI's JSON 422 and never an except-branch per page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, Response
+from fastapi.routing import APIRoute
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+
+from app import errors
+from app.core.config import Settings
+from app.deps import SessionDep, SettingsDep
+from app.errors import Conflict, Forbidden, Unauthorized
+from app.guard import auth
+from app.pages.common import USER_ERRORS, error_message
+from app.sentences import sentence
+from rules.core.errors import NotFoundError
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A page's refusal: its one sentence, its status and what was entered (each field's text as typed)."""
+
+    said: str
+    status: int
+    typed: dict[str, str] = field(default_factory=dict)
+
+
+Render = Callable[[Request, Session, Settings, Refusal], Response]
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
+
+_RENDERERS: dict[Callable[..., Any], Render] = {}
+
+
+def renders_refusal(render: Render) -> Callable[[Endpoint], Endpoint]:
+    """Put under the route's decorator: a refusal on this endpoint renders `render`'s page."""
+
+    def mark(endpoint: Endpoint) -> Endpoint:
+        _RENDERERS[endpoint] = render
+        return endpoint
+
+    return mark
+
+
+def posted(
+    router: APIRouter, path: str, render: Render, *dependencies: Any
+) -> Callable[[Endpoint], Endpoint]:
+    """A page's POST route (HTML) behind `dependencies`, whose refusal renders `render`'s page."""
+
+    def route(endpoint: Endpoint) -> Endpoint:
+        _RENDERERS[endpoint] = render
+        return router.post(path, response_class=HTMLResponse, dependencies=list(dependencies))(endpoint)
+
+    return route
+
+
+class PageRefused(Exception):
+    """A page's own refusal in its sentence (a code not known, a choice the form never offers) and status."""
+
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+STATUSES: tuple[tuple[type[Exception], int], ...] = (
+    (Unauthorized, 401), (Forbidden, 403), (NotFoundError, 404), (Conflict, 409),
+)  # fmt: skip
+
+
+def status_of(e: Exception) -> int:
+    """A refusal's status as the API's would be (a page renders it or keeps its own)."""
+    if isinstance(e, PageRefused):
+        return e.status
+    return next((status for kind, status in STATUSES if isinstance(e, kind)), 422)
+
+
+def server_organiser(what: str) -> Any:
+    """The dependency of a form that creates `what` where this server wants its organiser key (its form's
+    `organiser_key`, as the API's X-Organiser-Key header: app.guard.auth.require_organiser): missing 401, wrong
+    403, in plain words; too many wrong keys from the address pass through (TooManyRequests)."""
+
+    async def organiser(request: Request, settings: SettingsDep) -> None:
+        key = (await request.form()).get("organiser_key")
+        problem = auth.organiser_key_problem(settings.organiser_key, key if isinstance(key, str) else "")
+        if problem == "missing":
+            raise Unauthorized(
+                f"Only the organiser may start {what} on this server: enter the organiser key."
+            )
+        if problem == "wrong":
+            raise Forbidden("That is not the organiser key: check it with the organiser.")
+
+    return Depends(organiser)
+
+
+def form_sentence(exc: RequestValidationError, model: Any) -> str:
+    """The first field the form model refused, named, as the API words it (app.errors.model_refusal)."""
+    return str(errors.model_refusal(exc.errors(), model)["detail"])
+
+
+async def entered(request: Request) -> dict[str, str]:
+    """What the form held, each text field as typed (a file is not sent back)."""
+    form = await request.form()
+    return {key: value for key, value in form.items() if isinstance(value, str)}
+
+
+async def _kept_session(request: Request, session: SessionDep) -> None:
+    """The request's session (FastAPI's one per request), kept for the refusal's page to read through."""
+    request.state.page_session = session
+
+
+class PageRoute(APIRoute):
+    """A page route: where its endpoint `renders_refusal`, a refusal on it is its page again, rendered once."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        if endpoint in _RENDERERS:
+            kwargs["dependencies"] = [Depends(_kept_session), *(kwargs.get("dependencies") or [])]
+        super().__init__(path, endpoint, **kwargs)
+
+    def get_route_handler(self) -> Callable[[Request], Any]:
+        handler = super().get_route_handler()
+        shown = _RENDERERS.get(self.endpoint)
+        if shown is None:
+            return handler
+        render = shown
+        model = errors.body_model(self)
+
+        async def answer(request: Request) -> Response:
+            try:
+                response: Response = await handler(request)
+                return response
+            except RequestValidationError as e:
+                said, status = form_sentence(e, model), 422
+            except (*USER_ERRORS, PageRefused) as e:
+                # Written as a sentence (the services' refusals start lower case: "round 1 still waits ...").
+                said, status = sentence(error_message(e)), status_of(e)
+            refusal = Refusal(said, status, await entered(request))
+            return await run_in_threadpool(_rendered, request, render, refusal)
+
+        return answer
+
+
+def _rendered(request: Request, render: Render, refusal: Refusal) -> Response:
+    """The page again, read through the request's session once what the refused write began is undone."""
+    kept: Session | None = getattr(request.state, "page_session", None)
+    settings: Settings = request.app.state.settings
+    if kept is not None:
+        kept.rollback()
+        return render(request, kept, settings, refusal)
+    with Session(request.app.state.engine) as session:
+        return render(request, session, settings, refusal)
