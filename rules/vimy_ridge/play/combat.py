@@ -44,6 +44,10 @@ BY_LETTER: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# The crt-codes erratum's reading: each result's codes by the part a counter played (and after an attacker's loss).
+Codes = Mapping[str, Mapping[str, Sequence[str]]]
+
+
 class VimyAttack(TypedDict):
     """An attack rolled this combat phase, as the board keeps it: its counters, the defender and its hex, the
     result, and what of it has been applied to each counter (by unit id)."""
@@ -67,7 +71,7 @@ def this_phase(snapshot: Snapshot) -> list[VimyAttack]:
     return [cast(VimyAttack, dict(a)) for a in kept.get("attacks") or ()]  # as `recorded` wrote them
 
 
-def _kept(snapshot: Snapshot, attacks: Sequence[Mapping[str, Any]], why: str) -> SetBoard:
+def _kept(snapshot: Snapshot, attacks: Sequence[VimyAttack], why: str) -> SetBoard:
     return SetBoard(why, SRC_RESULTS, ATTACKS, {"phase": _phase(snapshot), "attacks": list(attacks)})
 
 
@@ -85,19 +89,17 @@ def recorded(snapshot: Snapshot, attackers: Sequence[int], defender: int, result
     return _kept(snapshot, [*this_phase(snapshot), attack], f"the attack's result {result} recorded")
 
 
-def _part(attack: Mapping[str, Any], unit_id: int) -> str | None:
+def _part(attack: VimyAttack, unit_id: int) -> str | None:
     if unit_id in attack.get("attackers", ()):
         return ATTACKER
     return DEFENDER if attack.get("defender") == unit_id else None
 
 
-def _done(attack: Mapping[str, Any], unit_id: int) -> list[str]:
+def _done(attack: VimyAttack, unit_id: int) -> list[str]:
     return list(attack.get("applied", {}).get(str(unit_id)) or ())
 
 
-def _open_in(
-    snapshot: Snapshot, codes: Mapping[str, Any], attack: Mapping[str, Any], unit_id: int
-) -> tuple[str, ...]:
+def _open_in(snapshot: Snapshot, codes: Codes, attack: VimyAttack, unit_id: int) -> tuple[str, ...]:
     """What the attack's result still lets the players apply to the counter: its part's choices until one is
     applied; then, for an attacker whose loss is applied and still on the map, what its result allows after
     the loss (an exchange's advance), once."""
