@@ -48,7 +48,7 @@ from rules.earth2mm.data import (
     UNITS,
 )
 from rules.earth2mm.play.judge import Board, shooting_steps
-from rules.earth2mm.play.kit import BASES, KIT, Cloud, cordon_words
+from rules.earth2mm.play.kit import BASES, KIT, Circle, Cloud, Cordon, Wind, cordon_words
 from rules.earth2mm.play.rolls import cover_of
 from rules.earth2mm.play.shots import built_in_resilience
 from rules.earth2mm.play.units import SUB_UNIT, bases_of, context, is_artillery
@@ -293,7 +293,7 @@ def _not_firing(snap: Snapshot, kind: str, battery: UnitState | None, name: str)
     return ""
 
 
-def _wind(snap: Snapshot, dice: Sequence[int]) -> tuple[float, dict[str, Any] | None]:
+def _wind(snap: Snapshot, dice: Sequence[int]) -> tuple[float, Wind | None]:
     """The wind's direction (degrees, table frame, where it blows towards), and the board's new wind when the
     die given was rolled for it (erratum wind)."""
     if not _wind_due(snap):
@@ -315,7 +315,7 @@ def _wind_due(snap: Snapshot) -> bool:
     )
 
 
-def _cordon_now(snap: Snapshot, cordon: Mapping[str, Any], drifts: int) -> tuple[list[list[float]], bool]:
+def _cordon_now(snap: Snapshot, cordon: Cordon, drifts: int) -> tuple[list[list[float]], bool]:
     """A cordon's polygon after `drifts` ends of bound, and whether its gas is still there (the lookups
     smoke-cordon and gas-cloud)."""
     rs = Earth2mm()
@@ -409,7 +409,7 @@ def _target_resilience(snap: Snapshot, ctx: Context, company: UnitState) -> Fill
     return Filled("resilience", r, f"{why_own}; {why_cover}: R{r}", f"{source_own}; {SRC_COVER}")
 
 
-def _firing(snap: Snapshot, circle: Mapping[str, Any]) -> tuple[UnitState | None, int, str]:
+def _firing(snap: Snapshot, circle: Circle) -> tuple[UnitState | None, int, str]:
     """The battery a landed circle's plan named, its bases firing and its shots ("Player multiplies the Arming
     value ... with the number of bases firing. The total is the maximum number of 'Shots'"), or why it fires
     nothing."""
@@ -423,7 +423,7 @@ def _firing(snap: Snapshot, circle: Mapping[str, Any]) -> tuple[UnitState | None
     return firer, len(bases_of(firer, snap)), ""
 
 
-def _circle_card(snap: Snapshot, c: Mapping[str, Any]) -> FireCard:
+def _circle_card(snap: Snapshot, c: Circle) -> FireCard:
     ctx = context(snap)
     side = str(c["side"])
     name = str(c["battery"])
@@ -568,7 +568,8 @@ def drifted(snap: Snapshot) -> tuple[Change, ...]:
     cordons = snap.board.get("cordons", ())
     if cordons:
         table = _table(snap).polygon()
-        kept = []
+        kept: list[Cordon] = []
+        c: Cordon
         for c in cordons:
             drifts = int(c["drifts"]) + 1
             polygon, present = _cordon_now(snap, c, drifts)
@@ -619,7 +620,7 @@ class EarthFirePlan(GameRules):
         if item.kind != CORDON:
             name = str(item.data["battery"])
             battery = _battery(snapshot, item.side, name)
-            circle = {
+            circle: Circle = {
                 "item_id": item.id,
                 "side": item.side,
                 "kind": item.kind,
@@ -638,7 +639,7 @@ class EarthFirePlan(GameRules):
                 event="cordon-not-laid", shown={"item": item.id, "why": why}, source=SRC_SMOKE, step=step
             )
         wind_deg, new_wind = _wind(snapshot, dice)
-        cordon: dict[str, Any] = {
+        cordon: Cordon = {
             "item_id": item.id,
             "side": item.side,
             "cloud": item.data.get("cloud", "smoke"),

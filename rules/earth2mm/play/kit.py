@@ -6,7 +6,7 @@ SMOKE SCREENS & POISON GAS), each a typed model the app validates a plan item by
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field, Strict, ValidationInfo, field_validator
 
@@ -88,7 +88,46 @@ def _at(p: Sequence[Any]) -> tuple[float, float]:
     return float(p[0]), float(p[1])
 
 
-def draw_circles(circles: Sequence[Mapping[str, Any]], table: Table) -> list[Drawn]:
+# -- what the board keeps: the bound's circles, the cordons, the wind (rules.earth2mm.play.artillery) --------------
+class Circle(TypedDict):
+    """A bombardment circle landed this bound: its plan item, side, kind, the battery its plan named (and that
+    battery's unit, None: not on the table), its centre (table cm) and the bound it landed."""
+
+    item_id: int
+    side: str
+    kind: str
+    battery: str
+    firer_id: int | None
+    center: list[float]
+    bound: int
+
+
+class Cordon(TypedDict):
+    """A smoke or gas cordon: its plan item, side and cloud, the batteries that laid it, where and square to
+    which wind, the bound it was laid, the ends of bound it has drifted since and its polygon now (table cm)."""
+
+    item_id: int
+    side: str
+    cloud: Cloud
+    transparent: bool
+    batteries: list[str]
+    laid_at: list[float]
+    wind_deg: float
+    bound: int
+    drifts: int
+    polygon: NotRequired[list[list[float]]]
+
+
+class Wind(TypedDict):
+    """The wind: the direction it blows towards (degrees, table frame), the die that set it, its bound and rule."""
+
+    deg: float
+    die: int | None
+    bound: int
+    source: str
+
+
+def draw_circles(circles: Sequence[Circle], table: Table) -> list[Drawn]:
     """Landed bombardment circles, 3" across, each labelled with its side and battery."""
     return [
         Drawn(
@@ -101,7 +140,7 @@ def draw_circles(circles: Sequence[Mapping[str, Any]], table: Table) -> list[Dra
     ]
 
 
-def draw_cordons(cordons: Sequence[Mapping[str, Any]], table: Table) -> list[Drawn]:
+def draw_cordons(cordons: Sequence[Cordon], table: Table) -> list[Drawn]:
     """Smoke and gas cordons where they lie now (laid square to the wind, drifted since)."""
     return [
         Drawn(
@@ -114,7 +153,8 @@ def draw_cordons(cordons: Sequence[Mapping[str, Any]], table: Table) -> list[Dra
 
 
 JsonObject = dict[str, Any]
-# The board's own keys: what the rules write as plan items land (rules.earth2mm.play.artillery) and read back.
+# The board's own keys: what the rules write as plan items land (rules.earth2mm.play.artillery) and read back
+# (as the records above; the board keeps them as JSON).
 BOARD_KEYS = (
     BoardKey(
         "circles", "Bombardment circles landed this bound", (), tuple[JsonObject, ...], draw=draw_circles
