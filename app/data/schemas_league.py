@@ -12,13 +12,24 @@ and tests/app/league/test_result_format.py holds these models to it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 from importlib.resources import files
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    JsonValue,
+    Strict,
+    WithJsonSchema,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from app.data.bounded import nested_at_most
 from app.data.schemas_events import MAX_BUNDLE_CHARS, MAX_POINTS, MAX_ROUNDS, Name, Short
@@ -81,6 +92,68 @@ class BundleResult(_Exact):
     reason: Text200
 
 
+_nested = cast(
+    "Callable[[Any], Any]", nested_at_most(RECORD_MAX_DEPTH).func
+)  # refuses a record nested deeper
+
+
+def _whole(value: Any) -> Any:
+    """A record within a bundle's size, nested at most RECORD_MAX_DEPTH levels, holding no lone surrogate (a file's JSON may escape one
+    (\\ud800), which no encoding writes: a file uploaded on the league's page reaches here past the door's check
+    of a JSON body, and its record's hash was a 500)."""
+    _nested(value)
+    try:
+        written = canonical(value)
+    except UnicodeEncodeError:
+        said = "bundle.record holds a lone surrogate (U+D800..U+DFFF), a text no encoding stores: refused"
+        raise PydanticCustomError("lone_surrogate", said) from None
+    if len(written) > MAX_BUNDLE_CHARS:
+        raise PydanticCustomError("too_long", f"a result bundle is at most {MAX_BUNDLE_CHARS:,} characters")
+    return value
+
+
+# One event of the record: [id, turn, side to move, step, kind, actor, public payload, id of the event it reverses].
+LogEntry = Annotated[
+    tuple[int, int, str, str, str, str, dict[str, Any], int | None],  # the payload: each act's own record
+    WithJsonSchema(  # as the published schema writes it (its payload an object: each act's own record)
+        {
+            "type": "array",
+            "minItems": 8,
+            "maxItems": 8,
+            "prefixItems": [
+                *[{"type": "integer"}] * 2,
+                *[{"type": "string"}] * 4,
+                {"type": "object"},
+                {"type": ["integer", "null"]},
+            ],
+        }
+    ),
+]
+
+
+class RecordEnd(BaseModel):
+    """The result a game scored at its end, as its record carries it (by side)."""
+
+    winner: Annotated[str | None, WithJsonSchema({"type": ["string", "null"]})]
+    points: dict[str, int]
+    losses: dict[str, int]
+
+
+class GameRecord(BaseModel):
+    """A finished game as every side may read it once over (app.services.league.game_record): its public log
+    and the result it scored at its end, None when it did not end by itself. Not signed, its hash is: a key
+    beyond these is kept as sent, so the record hashes as its club wrote it (`written`)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    log: Annotated[list[LogEntry], Field(max_length=MAX_LOG_ENTRIES)]
+    ended: RecordEnd | None
+
+    def written(self) -> dict[str, JsonValue]:
+        """The record as JSON, whose canonical form's sha256 is a bundle's `log_hash`."""
+        return self.model_dump(mode="json")
+
+
 class ResultBundle(_Exact):
     """A signed result bundle: the body's fields and the club's Ed25519 signature over their canonical JSON
     (rules.core.commitment.canonical), and the game's record beside them (its sha256 is the signed
@@ -115,7 +188,7 @@ class ResultBundle(_Exact):
         max_length=200,
         description="Hex, over the canonical JSON of every field but `signature` and `record`.",
     )
-    record: Annotated[dict[str, Any], nested_at_most(RECORD_MAX_DEPTH)] = Field(
+    record: Annotated[GameRecord, BeforeValidator(_whole)] = Field(
         description="The finished game as every side may read it once over: its public log and the result it "
         "scored at its end (app.services.league.game_record)."
     )
@@ -145,12 +218,6 @@ class BundleIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     bundle: ResultBundle = Field(description="A result bundle as a club's firestep exported it.")
-
-    @model_validator(mode="after")
-    def bounded(self) -> BundleIn:
-        if len(canonical(self.bundle.record)) > MAX_BUNDLE_CHARS:
-            raise ValueError(f"a result bundle is at most {MAX_BUNDLE_CHARS:,} characters")
-        return self
 
 
 class LeagueCreate(BaseModel):

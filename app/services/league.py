@@ -46,7 +46,14 @@ from sqlmodel import Session, col, func, select
 from app.club import signing
 from app.data import schemas_events
 from app.data.models import Game, League, LeagueGame, LeagueKey, TournamentRound
-from app.data.schemas_league import BUNDLE_FORMAT, MAX_LEAGUE_GAMES, MAX_TRUSTED_KEYS, ResultBundle
+from app.data.schemas_league import (
+    BUNDLE_FORMAT,
+    MAX_LEAGUE_GAMES,
+    MAX_TRUSTED_KEYS,
+    GameRecord,
+    RecordEnd,
+    ResultBundle,
+)
 from app.errors import Conflict, Forbidden, RuleRefused, Unauthorized
 from app.services import player_names, seating
 from rules.core.commitment import canonical, sha256
@@ -71,26 +78,26 @@ def ruleset_hash(ruleset_id: str) -> str:
     return digest.hexdigest()
 
 
-def game_record(session: Session, game_id: int) -> dict[str, Any]:
+def game_record(session: Session, game_id: int) -> GameRecord:
     """The finished game as every side may read it once it is over (see the module's docstring): its public
     log and the result the game scored at its end."""
     from app.services import events as events_service  # the log's and the result's code: an export's alone
     from app.services.result import game_result
 
     log = [
-        [e["id"], e["turn"], e["side"], e["step"], e["kind"], e["actor"], e["payload"], e["reverses_id"]]
+        (e["id"], e["turn"], e["side"], e["step"], e["kind"], e["actor"], e["payload"], e["reverses_id"])
         for e in (
             events_service.event_dict(ev, ())
             for ev in events_service.list_events(session, game_id, (), limit=100_000)
         )
     ]
     ended = game_result(session, game_id)
-    return {
-        "log": log,
-        "ended": {"winner": ended.winner, "points": dict(ended.points), "losses": dict(ended.losses)}
-        if ended is not None
-        else None,
-    }
+    return GameRecord(
+        log=log,
+        ended=None
+        if ended is None
+        else RecordEnd(winner=ended.winner, points=ended.points, losses=ended.losses),
+    )
 
 
 def export_bundle(
@@ -134,6 +141,7 @@ def export_bundle(
         for side, p in (("attacker", a), ("defender", b))
     }
     record = game_record(session, game.pk)
+    written = record.written()
     res = tournament_results.TableResult.of(table.result)
     body = {
         "format": BUNDLE_FORMAT,
@@ -157,10 +165,10 @@ def export_bundle(
             "reason": res.reason,
         },
         "settled": "altered" if table.status == "altered" else "confirmed",
-        "log_hash": sha256(record),
-        "log_entries": len(record["log"]),
+        "log_hash": sha256(written),
+        "log_entries": len(record.log),
     }
-    bundle = {**body, "signature": signing.sign(key, canonical(body)), "record": record}
+    bundle = {**body, "signature": signing.sign(key, canonical(body)), "record": written}
     if len(canonical(bundle)) > MAX_BUNDLE_CHARS:
         raise RuleRefused(
             f"table {table.table}'s game record is over the {MAX_BUNDLE_CHARS:,} characters a bundle carries"
@@ -342,23 +350,24 @@ def _check_record(bundle: ResultBundle) -> None:
     from app.services.score import FINISHED  # an import's: not a league's read (firestep league publish)
 
     record = bundle.record
-    if bundle.log_hash != hashlib.sha256(_encoded(record, "bundle.record")).hexdigest():
+    if bundle.log_hash != hashlib.sha256(canonical(record.written())).hexdigest():
         raise RulesError(
             "bundle.record", "the game's record is not the one whose log hash the club signed: refused"
         )
-    log = record.get("log")
-    if not isinstance(log, list) or bundle.log_entries != len(log):
+    if bundle.log_entries != len(record.log):
         raise RulesError(
             "bundle.record", "the game's record has not as many entries as the bundle says: refused"
         )
     if bundle.settled != "confirmed":
         return  # set by the organiser (a game that could not end, a dispute): not the game's own, unchecked
-    if not any(isinstance(e, list) and len(e) > 4 and e[4] == FINISHED for e in log):
+    if not any(e[4] == FINISHED for e in record.log):
         raise RulesError("bundle.record", "the game's record has no end of the game: refused")
-    ended, result = record.get("ended"), bundle.result.model_dump(mode="json")
-    if not isinstance(ended, dict) or [ended.get(k) for k in ("winner", "points", "losses")] != [
-        result[k] for k in ("winner", "points", "losses")
-    ]:
+    ended, result = record.ended, bundle.result
+    if ended is None or (ended.winner, ended.points, ended.losses) != (
+        result.winner,
+        result.points.model_dump(),
+        result.losses.model_dump(),
+    ):
         raise RulesError("bundle.result", "the result is not the one the game's record ends with: refused")
 
 

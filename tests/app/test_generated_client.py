@@ -77,7 +77,7 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     "ClubEventOut": {"scoring"},
     "TableLive": {"offered", "result"},
     "TableOut": {"offered", "result"},
-    "ResultBundle": {"record"},
+    "GameRecord": {"log"},  # its entries arrays of fixed places (prefixItems), as Players' pairs
     "Players": {"attacker", "defender"},
     # the table's geometry: GeoJSON coordinates and points
     "BarrageIn": {"center"},
