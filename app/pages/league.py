@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
-from starlette.datastructures import UploadFile
 
 from app.club import signing
 from app.core.config import Settings
@@ -23,16 +23,17 @@ from app.core.routing import Router
 from app.data.numbers import whole_number
 from app.data.schemas_league import MAX_LEAGUE_GAMES, ResultBundle
 from app.deps import SessionDep, SettingsDep
-from app.errors import Forbidden, RuleRefused, TooManyRequests, Unauthorized, model_refusal, sentence
+from app.errors import Forbidden, RuleRefused, Unauthorized, model_refusal
 from app.guard import auth, security
-from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
+from app.pages.common import USER_ERRORS, error_message
+from app.pages.refused import Endpoint, PageRefused, PageRoute, Refusal, posted, server_organiser
 from app.pages.seats import remember_seat
 from app.pages.templates import templates
 from app.services import league, league_claims, league_table, tournament_results, tournaments
 from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError, RulesError
 
-router = Router(include_in_schema=False)
+router = Router(include_in_schema=False, route_class=PageRoute)
 
 COOKIE = league.LEAGUE_COOKIE
 MAX_UPLOAD = 2 * 1024 * 1024  # a bundle file, at most (the door's body limit)
@@ -52,6 +53,15 @@ def is_organiser(request: Request, session: Session, settings: Settings, league_
     except (Unauthorized, Forbidden):
         return False
     return True
+
+
+def league_organiser(league_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> None:
+    """The dependency of the league organiser's writes: anyone else refused."""
+    if not is_organiser(request, session, settings, league_id):
+        raise Forbidden("only the league's organiser may do this: sign in with the league's token")
+
+
+ORGANISER = Depends(league_organiser)
 
 
 def organiser_token(request: Request, league_id: int) -> str | None:
@@ -79,22 +89,19 @@ def _leagues(request: Request, session: Session, error: str | None = None, statu
     )
 
 
-@router.post("/leagues", response_class=HTMLResponse)
-async def make_league(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    form = await request.form()
-    try:
-        refused = organiser_refusal(settings, form, "a league")
-    except TooManyRequests as e:
-        return too_many(Response(), e)
-    if refused is not None:
-        return _leagues(request, session, *refused)
-    name = " ".join(str(form.get("name", "")).split())[:80] or "Club league"
-    try:
-        with unit_of_work(session):
-            row, token = league.create(session, settings.secret_key, name)
-    except RulesError as e:  # a name with a direction override or an invisible letter
-        session.rollback()
-        return _leagues(request, session, sentence(error_message(e)), 422)
+def _leagues_refused(request: Request, session: Session, _settings: Settings, refusal: Refusal) -> Response:
+    return _leagues(request, session, refusal.said, refusal.status)
+
+
+@posted(router, "/leagues", _leagues_refused, server_organiser("a league"))
+def make_league(
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    name: Annotated[str, Form(max_length=80)] = "",
+) -> Response:
+    with unit_of_work(session):  # a name with a direction override or an invisible letter refused
+        row, token = league.create(session, settings.secret_key, " ".join(name.split()) or "Club league")
     response = _back(row.pk)
     _keep_token(request, response, row.pk, token)
     return response
@@ -156,43 +163,33 @@ def _kept_said(request: Request) -> str | None:
     return f"{before}{games}: the organiser's claim, not signed by a club."
 
 
-@router.post("/leagues/{league_id:id}/sign-in", response_class=HTMLResponse)
-async def sign_in(league_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    form = await request.form()
-    token = str(form.get("token", "")).strip()[:100]
+def league_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
+    return _league(request.path_params["league_id"], request, session, settings, error=refusal.said)
+
+
+def organiser_post(path: str) -> Callable[[Endpoint], Endpoint]:
+    """A league organiser's write: behind their dependency, its refusal the league's page again."""
+    return posted(router, path, league_refused, ORGANISER)
+
+
+@posted(router, "/leagues/{league_id:id}/sign-in", league_refused)
+def sign_in(
+    league_id: int,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    token: Annotated[str, Form(max_length=100)] = "",
+) -> Response:
+    token = token.strip()
+    security.check_guesses()
     try:
-        security.check_guesses()
         league.require_organiser(session, settings.secret_key, league_id, token)
-    except TooManyRequests as e:
-        return too_many(Response(), e)
-    except (Unauthorized, Forbidden) as e:
+    except (Unauthorized, Forbidden):
         security.guess_failed()
-        return _league(league_id, request, session, settings, error=str(e.message))
-    except NotFoundError as e:
-        return _not_found(request, e)
+        raise
     response = _back(league_id)
     _keep_token(request, response, league_id, token)
     return response
-
-
-async def organiser_write(
-    request: Request, session: Session, settings: Settings, league_id: int, act: Any
-) -> Response:
-    form = await request.form()
-    try:
-        if not is_organiser(request, session, settings, league_id):
-            raise Forbidden("only the league's organiser may do this: sign in with the league's token")
-        with unit_of_work(session):
-            said = await act(form)
-    except ValidationError as e:  # a bundle's field: named in words and by its path
-        session.rollback()
-        refused = model_refusal(e.errors())
-        said = f"{refused['detail'].rstrip('.')} (bundle.{refused['field']})."
-        return _league(league_id, request, session, settings, error=said)
-    except USER_ERRORS as e:
-        session.rollback()
-        return _league(league_id, request, session, settings, error=sentence(error_message(e)))
-    return _league(league_id, request, session, settings, said=said) if said else _back(league_id)
 
 
 def _bundles_of(text: str) -> list[ResultBundle]:
@@ -207,89 +204,85 @@ def _bundles_of(text: str) -> list[ResultBundle]:
         raise Forbidden("that file is not a result bundle: choose the .json file the club exported")
     if len(items) > MAX_FILES:  # an event's every table past 100: it is one, just too many to take at once
         raise Forbidden(f"that file holds {len(items)} tables' bundles: import at most {MAX_FILES} at a time")
-    return [ResultBundle.model_validate(i) for i in items]
+    try:
+        return [ResultBundle.model_validate(i) for i in items]
+    except ValidationError as e:  # a bundle's field: named in words and by its path
+        refused = model_refusal(e.errors())
+        raise PageRefused(f"{refused['detail'].rstrip('.')} (bundle.{refused['field']}).") from None
 
 
-@router.post("/leagues/{league_id:id}/import", response_class=HTMLResponse)
+@organiser_post("/leagues/{league_id:id}/import")
 async def import_bundle(
-    league_id: int, request: Request, session: SessionDep, settings: SettingsDep
+    league_id: int,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    bundle: Annotated[list[UploadFile], File()] = [],  # noqa: B006 (FastAPI copies a default)
 ) -> Response:
-    async def act(form: Any) -> str:
-        # Several files in one pick, each one table's bundle or an event's every table: all imported or, one
-        # refused, none.
-        uploads = [u for u in form.getlist("bundle")[: MAX_FILES + 1] if isinstance(u, UploadFile)]
-        if not uploads:
-            raise Forbidden("choose a bundle file to import")
-        if len(uploads) > MAX_FILES:
-            raise Forbidden(f"choose at most {MAX_FILES} bundle files at a time")
-        bundles: list[ResultBundle] = []
-        for upload in uploads:
-            raw = await upload.read(MAX_UPLOAD + 1)
-            if len(raw) > MAX_UPLOAD:
-                raise Forbidden("that file is over 2 MB: a result bundle is smaller")
-            bundles += _bundles_of(raw.decode("utf-8", "replace"))
-        if len(bundles) > MAX_FILES:
-            raise Forbidden(f"choose at most {MAX_FILES} tables' bundles at a time")
+    """Several files in one pick, each one table's bundle or an event's every table: all imported or, one
+    refused, none."""
+    uploads = bundle[: MAX_FILES + 1]
+    if not uploads:
+        raise Forbidden("choose a bundle file to import")
+    if len(uploads) > MAX_FILES:
+        raise Forbidden(f"choose at most {MAX_FILES} bundle files at a time")
+    bundles: list[ResultBundle] = []
+    for upload in uploads:
+        raw = await upload.read(MAX_UPLOAD + 1)
+        if len(raw) > MAX_UPLOAD:
+            raise Forbidden("that file is over 2 MB: a result bundle is smaller")
+        bundles += _bundles_of(raw.decode("utf-8", "replace"))
+    if len(bundles) > MAX_FILES:
+        raise Forbidden(f"choose at most {MAX_FILES} tables' bundles at a time")
+    with unit_of_work(session):
         league.lock_league(session, league_id)
         already = league.kept_already(session, league_id, bundles)
         batch = league.Batch()  # each scenario hashed and the league's games counted once for every bundle
         rows = [league.import_bundle(session, league_id, bundle, batch) for bundle in bundles]
         trusted = league.trusted(session, league_id)
-        waiting = sum(row.club_key not in trusted for row in rows)
-        if len(rows) > 1:
-            where = (
-                f", {waiting} waiting for your yes below (a club's key not trusted yet)" if waiting else ""
-            )
-            kept = f" ({already} here already, kept once)" if already else ""
-            return f"Imported {len(rows)} games{kept}: {len(rows) - waiting} counted{where}."
-        row = rows[0]
+    waiting = sum(row.club_key not in trusted for row in rows)
+    if len(rows) > 1:
+        where = f", {waiting} waiting for your yes below (a club's key not trusted yet)" if waiting else ""
+        kept = f" ({already} here already, kept once)" if already else ""
+        said = f"Imported {len(rows)} games{kept}: {len(rows) - waiting} counted{where}."
+    else:
         where = "waiting for your yes below: its club's key is not trusted yet" if waiting else "counted"
-        game = f"{row.a_name} v {row.b_name} ({row.event}, round {row.round}, table {row.table})"
-        return f"{game} is here already, kept once: {where}." if already else f"Imported {game}: {where}."
+        game = f"{rows[0].a_name} v {rows[0].b_name} ({rows[0].event}, round {rows[0].round}, table {rows[0].table})"
+        said = f"{game} is here already, kept once: {where}." if already else f"Imported {game}: {where}."
+    return _league(league_id, request, session, settings, said=said)
 
-    return await organiser_write(request, session, settings, league_id, act)
 
-
-@router.post("/leagues/{league_id:id}/keys", response_class=HTMLResponse)
-async def add_key(league_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    async def act(form: Any) -> str:
-        public = "".join(str(form.get("public_key", "")).split())[:200]
-        club = " ".join(str(form.get("club", "")).split())[:80]
-        if len(public) != 64 or any(c not in "0123456789abcdefABCDEF" for c in public):
-            raise Forbidden("a club's key is 64 hex digits: copy it from the club's bundle page")
-        if not club:
-            raise Forbidden("give the club's name")
+@organiser_post("/leagues/{league_id:id}/keys")
+def add_key(
+    league_id: int,
+    session: SessionDep,
+    public_key: Annotated[str, Form(max_length=200)] = "",
+    club: Annotated[str, Form(max_length=80)] = "",
+) -> Response:
+    public, club = "".join(public_key.split()), " ".join(club.split())
+    if len(public) != 64 or any(c not in "0123456789abcdefABCDEF" for c in public):
+        raise Forbidden("a club's key is 64 hex digits: copy it from the club's bundle page")
+    if not club:
+        raise Forbidden("give the club's name")
+    with unit_of_work(session):
         league.trust(session, league_id, public, club)
-        return ""
-
-    return await organiser_write(request, session, settings, league_id, act)
+    return _back(league_id)
 
 
-@router.post("/leagues/{league_id:id}/keys/{key_id:id}/remove", response_class=HTMLResponse)
-async def remove_key(
-    league_id: int, key_id: int, request: Request, session: SessionDep, settings: SettingsDep
-) -> Response:
-    async def act(form: Any) -> str:
+@organiser_post("/leagues/{league_id:id}/keys/{key_id:id}/remove")
+def remove_key(league_id: int, key_id: int, session: SessionDep) -> Response:
+    with unit_of_work(session):
         league.distrust(session, league_id, key_id)
-        return ""
-
-    return await organiser_write(request, session, settings, league_id, act)
+    return _back(league_id)
 
 
-@router.post("/leagues/{league_id:id}/games/{game_id:id}/{answer:str}", response_class=HTMLResponse)
-async def answer_pending(
-    league_id: int, game_id: int, answer: str, request: Request, session: SessionDep, settings: SettingsDep
-) -> Response:
-    async def act(form: Any) -> str:
-        if answer == "yes":
-            league.accept(session, league_id, game_id)
-        elif answer == "no":
-            league.refuse(session, league_id, game_id)
-        else:
-            raise NotFoundError("answer", answer[:8])
-        return ""
-
-    return await organiser_write(request, session, settings, league_id, act)
+@organiser_post("/leagues/{league_id:id}/games/{game_id:id}/{answer:str}")
+def answer_pending(league_id: int, game_id: int, answer: str, session: SessionDep) -> Response:
+    if answer not in ("yes", "no"):
+        raise NotFoundError("answer", answer[:8])
+    with unit_of_work(session):
+        (league.accept if answer == "yes" else league.refuse)(session, league_id, game_id)
+    return _back(league_id)
 
 
 # -- an event's bundles ----------------------------------------------------------------------------------------
