@@ -10,7 +10,8 @@ from fastapi import Path
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
 from app.data.schemas_clock import GameClock
-from rules.event.standings import TieBreak
+from app.data.written import AsWritten
+from rules.event.standings import TIE_BREAKS, TieBreak
 
 MAX_PLAYERS = 400  # an event's players, at most: 200 tables (issue 63)
 MAX_ROUNDS = 12
@@ -59,13 +60,24 @@ class EventCreate(BaseModel):
     )
 
 
+class ScoringOut(AsWritten):
+    """The event's points for a win, a draw, a loss and a bye, and its tie-breakers in order (a key not written
+    left out, counted at its default: app.services.tournaments.scoring_of)."""
+
+    win: int = 3
+    draw: int = 1
+    loss: int = 0
+    bye: int = 3
+    order: list[TieBreak] = list(TIE_BREAKS)
+
+
 class ClubEventOut(BaseModel):
     id: int
     name: str
     ruleset: str
     period: str
     rounds: int
-    scoring: dict[str, Any]
+    scoring: ScoringOut
     status: str
     round_ends_at: datetime | None
     time_zone: str

@@ -74,7 +74,6 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     "ScenarioSide": {"forces"},
     "TerrainFeature": {"properties"},
     # club events and the league: a table's offered result and a signed record as the bundle carries them
-    "ClubEventOut": {"scoring"},
     "TableLive": {"offered", "result"},
     "TableOut": {"offered", "result"},
     "GameRecord": {"log"},  # its entries arrays of fixed places (prefixItems), as Players' pairs
