@@ -30,7 +30,7 @@ from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Refused
 from app.pages.seats import game_page
-from app.pages.stand_next import PlayState, act_ask, direct_bodies
+from app.pages.stand_next import CardQuery, PlayState, act_ask, direct_bodies
 from app.pages.templates import humanise, rule_state
 from app.services import card as card_service
 from app.services import events as events_service
@@ -241,7 +241,9 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     for i, a in enumerate(card["acts"]):
         if _direct(a):
             odds = _odds(session, game, viewer, {**a, "index": i}, read)
-            state = PlayState(game.pk, unit_id, a["resolver"], a["label"], odds.unit_id)
+            state = PlayState(
+                game_id=game.pk, stand=unit_id, resolver=a["resolver"], label=a["label"], unit_id=odds.unit_id
+            )
             faces, rolled = direct_bodies(state)
             done = state.done
             buttons.append(
@@ -479,7 +481,7 @@ def stand_pick(
         tuple(TargetGroup(g or "Other stands", tuple(o)) for g, o in groups.items()),
         json.dumps([asdict(m) for m in marks.values()]),
         act_ask(game.pk, unit_id, resolver, label, True),
-        PlayState(game.pk, unit_id, resolver, label, 0).pick,
+        PlayState(game_id=game.pk, stand=unit_id, resolver=resolver, label=label, unit_id=0).pick_ask,
     )
 
 
@@ -491,7 +493,7 @@ def stand_pick_page(
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
-    act: Annotated[str, Query(max_length=120)] = "",
+    asked: Annotated[CardQuery, Query()],
 ) -> Response:
     """The card of a stand while its roll (`act`: the card's words for it) has its target picked, for this seat
     (`stand_pick`), as a fragment."""
@@ -502,5 +504,5 @@ def stand_pick_page(
         game_id,
         "_stand_pick.html",
         "_stand_pick.html",
-        lambda game, seat: stand_pick(session, game, seat.viewer, unit_id, resolver, act).context(),
+        lambda game, seat: stand_pick(session, game, seat.viewer, unit_id, resolver, asked.label).context(),
     )

@@ -6,7 +6,7 @@ next (`app.pages.stand_next`); and the words a recorded count says after its dic
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from app.pages.stand_next import PlayState, Tap
@@ -81,7 +81,7 @@ def count_taps(state: PlayState, targeted: bool, count: int, counted: Mapping[st
         lifted = lifted_forced(counted, k, None)
         whole = not targeted and lifted is not None and again_forced(counted, k, None) in (None, 0)
         taps.append(
-            ("apply", replace(state, reached=k, lifted=lifted).body(count=count))
+            ("apply", state.model_copy(update={"reached": k, "lifted": lifted}).body(count=count))
             if whole
             else state.ask(reached=k, lifted=None, dice=())
         )
@@ -91,7 +91,7 @@ def count_taps(state: PlayState, targeted: bool, count: int, counted: Mapping[st
 def lift_taps(state: PlayState, targeted: bool, count: int) -> tuple[Tap, ...]:
     """The bonus's No and Yes: the card with it, or where the roll takes no target, the roll recorded."""
     return tuple(
-        ("apply", replace(state, lifted=b).body(count=count))
+        ("apply", state.model_copy(update={"lifted": b}).body(count=count))
         if not targeted
         else state.ask(lifted=b, dice=())
         for b in (False, True)
@@ -102,7 +102,9 @@ def again_taps(state: PlayState, targeted: bool, count: int) -> tuple[Tap, ...]:
     """Each count of the dice rolled again (those that reached it) that reach it again: the card with it, or
     where the roll takes no target, the roll recorded."""
     return tuple(
-        ("apply", replace(state, again=j).body(count=count)) if not targeted else state.ask(again=j, dice=())
+        ("apply", state.model_copy(update={"again": j}).body(count=count))
+        if not targeted
+        else state.ask(again=j, dice=())
         for j in range((state.reached or 0) + 1)
     )
 

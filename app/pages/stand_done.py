@@ -22,6 +22,7 @@ from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import game_page
 from app.pages.stand_acts import StandActs, stand_acts
 from app.pages.stand_count import counted_more
+from app.pages.stand_next import CardQuery
 from app.pages.stand_play import also_lines, rolled_words
 from app.pages.templates import humanise
 from app.services import events as events_service
@@ -119,7 +120,7 @@ def stand_done_page(
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
-    act: Annotated[str, Query(max_length=120)] = "",
+    asked: Annotated[CardQuery, Query()],
 ) -> Response:
     """The card of a stand once its roll (`act`: the card's words for it) is recorded, for this seat."""
     return game_page(
@@ -129,5 +130,5 @@ def stand_done_page(
         game_id,
         "_stand_done.html",
         "_stand_done.html",
-        lambda game, seat: stand_done(session, game, seat.viewer, unit_id, event_id, act).context(),
+        lambda game, seat: stand_done(session, game, seat.viewer, unit_id, event_id, asked.label).context(),
     )

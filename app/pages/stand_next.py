@@ -9,54 +9,67 @@ of the play but the part shown. Built by `app.pages.stand_acts` (an act begun, a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from typing import Annotated
 from urllib.parse import urlencode
 
-__all__ = ["PlayState", "Tap", "act_ask", "direct_bodies"]
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
+
+from app.data.bounded import INT32_MAX
+
+__all__ = ["CardQuery", "PlayState", "Tap", "act_ask", "direct_bodies"]
 
 # What a control does: ("ask", the part's URL) or ("apply", the roll's JSON body).
 Tap = tuple[str, str]
+StandId = Annotated[int, Field(ge=1, le=INT32_MAX)]
 
 
-@dataclass(frozen=True)
-class PlayState:
+class CardQuery(BaseModel):
+    """A stand card's query while a roll is played, read by FastAPI (`Annotated[CardQuery, Query()]`: the roll's
+    card, its target's pick and its answer; a value out of range a 422 naming its field) and written back by
+    `PlayState.url`: the act (`act`, the card's words for it), its target, the order its hits fall in, a range by
+    the tape, the dice tapped (`die`, 0 one not tapped yet) or, where the rule counts them, how many `reached` its
+    number (`lifted`: whether a bonus lifted a die short of it; `again`: how many reached it rolled again); `pick`
+    a stand tapped on the map (its target, or its next hit)."""
+
+    model_config = ConfigDict(frozen=True, validate_by_name=True)
+
+    label: str = Field("", alias="act", max_length=120)
+    target: StandId | None = None
+    order: tuple[int, ...] = Field((), max_length=64)  # a stand not, or a die not 0-6: the card refuses it
+    range_cm: float | None = Field(None, ge=0, le=500, allow_inf_nan=False)
+    dice: tuple[int, ...] = Field((), alias="die", max_length=16)
+    reached: int | None = Field(None, ge=0, le=64)
+    lifted: bool | None = None
+    again: int | None = Field(None, ge=0, le=64)
+    pick: StandId | None = None
+
+    @field_serializer("range_cm")
+    def _range(self, range_cm: float | None) -> str | None:
+        return None if range_cm is None else f"{range_cm:g}"
+
+    @field_serializer("lifted")
+    def _lifted(self, lifted: bool | None) -> int | None:
+        return None if lifted is None else int(lifted)
+
+
+class PlayState(CardQuery):
     """A roll played from stand `stand`'s card in game `game_id`: the act (its resolver, its words on the card,
-    the unit that rolls, the field its hits' order fills) and what the player gave so far; 0 a die not tapped."""
+    the unit that rolls, the field its hits' order fills) and what the player gave so far (its query)."""
 
-    game_id: int
-    stand: int
-    resolver: str
-    label: str
-    unit_id: int
-    target: int | None = None
-    order_field: str = ""
-    order: tuple[int, ...] = ()
-    range_cm: float | None = None
-    dice: tuple[int, ...] = ()
-    reached: int | None = None
-    lifted: bool | None = None  # where a bonus lifts a die short of the count's number: whether it lifted one
-    again: int | None = None  # where the dice reaching it are rolled again: how many reached it again
+    game_id: int = Field(exclude=True)
+    stand: int = Field(exclude=True)
+    resolver: str = Field(exclude=True)
+    unit_id: int = Field(exclude=True)
+    order_field: str = Field("", exclude=True)
 
     def url(self) -> str:
         """The card's part for this state (GET .../play/{resolver}, nothing written)."""
-        q: list[tuple[str, object]] = [("act", self.label)]
-        if self.target is not None:
-            q.append(("target", self.target))
-        q += [("order", i) for i in self.order]
-        if self.range_cm is not None:
-            q.append(("range_cm", f"{self.range_cm:g}"))
-        q += [("die", d) for d in self.dice]
-        if self.reached is not None:
-            q.append(("reached", self.reached))
-        if self.lifted is not None:
-            q.append(("lifted", int(self.lifted)))
-        if self.again is not None:
-            q.append(("again", self.again))
-        return f"/games/{self.game_id}/map/units/{self.stand}/play/{self.resolver}?{urlencode(q)}"
+        q = urlencode(self.model_dump(by_alias=True, exclude_none=True, exclude={"pick"}), doseq=True)
+        return f"/games/{self.game_id}/map/units/{self.stand}/play/{self.resolver}?{q}"
 
     def ask(self, **changed: object) -> Tap:
         """The control leading to the card for this state with `changed`."""
-        return ("ask", replace(self, **changed).url())  # type: ignore[arg-type]
+        return ("ask", self.model_copy(update=changed).url())
 
     def fields(self, book: bool = False) -> dict[str, object]:
         """What the player gave over the table's (`book`: the hits left in the book's order)."""
@@ -95,7 +108,7 @@ class PlayState:
         return f"/games/{self.game_id}/map/units/{self.stand}/done/{{event}}?{q}"
 
     @property
-    def pick(self) -> str:
+    def pick_ask(self) -> str:
         """The card for a stand tapped on the map (or picked from the list): its target, or its next hit."""
         return f"{self.url()}&pick="
 
@@ -108,10 +121,10 @@ class PlayState:
             "apply_to": self.apply_to,
             "done": self.done,
             "play_target": self.target if self.target is not None and not self.order_field else None,
-            "pick": self.pick if self.order_field else "",
+            "pick": self.pick_ask if self.order_field else "",
             "roll": self.body(),
             "book": self.body(book=True),
-            "range_ask": f"{replace(self, range_cm=None, dice=()).url()}&range_cm=",
+            "range_ask": f"{self.model_copy(update={'range_cm': None, 'dice': ()}).url()}&range_cm=",
         }
 
 
@@ -119,7 +132,7 @@ def act_ask(game_id: int, stand: int, resolver: str, label: str, target: bool) -
     """The part an act's button begins: the target's pick (GET .../targets/{resolver}) or the roll's card."""
     if target:
         return f"/games/{game_id}/map/units/{stand}/targets/{resolver}?{urlencode({'act': label})}"
-    return PlayState(game_id, stand, resolver, label, 0).url()
+    return PlayState(game_id=game_id, stand=stand, resolver=resolver, label=label, unit_id=0).url()
 
 
 def direct_bodies(state: PlayState) -> tuple[tuple[str, ...], str]:

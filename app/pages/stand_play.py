@@ -34,7 +34,7 @@ from app.pages.stand_count import (
     lift_taps,
     lifted_forced,
 )
-from app.pages.stand_next import PlayState, Tap
+from app.pages.stand_next import CardQuery, PlayState, Tap
 from app.pages.templates import humanise
 from app.services import resolve as resolve_service
 from app.services import seats, unit_names
@@ -241,46 +241,20 @@ def _readings(
 
 
 def stand_play(
-    session: Session,
-    game: Game,
-    viewer: Viewer,
-    stand_id: int,
-    roll: tuple[str, str],
-    target: int | None,
-    given: tuple[Sequence[int], float | None],
-    dice: Sequence[int],
-    reached: int | None = None,
-    pick: int | None = None,
-    lifted: bool | None = None,
-    again: int | None = None,
+    session: Session, game: Game, viewer: Viewer, stand_id: int, resolver: str, asked: CardQuery
 ) -> AskedCard:
-    """The card of stand `stand_id` playing its roll `roll` (resolver, the card's words for it), as `viewer`
-    asks the table for it with what the player gave (the order its hits fall in, a range by the tape) and the
-    dice tapped (0: not yet), or where the rule counts them, how many `reached` its number (and where a bonus
-    lifts a die short of it, whether one was `lifted`; where those reaching it are rolled again, how many reached
-    it `again`); `pick`: a stand tapped on the map, its target (and,
-    where its hits' order is given, its next hit)."""
-    card, state = _asked(
-        session, game, viewer, stand_id, roll, target, given, dice, (reached, lifted, again), pick
-    )
+    """The card of stand `stand_id` playing its roll `resolver`, as `viewer` asks the table for it with what the
+    card's query gives (`CardQuery`: the act, its target, the order its hits fall in, a range by the tape, the
+    dice tapped or their count, a stand tapped on the map)."""
+    card, state = _asked(session, game, viewer, stand_id, resolver, asked)
     return replace(card, **state.links())  # type: ignore[arg-type]
 
 
 def _asked(
-    session: Session,
-    game: Game,
-    viewer: Viewer,
-    stand_id: int,
-    roll: tuple[str, str],
-    target: int | None,
-    given: tuple[Sequence[int], float | None],
-    dice: Sequence[int],
-    count_given: tuple[int | None, bool | None, int | None],
-    pick: int | None,
+    session: Session, game: Game, viewer: Viewer, stand_id: int, resolver: str, query: CardQuery
 ) -> tuple[AskedCard, PlayState]:
-    resolver, label = roll
-    order, range_cm = given
-    reached, lifted, again = count_given
+    label, target, order, range_cm, pick = query.label, query.target, query.order, query.range_cm, query.pick
+    dice, reached, lifted, again = query.dice, query.reached, query.lifted, query.again
     if any(not 0 <= d <= 6 for d in dice):
         raise RulesError("die", "tap each die 1 to 6, or 0 while it is not tapped yet")
     if any(not 1 <= i <= INT32_MAX for i in order):
@@ -308,15 +282,24 @@ def _asked(
         if pick not in names:
             raise RulesError("pick", "pick a stand of this game", why=f"game {game.id} has no unit {pick}")
         target = pick if target is None or not act.order else target
-        order = [*order, pick] if act.order else order
+        order = (*order, pick) if act.order else order
         if len(order) > 64:
             raise RulesError("order", "give at most 64 hits in order")
     if target is not None and target not in names:
         raise RulesError("target", "pick a stand of this game", why=f"game {game.id} has no unit {target}")
     state = PlayState(
-        game.pk, stand_id, resolver, act.label, act.unit_id, target, act.order or "", tuple(order), range_cm
+        game_id=game.pk,
+        stand=stand_id,
+        resolver=resolver,
+        label=act.label,
+        unit_id=act.unit_id,
+        target=target,
+        order_field=act.order or "",
+        order=order,
+        range_cm=range_cm,
+        dice=dice,
+        reached=reached,
     )
-    state = replace(state, dice=tuple(dice), reached=reached)
     fields: dict[str, object] = {act.order: list(order)} if act.order and order else {}
     if range_cm is not None:
         fields["range_cm"] = range_cm
@@ -344,7 +327,7 @@ def _asked(
     rerolled: tuple[Tap, ...] = ()
     if counted and reached is not None:
         lifted, again = lifted_forced(counted, reached, lifted), again_forced(counted, reached, again)
-        state = replace(state, dice=(), reached=reached, lifted=lifted, again=again)
+        state = state.model_copy(update={"dice": (), "reached": reached, "lifted": lifted, "again": again})
         lifting = lift_taps(state, act.target, count) if lifted_forced(counted, reached, None) is None else ()
         asks_again = again_forced(counted, reached, None) is None and counted.get("again")
         rerolled = again_taps(state, act.target, counted["dice"]) if asks_again else ()
@@ -366,7 +349,7 @@ def _asked(
             )
             return replace(c, dice=choice, apply=state.body(count=c.count), counted=by_count), state
     tapped = [*dice[:count], *([0] * max(0, count - len(dice)))][:count]
-    state = replace(state, dice=() if lifting or rerolled else tuple(tapped))
+    state = state.model_copy(update={"dice": () if lifting or rerolled else tuple(tapped)})
 
     def row(d: int) -> DiceRowView:  # each face's tap: the card with it, or a roll of no target recorded
         taps = [tuple(n if i == d else t for i, t in enumerate(tapped)) for n in range(1, 7)]
@@ -486,17 +469,9 @@ def stand_play_page(
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
-    act: Annotated[str, Query(max_length=120)] = "",
-    target: Annotated[int | None, Query(ge=1, le=INT32_MAX)] = None,
-    order: Annotated[list[int] | None, Query(max_length=64)] = None,
-    range_cm: Annotated[float | None, Query(ge=0, le=500, allow_inf_nan=False)] = None,
-    die: Annotated[list[int] | None, Query(max_length=16)] = None,
-    reached: Annotated[int | None, Query(ge=0, le=64)] = None,
-    pick: Annotated[int | None, Query(ge=1, le=INT32_MAX)] = None,
-    lifted: Annotated[bool | None, Query()] = None,
-    again: Annotated[int | None, Query(ge=0, le=64)] = None,
+    asked: Annotated[CardQuery, Query()],
 ) -> Response:
-    """The card of a stand playing its roll `resolver` (`act`: the card's words for it) for this seat."""
+    """The card of a stand playing its roll `resolver` (its query: `CardQuery`) for this seat."""
     return game_page(
         request,
         session,
@@ -504,18 +479,5 @@ def stand_play_page(
         game_id,
         "_stand_play.html",
         "_stand_play.html",
-        lambda game, seat: stand_play(
-            session,
-            game,
-            seat.viewer,
-            unit_id,
-            (resolver, act),
-            target,
-            (order or (), range_cm),
-            die or (),
-            reached,
-            pick,
-            lifted,
-            again,
-        ).context(),
+        lambda game, seat: stand_play(session, game, seat.viewer, unit_id, resolver, asked).context(),
     )
