@@ -9,10 +9,9 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import Update, bindparam, update
+from sqlalchemy import Executable, Float, bindparam, cast, update
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
-from sqlmodel.sql.expression import SelectOfScalar
 
 from app.data.models import Campaign, CampaignEvent, Event, Game
 from app.errors import Conflict
@@ -27,29 +26,37 @@ def lock_row(session: Session, model: type[Row], row_id: int, what: str, unread:
     and log ids commit in order (a stream's Last-Event-ID resume relies on it). PostgreSQL: SELECT .. FOR
     UPDATE; SQLite: a no-op UPDATE, which takes the database's write lock at once. `unread`: columns left
     unread until the write asks for them."""
-    taken, read = _lock_statements(model, tuple(unread))
-    if session.get_bind().dialect.name == "sqlite":
-        session.execute(taken, {"row_id": row_id})
-    row = session.exec(read, params={"row_id": row_id}).first()
-    if row is None:
+    read = _lock_statement(model, tuple(unread), session.get_bind().dialect.name == "sqlite")
+    row = session.scalars(read, {"row_id": row_id}).first()
+    if not isinstance(row, model):
         raise NotFoundError(what, str(row_id))
     return row
 
 
 @cache
-def _lock_statements(model: type[Row], unread: tuple[Any, ...]) -> tuple[Update, SelectOfScalar[Row]]:
-    """A row's lock (SQLite's no-op UPDATE, of the table: no ORM objects to bring in step) and its read, built
-    once for each kind of row, the row's id bound at each write (their making cost more than their running)."""
+def _lock_statement(model: type[Row], unread: tuple[Any, ...], sqlite: bool) -> Executable:
+    """A row's lock and its read in one statement, built once for each kind of row, the row's id bound at each
+    write (its making cost more than its running). PostgreSQL: SELECT .. FOR UPDATE; SQLite: a no-op UPDATE
+    answering the row (RETURNING), which takes the database's write lock at once; the `unread` columns left
+    unread until asked, either way."""
+    if not sqlite:
+        return (
+            select(model)
+            .where(col(model.id) == bindparam("row_id"))
+            .options(*(defer(c) for c in unread))
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
     table = model.__table__  # type: ignore[attr-defined]
+    left = {c.key for c in unread}
+    # SQLite keeps a whole REAL as an integer on disk and answers it so from RETURNING (1000, not the 1000.0 a
+    # SELECT reads): a float column cast, as a SELECT reads it.
+    answered = [
+        cast(c, Float).label(c.key) if isinstance(c.type, Float) else c for c in table.c if c.key not in left
+    ]
     taken = update(table).where(table.c.id == bindparam("row_id")).values(version=table.c.version)
-    read = (
-        select(model)
-        .where(col(model.id) == bindparam("row_id"))
-        .options(*(defer(c) for c in unread))
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    return taken, read
+    taken = taken.returning(*answered)
+    return select(model).from_statement(taken).execution_options(populate_existing=True)
 
 
 def check_version(what: str, version: int, expected: int, current: Callable[[], Any]) -> None:

@@ -142,17 +142,26 @@ class Snapshot:
         are: its measures and its sides, read lazily by the app, are not worked out again)."""
         if not changes:
             return self
-        units = dict(self.by_id)
-        board = dict(self.board)
-        sides = {s: dict(v) for s, v in self.sides.items()}
+        # The units changed, as they read after; the board and the sides copied only where a change sets them
+        # (the app reads a game's sides lazily, only if asked).
+        units: dict[int, UnitState] = {}
+        board: dict[str, Any] | None = None
+        sides: dict[str, dict[str, Any]] | None = None
         for c in changes:
-            if isinstance(c, UnitChange) and c.unit_id in units:
-                units[c.unit_id] = c.applied_to(units[c.unit_id])
+            if isinstance(c, UnitChange) and c.unit_id in self.by_id:
+                units[c.unit_id] = c.applied_to(units.get(c.unit_id) or self.by_id[c.unit_id])
             elif isinstance(c, SetBoard):
+                board = dict(self.board) if board is None else board
                 board[c.key] = c.value
             elif isinstance(c, SetSideState):
+                sides = {s: dict(v) for s, v in self.sides.items()} if sides is None else sides
                 sides.setdefault(c.side, {})[c.key] = c.value
-        return replace(self, units=tuple(units[u.id] for u in self.units), board=board, sides=sides)
+        return replace(
+            self,
+            units=tuple(units.get(u.id, u) for u in self.units) if units else self.units,
+            board=self.board if board is None else board,
+            sides=self.sides if sides is None else sides,
+        )
 
 
 # -- filling a request --------------------------------------------------------------------------------------

@@ -121,3 +121,23 @@ def test_a_plan_locks_only_in_set_up_through_the_api_and_the_page_alike(client: 
     assert "before the game starts" in page.text, page.text
     summary = client.get(f"/api/v1/games/{game.id}/fireplans", headers=game.referee).json()
     assert [p["locked"] for p in summary] == [False, False]
+
+
+def test_a_row_as_its_lock_reads_it_is_the_row_as_read(client: TestClient) -> None:
+    # The lock reads the row in its own statement (SQLite: UPDATE .. RETURNING, issue 88), which answered a whole
+    # REAL as an integer (a game's table 1000 wide, not 1000.0: the score's inputs then read as other objectives).
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    with Session(engine) as session, unit_of_work(session):
+        game, _ = create_game(session, "secret", name="Read alike", table_width_cm=1000.0)
+        campaign, _ = campaign_store.create(session, "secret", "Read alike")
+        ids = (game.pk, campaign.pk)
+    with Session(engine) as session:
+        plain = [session.get(Game, ids[0]), session.get(Campaign, ids[1])]
+        read = [{k: getattr(r, k) for k in type(r).model_fields if k != "terrain"} for r in plain]
+    with Session(engine) as session, unit_of_work(session):
+        locked = [games.lock_game(session, ids[0]), campaign_store.lock(session, ids[1])]
+        as_locked = [{k: getattr(r, k) for k in type(r).model_fields if k != "terrain"} for r in locked]
+        assert locked[0].terrain == plain[0].terrain  # left unread by the lock, read when asked
+    assert [{k: (v, type(v)) for k, v in r.items()} for r in as_locked] == [
+        {k: (v, type(v)) for k, v in r.items()} for r in read
+    ]
