@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, File, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
@@ -26,7 +26,7 @@ from app.deps import SessionDep, SettingsDep
 from app.errors import Forbidden, RuleRefused, Unauthorized, model_refusal
 from app.guard import auth, security
 from app.pages.common import USER_ERRORS, error_message
-from app.pages.refused import Endpoint, PageRefused, PageRoute, Refusal, posted, server_organiser
+from app.pages.refused import Endpoint, PageRefused, PageRoute, Refusal, Render, posted, server_organiser
 from app.pages.seats import remember_seat
 from app.pages.templates import templates
 from app.services import league, league_claims, league_table, tournament_results, tournaments
@@ -167,9 +167,11 @@ def league_refused(request: Request, session: Session, settings: Settings, refus
     return _league(request.path_params["league_id"], request, session, settings, error=refusal.said)
 
 
-def organiser_post(path: str) -> Callable[[Endpoint], Endpoint]:
-    """A league organiser's write: behind their dependency, its refusal the league's page again."""
-    return posted(router, path, league_refused, ORGANISER)
+def organiser_post(
+    path: str, on: APIRouter = router, render: Render = league_refused
+) -> Callable[[Endpoint], Endpoint]:
+    """A league organiser's write (a route of `on`): behind their dependency, its refusal `render`'s page."""
+    return posted(on, path, render, ORGANISER)
 
 
 @posted(router, "/leagues/{league_id:id}/sign-in", league_refused)

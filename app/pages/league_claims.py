@@ -6,25 +6,29 @@ the two pages."""
 
 from __future__ import annotations
 
-from fastapi import Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from typing import Annotated
+
+from fastapi import File, Form, Request, UploadFile
+from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
-from starlette.datastructures import UploadFile
 
+from app.core.config import Settings
 from app.core.routing import Router
 from app.data.schemas_claims import MAX_CELL_CHARS, MAX_CSV_CHARS, ClaimColumns
 from app.deps import SessionDep, SettingsDep
 from app.errors import Forbidden, sentence
 from app.pages.common import USER_ERRORS, error_message
-from app.pages.league import _league, is_organiser
+from app.pages.league import _league, league_refused, organiser_post
+from app.pages.refused import PageRefused, PageRoute, Refusal
 from app.pages.templates import templates
 from app.services import league, league_claims
 from app.services.league_claims import ColumnRefused
 from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
 
-router = Router(include_in_schema=False)
+router = Router(include_in_schema=False, route_class=PageRoute)
+Event = Annotated[str, Form(max_length=200)]  # its name, its spaces run together: at most 80 characters
 
 # Each column the organiser names: its form field, its words, whether it must be named.
 ROLES = [
@@ -77,40 +81,51 @@ def _role_words(role: str) -> str:
     return next(words for field, words, _ in ROLES if field == role).split(" (")[0]
 
 
-@router.post("/leagues/{league_id:id}/claims/columns", response_class=HTMLResponse)
+def _claims_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
+    """The league's page with the refusal, at its status (anyone but the organiser: 403)."""
+    response = league_refused(request, session, settings, refusal)
+    response.status_code = refusal.status
+    return response
+
+
+def _event_named(event: str) -> str:
+    named = " ".join(event.split())
+    if len(named) > 80:
+        raise PageRefused("Event: name it in at most 80 characters.")
+    return named
+
+
+@organiser_post("/leagues/{league_id:id}/claims/columns", router, _claims_refused)
 async def name_columns(
-    league_id: int, request: Request, session: SessionDep, settings: SettingsDep
+    league_id: int,
+    request: Request,
+    session: SessionDep,
+    csv: Annotated[UploadFile | None, File()] = None,
+    event: Event = "",
 ) -> Response:
     """The file read: its header offered as the choices for each column, or the league page saying why not."""
-    form = await request.form()
-    if not is_organiser(request, session, settings, league_id):
-        raise Forbidden("only the league's organiser may do this: sign in with the league's token")
-    upload, event = form.get("csv"), " ".join(str(form.get("event", "")).split())[:80]
-    if not isinstance(upload, UploadFile):  # the league's page says so, as for a file it cannot read
-        return _league(
-            league_id,
-            request,
-            session,
-            settings,
-            error=sentence("choose the CSV file your pairing tool exported"),
-        )
-    raw = await upload.read(MAX_CSV_CHARS * 4 + 1)  # UTF-8: at most four bytes a character
+    if csv is None:  # the league's page says so, as for a file it cannot read
+        raise PageRefused("Choose the CSV file your pairing tool exported.")
+    raw = await csv.read(MAX_CSV_CHARS * 4 + 1)  # UTF-8: at most four bytes a character
     if len(raw) > MAX_CSV_CHARS * 4:  # cut short mid-character, it would be said not UTF-8: it is too long
-        said = f"that file is over {MAX_CSV_CHARS:,} characters: split it by rounds"
-        return _league(league_id, request, session, settings, error=sentence(said))
+        raise PageRefused(f"That file is over {MAX_CSV_CHARS:,} characters: split it by rounds.")
     try:
         text = raw.decode("utf-8")  # as the API reads it: a byte that is not UTF-8 is no name of anyone's
     except UnicodeDecodeError as e:
-        said = f"byte {e.start + 1} of that file is not UTF-8 text: export it again as a UTF-8 CSV"
-        return _league(league_id, request, session, settings, error=sentence(said))
+        raise PageRefused(
+            f"Byte {e.start + 1} of that file is not UTF-8 text: export it again as a UTF-8 CSV."
+        ) from e
+    return _columns_page(request, session, league_id, _event_named(event), text, _header(text))
+
+
+def _header(text: str) -> list[str]:
+    """The file's header, or its refusal in the row and column (not "csv:")."""
     try:
         if len(text) > MAX_CSV_CHARS:
             raise Forbidden(f"that file is over {MAX_CSV_CHARS:,} characters: split it by rounds")
-        names = league_claims.header(text)
+        return league_claims.header(text)
     except USER_ERRORS as e:
-        said = e.reason if isinstance(e, RulesError) else error_message(e)  # the row and column, not "csv:"
-        return _league(league_id, request, session, settings, error=sentence(said))
-    return _columns_page(request, session, league_id, event, text, names)
+        raise PageRefused(sentence(e.reason if isinstance(e, RulesError) else error_message(e))) from e
 
 
 def _chosen_columns(chosen: dict[str, str]) -> ClaimColumns:
@@ -124,35 +139,33 @@ def _chosen_columns(chosen: dict[str, str]) -> ClaimColumns:
         ) from None
 
 
-@router.post("/leagues/{league_id:id}/claims", response_class=HTMLResponse)
+@organiser_post("/leagues/{league_id:id}/claims", router, _claims_refused)
 async def import_claims(
-    league_id: int, request: Request, session: SessionDep, settings: SettingsDep
+    league_id: int,
+    request: Request,
+    session: SessionDep,
+    csv: Annotated[str, Form()] = "",
+    event: Event = "",
+    replace: Annotated[
+        str, Form()
+    ] = "",  # the columns page's second button "yes": the event's claims replaced
 ) -> Response:
     """The rows kept as claims, or the columns page again: its refusal at the top, the file, the event's name
     and every choice kept, so that the organiser chooses again what was refused and nothing else."""
     form = await request.form()
-    if not is_organiser(request, session, settings, league_id):
-        raise Forbidden("only the league's organiser may do this: sign in with the league's token")
-    # The file as read on the first page: a browser sends a form's line breaks as CRLF.
-    text = str(form.get("csv", "")).replace("\r\n", "\n")
-    event = " ".join(str(form.get("event", "")).split())[:80]
+    text = csv.replace("\r\n", "\n")  # the file as read on the first page: a browser sends CRLF
+    event, names = _event_named(event), _header(text)  # not the file the first page read: that page again
     chosen = {role: str(form.get(role, "")).strip()[: MAX_CELL_CHARS + 1] for role, _, _ in ROLES}
-    replace = form.get("replace") == "yes"  # the columns page's second button: the event's claims replaced
-    try:
-        if len(text) > MAX_CSV_CHARS:
-            raise Forbidden(f"that file is over {MAX_CSV_CHARS:,} characters: split it by rounds")
-        names = league_claims.header(text)
-    except USER_ERRORS as e:  # not the file the first page read: that page again
-        said = e.reason if isinstance(e, RulesError) else error_message(e)
-        return _league(league_id, request, session, settings, error=sentence(said))
     try:
         columns = _chosen_columns(chosen)
         if not event:
             raise Forbidden("name the event the file is of")
         with unit_of_work(session):
             league.lock_league(session, league_id)
-            replaced = league_claims.kept_of(session, league_id, event) if replace else 0
-            rows, already = league_claims.import_claims(session, league_id, event, text, columns, replace)
+            replaced = league_claims.kept_of(session, league_id, event) if replace == "yes" else 0
+            rows, already = league_claims.import_claims(
+                session, league_id, event, text, columns, replace == "yes"
+            )
     except ColumnRefused as e:  # the column's role named, so that the organiser chooses it again
         session.rollback()
         words = _role_words(e.role)
@@ -164,22 +177,19 @@ async def import_claims(
         return _columns_page(request, session, league_id, event, text, names, sentence(said), chosen)
     # Redirected (303), so that a reload reads the league again and imports nothing: the page says what was
     # kept from the address's numbers (app.pages.league._kept_said).
-    after = f"&replaced={replaced}" if replace else ""
+    after = f"&replaced={replaced}" if replace == "yes" else ""
     return RedirectResponse(
         f"/leagues/{league_id}?kept={len(rows) - already}&already={already}{after}#claims", status_code=303
     )
 
 
-@router.post("/leagues/{league_id:id}/claims/remove", response_class=HTMLResponse)
-async def remove_claims(
-    league_id: int, request: Request, session: SessionDep, settings: SettingsDep
+@organiser_post("/leagues/{league_id:id}/claims/remove", router, _claims_refused)
+def remove_claims(
+    league_id: int, request: Request, session: SessionDep, settings: SettingsDep, event: Event = ""
 ) -> Response:
     """An event's claims removed, the league page offering them back in one tap (their rows as a file the
     import reads; an event past a file's bounds cannot be, and the page says so)."""
-    form = await request.form()
-    if not is_organiser(request, session, settings, league_id):
-        raise Forbidden("only the league's organiser may do this: sign in with the league's token")
-    event = " ".join(str(form.get("event", "")).split())[:80]
+    event = _event_named(event)
     with unit_of_work(session):
         league.lock_league(session, league_id)
         removed = league_claims.remove_event(session, league_id, event)
