@@ -29,3 +29,13 @@ def test_an_events_rounds_are_read_as_a_number_not_cut_and_refused_naming_the_fi
     said = alert(page.text)
     assert said.startswith("Fix the rounds:") and "12" in said and len(said) <= 120, said
     assert 'value="Sunday at Mons"' in page.text and 'value="13"' in page.text
+
+
+def test_a_claims_event_name_past_its_bound_is_refused_naming_it_not_cut(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    made = c.post("/leagues", data=csrf.form(c, {"name": "Flanders league"}), follow_redirects=False)
+    assert made.status_code == 303, made.text[:300]
+    league = made.headers["location"]
+    removed = c.post(f"{league}/claims/remove", data=csrf.form(c, {"event": "Autumn GT " + "x" * 80}))
+    assert removed.status_code == 422 and removed.headers["content-type"].startswith("text/html")
+    assert alert(removed.text) == "Event: name it in at most 80 characters."  # cut to 80 unsaid before
