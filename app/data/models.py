@@ -11,6 +11,8 @@ from sqlmodel import Field, SQLModel
 
 import app.data.log_index  # the log by stand's table, registered with these (issue 88)
 import app.data.score_state  # noqa: F401  # the stored score's table, registered with these (issue 88)
+from app.data.json_columns import ModelJSON
+from app.data.schemas_campaign import BattleOffer
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
 
 
@@ -21,7 +23,8 @@ def utcnow() -> datetime:
 # A JSON column is stored JSON, any JSON until it is read: its annotation says so (pydantic's JsonValue, a
 # recursive JSON type) where its readers parse it or pass it on whole (a scenario document, a unit's or a
 # campaign's state, a plan item's terms, a signed bundle). The columns still `dict[str, Any]` are read key by key
-# by services that take the values as they come (the board, an event's payload, a side's hand, an offer).
+# by services that take the values as they come (the board, an event's payload, a side's hand); one read into its
+# model as the row is loaded is an app.data.json_columns.ModelJSON (a campaign battle's offer).
 def empty_terrain() -> dict[str, JsonValue]:
     return {"type": "FeatureCollection", "features": []}
 
@@ -373,7 +376,7 @@ class CampaignBattle(Stored, table=True):
     field_held_by: str | None = Field(default=None, max_length=16)  # attacker, defender or neither
     offer_attacker_vp: int | None = None
     offer_defender_vp: int | None = None
-    offer: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    offer: BattleOffer | None = Field(default=None, sa_column=Column(ModelJSON(BattleOffer), nullable=False))
     applied_attacker_vp: int | None = None
     applied_defender_vp: int | None = None
     created_at: datetime = Field(default_factory=utcnow)

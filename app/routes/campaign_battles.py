@@ -16,6 +16,7 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import Int, Version
 from app.data.schemas import CampaignId
+from app.data.schemas_campaign import BattleOffer
 from app.deps import GameId, PageDep, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import ViewerDep
@@ -63,24 +64,9 @@ class OverrideIn(ConfirmIn):
     defender_vp: GamePoints = Field(description="The defender's Great War game points, 0 to 20.")
 
 
-class TableOutcomeOut(BaseModel):
-    """The table game as the campaign reads it (app.services.campaign_battles.outcome_of): each side's stands
-    and stands lost, and who held the field."""
-
-    attacker_bases: int
-    defender_bases: int
-    attacker_lost: int
-    defender_lost: int
-    field_held_by: str
-
-
-class OfferOut(BaseModel):
+class OfferOut(BattleOffer):
     attacker_vp: int
     defender_vp: int
-    winner: str | None
-    reasons: list[str]
-    sources: list[str]
-    outcome: TableOutcomeOut
 
 
 class ScoreOut(BaseModel):

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from sqlmodel import Session, col, select
 
 from app.data.models import Campaign, CampaignBattle, CampaignEvent, Game, Unit, utcnow
+from app.data.schemas_campaign import BattleOffer, TableOutcomeOut
 from app.errors import Forbidden, RuleRefused
 from app.services import campaign_store, games, seating, versioned
 from app.services.events import record
@@ -116,12 +117,9 @@ def link_dict(link: CampaignBattle, state: CampaignState, game: Game | None) -> 
         "offer": {
             "attacker_vp": link.offer_attacker_vp,
             "defender_vp": link.offer_defender_vp,
-            "winner": link.offer.get("winner"),
-            "reasons": list(link.offer.get("reasons", [])),
-            "sources": list(link.offer.get("sources", [])),
-            "outcome": dict(link.offer.get("outcome", {})),
+            **link.offer.model_dump(),
         }
-        if offered
+        if offered and link.offer is not None
         else None,
         "applied": {"attacker_vp": link.applied_attacker_vp, "defender_vp": link.applied_defender_vp}
         if applied
@@ -468,18 +466,8 @@ def _offer(
     )
     link.field_held_by = held
     link.offer_attacker_vp, link.offer_defender_vp = offer.attacker_vp, offer.defender_vp
-    link.offer = {
-        "winner": offer.winner,
-        "reasons": list(offer.reasons),
-        "sources": list(offer.sources),
-        "outcome": {
-            "attacker_bases": outcome.attacker_bases,
-            "defender_bases": outcome.defender_bases,
-            "attacker_lost": outcome.attacker_lost,
-            "defender_lost": outcome.defender_lost,
-            "field_held_by": held,
-        },
-    }
+    table = TableOutcomeOut.model_validate({**asdict(outcome), "field_held_by": held})
+    link.offer = BattleOffer(winner=offer.winner, reasons=offer.reasons, sources=offer.sources, outcome=table)
     link.status, link.updated_at = "offered", utcnow()
     session.add(link)
     scores = {"attacker_vp": offer.attacker_vp, "defender_vp": offer.defender_vp, "field_held_by": held}
