@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from typing_extensions import TypedDict
+
 from rules.core.ruleset import Erratum, Reading
 from rules.earth2mm.ruleset import Earth2mm, cite
 
@@ -119,6 +121,23 @@ class Arming:
 UnitKind = Literal["infantry", "cavalry", "heavy-weapon", "vehicle", "artillery", "command"]
 
 
+class UnitTypeRow(TypedDict):
+    """A unit type as the characteristics chart prints it (the dataset `units`)."""
+
+    id: str
+    name: str
+    speed: SpeedClass
+    speed_cm: int
+    arming: str
+    melee_dice: int
+    melee_bonus: int
+    ranged_dice: int
+    ranged_bonus: int
+    resilience: int | str
+    range_m: str
+    kind: UnitKind
+
+
 @dataclass(frozen=True)
 class UnitType:
     id: str
@@ -130,7 +149,7 @@ class UnitType:
     range_m: str
     kind: UnitKind
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> UnitTypeRow:
         return {
             "id": self.id,
             "name": self.name,

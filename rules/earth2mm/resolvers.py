@@ -882,7 +882,7 @@ def _movement(_p: str | None) -> MovementData:
 
 
 @Earth2mm.dataset("units", "Unit characteristics: speed, arming m/r, resilience, range")
-def _units(_p: str | None) -> list[dict[str, object]]:
+def _units(_p: str | None) -> list[D.UnitTypeRow]:
     return [u.as_dict() for u in UNITS.values()]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict, Unpack
 
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot, UnitState
@@ -28,12 +28,31 @@ from rules.table.placed import index_of, stand_of
 from rules.table.templates import Template
 
 
+class AttackedWhere(TypedDict, total=False):
+    """Where a stand is under the area: partly under a template, or its place in a beaten zone."""
+
+    partial_template: bool
+    beaten_zone_index: int
+
+
+class Attacked(AttackedWhere):
+    """A stand the shot also attacks, as the request's `also` entry: what differs from the first target (its
+    cover, command and deep shelter), and where it is under the area."""
+
+    name: str
+    unit_id: int
+    target_is_command: bool
+    target_in_deep_shelter: bool
+    target: NotRequired[str]
+    cover: NotRequired[str]
+
+
 @dataclass(frozen=True)
 class Area:
     """What one shot attacks besides its target: `also` (the request's entries, in the order rolled), whether
     the target itself is only partly under the area (None: no area), why and by which rule."""
 
-    also: tuple[dict[str, Any], ...]
+    also: tuple[Attacked, ...]
     target_partial: bool | None
     why: str
     source: str
@@ -50,10 +69,10 @@ def shot_area(
     return None
 
 
-def _attacked(snap: Snapshot, u: UnitState, **fields: Any) -> dict[str, Any]:
+def _attacked(snap: Snapshot, u: UnitState, **fields: Unpack[AttackedWhere]) -> Attacked:
     """A stand's entry: what differs from the first target (its cover, command and deep shelter), named as
     the table names it."""
-    entry: dict[str, Any] = {
+    entry: Attacked = {
         "name": u.name,
         "unit_id": u.id,
         "target_is_command": u.is_command,

@@ -6,7 +6,7 @@ the units they apply to)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from rules.core.game import GameRules, ancestor_at, ancestors, leaves_under
 from rules.core.records import Claims, Filled, FillRequest, Snapshot, UnitState
@@ -109,7 +109,16 @@ def _air_target(u: UnitState) -> str | None:
     return "infantry" if u.is_command or assault_kind(u) in ("infantry", "cavalry", "flamethrower") else None
 
 
-def _combatant(u: UnitState, by_id: Mapping[int | None, UnitState]) -> dict[str, Any] | None:
+class Combatant(TypedDict):
+    """A stand as the assault tables read it."""
+
+    kind: str
+    quality: str
+    suppressed: bool
+    in_deep_shelter: bool
+
+
+def _combatant(u: UnitState, by_id: Mapping[int | None, UnitState]) -> Combatant | None:
     """A stand as the assault tables read it: what fights, its quality (crewed weapons are experienced),
     whether it is suppressed and whether it shelters in a deep shelter."""
     kind = assault_kind(u)
