@@ -171,7 +171,7 @@ APP_OWN_MEANINGS = {
     ("app/pages/lookup.py", "open"): "the lookup form's errata panel left open",
     ("app/pages/scenario_editor.py", "move"): "rules.table.move, and a terrain card's movement entry",
     ("app/pages/terrain_kinds.py", "move"): "a terrain card's movement entry (app.pages.scenario_editor's)",
-    ("app/routes/campaign_battles.py", "open"): "a campaign battle's status, not yet settled",
+    ("app/data/schemas_campaign.py", "open"): "a campaign battle's status, not yet settled",
     (
         "app/services/site_folder.py",
         "open",

@@ -1,9 +1,13 @@
-"""A campaign battle's result offered back to its campaign (app.services.campaign_battles.make_offer), as its
-column keeps it (app.data.models.CampaignBattle.offer) and its answers carry it (app.routes.campaign_battles)."""
+"""A campaign battle fought on the table as its campaign, its game and their answers read it
+(app.services.campaign_battles, app.routes.campaign_battles): the result offered back to the campaign as its
+column keeps it (app.data.models.CampaignBattle.offer), the link and the game's link back."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
 
 
 class TableOutcomeOut(BaseModel):
@@ -25,3 +29,50 @@ class BattleOffer(BaseModel):
     reasons: list[str]
     sources: list[str]
     outcome: TableOutcomeOut
+
+
+class OfferOut(BattleOffer):
+    attacker_vp: int
+    defender_vp: int
+
+
+class ScoreOut(BaseModel):
+    attacker_vp: int
+    defender_vp: int
+
+
+class TableBattleOut(BaseModel):
+    id: int
+    campaign_id: int
+    turn: int
+    battle: int = Field(description="The battle's number in its turn, from 1.")
+    area: str
+    area_name: str
+    period: str
+    attacker: str = Field(description="The Firestorm side attacking (german or bef).")
+    game_sides: dict[str, str] = Field(description="Firestorm side -> the side it plays in the game.")
+    status: Literal["open", "offered", "confirmed", "overridden", "abandoned"]
+    game_id: int | None
+    game_name: str | None
+    game_status: str | None
+    game_path: str | None
+    field_held_by: str | None
+    offer: OfferOut | None
+    applied: ScoreOut | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class GameCampaignLink(BaseModel):
+    campaign_id: int
+    campaign_name: str
+    turn: int
+    battle: int
+    area: str
+    area_name: str
+    table_battle_id: int
+    status: str
+    campaign_path: str
+    field_held_by: str | None
+    offer: OfferOut | None = Field(description="The result offered to the campaign, once it is.")
+    applied: ScoreOut | None = Field(description="The score the organiser applied, once they have.")

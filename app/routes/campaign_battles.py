@@ -6,7 +6,6 @@ confirms or overrides it as the battle's result. The game's own link back to its
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Path, Response
@@ -16,7 +15,7 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import Int, Version
 from app.data.schemas import CampaignId
-from app.data.schemas_campaign import BattleOffer
+from app.data.schemas_campaign import GameCampaignLink, TableBattleOut
 from app.deps import GameId, PageDep, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import ViewerDep
@@ -64,38 +63,6 @@ class OverrideIn(ConfirmIn):
     defender_vp: GamePoints = Field(description="The defender's Great War game points, 0 to 20.")
 
 
-class OfferOut(BattleOffer):
-    attacker_vp: int
-    defender_vp: int
-
-
-class ScoreOut(BaseModel):
-    attacker_vp: int
-    defender_vp: int
-
-
-class TableBattleOut(BaseModel):
-    id: int
-    campaign_id: int
-    turn: int
-    battle: int = Field(description="The battle's number in its turn, from 1.")
-    area: str
-    area_name: str
-    period: str
-    attacker: str = Field(description="The Firestorm side attacking (german or bef).")
-    game_sides: dict[str, str] = Field(description="Firestorm side -> the side it plays in the game.")
-    status: Literal["open", "offered", "confirmed", "overridden", "abandoned"]
-    game_id: int | None
-    game_name: str | None
-    game_status: str | None
-    game_path: str | None
-    field_held_by: str | None
-    offer: OfferOut | None
-    applied: ScoreOut | None
-    created_at: datetime
-    updated_at: datetime
-
-
 class OpenedOut(BaseModel):
     table_battle: TableBattleOut
     created: bool = Field(description="False when the battle's game was already open: no credentials then.")
@@ -116,24 +83,9 @@ class AppliedOut(BaseModel):
     campaign: dict[str, Any] = Field(description="The campaign's snapshot after the resolve action.")
 
 
-class GameCampaignLink(BaseModel):
-    campaign_id: int
-    campaign_name: str
-    turn: int
-    battle: int
-    area: str
-    area_name: str
-    table_battle_id: int
-    status: str
-    campaign_path: str
-    field_held_by: str | None
-    offer: OfferOut | None = Field(description="The result offered to the campaign, once it is.")
-    applied: ScoreOut | None = Field(description="The score the organiser applied, once they have.")
-
-
 def _out(session: Any, campaign_id: int, link: Any) -> TableBattleOut:
     state = campaign_store.state_of(campaign_store.get(session, campaign_id))
-    return TableBattleOut(**campaign_battles.view(session, link, state))
+    return campaign_battles.view(session, link, state)
 
 
 @router.post(
@@ -178,7 +130,7 @@ def list_table_battles(
 ) -> list[TableBattleOut]:
     state = campaign_store.state_of(campaign_store.get(session, campaign_id))
     return [
-        TableBattleOut(**campaign_battles.view(session, link, state))
+        campaign_battles.view(session, link, state)
         for link in page.of(campaign_battles.links(session, campaign_id), lambda link: link.pk)
     ]
 
@@ -289,7 +241,7 @@ def game_campaign_battle(game_id: GameId, viewer: ViewerDep, session: SessionDep
     link = campaign_battles.game_link(session, game_id)
     if link is None:
         raise NotFoundError("campaign battle of game", str(game_id))
-    return GameCampaignLink(**link)
+    return link
 
 
 @game_router.post(
@@ -309,4 +261,4 @@ def offer_from_game(
         campaign_battles.offer_from_game(session, game_id, viewer, body.field_held_by)
     link = campaign_battles.game_link(session, game_id)
     assert link is not None  # the offer was made to it
-    return GameCampaignLink(**link)
+    return link

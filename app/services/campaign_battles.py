@@ -20,12 +20,19 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from sqlmodel import Session, col, select
 
 from app.data.models import Campaign, CampaignBattle, CampaignEvent, Game, Unit, utcnow
-from app.data.schemas_campaign import BattleOffer, TableOutcomeOut
+from app.data.schemas_campaign import (
+    BattleOffer,
+    GameCampaignLink,
+    OfferOut,
+    ScoreOut,
+    TableBattleOut,
+    TableOutcomeOut,
+)
 from app.errors import Forbidden, RuleRefused
 from app.services import campaign_store, games, seating, versioned
 from app.services.events import record
@@ -90,57 +97,61 @@ def get_link(session: Session, campaign_id: int, link_id: int) -> CampaignBattle
     return link
 
 
-def link_dict(link: CampaignBattle, state: CampaignState, game: Game | None) -> dict[str, Any]:
+def link_dict(link: CampaignBattle, state: CampaignState, game: Game | None) -> TableBattleOut:
     """What every seat of the campaign may read of a table battle: never a credential."""
     defender = "bef" if link.attacker == "german" else "german"
     status = status_now(link, state)
-    offered = link.offer_attacker_vp is not None and link.offer_defender_vp is not None
-    applied = (
-        status in APPLIED and link.applied_attacker_vp is not None and link.applied_defender_vp is not None
+    return TableBattleOut(
+        id=link.pk,
+        campaign_id=link.campaign_id,
+        turn=link.turn,
+        battle=link.battle,
+        area=link.area,
+        area_name=AREA_NAMES.get(link.area, ""),
+        period=link.period,
+        attacker=link.attacker,
+        game_sides={link.attacker: "attacker", defender: "defender"},
+        status=status,
+        game_id=link.game_id,
+        game_name=game.name if game else None,
+        game_status=game.status if game else None,
+        game_path=game_path(link.game_id) if link.game_id else None,
+        field_held_by=link.field_held_by,
+        offer=OfferOut(
+            attacker_vp=link.offer_attacker_vp, defender_vp=link.offer_defender_vp, **dict(link.offer)
+        )
+        if link.offer_attacker_vp is not None
+        and link.offer_defender_vp is not None
+        and link.offer is not None
+        else None,
+        applied=ScoreOut(attacker_vp=link.applied_attacker_vp, defender_vp=link.applied_defender_vp)
+        if status in APPLIED and link.applied_attacker_vp is not None and link.applied_defender_vp is not None
+        else None,
+        created_at=link.created_at,
+        updated_at=link.updated_at,
     )
-    return {
-        "id": link.id,
-        "campaign_id": link.campaign_id,
-        "turn": link.turn,
-        "battle": link.battle,
-        "area": link.area,
-        "area_name": AREA_NAMES.get(link.area, ""),
-        "period": link.period,
-        "attacker": link.attacker,
-        "game_sides": {link.attacker: "attacker", defender: "defender"},
-        "status": status,
-        "game_id": link.game_id,
-        "game_name": game.name if game else None,
-        "game_status": game.status if game else None,
-        "game_path": game_path(link.game_id) if link.game_id else None,
-        "field_held_by": link.field_held_by,
-        "offer": {
-            "attacker_vp": link.offer_attacker_vp,
-            "defender_vp": link.offer_defender_vp,
-            **link.offer.model_dump(),
-        }
-        if offered and link.offer is not None
-        else None,
-        "applied": {"attacker_vp": link.applied_attacker_vp, "defender_vp": link.applied_defender_vp}
-        if applied
-        else None,
-        "created_at": link.created_at,
-        "updated_at": link.updated_at,
-    }
 
 
-def view(session: Session, link: CampaignBattle, state: CampaignState) -> dict[str, Any]:
+def view(session: Session, link: CampaignBattle, state: CampaignState) -> TableBattleOut:
     game = session.get(Game, link.game_id) if link.game_id is not None else None
     return link_dict(link, state, game)
 
 
-def board_view(session: Session, campaign_id: int, state: CampaignState, who: Viewer) -> dict[str, Any]:
+class BoardView(TypedDict):
+    """The campaign page's part of its table battles (`board_view`)."""
+
+    table_battles: list[TableBattleOut]
+    table_battle_now: TableBattleOut | None
+    may_open_table_battle: bool
+
+
+def board_view(session: Session, campaign_id: int, state: CampaignState, who: Viewer) -> BoardView:
     """The campaign page's part: every table battle (newest first), the one of the battle waiting now, and
     whether this seat may open one."""
     shown = [view(session, link, state) for link in reversed(links(session, campaign_id))]
     waiting = battle_waiting(state)
     now = next(
-        (v for v in shown if (v["turn"], v["battle"]) == waiting and v["status"] in OPEN),
+        (v for v in shown if (v.turn, v.battle) == waiting and v.status in OPEN),
         None,
     )
     return {
@@ -150,7 +161,7 @@ def board_view(session: Session, campaign_id: int, state: CampaignState, who: Vi
     }
 
 
-def game_link(session: Session, game_id: int) -> dict[str, Any] | None:
+def game_link(session: Session, game_id: int) -> GameCampaignLink | None:
     """The campaign battle a game was opened for (the newest link naming it), for the game's pages and API."""
     q = (
         select(CampaignBattle)
@@ -162,20 +173,20 @@ def game_link(session: Session, game_id: int) -> dict[str, Any] | None:
         return None
     row = campaign_store.get(session, link.campaign_id)
     shown = link_dict(link, campaign_store.state_of(row), None)
-    return {
-        "campaign_id": link.campaign_id,
-        "campaign_name": row.name,
-        "turn": link.turn,
-        "battle": link.battle,
-        "area": link.area,
-        "area_name": AREA_NAMES.get(link.area, ""),
-        "table_battle_id": link.id,
-        "status": shown["status"],
-        "campaign_path": campaign_path(link.campaign_id),
-        "field_held_by": link.field_held_by,
-        "offer": shown["offer"],
-        "applied": shown["applied"],
-    }
+    return GameCampaignLink(
+        campaign_id=link.campaign_id,
+        campaign_name=row.name,
+        turn=link.turn,
+        battle=link.battle,
+        area=link.area,
+        area_name=AREA_NAMES.get(link.area, ""),
+        table_battle_id=link.pk,
+        status=shown.status,
+        campaign_path=campaign_path(link.campaign_id),
+        field_held_by=link.field_held_by,
+        offer=shown.offer,
+        applied=shown.applied,
+    )
 
 
 def log_entries_now(
@@ -438,8 +449,8 @@ def offer_from_game(session: Session, game_id: int, who: Viewer, field_held_by: 
     newest = game_link(session, game_id)
     if newest is None:
         raise NotFoundError("campaign battle of game", str(game_id))
-    row = campaign_store.lock(session, newest["campaign_id"])
-    link = get_link(session, newest["campaign_id"], newest["table_battle_id"])
+    row = campaign_store.lock(session, newest.campaign_id)
+    link = get_link(session, newest.campaign_id, newest.table_battle_id)
     return _offer(session, row, link, held, TABLE_REFEREE)
 
 
