@@ -49,7 +49,7 @@ class EarthCardFields(EarthFields):
             return tuple(out)
         command = b.command(company)
 
-        def allowed(values: dict[str, object]) -> bool:
+        def allowed(values: dict[str, str | bool]) -> bool:
             return not forbidden(b, EditUnit(unit_id=company.id, version=0, values=values))
 
         # Planned in its own planning step, under a command: the plans the chart allows it there.

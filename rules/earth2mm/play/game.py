@@ -26,7 +26,7 @@ from rules.earth2mm.play.setup import CHART, DOCUMENTS, UNIT_KINDS
 from rules.earth2mm.play.sheet import EarthSheet
 from rules.earth2mm.play.shots import cover_terrain, stands
 from rules.earth2mm.play.steps import SRC_BOUNDS, SRC_CASUALTIES
-from rules.earth2mm.play.table import ROUGH_GROUND_KEY, EarthTable
+from rules.earth2mm.play.table import ROUGH_GROUND_KEY, EarthTable, RoughGround
 from rules.earth2mm.play.turn import EarthBound
 from rules.earth2mm.play.units import LEVELS, QUALITIES
 from rules.earth2mm.resolvers import PLANS
@@ -156,7 +156,7 @@ def moves(b: Board, to: Mapping[int, tuple[float, float]]) -> tuple[Change, ...]
     moves AT ALL, they no longer count as dug-in, but their original position becomes rough terrain if they
     originally dug-in in the open")."""
     out: list[Change] = []
-    left: list[dict[str, object]] = []
+    left: list[RoughGround] = []
     marked: set[int | None] = set()  # the sub-units already written as moved
     for uid, (x, y) in to.items():
         base = b.snap.unit(uid)

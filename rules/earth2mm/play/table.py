@@ -5,13 +5,14 @@ names one (`properties.terrain_class`), and an unknown class refused with the ru
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypedDict, get_args
 
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
 from rules.core.kit import TERRAIN_CLASS
 from rules.core.kit import TerrainClass as GroundClass
 from rules.earth2mm.data import COVER, MOVE_PERCENT, SRC_COVER
+from rules.table.geojson import FeatureCollection, GeoFeature
 from rules.table.terrain import Feature
 
 TerrainClass = Literal["open", "rough", "defensible", "fortification", "impractical", "road"]
@@ -90,9 +91,16 @@ class EarthTable(GameRules):
 ROUGH_GROUND_KEY = "rough-ground"
 
 
-def with_rough_ground(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> dict[str, Any]:
+class RoughGround(TypedDict):
+    """A dugout left in the open: the company that left it and its base's ring (table cm)."""
+
+    unit_id: int
+    polygon: list[list[float]]
+
+
+def with_rough_ground(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> FeatureCollection:
     """The table's terrain (GeoJSON) with the dugouts left in the open added as rough ground."""
-    left = [
+    left: list[GeoFeature] = [
         {
             "type": "Feature",
             "id": f"{ROUGH_GROUND_KEY}-{i}",
