@@ -6,9 +6,9 @@ cookie (app/pages/seats.py); the games' own cookies are left alone."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
@@ -30,11 +30,11 @@ from app.pages.common import (
     is_htmx,
     join_with_code,
     keep_seat_unless_confirmed,
-    organiser_refusal,
     page_or_fragment,
     too_many,
 )
 from app.pages.forms import dice_from
+from app.pages.refused import PageRoute, Refusal, posted, server_organiser
 from app.pages.seats import campaign_seat, device_campaigns, remember_campaign
 from app.pages.templates import templates
 from app.services import campaign_battles, campaign_store, seating
@@ -44,7 +44,7 @@ from rules.core.campaign import CampaignState
 from rules.core.errors import NotFoundError, RulesError
 from rules.registry import the_campaign
 
-router = Router(include_in_schema=False)
+router = Router(include_in_schema=False, route_class=PageRoute)
 # The map of the rule set's campaign (rules.core.campaign.CampaignMap), as the page draws it.
 MAP = the_campaign().map
 
@@ -290,19 +290,19 @@ def campaigns_page(request: Request, session: SessionDep) -> Response:
     return _start(request, session)
 
 
-@router.post("/campaigns/new", response_class=HTMLResponse)
-async def new_campaign_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    form = await request.form()
-    try:
-        refused = organiser_refusal(settings, form, "campaigns")
-    except TooManyRequests as e:
-        wait = security.page_wait_message(e, "wrong organiser keys")
-        return too_many(_start(request, session, error=wait), e)
-    if refused:
-        return _start(request, session, error=refused[0], status_code=refused[1])
-    name = " ".join(str(form.get("name") or "").split())[:200] or None
+def _start_refused(request: Request, session: Session, _settings: Settings, refusal: Refusal) -> Response:
+    return _start(request, session, error=refusal.said, status_code=refusal.status)
+
+
+@posted(router, "/campaigns/new", _start_refused, server_organiser("campaigns"))
+def new_campaign_page(
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    name: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
     with unit_of_work(session):
-        row, creds = campaign_store.create(session, settings.secret_key, name)
+        row, creds = campaign_store.create(session, settings.secret_key, " ".join(name.split()) or None)
     response = _start(request, session, created={"campaign": row, "codes": creds.join_codes})
     remember_campaign(request, response, row.pk, creds.referee_token)
     return response

@@ -19,9 +19,9 @@ from starlette.concurrency import run_in_threadpool
 from app import errors
 from app.core.config import Settings
 from app.deps import SessionDep, SettingsDep
-from app.errors import Conflict, Forbidden, Unauthorized
-from app.guard import auth
-from app.pages.common import USER_ERRORS, error_message
+from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
+from app.guard import auth, security
+from app.pages.common import USER_ERRORS, JoinRefused, error_message, too_many
 from app.sentences import sentence
 from rules.core.errors import NotFoundError
 
@@ -78,7 +78,7 @@ STATUSES: tuple[tuple[type[Exception], int], ...] = (
 
 def status_of(e: Exception) -> int:
     """A refusal's status as the API's would be (a page renders it or keeps its own)."""
-    if isinstance(e, PageRefused):
+    if isinstance(e, PageRefused | JoinRefused):
         return e.status
     return next((status for kind, status in STATUSES if isinstance(e, kind)), 422)
 
@@ -104,6 +104,11 @@ def server_organiser(what: str) -> Any:
 def form_sentence(exc: RequestValidationError, model: Any) -> str:
     """The first field the form model refused, named, as the API words it (app.errors.model_refusal)."""
     return str(errors.model_refusal(exc.errors(), model)["detail"])
+
+
+def _guessed(e: TooManyRequests) -> str:
+    """What was guessed too often, as the door's refusal names it ("too many wrong join codes from ...")."""
+    return e.message.removeprefix("too many ").split(" from this address", 1)[0]
 
 
 async def entered(request: Request) -> dict[str, str]:
@@ -134,16 +139,23 @@ class PageRoute(APIRoute):
         model = errors.body_model(self)
 
         async def answer(request: Request) -> Response:
+            waited = TooManyRequests("", 0)
             try:
                 response: Response = await handler(request)
                 return response
             except RequestValidationError as e:
                 said, status = form_sentence(e, model), 422
-            except (*USER_ERRORS, PageRefused) as e:
+            except (
+                TooManyRequests
+            ) as e:  # too many wrong keys or codes from this address: 429, and Retry-After
+                waited = e
+                said, status = security.page_wait_message(e, _guessed(e)), 429
+            except (*USER_ERRORS, PageRefused, JoinRefused) as e:
                 # Written as a sentence (the services' refusals start lower case: "round 1 still waits ...").
                 said, status = sentence(error_message(e)), status_of(e)
             refusal = Refusal(said, status, await entered(request))
-            return await run_in_threadpool(_rendered, request, render, refusal)
+            response = await run_in_threadpool(_rendered, request, render, refusal)
+            return too_many(response, waited) if status == 429 else response
 
         return answer
 
