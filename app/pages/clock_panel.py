@@ -15,16 +15,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from app.core import live
 from app.core.routing import Router
 from app.data.models import Game
 from app.data.schemas_clock import GameClock, SideClockOut
-from app.deps import GameId, NowDep, SessionDep, SettingsDep
-from app.pages.seats import game_page
+from app.deps import NowDep, SessionDep
+from app.pages.panels import panel_page
+from app.pages.seats import Seat
 from app.pages.templates import rule_state, templates
 from app.services import clock as clock_service
 
@@ -118,21 +117,11 @@ def panel_for(session: Session, game: Game, referee: bool, now: datetime) -> Clo
     return clock_panel(game, GameClock.of(clock_service.game_clock(session, game, now)), referee)
 
 
-@router.get("/games/{game_id}/clock/panel", response_class=HTMLResponse)
-def clock_panel_page(
-    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
-) -> Response:
+@panel_page(router, "/games/{game_id}/clock/panel", "_clock_panel.html")
+def clock_panel_page(game: Game, seat: Seat, session: SessionDep, now: NowDep) -> ClockPanel:
     """The clock's panel for this seat (read as the page opens again after a resync, and after a clock event
     whose frame did not carry it)."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_clock_panel.html",
-        "_clock_panel.html",
-        lambda game, seat: panel_for(session, game, seat.viewer.is_referee, now).context(),
-    )
+    return panel_for(session, game, seat.viewer.is_referee, now)
 
 
 def frame_clock_panel(game: Game, clock: GameClock, referee: bool, shared: live.Shared) -> str:

@@ -14,17 +14,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Annotated
 
-from fastapi import Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import Query
 from sqlmodel import Session
 
 from app.core import live
 from app.core.routing import Router
 from app.data.models import Game
-from app.deps import GameId, SessionDep, SettingsDep
+from app.deps import SessionDep
 from app.pages.counters_build import Panels, panel
 from app.pages.counters_parts import Want
-from app.pages.seats import game_page
+from app.pages.panels import panel_page
+from app.pages.seats import Seat
 from app.pages.templates import templates
 from app.services import result, score
 from app.services.seating import Viewer
@@ -34,24 +34,10 @@ __all__ = ["Panels", "Want", "counters_panel", "counters_view", "panel"]
 router = Router()
 
 
-@router.get("/games/{game_id}/counters/panel", response_class=HTMLResponse)
-def counters_panel(
-    game_id: GameId,
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
-    want: Annotated[Want, Query()],
-) -> Response:
+@panel_page(router, "/games/{game_id}/counters/panel", "_counters_panel.html")
+def counters_panel(game: Game, seat: Seat, session: SessionDep, want: Annotated[Want, Query()]) -> Panels:
     """The page of counters' panels for this seat, showing the card the query names (`Want`)."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_counters_panel.html",
-        "_counters_panel.html",
-        lambda game, seat: panel(session, game, seat.viewer, want).context(),
-    )
+    return panel(session, game, seat.viewer, want)
 
 
 @live.view("counters")

@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Path, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import Path
 from sqlmodel import Session
 
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX
 from app.data.models import Game
-from app.deps import GameId, SessionDep, SettingsDep
-from app.pages.seats import game_page
+from app.deps import SessionDep
+from app.pages.panels import panel_page
+from app.pages.seats import Seat
 from app.services import events as events_service
 from app.services.markers import rules_of
 from app.services.seating import Viewer
@@ -81,21 +81,9 @@ def cards_drawn(session: Session, game: Game, viewer: Viewer, event_id: int) -> 
     )
 
 
-@router.get("/games/{game_id}/map/cards/{event_id}", response_class=HTMLResponse)
+@panel_page(router, "/games/{game_id}/map/cards/{event_id}", "_cards_drawn.html")
 def cards_drawn_page(
-    game_id: GameId,
-    event_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
-) -> Response:
+    game: Game, seat: Seat, session: SessionDep, event_id: Annotated[int, Path(ge=1, le=INT32_MAX)]
+) -> CardsDrawn:
     """The cards this seat's draw (event `event_id`) drew, for the map's cards panel."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_cards_drawn.html",
-        "_cards_drawn.html",
-        lambda game, seat: cards_drawn(session, game, seat.viewer, event_id).context(),
-    )
+    return cards_drawn(session, game, seat.viewer, event_id)

@@ -10,16 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Path, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import Path, Query
 from sqlmodel import Session
 
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX
 from app.data.models import Game, Unit
-from app.deps import GameId, SessionDep, SettingsDep
+from app.deps import SessionDep
 from app.pages.game_record import Record
-from app.pages.seats import game_page
+from app.pages.panels import panel_page
+from app.pages.seats import Seat
 from app.pages.templates import humanise, rule_state
 from app.services import events as events_service
 from app.services import undo as undo_service
@@ -165,34 +165,16 @@ def turn_chip(game: Game) -> TurnChip:
     return TurnChip(game.turn, game.step, (game.side_to_move or "") if playing else "", words, game.status)
 
 
-@router.get("/games/{game_id}/map/turn", response_class=HTMLResponse)
-def turn_chip_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+@panel_page(router, "/games/{game_id}/map/turn", "_map_turn.html")
+def turn_chip_page(game: Game, seat: Seat) -> TurnChip:
     """The map's turn chip (`turn_chip`), as a fragment: read as the map reads the game's state anew."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_map_turn.html",
-        "_map_turn.html",
-        lambda game, seat: turn_chip(game).context(),
-    )
+    return turn_chip(game)
 
 
-@router.get("/games/{game_id}/map/units/{unit_id}/head", response_class=HTMLResponse)
-def stand_head_page(
-    game_id: GameId, unit_id: StandIds, request: Request, session: SessionDep, settings: SettingsDep
-) -> Response:
+@panel_page(router, "/games/{game_id}/map/units/{unit_id}/head", "_stand_head.html")
+def stand_head_page(game: Game, seat: Seat, session: SessionDep, unit_id: StandIds) -> StandHead:
     """The head of a stand's card for this seat (`stand_head`), as a fragment."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_stand_head.html",
-        "_stand_head.html",
-        lambda game, seat: stand_head(session, game, seat.viewer, unit_id).context(),
-    )
+    return stand_head(session, game, seat.viewer, unit_id)
 
 
 @dataclass(frozen=True)
@@ -230,26 +212,17 @@ def stand_choice(session: Session, game: Game, unit_ids: list[int]) -> StandChoi
     return StandChoice(tuple(Choice(i, by_id[i].side, label(i)) for i in dict.fromkeys(unit_ids)))
 
 
-@router.get("/games/{game_id}/map/choose", response_class=HTMLResponse)
+@panel_page(router, "/games/{game_id}/map/choose", "_stand_choice.html")
 def stand_choice_page(
-    game_id: GameId,
-    request: Request,
+    game: Game,
+    seat: Seat,
     session: SessionDep,
-    settings: SettingsDep,
     stand: Annotated[
         list[Annotated[int, Query(ge=1, le=INT32_MAX)]], Query(min_length=1, max_length=CHOICES)
     ],
-) -> Response:
+) -> StandChoice:
     """The chooser of the stands under one tap (`stand_choice`), as a fragment."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_stand_choice.html",
-        "_stand_choice.html",
-        lambda game, seat: stand_choice(session, game, stand).context(),
-    )
+    return stand_choice(session, game, stand)
 
 
 @dataclass(frozen=True)
@@ -294,21 +267,9 @@ def template_card(game: Game, viewer: Viewer, template_id: int) -> TemplateCard:
     )
 
 
-@router.get("/games/{game_id}/map/templates/{template_id}/card", response_class=HTMLResponse)
+@panel_page(router, "/games/{game_id}/map/templates/{template_id}/card", "_template_card.html")
 def template_card_page(
-    game_id: GameId,
-    template_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
-) -> Response:
+    game: Game, seat: Seat, template_id: Annotated[int, Path(ge=1, le=INT32_MAX)]
+) -> TemplateCard:
     """A template's card for this seat (`template_card`), as a fragment."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_template_card.html",
-        "_template_card.html",
-        lambda game, seat: template_card(game, seat.viewer, template_id).context(),
-    )
+    return template_card(game, seat.viewer, template_id)

@@ -19,8 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import Query
 from sqlmodel import Session, col, select
 
 from app.core import live
@@ -30,8 +29,9 @@ from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game, Unit
 from app.data.schemas_clock import SideClockOut
 from app.data.schemas_score import GameScore, ObjectiveScoreOut
-from app.deps import GameId, NowDep, SessionDep, SettingsDep
-from app.pages.seats import game_page
+from app.deps import NowDep, SessionDep
+from app.pages.panels import panel_page
+from app.pages.seats import Seat
 from app.pages.templates import humanise, rule_state, templates
 from app.services import clock as clock_service
 from app.services import score as score_service
@@ -352,25 +352,16 @@ def score_panel(session: Session, game: Game, role: str, now: datetime, view: st
     )
 
 
-@router.get("/games/{game_id}/score/panel", response_class=HTMLResponse)
+@panel_page(router, "/games/{game_id}/score/panel", "_score_panel.html")
 def score_panel_page(
-    game_id: GameId,
-    request: Request,
+    game: Game,
+    seat: Seat,
     session: SessionDep,
-    settings: SettingsDep,
     now: NowDep,
     view: Annotated[str, Query(pattern=VIEW)] = VIEWS[0],
-) -> Response:
+) -> ScorePanel:
     """The score's panels for this seat (the chip's points and flag, the dashboard, the end's list)."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_score_panel.html",
-        "_score_panel.html",
-        lambda game, seat: score_panel(session, game, seat.viewer.role, now, view).context(),
-    )
+    return score_panel(session, game, seat.viewer.role, now, view)
 
 
 def frame_score(session: Session, game: Game, shared: live.Shared, at: datetime, role: str) -> GameScore:

@@ -19,17 +19,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Annotated, Any
 
-from fastapi import Path, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import Path, Query
 from sqlmodel import Session
 
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX
 from app.data.changes import UnitSet, changes_in
 from app.data.models import Game, Unit
-from app.deps import GameId, SessionDep, SettingsDep
+from app.deps import SessionDep
 from app.errors import Refused
-from app.pages.seats import game_page
+from app.pages.panels import panel_page
+from app.pages.seats import Seat
 from app.pages.stand_next import CardQuery, PlayState, act_ask, direct_bodies
 from app.pages.templates import humanise, rule_state
 from app.services import card as card_service
@@ -317,24 +317,12 @@ def edit_parts(card: Mapping[str, Any]) -> tuple[EditPart, ...]:
     return tuple(parts)
 
 
-@router.get("/games/{game_id}/map/units/{unit_id}/acts", response_class=HTMLResponse)
+@panel_page(router, "/games/{game_id}/map/units/{unit_id}/acts", "_stand_acts.html")
 def stand_acts_page(
-    game_id: GameId,
-    unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
-) -> Response:
+    game: Game, seat: Seat, session: SessionDep, unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)]
+) -> StandActs:
     """The acts part of a stand's card on the map for this seat (`stand_acts`), as a fragment."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_stand_acts.html",
-        "_stand_acts.html",
-        lambda game, seat: stand_acts(session, game, seat.viewer, unit_id).context(),
-    )
+    return stand_acts(session, game, seat.viewer, unit_id)
 
 
 @dataclass(frozen=True)
@@ -372,28 +360,19 @@ def stand_edited(
     return StandEdited(ev.pk, f"{words or 'Saved'}{at}.", undo_refused(session, game, viewer, ev), now)
 
 
-@router.get("/games/{game_id}/map/units/{unit_id}/edited/{event_id}", response_class=HTMLResponse)
+@panel_page(router, "/games/{game_id}/map/units/{unit_id}/edited/{event_id}", "_stand_edited.html")
 def stand_edited_page(
-    game_id: GameId,
+    game: Game,
+    seat: Seat,
+    session: SessionDep,
     unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
     event_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
     act: Annotated[str, Query(max_length=120)] = "",
     target: Annotated[str, Query(max_length=64)] = "",
-) -> Response:
+) -> StandEdited:
     """The card of stand `unit_id` once its edit (`act`: the card's words for it; `target`: the field its
     target stand fills) is saved, for this seat (`stand_edited`)."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_stand_edited.html",
-        "_stand_edited.html",
-        lambda game, seat: stand_edited(session, game, seat.viewer, unit_id, event_id, act, target).context(),
-    )
+    return stand_edited(session, game, seat.viewer, unit_id, event_id, act, target)
 
 
 @dataclass(frozen=True)
@@ -485,24 +464,15 @@ def stand_pick(
     )
 
 
-@router.get("/games/{game_id}/map/units/{unit_id}/targets/{resolver}", response_class=HTMLResponse)
+@panel_page(router, "/games/{game_id}/map/units/{unit_id}/targets/{resolver}", "_stand_pick.html")
 def stand_pick_page(
-    game_id: GameId,
+    game: Game,
+    seat: Seat,
+    session: SessionDep,
     unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
     resolver: Annotated[str, Path(max_length=64)],
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
     asked: Annotated[CardQuery, Query()],
-) -> Response:
-    """The card of a stand while its roll (`act`: the card's words for it) has its target picked, for this seat
-    (`stand_pick`), as a fragment."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_stand_pick.html",
-        "_stand_pick.html",
-        lambda game, seat: stand_pick(session, game, seat.viewer, unit_id, resolver, asked.label).context(),
-    )
+) -> StandPick:
+    """The card of a stand while its roll (its query's `act`: the card's words for it) has its target picked,
+    for this seat (`stand_pick`), as a fragment."""
+    return stand_pick(session, game, seat.viewer, unit_id, resolver, asked.label)

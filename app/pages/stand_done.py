@@ -10,16 +10,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Path, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import Path, Query
 from sqlmodel import Session
 
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
-from app.deps import GameId, SessionDep, SettingsDep
-from app.pages.seats import game_page
+from app.deps import SessionDep
+from app.pages.panels import panel_page
+from app.pages.seats import Seat
 from app.pages.stand_acts import StandActs, stand_acts
 from app.pages.stand_count import counted_more
 from app.pages.stand_next import CardQuery
@@ -112,23 +112,14 @@ def _recorded_readings(game: Game, payload: Mapping[str, Any]) -> tuple[str, ...
     return tuple(f"{u.line} {u.mark} ({u.here or u.used.source})" for u in used)
 
 
-@router.get("/games/{game_id}/map/units/{unit_id}/done/{event_id}", response_class=HTMLResponse)
+@panel_page(router, "/games/{game_id}/map/units/{unit_id}/done/{event_id}", "_stand_done.html")
 def stand_done_page(
-    game_id: GameId,
+    game: Game,
+    seat: Seat,
+    session: SessionDep,
     unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
     event_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
     asked: Annotated[CardQuery, Query()],
-) -> Response:
-    """The card of a stand once its roll (`act`: the card's words for it) is recorded, for this seat."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_stand_done.html",
-        "_stand_done.html",
-        lambda game, seat: stand_done(session, game, seat.viewer, unit_id, event_id, asked.label).context(),
-    )
+) -> StandDone:
+    """The card of a stand once its roll (its query's `act`: the card's words for it) is recorded, for this seat."""
+    return stand_done(session, game, seat.viewer, unit_id, event_id, asked.label)

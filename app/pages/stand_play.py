@@ -13,17 +13,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
-from fastapi import Path, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import Path, Query
 from sqlmodel import Session
 
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX
 from app.data.models import Game
-from app.deps import GameId, SessionDep, SettingsDep
+from app.deps import SessionDep
 from app.pages.game_lookup import reading_refused
+from app.pages.panels import panel_page
 from app.pages.resolving import with_reading
-from app.pages.seats import game_page
+from app.pages.seats import Seat
 from app.pages.stand_acts import field_lines
 from app.pages.stand_count import (
     CountView,
@@ -461,23 +461,14 @@ def _counted(
     )
 
 
-@router.get("/games/{game_id}/map/units/{unit_id}/play/{resolver}", response_class=HTMLResponse)
+@panel_page(router, "/games/{game_id}/map/units/{unit_id}/play/{resolver}", "_stand_play.html")
 def stand_play_page(
-    game_id: GameId,
+    game: Game,
+    seat: Seat,
+    session: SessionDep,
     unit_id: Annotated[int, Path(ge=1, le=INT32_MAX)],
     resolver: Annotated[str, Path(max_length=64)],
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
     asked: Annotated[CardQuery, Query()],
-) -> Response:
+) -> AskedCard:
     """The card of a stand playing its roll `resolver` (its query: `CardQuery`) for this seat."""
-    return game_page(
-        request,
-        session,
-        settings,
-        game_id,
-        "_stand_play.html",
-        "_stand_play.html",
-        lambda game, seat: stand_play(session, game, seat.viewer, unit_id, resolver, asked).context(),
-    )
+    return stand_play(session, game, seat.viewer, unit_id, resolver, asked)
