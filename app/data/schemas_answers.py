@@ -6,7 +6,7 @@ answer leaves out in some states is optional and the route answers with `respons
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,6 +15,7 @@ from app.data.schemas import FilledOut, PlanItemBodyOut
 from app.data.schemas_score import GameScore
 from app.data.written import AsWritten
 from rules.core.kit import Drawn
+from rules.registry import the_campaign
 
 # A PDF answer as /openapi.json documents it: the bytes of the file.
 PDF_CONTENT: dict[str, Any] = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
@@ -514,6 +515,18 @@ class RehearsalOut(_Open):
 
 
 # -- campaigns --------------------------------------------------------------------------------------------------
+# A rule set's campaign as the answers carry it: its state, one legal action and one event, each the type its
+# campaign declares (rules.core.campaign.Campaign: `state`, `legal_action`, `event`), read through the registry.
+if TYPE_CHECKING:  # the rule set's own types; to the type checker, a model and values of any shape
+    CampaignState = BaseModel
+    LegalAction = object
+    CampaignEvent = object
+else:
+    CampaignState = the_campaign().state
+    LegalAction = the_campaign().legal_action
+    CampaignEvent = the_campaign().event
+
+
 class CampaignResultOut(BaseModel):
     final: bool
     turn: int

@@ -16,7 +16,7 @@ from app.core.routing import Router
 from app.data.bounded import Adjacency, Die, JsonObject, Variants, Version
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
-from app.data.schemas_answers import CampaignResultOut
+from app.data.schemas_answers import CampaignEvent, CampaignResultOut, CampaignState, LegalAction
 from app.deps import DIGITS, MAX_PAGE, PageDep, SessionDep, SettingsDep, cursor
 from app.guard import auth, security
 from app.services import campaign_battles, campaign_store, seating
@@ -72,8 +72,8 @@ class Snapshot(BaseModel):
     id: int
     name: str
     version: int = Field(description="Send it back with the next write.")
-    state: dict[str, Any] = Field(description="rules.firestorm.campaign.CampaignState as JSON.")
-    legal_actions: list[dict[str, Any]] = Field(description="What may be done next; `dice` says how many.")
+    state: CampaignState = Field(description="The state as the rule set's campaign declares it.")
+    legal_actions: list[LegalAction] = Field(description="What may be done next; `dice` says how many.")
     result: CampaignResultOut
 
 
@@ -111,7 +111,7 @@ class LogEntry(BaseModel):
     action: dict[str, Any]
     dice: list[int]
     rolled_by_server: bool
-    events: list[dict[str, Any]]
+    events: list[CampaignEvent]
     version: int
     reverses_id: int | None
     undone: bool

@@ -4,23 +4,16 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
 from app.data.bounded import Adjacency, Die, JsonObject, Variants
-from app.data.schemas_answers import CampaignResultOut
+from app.data.schemas_answers import CampaignEvent, CampaignResultOut, CampaignState, LegalAction
 from rules.registry import the_campaign
 
 campaign = the_campaign()
-# The rule set's own model of the state, in the request and the answer (its schema in the API's documentation);
-# to the type checker, a model of any fields.
-if TYPE_CHECKING:
-    CampaignState = BaseModel
-else:
-    CampaignState = campaign.state
 router = Router(prefix=f"/api/v1/rulesets/{campaign.ruleset_id}/campaign", tags=[campaign.ruleset_id])
 
 
@@ -52,12 +45,12 @@ class ApplyIn(StateIn):
 
 class CampaignStateOut(BaseModel):
     state: CampaignState
-    legal_actions: list[dict[str, Any]]
+    legal_actions: list[LegalAction]
     result: CampaignResultOut
 
 
 class ApplyOut(CampaignStateOut):
-    events: list[dict[str, Any]]
+    events: list[CampaignEvent]
     dice: list[int]
     rolled_by_server: bool
 

@@ -50,14 +50,11 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     "AskIn": {"fields"},
     "ResolveIn": {"fields"},
     "ActionIn": {"action"},
-    "Acted": {"state", "legal_actions"},
-    # the campaign's state, a rule set's own (its legal actions and events as the rule set words them)
+    # the campaign: an action sent and logged (its legal actions, events and state typed as its rule set
+    # declares them, rules.core.campaign.Campaign), a battle's snapshot
     "AppliedOut": {"campaign"},
     "ApplyIn": {"action"},
-    "ApplyOut": {"legal_actions", "events"},
-    "CampaignStateOut": {"legal_actions"},
-    "LogEntry": {"action", "events"},
-    "Snapshot": {"state", "legal_actions"},
+    "LogEntry": {"action"},
     # a rule set's own values, a game's club data
     "GameDetail": {"terrain", "board"},
     "GameState": {"terrain", "board"},
@@ -67,8 +64,7 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     # a unit's state as its rule set types it (Book.unit_state): the aiming point a pair of numbers, which the
     # generator reads as a list of anything (as Drawn.point)
     "FlandersFieldsUnit": {"aiming_point"},
-    "RuleSetOut": {"datasets", "errata"},
-    "RuleSetSummary": {"datasets"},
+    "RuleSetOut": {"errata"},
     # scenarios: the free-form document (docs/scenario-format.md)
     "ScenarioIn": {"fire_plan", "board"},
     "ScenarioSide": {"forces"},
