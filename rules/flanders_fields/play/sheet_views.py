@@ -9,13 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.core.resolution import PrintedModifier
 from rules.core.sheet import Block, Bullets, Note, Table, View, blocks, fmt, is_flat, label, without_citations
+from rules.flanders_fields.resolvers.movement import MoveCell
+from rules.flanders_fields.resolvers.orders import OrderBandRow, OrderTableRow
+from rules.flanders_fields.resolvers.shooting import Column
 
 
 def movement_view(data: Any, period: str) -> list[Block]:
     """movement-table: terrain -> mover -> {allowance_cm, crossing_actions, may_pass} as one matrix with a row
     per mover and a column per terrain; "No" where it may not pass, "N orders" where crossing takes orders."""
-    terrain: Mapping[str, Mapping[str, Mapping[str, Any]]] = data["terrain"]
+    terrain: Mapping[str, Mapping[str, MoveCell]] = data["terrain"]
     movers: list[str] = []
     for row in terrain.values():
         for m in row:
@@ -42,7 +46,7 @@ def movement_view(data: Any, period: str) -> list[Block]:
     return out
 
 
-def movement_cell(cell: Mapping[str, Any]) -> str:
+def movement_cell(cell: MoveCell) -> str:
     """How one mover/terrain cell of movement-table prints."""
     if not cell.get("may_pass", True):
         return "No"
@@ -51,18 +55,18 @@ def movement_cell(cell: Mapping[str, Any]) -> str:
     return fmt(cell.get("allowance_cm"))
 
 
-def band_text(bands: list[Mapping[str, Any]]) -> str:
+def band_text(bands: list[OrderBandRow]) -> str:
     """An action table's D6 bands on one line: '1: 0 · 2-4: 1 · 5-6: 2 · 7: 3' (roll: actions)."""
     return " · ".join(f"{fmt(b['roll'])}: {fmt(b['actions'])}" for b in bands)
 
 
-def modifier_text(m: Mapping[str, Any]) -> str:
+def modifier_text(m: PrintedModifier) -> str:
     """A modifier as printed in a list: '+2 Short Range MGs ...'."""
     value = m["value"]
     return f"{value:+d} {fmt(m['label'])}" if isinstance(value, int) else f"{fmt(value)} {fmt(m['label'])}"
 
 
-def _modifier_table(mods: list[Mapping[str, Any]], caption: str) -> Table:
+def _modifier_table(mods: list[PrintedModifier], caption: str) -> Table:
     return Table(
         ["", ""],
         [
@@ -76,7 +80,7 @@ def _modifier_table(mods: list[Mapping[str, Any]], caption: str) -> Table:
 
 def order_view(data: Any, period: str) -> list[Block]:
     """order-tables: one row per unit with its D6 bands (roll: actions), then the order-roll modifiers."""
-    units: Mapping[str, Mapping[str, Any]] = data["units"]
+    units: Mapping[str, OrderTableRow] = data["units"]
     out: list[Block] = [
         Table(["Unit (D6: actions)", ""], [[fmt(u["label"]), band_text(u["bands"])] for u in units.values()])
     ]
@@ -101,7 +105,7 @@ def cell_text(cell: Any) -> str:
 
 def matrix_view(data: Any, period: str) -> list[Block]:
     """firing-table and armour-table: rows by firer, columns by cover, each cell 'suppress / kill'."""
-    cols: list[Mapping[str, Any]] = data["columns"]
+    cols: list[Column] = data["columns"]
     rows = [[fmt(r["label"]), *(cell_text(r["cells"].get(c["id"])) for c in cols)] for r in data["rows"]]
     out: list[Block] = [Table(["Suppress / Kill", *(fmt(c["label"]) for c in cols)], rows)]
     if data.get("modifiers"):
