@@ -15,4 +15,4 @@ filled from the table, its hits waiting for the aggressor's `allocate-hits`, the
 (`EarthFirePlan`: a plan sealed each bound, each item landing in its executing step; `drifted`, the cordons'
 drift as the bound ends); `kit.py` (a base for every chart kind, the bombardment circle and cordon
 templates, what the board draws); `report.py` (`EarthReport`: the referee board's row of a sub-unit, losses
-in bases). The game's silent readings are `rules/earth2mm/errata_play.py`."""
+in bases). The game's silent readings are `errata.py`."""

@@ -13,10 +13,10 @@ from rules.core.errors import RulesError
 from rules.core.game import Answer, Book, GameRules
 from rules.core.records import Change, SetBoard, SetState, Snapshot, StandAct, StandEdit
 from rules.earth2mm.data import COMMANDS, SRC_COMMANDS, SRC_COVER, SRC_ORDER
-from rules.earth2mm.errata_play import SCENARIO_VICTORY
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.artillery import FIRE_PLAN_TERMS, EarthFirePlan
 from rules.earth2mm.play.card import EarthCardFields
+from rules.earth2mm.play.errata import SCENARIO_VICTORY
 from rules.earth2mm.play.fields import EDIT_ACTS, STATE_FIELDS, Earth2mmUnitState
 from rules.earth2mm.play.judge import Board, destinations, dug_in
 from rules.earth2mm.play.kit import KIT

@@ -36,7 +36,7 @@ from rules.earth2mm.data import (
     SRC_UNITS,
     UNITS,
 )
-from rules.earth2mm.errata_play import JUDGED_BY_EYE
+from rules.earth2mm.play.errata import JUDGED_BY_EYE
 from rules.earth2mm.play.judge import assaulting
 from rules.earth2mm.play.shots import (
     Measured,
