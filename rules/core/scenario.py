@@ -16,7 +16,7 @@ import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 import shapely
 from shapely.errors import GEOSException
@@ -172,13 +172,20 @@ class ForceUnit:
     gun: str | None = None
 
 
+class StandPlacement(TypedDict):
+    """Where a stand stands as a game starts: its centre (table cm) and facing (degrees)."""
+
+    center: list[float]
+    facing_deg: float
+
+
 @dataclass(frozen=True)
 class NewForces:
     """A new game's forces: each side's unit trees, where each stand stands (stand id -> {center, facing_deg})
     and the units that start off the table (with everything under them)."""
 
     forces: Mapping[str, tuple[ForceNode, ...]]
-    placements: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    placements: Mapping[str, StandPlacement] = field(default_factory=dict)
     off_table: tuple[str, ...] = ()
     # Unit id -> the state it starts with beside the rule set's defaults (a unit's `state` in the document).
     state: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -595,7 +602,7 @@ def forces_from_document(
     built by `table_entry` (None: the rule set builds none, refused naming the entry). Returns them with the
     entries built per side, which have no placements: the rule set deploys them."""
     forces: dict[str, tuple[ForceNode, ...]] = {}
-    placements: dict[str, Mapping[str, Any]] = {}
+    placements: dict[str, StandPlacement] = {}
     off_table: list[str] = []
     state: dict[str, Mapping[str, Any]] = {}
     built: dict[str, list[ForceNode]] = {side: [] for side in SIDES}

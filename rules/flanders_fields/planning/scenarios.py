@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from rules.core.errors import RulesError
-from rules.core.scenario import SIDES
+from rules.core.scenario import SIDES, StandPlacement
 from rules.flanders_fields.book.organisation import Unit, UnitRow
 from rules.flanders_fields.play.game_setup import DEPLOY_DEPTH as DEPLOY_DEPTH
 from rules.flanders_fields.play.game_setup import FlandersFieldsSetup
@@ -44,7 +44,7 @@ class ScenarioRow(TypedDict):
     table_length_cm: float
     terrain: FeatureCollection
     forces: dict[str, list[UnitRow]]
-    placements: dict[str, Mapping[str, Any]]  # stand id -> its placement, as Scenario.placements
+    placements: dict[str, StandPlacement]  # stand id -> its placement, as Scenario.placements
     off_table: dict[str, list[str]]
     deployment_zones: dict[str, list[float]]
     special_rules: dict[str, list[str]]
@@ -66,7 +66,7 @@ class Scenario:
     table_length_cm: float
     terrain: FeatureCollection  # feature properties carry `kind`
     forces: Mapping[str, tuple[Unit, ...]]  # side -> the side's whole order of battle
-    placements: Mapping[str, Mapping[str, Any]]  # stand id -> {"center": [x, y], "facing_deg": deg}
+    placements: Mapping[str, StandPlacement]  # stand id -> where it stands
     notes: tuple[str, ...]
     source: str
     # unit ids (whole battalions) that start off table as reinforcements; their stands have no placement

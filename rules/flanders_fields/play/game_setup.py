@@ -11,7 +11,16 @@ from typing import Any
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
 from rules.core.ruleset import Context
-from rules.core.scenario import SIDES, ForceNode, ForceUnit, NewForces, chosen, forces_from_document, units_in
+from rules.core.scenario import (
+    SIDES,
+    ForceNode,
+    ForceUnit,
+    NewForces,
+    StandPlacement,
+    chosen,
+    forces_from_document,
+    units_in,
+)
 from rules.flanders_fields.book.common import PERIODS
 from rules.flanders_fields.book.organisation import (
     LEVELS,
@@ -104,13 +113,13 @@ def _within_cap(ctx: Context, sides: Mapping[str, Any]) -> None:
 
 def deploy(
     width: float, length: float, forces: Mapping[str, Sequence[Unit]]
-) -> tuple[dict[str, dict[str, Any]], list[str]]:
+) -> tuple[dict[str, StandPlacement], list[str]]:
     """Default positions for forces built from the tables. The rule book only says "Attacker and Defender
     deploy their forces a battalion at a time" (GAME SEQUENCE), so firestep lines each side up in the zone
     of the specimen game, "Both sides deploy 15cm onto the table" (SPECIMEN GAMES, Mons), at its own base
     edge: battalion by battalion, front rows first, every stand facing the enemy. A battalion (or a stand
     outside any) that no longer fits starts off the table, for the referee to bring on."""
-    placements: dict[str, dict[str, Any]] = {}
+    placements: dict[str, StandPlacement] = {}
     off_table: list[str] = []
     depth = min(DEPLOY_DEPTH, length / 2)  # a small table: the zones meet in the middle
     for side, roots in forces.items():
@@ -121,7 +130,7 @@ def deploy(
         x, row_start, row_depth = DEPLOY_GAP_CM, 0.0, 0.0  # row_start: distance of the row behind `front`
         for group in groups:
             saved = (x, row_start, row_depth)
-            trial: dict[str, dict[str, Any]] = {}
+            trial: dict[str, StandPlacement] = {}
             for stand in group.stands():
                 base = BASES[stand.base or ""]
                 if x + base.width_cm + DEPLOY_GAP_CM > width:
