@@ -27,13 +27,21 @@ class PeriodOut(BaseModel):
     source: str
 
 
+class DatasetOut(BaseModel):
+    """A data table the rule set serves (its rows: `GET .../data/{name}`)."""
+
+    name: str
+    summary: str
+    per_period: bool
+
+
 class RuleSetSummary(BaseModel):
     id: str
     name: str
     source: str
     periods: list[PeriodOut]
     resolvers: list[dict[str, str]]
-    datasets: list[dict[str, Any]]
+    datasets: list[DatasetOut]
 
 
 class RuleSetOut(RuleSetSummary):
