@@ -29,8 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.flanders_fields.book.cover import cover_for
-from rules.flanders_fields.planning import rehearsal as R
 from rules.flanders_fields.planning.scenarios import SCENARIOS
+from rules.flanders_fields.play import rehearsal as R
 from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
 from rules.table.bases import Stand
 from rules.table.frame import Table, table_to_grid

@@ -2,7 +2,7 @@
 
 Each module imported below attaches its resolvers, datasets and errata to FlandersFields: `resolvers/` (what a
 player asks at the table), `book/` (the book's tables as data), `play/` (the rule set played as a game) and
-`planning/` (scenarios and the fire-plan rehearsal); its geometry lookups last (play/geometry_*.py). They are imported in this order, which is the order the
+`planning/` (the ready scenarios); its geometry lookups last (play/geometry_*.py). They are imported in this order, which is the order the
 rule set lists its resolvers in.
 """
 

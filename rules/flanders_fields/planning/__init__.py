@@ -1,1 +1,1 @@
-"""Before the game: ready scenarios, and the rehearsal of a side's fire plan."""
+"""Before the game: the ready scenarios, built by the game's own set-up (rules.flanders_fields.play)."""

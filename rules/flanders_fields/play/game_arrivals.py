@@ -3,7 +3,7 @@ a rolling barrage starting to fire, other fire put on the board (a battery's fir
 it), and planned deep suppression rolled. Then each planned battery or mortar firing in the turn as a card
 (rules.core.fire_cards): where it lands, the stands under it, what is rolled and, with the dice, what it does.
 
-Planned fire is read as the fire-plan rehearsal reads it (rules/flanders_fields/planning/rehearsal.py): a
+Planned fire is read as the fire-plan rehearsal reads it (rules/flanders_fields/play/rehearsal.py): a
 battery's planned fire comes from its artillery action roll ("This point will be pre-registered and does not
 require an order to acquire it, only an order to fire", ARTILLERY FIRE PLANS), each action one turn of fire
 (erratum artillery-two-actions), except a bombardment where the playsheet deploys it and rolls its effects
@@ -34,7 +34,11 @@ from rules.flanders_fields.errata import (
     PLANNED_FIRE_DEVIATION,
 )
 from rules.flanders_fields.errata.fire_plan import SRC_DEVIATION_RULE, SRC_FIRE_PLANS
-from rules.flanders_fields.planning.rehearsal import (
+from rules.flanders_fields.play import game_consequences, game_fill, game_rehearsal
+from rules.flanders_fields.play.board_items import Barrage, Cloud, Fire
+from rules.flanders_fields.play.game_rehearsal import FlandersFieldsRehearsal
+from rules.flanders_fields.play.game_table import barrage_step, cloud_arrives
+from rules.flanders_fields.play.rehearsal import (
     ARTILLERY_KIND,
     BATTERY_KINDS,
     BOMBARDMENT_STEP,
@@ -45,10 +49,6 @@ from rules.flanders_fields.planning.rehearsal import (
     plan_marks,
     range_from_rear,
 )
-from rules.flanders_fields.play import game_consequences, game_fill, game_rehearsal
-from rules.flanders_fields.play.board_items import Barrage, Cloud, Fire
-from rules.flanders_fields.play.game_rehearsal import FlandersFieldsRehearsal
-from rules.flanders_fields.play.game_table import barrage_step, cloud_arrives
 from rules.flanders_fields.play.units import FIRER, AimingPointFirers
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION, ArtilleryAction
 from rules.flanders_fields.resolvers.barrage import PLAN_ITEM_SIDES, PLAN_ITEM_STEPS
@@ -276,7 +276,7 @@ def _effect(card: FireCard, turns: int, results: Mapping[int, list[str]], names:
 
 
 # The fire plan's terms in the book: a battery carries its aiming point (changes.py's STATE_FIELDS), a side's
-# plan is rehearsed (its request, planning/rehearsal.py) and drawn on the page's grid by its items' kinds.
+# plan is rehearsed (its request, play/rehearsal.py) and drawn on the page's grid by its items' kinds.
 FIRE_PLAN_TERMS = FirePlanTerms(aiming_field="aiming_point", rehearsal=RehearsalIn, marks=plan_marks)
 
 

@@ -1,4 +1,4 @@
-"""A side's fire plan rehearsed on the game's table as it stands (rules/flanders_fields/planning/rehearsal.py
+"""A side's fire plan rehearsed on the game's table as it stands (rules/flanders_fields/play/rehearsal.py
 for every number): the other side's living stands with the cover the terrain gives them and their markers now
 (their positions are public), and the side's own plan (never the other side's), its items fired by a battery
 standing on the table not deviating, as on the arrival cards (game_arrivals)."""
@@ -13,7 +13,7 @@ from rules.core.records import Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata import ROAD_MARCH_COVER
-from rules.flanders_fields.planning import rehearsal as R
+from rules.flanders_fields.play import rehearsal as R
 from rules.flanders_fields.play.game_table import context, target_cover, terrain_index
 from rules.flanders_fields.play.units import FIRER, quality_of
 from rules.table.frame import Side, Table

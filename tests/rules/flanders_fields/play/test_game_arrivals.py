@@ -160,7 +160,7 @@ def test_where_the_playsheet_rolls_bombardments_in_their_step_no_action_roll_is_
     ROLL EFFECTS" (erratum planned-bombardment-order, default rolls-effects): one turn of fire, no order; the
     other reading, "only an order to fire", asks for the battery's action roll, as the 1914 sheet (no step 4)
     always does. The rehearsal reads the same."""
-    from rules.flanders_fields.planning.rehearsal import FireItem, Rules
+    from rules.flanders_fields.play.rehearsal import FireItem, Rules
 
     fire = {**FIRE, "point": [60.0, 120.0]}
     mid = Snapshot("flanders-fields", "mid", UNITS, 120.0, 180.0, turn=1, board={"fire": [fire]})

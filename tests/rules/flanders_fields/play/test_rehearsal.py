@@ -18,8 +18,8 @@ import pytest
 from rules.core.errors import RulesError
 from rules.flanders_fields.book.cover import cover_for
 from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
-from rules.flanders_fields.planning import rehearsal as R
 from rules.flanders_fields.planning.scenarios import SCENARIOS
+from rules.flanders_fields.play import rehearsal as R
 from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
 from rules.flanders_fields.resolvers.artillery import SOS, ArtilleryAction, ArtilleryActionRequest, SOSRequest
 from rules.flanders_fields.resolvers.barrage import RollingBarrage, RollingBarrageRequest

@@ -14,7 +14,7 @@ import pytest
 from rules.core.errors import RulesError
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
-from rules.flanders_fields.planning import rehearsal as R
+from rules.flanders_fields.play import rehearsal as R
 from rules.flanders_fields.resolvers.artillery import ArtilleryAction, ArtilleryActionRequest
 from rules.flanders_fields.resolvers.deviation import Deviation, DeviationRequest
 from rules.flanders_fields.resolvers.shooting import Shooting, ShootingRequest

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.flanders_fields.planning.rehearsal import plan_marks
+from rules.flanders_fields.play.rehearsal import plan_marks
 from rules.registry import get_game_rules
 from rules.table.frame import Table, grid_to_table
 
