@@ -47,6 +47,7 @@ class UnitCounted(_Change):
     kind: ClassVar[str] = "unit-counted"
     unit: int = Field(description="The unit's id.")
     delta: int = Field(description="How far the counter moved.")
+    after: int = Field(description="The count once moved.")
 
 
 class GameSet(_Change):

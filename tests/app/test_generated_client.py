@@ -33,7 +33,6 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     # a change as the log keeps it, typed by its kind (app/data/changes.py): its values are whatever state field
     # of whichever rule set it sets (a count, a flag, a name), so any JSON value
     "UnitSet": {"before", "after"},
-    "UnitCounted": {"after"},
     "GameSet": {"before", "after"},
     "SideSet": {"before", "after"},
     # an outcome, a card's request and deviation, an edit's or effect's value: the rule set's own record
