@@ -19,11 +19,9 @@ from app.data.models import Campaign
 from app.data.numbers import whole_number
 from app.data.schemas import CampaignId
 from app.deps import SessionDep, SettingsDep
-from app.errors import Conflict, RuleRefused, TooManyRequests
-from app.guard import security
+from app.errors import Conflict, RuleRefused
 from app.pages.common import (
     USER_ERRORS,
-    JoinRefused,
     SeatHeld,
     confirm_seat_page,
     error_message,
@@ -31,7 +29,6 @@ from app.pages.common import (
     join_with_code,
     keep_seat_unless_confirmed,
     page_or_fragment,
-    too_many,
 )
 from app.pages.forms import dice_from
 from app.pages.refused import PageRoute, Refusal, posted, server_organiser
@@ -308,24 +305,25 @@ def new_campaign_page(
     return response
 
 
-@router.post("/campaigns/join", response_class=HTMLResponse)
-async def join_campaign_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    form = await request.form()
-    code = str(form.get("code") or "").strip()[:64]
+@posted(router, "/campaigns/join", _start_refused)
+def join_campaign_page(
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    code: Annotated[str, Form(max_length=64)] = "",
+    replace_seat: Annotated[str, Form()] = "",
+) -> Response:
+    code = code.strip()
 
     def join(entered: str) -> seating.Joined:
         campaign_id, side = seating.side_of_code(session, seating.CAMPAIGN, settings.secret_key, entered)
         held = campaign_seat(request, session, settings, campaign_id)
-        keep_seat_unless_confirmed(campaign_id, held.role if held else None, side, form)
+        keep_seat_unless_confirmed(campaign_id, held.role if held else None, side, replace_seat)
         return campaign_store.seat(session, settings.secret_key, campaign_id, side)
 
     try:
         with unit_of_work(session):
             campaign_id, _side, token = join_with_code(code, "organiser", join)
-    except TooManyRequests as e:
-        return too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
-    except JoinRefused as e:
-        return _start(request, session, error=str(e), status_code=422)
     except SeatHeld as e:
         return confirm_seat_page(
             request,

@@ -118,10 +118,10 @@ class SeatHeld(Exception):
 REPLACE_FIELD = "replace_seat"  # the confirm step's "yes": this device gives up the seat it holds
 
 
-def keep_seat_unless_confirmed(owner_id: int, held: str | None, offered: str, form: FormData) -> None:
+def keep_seat_unless_confirmed(owner_id: int, held: str | None, offered: str, replace: str) -> None:
     """The join forms of games and campaigns alike: a device that holds another seat in the game or campaign
-    the code leads to keeps it unless its user confirms (SeatHeld until the form says so)."""
-    if held is not None and held != offered and form.get(REPLACE_FIELD) != "yes":
+    the code leads to keeps it unless its user confirms (SeatHeld until the form's REPLACE_FIELD says "yes")."""
+    if held is not None and held != offered and replace != "yes":
         raise SeatHeld(owner_id, held, offered)
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
@@ -19,7 +19,6 @@ from app.errors import TooManyRequests
 from app.guard import security
 from app.pages.common import (
     USER_ERRORS,
-    JoinRefused,
     SeatHeld,
     confirm_seat_page,
     error_message,
@@ -28,6 +27,7 @@ from app.pages.common import (
     organiser_refusal,
     too_many,
 )
+from app.pages.refused import PageRoute, Refusal, posted
 from app.pages.resolving import rulesets_summary
 from app.pages.seats import (
     Seat,
@@ -53,7 +53,7 @@ from rules.core.game import GameRules
 from rules.core.vocabulary import SIDES
 from rules.registry import all_game_rules, get_ruleset
 
-router = Router(include_in_schema=False)
+router = Router(include_in_schema=False, route_class=PageRoute)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -203,10 +203,19 @@ def _create_error(e: Exception, fields: Mapping[str, Any]) -> str:
     return error_message(e)
 
 
-@router.post("/join", response_class=HTMLResponse)
-async def join_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    form = await request.form()
-    code = str(form.get("code") or "").strip()
+def _start_refused(request: Request, session: Session, _settings: Settings, refusal: Refusal) -> Response:
+    return _start(request, session, error=refusal.said, status_code=refusal.status)
+
+
+@posted(router, "/join", _start_refused)
+def join_page(
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    code: Annotated[str, Form(max_length=200)] = "",
+    replace_seat: Annotated[str, Form()] = "",
+) -> Response:
+    code = code.strip()
     if event_seats.REKEY_CODE.fullmatch(
         code
     ):  # the organiser's code for a lost tablet: its own form takes it
@@ -226,16 +235,12 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
                 raise
             return league_id, league.LEAGUE_COOKIE, entered
         held = game_seat(request, session, settings, game_id)
-        keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, role, form)
+        keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, role, replace_seat)
         return game_id, role, sign_in(session, settings.secret_key, game_id, role, entered)
 
     try:
         with unit_of_work(session):
             game_id, role, token = join_with_code(code, "referee", join, "join code or token")
-    except TooManyRequests as e:
-        return too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
-    except JoinRefused as e:
-        return _start(request, session, error=str(e), status_code=e.status)
     except SeatHeld as e:
         game = games_service.get_game(session, e.owner_id)
         return confirm_seat_page(

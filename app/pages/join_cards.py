@@ -11,9 +11,9 @@ and its PDF on the referee's device only, in a signed cookie, as a new game's co
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from itsdangerous import BadData, URLSafeTimedSerializer
 from sqlmodel import Session
@@ -25,16 +25,14 @@ from app.core.routing import Router
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests
-from app.guard import security
 from app.pages.common import (
-    JoinRefused,
     SeatHeld,
     confirm_seat_page,
     join_with_code,
     keep_seat_unless_confirmed,
-    too_many,
 )
 from app.pages.games import _seat_home  # where a seat plays, as the start page's join form sends it
+from app.pages.refused import PageRoute, Refusal, posted
 from app.pages.seats import Seat, game_page, game_seat, remember_game, sign_in
 from app.pages.templates import humanise, rule_state, templates
 from app.pages.trust import club_host
@@ -45,7 +43,7 @@ from app.services.writing import game_write
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import SIDES
 
-router = Router(include_in_schema=False)
+router = Router(include_in_schema=False, route_class=PageRoute)
 
 SEATS = (REFEREE, *SIDES)
 CARDS_COOKIE = "firestep_join_cards"
@@ -97,12 +95,22 @@ def _message(request: Request, title: str, message: str, status: int) -> Respons
     return templates.TemplateResponse(request, "error.html", {"title": title, "message": message}, status)
 
 
-@router.post("/games/{game_id}/join/{seat}", response_class=HTMLResponse)
-async def join_by_link(
-    game_id: GameId, seat: str, request: Request, session: SessionDep, settings: SettingsDep
+def _join_refused(request: Request, session: Session, _settings: Settings, refusal: Refusal) -> Response:
+    game_id, seat = int(request.path_params["game_id"]), str(request.path_params["seat"])
+    return _join_link_page(request, session, game_id, seat, refusal.said, refusal.status)
+
+
+@posted(router, "/games/{game_id}/join/{seat}", _join_refused)
+def join_by_link(
+    game_id: GameId,
+    seat: str,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    code: Annotated[str, Form(max_length=200)] = "",
+    replace_seat: Annotated[str, Form()] = "",
 ) -> Response:
-    form = await request.form()
-    code = str(form.get("code") or "").strip()
+    code = code.strip()
 
     def join(entered: str) -> str:
         # A code for another game or seat is as unknown here as a wrong one (and counted the same).
@@ -112,7 +120,7 @@ async def join_by_link(
         elif seating.side_of_code(session, seating.GAME, settings.secret_key, entered) != (game_id, seat):
             raise NotFoundError("join code", "(not shown)")
         held = game_seat(request, session, settings, game_id)
-        keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, seat, form)
+        keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, seat, replace_seat)
         return sign_in(session, settings.secret_key, game_id, seat, entered)
 
     if seat not in SEATS:
@@ -122,13 +130,6 @@ async def join_by_link(
     try:
         with game_write(session, game_id):  # one unit of work: committed only when a seat is taken
             token = join_with_code(code, "referee", join)
-    except NotFoundError:  # no such game
-        return _join_link_page(request, session, game_id, seat)
-    except TooManyRequests as e:
-        wait = security.page_wait_message(e, "wrong join codes")
-        return too_many(_join_link_page(request, session, game_id, seat, error=wait), e)
-    except JoinRefused as e:
-        return _join_link_page(request, session, game_id, seat, error=str(e), status=e.status)
     except SeatHeld as e:
         game = games_service.get_game(session, game_id)
         return confirm_seat_page(

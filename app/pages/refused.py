@@ -106,9 +106,13 @@ def form_sentence(exc: RequestValidationError, model: Any) -> str:
     return str(errors.model_refusal(exc.errors(), model)["detail"])
 
 
+GUESSED_WORDS = {"failed join codes": "wrong join codes"}  # the door's words for a guess, as a page says them
+
+
 def _guessed(e: TooManyRequests) -> str:
-    """What was guessed too often, as the door's refusal names it ("too many wrong join codes from ...")."""
-    return e.message.removeprefix("too many ").split(" from this address", 1)[0]
+    """What was guessed too often, as the door's refusal names it ("too many failed join codes from ...")."""
+    what = e.message.removeprefix("too many ").split(" from this address", 1)[0]
+    return GUESSED_WORDS.get(what, what)
 
 
 async def entered(request: Request) -> dict[str, str]:
