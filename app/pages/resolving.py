@@ -38,6 +38,7 @@ from rules.core.ruleset import (
     Resolver,
     ResolveRequest,
     RuleSet,
+    RuleSetDescribed,
     validate_dice,
 )
 from rules.registry import all_rulesets, get_ruleset
@@ -351,7 +352,7 @@ def with_reading(variants: Mapping[str, str], rs: RuleSet, eid: str, rid: str) -
     return out
 
 
-def rulesets_summary() -> list[dict[str, Any]]:
+def rulesets_summary() -> list[RuleSetDescribed]:
     return [rs.describe() for rs in all_rulesets()]
 
 

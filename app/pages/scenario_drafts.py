@@ -30,6 +30,7 @@ from app.services import game_setup, scenarios
 from app.services import scenario_drafts as drafts
 from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError
+from rules.core.ruleset import ErratumDict
 from rules.core.victory import MAX_THRESHOLD
 from rules.registry import all_game_rules, get_game_rules, get_ruleset
 
@@ -116,7 +117,7 @@ def new(request: Request, ruleset_id: str) -> tuple[str, str] | Response:
 ERRATUM = "erratum-"  # an erratum's radios: the template's name for them
 
 
-def _chosen(erratum: dict[str, Any] | None, reading: str, period: str) -> bool:
+def _chosen(erratum: ErratumDict | None, reading: str, period: str) -> bool:
     """A reading the scenario is written for: not its erratum's default, and of the period (as the page shows)."""
     if erratum is None or reading == erratum["default"]:
         return False
@@ -124,7 +125,7 @@ def _chosen(erratum: dict[str, Any] | None, reading: str, period: str) -> bool:
 
 
 @cache
-def _errata(ruleset_id: str) -> dict[str, dict[str, Any]]:
+def _errata(ruleset_id: str) -> dict[str, ErratumDict]:
     """The rule set's errata by id, each with its default reading and its periods."""
     return {e["id"]: e for e in get_ruleset(ruleset_id).describe()["errata"]}
 

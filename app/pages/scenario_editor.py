@@ -35,7 +35,7 @@ from app.services.score import STARTED
 from rules.core.errors import NotFoundError
 from rules.core.forces import chart_dict
 from rules.core.kit import TERRAIN_CLASS
-from rules.core.ruleset import RuleSet
+from rules.core.ruleset import PeriodDict, RuleSet
 from rules.registry import all_game_rules, get_game_rules, get_ruleset
 from rules.table.move import TERRAIN_CLASSES, WATER_KINDS
 from rules.table.terrain import AREA_KINDS, BUFFERED, FEATURE_KINDS, PIECE_PROPERTIES
@@ -238,7 +238,7 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
     }
 
 
-def _kind_card(rs: RuleSet, kind: str, periods: list[dict[str, Any]]) -> dict[str, Any]:
+def _kind_card(rs: RuleSet, kind: str, periods: list[PeriodDict]) -> dict[str, Any]:
     """One terrain kind: its name in the rule set, how it is drawn (an area, or a line with the breadth it needs
     and the typical ones), the cover a stand in it has alone and with other terrain, and how the movement table
     counts it, each with its printed line."""

@@ -15,6 +15,7 @@ from app.services.seating import acts_for
 from playsheets import forms, ruleset_sheet, sheet
 from rules.core.game import state_field
 from rules.core.records import StateField
+from rules.core.ruleset import PeriodDict
 from rules.core.vocabulary import SIDES
 from rules.registry import all_game_rules, game_rules_or_none, get_ruleset
 
@@ -112,7 +113,7 @@ def answer_details(answer: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in answer.items() if k not in STANDARD_ANSWER_KEYS and v not in (None, [], {}, "")}
 
 
-def period_labels(periods: list[dict[str, Any]]) -> dict[str, str]:
+def period_labels(periods: list[PeriodDict]) -> dict[str, str]:
     """Period names without the words they all share ("Western Front ..."), short enough for a chip."""
     words = [str(p["name"]).split() for p in periods]
     shared = 0
@@ -211,7 +212,7 @@ class PrintedSheets:
         links: list[tuple[str, str]] = []
         for rs_id in chosen:
             rs = get_ruleset(rs_id)
-            labels = period_labels([{"id": p.id, "name": p.name} for p in rs.periods])
+            labels = period_labels([{"id": p.id, "name": p.name, "source": p.source} for p in rs.periods])
             base = "/playsheets" if rs_id == printed[0] else f"/playsheets/rulesets/{rs_id}"
             named = f"{rs.name}, " if len(chosen) > 1 else ""
             links += [

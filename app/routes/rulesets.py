@@ -49,9 +49,7 @@ class RuleSetOut(RuleSetSummary):
 
 
 def _summary(rs: RuleSet) -> RuleSetSummary:
-    d = rs.describe()
-    d.pop("errata")
-    return RuleSetSummary(**d)
+    return RuleSetSummary.model_validate(rs.describe())  # its errata left out
 
 
 def _add_resolver_route(router: Router, rs: RuleSet, resolver_id: str) -> None:

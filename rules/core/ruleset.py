@@ -77,6 +77,36 @@ class ErratumDict(TypedDict):
     readings: list[ReadingDict]
 
 
+class PeriodDict(TypedDict):
+    id: str
+    name: str
+    source: str
+
+
+class ResolverSummary(TypedDict):
+    id: str
+    summary: str
+
+
+class DatasetSummary(TypedDict):
+    name: str
+    summary: str
+    per_period: bool
+
+
+class RuleSetDescribed(TypedDict):
+    """A rule set as its pages and the API list it: its id, name and source, its periods, lookups, datasets
+    and errata."""
+
+    id: str
+    name: str
+    source: str
+    periods: list[PeriodDict]
+    resolvers: list[ResolverSummary]
+    datasets: list[DatasetSummary]
+    errata: list[ErratumDict]
+
+
 @dataclass(frozen=True)
 class Erratum:
     """A place where two texts disagree (or one is silent). `default` names the reading used unless a
@@ -614,7 +644,7 @@ class RuleSet:
             raise AssertionError(f"{self.id}/{resolver_id}: probabilities do not sum to 1")
         return probs
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> RuleSetDescribed:
         return {
             "id": self.id,
             "name": self.name,
