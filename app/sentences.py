@@ -5,8 +5,10 @@ request field named in words ("body.target_id" is "the target")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, get_args
+
+from pydantic_core import ErrorDetails
 
 from rules.core.errors import SENTENCE_MAX
 
@@ -62,7 +64,7 @@ def field_names(loc: Sequence[str | int]) -> list[str]:
     return [p for p in loc if isinstance(p, str) and not _TYPE_TAG.fullmatch(p)]
 
 
-def error_words(error: Mapping[str, Any]) -> str:
+def error_words(error: ErrorDetails) -> str:
     """pydantic's message for one error, in the client's words where pydantic's are its own: a union's tag that
     matches none ("Input tag 'Point' found using 'type' does not match any of the expected tags: ...")."""
     ctx = error.get("ctx") or {}

@@ -18,7 +18,7 @@ import os
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -158,7 +158,15 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             self._wait_for_request()
 
 
-def uvicorn_options(timeout_graceful_shutdown: int) -> dict[str, Any]:
+class UvicornOptions(TypedDict):
+    """Keyword arguments of uvicorn's run and Config."""
+
+    http: str
+    backlog: int
+    timeout_graceful_shutdown: int
+
+
+def uvicorn_options(timeout_graceful_shutdown: int) -> UvicornOptions:
     """The options `firestep serve` gives uvicorn besides the app, address, workers and reload."""
     return {
         "http": f"{GuardedHttpToolsProtocol.__module__}:{GuardedHttpToolsProtocol.__name__}",
