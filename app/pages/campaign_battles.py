@@ -6,7 +6,9 @@ the field?" (the banner, _campaign_battle_banner.html). The same service as the 
 
 from __future__ import annotations
 
-from fastapi import Request
+from typing import Annotated
+
+from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
@@ -14,10 +16,11 @@ from starlette.datastructures import FormData
 from app.core.config import Settings
 from app.core.routing import Router
 from app.data.schemas import CampaignId
-from app.deps import GameId, NowDep, SessionDep, SettingsDep
-from app.errors import Conflict, Forbidden, Unauthorized
+from app.deps import GameId, SessionDep, SettingsDep
+from app.errors import Unauthorized
 from app.pages import campaigns, referee
-from app.pages.common import USER_ERRORS, error_message
+from app.pages.common import USER_ERRORS
+from app.pages.refused import PageRoute, Refusal, posted
 from app.pages.seats import campaign_seat, game_seat, keep_created, remember_game
 from app.services import campaign_battles
 from app.services import games as games_service
@@ -25,7 +28,7 @@ from app.services.seating import Viewer
 from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
 
-router = Router(include_in_schema=False)
+router = Router(include_in_schema=False, route_class=PageRoute)
 
 POINTS = {"attacker_vp": "Attacker's game points", "defender_vp": "Defender's game points"}
 
@@ -53,9 +56,8 @@ def _refused(
     return campaigns.board_page(request, session, settings, campaign_id, campaigns.refusal_message(e))
 
 
-def _field_held(form: FormData) -> str:
+def _field_held(held: str) -> str:
     """Who holds the field, as tapped (the service checks the value; an empty form is asked for in words)."""
-    held = str(form.get("field_held_by") or "")
     if not held:
         raise RulesError("field_held_by", "tap who holds the field at the end of the game")
     return held
@@ -124,7 +126,9 @@ async def settle(
     def act(who: Viewer) -> None:
         lid = _link_id(link_id)
         if step == "offer":
-            campaign_battles.make_offer(session, campaign_id, lid, who, _field_held(form))
+            campaign_battles.make_offer(
+                session, campaign_id, lid, who, _field_held(str(form.get("field_held_by") or ""))
+            )
         elif step == "confirm":
             campaign_battles.confirm(session, campaign_id, lid, who, campaigns.form_version(form))
         elif step == "override":
@@ -138,29 +142,29 @@ async def settle(
 
 
 # -- from the game: its referee offers the result -------------------------------------------------------------
-REFUSED_STATUS = ((Unauthorized, 401), (Forbidden, 403), (Conflict, 409))
+def _offer_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
+    """The referee screen again, the refusal's sentence in the campaign banner and its status."""
+    session.expire_all()
+    request.state.campaign_offer_error = refusal.said
+    now = request.app.state.clock()
+    page = referee.referee_page(int(request.path_params["game_id"]), request, session, settings, now)
+    if page.status_code == 200:  # the referee screen itself: say why the offer was refused
+        page.status_code = refusal.status
+    return page
 
 
-@router.post("/games/{game_id}/campaign-battle/offer", response_class=HTMLResponse)
-async def offer_from_game(
-    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+@posted(router, "/games/{game_id}/campaign-battle/offer", _offer_refused)
+def offer_from_game(
+    game_id: GameId,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    field_held_by: Annotated[str, Form()] = "",
 ) -> Response:
-    """The game's referee says who holds the field; then back to the referee screen, which shows the offer.
-    A refusal is the referee screen again with the sentence in the campaign banner."""
-    form = await request.form()
-    try:
-        seat = game_seat(request, session, settings, game_id)
-        if seat is None:
-            raise Unauthorized("open this game with its referee token first")
-        with unit_of_work(session):
-            campaign_battles.offer_from_game(session, game_id, seat.viewer, _field_held(form))
-    except USER_ERRORS as e:
-        session.rollback()
-        session.expire_all()
-        message = error_message(e)
-        request.state.campaign_offer_error = message[:1].upper() + message[1:]
-        page = referee.referee_page(game_id, request, session, settings, now)
-        if page.status_code == 200:  # the referee screen itself: say why the offer was refused
-            page.status_code = next((code for kind, code in REFUSED_STATUS if isinstance(e, kind)), 422)
-        return page
+    """The game's referee says who holds the field; then back to the referee screen, which shows the offer."""
+    seat = game_seat(request, session, settings, game_id)
+    if seat is None:
+        raise Unauthorized("open this game with its referee token first")
+    with unit_of_work(session):
+        campaign_battles.offer_from_game(session, game_id, seat.viewer, _field_held(field_held_by))
     return RedirectResponse(f"/games/{game_id}/referee", status_code=303)
