@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal, Protocol, TypeVar
+from typing import Annotated, Any, Literal, Protocol, TypedDict, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
@@ -801,7 +801,24 @@ def formation_moved(snapshot: Snapshot, act: MoveFormation) -> tuple[Change, ...
     return tuple(out)
 
 
-def objective_called(snapshot: Snapshot, act: CallObjective, sides: tuple[str, ...]) -> dict[str, Any]:
+class ObjectiveCalled(TypedDict):
+    """The referee's call on an objective as everyone is shown it: the objective, its name, the side called."""
+
+    objective_id: str
+    name: str
+    side: str | None
+
+
+class TemplateLaid(TypedDict):
+    """A template laid or moved as it lies on the table: its kind, where (cm) and its rotation (degrees)."""
+
+    kind: str
+    x: float
+    y: float
+    rotation: float
+
+
+def objective_called(snapshot: Snapshot, act: CallObjective, sides: tuple[str, ...]) -> ObjectiveCalled:
     """The referee's call on one of the game's objectives (its board's `table_objectives`): the objective and
     the side called to hold it (None: nobody); a RulesError naming the field otherwise."""
     kept = snapshot.board.get("table_objectives") or {"type": "FeatureCollection", "features": []}
@@ -815,7 +832,7 @@ def objective_called(snapshot: Snapshot, act: CallObjective, sides: tuple[str, .
     return {"objective_id": act.objective_id, "name": name, "side": act.side}
 
 
-def template_laid(kit: TableKit, snapshot: Snapshot, act: LayTemplate | MoveTemplate) -> dict[str, Any]:
+def template_laid(kit: TableKit, snapshot: Snapshot, act: LayTemplate | MoveTemplate) -> TemplateLaid:
     """Where a template laid or moved lies (its kind, x, y and rotation; a move keeps what it does not name),
     kept on the table: one spanning the table lies across its middle (rules.table.frame.laid)."""
     if isinstance(act, LayTemplate):
