@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
 
 from sqlalchemy import UniqueConstraint, event, inspect
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -96,16 +96,25 @@ def unsupported(url: str) -> str | None:
     )
 
 
+class EngineOptions(TypedDict, total=False):
+    """What `make_engine` gives SQLAlchemy's create_engine besides the URL and the JSON codec."""
+
+    pool_pre_ping: bool
+    pool_size: int
+    max_overflow: int
+    connect_args: dict[str, bool | int]
+
+
 def make_engine(url: str) -> Engine:
     if (refused := unsupported(url)) is not None:
         raise SchemaError(refused)
     parsed = make_url(url)
     sqlite = parsed.get_backend_name() == "sqlite"
     # A server's connection may have dropped (a restart, an idle timeout): asked before use. A file's never does.
-    kwargs: dict[str, Any] = {"pool_pre_ping": not sqlite}
+    kwargs: EngineOptions = {"pool_pre_ping": not sqlite}
     in_memory = sqlite and parsed.database in (None, "", ":memory:")
     if not in_memory:  # an in-memory SQLite has one connection, no pool to size
-        kwargs.update(pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
+        kwargs["pool_size"], kwargs["max_overflow"] = POOL_SIZE, POOL_OVERFLOW
     if sqlite:
         private_database(url)  # owner-only from its first byte (app.core.datafolder)
         # Several devices hit one game: let threads share the file and wait on locks instead of failing.
