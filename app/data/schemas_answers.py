@@ -537,6 +537,18 @@ class CampaignResultOut(BaseModel):
     margin: int
 
 
+class Snapshot(BaseModel):
+    """A campaign as a client needs it to act (app.services.campaign_store.snapshot): its version, its state,
+    what may be done next and the score."""
+
+    id: int
+    name: str
+    version: int = Field(description="Send it back with the next write.")
+    state: CampaignState = Field(description="The state as the rule set's campaign declares it.")
+    legal_actions: list[LegalAction] = Field(description="What may be done next; `dice` says how many.")
+    result: CampaignResultOut
+
+
 # -- scenarios --------------------------------------------------------------------------------------------------
 class ScenarioDocumentOut(_Open):
     """A scenario document as it was imported or shipped (docs/scenario-format.md): its keys as stored."""

@@ -15,6 +15,7 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import Int, Version
 from app.data.schemas import CampaignId
+from app.data.schemas_answers import Snapshot
 from app.data.schemas_campaign import GameCampaignLink, TableBattleOut
 from app.deps import GameId, PageDep, SessionDep, SettingsDep
 from app.guard import auth
@@ -80,7 +81,7 @@ class SeatOut(BaseModel):
 
 class AppliedOut(BaseModel):
     table_battle: TableBattleOut
-    campaign: dict[str, Any] = Field(description="The campaign's snapshot after the resolve action.")
+    campaign: Snapshot = Field(description="The campaign's snapshot after the resolve action.")
 
 
 def _out(session: Any, campaign_id: int, link: Any) -> TableBattleOut:

@@ -16,7 +16,7 @@ from app.core.routing import Router
 from app.data.bounded import Adjacency, Die, JsonObject, Variants, Version
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
-from app.data.schemas_answers import CampaignEvent, CampaignResultOut, CampaignState, LegalAction
+from app.data.schemas_answers import CampaignEvent, CampaignResultOut, Snapshot
 from app.deps import DIGITS, MAX_PAGE, PageDep, SessionDep, SettingsDep, cursor
 from app.guard import auth, security
 from app.services import campaign_battles, campaign_store, seating
@@ -66,15 +66,6 @@ class CampaignJoined(BaseModel):
     campaign_id: int
     side: str
     token: str
-
-
-class Snapshot(BaseModel):
-    id: int
-    name: str
-    version: int = Field(description="Send it back with the next write.")
-    state: CampaignState = Field(description="The state as the rule set's campaign declares it.")
-    legal_actions: list[LegalAction] = Field(description="What may be done next; `dice` says how many.")
-    result: CampaignResultOut
 
 
 class ActionIn(BaseModel):

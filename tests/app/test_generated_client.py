@@ -50,8 +50,7 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     "ResolveIn": {"fields"},
     "ActionIn": {"action"},
     # the campaign: an action sent and logged (its legal actions, events and state typed as its rule set
-    # declares them, rules.core.campaign.Campaign), a battle's snapshot
-    "AppliedOut": {"campaign"},
+    # declares them, rules.core.campaign.Campaign)
     "ApplyIn": {"action"},
     "LogEntry": {"action"},
     # a rule set's own values, a game's club data
