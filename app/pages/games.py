@@ -15,8 +15,6 @@ from app.core.routing import Router
 from app.data.models import Game, Unit
 from app.data.schemas import GameCreate
 from app.deps import GameId, SessionDep, SettingsDep
-from app.errors import TooManyRequests
-from app.guard import security
 from app.pages.common import (
     USER_ERRORS,
     SeatHeld,
@@ -24,10 +22,8 @@ from app.pages.common import (
     error_message,
     join_with_code,
     keep_seat_unless_confirmed,
-    organiser_refusal,
-    too_many,
 )
-from app.pages.refused import PageRoute, Refusal, posted
+from app.pages.refused import PageRoute, Refusal, posted, server_organiser
 from app.pages.resolving import rulesets_summary
 from app.pages.seats import (
     Seat,
@@ -66,12 +62,16 @@ def _scenarios(session: Session) -> list[dict[str, Any]]:
     return [{"id": s["id"], "name": s["title"]} for s in scenarios.list_scenarios(session)]
 
 
-@router.post("/games/new", response_class=HTMLResponse)
+def start_refused(request: Request, session: Session, _settings: Settings, refusal: Refusal) -> Response:
+    """The start page saying why a game was not started or joined (the scenario editor's Start too)."""
+    return _start(request, session, error=refusal.said, status_code=refusal.status)
+
+
+@posted(router, "/games/new", start_refused, server_organiser("games"))
 async def create_game_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """The start page's form: a scenario, the organisation tables' forces or a game by hand, each rule set's
+    period and nations its own fields (`period_<rule set>`), read by their names."""
     form = await request.form()
-    denied = organiser_denied(request, session, settings, form)
-    if denied is not None:
-        return denied
     fields: dict[str, Any] = {}
     scenario = str(form.get("scenario") or "")
     if scenario == "tables":
@@ -103,26 +103,6 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
     if clock:
         fields["clock"] = clock
     return start_game(request, session, settings, fields)
-
-
-def organiser_denied(
-    request: Request, session: Session, settings: Settings, form: FormData
-) -> Response | None:
-    """The start page saying why, where this server wants its organiser key for a game and the form's is missing
-    or wrong (or too many wrong keys came from this address); None when the game may be created."""
-    try:
-        refused = organiser_refusal(settings, form, "games")
-    except TooManyRequests as e:
-        wait = security.page_wait_message(e, "wrong organiser keys")
-        return too_many(_start(request, session, error=wait), e)
-    if refused:
-        return _start(request, session, error=refused[0], status_code=refused[1])
-    return None
-
-
-def start_refused(request: Request, session: Session, error: str, status_code: int) -> Response:
-    """The start page, saying why a game was not started (the scenario editor's Start refused)."""
-    return _start(request, session, error=error, status_code=status_code)
 
 
 def start_game(request: Request, session: Session, settings: Settings, fields: dict[str, object]) -> Response:
@@ -203,11 +183,7 @@ def _create_error(e: Exception, fields: Mapping[str, Any]) -> str:
     return error_message(e)
 
 
-def _start_refused(request: Request, session: Session, _settings: Settings, refusal: Refusal) -> Response:
-    return _start(request, session, error=refusal.said, status_code=refusal.status)
-
-
-@posted(router, "/join", _start_refused)
+@posted(router, "/join", start_refused)
 def join_page(
     request: Request,
     session: SessionDep,

@@ -143,7 +143,7 @@ class PageRoute(APIRoute):
         model = errors.body_model(self)
 
         async def answer(request: Request) -> Response:
-            waited = TooManyRequests("", 0)
+            waited: TooManyRequests | None = None
             try:
                 response: Response = await handler(request)
                 return response
@@ -159,7 +159,7 @@ class PageRoute(APIRoute):
                 said, status = sentence(error_message(e)), status_of(e)
             refusal = Refusal(said, status, await entered(request))
             response = await run_in_threadpool(_rendered, request, render, refusal)
-            return too_many(response, waited) if status == 429 else response
+            return too_many(response, waited) if waited is not None else response
 
         return answer
 

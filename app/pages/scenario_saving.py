@@ -27,7 +27,8 @@ from app.errors import Conflict, TooManyRequests
 from app.guard import security
 from app.pages.club_save import refusal
 from app.pages.common import error_message, organiser_refusal
-from app.pages.games import organiser_denied, start_game, start_refused
+from app.pages.games import start_game, start_refused
+from app.pages.refused import PageRefused, PageRoute, posted, server_organiser
 from app.pages.scenario_drafts import DRAFT_COOKIE, edited, fields_of, new, with_key
 from app.pages.templates import templates
 from app.services import scenario_drafts as drafts
@@ -35,7 +36,7 @@ from app.services import scenarios
 from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError, RulesError
 
-router = Router(include_in_schema=False)
+router = Router(include_in_schema=False, route_class=PageRoute)
 
 
 @dataclass(frozen=True)
@@ -202,20 +203,14 @@ def _held(request: Request, session: Session, document: dict[str, JsonValue], he
     return with_key(_said(request, said, 409, held), minted)
 
 
-@router.post("/scenarios/{scenario_id}/edit/start", response_class=HTMLResponse)
-async def start_edited(
-    scenario_id: str, request: Request, session: SessionDep, settings: SettingsDep
-) -> Response:
+@posted(router, "/scenarios/{scenario_id}/edit/start", start_refused, server_organiser("games"))
+def start_edited(scenario_id: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     """Start a game from the scenario edited, its draft saved first (so the game is what the editor shows); a
     refusal is the start page, saying why (the draft is kept: the editor shows it again)."""
     target = edited(request, session, scenario_id)
     if isinstance(target, Response):
         return target
     ruleset, scenario = target
-    form = await request.form()
-    denied = organiser_denied(request, session, settings, form)
-    if denied is not None:
-        return denied
     owner = drafts.owner_of(request.cookies.get(DRAFT_COOKIE))
     draft = drafts.find(session, owner, ruleset, scenario)
     if draft is not None and owner is not None:
@@ -224,8 +219,7 @@ async def start_edited(
             with unit_of_work(session):
                 stored = _stored(session, draft.document, scenario, scenario in scenarios.shipped())
                 drafts.discard(session, owner, ruleset, scenario)
-        except (TooManyRequests, RulesError, ValidationError, NotFoundError, Conflict) as e:
-            status = 429 if isinstance(e, TooManyRequests) else 409 if isinstance(e, Conflict) else 422
-            return start_refused(request, session, refusal(e), status)
+        except (RulesError, ValidationError, NotFoundError, Conflict) as e:  # in the Save panel's words
+            raise PageRefused(refusal(e), 409 if isinstance(e, Conflict) else 422) from e
         scenario = stored
     return start_game(request, session, settings, {"scenario": scenario})
