@@ -18,11 +18,12 @@ from app.services.score import game_score
 from app.services.seating import Viewer
 from app.services.unit_names import display_names
 from app.services.units import leaves_under, list_units
+from rules.core.game import Casualties
 from rules.core.vocabulary import SIDES
 
 
 # -- after-action report ------------------------------------------------------------------------------------
-def casualty_estimate(game: Game, bases: int) -> dict[str, Any]:
+def casualty_estimate(game: Game, bases: int) -> Casualties:
     """The men `bases` lost stand for, by the game's rule set and readings."""
     return rules_of(game).casualties(game.period, game.variants, bases)
 

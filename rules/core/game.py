@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal, Protocol, TypedDict, TypeVar
+from typing import Annotated, Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
@@ -603,7 +603,7 @@ class GameRules:
         """A formation's strength as its morale counts it: (at the start, lost); none by default."""
         return 0, 0
 
-    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
+    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> Casualties:
         """The men `bases` lost stand for, with the rules that say so (`sources`); by default just the bases."""
         return {"bases": bases}
 
@@ -799,6 +799,14 @@ def formation_moved(snapshot: Snapshot, act: MoveFormation) -> tuple[Change, ...
         place = {"x": round(x, 2), "y": round(y, 2), "facing_deg": round((facing + act.turn_deg) % 360, 2)}
         out += [SetState("", "", u.id, k, v) for k, v in place.items() if u.value(k) != v]
     return tuple(out)
+
+
+class Casualties(TypedDict):
+    """The men the stands lost stand for (`GameRules.casualties`): the stands, and beside them what the rule
+    set's book counts of them (its own record extends this one) with the rules that say so."""
+
+    bases: int
+    sources: NotRequired[list[str]]
 
 
 class ObjectiveCalled(TypedDict):

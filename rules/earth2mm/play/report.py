@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import GameRules, Held, Member, leaves_under
+from rules.core.game import Casualties, GameRules, Held, Member, leaves_under
 from rules.core.records import UnitState
 from rules.earth2mm.data import SRC_ARMING
 from rules.earth2mm.play import units as U
@@ -21,6 +21,13 @@ SRC_FORMATIONS = cite("STRATEGIC FORMATIONS")
 # "One hit injures, two hits removes permanently" (ARMING and RESILIENCE): a base lost is a platoon gone.
 CASUALTY_WORDS = "one hit injures, two hits remove a base (a platoon) permanently"
 _DEFAULTS = {f.name: f.default for f in STATE_FIELDS}
+
+
+class EarthCasualties(Casualties):
+    """The platoons the bases removed stand for, in the book's words (it counts no men)."""
+
+    platoons: int
+    words: str
 
 
 class EarthReport(GameRules):
@@ -83,7 +90,7 @@ class EarthReport(GameRules):
         bases = [u for u in leaves_under(formation, units) if u.level == U.BASE]
         return len(bases), sum(1 for u in bases if u.killed)
 
-    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
+    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> EarthCasualties:
         """The platoons `bases` removed stand for: the book counts no men."""
         return {
             "bases": bases,

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import GameRules, Member, leaves_under
+from rules.core.game import Casualties, GameRules, Member, leaves_under
 from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES
 from rules.flanders_fields.play.units import is_rifle_platoon
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
-from rules.flanders_fields.resolvers.casualties import casualty_split
+from rules.flanders_fields.resolvers.casualties import CasualtySplit, casualty_split
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
 from rules.flanders_fields.resolvers.shooting import RESOLVER as SHOOTING
 from rules.flanders_fields.ruleset import FlandersFields
@@ -38,6 +38,10 @@ def roll_told(resolver: str, resolution: Mapping[str, Any], target: str) -> str:
     return ""
 
 
+class FlandersCasualties(Casualties, CasualtySplit):
+    """The men the stands lost stand for, split by the rule of thumb (bases x 15 men)."""
+
+
 class FlandersFieldsReport(GameRules):
     """Flanders Fields' after-action report: a battalion's rifle platoons lost, the men lost, and its story."""
 
@@ -59,7 +63,7 @@ class FlandersFieldsReport(GameRules):
         rifles = [u for u in leaves_under(formation, units) if is_rifle_platoon(u)]
         return len(rifles), sum(1 for u in rifles if u.killed)
 
-    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
+    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> FlandersCasualties:
         """The rule book's rule of thumb (bases x 15 men, split into thirds and sixths), rounded as the game's
         reading of the casualty-rounding erratum says."""
         ctx = get_ruleset(FlandersFields.id).context(period, variants)

@@ -27,7 +27,17 @@ SHARES: dict[str, Fraction] = {
 UPGRADE_ROLL = 12
 
 
-def casualty_split(bases_killed: int, rounded_up: str = "badly-wounded") -> dict[str, int]:
+class CasualtySplit(TypedDict):
+    """The men the bases killed stand for, split as the rule splits them."""
+
+    men: int
+    killed: int
+    lightly_wounded: int
+    crippled: int
+    badly_wounded: int
+
+
+def casualty_split(bases_killed: int, rounded_up: str = "badly-wounded") -> CasualtySplit:
     """Men killed and wounded; the half man of an odd number of bases' sixths goes to `rounded_up`
     ("badly-wounded" or "crippled", erratum CASUALTY_ROUNDING). The parts always add up to the total."""
     men = bases_killed * MEN_PER_BASE
@@ -35,7 +45,13 @@ def casualty_split(bases_killed: int, rounded_up: str = "badly-wounded") -> dict
     out = {k: int(v) for k, v in exact.items()}  # floors: only the sixths can be fractional (halves)
     if exact["crippled"].denominator != 1:
         out["badly_wounded" if rounded_up == "badly-wounded" else "crippled"] += 1
-    return {"men": men, **out}
+    return {
+        "men": men,
+        "killed": out["killed"],
+        "lightly_wounded": out["lightly_wounded"],
+        "crippled": out["crippled"],
+        "badly_wounded": out["badly_wounded"],
+    }
 
 
 def quality_after(quality: str, drafts: int, roll: int) -> tuple[str, str]:
@@ -49,15 +65,10 @@ def quality_after(quality: str, drafts: int, roll: int) -> tuple[str, str]:
     return "reduced-to-raw", "raw"
 
 
-class CasualtiesOutcome(TypedDict):
+class CasualtiesOutcome(CasualtySplit):
     """The men the bases killed stand for, split as the rule splits them, and with drafts, the battalion's
     quality after them."""
 
-    men: int
-    killed: int
-    lightly_wounded: int
-    crippled: int
-    badly_wounded: int
     quality: NotRequired[str]
 
 
