@@ -48,7 +48,7 @@ from rules.earth2mm.data import (
     UNITS,
 )
 from rules.earth2mm.play.judge import Board, shooting_steps
-from rules.earth2mm.play.kit import BASES, KIT, Circle, Cloud, Cordon, Wind, cordon_words
+from rules.earth2mm.play.kit import BASES, KIT, Circle, Cloud, Cordon, CordonLanded, Wind, cordon_words
 from rules.earth2mm.play.rolls import cover_of
 from rules.earth2mm.play.shots import built_in_resilience
 from rules.earth2mm.play.units import SUB_UNIT, bases_of, context, is_artillery
@@ -651,7 +651,7 @@ class EarthFirePlan(GameRules):
             "drifts": 0,
         }
         cordon["polygon"], _ = _cordon_now(snapshot, cordon, 0)
-        board: dict[str, Any] = {"cordons": (*snapshot.board.get("cordons", ()), cordon)}
+        board: CordonLanded = {"cordons": (*snapshot.board.get("cordons", ()), cordon)}
         if new_wind is not None:
             board["wind"] = new_wind
         shown = {"cordon": cordon, "wind": new_wind or snapshot.board.get("wind")}

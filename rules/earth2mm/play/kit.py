@@ -127,6 +127,13 @@ class Wind(TypedDict):
     source: str
 
 
+class CordonLanded(TypedDict):
+    """What a cordon landing sets on the board: the cordons with it, and the wind where it was rolled."""
+
+    cordons: tuple[Cordon, ...]
+    wind: NotRequired[Wind]
+
+
 def draw_circles(circles: Sequence[Circle], table: Table) -> list[Drawn]:
     """Landed bombardment circles, 3" across, each labelled with its side and battery."""
     return [

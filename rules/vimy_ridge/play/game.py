@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from rules.core.acts import Act, AddUnit, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
@@ -1363,7 +1364,7 @@ def board_checked(board: Mapping[str, Any], where: str) -> None:
     checked(entered, where)
 
 
-def club_words(error: Mapping[str, Any]) -> str:
+def club_words(error: ErrorDetails) -> str:
     """A club entry refused by its model, in the book's words: what the field is (its description, with its
     rule) and what is wrong, never the model's own terms (a pattern, a type), in one short sentence."""
     loc = [p for p in error.get("loc", ()) if isinstance(p, str)]
