@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypedDict
 
 from rules.core.consequences import odds_words
 from rules.core.dice import DiceSource, roll
@@ -103,12 +103,23 @@ class FireCard:
         }
 
 
+class FiredRoll(TypedDict):
+    """A roll applying a card made: the card's key its dice were given under and which of them, the unit
+    rolled for, the resolver and the resolution as JSON (`Resolution.as_dict`)."""
+
+    key: str
+    index: int
+    unit_id: int | None
+    resolver: str
+    resolution: Mapping[str, Any]
+
+
 @dataclass(frozen=True)
 class Fired:
     """What applying a card did: every roll made (key, unit id, resolver, the resolution as JSON, whether
     the server rolled it), the changes to write, and the effect in words for the game record."""
 
-    rolls: tuple[Mapping[str, Any], ...]
+    rolls: tuple[FiredRoll, ...]
     changes: tuple[Change, ...]
     effect: str
 

@@ -25,7 +25,7 @@ from typing import Any, get_args
 from shapely import Polygon
 
 from rules.core.errors import RulesError
-from rules.core.fire_cards import CardRoll, FireCard, Fired
+from rules.core.fire_cards import CardRoll, FireCard, Fired, FiredRoll
 from rules.core.game import FirePlanTerms, GameRules, Node
 from rules.core.records import (
     Arrival,
@@ -712,7 +712,7 @@ class EarthFirePlan(GameRules):
                 why="Hit allocation is up to the aggressor's choice: a sub-unit's hits are allocated before more land",
             )
         source = _cite(SRC_ARTILLERY, context(snapshot).citation("bombardment-hits"))
-        out_rolls: list[dict[str, Any]] = []
+        out_rolls: list[FiredRoll] = []
         changes: list[Change] = []
         said: list[str] = []
         for company_id, keys in by_company.items():

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from rules.core.errors import RulesError
-from rules.core.fire_cards import MEASURED, CardRoll, DiceGiven, FireCard, Fired
+from rules.core.fire_cards import MEASURED, CardRoll, DiceGiven, FireCard, Fired, FiredRoll
 from rules.core.game import FirePlanTerms
 from rules.core.records import Arrival, Filled, FillRequest, PlanItem, Snapshot
 from rules.core.rolls import Outcome
@@ -387,7 +387,7 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
             if how not in MEASURED:
                 raise RulesError(f"measured.{key}", f"{how!r} is not how a stand measures", MEASURED)
         rs = FlandersFields()
-        rolls: list[dict[str, Any]] = []
+        rolls: list[FiredRoll] = []
         if card.deviation:  # rolled as it arrived: one of the card's rolls, worked out again from its dice
             dev = DeviationRequest(
                 period=snapshot.period, variants=dict(snapshot.variants), dice=card.deviation["dice"]
