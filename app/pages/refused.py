@@ -33,6 +33,7 @@ class Refusal:
     said: str
     status: int
     typed: dict[str, str] = field(default_factory=dict)
+    error: Exception | None = None  # the service's refusal, for a page that words it in its own form's words
 
 
 Render = Callable[[Request, Session, Settings, Refusal], Response]
@@ -144,6 +145,7 @@ class PageRoute(APIRoute):
 
         async def answer(request: Request) -> Response:
             waited: TooManyRequests | None = None
+            error: Exception | None = None
             try:
                 response: Response = await handler(request)
                 return response
@@ -156,8 +158,8 @@ class PageRoute(APIRoute):
                 said, status = security.page_wait_message(e, _guessed(e)), 429
             except (*USER_ERRORS, PageRefused, JoinRefused) as e:
                 # Written as a sentence (the services' refusals start lower case: "round 1 still waits ...").
-                said, status = sentence(error_message(e)), status_of(e)
-            refusal = Refusal(said, status, await entered(request))
+                error, said, status = e, sentence(error_message(e)), status_of(e)
+            refusal = Refusal(said, status, await entered(request), error)
             response = await run_in_threadpool(_rendered, request, render, refusal)
             return too_many(response, waited) if waited is not None else response
 

@@ -11,24 +11,25 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import File, Request, UploadFile
+from fastapi.responses import Response
 from pydantic import JsonValue, ValidationError
 from sqlmodel import Session
-from starlette.datastructures import FormData
 
+from app.core.config import Settings
 from app.core.routing import Router
 from app.data.bounded import MAX_SCENARIO_BYTES
 from app.data.schemas_scenario import DraftParticulars, ScenarioIn
 from app.deps import SessionDep, SettingsDep
-from app.errors import Conflict, TooManyRequests
+from app.errors import Conflict
 from app.guard import security
 from app.pages.club_save import refusal
-from app.pages.common import error_message, organiser_refusal
+from app.pages.common import error_message
 from app.pages.games import start_game, start_refused
-from app.pages.refused import PageRefused, PageRoute, posted, server_organiser
+from app.pages.refused import PageRefused, PageRoute, Refusal, Render, posted, server_organiser
 from app.pages.scenario_drafts import DRAFT_COOKIE, edited, fields_of, new, with_key
 from app.pages.templates import templates
 from app.services import scenario_drafts as drafts
@@ -76,114 +77,114 @@ def _stored(session: Session, document: Mapping[str, JsonValue], scenario: str, 
     return str(scenarios.import_scenario(session, {k: v for k, v in checked.items() if k != "id"})["id"])
 
 
-def _refused(request: Request, e: Exception, doing: str) -> Response:
-    if isinstance(e, TooManyRequests):
-        waited = _said(request, security.page_wait_message(e, f"scenarios {doing}"), 429)
-        waited.headers["Retry-After"] = str(e.retry_after)
-        return waited
-    status = 404 if isinstance(e, NotFoundError) else 409 if isinstance(e, Conflict) else 422
-    return _said(request, refusal(e, doing), status)
+STORING = (
+    RulesError,
+    ValidationError,
+    NotFoundError,
+    Conflict,
+)  # the document's refusals, named by its field
 
 
-async def _save(
-    request: Request, session: SessionDep, settings: SettingsDep, target: tuple[str, str] | Response
-) -> Response:
+def _panel(doing: str) -> Render:
+    """The Save panel saying why nothing was `doing` ("saved", "imported"): the document's refusal by its field
+    (app.pages.club_save.refusal), the organiser's key or the form's field after "Not saved: ", a sentence the page
+    wrote itself as it is."""
+
+    def render(request: Request, _session: Session, _settings: Settings, refused: Refusal) -> Response:
+        said = refused.said
+        if isinstance(refused.error, STORING):
+            said = refusal(refused.error, doing)
+        elif not isinstance(refused.error, PageRefused) and refused.status != 429:
+            said = f"Not {doing}: {said[:1].lower()}{said[1:]}"
+        return _said(request, said, refused.status)
+
+    return render
+
+
+async def _save(request: Request, session: Session, target: tuple[str, str] | Response) -> Response:
     """Save this browser's draft: the form's particulars as posted taken into it first (a change still on its
     way is not lost), then stored as the scenario API stores a document, and the draft dropped."""
     if isinstance(target, Response):
         return target
     ruleset, scenario = target
-    form = await request.form()
+    form = (
+        await request.form()
+    )  # the rule set's particulars, each its field (app.pages.scenario_drafts.fields_of)
     from_file = bool(form.get("from_file"))  # an import's choice: the file as read, not the page's fields
     try:
-        denied = organiser_refusal(settings, form, "scenarios")
-        if denied is not None:
-            return _said(request, f"Not saved: {denied[0][:1].lower()}{denied[0][1:]}", denied[1])
         particulars = None if from_file else DraftParticulars.model_validate(fields_of(ruleset, form))
     except ValidationError as e:
-        return _said(request, f"Not saved: {error_message(e).split('; ')[0]}", 422)
-    except TooManyRequests as e:
-        return _refused(request, e, "saved")
+        raise PageRefused(f"Not saved: {error_message(e).split('; ')[0]}") from e
     if particulars is not None and not particulars.title:
-        return _said(request, "Give the scenario a title first (under Scenario).", 422)
+        raise PageRefused("Give the scenario a title first (under Scenario).")
     key = request.cookies.get(DRAFT_COOKIE)
     minted = None if drafts.owner_of(key) else drafts.new_key()
     owner = drafts.owner_of(minted or key)
     assert owner is not None  # a key kept or just minted has the key's shape
     copy = bool(form.get("copy")) or scenario in scenarios.shipped()
-    try:
-        security.scenario_imported()
-        with unit_of_work(session):
-            if particulars is None:
-                draft = drafts.find(session, owner, ruleset, scenario, for_change=True)
-                if draft is None:  # the choice was made in another tab already
-                    return _said(request, "Not saved: choose the file to import again.", 409)
-            else:
-                draft = drafts.set_particulars(session, owner, ruleset, particulars, scenario)
-            stored = _stored(session, draft.document, scenario, copy)
-            drafts.discard(session, owner, ruleset, scenario)
-    except (TooManyRequests, RulesError, ValidationError, NotFoundError, Conflict) as e:
-        return _refused(request, e, "saved")
+    security.scenario_imported()
+    with unit_of_work(session):
+        if particulars is None:
+            draft = drafts.find(session, owner, ruleset, scenario, for_change=True)
+            if draft is None:  # the choice was made in another tab already
+                raise PageRefused("Not saved: choose the file to import again.", 409)
+        else:
+            draft = drafts.set_particulars(session, owner, ruleset, particulars, scenario)
+        stored = _stored(session, draft.document, scenario, copy)
+        drafts.discard(session, owner, ruleset, scenario)
     return with_key(_opened(stored, copy or not scenario), minted)
 
 
-@router.post("/scenarios/new/{ruleset_id}/save", response_class=HTMLResponse)
-async def save_new(ruleset_id: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    return await _save(request, session, settings, new(request, ruleset_id))
+@posted(router, "/scenarios/new/{ruleset_id}/save", _panel("saved"), server_organiser("scenarios"))
+async def save_new(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+    return await _save(request, session, new(request, ruleset_id))
 
 
-@router.post("/scenarios/{scenario_id}/edit/save", response_class=HTMLResponse)
-async def save_edited(
-    scenario_id: str, request: Request, session: SessionDep, settings: SettingsDep
-) -> Response:
+@posted(router, "/scenarios/{scenario_id}/edit/save", _panel("saved"), server_organiser("scenarios"))
+async def save_edited(scenario_id: str, request: Request, session: SessionDep) -> Response:
     """The scenario edited saved (one that ships, or `copy`: a new scenario beside it)."""
-    return await _save(request, session, settings, edited(request, session, scenario_id))
+    return await _save(request, session, edited(request, session, scenario_id))
 
 
-async def _file(form: FormData) -> dict[str, JsonValue] | str:
+async def _file(upload: UploadFile | None) -> dict[str, JsonValue]:
     """The file posted (`file`), read as JSON within the scenario API's bound; or why not, naming the field."""
-    upload = form.get("file")
-    if upload is None or isinstance(upload, str):
-        return "Not imported: file: choose the scenario's .json file."
+    if upload is None:
+        raise PageRefused("Not imported: file: choose the scenario's .json file.")
     raw = await upload.read(MAX_SCENARIO_BYTES + 1)
     if len(raw) > MAX_SCENARIO_BYTES:
-        return f"Not imported: file: a scenario file is at most {MAX_SCENARIO_BYTES:,} bytes."
+        raise PageRefused(
+            f"Not imported: file: a scenario file is at most {MAX_SCENARIO_BYTES:,} bytes.", 413
+        )
     try:
         document: JsonValue = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested past the parser's depth
-        return f"Not imported: file: {str(upload.filename or 'the file')[:80]} is not a JSON file."
-    return document if isinstance(document, dict) else "Not imported: file: a scenario file is a JSON object."
+        raise PageRefused(
+            f"Not imported: file: {(upload.filename or 'the file')[:80]} is not a JSON file."
+        ) from None
+    if not isinstance(document, dict):
+        raise PageRefused("Not imported: file: a scenario file is a JSON object.")
+    return document
 
 
-@router.post("/scenarios/import", response_class=HTMLResponse)
-async def import_file(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+@posted(router, "/scenarios/import", _panel("imported"), server_organiser("scenarios"))
+async def import_file(
+    request: Request, session: SessionDep, file: Annotated[UploadFile | None, File()] = None
+) -> Response:
     """A file chosen in the editor, stored as a new scenario, its editor next; one whose id is held already is
     kept as this browser's draft of the one held, and the choice (replace it, or keep both) rendered."""
-    form = await request.form()
+    document = await _file(file)
+    security.scenario_imported()
+    checked = ScenarioIn.model_validate(document).document()
     try:
-        denied = organiser_refusal(settings, form, "scenarios")
-    except TooManyRequests as e:
-        return _refused(request, e, "imported")
-    if denied is not None:
-        return _said(request, f"Not imported: {denied[0][:1].lower()}{denied[0][1:]}", denied[1])
-    document = await _file(form)
-    if isinstance(document, str):
-        status = 413 if "at most" in document else 422
-        return _said(request, document, status)
-    name = str(getattr(form.get("file"), "filename", "") or "the file")[:80]
-    try:
-        security.scenario_imported()
-        checked = ScenarioIn.model_validate(document).document()
         with unit_of_work(session):
             stored = scenarios.import_scenario(session, checked)
     except Conflict as e:
         held = e.current if isinstance(e.current, dict) else {}
         if not held.get("id") or held.get("id") != checked.get("id"):
-            return _refused(request, e, "imported")
+            raise
+        name = ((file.filename if file else None) or "the file")[:80]
         found = Held(str(held["id"]), str(held.get("title", "")), bool(held.get("shipped")), name)
         return _held(request, session, checked, found)
-    except (TooManyRequests, RulesError, ValidationError) as e:
-        return _refused(request, e, "imported")
     return _opened(str(stored["id"]), True)
 
 
@@ -194,11 +195,8 @@ def _held(request: Request, session: Session, document: dict[str, JsonValue], he
     minted = None if drafts.owner_of(key) else drafts.new_key()
     owner = drafts.owner_of(minted or key)
     assert owner is not None
-    try:
-        with unit_of_work(session):
-            drafts.put_document(session, owner, str(document["ruleset"]), document, held.id)
-    except (RulesError, Conflict) as e:
-        return _refused(request, e, "imported")
+    with unit_of_work(session):
+        drafts.put_document(session, owner, str(document["ruleset"]), document, held.id)
     said = f"{held.name}: a scenario with its id is saved here already. Replace the saved one, or keep both?"
     return with_key(_said(request, said, 409, held), minted)
 
