@@ -25,7 +25,6 @@ from app.data.schemas_league import MAX_LEAGUE_GAMES, ResultBundle
 from app.deps import SessionDep, SettingsDep
 from app.errors import Forbidden, RuleRefused, Unauthorized, model_refusal
 from app.guard import auth, security
-from app.pages.common import USER_ERRORS, error_message
 from app.pages.refused import Endpoint, PageRefused, PageRoute, Refusal, Render, posted, server_organiser
 from app.pages.seats import remember_seat
 from app.pages.templates import templates
@@ -342,56 +341,70 @@ def _bundles(
     return templates.TemplateResponse(request, "event_bundles.html", context, 422 if error else 200)
 
 
-@router.post("/events/{event_id:id}/bundles/{table_id:id}", response_class=HTMLResponse)
-async def download_bundle(
-    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
+def _bundles_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
+    """The bundles page saying why (anyone but the event's organiser sent to the event's page by it)."""
+    return _bundles(request.path_params["event_id"], request, session, settings, error=refusal.said)
+
+
+Club = Annotated[str, Form(max_length=200)]  # the club's name, its spaces run together: at most 80 characters
+
+
+@posted(router, "/events/{event_id:id}/bundles/{table_id:id}", _bundles_refused)
+def download_bundle(
+    event_id: int,
+    table_id: int,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    club: Club = "",
 ) -> Response:
-    return await _download(event_id, [table_id], request, session, settings)
+    return _download(event_id, [table_id], request, session, settings, club)
 
 
-@router.post("/events/{event_id:id}/bundles", response_class=HTMLResponse)
-async def download_every_bundle(
-    event_id: int, request: Request, session: SessionDep, settings: SettingsDep
+@posted(router, "/events/{event_id:id}/bundles", _bundles_refused)
+def download_every_bundle(
+    event_id: int,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    club: Club = "",
+    part: Annotated[int, Form(ge=1, le=1_000_000)] = 1,
 ) -> Response:
     """Every settled table's bundle in files of at most MAX_FILES tables (`part`, from 1), one tap a file: a
     league imports a file whole, MAX_FILES tables at a time, and each file is signed within a request's CPU
     (about 6 ms a table: a 200-table day of three rounds in one file was 3.5 s)."""
-    return await _download(event_id, None, request, session, settings)
+    return _download(event_id, None, request, session, settings, club, part)
 
 
-async def _download(
-    event_id: int, table_ids: list[int] | None, request: Request, session: Session, settings: Settings
+def _download(
+    event_id: int,
+    table_ids: list[int] | None,
+    request: Request,
+    session: Session,
+    settings: Settings,
+    club: str,
+    part: int = 1,
 ) -> Response:
     """The tables' signed bundles as a file to download: one table's bundle, or (table_ids None) a list of
     every settled table's."""
-    form = await request.form()
-    club = " ".join(str(form.get("club", "")).split())[:80]
+    club = " ".join(club.split())
+    if len(club) > 80:
+        raise PageRefused("Club: name it in at most 80 characters.")
+    token = auth.keyed_token(request.cookies.get(tournaments.ORGANISER_COOKIE), event_id)
+    tournaments.require_organiser(session, settings.secret_key, event_id, token)
     try:
-        tournaments.require_organiser(
-            session,
-            settings.secret_key,
-            event_id,
-            auth.keyed_token(request.cookies.get(tournaments.ORGANISER_COOKIE), event_id),
-        )
         key = signing.result_key(settings.var_dir)
-        if table_ids is None:
-            part = whole_number(str(form.get("part", "1")), 1_000_000) or 0
-            settled = _settled_ids(session, event_id)
-            ids = settled[(part - 1) * MAX_FILES : part * MAX_FILES] if part else []
-            if not ids:
-                raise RulesError(
-                    "part", f"choose a part from 1 to {-(-len(settled) // MAX_FILES)} of the tables"
-                )
-        else:
-            ids = table_ids
-        read: dict[str, tuple[dict[str, Any], str]] = {}  # each scenario read once for every table
-        bundles = [league.export_bundle(session, key, club, event_id, t, read) for t in ids]
-    except (Unauthorized, Forbidden):
-        return RedirectResponse(f"/events/{event_id}", status_code=303)
     except signing.DamagedKey as e:
-        return _bundles(event_id, request, session, settings, error=str(e))
-    except USER_ERRORS as e:
-        return _bundles(event_id, request, session, settings, error=error_message(e))
+        raise PageRefused(str(e)) from e
+    if table_ids is None:
+        settled = _settled_ids(session, event_id)
+        ids = settled[(part - 1) * MAX_FILES : part * MAX_FILES]
+        if not ids:
+            raise RulesError("part", f"choose a part from 1 to {-(-len(settled) // MAX_FILES)} of the tables")
+    else:
+        ids = table_ids
+    read: dict[str, tuple[dict[str, Any], str]] = {}  # each scenario read once for every table
+    bundles = [league.export_bundle(session, key, club, event_id, t, read) for t in ids]
     if table_ids is None:
         name = f"event-{event_id}-every-table{'' if len(settled) <= MAX_FILES else f'-part-{part}'}.json"
         body = "[" + ",".join(b.model_dump_json() for b in bundles) + "]"
