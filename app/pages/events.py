@@ -326,9 +326,12 @@ def move_timer(
     event_id: int,
     session: SessionDep,
     now: NowDep,
-    minutes: Annotated[int, Form(ge=0, le=600)],
+    typed: Annotated[str, Form(alias="minutes")] = "",
 ) -> Response:
     """The round's end moved to so many minutes from now (0 stops the timer): every table hears it live."""
+    minutes = whole_number(typed, 601)  # ASCII digits alone (a superscript two is no number of minutes)
+    if minutes is None:
+        raise RulesError("minutes", "the minutes left in the round are a whole number from 0 to 600")
     with unit_of_work(session):
         tournaments.set_timer(session, event_id, now + timedelta(minutes=minutes) if minutes else None)
     return _back(event_id, "#tables")

@@ -1,7 +1,7 @@
-"""A page's refusal re-rendered by one handler (issue 90): a page route whose form is a form model
-(`Annotated[Model, Form()]`) names the renderer of its page with `renders_refusal`; a refusal on it (the form
-model's validation, an organiser's or referee's dependency, a service's refusal) renders that page with its one
-sentence and what was entered, never FastAPI's JSON 422 and never an except-branch per page."""
+"""A page's refusal re-rendered by one handler (issue 90): a page's POST route, `posted`, reads its form through
+FastAPI's form fields or a form model (`Annotated[Model, Form()]`) and names the renderer of its page; a refusal on
+it (a field the model refuses, an organiser's dependency, a service's refusal, too many guesses) renders that page
+with its one sentence and what was entered, never FastAPI's JSON 422 and never an except-branch per page."""
 
 from __future__ import annotations
 
@@ -40,16 +40,6 @@ Render = Callable[[Request, Session, Settings, Refusal], Response]
 Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
 
 _RENDERERS: dict[Callable[..., Any], Render] = {}
-
-
-def renders_refusal(render: Render) -> Callable[[Endpoint], Endpoint]:
-    """Put under the route's decorator: a refusal on this endpoint renders `render`'s page."""
-
-    def mark(endpoint: Endpoint) -> Endpoint:
-        _RENDERERS[endpoint] = render
-        return endpoint
-
-    return mark
 
 
 def posted(
@@ -128,7 +118,7 @@ async def _kept_session(request: Request, session: SessionDep) -> None:
 
 
 class PageRoute(APIRoute):
-    """A page route: where its endpoint `renders_refusal`, a refusal on it is its page again, rendered once."""
+    """A page route: where its endpoint was `posted` with a renderer, a refusal on it is its page again."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
         if endpoint in _RENDERERS:
@@ -168,10 +158,6 @@ class PageRoute(APIRoute):
 
 def _rendered(request: Request, render: Render, refusal: Refusal) -> Response:
     """The page again, read through the request's session once what the refused write began is undone."""
-    kept: Session | None = getattr(request.state, "page_session", None)
-    settings: Settings = request.app.state.settings
-    if kept is not None:
-        kept.rollback()
-        return render(request, kept, settings, refusal)
-    with Session(request.app.state.engine) as session:
-        return render(request, session, settings, refusal)
+    session: Session = request.state.page_session
+    session.rollback()
+    return render(request, session, request.app.state.settings, refusal)

@@ -39,3 +39,15 @@ def test_a_claims_event_name_past_its_bound_is_refused_naming_it_not_cut(sqlite_
     removed = c.post(f"{league}/claims/remove", data=csrf.form(c, {"event": "Autumn GT " + "x" * 80}))
     assert removed.status_code == 422 and removed.headers["content-type"].startswith("text/html")
     assert alert(removed.text) == "Event: name it in at most 80 characters."  # cut to 80 unsaid before
+
+
+def test_a_league_name_past_its_bound_is_a_page_naming_it_never_the_apis_json(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    name = "Flanders league " + "x" * 80
+    page = c.post("/leagues", data=csrf.form(c, {"name": name}), follow_redirects=False)
+    assert page.status_code == 422 and page.headers["content-type"].startswith("text/html"), page.text[:300]
+    said = alert(page.text)
+    assert said.startswith("Fix the name:") and "80 characters" in said and len(said) <= 120, said
+    assert c.get("/api/v1/leagues").json() == []  # cut to 80 and made before
