@@ -140,6 +140,8 @@ class PageRoute(APIRoute):
                 response: Response = await handler(request)
                 return response
             except RequestValidationError as e:
+                if any(error["loc"][:1] != ("body",) for error in e.errors()):
+                    raise  # the address names no page to render: refused as it always was (app.errors)
                 said, status = form_sentence(e, model), 422
             except (
                 TooManyRequests
