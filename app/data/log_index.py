@@ -1,7 +1,8 @@
-"""The log by stand (issue 88), registered with app.data.models' tables: `EventUnit`, a row for each unit an
-event that stands changes or names, so that a stand's newest act is read in a step of its own, however long the
-game (the event table's own indexes, by the event an undo takes back and by game and kind, are beside it in
-app.data.models)."""
+"""What tells a game's state apart by stand, registered with app.data.models' tables (issue 88): `EventUnit`, a
+row for each unit an event that stands changes or names, so that a stand's newest act is read in a step of its
+own, however long the game (the event table's own indexes, by the event an undo takes back and by game and
+kind, are beside it in app.data.models); and `GameUnits`, each game's count of unit writes, which the database
+keeps (migration 0032's triggers), so a worker's kept units are checked in one small read."""
 
 from __future__ import annotations
 
@@ -25,3 +26,21 @@ class EventUnit(SQLModel, table=True):
     )
     unit_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     event_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+
+
+class GameUnits(SQLModel, table=True):
+    """A game's count of unit writes, moved on by the database at every unit row inserted, updated or deleted
+    (migration 0032's triggers: no write path can miss it), each unit row carrying the count at its last write
+    (`Unit.seq`), and the count at the last deletion (`gone`). A worker's units kept at count N are whole
+    while it is N, and brought up to date by the rows of a later `Unit.seq` (app.services.kept_units). Written
+    by the database alone."""
+
+    __tablename__ = "game_units"
+
+    game_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+        )
+    )
+    seq: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    gone: int = Field(default=0, sa_column_kwargs={"server_default": "0"})

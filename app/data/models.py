@@ -167,6 +167,9 @@ class Unit(Stored, table=True):
     # Of the bumps of `version`, the writes of its side's secret alone (an aiming point set): the other side
     # reads the version less these, so a bump does not tell it which stand was given a secret (units.Reader).
     hidden_writes: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # The game's count of unit writes at this row's last write, set by the database (app.data.log_index.GameUnits):
+    # no answer carries it (it would tell the other side of a secret's write).
+    seq: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class FirePlanItem(Stored, table=True):
@@ -268,6 +271,8 @@ Index(
 )
 # A game's events by kind: the clock's few (app.services.clock.entries) without the rest of a long log.
 Index("ix_event_game_id_kind", Event.__table__.c.game_id, Event.__table__.c.kind)  # type: ignore[attr-defined]
+# A game's units written after a count (app.services.kept_units): those alone, however many the game has.
+Index("ix_unit_game_seq", Unit.__table__.c.game_id, Unit.__table__.c.seq)  # type: ignore[attr-defined]
 
 
 class Campaign(Stored, table=True):

@@ -1,16 +1,17 @@
 """A game's units as its rule set reads them, kept by the worker between requests and brought up to date unit by
 unit (issue 88: an act on a 1,400-stand game loaded, decoded, copied and named every unit for one marker).
 
-Each unit row carries a version that every write of it bumps (app.services.units, app.services.formations). A
-read asks the database for the game's (id, version) pairs, one small statement, and decodes again only the rows
-whose version the worker has not seen: a unit is decoded once per version, whatever the number of acts, and an
-act on one stand costs the statements of that stand. What is worked out of the whole force tree (the names
-that tell units apart) is worked out once per set of versions. Another worker's write, a unit added, a row
-changed by any path: each shows as a version the kept state does not hold, so nothing stale is ever read.
+The database counts each game's unit writes itself (app.data.log_index.GameUnits, migration 0032's triggers:
+every unit row inserted, updated or deleted, by any path, moves the count on, and the row keeps the count of its
+last write). A read asks for the count and the rows written since the count the worker kept, in one statement:
+nothing more where nothing changed, the rows an act wrote where one did, the whole game again only after a
+unit was deleted. A unit is decoded once per write, whatever the number of acts and the size of the game, and
+an act on one stand costs the statements of that stand. What is worked out of the whole force tree (the names
+that tell units apart) is worked out once, and carried over while the tree stays as it is.
 
 What a transaction reads after writing units itself is its own, not yet the game's: a kept state built in a
 transaction is dropped again unless that transaction commits (the session events below), so a write rolled
-back never leaves its rows behind as a version another write may reach with other values."""
+back never leaves its rows behind at a count another write may reach with other values."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from sqlalchemy import Row, bindparam, event, select
 from sqlalchemy.orm import ORMExecuteState, SessionTransaction
 from sqlmodel import Session
 
+from app.data.log_index import GameUnits
 from app.data.models import Game, Unit
 from app.services.unit_names import Named, display_names, names, plain_names, told_apart_names
 from app.services.units import unit_state
@@ -39,16 +41,21 @@ __all__ = ["KEPT_GAMES", "KEPT_UNITS", "KeptUnits", "Key", "game_key", "kept_ter
 # the number of games anyone makes (issue 88's hostile pass: 1.2 GB and growing with 42 of the largest).
 KEPT_UNITS = 6_000
 KEPT_GAMES = 64
-# What a read asks, built once and its values bound at each (a statement's making cost more than its running).
+# What a read asks, built once and its values bound at each (a statement's making cost more than its running):
+# the game's count of unit writes and its deletions' (`now_seq`, `gone_at`), with each unit row written after
+# count `since` (-1: every unit), in id order (none: one row of the counts alone).
 _TABLE = Unit.__table__  # type: ignore[attr-defined]
-_VERSIONS = (
-    select(_TABLE.c.id, _TABLE.c.version)
-    .where(_TABLE.c.game_id == bindparam("game_id"))
+_COUNTS = GameUnits.__table__  # type: ignore[attr-defined]
+_WRITTEN_SINCE = (
+    select(_COUNTS.c.seq.label("now_seq"), _COUNTS.c.gone.label("gone_at"), _TABLE)
+    .select_from(
+        _COUNTS.outerjoin(
+            _TABLE, (_TABLE.c.game_id == _COUNTS.c.game_id) & (_TABLE.c.seq > bindparam("since"))
+        )
+    )
+    .where(_COUNTS.c.game_id == bindparam("game_id"))
     .order_by(_TABLE.c.id)
 )
-_ROWS = select(_TABLE).where(_TABLE.c.game_id == bindparam("game_id"))
-_ROWS_OF = _ROWS.where(_TABLE.c.id.in_(bindparam("ids", expanding=True)))
-_IN_CLAUSE = 500  # ids asked at once (SQLite's and PostgreSQL's bound parameters stay far below their limits)
 _PENDING = "kept_units_pending"  # session.info: the games whose kept state this transaction built
 
 
@@ -59,12 +66,12 @@ def _place(u: UnitState) -> Named:
 
 @dataclass(frozen=True)
 class KeptUnits:
-    """The game's units at the versions in `versions`, in id order, each as its rule set reads it; what is
+    """The game's units at its count of unit writes `seq`, in id order, each as its rule set reads it; what is
     worked out of the force tree (the names) worked out once, and carried over while the tree stays as it is."""
 
     game_id: int
     units: tuple[UnitState, ...]
-    versions: Mapping[int, int]  # unit id -> the version its UnitState was read at
+    seq: int  # the game's count of unit writes they were read at (app.data.log_index.GameUnits)
     rows: Mapping[int, Row[Any]]  # unit id -> its row as read (every column), for what answers a unit whole
 
     @cached_property
@@ -112,24 +119,24 @@ class KeptUnits:
         out[self._index[own]] = self.by_id[own]
         return tuple(out)
 
-    def advanced(
-        self, fresh: Mapping[int, UnitState], rows: Mapping[int, Row[Any]], versions: Mapping[int, int]
-    ) -> KeptUnits:
-        """These units with `fresh` read again at `versions`: where the same units stand in the same places
-        of the tree under the same names (a marker, a move, a shot), what the tree's names are is carried
-        over and only the fresh units are named again; else everything is worked out anew."""
-        same_tree = versions.keys() == self.versions.keys() and all(
-            _place(u) == self._tree[self._index[uid]] for uid, u in fresh.items()
+    def advanced(self, fresh: Mapping[int, UnitState], rows: Mapping[int, Row[Any]], seq: int) -> KeptUnits:
+        """These units with `fresh` (the units written since, `rows` their rows) read again at count `seq`:
+        where the same units stand in the same places of the tree under the same names (a marker, a move, a
+        shot), what the tree's names are is carried over and only the fresh units are named again; else (a unit
+        added, moved in the tree or renamed) everything is worked out anew."""
+        same_tree = all(
+            uid in self.by_id and _place(u) == self._tree[self._index[uid]] for uid, u in fresh.items()
         )
-        rows = {uid: rows[uid] if uid in rows else self.rows[uid] for uid in versions}
         if not same_tree:
-            anew = tuple(fresh.get(uid) or self.by_id[uid] for uid in versions)
-            return KeptUnits(self.game_id, anew, versions, rows)
+            every = {**self.rows, **rows}
+            ids = sorted(every)
+            anew = tuple(fresh.get(uid) or self.by_id[uid] for uid in ids)
+            return KeptUnits(self.game_id, anew, seq, {uid: every[uid] for uid in ids})
         units, named = list(self.units), list(self._told_apart)
         for uid, u in fresh.items():
             i = self._index[uid]
             units[i], named[i] = u, self._named(u)
-        made = KeptUnits(self.game_id, tuple(units), versions, rows)
+        made = KeptUnits(self.game_id, tuple(units), seq, {**self.rows, **rows})
         carried = {"_index": self._index, "_tree": self._tree, "short_names": self.short_names,
                    "_told_apart_names": self._told_apart_names,
                    "listed_names": self.listed_names, "_told_apart": tuple(named),
@@ -154,29 +161,30 @@ _LOCK = threading.Lock()
 
 def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> KeptUnits:
     """The game's units as its rule set (`fields`, its state fields) reads them now: the worker's kept state
-    where every version still holds, the rows whose version changed (and the units added) read again."""
+    where the game's count of unit writes is still the one it was read at, else brought up to date by the rows
+    written since (read whole after a unit was deleted, or where the worker keeps none)."""
     game_id, key = game.pk, game_key(session, game)
-    now: dict[int, int] = dict(session.execute(_VERSIONS, {"game_id": game_id}).all())
     with _LOCK:
         kept = _KEPT.get(key)
         if kept is not None:
             _KEPT.move_to_end(key)
-    if kept is not None and kept.versions == now:
+    got = session.execute(
+        _WRITTEN_SINCE, {"game_id": game_id, "since": -1 if kept is None else kept.seq}
+    ).all()
+    if not got:  # the game is gone (deleted meanwhile): it has no units
+        return KeptUnits(game_id, (), 0, {})
+    seq, gone = got[0].now_seq, got[0].gone_at
+    if kept is not None and seq == kept.seq:
         return kept
-    seen = kept.versions if kept is not None else {}
-    stale = sorted(uid for uid, _ in now.items() - seen.items())  # the pairs compared in C, not one by one
-    rows = _read(session, game_id, None if len(stale) == len(now) else stale)
+    if kept is not None and gone > kept.seq:  # a unit deleted since: which one, no row can say
+        kept, got = None, session.execute(_WRITTEN_SINCE, {"game_id": game_id, "since": -1}).all()
+        seq = got[0].now_seq
+    rows = {row.id: row for row in got if row.id is not None}
     fresh = {uid: unit_state(row, fields) for uid, row in rows.items()}
-    # Each unit at the version its state was read at: a row written between the two statements is read as
-    # it is now (a unit gone between them is left out until the next read).
-    versions = {
-        uid: rows[uid].version if uid in rows else now[uid] for uid in now if uid in rows or uid in seen
-    }
     if kept is None:
-        rows = {uid: rows[uid] for uid in versions}  # in id order, as the units are (and a list is answered)
-        made = KeptUnits(game_id, tuple(fresh[uid] for uid in versions), versions, rows)
+        made = KeptUnits(game_id, tuple(fresh.values()), seq, rows)
     else:
-        made = kept.advanced(fresh, rows, versions)
+        made = kept.advanced(fresh, rows, seq)
     with _LOCK:
         _KEPT[key] = made
         _KEPT.move_to_end(key)
@@ -212,18 +220,6 @@ def _kept_once_committed(session: Session, key: Key) -> None:
     """What the session read after its own writes (flushed or not) stands once it commits, not before."""
     if session.info.get(_WROTE) or session.dirty or session.new or session.deleted:
         session.info.setdefault(_PENDING, set()).add(key)
-
-
-def _read(session: Session, game_id: int, ids: Sequence[int] | None) -> dict[int, Row[Any]]:
-    """The rows of `ids` (None: all the game's), each as it is now (a row written since the versions were
-    asked is read at its new version, and kept at it)."""
-    if ids is None:
-        return {row.id: row for row in session.execute(_ROWS, {"game_id": game_id})}
-    if len(ids) <= _IN_CLAUSE:
-        return {row.id: row for row in session.execute(_ROWS_OF, {"game_id": game_id, "ids": list(ids)})}
-    # Many units changed at once (a formation moved): the game's rows, the others passed over.
-    wanted = set(ids)
-    return {row.id: row for row in session.execute(_ROWS, {"game_id": game_id}) if row.id in wanted}
 
 
 # -- a kept state built after the transaction's own writes stands only once it commits --------------------------

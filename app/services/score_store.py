@@ -28,7 +28,7 @@ from sqlmodel import Session, col, select
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Event, Game, Unit
 from app.data.score_state import ScoreState, StoredScore
-from app.services import secret_objectives
+from app.services import events, secret_objectives
 from app.services.kept_units import KEPT_GAMES, Key, game_key
 from app.services.markers import rules_of
 from rules.core.acts import BuildForce
@@ -394,7 +394,6 @@ def _stored(
         session.execute(insert(StoredScore), values)
 
 
-_ADVANCING = "score-games"  # session.info: the events this transaction logged, by game
 _HEADS_MADE = "score-heads"  # session.info: the replays this transaction stored, kept once it commits
 
 
@@ -423,19 +422,14 @@ _HEADS: OrderedDict[Key, _Head] = OrderedDict()
 _HEADS_LOCK = threading.Lock()
 
 
-@sa_event.listens_for(Session, "after_flush")
-def _logged(session: Session, _: Any) -> None:
-    """The events a flush wrote, by game (every event logged through the session: events.record's)."""
-    for obj in session.new:
-        if isinstance(obj, Event):
-            session.info.setdefault(_ADVANCING, {}).setdefault(obj.game_id, []).append(obj)
-
-
 @sa_event.listens_for(Session, "before_commit")
 def _advance(session: Session) -> None:
-    """Each game whose events the unit of work logged: its score advanced over them and stored, in the same
-    transaction (a game's events are written under its row lock, app.services.games.lock_game)."""
-    logging: dict[int, list[Event]] = session.info.pop(_ADVANCING, None) or {}
+    """Each game whose events the unit of work logged (app.services.events.record's): its score advanced over
+    them and stored, in the same transaction (a game's events are written under its row lock,
+    app.services.games.lock_game)."""
+    logging: dict[int, list[Event]] = {}
+    for ev in events.logged_in(session):
+        logging.setdefault(ev.game_id, []).append(ev)
     games = [g for pk in sorted(logging) if (g := session.get(Game, pk)) is not None]
     games = [g for g in games if not rules_of(g).book.score_kept]
     for frame in frames(session, games).values():
@@ -458,5 +452,4 @@ def _committed(session: Session) -> None:
 
 @sa_event.listens_for(Session, "after_rollback")
 def _rolled_back(session: Session) -> None:
-    session.info.pop(_ADVANCING, None)
     session.info.pop(_HEADS_MADE, None)

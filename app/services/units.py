@@ -282,7 +282,7 @@ def copy_units(session: Session, source: int, games: Sequence[int]) -> None:
 
 # The unit's own columns; every other field is its rule set's state (`Unit.state`). Its hidden writes are no
 # field of it: a reader's version is made of them (`Reader`).
-COLUMNS = tuple(name for name in Unit.model_fields if name not in ("state", "hidden_writes"))
+COLUMNS = tuple(name for name in Unit.model_fields if name not in ("state", "hidden_writes", "seq"))
 
 
 def rules_of_unit(unit: Unit) -> GameRules:

@@ -464,9 +464,9 @@ class Measured:
     def of(cls, snap: Snapshot, bases: Mapping[str, BaseSpec]) -> Measured:
         """The snapshot's measures, made once for it: a roll's refusal before it is rolled and its fill
         measure the same shot on the same table (half a 2mm shot's CPU was measuring it twice)."""
-        kept = snap.measures.get(cls)
+        kept = snap.measures.get(cls.__qualname__)
         if not isinstance(kept, Measured) or kept.bases is not bases:
-            kept = snap.measures[cls] = cls(snap, bases)
+            kept = snap.measures[cls.__qualname__] = cls(snap, bases)
         return kept
 
     @cached_property

@@ -19,11 +19,13 @@ import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.routing import iter_route_contexts
+from pydantic import BaseModel
 
 from app.deps import get_engine
 from app.guard.auth import COOKIE_NAME
@@ -72,10 +74,19 @@ def get_routes() -> list[Any]:
 
 
 def params(dependant: Any, kind: str) -> list[Any]:
-    """A route's path or query parameters, its dependencies' included (none for Starlette's own routes)."""
+    """A route's path or query parameters, its dependencies' included (none for Starlette's own routes); a
+    query read as one model (`Annotated[Model, Query()]`) by its fields, as its URL gives them."""
     if dependant is None:
         return []
-    return [*getattr(dependant, kind), *(p for d in dependant.dependencies for p in params(d, kind))]
+    found = [*getattr(dependant, kind), *(p for d in dependant.dependencies for p in params(d, kind))]
+    return [f for p in found for f in _fields_of(p)]
+
+
+def _fields_of(param: Any) -> list[Any]:
+    model = getattr(param, "type_", None) or getattr(getattr(param, "field_info", None), "annotation", None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return [param]
+    return [SimpleNamespace(name=f.alias or name, field_info=f) for name, f in model.model_fields.items()]
 
 
 def reads_the_database(dependant: Any) -> bool:

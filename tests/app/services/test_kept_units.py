@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -118,3 +118,25 @@ def test_a_worker_keeps_units_up_to_its_budget_whatever_the_games(
     kept = [k for k in kept_module._KEPT.values() if k.game_id in games]
     assert [k.game_id for k in kept] == [games[-1]]
     assert sum(len(k.units) for k in kept_module._KEPT.values()) <= kept_module.KEPT_UNITS
+
+
+def test_a_write_by_any_path_is_seen_even_one_that_leaves_the_version(engines: tuple[Engine, Engine]) -> None:
+    # The database counts every unit write itself (migration 0032's triggers): a script's UPDATE that bumps no
+    # version, a unit deleted, a unit added, each shows in the next read of another worker.
+    ours, theirs = engines
+    game_id, stand = _mons(ours)
+    _kept(ours, game_id)
+    with Session(theirs) as s:
+        s.execute(update(Unit).where(Unit.id == stand).values(x=1.5))  # type: ignore[arg-type]
+        s.commit()
+    assert _kept(ours, game_id)[stand].x == 1.5  # type: ignore[attr-defined]
+    with Session(theirs) as s:
+        s.execute(delete(Unit).where(Unit.id == stand))  # type: ignore[arg-type]
+        s.commit()
+    assert stand not in _kept(ours, game_id)
+    with Session(theirs) as s, unit_of_work(s):
+        added = Unit(game_id=game_id, side="attacker", level="stand", name="Added", x=3.0, y=4.0)
+        s.add(added)
+        s.flush()
+        added_id = added.pk
+    assert _kept(ours, game_id)[added_id].name == "Added"  # type: ignore[attr-defined]
