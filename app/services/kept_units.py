@@ -43,7 +43,7 @@ KEPT_UNITS = 6_000
 KEPT_GAMES = 64
 # What a read asks, built once and its values bound at each (a statement's making cost more than its running):
 # the game's count of unit writes and its deletions' (`now_seq`, `gone_at`), with each unit row written after
-# count `since` (-1: every unit), in id order (none: one row of the counts alone).
+# count `since` (-1: every unit; none: one row of the counts alone).
 _TABLE = Unit.__table__  # type: ignore[attr-defined]
 _COUNTS = GameUnits.__table__  # type: ignore[attr-defined]
 _WRITTEN_SINCE = (
@@ -54,8 +54,7 @@ _WRITTEN_SINCE = (
         )
     )
     .where(_COUNTS.c.game_id == bindparam("game_id"))
-    .order_by(_TABLE.c.id)
-)
+)  # not ordered: SQLite's planner would walk every unit of the game by id for it, not the rows written since
 _PENDING = "kept_units_pending"  # session.info: the games whose kept state this transaction built
 
 
@@ -159,6 +158,10 @@ def game_key(session: Session, game: Game) -> Key:
 _LOCK = threading.Lock()
 
 
+def _by_id(row: Row[Any]) -> int:
+    return int(row.id)
+
+
 def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> KeptUnits:
     """The game's units as its rule set (`fields`, its state fields) reads them now: the worker's kept state
     where the game's count of unit writes is still the one it was read at, else brought up to date by the rows
@@ -179,7 +182,7 @@ def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> Ke
     if kept is not None and gone > kept.seq:  # a unit deleted since: which one, no row can say
         kept, got = None, session.execute(_WRITTEN_SINCE, {"game_id": game_id, "since": -1}).all()
         seq = got[0].now_seq
-    rows = {row.id: row for row in got if row.id is not None}
+    rows = {row.id: row for row in sorted((r for r in got if r.id is not None), key=_by_id)}
     fresh = {uid: unit_state(row, fields) for uid, row in rows.items()}
     if kept is None:
         made = KeptUnits(game_id, tuple(fresh.values()), seq, rows)
