@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.routing import APIRoute
@@ -79,9 +79,10 @@ def server_organiser(what: str) -> Any:
     `organiser_key`, as the API's X-Organiser-Key header: app.guard.auth.require_organiser): missing 401, wrong
     403, in plain words; too many wrong keys from the address pass through (TooManyRequests)."""
 
-    async def organiser(request: Request, settings: SettingsDep) -> None:
-        key = (await request.form()).get("organiser_key")
-        problem = auth.organiser_key_problem(settings.organiser_key, key if isinstance(key, str) else "")
+    async def organiser(
+        settings: SettingsDep, organiser_key: Annotated[str, Form(max_length=200)] = ""
+    ) -> None:
+        problem = auth.organiser_key_problem(settings.organiser_key, organiser_key)
         if problem == "missing":
             raise Unauthorized(
                 f"Only the organiser may start {what} on this server: enter the organiser key."
