@@ -20,7 +20,8 @@ import hmac
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
@@ -42,6 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
 from app.errors import TooManyRequests, refusal
+from rules.core.errors import NotFoundError
 
 # -- CSRF ---------------------------------------------------------------------------------------------------
 CSRF_COOKIE = "firestep_csrf"
@@ -405,6 +407,18 @@ def guess_failed(kind: str = JOIN_CODES) -> None:
     client = _client.get()
     if client is not None:
         client.limits.limiter.hit(client.limits.join_attempt, kind, client.address)
+
+
+@contextmanager
+def guessing_a_code() -> Iterator[None]:
+    """Around a join (or rekey) code's look-up: refused while this address is over its limit of wrong codes
+    (check_guesses), and a code no side has (NotFoundError, once the work inside is rolled back) counted."""
+    check_guesses()
+    try:
+        yield
+    except NotFoundError:
+        guess_failed()
+        raise
 
 
 def token_failed() -> None:

@@ -21,7 +21,6 @@ from app.deps import DIGITS, MAX_PAGE, PageDep, SessionDep, SettingsDep, cursor
 from app.guard import auth, security
 from app.services import campaign_battles, campaign_store, seating
 from app.services.writing import unit_of_work
-from rules.core.errors import NotFoundError
 
 router = Router(prefix="/api/v1/campaigns", tags=["campaigns"])
 
@@ -166,13 +165,8 @@ def join_campaign(
     session: SessionDep,
     settings: SettingsDep,
 ) -> CampaignJoined:
-    security.check_guesses()
-    try:
-        with unit_of_work(session):
-            campaign_id, side, token = campaign_store.join(session, settings.secret_key, body.code)
-    except NotFoundError:
-        security.guess_failed()
-        raise
+    with security.guessing_a_code(), unit_of_work(session):
+        campaign_id, side, token = campaign_store.join(session, settings.secret_key, body.code)
     return CampaignJoined(campaign_id=campaign_id, side=side, token=token)
 
 

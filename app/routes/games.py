@@ -36,7 +36,6 @@ from app.services.event_seats import take_card
 from app.services.markers import rules_of
 from app.services.writing import game_write, unit_of_work
 from rules.core.acts import AdvanceTurn, PlayCard, Roll
-from rules.core.errors import NotFoundError
 from rules.core.game import terrain
 from rules.core.kit import Drawn
 from rules.core.vocabulary import Side
@@ -219,15 +218,10 @@ def join_game(
     session: SessionDep,
     settings: SettingsDep,
 ) -> GameJoined:
-    security.check_guesses()
-    try:
-        with unit_of_work(session):
-            game_id, side = seating.side_of_code(session, seating.GAME, settings.secret_key, body.code)
-            take_card(session, settings.secret_key, game_id, side, body.code)  # a card seats one
-            token = seating.issue(session, seating.GAME, settings.secret_key, game_id, side)
-    except NotFoundError:
-        security.guess_failed()
-        raise
+    with security.guessing_a_code(), unit_of_work(session):
+        game_id, side = seating.side_of_code(session, seating.GAME, settings.secret_key, body.code)
+        take_card(session, settings.secret_key, game_id, side, body.code)  # a card seats one
+        token = seating.issue(session, seating.GAME, settings.secret_key, game_id, side)
     response.set_cookie(COOKIE_NAME, token, httponly=True, samesite="lax", max_age=60 * 60 * 24 * 30)
     return GameJoined(game_id=game_id, side=side, token=token)
 

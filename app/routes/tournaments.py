@@ -399,13 +399,8 @@ def offer_rekey(
     responses=errors.responses(404, 422, 429),
 )
 def rekey(body: RekeyIn, session: SessionDep, settings: SettingsDep, now: NowDep) -> Rekeyed:
-    security.check_guesses()
-    try:
-        with unit_of_work(session):
-            game_id, side, token = event_seats.rekey(session, settings.secret_key, body.code, now)
-    except NotFoundError:
-        security.guess_failed()
-        raise
+    with security.guessing_a_code(), unit_of_work(session):
+        game_id, side, token = event_seats.rekey(session, settings.secret_key, body.code, now)
     return Rekeyed(game_id=game_id, side=side, token=token)
 
 
