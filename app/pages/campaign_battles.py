@@ -11,7 +11,6 @@ from typing import Annotated
 from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
-from starlette.datastructures import FormData
 
 from app.core.config import Settings
 from app.core.routing import Router
@@ -33,9 +32,9 @@ router = Router(include_in_schema=False, route_class=PageRoute)
 POINTS = {"attacker_vp": "Attacker's game points", "defender_vp": "Defender's game points"}
 
 
-def _points(form: FormData, name: str) -> int:
+def _points(typed: str, name: str) -> int:
     message = f"{POINTS[name]}: enter a whole number from 0 to {campaign_battles.MAX_VP}"
-    points = campaigns.form_digits(str(form.get(name) or "").strip(), name, message, 2)
+    points = campaigns.form_digits(typed.strip(), name, message, 2)
     if points > campaign_battles.MAX_VP:
         raise RulesError(name, message)
     return points
@@ -112,29 +111,30 @@ def play(
 
 
 @router.post("/campaigns/{campaign_id:id}/table-battles/{link_id}/{step}", response_class=HTMLResponse)
-async def settle(
+def settle(
     campaign_id: CampaignId,
     link_id: str,
     step: str,
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
+    field_held_by: Annotated[str, Form()] = "",
+    version: Annotated[str, Form()] = "",
+    attacker_vp: Annotated[str, Form()] = "",
+    defender_vp: Annotated[str, Form()] = "",
 ) -> Response:
     """Offer the finished game's result, confirm it, or override it with the organiser's own score."""
-    form = await request.form()
 
     def act(who: Viewer) -> None:
         lid = _link_id(link_id)
         if step == "offer":
-            campaign_battles.make_offer(
-                session, campaign_id, lid, who, _field_held(str(form.get("field_held_by") or ""))
-            )
+            campaign_battles.make_offer(session, campaign_id, lid, who, _field_held(field_held_by))
         elif step == "confirm":
-            campaign_battles.confirm(session, campaign_id, lid, who, campaigns.form_version(form))
+            campaign_battles.confirm(session, campaign_id, lid, who, campaigns.form_version(version))
         elif step == "override":
-            version = campaigns.form_version(form)
-            attacker, defender = _points(form, "attacker_vp"), _points(form, "defender_vp")
-            campaign_battles.override(session, campaign_id, lid, who, version, attacker, defender)
+            seen = campaigns.form_version(version)
+            attacker, defender = _points(attacker_vp, "attacker_vp"), _points(defender_vp, "defender_vp")
+            campaign_battles.override(session, campaign_id, lid, who, seen, attacker, defender)
         else:
             raise RulesError("step", "not something a table battle can do", ["offer", "confirm", "override"])
 

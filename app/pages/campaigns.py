@@ -244,9 +244,9 @@ def _whole(form: FormData, name: str, label: str) -> int:
     return form_digits(text, name, f"{label}: enter a whole number from 0 to 20", 2)
 
 
-def form_version(form: FormData) -> int:
+def form_version(typed: str) -> int:
     """The campaign version the form was rendered at (a stale one gets the current state back)."""
-    version = form_digits(str(form.get("version") or ""), "version", "reload the page", 10)
+    version = form_digits(typed, "version", "reload the page", 10)
     if not 1 <= version <= 2_147_483_647:
         raise RulesError("version", "reload the page")
     return version
@@ -372,7 +372,7 @@ async def campaign_act(
     form = await request.form()
 
     def act(who: Viewer) -> None:
-        version = form_version(form)
+        version = form_version(str(form.get("version") or ""))
         if form.get("type") == "undo":
             campaign_store.undo(session, campaign_id, who, version)
         else:
