@@ -82,27 +82,28 @@ def install(app: FastAPI, max_bytes: int) -> None:
 # a 422 naming where it is, instead of failing at the database.
 
 
-def nul_refused(loc: list[str | int]) -> RefusalBody:
-    why = "the text contains a NUL character (0x00), which is not allowed"
-    field = field_of(loc)
-    return refusal(
-        f"Remove the NUL character (0x00) from {short(label_of(loc), 40)}.",
-        status=422,
-        why=why,
-        field=field,
-        errors=[field_error(loc, why, "nul")],
-    )
+# Each kind of text no column can hold (_bad_text's): what to do, of the field's label, and why.
+_UNSTORABLE = {
+    "nul": (
+        "Remove the NUL character (0x00) from {}.",
+        "the text contains a NUL character (0x00), which is not allowed",
+    ),
+    "unicode": (
+        "Send {} as valid Unicode text: it holds a lone surrogate.",
+        "the text holds a lone surrogate (a code point U+D800..U+DFFF alone), which no encoding can store",
+    ),
+}
 
 
-def unencodable_refused(loc: list[str | int]) -> RefusalBody:
-    why = "the text holds a lone surrogate (a code point U+D800..U+DFFF alone), which no encoding can store"
-    field = field_of(loc)
+def unstorable_refused(loc: list[str | int], bad: str) -> RefusalBody:
+    """The 422 of a text at `loc` holding what no column can hold (`bad`: "nul" or "unicode")."""
+    do, why = _UNSTORABLE[bad]
     return refusal(
-        f"Send {short(label_of(loc), 40)} as valid Unicode text: it holds a lone surrogate.",
+        do.format(short(label_of(loc), 40)),
         status=422,
         why=why,
-        field=field,
-        errors=[field_error(loc, why, "unicode")],
+        field=field_of(loc),
+        errors=[field_error(loc, why, bad)],
     )
 
 
@@ -208,7 +209,8 @@ def _refused_head(scope: Scope) -> JSONResponse | None:
                 break
     if where is None:
         return None
-    content = as_asked(scope["method"], nul_refused(where))  # in the path or the query: a link's
+    # In the path or the query: a link's.
+    content = as_asked(scope["method"], unstorable_refused(where, "nul"))
     return JSONResponse(status_code=422, content=content)
 
 
@@ -221,7 +223,7 @@ def _refused_body(scope: Scope, body: bytes) -> JSONResponse | None:
     if bad is None:
         return None
     where, why = bad
-    content = nul_refused(where) if why == "nul" else unencodable_refused(where)
+    content = unstorable_refused(where, why)
     return JSONResponse(status_code=422, content=content)
 
 
