@@ -5,10 +5,14 @@ was entered, a page and never FastAPI's JSON."""
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from app.core.config import Settings
+from app.main import create_app
 from tests import csrf
+from tests.app.events.test_event_day import new_event
 
 
 def alert(text: str) -> str:
@@ -51,3 +55,18 @@ def test_a_league_name_past_its_bound_is_a_page_naming_it_never_the_apis_json(
     said = alert(page.text)
     assert said.startswith("Fix the name:") and "80 characters" in said and len(said) <= 120, said
     assert c.get("/api/v1/leagues").json() == []  # cut to 80 and made before
+
+
+def test_an_events_sign_in_past_the_guesses_allowed_is_a_page_saying_how_long_to_wait(
+    migrated_url: str, tmp_path: Path
+) -> None:
+    settings = Settings(database_url=migrated_url, var_dir=tmp_path, join_attempt_limit="3 per 1 minute")
+    with TestClient(create_app(settings)) as c:
+        event_id, _organiser = new_event(c, rounds=1)
+        for _ in range(3):
+            wrong = c.post(f"/events/{event_id}/sign-in", data=csrf.form(c, {"token": "guess"}))
+            assert wrong.status_code == 200 and "not an organiser's token" in alert(wrong.text)
+        waited = c.post(f"/events/{event_id}/sign-in", data=csrf.form(c, {"token": "guess"}))
+        assert waited.status_code == 429 and 1 <= int(waited.headers["Retry-After"]) <= 60
+        said = alert(waited.text)  # an empty answer before
+        assert said.startswith("Too many wrong join codes from this device: Wait") and len(said) <= 120, said
