@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from sqlmodel import Session, col, func, select
 
@@ -37,44 +37,33 @@ def new_game_rules(ruleset_id: str | None = None) -> GameRules:
     return get_game_rules(ruleset_id) if ruleset_id is not None else all_game_rules()[0]
 
 
+class GameChoices(TypedDict, total=False):
+    """What a new game is made of as its creator chooses it, each keyword of create_game but its name (the
+    parameters of _new_game, which works them out)."""
+
+    scenario: str | None
+    ruleset: str | None
+    period: str | None
+    attacker_nation: str
+    defender_nation: str
+    variants: dict[str, str] | None
+    table_width_cm: float | None
+    table_length_cm: float | None
+    terrain: dict[str, Any] | None
+    forces: Sequence[Mapping[str, Any]]
+    table_objectives: Mapping[str, Any] | None
+    clock: Mapping[str, Any] | None
+
+
 def create_game(
-    session: Session,
-    secret_key: str,
-    *,
-    scenario: str | None = None,
-    ruleset: str | None = None,
-    name: str | None = None,
-    period: str | None = None,
-    attacker_nation: str = "",
-    defender_nation: str = "",
-    variants: dict[str, str] | None = None,
-    table_width_cm: float | None = None,
-    table_length_cm: float | None = None,
-    terrain: dict[str, Any] | None = None,
-    forces: Sequence[Mapping[str, Any]] = (),
-    table_objectives: Mapping[str, Any] | None = None,
-    clock: Mapping[str, Any] | None = None,
+    session: Session, secret_key: str, *, name: str | None = None, **choices: Unpack[GameChoices]
 ) -> tuple[Game, Credentials]:
     """A new game, by hand, from a scenario (shipped or imported), or with `forces` ({side, table_id,
     quality?, template?, name?}) built from the organisation tables and deployed; the request's values win
     over the scenario's (`table_objectives`: a campaign table's objectives, as a scenario writes them);
     `clock`: the game clock's limits and settings, kept in the first event, where the clock
     reads them (app.services.clock). Returns the credentials once."""
-    new = _new_game(
-        session,
-        scenario=scenario,
-        ruleset=ruleset,
-        period=period,
-        attacker_nation=attacker_nation,
-        defender_nation=defender_nation,
-        variants=variants,
-        table_width_cm=table_width_cm,
-        table_length_cm=table_length_cm,
-        terrain=terrain,
-        forces=forces,
-        table_objectives=table_objectives,
-        clock=clock,
-    )
+    new = _new_game(session, **choices)
     # A game by hand without a name is named after its rule set ("Vimy Ridge: Arras Diversion").
     named = name or new.doc.get("title") or get_ruleset(new.rules.book.ruleset_id).name
     return make_games(session, secret_key, new, [named])[0]
@@ -121,9 +110,9 @@ class NewGame:
 def _new_game(
     session: Session,
     *,
-    scenario: str | None,
-    ruleset: str | None,
-    period: str | None,
+    scenario: str | None = None,
+    ruleset: str | None = None,
+    period: str | None = None,
     attacker_nation: str = "",
     defender_nation: str = "",
     variants: dict[str, str] | None = None,
