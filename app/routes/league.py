@@ -21,7 +21,6 @@ from app.data.schemas_league import (
     LeagueCreated,
     LeagueGameOut,
     LeagueId,
-    LeagueLineOut,
     LeagueOut,
     LeagueTableOut,
     RowId,
@@ -144,7 +143,7 @@ def create_league(body: LeagueCreate, session: SessionDep, settings: SettingsDep
 def get_table(league_id: LeagueId, session: SessionDep) -> LeagueTableOut:
     row = league.get(session, league_id)
     waiting = league.pending(session, league_id)
-    lines = [LeagueLineOut(**line.__dict__) for line in league_table.table(session, league_id)]
+    lines = league_table.table(session, league_id)
     return LeagueTableOut(league=league_out(row), lines=lines, pending=waiting)
 
 

@@ -279,7 +279,7 @@ def build(session: Session, league_id: int, checked: Mapping[str, bool] | None =
     verified: dict[str, JsonValue] = dict(seen)  # each bundle's check, kept for the next publish
     site = Site(memo={"verified": verified})
     standings = [
-        SiteLine(**vars(line), page=f"players/{slug(line.player + chr(0) + line.club, 'player')}.html")
+        SiteLine(**line.model_dump(), page=f"players/{slug(line.player + chr(0) + line.club, 'player')}.html")
         for line in lines
     ]
     claims = _claims(counted)

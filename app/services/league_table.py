@@ -24,6 +24,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from app.data.models import LeagueClaim, LeagueGame, LeagueKey
+from app.data.schemas_league import LeagueLineOut
 from app.services import player_names
 
 SCORING = (3, 1, 0)  # a league's points for a win, a draw and a loss
@@ -64,22 +65,6 @@ class Played(NamedTuple):
     a_points: int
     b: Player
     b_points: int
-
-
-@dataclass(frozen=True)
-class LeagueLine:
-    place: int
-    player: str
-    club: str
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    points: int
-    vp: int
-    claimed: int = (
-        0  # of the games played, those resting on the organiser's claim (app.services.league_claims)
-    )
 
 
 @dataclass
@@ -162,12 +147,12 @@ def read(session: Session, league_id: int) -> Counted:
     return counted
 
 
-def table(session: Session, league_id: int, scoring: tuple[int, int, int] = SCORING) -> list[LeagueLine]:
+def table(session: Session, league_id: int, scoring: tuple[int, int, int] = SCORING) -> list[LeagueLineOut]:
     """The league table (see the module's docstring): points, then victory-point difference, then the name."""
     return lines(read(session, league_id), scoring)
 
 
-def lines(counted: Counted, scoring: tuple[int, int, int] = SCORING) -> list[LeagueLine]:
+def lines(counted: Counted, scoring: tuple[int, int, int] = SCORING) -> list[LeagueLineOut]:
     """The table of what `read` found (the site reads it once for its standings and its claims' lines)."""
     record: dict[Player, list[int]] = {}
     for p in counted.counted():
@@ -180,9 +165,21 @@ def lines(counted: Counted, scoring: tuple[int, int, int] = SCORING) -> list[Lea
             t[4] += mine - theirs
             t[5] += p.claim is not None
     order = sorted(record.items(), key=lambda kv: (-kv[1][3], -kv[1][4], kv[0]))
-    out: list[LeagueLine] = []
+    out: list[LeagueLineOut] = []
     for i, ((name, club), (won, drawn, lost, pts, vp, claimed_games)) in enumerate(order):
         same = out and (out[-1].points, out[-1].vp) == (pts, vp)
-        out.append(LeagueLine(out[-1].place if same else i + 1, name, club, won + drawn + lost, won, drawn,
-                              lost, pts, vp, claimed_games))  # fmt: skip
+        out.append(
+            LeagueLineOut(
+                place=out[-1].place if same else i + 1,
+                player=name,
+                club=club,
+                played=won + drawn + lost,
+                won=won,
+                drawn=drawn,
+                lost=lost,
+                points=pts,
+                vp=vp,
+                claimed=claimed_games,
+            )
+        )
     return out
