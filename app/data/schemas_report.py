@@ -3,9 +3,10 @@ losses, the story and the luck ledger, each typed as the services build it."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
 from app.data.schemas_answers import EventOut, GameNowOut
 from app.data.schemas_score import GameResultOut
@@ -52,7 +53,7 @@ class StoryOut(BaseModel):
     ending: str | None
 
 
-class LuckRollOut(BaseModel):
+class LuckRollOut(TypedDict):
     """A roll of the luck ledger (app.services.ledger.Roll.as_dict) at the odds it was rolled at (none: `odds`
     says why)."""
 
@@ -67,31 +68,36 @@ class LuckRollOut(BaseModel):
     probabilities_exact: dict[str, str] | None
     odds: str
     changed_the_table: bool
-    rolled_by: Literal["players", "firestep"] = Field(
-        description="Whose dice: the players' (entered at the table, each face or a count) or firestep's."
-    )
+    rolled_by: Annotated[
+        Literal["players", "firestep"],
+        Field(
+            description="Whose dice: the players' (entered at the table, each face or a count) or firestep's."
+        ),
+    ]
 
 
-class OutcomeTallyOut(BaseModel):
+class OutcomeTallyOut(TypedDict):
     outcome_key: str
-    expected: str = Field(description="How many the odds made likely, exactly.")
+    expected: Annotated[str, Field(description="How many the odds made likely, exactly.")]
     expected_approx: float
     actual: int
 
 
-class ResolverTallyOut(BaseModel):
+class ResolverTallyOut(TypedDict):
+    """Per resolver: how many of each outcome its odds made likely against how many came up."""
+
     resolver: str
     rolls: int
     outcomes: list[OutcomeTallyOut]
 
 
-class LedgerSideOut(BaseModel):
+class LedgerSideOut(TypedDict):
     rolls: list[LuckRollOut]
     expected_against_actual: list[ResolverTallyOut]
     odds_missing: int
 
 
-class LedgerOut(BaseModel):
+class LedgerOut(TypedDict):
     """The luck ledger (app.services.ledger.ledger): each side's rolls and, per resolver, the outcomes its odds
     made likely against those that came up."""
 

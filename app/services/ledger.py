@@ -9,60 +9,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypedDict
+from typing import Any
 
+from app.data.schemas_report import (
+    LedgerOut,
+    LuckRollOut,
+    OutcomeTallyOut,
+    ResolverTallyOut,
+)
 from app.services.events import ROLL_KINDS
 from rules.core.consequences import odds_words
 from rules.core.vocabulary import SIDES
 
 NOT_RECORDED = "odds not recorded"  # a roll logged before its odds were kept
 NOT_SHOWN = "odds not shown"  # a roll this viewer reads without its odds (the other side's draw)
-
-
-class LuckRoll(TypedDict):
-    """A roll as the ledger answers it (the report's LuckRollOut)."""
-
-    event_id: int
-    turn: int
-    side: str
-    unit_id: int | None
-    unit: str
-    resolver: str
-    outcome_key: str
-    probability: str | None
-    probabilities_exact: dict[str, str] | None
-    odds: str
-    changed_the_table: bool
-    rolled_by: (
-        str  # "players": their dice, entered at the table (each face or a count); "firestep": the app's
-    )
-
-
-class OutcomeTally(TypedDict):
-    outcome_key: str
-    expected: str
-    expected_approx: float
-    actual: int
-
-
-class ResolverTally(TypedDict):
-    """Per resolver: how many of each outcome its odds made likely against how many came up."""
-
-    resolver: str
-    rolls: int
-    outcomes: list[OutcomeTally]
-
-
-class SideLedger(TypedDict):
-    rolls: list[LuckRoll]
-    expected_against_actual: list[ResolverTally]
-    odds_missing: int
-
-
-class Ledger(TypedDict):
-    """The luck ledger (the report's LedgerOut)."""
-
-    sides: dict[str, SideLedger]
 
 
 @dataclass(frozen=True)
@@ -83,7 +43,7 @@ class Roll:
     def p(self) -> Fraction | None:
         return self.odds.get(self.outcome) if self.odds is not None else None
 
-    def as_dict(self) -> LuckRoll:
+    def as_dict(self) -> LuckRollOut:
         p = self.p
         return {
             "event_id": self.event_id,
@@ -162,16 +122,16 @@ def rolls(
     return out
 
 
-def expected_against_actual(side_rolls: Sequence[Roll]) -> list[ResolverTally]:
+def expected_against_actual(side_rolls: Sequence[Roll]) -> list[ResolverTallyOut]:
     """Per resolver, per outcome: how many the recorded odds made likely (the sum of that outcome's
     probability over the rolls) against how many came up."""
-    out: list[ResolverTally] = []
+    out: list[ResolverTallyOut] = []
     for resolver in dict.fromkeys(r.resolver for r in side_rolls):
         mine = [r for r in side_rolls if r.resolver == resolver and r.odds is not None]
         if not mine:
             continue
         keys = dict.fromkeys(k for r in mine for k in (r.odds or {}))
-        outcomes: list[OutcomeTally] = []
+        outcomes: list[OutcomeTallyOut] = []
         for key in keys:
             expected = sum(((r.odds or {}).get(key, Fraction(0)) for r in mine), Fraction(0))
             outcomes.append(
@@ -191,7 +151,7 @@ def ledger(
     sides: Mapping[int, str],
     names: Mapping[int, str],
     undone: set[int],
-) -> Ledger:
+) -> LedgerOut:
     """The ledger of the events a viewer reads: per side the expected against the actual results and its
     rolls. The story of the game (app.services.story) tells which rolls decided it."""
     all_rolls = rolls(events, sides, names, undone)
