@@ -26,7 +26,7 @@ class CasualtiesOut(BaseModel):
     bases: int = Field(description="The stands lost.")
 
 
-class MomentOut(BaseModel):
+class MomentOut(TypedDict):
     """A decisive moment of the story (app.services.story): the act in words, its odds, how much it changed
     (`effect`: units) and how decisive it was (exact fractions)."""
 
@@ -39,7 +39,7 @@ class MomentOut(BaseModel):
     decisiveness: str
 
 
-class StoryTurnOut(BaseModel):
+class StoryTurnOut(TypedDict):
     turn: int
     sentences: list[str]
 

@@ -12,6 +12,7 @@ from math import prod
 from typing import Any, NotRequired, TypedDict
 
 from app.data.changes import UnitCounted, UnitSet, changes_in
+from app.data.schemas_report import MomentOut, StoryTurnOut
 from app.services import clock, ledger
 from app.services.unit_names import NamedUnit
 from rules.core.game import GameRules
@@ -171,28 +172,11 @@ def _whose(side: str, names: Sequence[str], called: str = "") -> str:
     return f"the {called} {joined}" if called else f"the {side}'s {joined}"
 
 
-class Moment(TypedDict):
-    """A decisive moment as the report tells it (its MomentOut)."""
-
-    event_id: int
-    turn: int
-    words: str
-    odds: str
-    effect: int
-    probability: str
-    decisiveness: str
-
-
-class StoryTurn(TypedDict):
-    turn: int
-    sentences: list[str]
-
-
 class Story(TypedDict):
     """The story of the game (the report's StoryOut); `ending` set by the report once the result is read."""
 
-    decisive: list[Moment]
-    turns: list[StoryTurn]
+    decisive: list[MomentOut]
+    turns: list[StoryTurnOut]
     ending: NotRequired[str | None]
 
 
@@ -258,7 +242,7 @@ class Teller:
         said = f"{who} {act.roll}" if act.worded else f"{who}'s {act.roll}"
         return f"{_capital(said)}."
 
-    def moment(self, act: Act, told: set[str]) -> Moment | None:
+    def moment(self, act: Act, told: set[str]) -> MomentOut | None:
         """A decisive moment: the act in words, then what it did, leaving out what an earlier moment said
         (`told`, added to); None when it would only repeat them."""
         lost = self.by_side("Lost", act.killed)
@@ -328,7 +312,7 @@ def story(
     ranked = sorted((a for a in told if decisiveness(a) > 0), key=lambda a: (-decisiveness(a), a.event_id))
     turns = sorted({int(ev["turn"]) for ev in events} - {0})
     said: set[str] = set()
-    moments: list[Moment] = []
+    moments: list[MomentOut] = []
     for act in ranked:
         if len(moments) == DECISIVE:
             break
