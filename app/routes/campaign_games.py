@@ -318,7 +318,7 @@ def list_campaign_devices(
     campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep, page: PageDep
 ) -> list[DeviceOut]:
     rows = page.of(campaign_store.devices(session, campaign_id, viewer), lambda d: d.pk)
-    return [DeviceOut(**seating.device_dict(d, viewer.token_id)) for d in rows]
+    return [seating.device_out(d, viewer.token_id) for d in rows]
 
 
 @router.post(
@@ -332,4 +332,4 @@ def revoke_campaign_device(
 ) -> DeviceOut:
     with unit_of_work(session):
         row = campaign_store.revoke(session, campaign_id, viewer, device_id)
-    return DeviceOut(**seating.device_dict(row, viewer.token_id))
+    return seating.device_out(row, viewer.token_id)

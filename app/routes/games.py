@@ -355,7 +355,7 @@ class ArchivedOut(BaseModel):
 def list_devices(game_id: GameId, viewer: ViewerDep, session: SessionDep, page: PageDep) -> list[DeviceOut]:
     viewer.require_referee("see the game's devices")
     rows = page.of(seats.devices(session, game_id), lambda d: d.pk)
-    return [DeviceOut(**seating.device_dict(d, viewer.token_id)) for d in rows]
+    return [seating.device_out(d, viewer.token_id) for d in rows]
 
 
 @router.post(
@@ -368,7 +368,7 @@ def revoke_device(game_id: GameId, device_id: DeviceId, viewer: ViewerDep, sessi
     viewer.require_referee("revoke a device")
     with unit_of_work(session):
         row = seats.revoke_game_device(session, game_id, device_id)
-    return DeviceOut(**seating.device_dict(row, viewer.token_id))
+    return seating.device_out(row, viewer.token_id)
 
 
 def _archived(game: Any) -> ArchivedOut:

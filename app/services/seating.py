@@ -16,15 +16,15 @@ import hmac
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from functools import cache
-from typing import Any, Generic, NamedTuple, TypedDict, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, update
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from app.data.models import CampaignSide, CampaignToken, GameSide, Token, utcnow
+from app.data.schemas import DeviceOut
 from app.errors import Forbidden, RuleRefused
 from rules.core.errors import NotFoundError
 
@@ -197,28 +197,17 @@ def revoke_all(session: Session, seating: Seating[Any, Any], owner_id: int) -> N
     )
 
 
-class DeviceDict(TypedDict):
-    """A token as its game or campaign lists it (the answers' DeviceOut)."""
-
-    id: int | None
-    role: str
-    issued_at: datetime
-    last_seen_at: datetime | None
-    revoked_at: datetime | None
-    revoked: bool
-    this_device: bool
-
-
-def device_dict(row: Token | CampaignToken, this_device: int | None) -> DeviceDict:
-    return {
-        "id": row.id,
-        "role": row.role,
-        "issued_at": row.created_at,
-        "last_seen_at": row.last_seen_at,
-        "revoked_at": row.revoked_at,
-        "revoked": row.revoked_at is not None,
-        "this_device": row.id == this_device,
-    }
+def device_out(row: Token | CampaignToken, this_device: int | None) -> DeviceOut:
+    """A token as its game or campaign lists it (`this_device`: the token id the request was made with)."""
+    return DeviceOut(
+        id=row.pk,
+        role=row.role,
+        issued_at=row.created_at,
+        last_seen_at=row.last_seen_at,
+        revoked_at=row.revoked_at,
+        revoked=row.revoked_at is not None,
+        this_device=row.id == this_device,
+    )
 
 
 # -- sides and their join codes ----------------------------------------------------------------------------
