@@ -96,6 +96,13 @@ DYNAMIC = {
     ): "app.club.signing.DamagedKey's sentence (a damaged result-signing key), "
     "held to one sentence by tests/app/events/test_bundle_record.py",
     ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
+    (
+        "app/pages/refused.py",
+        "said",
+    ): "a page's refusal rendered again by its one handler: a form's worded by "
+    "app.errors.model_refusal, a wait by security.page_wait_message, a service's walked where it is raised",
+    ("app/guard/limits.py", "do.format(short(label_of(loc), 40))"): "limits._UNSTORABLE's two sentences, a "
+    "short one each with the field's label cut to 40 characters",
     ("app/pages/counters_parts.py", "str(detail or '')"): "the page of counters' copy of a refusal the act "
     "pipeline answered (an ErrorOut, each checked on every test client, or a card's refused act, walked by "
     "test_rules_of_play_refusals)",
