@@ -6,7 +6,7 @@ refusal that names its remedy ("unpack it first") puts that act first."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
@@ -324,14 +324,12 @@ def _targeted(
     if o.edit is None or not isinstance(o.act, EditUnit) or not tried:
         return pipeline.refusal(session, game, viewer, o.act, False, read)
     field = o.edit.choices[o.choice].target
-    first: Refused | RulesError | None = None
-    for target in tried.values():
-        act = EditUnit(unit_id=o.act.unit_id, version=o.act.version, values={**o.act.values, field: target})
-        refused = pipeline.refusal(session, game, viewer, act, True, read)
-        if refused is None:
-            return None
-        first = first or refused
-    return first
+    act = o.act
+    at = (
+        EditUnit(unit_id=act.unit_id, version=act.version, values={**act.values, field: t})
+        for t in tried.values()
+    )
+    return _first_refusal(session, game, viewer, at, read)
 
 
 def _placed(
@@ -340,11 +338,20 @@ def _placed(
     """A counter's move (`Offer.near`): None when the pipeline would take it to one of the places a step away,
     as a tap names one, else the refusal of the first (Zero Hour's, the night's, out of its phase); a move to
     its own place moves nothing, and was offered where every real move was refused."""
+    if not isinstance(o.act, EditUnit):
+        return None
+    act = o.act
+    moves = (replace(act, values={**act.values, o.key: place}) for place in o.near)
+    return _first_refusal(session, game, viewer, moves, read)
+
+
+def _first_refusal(
+    session: Session, game: Game, viewer: Viewer, acts: Iterable[Act], read: tuple[list[Unit], Snapshot]
+) -> Refused | RulesError | None:
+    """None when the pipeline would take one of `acts` now (tried in order, as taps would name them), else the
+    refusal of the first; None for no acts."""
     first: Refused | RulesError | None = None
-    for place in o.near:
-        if not isinstance(o.act, EditUnit):
-            break
-        act = replace(o.act, values={**o.act.values, o.key: place})
+    for act in acts:
         refused = pipeline.refusal(session, game, viewer, act, True, read)
         if refused is None:
             return None
