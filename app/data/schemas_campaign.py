@@ -10,6 +10,20 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 
+class CampaignOut(BaseModel):
+    """The lobby view: no token needed."""
+
+    id: int
+    name: str
+    ruleset: str
+    version: int
+    turn: int
+    phase: str
+    variants: dict[str, str] = Field(description="Erratum id -> reading id.")
+    created_at: datetime
+    updated_at: datetime
+
+
 class TableOutcomeOut(BaseModel):
     """The table game as the campaign reads it (app.services.campaign_battles.outcome_of): each side's stands
     and stands lost, and who held the field."""

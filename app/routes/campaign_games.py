@@ -17,6 +17,7 @@ from app.data.bounded import Adjacency, Die, JsonObject, Variants, Version
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
 from app.data.schemas_answers import CampaignEvent, CampaignResultOut, Snapshot
+from app.data.schemas_campaign import CampaignOut
 from app.deps import DIGITS, MAX_PAGE, PageDep, SessionDep, SettingsDep, cursor
 from app.guard import auth, security
 from app.services import campaign_battles, campaign_store, seating
@@ -39,20 +40,6 @@ class CampaignCreate(BaseModel):
         default=None, description="The organiser's corrected map (area -> adjacent areas); default map.json."
     )
     variants: Variants = Field(default_factory=dict)
-
-
-class CampaignOut(BaseModel):
-    """The lobby view: no token needed."""
-
-    id: int
-    name: str
-    ruleset: str
-    version: int
-    turn: int
-    phase: str
-    variants: dict[str, str] = Field(description="Erratum id -> reading id.")
-    created_at: datetime
-    updated_at: datetime
 
 
 class CampaignCreated(BaseModel):
@@ -112,11 +99,6 @@ class Acted(Snapshot):
     entry: LogEntry
 
 
-def campaign_out(row: Campaign | campaign_store.CampaignListing) -> CampaignOut:
-    listing = row if isinstance(row, campaign_store.CampaignListing) else campaign_store.listing_of(row)
-    return CampaignOut.model_validate(listing, from_attributes=True)
-
-
 def _acted(session: Any, row: Campaign, ev: Any) -> Acted:
     session.refresh(ev)  # the entry as committed (model_dump reads no expired field)
     undone = campaign_store.reversed_ids(session, row.pk)
@@ -125,7 +107,7 @@ def _acted(session: Any, row: Campaign, ev: Any) -> Acted:
 
 @router.get("", response_model=list[CampaignOut], summary="Campaigns in this database (the lobby: no token)")
 def list_campaigns(session: SessionDep, page: PageDep) -> list[CampaignOut]:
-    return [campaign_out(c) for c in page.of(campaign_store.list_campaigns(session), lambda c: c.id)]
+    return page.of(campaign_store.list_campaigns(session), lambda c: c.id)
 
 
 @router.post(
@@ -150,7 +132,9 @@ def create_campaign(
             session, settings.secret_key, body.name, body.adjacency, body.variants
         )
     return CampaignCreated(
-        campaign=campaign_out(row), organiser_token=creds.referee_token, join_codes=creds.join_codes
+        campaign=campaign_store.listing_of(row),
+        organiser_token=creds.referee_token,
+        join_codes=creds.join_codes,
     )
 
 
@@ -177,7 +161,7 @@ def join_campaign(
     responses=errors.responses(404, 422),
 )
 def get_campaign(campaign_id: CampaignId, session: SessionDep) -> CampaignOut:
-    return campaign_out(campaign_store.get(session, campaign_id))
+    return campaign_store.listing_of(campaign_store.get(session, campaign_id))
 
 
 @router.get(

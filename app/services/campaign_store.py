@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select as sa_select
@@ -24,6 +22,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.data.models import Campaign, CampaignEvent, CampaignSide, CampaignToken, utcnow
+from app.data.schemas_campaign import CampaignOut
 from app.errors import Conflict, Forbidden
 from app.services import seating, versioned
 from app.services.seating import REFEREE, Viewer
@@ -37,30 +36,23 @@ DEFAULT_NAME = CAMPAIGN_RULES.name
 
 
 # -- reading -------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class CampaignListing:
+def listing_of(row: Campaign) -> CampaignOut:
     """What the lobby shows of a campaign: never its state or map, only the turn and phase inside it."""
-
-    id: int
-    name: str
-    ruleset: str
-    version: int
-    turn: int
-    phase: str
-    variants: dict[str, Any]
-    created_at: datetime
-    updated_at: datetime
-
-
-def listing_of(row: Campaign) -> CampaignListing:
     state = state_of(row)
-    return CampaignListing(
-        row.pk, row.name, row.ruleset, row.version, state.turn, state.phase, row.variants,
-        row.created_at, row.updated_at,
-    )  # fmt: skip
+    return CampaignOut(
+        id=row.pk,
+        name=row.name,
+        ruleset=row.ruleset,
+        version=row.version,
+        turn=state.turn,
+        phase=state.phase,
+        variants=row.variants,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
 
 
-def list_campaigns(session: Session) -> list[CampaignListing]:
+def list_campaigns(session: Session) -> list[CampaignOut]:
     """The lobby: the database reads turn and phase out of each state, so no state is loaded."""
     state = col(Campaign.state)
     rows = session.execute(
@@ -69,14 +61,14 @@ def list_campaigns(session: Session) -> list[CampaignListing]:
             col(Campaign.name),
             col(Campaign.ruleset),
             col(Campaign.version),
-            state["turn"].as_integer(),
-            state["phase"].as_string(),
+            state["turn"].as_integer().label("turn"),
+            state["phase"].as_string().label("phase"),
             col(Campaign.variants),
             col(Campaign.created_at),
             col(Campaign.updated_at),
         ).order_by(col(Campaign.id))
     )
-    return [CampaignListing(*r) for r in rows]
+    return [CampaignOut.model_validate(r, from_attributes=True) for r in rows]
 
 
 def get(session: Session, campaign_id: int) -> Campaign:
