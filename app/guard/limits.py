@@ -123,8 +123,9 @@ def _bad_text(text: str) -> str | None:
     return "unicode" if _unencodable(text) else None
 
 
-def _bad_in_json(value: Any, loc: list[str | int]) -> tuple[list[str | int], str] | None:
-    """Where the first string (value or key) that cannot be stored is, and why, walking without recursion."""
+def unstorable_in(value: Any, loc: list[str | int]) -> tuple[list[str | int], str] | None:
+    """Where the first string (value or key) that cannot be stored is, and why (`_bad_text`), walking without
+    recursion: a JSON body's, or a JSON file's a page reads (which the door does not parse)."""
     stack: list[tuple[Any, list[str | int]]] = [(value, loc)]
     while stack:
         node, where = stack.pop()
@@ -172,7 +173,7 @@ def _bad_in_body(body: bytes, content_type: str) -> tuple[list[str | int], str] 
         if not _SUSPECT_ESCAPE.search(body):
             return None
         try:
-            return _bad_in_json(json.loads(body), ["body"])
+            return unstorable_in(json.loads(body), ["body"])
         except ValueError:
             return None  # unparseable: the route answers that
     if "x-www-form-urlencoded" in content_type and b"%00" in body:

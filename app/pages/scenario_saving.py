@@ -26,6 +26,7 @@ from app.data.schemas_scenario import DraftParticulars, ScenarioIn
 from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict
 from app.guard import security
+from app.guard.limits import unstorable_in
 from app.pages.club_save import refusal
 from app.pages.common import error_message
 from app.pages.games import start_game, start_refused
@@ -163,6 +164,14 @@ async def _file(upload: UploadFile | None) -> dict[str, JsonValue]:
         ) from None
     if not isinstance(document, dict):
         raise PageRefused("Not imported: file: a scenario file is a JSON object.")
+    bad = unstorable_in(document, [])
+    if (
+        bad is not None
+    ):  # a NUL, which PostgreSQL stores in no text, or a lone surrogate, which no encoding does
+        where, why = bad
+        what = "a NUL character" if why == "nul" else "a lone surrogate"
+        at = ".".join(str(part) for part in where)[:40] or "its top level"
+        raise PageRefused(f"Not imported: file: it holds {what} at {at}: remove it and try again.")
     return document
 
 

@@ -200,3 +200,21 @@ def test_start_saves_the_draft_first_then_starts_the_game(sqlite_client: TestCli
     assert started.status_code == 303 and re.fullmatch(r"/games/\d+/created", started.headers["location"])
     assert c.get("/api/v1/scenarios/a-raid-to-play").json()["turns"] == 7  # saved as the editor showed it
     assert 'data-draft-kept="no"' in c.get(edit).text
+
+
+def test_a_file_holding_what_no_column_stores_is_refused_naming_where(sqlite_client: TestClient) -> None:
+    # The door refuses a NUL or a lone surrogate in a JSON body; a file's JSON it does not read: PostgreSQL
+    # answered a NUL in a title with a 500, and one in a unit's name was stored, every game made of it a 500.
+    c = sqlite_client
+    before = c.get("/api/v1/scenarios").json()
+    unit = {"sides": {"attacker": {"forces": [{"name": "Rifles\u0000"}]}}}
+    for document, said in (
+        ({"id": "nul-raid", "title": "a\u0000b"}, "it holds a NUL character at title"),
+        ({"id": "nul-raid", **unit}, "it holds a NUL character at sides.attacker.forces.0.name"),
+        ({"id": "nul-raid", "title": "\ud800"}, "it holds a lone surrogate at title"),
+    ):
+        sent = c.post(
+            "/scenarios/import", data=form(c), files={"file": ("raid.json", json.dumps(document).encode())}
+        )
+        assert sent.status_code == 422 and f"Not imported: file: {said}: remove it" in sent.text, sent.text
+    assert c.get("/api/v1/scenarios").json() == before
