@@ -17,7 +17,7 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import Bool, Float, Step, Version
 from app.data.changes import LoggedChange
-from app.data.models import Game
+from app.data.models import Game, Unit
 from app.data.schemas import ForceIn, GameFormationIn, Override
 from app.data.schemas_counters import CountersOut
 from app.data.schemas_unit_edits import UnitEdit, UnitIn
@@ -27,6 +27,7 @@ from app.guard.auth import ViewerDep
 from app.services import acts, counters, events, games, unit_list
 from app.services import units as units_service
 from app.services import units_by_hand as by_hand
+from app.services.played import Played
 from app.services.seating import Viewer
 from app.services.unit_list import unit_out
 from app.services.writing import game_write
@@ -75,6 +76,13 @@ class ChangesOut(BaseModel):
     event_id: int
     changes: list[LoggedChange]
     unit: UnitOut
+
+
+def _changed(game: Game, viewer: Viewer, played: Played[Unit]) -> ChangesOut:
+    """A unit's act answered from the rows as written in the open unit of work (the commit would have them read
+    again): returned once committed."""
+    read = units_service.reader(game, viewer)
+    return ChangesOut(event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read))
 
 
 def _release() -> str:
@@ -206,11 +214,7 @@ def edit_unit(
 ) -> ChangesOut:
     with game_write(session, game_id) as game:
         played = by_hand.edit_unit(session, game, viewer, unit_id, body)
-        # Answered from the rows as written (the commit would have them read again): returned once committed.
-        read = units_service.reader(game, viewer)
-        return ChangesOut(
-            event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read)
-        )
+        return _changed(game, viewer, played)
 
 
 @router.post(
@@ -238,11 +242,7 @@ def move_unit(
     )
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, act)
-        # Answered from the rows as written (the commit would have them read again): returned once committed.
-        read = units_service.reader(game, viewer)
-        return ChangesOut(
-            event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read)
-        )
+        return _changed(game, viewer, played)
 
 
 class FormationMoveIn(BaseModel):
@@ -310,11 +310,7 @@ def marker(
     )
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, act)
-        # Answered from the rows as written (the commit would have them read again): returned once committed.
-        read = units_service.reader(game, viewer)
-        return ChangesOut(
-            event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read)
-        )
+        return _changed(game, viewer, played)
 
 
 @router.post(
