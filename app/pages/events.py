@@ -142,7 +142,7 @@ class EventForm(BaseModel):
     time_zone: str = Field("", max_length=64)
 
 
-@posted(router, "/events", _events_refused, server_organiser("make an event"))
+@posted(router, "/events", _events_refused, server_organiser("events"))
 def make_event(
     form: Annotated[EventForm, Form()], request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
