@@ -172,20 +172,13 @@ def game_link(session: Session, game_id: int) -> GameCampaignLink | None:
     if link is None:
         return None
     row = campaign_store.get(session, link.campaign_id)
+    # The table battle as the campaign shows it, less the game's own fields, with the campaign's name and page.
     shown = link_dict(link, campaign_store.state_of(row), None)
     return GameCampaignLink(
-        campaign_id=link.campaign_id,
+        **shown.model_dump(include=set(GameCampaignLink.model_fields)),
         campaign_name=row.name,
-        turn=link.turn,
-        battle=link.battle,
-        area=link.area,
-        area_name=AREA_NAMES.get(link.area, ""),
         table_battle_id=link.pk,
-        status=shown.status,
         campaign_path=campaign_path(link.campaign_id),
-        field_held_by=link.field_held_by,
-        offer=shown.offer,
-        applied=shown.applied,
     )
 
 
