@@ -74,7 +74,10 @@ def error_words(error: ErrorDetails) -> str:
             f"its {str(ctx.get('discriminator', 'type')).strip(chr(39))} {ctx.get('tag')} is not taken here"
         )
         return f"{said}: give {choices(expected)}" if expected else said
-    return str(error.get("msg", "")).removeprefix("Value error, ")
+    said = str(error.get("msg", "")).removeprefix("Value error, ")
+    if said.startswith("Expected UploadFile"):  # a form's text where it takes a file (Starlette's words)
+        return "choose a file to send, not a text"
+    return said
 
 
 # -- a request field in words --------------------------------------------------------------------------------

@@ -218,3 +218,11 @@ def test_a_file_holding_what_no_column_stores_is_refused_naming_where(sqlite_cli
         )
         assert sent.status_code == 422 and f"Not imported: file: {said}: remove it" in sent.text, sent.text
     assert c.get("/api/v1/scenarios").json() == before
+
+
+def test_a_text_sent_where_the_page_takes_a_file_is_refused_in_words(sqlite_client: TestClient) -> None:
+    c = sqlite_client  # was "Fix the file: Expected UploadFile, received: <class 'str'>." (the hostile pass)
+    sent = c.post("/scenarios/import", data=form(c, {"file": "mons-1914.json"}))
+    assert sent.status_code == 422 and "fix the file: choose a file to send, not a text." in sent.text, (
+        sent.text
+    )
