@@ -6,6 +6,7 @@ Routes are generated from the registry so each resolver's request model appears 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import Body, Query
@@ -52,6 +53,38 @@ def _summary(rs: RuleSet) -> RuleSetSummary:
     return RuleSetSummary.model_validate(rs.describe())  # its errata left out
 
 
+def _add_route(
+    router: Router,
+    rs: RuleSet,
+    method: str,
+    tail: str,
+    endpoint: Callable[..., Any],
+    answer: Any,
+    summary: str,
+    operation: str,
+    request: Any = None,
+    refused: bool = False,
+) -> None:
+    """A route of the rule set `rs`, at /api/v1/rulesets/{rs.id}/{tail} and tagged with its id: the summary
+    opens with its name, `operation` is its operation id (each hyphen an underscore) and `request`, where given,
+    the body FastAPI reads as the endpoint's `req` (a model known only at run time, which no annotation names);
+    `refused`: its body may be refused (422)."""
+    if request is not None:
+        endpoint.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [inspect.Parameter("req", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=request)]
+        )
+    router.add_api_route(
+        f"/api/v1/rulesets/{rs.id}/{tail}",
+        endpoint,
+        methods=[method],
+        response_model=answer,
+        summary=f"{rs.name}: {summary}",
+        operation_id=operation.replace("-", "_"),
+        tags=[rs.id],
+        responses=errors.responses(422) if refused else None,
+    )
+
+
 def _add_resolver_route(router: Router, rs: RuleSet, resolver_id: str) -> None:
     resolver_cls = rs.resolvers[resolver_id]
     request_model: type[ResolveRequest] = resolver_cls.Request
@@ -64,18 +97,9 @@ def _add_resolver_route(router: Router, rs: RuleSet, resolver_id: str) -> None:
 
     # FastAPI reads the body type from the signature; each resolver gets its own request model.
     body = Annotated[request_model, Body(openapi_examples=examples or None)]  # type: ignore[valid-type]
-    resolve.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter("req", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=body)]
-    )
-    router.add_api_route(
-        f"/api/v1/rulesets/{rs.id}/{resolver_id}",
-        resolve,
-        methods=["POST"],
-        response_model=ResolutionOut,
-        summary=f"{rs.name}: {resolver_cls.summary or resolver_id}",
-        operation_id=f"resolve_{rs.id}_{resolver_id}".replace("-", "_"),
-        tags=[rs.id],
-    )
+    summary = resolver_cls.summary or resolver_id
+    operation = f"resolve_{rs.id}_{resolver_id}"
+    _add_route(router, rs, "POST", resolver_id, resolve, ResolutionOut, summary, operation, body)
 
 
 def _add_lookup_route(router: Router, rs: RuleSet, lookup: Lookup) -> None:
@@ -83,18 +107,11 @@ def _add_lookup_route(router: Router, rs: RuleSet, lookup: Lookup) -> None:
     def answer(req: Any) -> BaseModel:
         return lookup.answer(req)
 
-    answer.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter("req", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=lookup.request_model)]
-    )
-    router.add_api_route(
-        f"/api/v1/rulesets/{rs.id}/lookups/{lookup.id}",
-        answer,
-        methods=["POST"],
-        response_model=lookup.answer_model,
-        summary=f"{rs.name}: {lookup.summary}",
-        operation_id=f"lookup_{rs.id}_{lookup.id}".replace("-", "_"),
-        tags=[rs.id],
-        responses=errors.responses(422),
+    tail = f"lookups/{lookup.id}"
+    op = f"lookup_{rs.id}_{lookup.id}"
+    request = lookup.request_model
+    _add_route(
+        router, rs, "POST", tail, answer, lookup.answer_model, lookup.summary, op, request, refused=True
     )
 
 
@@ -116,15 +133,7 @@ def _add_dataset_route(router: Router, rs: RuleSet, name: str) -> None:
         def get_data() -> RootModel[Any]:  # type: ignore[misc]
             return answer(rs.data(name))
 
-    router.add_api_route(
-        f"/api/v1/rulesets/{rs.id}/{name}",
-        get_data,
-        methods=["GET"],
-        response_model=answer,
-        summary=f"{rs.name}: {ds.summary}",
-        operation_id=f"data_{rs.id}_{name}".replace("-", "_"),
-        tags=[rs.id],
-    )
+    _add_route(router, rs, "GET", name, get_data, answer, ds.summary, f"data_{rs.id}_{name}")
 
 
 def _add_force_chart_routes(router: Router, rs: RuleSet, chart: ForceChart) -> None:
@@ -139,25 +148,11 @@ def _add_force_chart_routes(router: Router, rs: RuleSet, chart: ForceChart) -> N
             document_units(build_force(chart, body.model_dump(), "", "formation"))
         )
 
-    router.add_api_route(
-        f"/api/v1/rulesets/{rs.id}/force-chart",
-        get_chart,
-        methods=["GET"],
-        response_model=ForceChartOut,
-        summary=f"{rs.name}: what a force is built from (its {chart.title})",
-        operation_id=f"force_chart_{rs.id}".replace("-", "_"),
-        tags=[rs.id],
-    )
-    router.add_api_route(
-        f"/api/v1/rulesets/{rs.id}/formations",
-        build,
-        methods=["POST"],
-        response_model=FormationUnitOut,
-        summary=f"{rs.name}: a {chart.formation} built from its {chart.title}, as a scenario's units",
-        operation_id=f"build_formation_{rs.id}".replace("-", "_"),
-        tags=[rs.id],
-        responses=errors.responses(422),
-    )
+    charted = f"what a force is built from (its {chart.title})"
+    _add_route(router, rs, "GET", "force-chart", get_chart, ForceChartOut, charted, f"force_chart_{rs.id}")
+    built = f"a {chart.formation} built from its {chart.title}, as a scenario's units"
+    operation = f"build_formation_{rs.id}"
+    _add_route(router, rs, "POST", "formations", build, FormationUnitOut, built, operation, refused=True)
 
 
 def build_routers() -> list[Router]:
