@@ -108,10 +108,7 @@ def place_template(
     session: SessionDep,
 ) -> TemplateChangedOut:
     with game_write(session, game_id) as game:
-        act = LayTemplate(
-            kind=body.kind, side=body.side, x=body.x, y=body.y, rotation=body.rotation, override=body.override
-        )
-        played = acts.play(session, game, viewer, act)
+        played = acts.play(session, game, viewer, LayTemplate(**body.model_dump()))
     return TemplateChangedOut(event_id=played.event.pk, template=played.answer)
 
 
@@ -129,14 +126,7 @@ def move_template(
     session: SessionDep,
 ) -> TemplateChangedOut:
     with game_write(session, game_id) as game:
-        act = MoveTemplate(
-            template_id=template_id,
-            x=body.x,
-            y=body.y,
-            rotation=body.rotation,
-            version=body.version,
-            override=body.override,
-        )
+        act = MoveTemplate(template_id=template_id, **body.model_dump())
         played = acts.play(session, game, viewer, act)
     return TemplateChangedOut(event_id=played.event.pk, template=played.answer)
 
