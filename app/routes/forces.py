@@ -232,14 +232,7 @@ def move_unit(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> ChangesOut:
-    act = MoveStand(
-        unit_id=unit_id,
-        x=body.x,
-        y=body.y,
-        facing_deg=body.facing_deg,
-        version=body.version,
-        override=body.override,
-    )
+    act = MoveStand(unit_id=unit_id, **body.model_dump())
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, act)
         return _changed(game, viewer, played)
@@ -271,9 +264,7 @@ class FormationMovedOut(BaseModel):
 def move_formation(
     game_id: GameId, unit_id: UnitId, body: FormationMoveIn, viewer: ViewerDep, session: SessionDep
 ) -> FormationMovedOut:
-    act = MoveFormation(
-        unit_id=unit_id, dx=body.dx, dy=body.dy, turn_deg=body.turn_deg, override=body.override
-    )
+    act = MoveFormation(unit_id=unit_id, **body.model_dump())
     # Worked out before the game's write lock, written under it (app.services.formations).
     planned = acts.plan_formation(session, game_id, viewer, act)
     with game_write(session, game_id) as game:
