@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import Body, Depends, Path, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from sqlmodel import Session
 
 from app import errors
 from app.core.routing import Router
@@ -34,6 +35,7 @@ from app.services import resolve as resolve_service
 from app.services import templates as table_templates
 from app.services.event_seats import take_card
 from app.services.markers import rules_of
+from app.services.seating import Viewer
 from app.services.writing import game_write, unit_of_work
 from rules.core.acts import AdvanceTurn, PlayCard, Roll
 from rules.core.game import terrain
@@ -371,7 +373,11 @@ def revoke_device(game_id: GameId, device_id: DeviceId, viewer: ViewerDep, sessi
     return seating.device_out(row, viewer.token_id)
 
 
-def _archived(game: Any) -> ArchivedOut:
+def _set_archived(session: Session, viewer: Viewer, game_id: int, archived: bool, doing: str) -> ArchivedOut:
+    """The referee's archiving of the game, or bringing it back (`doing`: what a player is refused)."""
+    viewer.require_referee(doing)
+    with unit_of_work(session):
+        game = games.set_archived(session, game_id, archived)
     return ArchivedOut(id=game.id, archived=game.archived_at is not None, archived_at=game.archived_at)
 
 
@@ -382,10 +388,7 @@ def _archived(game: Any) -> ArchivedOut:
     responses=errors.responses(401, 403, 404),
 )
 def archive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ArchivedOut:
-    viewer.require_referee("archive the game")
-    with unit_of_work(session):
-        game = games.set_archived(session, game_id, True)
-    return _archived(game)
+    return _set_archived(session, viewer, game_id, True, "archive the game")
 
 
 @router.delete(
@@ -395,10 +398,7 @@ def archive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Archived
     responses=errors.responses(401, 403, 404),
 )
 def unarchive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ArchivedOut:
-    viewer.require_referee("bring the game back from the archive")
-    with unit_of_work(session):
-        game = games.set_archived(session, game_id, False)
-    return _archived(game)
+    return _set_archived(session, viewer, game_id, False, "bring the game back from the archive")
 
 
 @router.delete(
