@@ -424,22 +424,23 @@ def guessing_a_code() -> Iterator[None]:
 def token_failed() -> None:
     """An unknown (or revoked) token was presented: count it, and answer 429 once over the limit. A known
     token is never refused here: tokens are 256 bits, so the limit only stops an address from hammering."""
-    client = _client.get()
-    if client is None:
-        return
-    item = client.limits.token_failure
-    if not client.limits.limiter.hit(item, "firestep", client.address):
-        raise _too_many(client, item, "unknown tokens", "firestep", client.address)
+    _count(lambda limits: limits.token_failure, "firestep", "unknown tokens")
 
 
 def scenario_imported() -> None:
     """A scenario file is about to be checked and stored: count it, and answer 429 once over the limit."""
+    _count(lambda limits: limits.scenario_import, "firestep-scenario", "scenario imports")
+
+
+def _count(limit_of: Callable[[RateLimits], RateLimitItem], key: str, what: str) -> None:
+    """One more of `what` from the asking address, counted under `key` at its limit (`limit_of` the app's):
+    429 once over it; nothing outside a request."""
     client = _client.get()
     if client is None:
         return
-    item = client.limits.scenario_import
-    if not client.limits.limiter.hit(item, "firestep-scenario", client.address):
-        raise _too_many(client, item, "scenario imports", "firestep-scenario", client.address)
+    item = limit_of(client.limits)
+    if not client.limits.limiter.hit(item, key, client.address):
+        raise _too_many(client, item, what, key, client.address)
 
 
 SHEETS = "firestep-sheet"
