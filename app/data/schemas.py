@@ -299,15 +299,6 @@ else:
     )
 
 
-class PlanItemOut(BaseModel):
-    id: int
-    side: str
-    kind: str
-    arrival_turn: int
-    data: PlanData
-    arrived: bool
-
-
 class PlanItemBodyOut(BaseModel):
     """A plan item as its plan committed to it (app.services.fireplans.item_body)."""
 
@@ -316,6 +307,10 @@ class PlanItemBodyOut(BaseModel):
     kind: str
     arrival_turn: int
     data: PlanData
+
+
+class PlanItemOut(PlanItemBodyOut):
+    arrived: bool
 
 
 class PlanOut(BaseModel):
