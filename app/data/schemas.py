@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
 
 from fastapi import Path
@@ -216,18 +215,6 @@ class ResolveIn(AskIn):
 
 
 # -- devices (tokens) of a game or a campaign --
-
-
-class DeviceOut(BaseModel):
-    """A token issued for a game or campaign: the referee's (organiser's), or one per join of a side."""
-
-    id: int
-    role: str
-    issued_at: datetime
-    last_seen_at: datetime | None = Field(description="Last use, to within a minute.")
-    revoked_at: datetime | None
-    revoked: bool
-    this_device: bool = Field(description="The token this request was made with.")
 
 
 # -- fire plans --

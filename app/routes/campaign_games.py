@@ -15,9 +15,10 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import Adjacency, Die, JsonObject, Variants, Version
 from app.data.models import Campaign
-from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
+from app.data.schemas import CampaignId, DeviceId, JoinIn
 from app.data.schemas_answers import CampaignEvent, CampaignResultOut, Snapshot
 from app.data.schemas_campaign import CampaignOut
+from app.data.schemas_devices import DeviceOut
 from app.deps import DIGITS, MAX_PAGE, PageDep, SessionDep, SettingsDep, cursor
 from app.guard import auth, security
 from app.services import campaign_battles, campaign_store, seating

@@ -13,7 +13,7 @@ from sqlmodel import Session
 from app import errors
 from app.core.routing import Router
 from app.data.bounded import Terrain, Variants, Version, readable_json
-from app.data.schemas import AskIn, DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
+from app.data.schemas import AskIn, DeviceId, GameCreate, JoinIn, ResolveIn
 from app.data.schemas_answers import (
     AdvancedOut,
     AskedOut,
@@ -23,6 +23,7 @@ from app.data.schemas_answers import (
     StandActsOut,
     TargetMarkOut,
 )
+from app.data.schemas_devices import DeviceOut
 from app.data.schemas_report import ReportOut
 from app.data.schemas_scenario import ScenarioBoard, TableObjectives
 from app.deps import GameId, PageDep, SessionDep, SettingsDep

@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from app.data.models import CampaignSide, CampaignToken, GameSide, Token, utcnow
-from app.data.schemas import DeviceOut
+from app.data.schemas_devices import DeviceOut
 from app.errors import Forbidden, RuleRefused
 from rules.core.errors import NotFoundError
 
