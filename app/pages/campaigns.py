@@ -266,7 +266,9 @@ def _start(
     error: str | None = None,
     created: dict[str, Any] | None = None,
     status_code: int = 200,
+    typed: Mapping[str, str] | None = None,
 ) -> Response:
+    """The campaigns' start; refused, with what was typed in its fields kept (`typed`: a join code, a name)."""
     device = device_campaigns(request)
     campaigns = campaign_store.list_campaigns(session)
     context = {
@@ -278,6 +280,7 @@ def _start(
         "error": error,
         "created": created,
         "side_names": SIDE_NAMES,
+        "typed": typed or {},
     }
     return templates.TemplateResponse(request, "campaign.html", context, status_code=status_code)
 
@@ -288,7 +291,7 @@ def campaigns_page(request: Request, session: SessionDep) -> Response:
 
 
 def _start_refused(request: Request, session: Session, _settings: Settings, refusal: Refusal) -> Response:
-    return _start(request, session, error=refusal.said, status_code=refusal.status)
+    return _start(request, session, error=refusal.said, status_code=refusal.status, typed=refusal.typed)
 
 
 @posted(router, "/campaigns/new", _start_refused, server_organiser("campaigns"))

@@ -64,7 +64,7 @@ def _scenarios(session: Session) -> list[dict[str, Any]]:
 
 def start_refused(request: Request, session: Session, _settings: Settings, refusal: Refusal) -> Response:
     """The start page saying why a game was not started or joined (the scenario editor's Start too)."""
-    return _start(request, session, error=refusal.said, status_code=refusal.status)
+    return _start(request, session, error=refusal.said, status_code=refusal.status, typed=refusal.typed)
 
 
 @posted(router, "/games/new", start_refused, server_organiser("games"))
@@ -248,7 +248,14 @@ def _seat_home(game: Game, role: str) -> str:
     return f"/games/{game.id}/fire-plan" if game.status == "setup" else f"/games/{game.id}/map"
 
 
-def _start(request: Request, session: Session, error: str | None = None, status_code: int = 200) -> Response:
+def _start(
+    request: Request,
+    session: Session,
+    error: str | None = None,
+    status_code: int = 200,
+    typed: Mapping[str, str] | None = None,
+) -> Response:
+    """The start page; refused, with what was typed in its fields kept (`typed`: a join code, a game's name)."""
     device = device_games(request)
     games = games_service.list_games(session)
     at_events = games_service.at_event_tables(session)
@@ -275,6 +282,7 @@ def _start(request: Request, session: Session, error: str | None = None, status_
         "nations": rules.book.nations,
         "qualities": rules.book.qualities,
         "error": error,
+        "typed": typed or {},
     }
     return templates.TemplateResponse(request, "start.html", context, status_code=status_code)
 

@@ -70,3 +70,15 @@ def test_an_events_sign_in_past_the_guesses_allowed_is_a_page_saying_how_long_to
         assert waited.status_code == 429 and 1 <= int(waited.headers["Retry-After"]) <= 60
         said = alert(waited.text)  # an empty answer before
         assert said.startswith("Too many wrong join codes from this device: Wait") and len(said) <= 120, said
+
+
+def test_a_join_code_refused_stays_in_its_field_on_the_start_and_the_campaigns_pages(
+    sqlite_client: TestClient,
+) -> None:
+    # Nothing entered is lost (the newcomer pass: each wrong code left the field empty to type again).
+    c = sqlite_client
+    for path, code in (("/join", "ABCDE-FGH2Z"), ("/campaigns/join", "ZZZZZ-ZZZZZ")):
+        page = c.post(path, data=csrf.form(c, {"code": code}))
+        assert page.status_code in (403, 404, 422) and f'value="{code}"' in page.text, page.text[:300]
+    named = c.post("/campaigns/new", data=csrf.form(c, {"name": "x" * 201}))
+    assert named.status_code == 422 and f'value="{"x" * 201}"' in named.text
