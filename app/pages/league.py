@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
@@ -120,7 +120,9 @@ def _league(
     error: str | None = None,
     said: str | None = None,
     undo: league_claims.Removed | None = None,
+    typed: Mapping[str, str] | None = None,
 ) -> Response:
+    """The league's page; refused, with what was typed in its forms kept (`typed`: a club and its key)."""
     try:
         row = league.get(session, league_id)
     except NotFoundError as e:
@@ -143,6 +145,7 @@ def _league(
         "undo_columns": league_claims.UNDO_COLUMNS.model_dump(),
         "error": error,
         "said": said,
+        "typed": typed or {},
     }
     response = templates.TemplateResponse(request, "league.html", context, 422 if error else 200)
     response.headers["Cache-Control"] = "no-store"  # the organiser's page shows the organiser's token
@@ -163,7 +166,9 @@ def _kept_said(request: Request) -> str | None:
 
 
 def league_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
-    return _league(request.path_params["league_id"], request, session, settings, error=refusal.said)
+    return _league(
+        request.path_params["league_id"], request, session, settings, error=refusal.said, typed=refusal.typed
+    )
 
 
 def organiser_post(

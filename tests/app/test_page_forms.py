@@ -82,3 +82,12 @@ def test_a_join_code_refused_stays_in_its_field_on_the_start_and_the_campaigns_p
         assert page.status_code in (403, 404, 422) and f'value="{code}"' in page.text, page.text[:300]
     named = c.post("/campaigns/new", data=csrf.form(c, {"name": "x" * 201}))
     assert named.status_code == 422 and f'value="{"x" * 201}"' in named.text
+
+
+def test_a_clubs_key_refused_stays_in_its_field_on_the_leagues_page(sqlite_client: TestClient) -> None:
+    c = sqlite_client  # the newcomer pass: the key refused, its field emptied
+    made = c.post("/leagues", data=csrf.form(c, {"name": "Flanders league"}), follow_redirects=False)
+    page = c.post(
+        f"{made.headers['location']}/keys", data=csrf.form(c, {"club": "Ypres", "public_key": "not-a-key"})
+    )
+    assert "64 hex digits" in page.text and 'value="not-a-key"' in page.text and 'value="Ypres"' in page.text
