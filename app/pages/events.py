@@ -120,10 +120,15 @@ def _games(session: Session) -> list[tuple[str, str, bool]]:
 
 
 @router.get("/events", response_class=HTMLResponse)
+def events_list(request: Request, session: SessionDep) -> Response:
+    return events_page(request, session)
+
+
 def events_page(
-    request: Request, session: SessionDep, error: str | None = None, typed: dict[str, str] | None = None
+    request: Request, session: Session, error: str | None = None, typed: dict[str, str] | None = None
 ) -> Response:
-    """The events and the form that makes one (refused, it keeps what was typed: `typed`)."""
+    """The events and the form that makes one (refused, it keeps what was typed: `typed`). Its error is a
+    refusal's own: no query parameter reaches the page's alert (the hostile pass: a link wrote in it)."""
     context = {"events": tournaments.list_events(session), "games": _games(session), "error": error,
                "typed": typed or {}}  # fmt: skip
     return templates.TemplateResponse(request, "events.html", context)
@@ -182,11 +187,15 @@ def sign_in(
 
 # -- the organiser's view ------------------------------------------------------------------------------------
 @router.get("/events/{event_id:id}", response_class=HTMLResponse)
+def event_shown(event_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    return event_page(event_id, request, session, settings)
+
+
 def event_page(
     event_id: int,
     request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
+    session: Session,
+    settings: Settings,
     error: str | None = None,
     committing: tuple[int, int] | None = None,
 ) -> Response:

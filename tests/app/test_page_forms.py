@@ -91,3 +91,14 @@ def test_a_clubs_key_refused_stays_in_its_field_on_the_leagues_page(sqlite_clien
         f"{made.headers['location']}/keys", data=csrf.form(c, {"club": "Ypres", "public_key": "not-a-key"})
     )
     assert "64 hex digits" in page.text and 'value="not-a-key"' in page.text and 'value="Ypres"' in page.text
+
+
+def test_no_link_writes_in_the_events_pages_alert(sqlite_client: TestClient) -> None:
+    # The hostile pass: `?error=` was the page's own parameter, so a link put any sentence in its alert.
+    c = sqlite_client
+    made = c.post("/events", data=csrf.form(c, {"name": "Ypres", "game": "flanders-fields/early"}))
+    event = made.url.path
+    lure = "Your organiser key is HACKED, enter it at evil.example"
+    for path in ("/events", event):
+        page = c.get(f"{path}?error={lure}")
+        assert page.status_code == 200 and "HACKED" not in page.text, path
