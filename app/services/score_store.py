@@ -220,6 +220,10 @@ def advanced(
     deleted. Where the newest point is the event before the act's, the act's events are the log gone on over
     (none read back: the log holds no other event after the point) and the worker's kept replay of that point,
     if it has it, is gone on from (none decoded)."""
+    if store and _plain(logging):
+        moved_on = _moved_on_at_once(session, game, frame, logging)
+        if moved_on is not None:
+            return moved_on
     first = min((e.pk for e in logging), default=None)
     last = max((e.pk for e in logging), default=None)
     points = session.execute(_POINTS, {"game_id": game.pk, "first": first or 0}).all()
@@ -294,6 +298,51 @@ _MOVED_ON = (
         state=bindparam("b_state", type_=_STORED.c.state.type),
     )
 )
+
+
+# The same, where the point moved on is the newest and was the event just before the act's first (`b_first`), of
+# the same objectives and not one of every EVERY: the check and the write in one statement, under the game's lock.
+_LOG = Event.__table__  # type: ignore[attr-defined]
+_MOVED_ON_AT_ONCE = _MOVED_ON.where(
+    _STORED.c.periodic.is_(False),
+    _STORED.c.inputs == bindparam("b_inputs"),
+    bindparam("b_was")
+    == select(func.max(_LOG.c.id))
+    .where(_LOG.c.game_id == bindparam("b_game_id"), _LOG.c.id < bindparam("b_first"))
+    .scalar_subquery(),
+)
+
+
+def _moved_on_at_once(session: Session, game: Game, frame: Frame, logging: Sequence[Event]) -> Replay | None:
+    """An act's score in one statement, where this worker keeps the replay of the game's newest point and that
+    point is the event just before the act's (the UPDATE checks it): the act's events gone on over from the kept
+    replay, the point moved on to the last, no point read. None where the statement finds no such point (another
+    worker's act since, a point of every EVERY, other objectives) or a point of every EVERY falls before the
+    act's last event: `advanced` reads the points."""
+    key = game_key(session, game)
+    with _HEADS_LOCK:
+        kept = _HEADS.get(key)
+    if kept is None or kept.digest != frame.digest:
+        return None
+    rows: Sequence[Any] = sorted(logging, key=lambda e: e.pk)  # as _events_after's rows
+    log = logged(rows, set())
+    since = kept.replay.events % EVERY  # 0: the point kept is one of every EVERY, which no act moves on
+    if since == 0 or since + len(log) > EVERY:
+        return None
+    touched = {m.unit_id for ev in log for m in ev.moved} | {u for ev in log for u in ev.added}
+    back, added_at = pieces_before(_stands(session, game.pk, touched) if touched else [], log)
+    replay = resumed(replace(kept.replay, pieces={**kept.replay.pieces, **back}), log, added_at)
+    head = log[-1].id
+    state = ScoreState.of(replay).model_dump(mode="json")
+    periodic = replay.events % EVERY == 0  # the act's last event is one of every EVERY: the point kept there
+    moved = {"b_game_id": game.pk, "b_was": kept.event_id, "b_event_id": head, "b_periodic": periodic}
+    done = session.execute(
+        _MOVED_ON_AT_ONCE, {**moved, "b_first": rows[0].pk, "b_inputs": frame.digest, "b_state": state}
+    )
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    session.info.setdefault(_HEADS_MADE, {})[key] = _Head(head, frame.digest, replay)
+    return replay
 
 
 def _plain(logging: Sequence[Event]) -> bool:

@@ -317,3 +317,13 @@ def test_a_worker_keeps_replays_up_to_its_budget_whatever_the_games(
         r = sqlite_client.post(f"/api/v1/games/{g.id}/units/{stand}/move", headers=g.referee, json=body)
         assert r.status_code == 200, r.text
     assert [key[1] for key in score_store._HEADS] == [games[-1].id]
+
+
+def test_an_acts_score_is_moved_on_in_one_statement_where_the_worker_keeps_its_point(
+    sqlite_client: TestClient,
+) -> None:
+    # The worker kept the replay of the point the act goes on from: the UPDATE checks that point is the newest
+    # and the event just before the act's, and moves it on; no point is read first (issue 88).
+    act, _ = read_after_an_act(sqlite_client, 100)
+    of_the_score = [s for s in act if "stored_score" in s]
+    assert len(of_the_score) == 1 and of_the_score[0].lstrip().upper().startswith("UPDATE"), of_the_score
