@@ -15,7 +15,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Protocol
@@ -253,8 +253,7 @@ def advanced(
             frame.objectives, book.kit.bases, back, frame.conditions, book.broken, book.turn_word
         )
     else:
-        touched = {m.unit_id for ev in log for m in ev.moved} | {u for ev in log for u in ev.added}
-        back, added_at = pieces_before(_stands(session, game.pk, touched) if touched else [], log)
+        back, added_at = _touched_before(session, game.pk, log)
         replay = _gone_on_from(session, key, game.pk, at, frame, back)
     made: list[tuple[int, Replay]] = []
     done = 0
@@ -329,8 +328,7 @@ def _moved_on_at_once(session: Session, game: Game, frame: Frame, logging: Seque
     since = kept.replay.events % EVERY  # 0: the point kept is one of every EVERY, which no act moves on
     if since == 0 or since + len(log) > EVERY:
         return None
-    touched = {m.unit_id for ev in log for m in ev.moved} | {u for ev in log for u in ev.added}
-    back, added_at = pieces_before(_stands(session, game.pk, touched) if touched else [], log)
+    back, added_at = _touched_before(session, game.pk, log)
     replay = resumed(replace(kept.replay, pieces={**kept.replay.pieces, **back}), log, added_at)
     head = log[-1].id
     state = ScoreState.of(replay).model_dump(mode="json")
@@ -381,6 +379,15 @@ def _events_after(session: Session, game_id: int, after: int | None) -> list[Any
     if after is not None:
         q = q.where(log.c.id > after)
     return list(session.execute(q.order_by(log.c.id)))
+
+
+def _touched_before(
+    session: Session, game_id: int, log: Sequence[Logged]
+) -> tuple[dict[int, Piece], list[Mapping[int, Piece]]]:
+    """The units `log`'s events move or add, as they stood before them (rules.core.score.pieces_before), read
+    as they stand now: those alone, where a replay goes on from a point."""
+    touched = {m.unit_id for ev in log for m in ev.moved} | {u for ev in log for u in ev.added}
+    return pieces_before(_stands(session, game_id, touched) if touched else [], log)
 
 
 def _stands(session: Session, game_id: int, ids: set[int] | None) -> list[Piece]:

@@ -161,12 +161,15 @@ class Snapshot:
             elif isinstance(c, SetSideState):
                 sides = {s: dict(v) for s, v in self.sides.items()} if sides is None else sides
                 sides.setdefault(c.side, {})[c.key] = c.value
-        placed = list(self.units)
-        for uid, u in units.items():
-            placed[self.places[uid]] = u
+        placed = self.units
+        if units:
+            into = list(placed)
+            for uid, u in units.items():
+                into[self.places[uid]] = u
+            placed = tuple(into)
         made = replace(
             self,
-            units=tuple(placed) if units else self.units,
+            units=placed,
             board=self.board if board is None else board,
             sides=self.sides if sides is None else sides,
         )
