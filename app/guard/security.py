@@ -410,13 +410,15 @@ def guess_failed(kind: str = JOIN_CODES) -> None:
 
 
 @contextmanager
-def guessing_a_code() -> Iterator[None]:
-    """Around a join (or rekey) code's look-up: refused while this address is over its limit of wrong codes
-    (check_guesses), and a code no side has (NotFoundError, once the work inside is rolled back) counted."""
+def guessing_a_code(*wrong: type[Exception]) -> Iterator[None]:
+    """Around a join (or rekey) code's look-up, or an organiser's token's: refused while this address is over its
+    limit of wrong codes (check_guesses), and a code no one holds counted (`wrong`: the refusals that say so,
+    NotFoundError by default; raised once the work inside is rolled back)."""
+    counted = wrong or (NotFoundError,)
     check_guesses()
     try:
         yield
-    except NotFoundError:
+    except counted:
         guess_failed()
         raise
 

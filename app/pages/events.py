@@ -174,12 +174,8 @@ def sign_in(
     token: Annotated[str, Form(max_length=100)] = "",
 ) -> Response:
     token = token.strip()
-    security.check_guesses()
-    try:
+    with security.guessing_a_code(Unauthorized, Forbidden):
         tournaments.require_organiser(session, settings.secret_key, event_id, token)
-    except (Unauthorized, Forbidden):
-        security.guess_failed()
-        raise
     response = _back(event_id)
     _keep_token(request, response, event_id, token)
     return response
@@ -594,13 +590,11 @@ def rekey(
     now: NowDep,
     code: Annotated[str, Form(max_length=40)] = "",
 ) -> Response:
-    security.check_guesses()
     try:
-        with unit_of_work(session):
+        with security.guessing_a_code(), unit_of_work(session):
             game_id, _side, token = event_seats.rekey(session, settings.secret_key, code.strip(), now)
             table = games.table_of_game(session, game_id)
     except NotFoundError as e:
-        security.guess_failed()
         raise PageRefused(
             "That code was used, ran out or was replaced: ask the organiser for a new one."
         ) from e

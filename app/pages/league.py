@@ -187,12 +187,8 @@ def sign_in(
     token: Annotated[str, Form(max_length=100)] = "",
 ) -> Response:
     token = token.strip()
-    security.check_guesses()
-    try:
+    with security.guessing_a_code(Unauthorized, Forbidden):
         league.require_organiser(session, settings.secret_key, league_id, token)
-    except (Unauthorized, Forbidden):
-        security.guess_failed()
-        raise
     response = _back(league_id)
     _keep_token(request, response, league_id, token)
     return response
