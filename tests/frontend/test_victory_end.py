@@ -57,6 +57,8 @@ def scenario(page: Any, folder: Path) -> None:
     )
     page.goto("/")
     page.get_by_role("link", name="Build a Flanders Fields scenario").click()
+    page.wait_for_url("**/scenarios/new**")
+    page.wait_for_load_state()  # htmx binds the file's change at load: a file chosen before it is not sent
     page.locator("[data-scn-tab=file]").click()
     with page.expect_response(lambda r: r.url.endswith("/scenarios/import")) as sent:
         page.get_by_label("Import a file").set_input_files(str(file))
