@@ -6,10 +6,11 @@ so `/lookup` (the installed app's start page) opens where the player left off.""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field
 
 from app.core.routing import Router
 from app.data.models import Game
@@ -28,6 +29,7 @@ from app.pages.game_lookup import (
     record_in_game,
 )
 from app.pages.lookup_cards import card_picks_from, play_from_hand
+from app.pages.refused import PostedForm
 from app.pages.resolving import (
     apply_tapped_reading,
     chosen_period,
@@ -249,21 +251,34 @@ def lookup_errata(
     return templates.TemplateResponse(request, "_lookup_errata.html", context)
 
 
+class LookupPost(BaseModel):
+    """The lookup form's own fields, each bounded: underscored where a resolver's could share the name (a resolver
+    may have a field called "unit"). The rest is the resolver's (its fields, dice, card picks, variants and a
+    reading tapped under its answer), named by its rule set and read from the form as posted (`PostedForm`)."""
+
+    action: str = Field("", max_length=100)  # record, roll, clear, or play.<card> from the hand
+    period: str | None = Field(None, max_length=32)
+    errata: str = Field("", alias="_errata", max_length=8)  # "open": the errata stay open
+    game: int | None = Field(None, alias="_game", ge=0, lt=10**9)
+    unit: int | None = Field(None, alias="_unit", ge=0, lt=10**9)
+    reasked: int | None = Field(None, alias="_reasked", ge=0, lt=10**9)  # a reading changed: asked again
+
+
 @router.post("/lookup/{ruleset}/{resolver}", response_class=HTMLResponse)
-async def lookup_resolve(
-    request: Request, ruleset: str, resolver: str, session: SessionDep, settings: SettingsDep
+def lookup_resolve(
+    request: Request,
+    ruleset: str,
+    resolver: str,
+    session: SessionDep,
+    settings: SettingsDep,
+    posted: Annotated[LookupPost, Form()],
+    form: PostedForm,
 ) -> Response:
-    form = await request.form()
-    action = str(form.get("action", ""))
-    errata_open = form.get("_errata") == "open"
-    # Underscored: no resolver field can be named so (a resolver may have a field called "unit").
-    game_field = str(form.get("_game") or "")
-    game_id = whole_number(game_field, 10**9)
-    if game_id is not None:
-        unit_field = str(form.get("_unit") or "")
+    action, errata_open = posted.action, posted.errata == "open"
+    if posted.game is not None:
 
         def build(g: Game, seat: Seat) -> dict[str, Any]:
-            gl = game_lookup(session, g, seat, resolver, whole_number(unit_field, 10**9))
+            gl = game_lookup(session, g, seat, resolver, posted.unit)
             gl.lk.values, form_errors = values_from_form(gl.lk.specs, form)
             if form.get("_reading"):  # the other reading, tapped under an answer: the game's, by its referee
                 read_otherwise(session, g, seat, gl, form)
@@ -283,16 +298,17 @@ async def lookup_resolve(
                 if not gl.lk.errors and recording:
                     # "Roll for me" in a game is firestep's roll, so it goes straight into the log.
                     record_in_game(session, g, seat, gl, server_rolls=action == "roll")
-            changed = whole_number(str(form.get("_reasked") or ""), 10**9)  # a reading changed: asked again
             return game_lookup_response(
-                session, g, seat, gl, errata_open, answered_again(session, g, changed)
+                session, g, seat, gl, errata_open, answered_again(session, g, posted.reasked)
             )
 
-        response = game_page(request, session, settings, game_id, "lookup.html", "_lookup_panel.html", build)
-        _remember_game(request, response, session, game_id, resolver)
+        response = game_page(
+            request, session, settings, posted.game, "lookup.html", "_lookup_panel.html", build
+        )
+        _remember_game(request, response, session, posted.game, resolver)
         return response
     try:
-        lk = new_lookup(ruleset, resolver, str(form.get("period") or "") or None)
+        lk = new_lookup(ruleset, resolver, posted.period)
     except NotFoundError as e:
         return not_found(request, e)
     if lk.ruleset.period_ids and lk.period is None:

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.routing import APIRoute
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 
 from app import errors
 from app.core.config import Settings
@@ -111,6 +112,17 @@ async def entered(request: Request) -> dict[str, str]:
     """What the form held, each text field as typed (a file is not sent back)."""
     form = await request.form()
     return {key: value for key, value in form.items() if isinstance(value, str)}
+
+
+async def _as_posted(request: Request) -> FormData:
+    """The form FastAPI read for the route's model (Starlette keeps it: parsed once)."""
+    return await request.form()
+
+
+PostedForm = Annotated[FormData, Depends(_as_posted)]
+"""The form as posted, the one escape from a form model: for the fields a rule set names, which no model of the
+app can declare (a resolver's fields, its dice, card picks and variants; a club's data and its list of counters),
+each read bounded by its reader beside the route's form model of the fields the page itself names."""
 
 
 async def _kept_session(request: Request, session: SessionDep) -> None:

@@ -76,3 +76,11 @@ def test_an_answer_waiting_for_numbers_names_them_and_no_range_where_none_is(
         "No answer yet: enter Starting platoons, Lost platoons. firestep never assumes them." in waiting.text
     )
     assert "range" not in waiting.text.split('class="needed-note"')[1].split("</p>")[0]
+
+
+def test_a_lookups_own_field_refused_is_named(reading_client: TestClient) -> None:
+    """The lookup's own fields are its form model's (issue 90): a game that is no whole number is refused naming
+    the field, not asked as a free lookup."""
+    for bad in ("x", "-1", "9" * 20):
+        r = reading_client.post(URL, data={**RAW_SHOT, "_game": bad}, headers=HX)
+        assert r.status_code == 422 and r.json()["field"] == "_game", bad
