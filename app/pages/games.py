@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlmodel import Session
-from starlette.datastructures import FormData
 
 from app.core.config import Settings
 from app.core.routing import Router
@@ -23,7 +23,7 @@ from app.pages.common import (
     join_with_code,
     keep_seat_unless_confirmed,
 )
-from app.pages.refused import PageRoute, Refusal, posted, server_organiser
+from app.pages.refused import PageRefused, PageRoute, Refusal, posted, server_organiser
 from app.pages.resolving import rulesets_summary
 from app.pages.seats import (
     Seat,
@@ -44,6 +44,7 @@ from app.services import games as games_service
 from app.services.seating import REFEREE
 from app.services.units import list_units
 from app.services.writing import unit_of_work
+from rules.core.clock import MAX_GAME_MINUTES
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
 from rules.core.vocabulary import SIDES
@@ -67,42 +68,81 @@ def start_refused(request: Request, session: Session, _settings: Settings, refus
     return _start(request, session, error=refusal.said, status_code=refusal.status, typed=refusal.typed)
 
 
+# A clock's limit in its unit, a number the API then bounds in seconds.
+ClockLimit = Annotated[int | None, Field(ge=1, le=MAX_GAME_MINUTES * 60)]
+OWN_FIELDS = ("period", "attacker_nation", "defender_nation")  # a game by hand's, each rule set's own field
+
+
+class NewGameForm(BaseModel):
+    """The start page's new-game form (its organiser key read by `server_organiser`): a scenario, the organisation
+    tables' forces (`tables`) or a game by hand (blank), and the game clock's limits, each a number and its unit
+    (60: minutes, 1: seconds), the same for every side. By hand, each rule set's period and nations are its own
+    fields (`period_<rule set>`, `attacker_nation_<rule set>`, ...): the chosen rule set's are read as `period` and
+    the nations, so the app names no rule set."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    scenario: str = Field("", max_length=64)
+    name: str = Field("", max_length=200)
+    ruleset: str = Field("", max_length=64)
+    period: str = Field("", max_length=32)
+    attacker_nation: str = Field("", max_length=32)
+    defender_nation: str = Field("", max_length=32)
+    forces_period: str = Field("", max_length=32)
+    attacker_force_nation: str = Field("", max_length=32)
+    defender_force_nation: str = Field("", max_length=32)
+    attacker_table: str = Field("", max_length=64)
+    defender_table: str = Field("", max_length=64)
+    attacker_quality: str = Field("", max_length=32)
+    defender_quality: str = Field("", max_length=32)
+    clock_game: ClockLimit = None
+    clock_game_unit: Literal["60", "1"] = "60"
+    clock_turn: ClockLimit = None
+    clock_turn_unit: Literal["60", "1"] = "60"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rule_sets_own(cls, form: Any) -> Any:
+        """The chosen rule set's own fields read as the game's period and nations."""
+        if not isinstance(form, Mapping):
+            return form
+        own = {key: form.get(f"{key}_{form.get('ruleset')}") for key in OWN_FIELDS}
+        return {**form, **{key: value for key, value in own.items() if value}}
+
+    def game(self) -> dict[str, Any]:
+        """As the API's GameCreate body, a blank field left to its default. The clock's limits are kept in the
+        game's first event (app.services.clock); the referee sets each side's from the board."""
+        if self.scenario == "tables":
+            body: dict[str, Any] = {
+                "name": self.name,
+                "period": self.forces_period,
+                **{f"{side}_nation": getattr(self, f"{side}_force_nation") for side in SIDES},
+                "forces": [
+                    {
+                        "side": side,
+                        "table_id": getattr(self, f"{side}_table"),
+                        "quality": getattr(self, f"{side}_quality") or None,
+                    }
+                    for side in SIDES
+                ],
+            }
+        elif self.scenario:
+            body = {"scenario": self.scenario}
+        else:
+            body = {key: getattr(self, key) for key in ("ruleset", "name", *OWN_FIELDS)}
+        limits = (
+            ("game", self.clock_game, self.clock_game_unit),
+            ("turn", self.clock_turn, self.clock_turn_unit),
+        )
+        body["clock"] = {f"{k}_seconds": dict.fromkeys(SIDES, n * int(unit)) for k, n, unit in limits if n}
+        return {key: value for key, value in body.items() if value}
+
+
 @posted(router, "/games/new", start_refused, server_organiser("games"))
-async def create_game_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    """The start page's form: a scenario, the organisation tables' forces or a game by hand, each rule set's
-    period and nations its own fields (`period_<rule set>`), read by their names."""
-    form = await request.form()
-    fields: dict[str, Any] = {}
-    scenario = str(form.get("scenario") or "")
-    if scenario == "tables":
-        fields.update(_forces_from(form))
-    elif scenario:
-        fields["scenario"] = scenario
-    else:
-        # By hand: of the rule set chosen, with that rule set's period (each rule set lists its own).
-        ruleset = str(form.get("ruleset") or "")
-        if ruleset:
-            fields["ruleset"] = ruleset
-        for key, name in (
-            ("name", "name"),
-            ("period", f"period_{ruleset}"),
-            ("attacker_nation", f"attacker_nation_{ruleset}"),
-            ("defender_nation", f"defender_nation_{ruleset}"),
-        ):
-            if form.get(name):
-                fields[key] = str(form.get(name)).strip()
-    # The game clock's limits (blank: none), each a number and its unit (seconds or minutes), the same for every
-    # side, kept in the game's first event (app.services.clock); the referee sets each side's from the board.
-    clock = {
-        f"{k}_seconds": {
-            side: _seconds(form.get(f"clock_{k}"), form.get(f"clock_{k}_unit")) for side in SIDES
-        }
-        for k in ("game", "turn")
-        if str(form.get(f"clock_{k}") or "").strip()
-    }
-    if clock:
-        fields["clock"] = clock
-    return start_game(request, session, settings, fields)
+def create_game_page(
+    form: Annotated[NewGameForm, Form()], request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    return start_game(request, session, settings, form.game())
 
 
 def start_game(request: Request, session: Session, settings: Settings, fields: dict[str, object]) -> Response:
@@ -115,8 +155,7 @@ def start_game(request: Request, session: Session, settings: Settings, fields: d
                 session, settings.secret_key, **body.model_dump(exclude_none=True)
             )
     except USER_ERRORS as e:
-        session.rollback()
-        return _start(request, session, error=_create_error(e, fields), status_code=422)
+        raise PageRefused(_create_error(e, fields)) from e
     # POST/redirect/GET: reloading the page that shows the codes must not create another game. The codes reach
     # that page in a signed cookie of this device, never in the URL, and are shown once.
     game_id = game.pk
@@ -143,34 +182,6 @@ def created_page(game_id: GameId, request: Request, session: SessionDep, setting
     if shown:
         forget_created(response, game_id)
     return response
-
-
-def _seconds(value: Any, unit: Any) -> int | str:
-    """A clock limit as the lobby's form gives it (a number, its unit "60" minutes or "1" second) in seconds; a
-    value that is no whole number goes on as it is, for the request's model to refuse naming its field."""
-    text = str(value).strip()
-    if not (text.isascii() and text.isdecimal()):
-        return text
-    if len(text) > 9:  # over every limit (a day at most); int() refuses more than 4300 digits outright
-        return 10**9
-    return int(text) * (1 if str(unit) == "1" else 60)
-
-
-def _forces_from(form: FormData) -> dict[str, Any]:
-    """The start page's "forces from the organisation tables": a period, and per side a nation, a table and
-    a quality (blank: the table's own), as a GameCreate body."""
-    fields: dict[str, Any] = {"forces": []}
-    for key in ("name", "forces_period"):
-        if form.get(key):
-            fields["period" if key == "forces_period" else key] = str(form.get(key)).strip()
-    for side in SIDES:
-        if form.get(f"{side}_force_nation"):
-            fields[f"{side}_nation"] = str(form.get(f"{side}_force_nation"))
-        force: dict[str, Any] = {"side": side, "table_id": str(form.get(f"{side}_table") or "")}
-        if form.get(f"{side}_quality"):
-            force["quality"] = str(form.get(f"{side}_quality"))
-        fields["forces"].append(force)
-    return fields
 
 
 def _create_error(e: Exception, fields: Mapping[str, Any]) -> str:
