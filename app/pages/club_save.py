@@ -13,25 +13,35 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, ValidationError
+from fastapi import File, Form, Request, UploadFile
+from fastapi.responses import Response
+from pydantic import BaseModel, Field, ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
+from app.core.config import Settings
 from app.core.routing import Router
 from app.data.bounded import Version
 from app.data.models import Game, Unit
 from app.data.schemas_scenario import ScenarioBoard, ScenarioIn
 from app.data.schemas_unit_edits import UnitEdit, UnitIn
 from app.deps import GameId, SessionDep, SettingsDep
-from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized, refusal_body
+from app.errors import Conflict, Forbidden, Unauthorized, refusal_body
 from app.guard import security
-from app.pages.common import not_found, organiser_refusal
 from app.pages.counter_editor import editor_context, takes_club
+from app.pages.refused import (
+    PageRefused,
+    PageRoute,
+    PostedForm,
+    Refusal,
+    Render,
+    posted,
+    server_organiser,
+    status_of,
+)
 from app.pages.seats import game_seat
 from app.pages.templates import templates
 from app.sentences import MAX_DETAIL, error_words, field_names, sentence, short
@@ -44,8 +54,6 @@ from app.services.writing import game_write, unit_of_work
 from rules.core.errors import NotFoundError, RulesError
 from rules.registry import all_game_rules
 
-router = Router(include_in_schema=False)
-
 # A list of places is typed separated by spaces, commas or semicolons; a pair's two places joined by a dash.
 WORDS = re.compile(r"[\s,;]+")
 PAIR = re.compile(r"[-/]")
@@ -54,6 +62,7 @@ MOST_COUNTERS = 400
 # The fields a form of that many counters posts (Starlette's default of 1,000 refused a page of 119 counters it had
 # rendered itself: the hostile pass): the club's data's few dozen and each counter's ten at most.
 MOST_FIELDS = 200 + 10 * MOST_COUNTERS
+router = Router(include_in_schema=False, route_class=PageRoute, form_limits={"max_fields": MOST_FIELDS})
 # A value posted is at most this long; the document's own checks bound each field more closely.
 MOST_CHARACTERS = 20_000
 # A scenario file imported is read this far (a larger one is refused as not a scenario file's JSON).
@@ -169,12 +178,22 @@ def posted_counters(editor: Mapping[str, Any], form: FormData) -> list[PostedCou
     return out
 
 
+class ClubForm(BaseModel):
+    """The counter editor's own fields, each bounded (its organiser key read by `server_organiser`); the club's data
+    and the order of battle are its rule set's, read from the form as posted (`PostedForm`: club_values,
+    posted_counters)."""
+
+    title: str = Field("", max_length=200)  # as a scenario's (ScenarioIn)
+    scenario: str = Field("", max_length=64)  # the stored scenario this form replaces ("" a new one)
+    shipped: bool = False  # the form was read from a scenario that ships (saved as the club's own)
+    version: str = Field("", max_length=12)  # the game's version the page read (read by ClubPatch)
+
+
 def scenario_document(
-    editor: Mapping[str, Any], form: FormData, counters: Sequence[PostedCounter]
+    editor: Mapping[str, Any], club: ClubForm, form: FormData, counters: Sequence[PostedCounter]
 ) -> dict[str, object]:
     """The scenario document the form holds: its title, the club's data as `board`, each side's counters (ids
     `<side>-<i>` in the form's order, a counter with no name its number); a stored scenario's id kept."""
-    scenario = str(form.get("scenario") or "")
     sides: dict[str, object] = {}
     for s in editor["sides"]:
         mine = [c for c in counters if c.side == s["side"]]
@@ -191,8 +210,8 @@ def scenario_document(
         sides[s["side"]] = {"nationality": s["nation"], "forces": forces}
     return {
         "format": "firestep-scenario/1",
-        **({"id": scenario} if scenario and not form.get("shipped") else {}),
-        "title": str(form.get("title") or "").strip(),
+        **({"id": club.scenario} if club.scenario and not club.shipped else {}),
+        "title": club.title.strip(),
         "ruleset": editor["ruleset"],
         "period": None,
         "table": dict(editor["table"]),
@@ -309,65 +328,88 @@ def _ruleset(ruleset_id: str) -> str | None:
     )
 
 
-@router.post("/scenarios/club/{ruleset_id}/save", response_class=HTMLResponse)
-async def save_scenario(
-    ruleset_id: str, request: Request, session: SessionDep, settings: SettingsDep
+class Unfilled(PageRefused):
+    """A field the form needs filled (a title, a counter's name): said with the id of its input to focus."""
+
+    def __init__(self, message: str, focus: str) -> None:
+        super().__init__(message)
+        self.focus = focus
+
+
+def _refused(doing: str) -> Render:
+    """The answer in place saying why nothing was `doing` ("saved", "imported"), a scenario's or a game's (none of
+    it was saved): the organiser's key or a field of the form after "Not saved: ", a sentence the page wrote itself
+    (naming its field's words) as it is."""
+
+    def render(request: Request, _session: Session, _settings: Settings, refused: Refusal) -> Response:
+        said = refused.said
+        if not isinstance(refused.error, PageRefused) and refused.status != 429:
+            said = f"Not {doing}: {_lowered(said)}"
+        return _said(request, said, refused.status, focus=getattr(refused.error, "focus", ""))
+
+    return render
+
+
+def _club_editor(ruleset_id: str) -> dict[str, Any]:
+    """The editor of a rule set played on a board of counters (404 for any other)."""
+    if _ruleset(ruleset_id) is None:
+        raise NotFoundError("rule set", ruleset_id[:64])
+    return editor_context(ruleset_id)
+
+
+def _counters(editor: Mapping[str, Any], form: FormData, doing: str) -> list[PostedCounter]:
+    try:
+        return posted_counters(editor, form)
+    except CountersRefused as e:
+        raise PageRefused(f"Not {doing}: {e}.") from e
+
+
+def _stored(e: Exception, doing: str, words: Callable[[str], str]) -> PageRefused:
+    """The document's refusal in the form's words (`words`), at the API's status."""
+    return PageRefused(refusal(e, doing, words), status_of(e))
+
+
+@posted(router, "/scenarios/club/{ruleset_id}/save", _refused("saved"), server_organiser("scenarios"))
+def save_scenario(
+    ruleset_id: str,
+    session: SessionDep,
+    request: Request,
+    club: Annotated[ClubForm, Form()],
+    form: PostedForm,
 ) -> Response:
     """Save the form as a scenario: a new one stored, a stored one (its id posted, not a shipped one) replaced
     over the organiser's key as the scenario API takes it; answers the message, or the refusal naming its field."""
-    if _ruleset(ruleset_id) is None:
-        return not_found(request, NotFoundError("rule set", ruleset_id[:64]))
-    form = await request.form(max_fields=MOST_FIELDS)
-    denied = organiser_refusal(settings, form, "scenarios")
-    if denied is not None:
-        return _said(request, f"Not saved: {_lowered(denied[0])}", denied[1])
-    editor = editor_context(ruleset_id)
-    try:
-        counters = posted_counters(editor, form)
-    except CountersRefused as e:
-        return _said(request, f"Not saved: {e}.", 422)
-    document = scenario_document(editor, form, counters)
+    editor = _club_editor(ruleset_id)
+    counters = _counters(editor, form, "saved")
+    document = scenario_document(editor, club, form, counters)
     if not document["title"]:
-        return _said(request, "Not saved: give the scenario a title.", 422, focus="club-title")
+        raise Unfilled("Not saved: give the scenario a title.", "club-title")
     if _unnamed(counters):
-        return _said(request, "Not saved: give every counter its name.", 422, focus=_unnamed(counters))
+        raise Unfilled("Not saved: give every counter its name.", _unnamed(counters))
+    security.scenario_imported()
     try:
-        security.scenario_imported()
         with unit_of_work(session):
             checked = ScenarioIn.model_validate(document).document()  # as the API's body is, first
             if "id" in document:
                 stored = scenarios_service.replace_scenario(session, str(document["id"]), checked)
             else:
                 stored = scenarios_service.import_scenario(session, checked)
-    except TooManyRequests as e:
-        waited = _said(request, security.page_wait_message(e, "scenarios saved"), 429)
-        waited.headers["Retry-After"] = str(e.retry_after)
-        return waited
     except (RulesError, ValidationError, NotFoundError, Conflict) as e:
-        status = 404 if isinstance(e, NotFoundError) else 409 if isinstance(e, Conflict) else 422
-        return _said(
-            request, refusal(e, words=partial(field_words, editor=editor, counters=counters)), status
-        )
+        raise _stored(e, "saved", partial(field_words, editor=editor, counters=counters)) from e
     return _said(
         request,
         "Saved: start a game from it here or on the start page.",
         scenario=str(stored["id"]),
         title=str(stored["title"]),
-        shipped=bool(form.get("shipped")),
+        shipped=club.shipped,
     )
 
 
-@router.post("/scenarios/club/{ruleset_id}/export", response_class=HTMLResponse)
-async def export_scenario(ruleset_id: str, request: Request) -> Response:
+@posted(router, "/scenarios/club/{ruleset_id}/export", _refused("exported"))
+def export_scenario(ruleset_id: str, club: Annotated[ClubForm, Form()], form: PostedForm) -> Response:
     """The form as the scenario file the club shares (a download, saved nowhere)."""
-    if _ruleset(ruleset_id) is None:
-        return not_found(request, NotFoundError("rule set", ruleset_id[:64]))
-    form = await request.form(max_fields=MOST_FIELDS)
-    editor = editor_context(ruleset_id)
-    try:
-        document = scenario_document(editor, form, posted_counters(editor, form))
-    except CountersRefused as e:
-        return _said(request, f"Not exported: {e}.", 422)
+    editor = _club_editor(ruleset_id)
+    document = scenario_document(editor, club, form, _counters(editor, form, "exported"))
     slug = re.sub(r"[^a-z0-9]+", "-", str(document["title"]).lower()).strip("-") or "scenario"
     return Response(
         json.dumps(document, indent=2, ensure_ascii=False),
@@ -376,27 +418,21 @@ async def export_scenario(ruleset_id: str, request: Request) -> Response:
     )
 
 
-@router.post("/scenarios/club/{ruleset_id}/import", response_class=HTMLResponse)
+@posted(router, "/scenarios/club/{ruleset_id}/import", _refused("imported"), server_organiser("scenarios"))
 async def import_file(
-    ruleset_id: str, request: Request, session: SessionDep, settings: SettingsDep
+    ruleset_id: str, session: SessionDep, file: Annotated[UploadFile | None, File()] = None
 ) -> Response:
     """A file the club shares, stored as a new scenario (checked as the scenario API checks it), then edited:
     htmx is sent to its editor; a refusal is said in place."""
-    if _ruleset(ruleset_id) is None:
-        return not_found(request, NotFoundError("rule set", ruleset_id[:64]))
-    form = await request.form(max_fields=MOST_FIELDS)
-    denied = organiser_refusal(settings, form, "scenarios")
-    if denied is not None:
-        return _said(request, f"Not imported: {_lowered(denied[0])}", denied[1])
-    upload = form.get("file")
-    if upload is None or isinstance(upload, str):
-        return _said(request, "Not imported: file: choose the scenario's .json file.", 422)
+    editor = _club_editor(ruleset_id)
+    if file is None:
+        raise PageRefused("Not imported: file: choose the scenario's .json file.")
     try:
-        document = json.loads(await upload.read(MOST_FILE_BYTES + 1))
+        document = json.loads(await file.read(MOST_FILE_BYTES + 1))
     except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested past the parser's depth
-        return _said(request, "Not imported: the file is not a scenario file (JSON).", 422)
+        raise PageRefused("Not imported: the file is not a scenario file (JSON).") from None
+    security.scenario_imported()
     try:
-        security.scenario_imported()
         checked = ScenarioIn.model_validate(document).document()
         try:
             with unit_of_work(session):
@@ -411,13 +447,8 @@ async def import_file(
                 stored = scenarios_service.import_scenario(
                     session, {k: v for k, v in checked.items() if k != "id"}
                 )
-    except TooManyRequests as e:
-        waited = _said(request, security.page_wait_message(e, "scenarios imported"), 429)
-        waited.headers["Retry-After"] = str(e.retry_after)
-        return waited
     except (RulesError, ValidationError, Conflict) as e:
-        words = partial(field_words, editor=editor_context(ruleset_id), document=document)
-        return _said(request, refusal(e, "imported", words), 409 if isinstance(e, Conflict) else 422)
+        raise _stored(e, "imported", partial(field_words, editor=editor, document=document)) from e
     return Response(status_code=204, headers={"HX-Redirect": f"/scenarios/{quote(str(stored['id']))}/edit"})
 
 
@@ -491,9 +522,14 @@ def _game_said(
     )
 
 
-@router.post("/games/{game_id}/club/save", response_class=HTMLResponse)
-async def save_to_game(
-    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+@posted(router, "/games/{game_id}/club/save", _refused("saved"))
+def save_to_game(
+    game_id: GameId,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    club: Annotated[ClubForm, Form()],
+    form: PostedForm,
 ) -> Response:
     """A game in set-up saved as its API saves it (the referee's): its `club` over the version the page read,
     then each counter new or changed, in the form's order; the first refused stops it, said in place with its
@@ -502,41 +538,27 @@ async def save_to_game(
     spent its CPU budget (table_save_cpu_seconds, as the table's Save) and the page sends the rest by itself
     over the units and versions answered (session 24's hostile pass: 400 counters took 4.6 s, the server held)."""
     started = time.process_time()
-    form = await request.form(max_fields=MOST_FIELDS)
     seat = game_seat(request, session, settings, game_id)
     game = session.get(Game, game_id)
     if seat is None or game is None:
-        return _game_said(request, "Not saved: open this game with its referee token first.", 401, None, [])
+        raise Unauthorized("open this game with its referee token first")
     if not takes_club(game.ruleset):
-        return not_found(request, NotFoundError("game of counters", str(game_id)))
+        raise NotFoundError("game of counters", str(game_id))
     editor = editor_context(game.ruleset)
-    try:
-        counters = posted_counters(editor, form)
-    except CountersRefused as e:
-        return _game_said(request, f"Not saved: {e}.", 422, None, [])
+    counters = _counters(editor, form, "saved")
     if _unnamed(counters):
-        return _game_said(
-            request, "Not saved: give every counter its name.", 422, None, [], _unnamed(counters)
-        )
-    version = str(form.get("version") or "")
+        raise Unfilled("Not saved: give every counter its name.", _unnamed(counters))
     try:
         seat.viewer.require_referee("edit the game")
         patch = ClubPatch.model_validate(
-            {"version": _whole(version) or 0, "club": club_values(editor["fields"], form)}
+            {"version": _whole(club.version) or 0, "club": club_values(editor["fields"], form)}
         )
         with game_write(session, game_id) as held:
             acts.edit_game(session, held, seat.viewer, patch.version, {"club": patch.club})
         session.refresh(game)
         now = game.version
     except (RulesError, ValidationError, NotFoundError, Conflict, Forbidden, Unauthorized) as e:
-        session.rollback()
-        return _game_said(
-            request,
-            refusal(e, words=partial(field_words, editor=editor, counters=counters)),
-            _status(e),
-            None,
-            [],
-        )
+        raise _stored(e, "saved", partial(field_words, editor=editor, counters=counters)) from e
     kept: list[Kept] = []
     read = {u.id: u for u in units_service.list_units(session, game_id)}
     for counter in counters:
@@ -551,12 +573,7 @@ async def save_to_game(
         except (RulesError, ValidationError, NotFoundError, Conflict, Forbidden, Unauthorized) as e:
             session.rollback()
             said = f"{counter.name}: {detail(e)[1]}"
-            return _game_said(request, said, _status(e), now, kept, f"club-c{counter.n}-name")
+            return _game_said(request, said, status_of(e), now, kept, f"club-c{counter.n}-name")
         if saved is not None:
             kept.append(saved)
     return _game_said(request, "Saved to the game.", 200, now, kept)
-
-
-def _status(e: Exception) -> int:
-    kinds = ((NotFoundError, 404), (Conflict, 409), (Forbidden, 403), (Unauthorized, 401))
-    return next((code for kind, code in kinds if isinstance(e, kind)), 422)

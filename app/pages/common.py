@@ -9,11 +9,9 @@ from typing import Any, TypeVar
 from fastapi import Request
 from fastapi.responses import Response
 from pydantic import ValidationError
-from starlette.datastructures import FormData
 
-from app.core.config import Settings
 from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
-from app.guard import auth, security
+from app.guard import security
 from app.pages.templates import humanise, templates
 from app.sentences import error_words, field_names
 from rules.core.errors import NotFoundError, RulesError
@@ -81,18 +79,6 @@ def error_message(e: Exception) -> str:
 
 
 USER_ERRORS = (RulesError, ValidationError, NotFoundError, Conflict, Forbidden, Unauthorized)
-
-
-def organiser_refusal(settings: Settings, form: FormData, what: str) -> tuple[str, int] | None:
-    """The page's plain-words refusal (message, status) when this server wants its organiser key to create
-    `what` and the form's key is missing or wrong; None when creating may go ahead. TooManyRequests passes
-    through (too many wrong keys from this address)."""
-    problem = auth.organiser_key_problem(settings.organiser_key, str(form.get("organiser_key") or ""))
-    if problem == "missing":
-        return f"Only the organiser may start {what} on this server: enter the organiser key.", 401
-    if problem == "wrong":
-        return "That is not the organiser key: check it with the organiser.", 403
-    return None
 
 
 Joined = TypeVar("Joined")

@@ -90,9 +90,10 @@ def test_the_form_as_rendered_reads_back_as_the_document_it_was_rendered_from() 
     assert isinstance(club, club_form.ClubData) and isinstance(order, club_form.OrderOfBattle)
     shown = templates.get_template("_club_data.html").render(**club.context())
     shown += templates.get_template("_club_order.html").render(**order.context())
-    posted = FormData([("title", doc["title"]), ("scenario", "our-vimy"), *_posted(shown)])
+    posted = FormData(_posted(shown))
     editor = counter_editor.editor_context(VIMY)
-    read = club_save.scenario_document(editor, posted, club_save.posted_counters(editor, posted))
+    club = club_save.ClubForm(title=doc["title"], scenario="our-vimy")
+    read = club_save.scenario_document(editor, club, posted, club_save.posted_counters(editor, posted))
     assert read == {**doc, "id": "our-vimy"}
 
 
