@@ -10,11 +10,12 @@ from typing import Annotated, Any
 
 from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field, model_validator
 from sqlmodel import Session
-from starlette.datastructures import FormData
 
 from app.core.config import Settings
 from app.core.routing import Router
+from app.data.bounded import INT32_MAX
 from app.data.models import Campaign
 from app.data.numbers import whole_number
 from app.data.schemas import CampaignId
@@ -30,7 +31,7 @@ from app.pages.common import (
     keep_seat_unless_confirmed,
     page_or_fragment,
 )
-from app.pages.forms import dice_from
+from app.pages.forms import MAX_DICE
 from app.pages.refused import PageRoute, Refusal, posted, server_organiser
 from app.pages.seats import campaign_seat, device_campaigns, remember_campaign
 from app.pages.templates import templates
@@ -199,36 +200,62 @@ def board_context(session: Session, row: Campaign, who: Viewer, error: str | Non
 
 
 # -- building an action from the form ----------------------------------------------------------------------
-def action_from_form(form: FormData) -> tuple[dict[str, Any], list[int] | None]:
-    """The API's action and dice from the tap form: chips and checkboxes become the action's fields, the
-    die pads its dice, and "Roll for me" leaves the dice to the server."""
-    kind = str(form.get("type") or "")
-    action: dict[str, Any] = {"type": kind}
-    if kind == "attack":
-        action |= {"from_area": str(form.get("from_area") or ""), "to_area": str(form.get("to_area") or "")}
-    if kind in ("attack", "defend", "advance"):
-        action["troops"] = [str(t) for t in form.getlist("troops")]
-    if kind in ("retreat", "redeploy"):
-        action["moves"] = {
-            k.removeprefix("move."): str(v) for k, v in form.multi_items() if k.startswith("move.") and str(v)
-        }
-    if kind in ("redeploy", "reinforce"):
-        action["side"] = str(form.get("side") or "")
-    if kind == "reinforce":
-        action["areas"] = [str(form.get("area.0") or ""), str(form.get("area.1") or "")]
-    if kind == "resolve" and form.get("great_war") == "true":
-        action["great_war"] = {
-            "attacker_vp": _whole(form, "attacker_vp", "Attacker's game points"),
-            "defender_vp": _whole(form, "defender_vp", "Defender's game points"),
-        }
-        return action, []
-    if form.get("roll"):
-        return action, None
-    tapped = dice_from(form)
-    wanted = form_digits(str(form.get("dice_count") or "0"), "dice_count", "reload the page", 2)
-    if len(tapped) < wanted or any(d is None for d in tapped):
-        raise RulesError("dice", "tap a face on every die, or tap Roll for me")
-    return action, [d for d in tapped if d is not None]
+Area = Annotated[str, Field(max_length=8)]
+Troop = Annotated[str, Field(max_length=64)]
+Points = Annotated[int, Field(ge=0, le=campaign_battles.MAX_VP)]
+# What each kind of act takes from the tap form (every act its type, the dice, a Great War game's points).
+ACT_FIELDS = {
+    "attack": {"from_area", "to_area", "troops"},
+    "defend": {"troops"},
+    "advance": {"troops"},
+    "retreat": {"moves"},
+    "redeploy": {"moves", "side"},
+    "reinforce": {"side", "areas"},
+}
+
+
+class ActForm(BaseModel):
+    """The tap form (_campaign_action.html; the board's Undo): the act's type and version, its chips and
+    checkboxes, each troop's move (`move.<troop>`), the two areas (`area.0`, `area.1`) and each die's face
+    (`dice.<n>`, under MAX_DICE: blank, none tapped) gathered as `moves`, `areas` and `dice`; the Great War
+    game's points, or "Roll for me" (the dice left to the server)."""
+
+    version: int = Field(ge=1, le=INT32_MAX)
+    type: str = Field("", max_length=16)
+    from_area: Area = ""
+    to_area: Area = ""
+    troops: list[Troop] = Field([], max_length=64)
+    moves: dict[Troop, Area] = Field({}, max_length=64)
+    side: str = Field("", max_length=16)
+    areas: list[Area] = []
+    great_war: bool = False
+    attacker_vp: Points = Field(0, title="Attacker's game points")
+    defender_vp: Points = Field(0, title="Defender's game points")
+    roll: bool = False
+    dice: list[Annotated[int, Field(ge=1, le=1000)] | None] = Field([], max_length=MAX_DICE)
+    dice_count: int = Field(0, ge=0, le=MAX_DICE)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _gathered(cls, form: Any) -> Any:
+        """The moves, the areas and the dice, each named by its own key, gathered."""
+        if not isinstance(form, Mapping):
+            return form
+        moves = {k.removeprefix("move."): v for k, v in form.items() if k.startswith("move.") and v}
+        last = max((i for i in range(MAX_DICE) if f"dice.{i}" in form), default=-1)
+        dice = [form.get(f"dice.{i}") or None for i in range(last + 1)]
+        return {**form, "moves": moves, "areas": [form.get(f"area.{i}", "") for i in range(2)], "dice": dice}
+
+    def action(self) -> tuple[dict[str, Any], list[int] | None]:
+        """The API's action and dice: None to roll them on the server, none for a Great War game's points."""
+        action = {"type": self.type, **self.model_dump(include=ACT_FIELDS.get(self.type, set()))}
+        if self.type == "resolve" and self.great_war:
+            return action | {"great_war": self.model_dump(include={"attacker_vp", "defender_vp"})}, []
+        if self.roll:
+            return action, None
+        if len(self.dice) < self.dice_count or None in self.dice:
+            raise RulesError("dice", "tap a face on every die, or tap Roll for me")
+        return action, [d for d in self.dice if d is not None]
 
 
 def form_digits(text: str, name: str, message: str, most: int) -> int:
@@ -237,11 +264,6 @@ def form_digits(text: str, name: str, message: str, most: int) -> int:
     if number is None:
         raise RulesError(name, message)
     return number
-
-
-def _whole(form: FormData, name: str, label: str) -> int:
-    text = str(form.get(name) or "").strip()
-    return form_digits(text, name, f"{label}: enter a whole number from 0 to 20", 2)
 
 
 def form_version(typed: str) -> int:
@@ -368,19 +390,25 @@ def campaign_page(
     return board_page(request, session, settings, campaign_id)
 
 
-@router.post("/campaigns/{campaign_id:id}/act", response_class=HTMLResponse)
-async def campaign_act(
-    campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
-) -> Response:
-    form = await request.form()
+def _board_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
+    """The board again, saying why the tap form was refused."""
+    return board_page(request, session, settings, int(request.path_params["campaign_id"]), refusal.said)
 
+
+@posted(router, "/campaigns/{campaign_id:id}/act", _board_refused)
+def campaign_act(
+    campaign_id: CampaignId,
+    form: Annotated[ActForm, Form()],
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Response:
     def act(who: Viewer) -> None:
-        version = form_version(str(form.get("version") or ""))
-        if form.get("type") == "undo":
-            campaign_store.undo(session, campaign_id, who, version)
+        if form.type == "undo":
+            campaign_store.undo(session, campaign_id, who, form.version)
         else:
-            action, dice = action_from_form(form)
-            campaign_store.act(session, campaign_id, who, action, dice, version)
+            action, dice = form.action()
+            campaign_store.act(session, campaign_id, who, action, dice, form.version)
 
     return board_after(request, session, settings, campaign_id, act)
 
