@@ -12,11 +12,10 @@ from datetime import datetime
 from functools import cache, cached_property
 from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import meta
 from sqlmodel import Session
-from starlette.datastructures import FormData
 
 from app.core import live
 from app.core.config import Settings
@@ -28,8 +27,9 @@ from app.data.schemas_answers import LoggedEvent
 from app.deps import DIGITS, GameId, NowDep, SessionDep, SettingsDep, cursor
 from app.pages import clock_panel, game_record, score_panel
 from app.pages.common import is_htmx
+from app.pages.refused import PageRoute, Refusal, posted
 from app.pages.seats import Seat, game_page
-from app.pages.secret_objective_form import Outcome, secret_form
+from app.pages.secret_objective_form import Outcome, Posted, secret_form
 from app.pages.secret_objective_form import give as give_secret
 from app.pages.templates import templates
 from app.services import clock as clock_service
@@ -45,7 +45,7 @@ from rules.core.game import GameRules
 from rules.core.kit import badges
 from rules.core.vocabulary import SIDES
 
-router = Router(include_in_schema=False)
+router = Router(include_in_schema=False, route_class=PageRoute)
 
 LOG_LENGTH = 40  # log entries the board shows; older ones are in the report
 CHANGES_LIMIT = 60  # more new events than this at once (a long time offline): the whole board is resent
@@ -261,12 +261,15 @@ def _board_page(
     settings: Settings,
     game_id: int,
     now: datetime,
-    give: FormData | None = None,
+    give: Posted | None = None,
+    refused: Outcome | None = None,
 ) -> Response:
     """The board page as this seat sees it; with `give`, the referee's secret objective form posted first
-    (app.pages.secret_objective_form): htmx swaps the form's fragment alone, a plain post is shown the whole
-    board again (a refusal's 4xx with it: htmx swaps only a 2xx, so the refusal is in the fragment)."""
-    outcome = Outcome()
+    (app.pages.secret_objective_form), or `refused` by its form model: htmx swaps the form's fragment alone, a
+    plain post is shown the whole board again (a refusal's 4xx with it: htmx swaps only a 2xx, so the refusal is
+    in the fragment)."""
+    outcome = refused or Outcome()
+    posting = give is not None or refused is not None
 
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         nonlocal outcome
@@ -276,7 +279,7 @@ def _board_page(
             session.expire_all()
             game = games.get_game(session, game_id)
         shown = {"secret_form": secret_form(session, game, seat.viewer, outcome)}
-        if give is not None and is_htmx(request):
+        if posting and is_htmx(request):
             return shown
         roles = _roles(seat)
         events = events_service.list_events(session, game_id, roles, 0, 100_000)
@@ -292,7 +295,7 @@ def _board_page(
             "clock_panel": clock_panel.panel_for(session, game, seat.viewer.is_referee, now),
         }
 
-    fragment = "_referee_board.html" if give is None else "_secret_objective.html"
+    fragment = "_secret_objective.html" if posting else "_referee_board.html"
     page = game_page(request, session, settings, game_id, "referee.html", fragment, build)
     if page.status_code == 200 and not is_htmx(request):
         page.status_code = outcome.status
@@ -306,12 +309,27 @@ def referee_page(
     return _board_page(request, session, settings, game_id, now)
 
 
-@router.post("/games/{game_id}/referee/secret-objectives", response_class=HTMLResponse)
-async def give_secret_objective(
-    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+def _secret_refused(request: Request, session: Session, settings: Settings, refused: Refusal) -> Response:
+    """The board again, the form's refusal (a field past its bound) in its fragment, what was typed kept."""
+    typed = Posted.model_construct(
+        None, **{k: v for k, v in refused.typed.items() if k in Posted.model_fields}
+    )
+    outcome = Outcome(error=refused.said, status=refused.status, posted=typed)
+    game_id, now = int(request.path_params["game_id"]), request.app.state.clock()
+    return _board_page(request, session, settings, game_id, now, refused=outcome)
+
+
+@posted(router, "/games/{game_id}/referee/secret-objectives", _secret_refused)
+def give_secret_objective(
+    game_id: GameId,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    now: NowDep,
+    given: Annotated[Posted, Form()],
 ) -> Response:
     """The referee gives a side a secret objective from the board's form (app.pages.secret_objective_form)."""
-    return _board_page(request, session, settings, game_id, now, await request.form())
+    return _board_page(request, session, settings, game_id, now, given)
 
 
 def _needs_turn_panel(events: Sequence[LoggedEvent], rules: GameRules) -> bool:

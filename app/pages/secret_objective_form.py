@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlmodel import Session
-from starlette.datastructures import FormData
 
 from app.data.models import Game
 from app.data.schemas_scenario import SECRET_VP_BLANK, ObjectiveFeature, SecretObjectiveForm
@@ -38,24 +37,24 @@ class Given:
     scored: str
 
 
-@dataclass(frozen=True)
-class Posted:
-    """The form's fields as typed, shown again with a refusal so that nothing typed is lost (blank: as drawn)."""
+class Posted(BaseModel):
+    """The form as typed, each field bounded (the route's form model), read as the objective by
+    `SecretObjectiveForm`, whose refusal names the field; shown again with a refusal, so that nothing typed is lost
+    (blank: as drawn)."""
 
-    side: str = "attacker"
-    name: str = ""
-    vp: str = ""  # blank: SECRET_VP_BLANK, its placeholder
-    scored: str = "each_turn"
-    turns: str = ""
-    consecutive: bool = False
-    x_cm: str = ""
-    y_cm: str = ""
+    model_config = ConfigDict(frozen=True)
 
-    @classmethod
-    def of(cls, form: FormData) -> Posted:
-        typed = {k: str(form.get(k) or "")[:40] for k in ("side", "vp", "scored", "turns", "x_cm", "y_cm")}
-        name = str(form.get("name") or "")[:MAX_NAME]
-        return cls(**typed, name=name, consecutive=form.get("consecutive") == "on")
+    side: str = Field("", max_length=40)
+    name: str = Field("", max_length=MAX_NAME)
+    vp: str = Field("", max_length=40)  # blank: SECRET_VP_BLANK, its placeholder
+    scored: str = Field("", max_length=40)
+    turns: str = Field("", max_length=40)
+    consecutive: str = Field("", max_length=8)  # its checkbox: "on" when ticked
+    x_cm: str = Field("", max_length=40)
+    y_cm: str = Field("", max_length=40)
+
+
+DRAWN = Posted(side="attacker", scored="each_turn")  # the form as first drawn
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,7 @@ class Outcome:
     error: str | None = None
     done: str | None = None
     status: int = 200
-    posted: Posted = Posted()  # what was typed, with a refusal
+    posted: Posted = DRAWN  # what was typed, with a refusal
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,7 @@ class SecretForm:
     given: tuple[Given, ...]
     error: str | None = None
     done: str | None = None
-    posted: Posted = Posted()
+    posted: Posted = DRAWN
     max_name: int = MAX_NAME
     max_vp: int = MAX_VP
     vp_blank: int = SECRET_VP_BLANK
@@ -121,11 +120,11 @@ def secret_form(
     )
 
 
-def give(session: Session, game_id: int, viewer: Viewer, form: FormData) -> Outcome:
+def give(session: Session, game_id: int, viewer: Viewer, posted: Posted) -> Outcome:
     """Give the objective the form describes, with the API's checks and refusals (422 naming the field, 409 once
     the game has started or for rules keeping their own score)."""
     try:
-        asked = SecretObjectiveForm.model_validate({k: v for k, v in form.items() if isinstance(v, str)})
+        asked = SecretObjectiveForm.model_validate(posted.model_dump())
         with game_write(session, game_id) as game:
             feature = asked.objective().model_dump(mode="json", exclude_none=True)
             public = score_service.objectives_of(game)
@@ -134,5 +133,5 @@ def give(session: Session, game_id: int, viewer: Viewer, form: FormData) -> Outc
         session.rollback()
         said = error_message(e).split("; ")[0]  # the first field refused, named
         said = said if len(said) <= REFUSAL_MAX else said[: REFUSAL_MAX - 1] + "…"
-        return Outcome(error=said, status=409 if isinstance(e, Conflict) else 422, posted=Posted.of(form))
+        return Outcome(error=said, status=409 if isinstance(e, Conflict) else 422, posted=posted)
     return Outcome(done=f"Given: {asked.name}, {asked.vp} VP, to the {asked.side}.")

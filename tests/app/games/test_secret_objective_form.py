@@ -77,3 +77,17 @@ def test_the_forms_refusals_are_one_sentence_naming_the_field(client: TestClient
     vimy = new_game(client, {"name": "Vimy", "ruleset": "vimy-ridge"})
     as_seat(client, vimy.referee)
     assert "keep their own score" in post(client, vimy, HILL)
+
+
+def test_a_name_past_its_bound_is_refused_naming_it_and_kept(client: TestClient) -> None:
+    """The form is its model (issue 90): a name past its bound is refused naming the field, in the fragment, with
+    the name as typed kept whole (the form shown again cut it to its bound)."""
+    g = new_game(client)
+    as_seat(client, g.referee)
+    long = "Hill " * 60
+    said = post(client, g, {**HILL, "name": long})
+    assert said.startswith("200") and "name" in said.split('role="alert">')[1][:60].lower()
+    assert f'value="{long}"' in said and 'value="61.5"' in said
+    plain = post(client, g, {**HILL, "name": long}, PLAIN)
+    assert plain.startswith("422") and 'id="board"' in plain
+    assert not [o for o in score(client, g, g.defender)["objectives"] if o["secret_to"]]  # nothing given
