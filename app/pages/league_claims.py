@@ -10,12 +10,12 @@ from typing import Annotated
 
 from fastapi import File, Form, Request, UploadFile
 from fastapi.responses import RedirectResponse, Response
-from pydantic import ValidationError
+from pydantic import BaseModel, Field, StringConstraints, ValidationError
 from sqlmodel import Session
 
 from app.core.config import Settings
 from app.core.routing import Router
-from app.data.schemas_claims import MAX_CELL_CHARS, MAX_CSV_CHARS, ClaimColumns
+from app.data.schemas_claims import MAX_CSV_CHARS, ClaimColumns
 from app.deps import SessionDep, SettingsDep
 from app.errors import Forbidden, sentence
 from app.pages.common import USER_ERRORS, error_message
@@ -139,32 +139,49 @@ def _chosen_columns(chosen: dict[str, str]) -> ClaimColumns:
         ) from None
 
 
+# A header's name as chosen, bounded by ClaimColumns, which names the role refused on the columns page again.
+Chosen = Annotated[str, StringConstraints(strip_whitespace=True)]
+
+
+class ClaimsPosted(BaseModel):
+    """The columns page's form: the file's text as read on the first page, the event's name, its second button
+    ("yes": the event's claims replaced) and each role's column as chosen from the header (checked by
+    ClaimColumns, which names the role refused)."""
+
+    csv: str = ""  # bounded as the API bounds it by _header, which says so in words
+    event: str = Field("", max_length=200)  # its name, its spaces run together: at most 80 characters
+    replace: bool = False
+    round: Chosen = ""
+    a_name: Chosen = ""
+    a_points: Chosen = ""
+    b_name: Chosen = ""
+    b_points: Chosen = ""
+    a_club: Chosen = ""
+    b_club: Chosen = ""
+    result: Chosen = ""
+
+
 @organiser_post("/leagues/{league_id:id}/claims", router, _claims_refused)
-async def import_claims(
-    league_id: int,
-    request: Request,
-    session: SessionDep,
-    csv: Annotated[str, Form()] = "",
-    event: Event = "",
-    replace: Annotated[
-        str, Form()
-    ] = "",  # the columns page's second button "yes": the event's claims replaced
+def import_claims(
+    league_id: int, request: Request, session: SessionDep, posted: Annotated[ClaimsPosted, Form()]
 ) -> Response:
     """The rows kept as claims, or the columns page again: its refusal at the top, the file, the event's name
     and every choice kept, so that the organiser chooses again what was refused and nothing else."""
-    form = await request.form()
-    text = csv.replace("\r\n", "\n")  # the file as read on the first page: a browser sends CRLF
-    event, names = _event_named(event), _header(text)  # not the file the first page read: that page again
-    chosen = {role: str(form.get(role, "")).strip()[: MAX_CELL_CHARS + 1] for role, _, _ in ROLES}
+    text = posted.csv.replace("\r\n", "\n")  # the file as read on the first page: a browser sends CRLF
+    event, names = (
+        _event_named(posted.event),
+        _header(text),
+    )  # not the file the first page read: that page again
+    chosen = posted.model_dump(include={role for role, _, _ in ROLES})
     try:
         columns = _chosen_columns(chosen)
         if not event:
             raise Forbidden("name the event the file is of")
         with unit_of_work(session):
             league.lock_league(session, league_id)
-            replaced = league_claims.kept_of(session, league_id, event) if replace == "yes" else 0
+            replaced = league_claims.kept_of(session, league_id, event) if posted.replace else 0
             rows, already = league_claims.import_claims(
-                session, league_id, event, text, columns, replace == "yes"
+                session, league_id, event, text, columns, posted.replace
             )
     except ColumnRefused as e:  # the column's role named, so that the organiser chooses it again
         session.rollback()
@@ -177,7 +194,7 @@ async def import_claims(
         return _columns_page(request, session, league_id, event, text, names, sentence(said), chosen)
     # Redirected (303), so that a reload reads the league again and imports nothing: the page says what was
     # kept from the address's numbers (app.pages.league._kept_said).
-    after = f"&replaced={replaced}" if replace == "yes" else ""
+    after = f"&replaced={replaced}" if posted.replace else ""
     return RedirectResponse(
         f"/leagues/{league_id}?kept={len(rows) - already}&already={already}{after}#claims", status_code=303
     )
