@@ -7,18 +7,20 @@ from collections.abc import Mapping, Sequence
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from fastapi import Request
+from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
+from app.core.config import Settings
 from app.core.routing import Router
 from app.data.models import Game
 from app.data.schemas import PlanItemIn, PlanOut, plan_item_out
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, TooManyRequests
-from app.pages.common import error_message
+from app.pages.common import error_message, is_htmx
+from app.pages.refused import PageRoute, PostedForm, Refusal, posted
 from app.pages.seats import Seat, game_page
 from app.sentences import sentence
 from app.services import fireplans, games, rehearsal, scenarios, seats, tournaments, turns
@@ -38,7 +40,7 @@ from rules.table.frame import AHEAD_DEG, Side, table_to_grid
 from rules.table.placed import stand_of
 from rules.table.templates import Template
 
-router = Router(include_in_schema=False)
+router = Router(include_in_schema=False, route_class=PageRoute)
 
 
 @router.get("/games/{game_id}/fire-plan", response_class=HTMLResponse)
@@ -308,19 +310,30 @@ def _takes_number(annotation: Any) -> bool:
     return plain in (int, float)
 
 
-def _plan_item(form: FormData, models: Mapping[str, type[PlanKind]]) -> dict[str, Any]:
+class PlanForm(BaseModel):
+    """The fire-plan form's own fields: what to do (`action`: add, lock, or remove-<the item's number>), and the
+    item's kind, the turn it arrives and its grid reference (cm along, cm up); the kind's own fields, its rule
+    set's plan model's, are read from the form as posted (`PostedForm`) by that model's types (`_plan_item`)."""
+
+    action: str = Field("add", max_length=20)
+    kind: str = Field("", max_length=64)
+    arrival_turn: int = Field(1, ge=1, le=100)
+    grid_x: str = Field("", max_length=32)  # as typed: a whole number stays one (the plan's commitment)
+    grid_y: str = Field("", max_length=32)
+
+
+def _plan_item(plan: PlanForm, form: FormData, models: Mapping[str, type[PlanKind]]) -> dict[str, Any]:
     """The API's PlanItemIn body from the fire-plan form: only the fields of the chosen kind's model, each read
     by its type: the grid reference from its two boxes, a list of numbers typed comma separated, a list of
     words by its checked options, a yes/no by its box, a number as typed."""
-    kind = str(form.get("kind") or "")
-    item: dict[str, Any] = {"kind": kind}
-    model = models.get(kind)
+    item: dict[str, Any] = {"kind": plan.kind}
+    model = models.get(plan.kind)
     for name, f in model.model_fields.items() if model is not None else ():
         plain = _plain(f.annotation)
         if name == "kind":
             continue
         if name == "grid":  # rules.core.kit.Grid, every plan's grid reference
-            item["grid"] = [_form_number(form.get("grid_x")), _form_number(form.get("grid_y"))]
+            item["grid"] = [_form_number(plan.grid_x), _form_number(plan.grid_y)]
         elif get_origin(plain) is list and _takes_number(get_args(plain)[0]):
             raw = str(form.get(name) or "")
             item[name] = [_form_number(h) for h in raw.replace(";", ",").split(",") if h.strip()]
@@ -331,15 +344,16 @@ def _plan_item(form: FormData, models: Mapping[str, type[PlanKind]]) -> dict[str
         elif form.get(name) not in (None, ""):
             value = str(form.get(name)).strip()
             item[name] = _form_number(value) if _takes_number(f.annotation) else value
-    return {"arrival_turn": _form_number(form.get("arrival_turn") or "1"), "item": item}
+    return {"arrival_turn": plan.arrival_turn, "item": item}
 
 
 def write_plan(
-    session: Session, game_id: int, side: str, viewer: Viewer, action: str, form: FormData
+    session: Session, game_id: int, side: str, viewer: Viewer, plan: PlanForm, form: FormData
 ) -> None:
     """The write the form asks for, through the services the fire-plan API calls (app/routes/fireplans.py),
     so with its checks: lock the plan (`lock`), remove an item (`remove-<id>`), or add the item the form
     describes."""
+    action = plan.action
     if action == "lock":
         viewer.require_side(side, "lock the fire plan")
         with game_write(session, game_id) as game:
@@ -357,7 +371,9 @@ def write_plan(
             turns.plan_of_play(session, game, viewer, side)
             fireplans.remove_plan_item(session, game, side, item_id)
     else:
-        body = PlanItemIn.model_validate(_plan_item(form, plan_models(games.get_game(session, game_id))))
+        body = PlanItemIn.model_validate(
+            _plan_item(plan, form, plan_models(games.get_game(session, game_id)))
+        )
         viewer.require_side(side, "write the fire plan")
         with game_write(session, game_id) as game:
             turns.plan_of_play(session, game, viewer, side)
@@ -365,21 +381,39 @@ def write_plan(
             fireplans.add_plan_item(session, game, side, body.item.kind, body.arrival_turn, data, new_salt())
 
 
-@router.post("/games/{game_id}/fire-plan/{side}", response_class=HTMLResponse)
-async def fire_plan_action(
-    game_id: GameId, side: str, request: Request, session: SessionDep, settings: SettingsDep
+def _plan_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
+    """The plan again, saying why its form was refused (its status too, but to htmx: it swaps only a 2xx)."""
+    side = request.path_params["side"]
+
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        return _plan_context(session, game, seat, side, refusal.said)
+
+    game_id = int(request.path_params["game_id"])
+    page = game_page(request, session, settings, game_id, "fire_plan.html", "_fire_plan.html", build)
+    if page.status_code == 200 and not is_htmx(request):
+        page.status_code = refusal.status
+    return page
+
+
+@posted(router, "/games/{game_id}/fire-plan/{side}", _plan_refused)
+def fire_plan_action(
+    game_id: GameId,
+    side: str,
+    plan: Annotated[PlanForm, Form()],
+    form: PostedForm,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
 ) -> Response:
     """Add an item, remove one, or lock the plan, with the fire-plan API's rules and refusals, then show the
     plan again with any refusal as a message."""
-    form = await request.form()
-    action = str(form.get("action") or "add")
 
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         error = None
         try:
             if side not in SIDES:
                 raise RulesError("side", "no such side", SIDES)
-            write_plan(session, game_id, side, seat.viewer, action, form)
+            write_plan(session, game_id, side, seat.viewer, plan, form)
         except (RulesError, ValidationError, NotFoundError, Conflict, ValueError) as e:
             session.rollback()
             error = sentence(error_message(e))  # with its capital and full stop (the hostile pass)

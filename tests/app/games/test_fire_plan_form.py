@@ -35,3 +35,21 @@ def test_a_refused_post_of_the_plan_form_is_one_short_sentence_naming_its_field(
         words = html.unescape(said.group(1))
         assert words.startswith(field) and len(words) <= MAX_DETAIL and "int()" not in words, words
         assert words.endswith("."), words
+
+
+def test_the_plan_forms_own_field_refused_is_a_4xx_naming_it_on_the_plan_page(
+    sqlite_client: TestClient,
+) -> None:
+    """The form's own fields read through its form model (issue 90): one refused is the plan page again with a 422
+    naming it (to htmx a 200, which it swaps), and nothing written."""
+    c = sqlite_client
+    g = new_game(c)
+    c.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    url = f"/games/{g.id}/fire-plan/attacker"
+    for htmx, status in (({}, 422), ({"HX-Request": "true"}, 200)):
+        r = c.post(url, data=form(c, {"kind": "circle", "arrival_turn": "two"}), headers=htmx)
+        said = re.search(r'<div class="errors" role="alert"><p>([^<]*)</p>', r.text)
+        assert r.status_code == status and said is not None, r.text[:400]
+        assert "arrival turn" in said.group(1) and 'action="/games/' in r.text, said.group(1)
+    items = c.get(f"/api/v1/games/{g.id}/fireplans/attacker/items", headers=g.attacker)
+    assert items.status_code == 200 and items.json() == []
