@@ -25,6 +25,7 @@ from app.guard import security
 from app.guard.notice import notice_words
 from app.guard.security import NOTICE_HEADER
 from app.pages.common import error_message, is_htmx, not_found
+from app.pages.refused import PostedForm
 from app.pages.templates import templates
 from app.services import game_setup, scenarios
 from app.services import scenario_drafts as drafts
@@ -203,12 +204,14 @@ def refused(sentence: str, status: int) -> Response:
     return PlainTextResponse(said, status_code=status, headers={NOTICE_HEADER: said})
 
 
-async def _particulars(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
-    """Keep one change to the particulars in this browser's draft; answers the rule set's checks on it."""
+def _particulars(
+    request: Request, session: SessionDep, target: tuple[str, str] | Response, form: FormData
+) -> Response:
+    """Keep one change to the particulars in this browser's draft, the form as posted (its rule set's fields:
+    `fields_of`); answers the rule set's checks on it."""
     if isinstance(target, Response):
         return target
     ruleset_id, scenario = target
-    form = await request.form()
     try:
         particulars = DraftParticulars.model_validate(fields_of(ruleset_id, form))
     except ValidationError as e:
@@ -245,14 +248,16 @@ def draft_write(
 
 
 @router.post("/scenarios/new/{ruleset_id}/particulars", response_class=HTMLResponse)
-async def post_particulars(ruleset_id: str, request: Request, session: SessionDep) -> Response:
-    return await _particulars(request, session, new(request, ruleset_id))
+def post_particulars(ruleset_id: str, request: Request, session: SessionDep, form: PostedForm) -> Response:
+    return _particulars(request, session, new(request, ruleset_id), form)
 
 
 @router.post("/scenarios/{scenario_id}/edit/particulars", response_class=HTMLResponse)
-async def post_edited_particulars(scenario_id: str, request: Request, session: SessionDep) -> Response:
+def post_edited_particulars(
+    scenario_id: str, request: Request, session: SessionDep, form: PostedForm
+) -> Response:
     """The same on a saved scenario's draft (its own, apart from the browser's new one)."""
-    return await _particulars(request, session, edited(request, session, scenario_id))
+    return _particulars(request, session, edited(request, session, scenario_id), form)
 
 
 def owner_for_change(

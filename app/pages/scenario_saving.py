@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import File, Request, UploadFile
+from fastapi import File, Form, Request, UploadFile
 from fastapi.responses import Response
-from pydantic import JsonValue, ValidationError
+from pydantic import BaseModel, Field, JsonValue, ValidationError
 from sqlmodel import Session
+from starlette.datastructures import FormData
 
 from app.core.config import Settings
 from app.core.routing import Router
@@ -30,7 +31,15 @@ from app.guard.limits import unstorable_in
 from app.pages.club_save import refusal
 from app.pages.common import error_message
 from app.pages.games import start_game, start_refused
-from app.pages.refused import PageRefused, PageRoute, Refusal, Render, posted, server_organiser
+from app.pages.refused import (
+    PageRefused,
+    PageRoute,
+    PostedForm,
+    Refusal,
+    Render,
+    posted,
+    server_organiser,
+)
 from app.pages.scenario_drafts import DRAFT_COOKIE, edited, fields_of, new, with_key
 from app.pages.templates import templates
 from app.services import scenario_drafts as drafts
@@ -102,18 +111,24 @@ def _panel(doing: str) -> Render:
     return render
 
 
-async def _save(request: Request, session: Session, target: tuple[str, str] | Response) -> Response:
+class SaveChoice(BaseModel):
+    """An import's choice for a file whose id is held already (`from_file`: the file as read, not the page's
+    fields; `copy`: kept beside the one held); the particulars, the rule set's fields, come as posted."""
+
+    from_file: bool = False
+    as_copy: bool = Field(False, alias="copy")
+
+
+def _save(
+    request: Request, session: Session, target: tuple[str, str] | Response, choice: SaveChoice, form: FormData
+) -> Response:
     """Save this browser's draft: the form's particulars as posted taken into it first (a change still on its
     way is not lost), then stored as the scenario API stores a document, and the draft dropped."""
     if isinstance(target, Response):
         return target
     ruleset, scenario = target
-    form = (
-        await request.form()
-    )  # the rule set's particulars, each its field (app.pages.scenario_drafts.fields_of)
-    from_file = bool(form.get("from_file"))  # an import's choice: the file as read, not the page's fields
-    try:
-        particulars = None if from_file else DraftParticulars.model_validate(fields_of(ruleset, form))
+    try:  # the rule set's particulars, each its field (app.pages.scenario_drafts.fields_of)
+        particulars = None if choice.from_file else DraftParticulars.model_validate(fields_of(ruleset, form))
     except ValidationError as e:
         raise PageRefused(f"Not saved: {error_message(e).split('; ')[0]}") from e
     if particulars is not None and not particulars.title:
@@ -122,7 +137,7 @@ async def _save(request: Request, session: Session, target: tuple[str, str] | Re
     minted = None if drafts.owner_of(key) else drafts.new_key()
     owner = drafts.owner_of(minted or key)
     assert owner is not None  # a key kept or just minted has the key's shape
-    copy = bool(form.get("copy")) or scenario in scenarios.shipped()
+    copy = choice.as_copy or scenario in scenarios.shipped()
     security.scenario_imported()
     with unit_of_work(session):
         if particulars is None:
@@ -136,15 +151,22 @@ async def _save(request: Request, session: Session, target: tuple[str, str] | Re
     return with_key(_opened(stored, copy or not scenario), minted)
 
 
+Choice = Annotated[SaveChoice, Form()]
+
+
 @posted(router, "/scenarios/new/{ruleset_id}/save", _panel("saved"), server_organiser("scenarios"))
-async def save_new(ruleset_id: str, request: Request, session: SessionDep) -> Response:
-    return await _save(request, session, new(request, ruleset_id))
+def save_new(
+    ruleset_id: str, request: Request, session: SessionDep, choice: Choice, form: PostedForm
+) -> Response:
+    return _save(request, session, new(request, ruleset_id), choice, form)
 
 
 @posted(router, "/scenarios/{scenario_id}/edit/save", _panel("saved"), server_organiser("scenarios"))
-async def save_edited(scenario_id: str, request: Request, session: SessionDep) -> Response:
+def save_edited(
+    scenario_id: str, request: Request, session: SessionDep, choice: Choice, form: PostedForm
+) -> Response:
     """The scenario edited saved (one that ships, or `copy`: a new scenario beside it)."""
-    return await _save(request, session, edited(request, session, scenario_id))
+    return _save(request, session, edited(request, session, scenario_id), choice, form)
 
 
 async def _file(upload: UploadFile | None) -> dict[str, JsonValue]:
