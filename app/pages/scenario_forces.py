@@ -30,6 +30,7 @@ from app.deps import SessionDep
 from app.errors import Conflict, refusal
 from app.guard.security import NOTICE_HEADER
 from app.pages.common import error_message
+from app.pages.refused import PostedForm
 from app.pages.scenario_drafts import DRAFT_COOKIE, owner_for_change, refused, with_key
 from app.pages.scenario_drafts import edited as _edited
 from app.pages.scenario_drafts import new as _new
@@ -300,17 +301,21 @@ def _answer(
 
 
 async def _change(
-    request: Request, session: SessionDep, target: tuple[str, str] | Response, kind: str
+    request: Request,
+    session: SessionDep,
+    target: tuple[str, str] | Response,
+    kind: str,
+    form: FormData | None = None,
 ) -> Response:
-    """One change to the draft's forces, of a kind (`add`, `change`, `remove`), answered by its formations."""
+    """One change to the draft's forces, of a kind (`add`, `change`, `remove`: its `form` as posted, its fields
+    named by the side or the formation; `deploy`: a JSON body), answered by its formations."""
     if isinstance(target, Response):
         return target
     ruleset, scenario = target
     try:
-        if kind == "deploy":
+        if form is None:
             deployed, picked, changed = _deployed(await request.body()), None, None
         else:
-            form = await request.form()
             deployed = None
             picked, changed = _posted(request, form) if kind != "add" else (_picked(form), None)
     except ValidationError as e:
@@ -425,21 +430,25 @@ def _posted(request: Request, form: FormData) -> tuple[None, FormationChanged]:
 
 
 @router.post("/scenarios/new/{ruleset_id}/forces", response_class=HTMLResponse)
-async def add_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+async def add_formation(ruleset_id: str, request: Request, session: SessionDep, form: PostedForm) -> Response:
     """A formation added to a side of this browser's draft: from a table, or from the chart's rows."""
-    return await _change(request, session, _new(request, ruleset_id), "add")
+    return await _change(request, session, _new(request, ruleset_id), "add", form)
 
 
 @router.post("/scenarios/new/{ruleset_id}/forces/change", response_class=HTMLResponse)
-async def change_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+async def change_formation(
+    ruleset_id: str, request: Request, session: SessionDep, form: PostedForm
+) -> Response:
     """A formation of the draft regraded or renamed."""
-    return await _change(request, session, _new(request, ruleset_id), "change")
+    return await _change(request, session, _new(request, ruleset_id), "change", form)
 
 
 @router.post("/scenarios/new/{ruleset_id}/forces/remove", response_class=HTMLResponse)
-async def remove_formation(ruleset_id: str, request: Request, session: SessionDep) -> Response:
+async def remove_formation(
+    ruleset_id: str, request: Request, session: SessionDep, form: PostedForm
+) -> Response:
     """A formation dropped from the draft."""
-    return await _change(request, session, _new(request, ruleset_id), "remove")
+    return await _change(request, session, _new(request, ruleset_id), "remove", form)
 
 
 @router.post("/scenarios/new/{ruleset_id}/forces/deploy", response_class=HTMLResponse)
@@ -451,8 +460,10 @@ async def deploy_formation(ruleset_id: str, request: Request, session: SessionDe
 # The same three on an existing scenario's draft (its own, apart from the browser's new one): the first change
 # starts it from the scenario as saved.
 @router.post("/scenarios/{scenario_id}/edit/forces", response_class=HTMLResponse)
-async def add_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
-    return await _change(request, session, _edited(request, session, scenario_id), "add")
+async def add_edited_formation(
+    scenario_id: str, request: Request, session: SessionDep, form: PostedForm
+) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "add", form)
 
 
 @router.get("/scenarios/{scenario_id}/edit/forces", response_class=HTMLResponse)
@@ -467,13 +478,17 @@ def edited_formations(scenario_id: str, request: Request, session: SessionDep) -
 
 
 @router.post("/scenarios/{scenario_id}/edit/forces/change", response_class=HTMLResponse)
-async def change_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
-    return await _change(request, session, _edited(request, session, scenario_id), "change")
+async def change_edited_formation(
+    scenario_id: str, request: Request, session: SessionDep, form: PostedForm
+) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "change", form)
 
 
 @router.post("/scenarios/{scenario_id}/edit/forces/remove", response_class=HTMLResponse)
-async def remove_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
-    return await _change(request, session, _edited(request, session, scenario_id), "remove")
+async def remove_edited_formation(
+    scenario_id: str, request: Request, session: SessionDep, form: PostedForm
+) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "remove", form)
 
 
 @router.post("/scenarios/{scenario_id}/edit/forces/deploy", response_class=HTMLResponse)
