@@ -109,8 +109,8 @@ class NewGameForm(BaseModel):
         own = {key: form.get(f"{key}_{form.get('ruleset')}") for key in OWN_FIELDS}
         return {**form, **{key: value for key, value in own.items() if value}}
 
-    def game(self) -> dict[str, Any]:
-        """As the API's GameCreate body, a blank field left to its default. The clock's limits are kept in the
+    def game(self) -> GameCreate:
+        """As the API's GameCreate body, a blank field left to its default (refused naming its field). The clock's limits are kept in the
         game's first event (app.services.clock); the referee sets each side's from the board."""
         if self.scenario == "tables":
             body: dict[str, Any] = {
@@ -135,7 +135,7 @@ class NewGameForm(BaseModel):
             ("turn", self.clock_turn, self.clock_turn_unit),
         )
         body["clock"] = {f"{k}_seconds": dict.fromkeys(SIDES, n * int(unit)) for k, n, unit in limits if n}
-        return {key: value for key, value in body.items() if value}
+        return GameCreate.model_validate({key: value for key, value in body.items() if value})
 
 
 @posted(router, "/games/new", start_refused, server_organiser("games"))
@@ -145,17 +145,16 @@ def create_game_page(
     return start_game(request, session, settings, form.game())
 
 
-def start_game(request: Request, session: Session, settings: Settings, fields: dict[str, object]) -> Response:
-    """A game created from the start page's fields (or the scenario editor's saved scenario), its codes shown on
+def start_game(request: Request, session: Session, settings: Settings, body: GameCreate) -> Response:
+    """A game created from the start page's form (or the scenario editor's saved scenario), its codes shown on
     its created page; a refusal is the start page again, saying why."""
     try:
-        body = GameCreate.model_validate(fields)
         with unit_of_work(session):
             game, creds = game_setup.create_game(
                 session, settings.secret_key, **body.model_dump(exclude_none=True)
             )
     except USER_ERRORS as e:
-        raise PageRefused(_create_error(e, fields)) from e
+        raise PageRefused(_create_error(e, body)) from e
     # POST/redirect/GET: reloading the page that shows the codes must not create another game. The codes reach
     # that page in a signed cookie of this device, never in the URL, and are shown once.
     game_id = game.pk
@@ -184,11 +183,11 @@ def created_page(game_id: GameId, request: Request, session: SessionDep, setting
     return response
 
 
-def _create_error(e: Exception, fields: Mapping[str, Any]) -> str:
+def _create_error(e: Exception, body: GameCreate) -> str:
     """A refusal of a new game, saying which side's force it is about (forces.N.* in the API)."""
     parts = e.field.split(".") if isinstance(e, RulesError) else []
     if isinstance(e, RulesError) and len(parts) == 3 and parts[0] == "forces" and parts[1].isdecimal():
-        side = fields["forces"][int(parts[1])]["side"]
+        side = (body.forces or [])[int(parts[1])].side
         what = "organisation table" if parts[2] == "table_id" else parts[2]
         return f"{humanise(side)} {what}: {e.message}"
     return error_message(e)

@@ -23,6 +23,7 @@ from starlette.datastructures import FormData
 from app.core.config import Settings
 from app.core.routing import Router
 from app.data.bounded import MAX_SCENARIO_BYTES
+from app.data.schemas import GameCreate
 from app.data.schemas_scenario import DraftParticulars, ScenarioIn
 from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict
@@ -251,4 +252,4 @@ def start_edited(scenario_id: str, request: Request, session: SessionDep, settin
         except (RulesError, ValidationError, NotFoundError, Conflict) as e:  # in the Save panel's words
             raise PageRefused(refusal(e), 409 if isinstance(e, Conflict) else 422) from e
         scenario = stored
-    return start_game(request, session, settings, {"scenario": scenario})
+    return start_game(request, session, settings, GameCreate(scenario=scenario))
