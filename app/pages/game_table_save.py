@@ -12,7 +12,7 @@ import math
 import time
 from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
 
@@ -24,6 +24,7 @@ from app.data.schemas_scenario import TableObjectives
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, Unauthorized
 from app.pages.club_save import detail, refusal
+from app.pages.refused import status_of
 from app.pages.seats import Refused, table_editor
 from app.pages.templates import templates
 from app.sentences import MAX_DETAIL, sentence, short
@@ -124,11 +125,6 @@ def of_stand(name: str, said: str) -> str:
     return f"{short(name, room)} {said}" if room >= 12 else sentence(said.removeprefix("not saved: "))
 
 
-def _status(e: Exception) -> int:
-    kinds = ((NotFoundError, 404), (Conflict, 409), (Forbidden, 403), (Unauthorized, 401))
-    return next((code for kind, code in kinds if isinstance(e, kind)), 422)
-
-
 def _moved(unit: Unit, place: StandPlace) -> bool:
     if unit.x is None or unit.y is None:
         return True
@@ -139,9 +135,25 @@ def _moved(unit: Unit, place: StandPlace) -> bool:
     )
 
 
-@router.post("/games/{game_id}/table/save", response_class=HTMLResponse)
-async def save_table(
-    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+class TableSave(BaseModel):
+    """The Save form: the table as the page draws it and the versions it goes over, each a field of JSON read by its
+    model (`PostedTable`, `Versions`), whose refusal names the path in it."""
+
+    table: str = Field("", max_length=MAX_SCENARIO_BYTES)
+    saved: str = Field("", max_length=MAX_SCENARIO_BYTES)
+
+
+@router.post(
+    "/games/{game_id}/table/save",
+    response_class=HTMLResponse,
+    form_limits={"max_fields": 8, "max_part_size": MAX_FORM_PART},
+)
+def save_table(
+    game_id: GameId,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    form: Annotated[TableSave, Form()],
 ) -> Response:
     """The referee's Save the table: the terrain and objectives in one edit of the game over the version the page
     holds (a stale one refused), then each stand whose place differs from the game's moved over its version,
@@ -151,18 +163,8 @@ async def save_table(
     if isinstance(editing, Refused):
         return _said(request, f"Not saved: {editing.clause}.", editing.status, None)
     game, seat = editing
-    form = await request.form(max_fields=8, max_part_size=MAX_FORM_PART)
-    table, saved = form.get("table"), form.get("saved")
-    if (
-        not isinstance(table, str)
-        or not isinstance(saved, str)
-        or len(table) + len(saved) > MAX_SCENARIO_BYTES
-    ):
-        return _said(
-            request, f"Not saved: table: at most {MAX_SCENARIO_BYTES:,} characters of JSON.", 422, None
-        )
     try:
-        posted, held = PostedTable.model_validate_json(table), Versions.model_validate_json(saved)
+        posted, held = PostedTable.model_validate_json(form.table), Versions.model_validate_json(form.saved)
     except ValidationError as e:
         return _said(request, refusal(e), 422, None)
     values: dict[str, Any] = {}
@@ -188,7 +190,7 @@ async def save_table(
             session.rollback()
             if isinstance(e, Conflict) and game.version != held.version:
                 return _said(request, f"The {what} {STALE}", 409, held)
-            return _said(request, refusal(e, f"saved: the {what}"), _status(e), held)
+            return _said(request, refusal(e, f"saved: the {what}"), status_of(e), held)
         session.refresh(game)
         held = held.model_copy(update={"version": game.version})
         done += 1
@@ -215,7 +217,7 @@ async def save_table(
                 acts.play(session, locked, seat.viewer, act)
         except (RulesError, NotFoundError, Conflict, Forbidden, Unauthorized) as e:
             session.rollback()
-            return _said(request, of_stand(unit.name, f"not saved: {detail(e)[1]}"), _status(e), held)
+            return _said(request, of_stand(unit.name, f"not saved: {detail(e)[1]}"), status_of(e), held)
         session.refresh(unit)
         held = held.model_copy(update={"stands": {**held.stands, str(place.id): unit.version}})
         done += 1
