@@ -429,26 +429,25 @@ def _posted(request: Request, form: FormData) -> tuple[None, FormationChanged]:
     return None, FormationChanged.model_validate(fields)
 
 
-@router.post("/scenarios/new/{ruleset_id}/forces", response_class=HTMLResponse)
-async def add_formation(ruleset_id: str, request: Request, session: SessionDep, form: PostedForm) -> Response:
-    """A formation added to a side of this browser's draft: from a table, or from the chart's rows."""
-    return await _change(request, session, _new(request, ruleset_id), "add", form)
+def _form_changes(kind: str, suffix: str) -> None:
+    """The routes of one kind of change posted by a form, on this browser's new draft and on an existing scenario's
+    draft (its own, apart from the browser's new one: the first change starts it from the scenario as saved)."""
+
+    async def on_new(ruleset_id: str, request: Request, session: SessionDep, form: PostedForm) -> Response:
+        return await _change(request, session, _new(request, ruleset_id), kind, form)
+
+    async def on_edited(
+        scenario_id: str, request: Request, session: SessionDep, form: PostedForm
+    ) -> Response:
+        return await _change(request, session, _edited(request, session, scenario_id), kind, form)
+
+    router.post(f"/scenarios/new/{{ruleset_id}}/forces{suffix}", response_class=HTMLResponse)(on_new)
+    router.post(f"/scenarios/{{scenario_id}}/edit/forces{suffix}", response_class=HTMLResponse)(on_edited)
 
 
-@router.post("/scenarios/new/{ruleset_id}/forces/change", response_class=HTMLResponse)
-async def change_formation(
-    ruleset_id: str, request: Request, session: SessionDep, form: PostedForm
-) -> Response:
-    """A formation of the draft regraded or renamed."""
-    return await _change(request, session, _new(request, ruleset_id), "change", form)
-
-
-@router.post("/scenarios/new/{ruleset_id}/forces/remove", response_class=HTMLResponse)
-async def remove_formation(
-    ruleset_id: str, request: Request, session: SessionDep, form: PostedForm
-) -> Response:
-    """A formation dropped from the draft."""
-    return await _change(request, session, _new(request, ruleset_id), "remove", form)
+# A formation added to a side (from a table, or from the chart's rows), regraded or renamed, or dropped.
+for _kind, _suffix in (("add", ""), ("change", "/change"), ("remove", "/remove")):
+    _form_changes(_kind, _suffix)
 
 
 @router.post("/scenarios/new/{ruleset_id}/forces/deploy", response_class=HTMLResponse)
@@ -457,13 +456,9 @@ async def deploy_formation(ruleset_id: str, request: Request, session: SessionDe
     return await _change(request, session, _new(request, ruleset_id), "deploy")
 
 
-# The same three on an existing scenario's draft (its own, apart from the browser's new one): the first change
-# starts it from the scenario as saved.
-@router.post("/scenarios/{scenario_id}/edit/forces", response_class=HTMLResponse)
-async def add_edited_formation(
-    scenario_id: str, request: Request, session: SessionDep, form: PostedForm
-) -> Response:
-    return await _change(request, session, _edited(request, session, scenario_id), "add", form)
+@router.post("/scenarios/{scenario_id}/edit/forces/deploy", response_class=HTMLResponse)
+async def deploy_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
+    return await _change(request, session, _edited(request, session, scenario_id), "deploy")
 
 
 @router.get("/scenarios/{scenario_id}/edit/forces", response_class=HTMLResponse)
@@ -475,25 +470,6 @@ def edited_formations(scenario_id: str, request: Request, session: SessionDep) -
         return target
     parts = shown(request, session, *target)
     return templates.TemplateResponse(request, "_scenario_formations.html", parts)
-
-
-@router.post("/scenarios/{scenario_id}/edit/forces/change", response_class=HTMLResponse)
-async def change_edited_formation(
-    scenario_id: str, request: Request, session: SessionDep, form: PostedForm
-) -> Response:
-    return await _change(request, session, _edited(request, session, scenario_id), "change", form)
-
-
-@router.post("/scenarios/{scenario_id}/edit/forces/remove", response_class=HTMLResponse)
-async def remove_edited_formation(
-    scenario_id: str, request: Request, session: SessionDep, form: PostedForm
-) -> Response:
-    return await _change(request, session, _edited(request, session, scenario_id), "remove", form)
-
-
-@router.post("/scenarios/{scenario_id}/edit/forces/deploy", response_class=HTMLResponse)
-async def deploy_edited_formation(scenario_id: str, request: Request, session: SessionDep) -> Response:
-    return await _change(request, session, _edited(request, session, scenario_id), "deploy")
 
 
 @router.get("/scenarios/new/{ruleset_id}/forces/choices", response_class=HTMLResponse)
