@@ -137,9 +137,10 @@ class PostedCounter:
     version: int | None = None
 
 
-class CountersRefused(Exception):
+class CountersRefused(PageRefused):
     """Counters no form could post: more than it holds, or one of a side it has not (session 23's hostile pass:
-    a counter posted for the `referee` was dropped from the scenario without a word). Its text names the field."""
+    a counter posted for the `referee` was dropped from the scenario without a word). Its text names the field,
+    said after "Not saved: "."""
 
 
 def posted_counters(editor: Mapping[str, Any], form: FormData) -> list[PostedCounter]:
@@ -343,7 +344,8 @@ def _refused(doing: str) -> Render:
 
     def render(request: Request, _session: Session, _settings: Settings, refused: Refusal) -> Response:
         said = refused.said
-        if not isinstance(refused.error, PageRefused) and refused.status != 429:
+        whole = isinstance(refused.error, PageRefused) and not isinstance(refused.error, CountersRefused)
+        if not whole and refused.status != 429:
             said = f"Not {doing}: {_lowered(said)}"
         return _said(request, said, refused.status, focus=getattr(refused.error, "focus", ""))
 
@@ -355,13 +357,6 @@ def _club_editor(ruleset_id: str) -> dict[str, Any]:
     if _ruleset(ruleset_id) is None:
         raise NotFoundError("rule set", ruleset_id[:64])
     return editor_context(ruleset_id)
-
-
-def _counters(editor: Mapping[str, Any], form: FormData, doing: str) -> list[PostedCounter]:
-    try:
-        return posted_counters(editor, form)
-    except CountersRefused as e:
-        raise PageRefused(f"Not {doing}: {e}.") from e
 
 
 def _stored(e: Exception, doing: str, words: Callable[[str], str]) -> PageRefused:
@@ -380,7 +375,7 @@ def save_scenario(
     """Save the form as a scenario: a new one stored, a stored one (its id posted, not a shipped one) replaced
     over the organiser's key as the scenario API takes it; answers the message, or the refusal naming its field."""
     editor = _club_editor(ruleset_id)
-    counters = _counters(editor, form, "saved")
+    counters = posted_counters(editor, form)
     document = scenario_document(editor, club, form, counters)
     if not document["title"]:
         raise Unfilled("Not saved: give the scenario a title.", "club-title")
@@ -409,7 +404,7 @@ def save_scenario(
 def export_scenario(ruleset_id: str, club: Annotated[ClubForm, Form()], form: PostedForm) -> Response:
     """The form as the scenario file the club shares (a download, saved nowhere)."""
     editor = _club_editor(ruleset_id)
-    document = scenario_document(editor, club, form, _counters(editor, form, "exported"))
+    document = scenario_document(editor, club, form, posted_counters(editor, form))
     slug = re.sub(r"[^a-z0-9]+", "-", str(document["title"]).lower()).strip("-") or "scenario"
     return Response(
         json.dumps(document, indent=2, ensure_ascii=False),
@@ -545,7 +540,7 @@ def save_to_game(
     if not takes_club(game.ruleset):
         raise NotFoundError("game of counters", str(game_id))
     editor = editor_context(game.ruleset)
-    counters = _counters(editor, form, "saved")
+    counters = posted_counters(editor, form)
     if _unnamed(counters):
         raise Unfilled("Not saved: give every counter its name.", _unnamed(counters))
     try:
