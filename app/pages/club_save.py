@@ -321,14 +321,6 @@ def _unnamed(counters: Sequence[PostedCounter]) -> str:
     return next((f"club-c{c.n}-name" for c in counters if not c.name), "")
 
 
-def _ruleset(ruleset_id: str) -> str | None:
-    return (
-        ruleset_id
-        if any(r.book.ruleset_id == ruleset_id for r in all_game_rules()) and takes_club(ruleset_id)
-        else None
-    )
-
-
 class Unfilled(PageRefused):
     """A field the form needs filled (a title, a counter's name): said with the id of its input to focus."""
 
@@ -354,7 +346,7 @@ def _refused(doing: str) -> Render:
 
 def _club_editor(ruleset_id: str) -> dict[str, Any]:
     """The editor of a rule set played on a board of counters (404 for any other)."""
-    if _ruleset(ruleset_id) is None:
+    if not (any(r.book.ruleset_id == ruleset_id for r in all_game_rules()) and takes_club(ruleset_id)):
         raise NotFoundError("rule set", ruleset_id[:64])
     return editor_context(ruleset_id)
 
