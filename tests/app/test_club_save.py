@@ -286,3 +286,16 @@ def test_a_game_s_save_of_many_counters_stops_at_its_cpu_budget_and_the_page_car
     assert answers[-1].status_code == 200 and "Saved to the game." in answers[-1].text, answers[-1].text
     units = [u["name"] for u in http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()]
     assert sorted(n for n in units if n in names) == names
+
+
+def test_the_editors_own_fields_are_its_form_model_s_refused_naming_each(sqlite_client: TestClient) -> None:
+    """The counter editor's own fields are one form model (issue 90): a title past a scenario's 200 characters is
+    refused naming it on the export too (it was exported whatever its length), in the editor's answer, not JSON."""
+    http = sqlite_client
+    page = http.get(f"/scenarios/new?ruleset={VIMY}").text
+    fields = [(n, v) for n, v in _posted(page) if n not in ("csrftoken", "scenario", "title")]
+    sent = dict(form(http, {"title": "T" * 201}))
+    for url, doing in ((f"/scenarios/club/{VIMY}/export", "exported"), (SAVE, "saved")):
+        refused = http.post(url, data=_sent([*sent.items(), *fields]))
+        assert refused.status_code == 422 and refused.text.startswith(f"<span>Not {doing}: "), refused.text
+        assert "title" in refused.text.lower() and "200" in refused.text
