@@ -28,10 +28,9 @@ from app.data.schemas_answers import CardAppliedOut, CardRollOut, DeviationOut, 
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import game_page
 from app.services import arrivals as arrivals_service
-from app.services import unit_names
+from app.services.markers import table_read
 from app.services.seating import Viewer
 from app.services.undo import undo_refused
-from app.services.units import list_units
 from rules.core.errors import RulesError
 
 __all__ = ["ArrivalCard", "Arrivals", "arrivals", "arrivals_page"]
@@ -303,10 +302,10 @@ def arrivals(session: Session, game: Game, viewer: Viewer, shots: Sequence[str] 
         item, key = s.split(":", 1)
         asked.setdefault(int(item), Counter())[key] += 1
     answer = arrivals_service.cards(session, game)
-    # The stands' names only for cards that name them: read on every live frame of every map, and most turns
-    # have no arrival (the names were a third of such a read's CPU, ~30 ms on Mons).
-    units = list_units(session, game.pk) if answer.cards else []
-    name = {uid: short for uid, (_, short) in unit_names.names(units).items()}
+    # The stands' names only for cards that name them (read on every live frame of every map, and most turns
+    # have no arrival), as the worker keeps them: named once per version of the game's units.
+    listed = table_read(session, game).kept.listed_names if answer.cards else {}
+    name = {uid: short for uid, (_, short, _) in listed.items()}
     cards = [_card(session, game, viewer, c, name, asked.get(c.item_id, {})) for c in answer.cards]
     # The first card this seat lays the shots of takes the stands tapped on the map.
     laying = next((i for i, c in enumerate(cards) if c.shots and c.mine and c.done is None), None)

@@ -14,7 +14,6 @@ from app.pages.common import USER_ERRORS, error_message
 from app.pages.templates import templates
 from app.services import acts, markers
 from app.services import cards as cards_service
-from app.services import units as units_service
 from app.services.seating import Viewer
 from app.services.writing import game_write
 from rules.core.acts import PlayCard
@@ -84,7 +83,7 @@ def referee_pack(session: Session, game: Game, viewer: Viewer, resolver: str) ->
     rules = markers.rules_of(game)
     if resolver not in rules.book.roll_terms.secret_draws or not viewer.is_referee:
         return {}
-    snapshot = markers.snapshot_of(session, game, units_service.list_units(session, game.pk))
+    snapshot = markers.table_read(session, game).snapshot
     return {f.field: f.value for f in rules.drawn(resolver, snapshot, {})}
 
 

@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX
-from app.data.models import Game, Unit
+from app.data.models import Game
 from app.deps import SessionDep
 from app.pages.game_record import Record
 from app.pages.panels import panel_page
@@ -26,7 +26,7 @@ from app.services import undo as undo_service
 from app.services import unit_names
 from app.services import units as units_service
 from app.services.card import MarkerOffer, formations, marker_offers, move_refusals
-from app.services.markers import rules_of, snapshot_of
+from app.services.markers import rules_of, table_read
 from app.services.seating import Viewer
 from app.services.templates import templates_of
 from rules.core.errors import NotFoundError, RulesError
@@ -76,13 +76,14 @@ class StandHead:
 def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> StandHead:
     """The head of stand `unit_id`'s card as `viewer` reads the stand (the other side's secrets at their
     defaults, as the units API reads them)."""
-    units = units_service.list_units(session, game.pk)  # one read: the stand is among them
-    u = next((x for x in units if x.pk == unit_id), None) or units_service.get_unit(
-        session, game.pk, unit_id, "unit_id"
-    )  # one of no game: get_unit's 422 naming it
-    read: dict[str, Any] = units_service.reader(game, viewer)(u)
-    full, short = unit_names.names(units)[u.pk]
-    plain = unit_names.plain_names(units).get(u.pk, "")
+    table = table_read(session, game)  # one read, as the worker keeps the game's units: the stand among them
+    row = table.kept.rows.get(unit_id)
+    if row is None:  # one of no game: get_unit's 422 naming it
+        units_service.get_unit(session, game.pk, unit_id, "unit_id")
+    assert row is not None  # else get_unit refused it
+    u = table.kept.by_id[unit_id]
+    read: dict[str, Any] = units_service.reader(game, viewer)(row)
+    full, short, plain = table.kept.listed_names[u.id]
     state = rule_state(game.ruleset)
     marker = state.marker
     count = int(read.get(marker.name) or 0) if marker else None
@@ -94,16 +95,15 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     ]
     acts = not u.killed and game.status != "finished"
     own = viewer.may_act_for(u.side)
-    read_now = (units, snapshot_of(session, game, units))
-    marker_acts = marker_offers(session, game, viewer, u.pk, read_now)
-    refused = move_refusals(session, game, viewer, u.pk, read_now) if acts and own else {}
-    undone = undo_service.card_undo(session, game, viewer, u.pk) if acts else None
+    marker_acts = marker_offers(session, game, viewer, u.id, table)
+    refused = move_refusals(session, game, viewer, u.id, table) if acts and own else {}
+    undone = undo_service.card_undo(session, game, viewer, u.id) if acts else None
     if undone is not None:
-        names = {i: n[1] for i, n in unit_names.names(units).items()}
-        record = Record(names, {x.pk: x for x in units}, rules_of(game))
+        names = {i: n[1] for i, n in table.kept.listed_names.items()}
+        record = Record(names, table.kept.by_id, rules_of(game))
         what = record.entry(events_service.event_dict(undone, events_service.roles_of(viewer))).what
     return StandHead(
-        unit_id=u.pk,
+        unit_id=u.id,
         name=plain or short,
         path=f"{short} · {full}" if plain else full,
         side=u.side,
@@ -115,23 +115,15 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
         states_line=" · ".join(["Destroyed"] * bool(u.killed) + states) or "Nothing else to note",
         acts=acts,
         own=own,
-        formations=tuple((i, level, refused.get(i, "")) for i, level in _formations(game, units, u))
+        formations=tuple((f.id, f.level, refused.get(f.id, "")) for f in formations(table.units, u))
         if acts and own
         else (),
-        move_refused=refused.get(u.pk, ""),
+        move_refused=refused.get(u.id, ""),
         marker_acts=tuple(marker_acts) if acts and marker else (),
-        markers_api=f"/api/v1/games/{game.pk}/units/{u.pk}/markers",
+        markers_api=f"/api/v1/games/{game.pk}/units/{u.id}/markers",
         undo_event=undone.pk if undone is not None else None,
         undo_label=f"Undo: {what}" if undone is not None else "",
     )
-
-
-def _formations(game: Game, units: list[Unit], stand: Unit) -> tuple[tuple[int, str], ...]:
-    """The stand's company and battalion with more than one stand on the table, as (id, level)."""
-    fields = rules_of(game).book.state_fields
-    states = [units_service.unit_state(x, fields) for x in units]
-    mine = next(s for s in states if s.id == stand.pk)
-    return tuple((f.id, f.level) for f in formations(states, mine))
 
 
 @dataclass(frozen=True)

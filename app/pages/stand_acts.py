@@ -25,7 +25,7 @@ from sqlmodel import Session
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX
 from app.data.changes import UnitSet, changes_in
-from app.data.models import Game, Unit
+from app.data.models import Game
 from app.deps import SessionDep
 from app.errors import Refused
 from app.pages.panels import panel_page
@@ -35,13 +35,13 @@ from app.pages.templates import humanise, rule_state
 from app.services import card as card_service
 from app.services import events as events_service
 from app.services import resolve as resolve_service
-from app.services import seats, unit_names
-from app.services.markers import rules_of, snapshot_of
+from app.services import seats
+from app.services.markers import TableRead, rules_of, table_read
 from app.services.seating import Viewer
 from app.services.undo import undo_refused
-from app.services.units import find_unit, get_unit, list_units
+from app.services.units import find_unit, get_unit
 from rules.core.errors import RulesError
-from rules.core.records import Snapshot
+from rules.core.records import UnitState
 
 __all__ = [
     "ActButton",
@@ -206,7 +206,7 @@ def _odds(
     game: Game,
     viewer: Viewer,
     a: Mapping[str, object],
-    read: tuple[list[Unit], Snapshot] | None,
+    read: TableRead,
 ) -> ActButton:
     """A direct roll's button with the table's odds and what it filled in (asked, nothing written); without
     them where the table refuses it as it stands."""
@@ -229,13 +229,11 @@ def stand_acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     """What the stand's card offers `viewer` now, as the act pipeline answers it (`card.stand_card`)."""
     # The units and their snapshot read once for the card and the odds of each of its rolls (nothing here
     # writes): a card of four rolls read the units five times.
-    units = list_units(session, game.pk)
-    read = (units, snapshot_of(session, game, units)) if game.status == "playing" else None  # else no rolls
+    read = table_read(session, game)
     card = card_service.stand_card(session, game, viewer, unit_id, read)
     # A side that chose firestep's dice has no face to enter (the pipeline refuses one): its direct rolls are
     # an Apply the server rolls.
-    # (The stand is among the units read: the card refuses one of no game.)
-    side = next(u.side for u in units if u.id == unit_id)
+    side = read.kept.by_id[unit_id].side  # the stand is among the units read: the card refuses one of no game
     by_firestep = seats.get_side(session, game.pk, side).dice == "firestep"
     buttons = []
     for i, a in enumerate(card["acts"]):
@@ -354,7 +352,7 @@ def stand_edited(
     stored = next(
         (c.after for c in changes_in(payload) if isinstance(c, UnitSet) and c.field == target), None
     )
-    names = unit_names.names(list_units(session, game.pk)) if target else {}
+    names = table_read(session, game).kept.listed_names if target else {}
     at = f" at {names[stored][1]}" if isinstance(stored, int) and stored in names else ""
     now = StandEdits(unit_id, edit_parts(card_service.stand_card(session, game, viewer, unit_id)))
     return StandEdited(ev.pk, f"{words or 'Saved'}{at}.", undo_refused(session, game, viewer, ev), now)
@@ -419,22 +417,20 @@ def stand_pick(
     stand = find_unit(session, game.pk, unit_id)
     u = resolve_service.target_of(game, [stand] if stand is not None else [], unit_id, resolver)
     viewer.require_side(u.side, "resolve for a unit")  # as play/{resolver} refuses it: 403, not an empty list
-    units = list_units(session, game.pk)  # the stand among them (the same row, read anew)
-    by_id = {u.pk: u for u in units}
-    snapshot = snapshot_of(session, game, units)
+    read = table_read(session, game)  # the stand among them, as the worker keeps the game's units
+    units, by_id = read.units, read.kept.by_id
     marks = {
-        m.unit_id: m
-        for m in resolve_service.target_marks(session, game, viewer, unit_id, resolver, units, snapshot)
+        m.unit_id: m for m in resolve_service.target_marks(session, game, viewer, unit_id, resolver, read)
     }
     labels = [
         a.label
-        for a in rules_of(game).stand_card(snapshot, unit_id)
+        for a in rules_of(game).stand_card(read.snapshot, unit_id)
         if getattr(a, "resolver", None) == resolver and getattr(a, "target", False)
     ]
     label = act if act in labels else next(iter(labels), humanise(resolver))
-    names = unit_names.names(units)
+    names = read.kept.listed_names
 
-    def far(t: Unit) -> float:
+    def far(t: UnitState) -> float:
         if u.x is None or u.y is None or t.x is None or t.y is None:
             return math.inf
         return math.hypot(t.x - u.x, t.y - u.y)
@@ -448,10 +444,10 @@ def stand_pick(
     for t in sorted(enemy, key=far):
         parent = by_id.get(t.parent_id) if t.parent_id is not None else None
         away = f" · {far(t):.0f} cm" if far(t) != math.inf else ""
-        mark = marks.get(t.pk)
-        text = f"{names[t.pk][1]}{away}{f' · {mark.mark}' if mark else ''}"
-        groups.setdefault(names[parent.pk][0] if parent else "", []).append(
-            TargetOption(t.pk, text, bool(mark))
+        mark = marks.get(t.id)
+        text = f"{names[t.id][1]}{away}{f' · {mark.mark}' if mark else ''}"
+        groups.setdefault(names[parent.id][0] if parent else "", []).append(
+            TargetOption(t.id, text, bool(mark))
         )
     greyed = " Greyed stands may not be its target: tap one to see why." if marks else ""
     return StandPick(

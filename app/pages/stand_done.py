@@ -26,11 +26,9 @@ from app.pages.stand_next import CardQuery
 from app.pages.stand_play import also_lines, rolled_words
 from app.pages.templates import humanise
 from app.services import events as events_service
-from app.services import unit_names
-from app.services.markers import rules_of
+from app.services.markers import rules_of, table_read
 from app.services.seating import Viewer
 from app.services.undo import undo_refused
-from app.services.units import list_units
 from rules.core.consequences import outcome_words, said
 from rules.core.errors import RulesError
 from rules.core.readings import readings_deciding
@@ -76,10 +74,9 @@ def stand_done(
             done.append(SetState("", "", c.unit, c.field, c.after))
         elif isinstance(c, UnitCounted):
             done.append(AddToState("", "", c.unit, c.field, c.delta))
-    units = list_units(session, game.pk)
     words = outcome_words(res.get("outcome"))
     name = label or humanise(str(payload.get("resolver") or "roll"))
-    short = unit_names.display_names(units)
+    short = table_read(session, game).kept.short_names
     target = payload.get("target_id")
     dice, whom = rolled_words(res.get("dice") or [], res.get("also") or [], short.get(target or 0, ""))
     if n := res.get("count"):  # entered as a count: its dice stand for it, the count is what was rolled

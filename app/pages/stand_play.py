@@ -37,10 +37,10 @@ from app.pages.stand_count import (
 from app.pages.stand_next import CardQuery, PlayState, Tap
 from app.pages.templates import humanise
 from app.services import resolve as resolve_service
-from app.services import seats, unit_names
-from app.services.markers import rules_of, snapshot_of
+from app.services import seats
+from app.services.markers import rules_of, table_read
 from app.services.seating import Viewer
-from app.services.units import find_unit, list_units
+from app.services.units import find_unit
 from rules.core.consequences import odds_words
 from rules.core.dice import Count
 from rules.core.errors import RulesError
@@ -265,19 +265,19 @@ def _asked(
     # The seat before the act: a label refused (422) for a stand it may not act for would tell it the label exists.
     # Checked on the stand's row alone: the game's units are read for an allowed seat only.
     viewer.require_side(stand.side, "resolve for a unit")
-    units = list_units(session, game.pk)  # the stand among them (the same row, read anew)
+    read = table_read(session, game)  # the game's units as the worker keeps them: the stand among them
     by = seats.get_side(session, game.pk, stand.side).dice
     other = "players" if by == "firestep" else "firestep"
     choice = DiceChoice(by, f"/api/v1/games/{game.pk}/sides/{stand.side}/dice", json.dumps({"dice": other}))
     if by == "firestep":  # the app rolls this side's dice: none to enter
         dice, reached, lifted, again = (), None, None, None
-    card = rules_of(game).stand_card(snapshot_of(session, game, units), stand_id)
+    card = rules_of(game).stand_card(read.snapshot, stand_id)
     act = next(
         (a for a in card if isinstance(a, StandAct) and a.resolver == resolver and a.label == label), None
     )
     if act is None:
         raise RulesError("act", "pick a roll the stand's card offers now")
-    names = unit_names.names(units)
+    names = read.kept.listed_names
     if pick is not None:  # a stand tapped: the target, and where the hits' order is given, the next hit
         if pick not in names:
             raise RulesError("pick", "pick a stand of this game", why=f"game {game.id} has no unit {pick}")
@@ -306,7 +306,7 @@ def _asked(
     title = f"{act.label}: {names[stand_id][1]}{f' at {names[target][1]}' if target else ''}"
     answer = _answer(session, game, viewer, (resolver, act.unit_id, target), fields, dice)
     asked = answer or resolve_service.ask(
-        session, game, viewer, resolver, dict(fields), None, act.unit_id, target
+        session, game, viewer, resolver, dict(fields), None, act.unit_id, target, read=read
     )
     if refused := asked.get("refused"):
         return AskedCard(
@@ -442,7 +442,7 @@ def _counted(
         outcome=f"{reached} of {n} dice reached {reach}+{', another lifted to it' if count.lifted else ''}"
         f"{f', {count.again} of them again' if count.again is not None else ''} "
         f"(the chance of exactly {reached}{lift}: {odds}): {a.get('outcome_words')}.",
-        also=also_lines(res, {i: n[1] for i, n in unit_names.names(list_units(session, game.pk)).items()}),
+        also=also_lines(res, {i: n[1] for i, n in table_read(session, game).kept.listed_names.items()}),
         said=tuple(a.get("said") or ()),
         pool=act.pool,
         counted=CountView(

@@ -20,8 +20,7 @@ from app.pages.templates import humanise
 from app.services import counters
 from app.services import events as events_service
 from app.services import templates as table_templates
-from app.services import units as units_service
-from app.services.markers import rules_of, snapshot_of
+from app.services.markers import rules_of, table_read
 from app.services.result import game_result
 from rules.core.game import GameRules
 from rules.core.rolls import at_table as drawn_at_table
@@ -60,14 +59,13 @@ def map_page(
 
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         roles = events_service.roles_of(seat.viewer)
-        units = units_service.list_units(session, game_id)
         rules = rules_of(game)
         # A side's cards at the table (the referee enters a draw in the lookup): its draw dealt by firestep, or
         # drawn from the club's own pack and entered by suit and rank (a game option).
         draws = list(rules.book.roll_terms.secret_draws.items())
         draw = None
         if draws and not seat.viewer.is_referee:
-            at_table = drawn_at_table(rules.book.roll_terms, snapshot_of(session, game, units))
+            at_table = drawn_at_table(rules.book.roll_terms, table_read(session, game).snapshot)
             draw = {"resolver": draws[0][0], "what": draws[0][1], "at_table": at_table}
         return {
             "draw": draw,

@@ -47,11 +47,11 @@ from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, readings_changed
 from app.services.kept_units import kept_units
-from app.services.markers import apply_changes, rules_of, snapshot_of, table_snapshot
+from app.services.markers import TableRead, apply_changes, rules_of, snapshot_of, table_snapshot
 from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs, Written
 from app.services.result import advance_ends, caller, end_refusal, seat_ends
 from app.services.seating import Viewer
-from app.services.unit_names import display_names, told_apart
+from app.services.unit_names import told_apart
 from rules.core.acts import (
     Act,
     AddUnit,
@@ -79,7 +79,7 @@ from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
 from rules.core.forces import base_of
 from rules.core.game import EDIT_ACT, Answer, Member, edit_act
-from rules.core.records import Change, SetState, Snapshot, UnitChange
+from rules.core.records import Change, SetState, Snapshot, UnitChange, UnitState
 from rules.core.rolls import Rolled
 from rules.core.vocabulary import other_side
 
@@ -138,41 +138,46 @@ def _judged(
     viewer: Viewer,
     act: Act,
     formation: formations.Plan | None,
-    read: tuple[list[Unit], Snapshot] | None = None,
+    read: TableRead | None = None,
 ) -> tuple[Todo, Snapshot, Overridden | None]:
     """Steps 1 to 3 of the pipeline short of the rule set's answer: the act checked against the request, the
     rules of play, the snapshot and what the turn forbids (each refusal raised, unless the referee overrides
     it: then its record). `read`: the game's units and their snapshot, read by a caller that writes nothing
-    (a stand's card judging its acts)."""
+    (a stand's card judging its acts): its snapshot is named as a refusal names the units throughout."""
     if act.override:
         viewer.require_referee("override the rules of play")
-    given = formation if isinstance(act, MoveFormation) or read is None else read[0]  # a plan, or the units
+    given = (
+        formation if isinstance(act, MoveFormation) or read is None else read.units
+    )  # a plan, or the units
     todo = _PREPARE[type(act)](session, game, viewer, act, given)
     if not isinstance(act, game_acts.CLOCK_ACTS):
         _out_of_time(session, game, viewer, read is not None)
     own = getattr(act, "unit_id", None)
     # The units the rules of play ask and the rule set plays on, read once (before the rules of play: not twice):
-    # a caller's, an act's own (a formation's stands), or the worker's kept state of the game, each unit decoded
-    # once per version and the names that tell them apart worked out once (app.services.kept_units).
+    # an act's own (a formation's plan, arrived fire's aim), a caller's, or the worker's kept state of the game,
+    # each unit decoded once per version and the names that tell them apart worked out once
+    # (app.services.kept_units).
     kept = todo.kept
-    if kept is None and todo.units is None and read is None:
+    if kept is None and read is not None:
+        kept = read.kept
+    elif kept is None and todo.units is None:
         kept = kept_units(session, game, rules_of(game).book.state_fields)
-    if kept is not None:
+    if read is not None and kept is read.kept:
+        snapshot = named = read.named(own)
+        override = _rules_of_play(session, game, viewer, act, todo, kept.units)
+    elif kept is not None:
         snapshot = table_snapshot(session, game, kept.units)
         override = _rules_of_play(session, game, viewer, act, todo, kept.units)
         named = replace(snapshot, units=kept.told_apart(own))
+        snapshot = named if read is not None else snapshot
     else:
-        if todo.units is None:
-            assert read is not None  # else the kept state was read
-            todo.units = read[0]
+        assert todo.units is not None  # else the kept state was read
         units = todo.units
         override = _rules_of_play(session, game, viewer, act, todo, units)
-        whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
-        snapshot = read[1] if read is not None and whole else snapshot_of(session, game, units)
+        snapshot = snapshot_of(session, game, units)
         # What the turn forbids names each unit so that no two read alike, on the card and in the API's refusal
-        # alike; a card's snapshot is named so throughout (its answers are the card's words, nothing written).
+        # alike.
         named = told_apart(snapshot, units, own)
-        snapshot = named if read is not None else snapshot
     if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
         override = Overridden.merged(override, turns.roll_of_play(game, viewer, act, named))
     return todo, snapshot, _forbidden(game, viewer, act, named, override)
@@ -190,7 +195,7 @@ def refusal(
     viewer: Viewer,
     act: Act,
     answered: bool = True,
-    read: tuple[list[Unit], Snapshot] | None = None,
+    read: TableRead | None = None,
 ) -> Refused | RulesError | None:
     """What `play` would refuse of `act` now, nothing written: the same steps, to the rule set's answer
     (`answered`: False for an act still to be completed, a roll whose target is not picked yet; `read`: the
@@ -293,7 +298,7 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
         changes += _costs(session, game, [c for c in answer.changes if not isinstance(c, SetState)])
         return Written({"unit_id": act.unit_id, "changes": changes}, changes, unit)
 
-    asks: list[tuple[str, Unit | None, str | None]] = [(a, unit, None) for a in sorted(wanted)]
+    asks: list[tuple[str, Unit | UnitState | None, str | None]] = [(a, unit, None) for a in sorted(wanted)]
     return Todo(asks, None, write)
 
 
@@ -345,8 +350,9 @@ def _move_formation(
         # Read anew under the lock (a stand changed meanwhile): the rules of play asked of its stands again,
         # and the rule set asked again where they go.
         anew = formations.plan(session, game, viewer, act.unit_id)
-        _rules_of_play(session, game, viewer, act, Todo(formations.asks(anew), anew.units, write), anew.units)
-        moved = rules_of(game).play(snapshot_of(session, game, anew.units), act)
+        units = anew.kept.units
+        _rules_of_play(session, game, viewer, act, Todo(formations.asks(anew), None, write), units)
+        moved = rules_of(game).play(table_snapshot(session, game, units), act)
         return anew, formations.places(anew, moved.changes)[0]
 
     def write(answer: Answer) -> Written:
@@ -355,12 +361,10 @@ def _move_formation(
         changes += _costs(session, game, costs)  # an action of each unit moved
         return Written({"unit_id": act.unit_id, "changes": changes}, changes)
 
-    return Todo(formations.asks(p), p.units, write)
+    return Todo(formations.asks(p), None, write, kept=p.kept)
 
 
-def _marker(
-    session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, read: list[Unit] | None
-) -> Todo:
+def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, _: Any) -> Todo:
     unit = units_service.get_unit(session, game.pk, act.unit_id)
     if isinstance(act, RecoverMarker):
         # Markers land on the enemy's stands: either player (or the referee) may place them; a side
@@ -376,7 +380,7 @@ def _marker(
         changes = apply_changes(session, game, [unit], answer.changes)  # the others it changes read by id
         return Written({"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit)
 
-    return Todo([(act.action, unit, None)], read, write)
+    return Todo([(act.action, unit, None)], None, write)
 
 
 def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate, _: Any) -> Todo:
@@ -421,9 +425,10 @@ def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTe
 
 
 # -- rolls, fire, cards --------------------------------------------------------------------------------------
-def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: list[Unit] | None) -> Todo:
-    # The units a caller judging acts read once, else the game's as the worker keeps them (decoded once per
-    # version, named once: app.services.kept_units); the rows a roll changes are read by id as it writes them.
+def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: Sequence[UnitState] | None) -> Todo:
+    # The units a caller judging acts read once (nothing written), else the game's as the worker keeps them
+    # (decoded once per version, named once: app.services.kept_units); the rows a roll changes are read by id
+    # as it writes them.
     kept = None if read is not None else kept_units(session, game, rules_of(game).book.state_fields)
     resolve.checked(session, game, viewer, act, read if kept is None else kept.units)
     private: dict[str, Any] = {}
@@ -432,8 +437,8 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: list[Un
         if not isinstance(w, Rolled):
             raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
         if w.spent:  # written, not logged: the roll's event says what was asked
-            apply_changes(session, game, read, w.spent)
-        changes = apply_changes(session, game, read, w.changes) if act.apply else []
+            apply_changes(session, game, None, w.spent)
+        changes = apply_changes(session, game, None, w.changes) if act.apply else []
         payload = w.logged(act, logged(changes))
         override = None
         if w.overridden:  # a value the table keeps, set by the referee: kept for the log with the others
@@ -441,7 +446,8 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: list[Un
             payload["override"] = override
         if w.seen is None:
             told = w if act.apply else replace(w, changes=())  # an unapplied roll says nothing done
-            names = kept.short_names if kept is not None else display_names(read or ())
+            assert kept is not None  # a caller's read judges, never writes
+            names = kept.short_names
             return Written(payload, changes, {**payload, **resolve.in_words(game, names, told)})
         # One event: what the opponent learns of the draw is public; the drawer reads its own draw and what
         # changed of its own, the opponent only what changed in its own hand (a card handed over), the referee
@@ -459,7 +465,7 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: list[Un
     def answered(ev: Event, out: dict[str, Any]) -> ResolvedOut:
         return ResolvedOut.model_validate({**out, "event_id": ev.pk})
 
-    return Todo([], read, write, private=private, logged=answered, kept=kept)
+    return Todo([], None, write, private=private, logged=answered, kept=kept)
 
 
 def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> Todo:

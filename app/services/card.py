@@ -13,13 +13,12 @@ from typing import Any, TypedDict
 from pydantic import JsonValue
 from sqlmodel import Session
 
-from app.data.models import Game, Unit
+from app.data.models import Game
 from app.errors import Forbidden, Refused, refusal_body
 from app.services import acts as pipeline
 from app.services import counters
-from app.services.markers import rules_of, snapshot_of
+from app.services.markers import TableRead, rules_of, table_read
 from app.services.seating import Viewer
-from app.services.units import list_units
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot, StandAct, StandEdit, StandEditDict, UnitState
@@ -83,13 +82,13 @@ class Offer:
     near: tuple[str, ...] = ()
 
 
-def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> list[Offer]:
+def offers(read: TableRead, game: Game, unit_id: int) -> list[Offer]:
     """Every act the rule set defines for the stand now, as the pipeline's acts: a roll of its card (one at it,
     `StandAct.on_enemy`, rolled by the other side), each value of a unit edit, a move (a stand on the table, or
     a counter on a board of counters: its place named anew, `TableKit.counters`), its company's and
     battalion's moves as one (more than one stand of theirs on the table) and, where the rules have markers,
     one recovered and one placed."""
-    rules = rules_of(game)
+    rules, snapshot, version = rules_of(game), read.snapshot, read.version
     out: list[Offer] = []
     card = rules.stand_card(snapshot, unit_id)
     for a in (a for a in card if isinstance(a, StandAct)):
@@ -99,10 +98,9 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
             continue
         rolled = Roll(resolver=a.resolver, unit_id=a.unit_id)
         out.append(Offer("roll", a.resolver, a.label, rolled, not a.target, roll=a))
-    version = {u.id: u.version for u in units}
     for e in (e for e in card if isinstance(e, StandEdit)):
         for i, c in enumerate(e.choices):
-            edit = EditUnit(unit_id=e.unit_id, version=version.get(e.unit_id, 0), values={e.field: c.value})
+            edit = EditUnit(unit_id=e.unit_id, version=version(e.unit_id), values={e.field: c.value})
             out.append(Offer("edit", e.field, c.label, edit, not c.needs_target, edit=e, choice=i))
     stand = snapshot.unit(unit_id)
     if stand.x is not None and stand.y is not None and not stand.killed and not stand.off_table:
@@ -119,20 +117,18 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
         here = str(stand.state.get(counters.place_field))
         now = {counters.place_field: here}
         near = tuple(sorted(counters.near(snapshot, here))) if counters.near is not None else ()
-        moved = EditUnit(unit_id=unit_id, version=version.get(unit_id, 0), values=now)
+        moved = EditUnit(unit_id=unit_id, version=version(unit_id), values=now)
         out.append(
             Offer("place", counters.place_field, f"Move to another {counters.place_word}", moved, near=near)
         )
         for field, value, label in counters.place_results:  # a move applying a result (a combat's retreat)
-            applied = EditUnit(unit_id=unit_id, version=version.get(unit_id, 0), values={**now, field: value})
+            applied = EditUnit(unit_id=unit_id, version=version(unit_id), values={**now, field: value})
             out.append(Offer("place", counters.place_field, label, applied, near=near))
     back = counters.returned if counters is not None else None
     if counters is not None and back is not None and stand.state.get(back[0]) not in (None, back[1]):
         # Out of play: it comes back on a place typed with it (Vimy's replacement), the rules judging where.
         now = {counters.place_field: stand.state.get(counters.place_field) or ""}
-        returned = EditUnit(
-            unit_id=unit_id, version=version.get(unit_id, 0), values={**now, back[0]: back[1]}
-        )
+        returned = EditUnit(unit_id=unit_id, version=version(unit_id), values={**now, back[0]: back[1]})
         out.append(Offer("place", counters.place_field, back[2], returned))
     on_table = stand.x is not None and stand.y is not None and not stand.killed and not stand.off_table
     if rules.book.marker_field and (on_table or placed):
@@ -152,13 +148,13 @@ class MarkerOffer:
 
 
 def marker_offers(
-    session: Session, game: Game, viewer: Viewer, unit_id: int, read: tuple[list[Unit], Snapshot]
+    session: Session, game: Game, viewer: Viewer, unit_id: int, read: TableRead
 ) -> list[MarkerOffer]:
     """The stand's marker acts (`offers`: one placed, then one recovered) for `viewer`, each judged by the
     pipeline (`acts.refusal`) as the card's other acts are, whatever the game's status; an act the seat may
     never play (a 403: the other side's markers recovered) is left out, one refused for now is greyed."""
     out = []
-    for o in sorted(offers(read[1], game, read[0], unit_id), key=lambda o: o.kind != "mark"):
+    for o in sorted(offers(read, game, unit_id), key=lambda o: o.kind != "mark"):
         if o.kind not in ("mark", "recover"):
             continue
         refused = pipeline.refusal(session, game, viewer, o.act, True, read)
@@ -170,7 +166,7 @@ def marker_offers(
 
 
 def move_refusals(
-    session: Session, game: Game, viewer: Viewer, unit_id: int, read: tuple[list[Unit], Snapshot]
+    session: Session, game: Game, viewer: Viewer, unit_id: int, read: TableRead
 ) -> dict[int, str]:
     """The map's Move and "Move its company/battalion" of the stand's card the pipeline would refuse `viewer`
     now, while the game is played, as the card greys them: the pipeline's one sentence by the unit moved (the
@@ -178,7 +174,7 @@ def move_refusals(
     if game.status != "playing":
         return {}
     out = {}
-    for o in offers(read[1], game, read[0], unit_id):
+    for o in offers(read, game, unit_id):
         if o.kind in ("move", "formation"):
             refused = pipeline.refusal(session, game, viewer, o.act, True, read)
             if refused is not None:
@@ -233,7 +229,7 @@ def stand_card(
     game: Game,
     viewer: Viewer,
     unit_id: int,
-    read: tuple[list[Unit], Snapshot] | None = None,
+    read: TableRead | None = None,
 ) -> StandCard:
     """What a stand's card offers this viewer now, while the game is played, for a side the viewer may act for:
     `offers`, every act of the stand with its refusal (None: the pipeline would accept it); `acts` the rolls
@@ -243,36 +239,34 @@ def stand_card(
     marker its shots place on it and the rolls made at it (`StandAct.on_enemy`). `read`: the game's units and
     their snapshot, as the caller read them for this request (its page asks each roll on the same read)."""
     nothing: StandCard = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
-    units = list_units(session, game.pk) if read is None else read[0]
-    unit = next((u for u in units if u.id == unit_id), None)
+    read = read or table_read(session, game)  # read once: judging the acts writes nothing
+    unit = read.kept.by_id.get(unit_id)
     if unit is None:
         raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {unit_id}")
     if game.status != "playing":
         return nothing
     own = viewer.may_act_for(unit.side)
-    # Read once: judging the acts writes nothing.
-    snapshot = snapshot_of(session, game, units) if read is None else read[1]
     judged: list[tuple[Offer, Said | None]] = []
     places: dict[int, list[str]] = {}
     typed: set[int] = set()  # a result's move the pipeline takes past its places a step away: typed too
-    for o in offers(snapshot, game, units, unit_id):
+    for o in offers(read, game, unit_id):
         at_it = o.roll is not None and o.roll.on_enemy  # a roll the other side makes at the stand
         if not own and o.kind != "mark" and not at_it:
             continue  # the other side's stand: a marker placed on it, a roll at it
         if own and at_it and not viewer.is_referee:
             continue  # one's own stand: never a roll at it
         if o.edit is not None and not o.complete:
-            refused = _targeted(session, game, viewer, o, (units, snapshot), unit.side)
+            refused = _targeted(session, game, viewer, o, read, unit.side)
         elif o.near:
-            refused = _placed(session, game, viewer, o, (units, snapshot))
+            refused = _placed(session, game, viewer, o, read)
             if refused is None and _with_place(o):  # a result's move: each place a tap may name for it
-                places[id(o)] = _places(session, game, viewer, o, (units, snapshot))
-                if _beyond(session, game, viewer, o, (units, snapshot)):
+                places[id(o)] = _places(session, game, viewer, o, read)
+                if _beyond(session, game, viewer, o, read):
                     typed.add(id(o))
         else:
-            refused = pipeline.refusal(session, game, viewer, o.act, o.complete, (units, snapshot))
+            refused = pipeline.refusal(session, game, viewer, o.act, o.complete, read)
         if refused is not None and o.roll is not None and o.roll.options:
-            refused = _chosen(session, game, viewer, o, (units, snapshot), refused)
+            refused = _chosen(session, game, viewer, o, read, refused)
         judged.append((o, _said(refused) if refused is not None else None))
     remedies = {r["remedy"] for _, r in judged if r is not None and r["remedy"]}
     first = [o for o, r in judged if r is None and o.key in remedies]
@@ -310,13 +304,13 @@ def _targeted(
     game: Game,
     viewer: Viewer,
     o: Offer,
-    read: tuple[list[Unit], Snapshot],
+    read: TableRead,
     side: str,
 ) -> Refused | RulesError | None:
     """An edit's value that needs an enemy stand tapped as its target (a plan's): None when the pipeline would
     accept it at one of the other side's formations (a stand of each tried, as a tap names its formation),
     else the refusal at the first."""
-    snapshot = read[1]
+    snapshot = read.snapshot
     tried: dict[int | None, int] = {}
     for u in snapshot.units:
         if u.side != side and not u.killed and u.x is not None and not u.off_table:
@@ -333,7 +327,7 @@ def _targeted(
 
 
 def _placed(
-    session: Session, game: Game, viewer: Viewer, o: Offer, read: tuple[list[Unit], Snapshot]
+    session: Session, game: Game, viewer: Viewer, o: Offer, read: TableRead
 ) -> Refused | RulesError | None:
     """A counter's move (`Offer.near`): None when the pipeline would take it to one of the places a step away,
     as a tap names one, else the refusal of the first (Zero Hour's, the night's, out of its phase); a move to
@@ -346,7 +340,7 @@ def _placed(
 
 
 def _first_refusal(
-    session: Session, game: Game, viewer: Viewer, acts: Iterable[Act], read: tuple[list[Unit], Snapshot]
+    session: Session, game: Game, viewer: Viewer, acts: Iterable[Act], read: TableRead
 ) -> Refused | RulesError | None:
     """None when the pipeline would take one of `acts` now (tried in order, as taps would name them), else the
     refusal of the first; None for no acts."""
@@ -359,9 +353,7 @@ def _first_refusal(
     return first
 
 
-def _places(
-    session: Session, game: Game, viewer: Viewer, o: Offer, read: tuple[list[Unit], Snapshot]
-) -> list[str]:
+def _places(session: Session, game: Game, viewer: Viewer, o: Offer, read: TableRead) -> list[str]:
     """The places a step away (`Offer.near`) the pipeline would take a counter's move to now."""
     if not isinstance(o.act, EditUnit):
         return []
@@ -375,16 +367,14 @@ def _places(
     ]
 
 
-def _beyond(
-    session: Session, game: Game, viewer: Viewer, o: Offer, read: tuple[list[Unit], Snapshot]
-) -> bool:
+def _beyond(session: Session, game: Game, viewer: Viewer, o: Offer, read: TableRead) -> bool:
     """Whether the pipeline would take a counter's move to a place two steps away (a reading that lets the
     players count a retreat's places): then a tap per place a step away is not all it takes."""
     counters = rules_of(game).book.kit.counters
     if counters is None or counters.near is None or not isinstance(o.act, EditUnit):
         return False
     here = str(o.act.values.get(o.key, ""))
-    farther = {p for n in o.near for p in counters.near(read[1], n)} - {*o.near, here}
+    farther = {p for n in o.near for p in counters.near(read.snapshot, n)} - {*o.near, here}
     return any(
         pipeline.refusal(session, game, viewer, replace(o.act, values={**o.act.values, o.key: p}), True, read)
         is None
@@ -397,7 +387,7 @@ def _chosen(
     game: Game,
     viewer: Viewer,
     o: Offer,
-    read: tuple[list[Unit], Snapshot],
+    read: TableRead,
     refused: Refused | RulesError,
 ) -> Refused | RulesError | None:
     """A roll with options the player chooses on the card (`StandAct.options`: the players' call that its

@@ -14,33 +14,35 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, bindparam, update
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session
 
 from app.data.changes import UnitSet
 from app.data.models import Game, Unit
 from app.errors import Conflict
+from app.services.kept_units import KeptUnits, kept_units
 from app.services.seating import Viewer
-from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import leaves_under
-from rules.core.records import Change, SetState
+from rules.core.records import Change, SetState, UnitState
+from rules.registry import get_game_rules
 
 FIELDS = ("x", "y", "facing_deg")  # a stand's place, in table cm and degrees
 
 
 @dataclass(frozen=True)
 class Plan:
-    """A move's stands read once: the game's units, the formation's stands on the table, each over its
-    version."""
+    """A move's stands read once: the game's units as the worker keeps them, the formation's stands on the
+    table, each over its version."""
 
     unit_id: int
-    units: list[Unit]  # the game's units as read (the rules of play read the force tree from them)
-    stands: list[Unit]
+    kept: KeptUnits  # the game's units as read (the rules of play read the force tree from them)
+    stands: list[UnitState]
     versions: dict[int, int]
     table: tuple[float, float]
 
 
-def stands_under(units: list[Unit], formation: Unit) -> list[Unit]:
+def stands_under(units: Sequence[UnitState], formation: UnitState) -> list[UnitState]:
     """The formation's stands on the table and in play (the formation itself, when it is a stand)."""
     return [
         u
@@ -50,23 +52,24 @@ def stands_under(units: list[Unit], formation: Unit) -> list[Unit]:
 
 
 def plan(session: Session, game: Game, viewer: Viewer, unit_id: int) -> Plan:
-    """The formation's stands from one read (no lock needed: the write checks the versions read)."""
-    units = list_units(session, game.pk)
-    formation = next((u for u in units if u.id == unit_id), None)
+    """The formation's stands from one read of the worker's kept units (no lock needed: the write checks the
+    versions read)."""
+    kept = kept_units(session, game, get_game_rules(game.ruleset).book.state_fields)
+    formation = kept.by_id.get(unit_id)
     if formation is None:
         raise RulesError("unit_id", "the game has no such unit: pick one of its units")
     viewer.require_side(formation.side, "move units")
-    stands = stands_under(units, formation)
+    stands = stands_under(kept.units, formation)
     if not stands:
         raise RulesError("unit_id", f"{formation.name} has no stand on the table to move")
-    versions = {u.pk: u.version for u in stands}
-    return Plan(unit_id, units, stands, versions, (game.table_width_cm, game.table_length_cm))
+    versions = {u.id: int(kept.rows[u.id].version) for u in stands}
+    return Plan(unit_id, kept, stands, versions, (game.table_width_cm, game.table_length_cm))
 
 
-def asks(p: Plan) -> list[tuple[str, Unit | None, str | None]]:
+def asks(p: Plan) -> list[tuple[str, Unit | UnitState | None, str | None]]:
     """The rules of play asked once per kind of stand under one parent (what they read of a stand: its kind,
     whether it commands and the units above it), not once per stand: the same answer for each."""
-    out: dict[tuple[Any, ...], tuple[str, Unit | None, str | None]] = {}
+    out: dict[tuple[Any, ...], tuple[str, Unit | UnitState | None, str | None]] = {}
     for stand in p.stands:
         key = (stand.parent_id, stand.side, stand.level, stand.kind, stand.is_command)
         out.setdefault(key, ("move-stands", stand, None))
@@ -92,9 +95,9 @@ def _write(session: Session, p: Plan, placed: dict[int, dict[str, float]]) -> li
     when a stand changed since."""
     table = Unit.__table__  # type: ignore[attr-defined]
     c = table.c
-    now = [(u, {name: placed.get(u.pk, {}).get(name, getattr(u, name)) for name in FIELDS}) for u in p.stands]
+    now = [(u, {name: placed.get(u.id, {}).get(name, getattr(u, name)) for name in FIELDS}) for u in p.stands]
     rows = [
-        {"uid": u.id, "seen": p.versions[u.pk], "nx": to["x"], "ny": to["y"], "nf": to["facing_deg"]}
+        {"uid": u.id, "seen": p.versions[u.id], "nx": to["x"], "ny": to["y"], "nf": to["facing_deg"]}
         for u, to in now
     ]
     result = session.execute(
@@ -109,8 +112,10 @@ def _write(session: Session, p: Plan, placed: dict[int, dict[str, float]]) -> li
     for u, to in now:
         for name in FIELDS:
             if getattr(u, name) != to[name]:
-                changes.append(UnitSet(unit=u.pk, field=name, before=getattr(u, name), after=to[name]))
-        session.expire(u)  # the rows were written past the ORM: read anew when next asked
+                changes.append(UnitSet(unit=u.id, field=name, before=getattr(u, name), after=to[name]))
+        read = session.identity_map.get(identity_key(Unit, u.id))
+        if read is not None:  # the rows were written past the ORM: a row the session holds is read anew
+            session.expire(read)
     return changes
 
 

@@ -5,6 +5,7 @@ board key, a side's own state), answering the changes as the log keeps them."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -50,6 +51,39 @@ def kept_snapshot(session: Session, game: Game) -> tuple[Snapshot, KeptUnits]:
     (app.services.kept_units: each row decoded once per version), and that state."""
     kept = kept_units(session, game, rules_of(game).book.state_fields)
     return table_snapshot(session, game, kept.units), kept
+
+
+@dataclass(frozen=True)
+class TableRead:
+    """The game's units as the worker keeps them and the table's snapshot of them, read once by a caller that
+    judges many acts and writes nothing (a stand's card asks the act pipeline of each of its acts): the units
+    decoded once per version, and the snapshot as a refusal names them worked out once per stand it names as
+    its own (`named`), not once per act judged."""
+
+    kept: KeptUnits
+    snapshot: Snapshot
+    _named: dict[int | None, Snapshot] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def units(self) -> tuple[UnitState, ...]:
+        return self.kept.units
+
+    def named(self, own: int | None) -> Snapshot:
+        """The snapshot as a refusal of an act of stand `own` names its units (KeptUnits.told_apart)."""
+        if own not in self._named:
+            self._named[own] = replace(self.snapshot, units=self.kept.told_apart(own))
+        return self._named[own]
+
+    def version(self, unit_id: int) -> int:
+        """The unit's version as read (0 for a unit of no game: the pipeline refuses it by its field)."""
+        row = self.kept.rows.get(unit_id)
+        return int(row.version) if row is not None else 0
+
+
+def table_read(session: Session, game: Game) -> TableRead:
+    """The game's units and their snapshot as the worker keeps them now (`kept_snapshot`), for judging."""
+    snapshot, kept = kept_snapshot(session, game)
+    return TableRead(kept, snapshot)
 
 
 def table_snapshot(session: Session, game: Game, units: tuple[UnitState, ...]) -> Snapshot:

@@ -33,6 +33,7 @@ from rules.core.acts import (
     SetClockLimits,
 )
 from rules.core.game import Answer
+from rules.core.records import UnitState
 
 T = TypeVar("T")
 
@@ -66,7 +67,7 @@ class Todo(Generic[T]):
     how its answer is written (payload for the log, changes, the act's answer record, private parts), and
     what follows once it is logged (the answer record, with what the event says)."""
 
-    asks: list[tuple[str, Unit | None, str | None]]
+    asks: list[tuple[str, Unit | UnitState | None, str | None]]
     units: list[Unit] | None
     write: Callable[[Answer], Written]
     in_step: bool = True

@@ -14,9 +14,8 @@ from app.data.models import Game, Unit
 from app.errors import RuleRefused
 from app.services import club_data, seats, turns
 from app.services.games import game_state
-from app.services.markers import kept_snapshot, rules_of, snapshot_of
+from app.services.markers import TableRead, rules_of, snapshot_of, table_read
 from app.services.seating import Viewer
-from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.acts import Roll
 from rules.core.consequences import odds_words, outcome_words, said
@@ -161,7 +160,7 @@ def ask(
     unit_id: int | None,
     target_id: int | None,
     count: Count | None = None,
-    read: tuple[list[Unit], Snapshot] | None = None,
+    read: TableRead | None = None,
 ) -> dict[str, Any]:
     """A roll worked out and nothing written: what the table fills, the odds, the answer for the dice given
     (or their `count`) and what it would do to whom (a stand card shows this before its Apply). A secret draw
@@ -178,13 +177,10 @@ def ask(
         target_id=target_id,
         apply=False,
     )
-    if read is None:  # the game's units as the worker keeps them (app.services.kept_units)
-        snapshot, kept = kept_snapshot(session, game)
-        checked(session, game, viewer, roll, kept.units)
-        names = kept.short_names
-    else:
-        checked(session, game, viewer, roll, read[0])
-        snapshot, names = read[1], display_names(read[0])
+    # The game's units as the worker keeps them (app.services.kept_units), or as a caller read them.
+    read = read or table_read(session, game)
+    checked(session, game, viewer, roll, read.units)
+    snapshot, names = read.snapshot, read.kept.short_names
     w = rules_of(game).play(snapshot, roll)  # what the pipeline would answer, nothing written
     if not isinstance(w, Rolled):
         raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
@@ -264,24 +260,18 @@ def target_marks(
     viewer: Viewer,
     unit_id: int,
     resolver_id: str,
-    units: Sequence[Unit] | None = None,
-    snapshot: Snapshot | None = None,
+    read: TableRead | None = None,
 ) -> list[TargetMark]:
     """The stands a card's roll by `unit_id` may not take as its target now, each with its reason (the rule
     set's, as /resolve would refuse them): none while the game is not played or for a side the viewer may
-    not act for, as the card offers nothing then. `units` and `snapshot`: the game's as the caller has read
-    them for the same request (the card reads them once), else the worker's kept units (issue 91: each
-    unit decoded once per version, not every unit each time the map marks a stand's targets)."""
-    if units is None:
-        read, kept = kept_snapshot(session, game)
-        unit: Stand = target_of(game, kept.units, unit_id, resolver_id)
-        snapshot = read if snapshot is None else snapshot
-    else:
-        unit = target_of(game, units, unit_id, resolver_id)
+    not act for, as the card offers nothing then. `read`: the game's units and snapshot as the caller read
+    them for the same request, else the worker's kept units (issue 91: each unit decoded once per version, not
+    every unit each time the map marks a stand's targets)."""
+    read = read or table_read(session, game)
+    unit: Stand = target_of(game, read.units, unit_id, resolver_id)
     if game.status != "playing" or not viewer.may_act_for(unit.side):
         return []
-    snapshot = snapshot_of(session, game, units or ()) if snapshot is None else snapshot
-    return list(rules_of(game).target_marks(snapshot, unit_id, resolver_id))
+    return list(rules_of(game).target_marks(read.snapshot, unit_id, resolver_id))
 
 
 def _check_draw(viewer: Viewer, dice: Sequence[int] | None, apply: bool) -> None:

@@ -33,7 +33,7 @@ from rules.core.game import (
     over,
 )
 from rules.core.game import acting as acting_sides
-from rules.core.records import Snapshot
+from rules.core.records import Snapshot, UnitState
 from rules.core.turn import Permit, Step
 from rules.core.vocabulary import SIDES
 
@@ -147,7 +147,7 @@ def rules_of_play(
     game: Game,
     viewer: Viewer,
     action: str,
-    unit: Unit | None = None,
+    unit: Unit | UnitState | None = None,
     *,
     side: str | None = None,
     override: bool = False,
@@ -165,7 +165,7 @@ def rules_of_play(
     if unit is None or not ordered:
         units = []
     elif units is None:
-        units = list_units(session, unit.game_id)
+        units = list_units(session, game.pk)
     whose = side or (unit.side if unit is not None else None)
     refused = turn.refusal(game.status, game.period, position(game), action, whose, unit, units)
     return _overridden(

@@ -40,7 +40,7 @@ _LOCK = threading.Lock()
 
 def unit_out(u: Unit | Row[Any], read: Reader) -> UnitOut:
     """A unit as this viewer may read it (units.Reader: the other side's secrets hidden)."""
-    return unit_of(read(u))  # type: ignore[arg-type]  # a row read whole answers every attribute a Unit has
+    return unit_of(read(u))
 
 
 def listed(session: Session, game: Game, viewer: Viewer) -> bytes:

@@ -500,9 +500,13 @@ class Reader:
     board: Mapping[str, Any] = field(default_factory=dict)
     rules: GameRules | None = None  # the game's rules, read once (None: each unit's game's)
 
-    def __call__(self, unit: Unit) -> dict[str, Any]:
+    def __call__(self, unit: Unit | Row[Any]) -> dict[str, Any]:  # a row read whole reads as a Unit does
         out = {name: getattr(unit, name) for name in COLUMNS}  # loads a row expired by a commit
-        rules = self.rules if self.rules is not None else rules_of_unit(unit)
+        if self.rules is not None:
+            rules = self.rules
+        else:
+            assert isinstance(unit, Unit)  # a row read whole is read with its game's rules (`reader`)
+            rules = rules_of_unit(unit)
         for f in rules.book.state_fields:
             value = unit.state.get(f.name, f.default)
             if unit.side not in self.sides and rules.secret(unit, f, self.board):

@@ -24,7 +24,7 @@ from app.core.db import make_engine
 from app.data.models import Game
 from app.errors import Forbidden, Refused, refusal_body
 from app.services import acts, card, game_setup, resolve
-from app.services.markers import snapshot_of
+from app.services.markers import table_read
 from app.services.seating import Viewer
 from app.services.units import list_units
 from app.services.writing import game_write, unit_of_work
@@ -89,11 +89,11 @@ def _sampled(s: Session, game: Game, rng: random.Random) -> tuple[list[int], set
     move, a recovery): the stand covering most of those left, in turn, of either side (drawn among equals); and
     the act kinds they cover (every kind the cards have now)."""
     units = list_units(s, game.id or 0)
-    snap = snapshot_of(s, game, units)
+    read = table_read(s, game)
     kinds: dict[int, set[tuple[str, str]]] = {}
     for u in units:
         if not u.killed:
-            kinds[u.id or 0] = {(o.kind, o.key) for o in card.offers(snap, game, units, u.id or 0)}
+            kinds[u.id or 0] = {(o.kind, o.key) for o in card.offers(read, game, u.id or 0)}
     left = set().union(*kinds.values())
     every = set(left)
     out = []
@@ -132,7 +132,7 @@ def _check_stand(engine: Engine, game_id: int, stand: int, where: str) -> list[A
         game = s.get(Game, game_id)
         assert game is not None
         units = list_units(s, game_id)
-        every = card.offers(snapshot_of(s, game, units), game, units, stand)
+        every = card.offers(table_read(s, game), game, stand)
         side = next(u.side for u in units if u.id == stand)
     for role in VIEWERS:
         with Session(engine) as s:
@@ -288,7 +288,7 @@ def test_a_stand_s_marker_buttons_are_offered_exactly_when_the_pipeline_plays_th
             ]
             for stand in stands:
                 for role in VIEWERS:
-                    read = (units, snapshot_of(s, game, units))
+                    read = table_read(s, game)
                     offered = {
                         o.kind: o for o in card.marker_offers(s, game, Viewer(game_id, role), stand, read)
                     }

@@ -22,7 +22,7 @@ from app.core.db import make_engine
 from app.data.models import Game
 from app.errors import Refused, refusal_body
 from app.services import acts, card, counters, game_setup
-from app.services.markers import snapshot_of
+from app.services.markers import table_read
 from app.services.seating import Viewer
 from app.services.units import list_units
 from app.services.writing import game_write, unit_of_work
@@ -115,9 +115,9 @@ def _check(engine: Engine, game_id: int, where: str) -> int:
         game = s.get(Game, game_id)
         assert game is not None
         units = list_units(s, game_id)
-        snapshot = snapshot_of(s, game, units)
+        read = table_read(s, game)
         on_map = {u.id or 0: u.side for u in units if not u.state.get("eliminated") and u.state.get("hex")}
-        every = {u.id or 0: card.offers(snapshot, game, units, u.id or 0) for u in units}
+        every = {u.id or 0: card.offers(read, game, u.id or 0) for u in units}
         shown = {
             (role, uid): card.stand_card(s, game, Viewer(game_id, role), uid)
             for role in VIEWERS
