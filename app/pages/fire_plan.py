@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
@@ -18,11 +18,10 @@ from app.core.routing import Router
 from app.data.models import Game
 from app.data.schemas import PlanItemIn, PlanOut, plan_item_out
 from app.deps import GameId, SessionDep, SettingsDep
-from app.errors import Conflict, Forbidden, TooManyRequests
+from app.errors import Forbidden, TooManyRequests
 from app.pages.common import error_message, is_htmx
 from app.pages.refused import PageRoute, PostedForm, Refusal, posted
-from app.pages.seats import Seat, game_page
-from app.sentences import sentence
+from app.pages.seats import Seat, game_page, game_seat
 from app.services import fireplans, games, rehearsal, scenarios, seats, tournaments, turns
 from app.services.markers import rules_of, snapshot_of
 from app.services.seating import Viewer, new_salt
@@ -31,7 +30,7 @@ from app.services.unit_names import display_names, full_names
 from app.services.units import list_units
 from app.services.writing import game_write
 from rules.core.acts import PlanFire
-from rules.core.errors import NotFoundError, RulesError
+from rules.core.errors import RulesError
 from rules.core.game import PlanMark, item_words
 from rules.core.kit import PlanKind
 from rules.core.records import Snapshot
@@ -47,8 +46,21 @@ router = Router(include_in_schema=False, route_class=PageRoute)
 def fire_plan_page(
     game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, side: str | None = None
 ) -> Response:
+    return _plan_page(request, session, settings, game_id, side)
+
+
+def _plan_page(
+    request: Request,
+    session: Session,
+    settings: Settings,
+    game_id: int,
+    side: str | None,
+    said: str | None = None,
+) -> Response:
+    """The plan page of `side` (none: the seat's own), saying `said` (why its form was refused)."""
+
     def build(game: Game, seat: Seat) -> dict[str, Any]:
-        return _plan_context(session, game, seat, side)
+        return _plan_context(session, game, seat, side, said)
 
     return game_page(request, session, settings, game_id, "fire_plan.html", "_fire_plan.html", build)
 
@@ -354,6 +366,8 @@ def write_plan(
     so with its checks: lock the plan (`lock`), remove an item (`remove-<id>`), or add the item the form
     describes."""
     action = plan.action
+    if side not in SIDES:
+        raise RulesError("side", "no such side", SIDES)
     if action == "lock":
         viewer.require_side(side, "lock the fire plan")
         with game_write(session, game_id) as game:
@@ -383,13 +397,8 @@ def write_plan(
 
 def _plan_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
     """The plan again, saying why its form was refused (its status too, but to htmx: it swaps only a 2xx)."""
-    side = request.path_params["side"]
-
-    def build(game: Game, seat: Seat) -> dict[str, Any]:
-        return _plan_context(session, game, seat, side, refusal.said)
-
-    game_id = int(request.path_params["game_id"])
-    page = game_page(request, session, settings, game_id, "fire_plan.html", "_fire_plan.html", build)
+    game_id, side = int(request.path_params["game_id"]), request.path_params["side"]
+    page = _plan_page(request, session, settings, game_id, side, refusal.said)
     if page.status_code == 200 and not is_htmx(request):
         page.status_code = refusal.status
     return page
@@ -405,19 +414,10 @@ def fire_plan_action(
     session: SessionDep,
     settings: SettingsDep,
 ) -> Response:
-    """Add an item, remove one, or lock the plan, with the fire-plan API's rules and refusals, then show the
-    plan again with any refusal as a message."""
-
-    def build(game: Game, seat: Seat) -> dict[str, Any]:
-        error = None
-        try:
-            if side not in SIDES:
-                raise RulesError("side", "no such side", SIDES)
-            write_plan(session, game_id, side, seat.viewer, plan, form)
-        except (RulesError, ValidationError, NotFoundError, Conflict, ValueError) as e:
-            session.rollback()
-            error = sentence(error_message(e))  # with its capital and full stop (the hostile pass)
+    """Add an item, remove one, or lock the plan, with the fire-plan API's rules and refusals (a refusal: the plan
+    again, saying why), then show the plan; a device with no seat here gets the join form."""
+    seat = game_seat(request, session, settings, game_id)
+    if seat is not None:
+        write_plan(session, game_id, side, seat.viewer, plan, form)
         session.expire_all()
-        return _plan_context(session, games.get_game(session, game_id), seat, side, error)
-
-    return game_page(request, session, settings, game_id, "fire_plan.html", "_fire_plan.html", build)
+    return _plan_page(request, session, settings, game_id, side)
