@@ -13,9 +13,11 @@ import time
 from typing import Annotated, Any
 
 from fastapi import Form, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
+from sqlmodel import Session
 
+from app.core.config import Settings
 from app.core.routing import Router
 from app.data.board_state import read_board
 from app.data.bounded import MAX_FORM_PART, MAX_SCENARIO_BYTES, Float, Terrain, Version
@@ -24,7 +26,7 @@ from app.data.schemas_scenario import TableObjectives
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, Unauthorized
 from app.pages.club_save import detail, refusal
-from app.pages.refused import status_of
+from app.pages.refused import PageRoute, Refusal, posted, status_of
 from app.pages.seats import Refused, table_editor
 from app.pages.templates import templates
 from app.sentences import MAX_DETAIL, sentence, short
@@ -36,7 +38,11 @@ from rules.core.acts import MoveStand
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import terrain as checked_terrain
 
-router = Router(include_in_schema=False)
+router = Router(
+    include_in_schema=False,
+    route_class=PageRoute,
+    form_limits={"max_fields": 8, "max_part_size": MAX_FORM_PART},
+)
 
 # A game's stands, at most (a side's order of battle is a few hundred stands).
 MOST_STANDS = 2_000
@@ -143,11 +149,12 @@ class TableSave(BaseModel):
     saved: str = Field("", max_length=MAX_SCENARIO_BYTES)
 
 
-@router.post(
-    "/games/{game_id}/table/save",
-    response_class=HTMLResponse,
-    form_limits={"max_fields": 8, "max_part_size": MAX_FORM_PART},
-)
+def _refused(request: Request, _session: Session, _settings: Settings, refused: Refusal) -> Response:
+    """The Save panel saying why nothing was saved (a field of the form past its bound, named)."""
+    return _said(request, f"Not saved: {refused.said[:1].lower()}{refused.said[1:]}", refused.status, None)
+
+
+@posted(router, "/games/{game_id}/table/save", _refused)
 def save_table(
     game_id: GameId,
     request: Request,
