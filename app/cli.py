@@ -412,7 +412,7 @@ def _serve(
             port=served_port,
             reload=reload,
             workers=count,
-            **uvicorn_options(settings.graceful_shutdown_seconds),
+            **uvicorn_options(settings.graceful_shutdown_seconds, settings.trusted_proxies),
         )
 
 
@@ -434,7 +434,7 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     from app.club.qr import terminal_qr
     from app.core.config import get_settings
     from app.core.datafolder import record_address
-    from app.server import serve_club
+    from app.server import serve_club, uvicorn_options
 
     if (workers or 1) > 1 or reload:
         raise Mistake("--club serves from one process: drop --workers and --reload")
@@ -485,9 +485,8 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
         f"The club authority's SHA-256 fingerprint (/trust shows the same): {authority.fingerprint(ca)}"
     )
     hosts = [where, *names, *(addresses.url_host(a) for a in ips)]
-    serve_club(
-        host, port, http_port, files.server_cert, files.server_key, settings.graceful_shutdown_seconds, hosts
-    )
+    options = uvicorn_options(settings.graceful_shutdown_seconds, settings.trusted_proxies)
+    serve_club(host, port, http_port, files.server_cert, files.server_key, options, hosts)
 
 
 def _require_pdf_engine() -> None:

@@ -164,14 +164,20 @@ class UvicornOptions(TypedDict):
     http: str
     backlog: int
     timeout_graceful_shutdown: int
+    proxy_headers: bool
+    forwarded_allow_ips: str
 
 
-def uvicorn_options(timeout_graceful_shutdown: int) -> UvicornOptions:
-    """The options `firestep serve` gives uvicorn besides the app, address, workers and reload."""
+def uvicorn_options(timeout_graceful_shutdown: int, trusted_proxies: str = "") -> UvicornOptions:
+    """The options `firestep serve` gives uvicorn besides the app, address, workers and reload. X-Forwarded-For
+    is read from the `trusted_proxies` alone (Settings.trusted_proxies): uvicorn by itself trusts it from
+    127.0.0.1, where any process on the server's host may write it."""
     return {
         "http": f"{GuardedHttpToolsProtocol.__module__}:{GuardedHttpToolsProtocol.__name__}",
         "backlog": backlog(open_file_limit()),
         "timeout_graceful_shutdown": timeout_graceful_shutdown,
+        "proxy_headers": bool(trusted_proxies.strip()),
+        "forwarded_allow_ips": trusted_proxies,
     }
 
 
@@ -248,7 +254,13 @@ class _PlainServer(uvicorn.Server):
 
 
 def serve_club(
-    host: str, port: int, http_port: int, certfile: Path, keyfile: Path, graceful: int, hosts: Sequence[str]
+    host: str,
+    port: int,
+    http_port: int,
+    certfile: Path,
+    keyfile: Path,
+    options: UvicornOptions,
+    hosts: Sequence[str],
 ) -> None:
     """Serve app.main:app over HTTPS on `port` and the plain port beside it, in this one process (each port
     with its own slowloris guard: the Door lives in each server's state); the plain port redirects to
@@ -257,7 +269,6 @@ def serve_club(
 
     from app.main import app
 
-    options = uvicorn_options(graceful)
     secure = uvicorn.Server(
         uvicorn.Config(app, host=host, port=port, ssl_certfile=certfile, ssl_keyfile=keyfile, **options)
     )

@@ -62,6 +62,10 @@ class Settings(BaseSettings):
     # A connection has this long to send a whole request once it opens or its last answer is sent
     # (app/server.py: slowloris).
     request_timeout_seconds: float = Field(default=15, gt=0, le=600)
+    # The reverse proxies (addresses or networks, comma-separated; "*" any) whose X-Forwarded-For names the
+    # client. Empty: none, and each client is its connection's address: a process on the server's own host that
+    # wrote the header would otherwise choose its address and escape the join and token limits (issue 93).
+    trusted_proxies: str = Field(default="", max_length=4096)
     secret_key: str = ""
     # Set by `firestep serve --club` for the pages it serves: its HTTPS port and its plain port (0: not a club
     # server; /trust and the join cards then say so).
