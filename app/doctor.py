@@ -11,10 +11,12 @@ import errno
 import http.client
 import json
 import os
+import secrets
 import socket
 import ssl
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -174,6 +176,56 @@ def database_line(url: str, var: Path | None = None) -> Line:
             "its window) before serving again.",
         )
     return _ok(topic, f"{shown}, at revision {head_revision()}")
+
+
+# A channel of doctor's own: no firestep server listens on it (a worker's broker hears `firestep_events` alone,
+# app.core.live), so checking beside a running server reaches none of its devices.
+DOCTOR_CHANNEL = "firestep_doctor"
+HEAR_WITHIN = 2.0  # seconds
+
+
+def _listenable(url: str) -> str:
+    """The URL as libpq reads it, as app.core.live.PostgresBroker connects with it."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def live_line(listen_url: str, notify_url: str) -> Line:
+    """Live updates end to end, as every worker gets them (app.core.live.PostgresBroker): LISTEN on a connection
+    of `listen_url`, a NOTIFY sent on another of `notify_url` (doctor gives FIRESTEP_DATABASE_URL twice), heard
+    within HEAR_WITHIN seconds. A pooler in transaction mode hands the listening session back to its pool once
+    LISTEN is done, so nothing is ever heard on it: the writes of one worker would reach no other's devices."""
+    import psycopg
+
+    topic = "live updates"
+    token = secrets.token_hex(8)  # another doctor checking the same database at once hears its own
+    try:
+        with psycopg.connect(_listenable(listen_url), autocommit=True, connect_timeout=5) as listener:
+            listener.execute(f"LISTEN {DOCTOR_CHANNEL}")
+            with psycopg.connect(_listenable(notify_url), autocommit=True, connect_timeout=5) as notifier:
+                sent = time.monotonic()
+                notifier.execute("SELECT pg_notify(%s, %s)", (DOCTOR_CHANNEL, token))
+            heard = next((n for n in listener.notifies(timeout=HEAR_WITHIN) if n.payload == token), None)
+            took = time.monotonic() - sent
+    except psycopg.Error as e:
+        said = str(e).strip().splitlines()[0]
+        return _broken(
+            topic, f"not checked ({said}): if this URL is a pooler's, use the database's direct one."
+        )
+    if heard is None:
+        return _broken(
+            topic,
+            "would be lost (a NOTIFY went unheard): a pooler in transaction mode drops LISTEN; use the direct "
+            "URL, not the pooler's.",
+        )
+    return _ok(topic, f"a NOTIFY heard in {took * 1000:.0f} ms on a listening connection")
+
+
+def live_lines(url: str, database: Line) -> list[Line]:
+    """The live updates line on PostgreSQL once its database line is no FAIL (that one is to fix first). None on
+    SQLite: its broker is in-process, no connection between a write and a stream to check."""
+    if database.status == "FAIL" or make_url(url).get_backend_name() != "postgresql":
+        return []
+    return [live_line(url, url)]
 
 
 def _served(database: Path) -> bool:
@@ -350,11 +402,13 @@ def check(settings: Settings, port: int = CLUB_PORT, http_port: int = CLUB_HTTP_
     """Every line, in the order a club laptop is set up."""
     var = Path(settings.var_dir)
     lan = addresses.lan_addresses()
+    database = database_line(settings.database_url, var)
     return [
         python_line(),
         firestep_line(),
         data_folder_line(var),
-        database_line(settings.database_url, var),
+        database,
+        *live_lines(settings.database_url, database),
         pdf_engine_line(),
         authority_line(var),
         server_certificate_line(var, lan),
