@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import Request
+from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field, Json, ValidationError
+from starlette.datastructures import FormData
 
 from app.core.routing import Router
 from app.data.bounded import MAX_FORM_PART, MAX_SCENARIO_BYTES, TerrainPolygon
@@ -24,6 +25,7 @@ from app.data.schemas_scenario import (
 )
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
+from app.pages.refused import PostedForm
 from app.pages.scenario_drafts import edited, new, owner_for_change, refused, with_key
 from app.pages.scenario_forces import _document, forces_url
 from app.pages.seats import Refused, table_editor
@@ -177,8 +179,10 @@ def shown(request: Request, session: SessionDep, ruleset_id: str, scenario: str 
     return panel(document.get("table_objectives"), draft_url(ruleset_id, scenario))
 
 
-async def _read(request: Request) -> ObjectiveChange | Response:
-    form = await request.form()
+def _read(form: FormData) -> ObjectiveChange | Response:
+    """The change posted, read from the form as posted, not by FastAPI's form model: FastAPI reads a blank field as
+    one not sent, and this panel tells a name emptied, a secret made public or none selected from a field not sent
+    (left as it was)."""
     values = {k: v for k, v in form.items() if k in ObjectiveChange.model_fields and isinstance(v, str)}
     # A number field emptied while typed, or a field the panel hides, says nothing.
     values = {
@@ -230,12 +234,14 @@ def _answer(request: Request, parts: dict[str, object], do: str, said: str) -> R
     return answer
 
 
-async def _post(request: Request, session: SessionDep, target: tuple[str, str] | Response) -> Response:
+def _post(
+    request: Request, session: SessionDep, target: tuple[str, str] | Response, form: FormData
+) -> Response:
     """One change to this browser's draft's objectives, kept as the format checks them on the draft's table."""
     if isinstance(target, Response):
         return target
     ruleset, scenario = target
-    change = await _read(request)
+    change = _read(form)
     if isinstance(change, Response):
         return change
     document = _document(request, session, ruleset, scenario)
@@ -271,18 +277,29 @@ async def _post(request: Request, session: SessionDep, target: tuple[str, str] |
 
 
 @router.post("/scenarios/new/{ruleset_id}/objectives", response_class=HTMLResponse)
-async def post_objectives(ruleset_id: str, request: Request, session: SessionDep) -> Response:
-    return await _post(request, session, new(request, ruleset_id))
+def post_objectives(ruleset_id: str, request: Request, session: SessionDep, form: PostedForm) -> Response:
+    return _post(request, session, new(request, ruleset_id), form)
 
 
 @router.post("/scenarios/{scenario_id}/edit/objectives", response_class=HTMLResponse)
-async def post_edited_objectives(scenario_id: str, request: Request, session: SessionDep) -> Response:
-    return await _post(request, session, edited(request, session, scenario_id))
+def post_edited_objectives(
+    scenario_id: str, request: Request, session: SessionDep, form: PostedForm
+) -> Response:
+    return _post(request, session, edited(request, session, scenario_id), form)
 
 
-@router.post("/games/{game_id}/table/objectives", response_class=HTMLResponse)
-async def post_game_objectives(
-    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+@router.post(
+    "/games/{game_id}/table/objectives",
+    response_class=HTMLResponse,
+    form_limits={"max_part_size": MAX_FORM_PART},
+)
+def post_game_objectives(
+    game_id: GameId,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    form: PostedForm,
+    objectives_held: Annotated[str, Form()] = '{"features": []}',  # bounded below, said in words
 ) -> Response:
     """One change to a game's table's objectives as its page holds them (posted back whole, `objectives_held`):
     the referee's only, before the game starts; nothing kept here (the table's Save sends them to the game)."""
@@ -290,14 +307,15 @@ async def post_game_objectives(
     if isinstance(editing, Refused):
         return refused(sentence(editing.clause), editing.status)
     game = editing[0]
-    change = await _read(request)
+    change = _read(form)
     if isinstance(change, Response):
         return change
-    raw = (await request.form(max_part_size=MAX_FORM_PART)).get("objectives_held") or '{"features": []}'
-    if not isinstance(raw, str) or len(raw) > MAX_SCENARIO_BYTES:
+    if len(objectives_held) > MAX_SCENARIO_BYTES:
         return refused(f"Table objectives: at most {MAX_SCENARIO_BYTES:,} characters of GeoJSON.", 422)
     try:  # the page's own collection, checked as any before the change is made to it
-        features, selected, said = changed(list(TableObjectives.model_validate_json(raw).features), change)
+        features, selected, said = changed(
+            list(TableObjectives.model_validate_json(objectives_held).features), change
+        )
     except ValidationError as e:
         return _invalid(e)
     except RulesError as e:
