@@ -13,6 +13,7 @@ import app.data.log_index  # the log by stand's table, registered with these (is
 import app.data.score_state  # noqa: F401  # the stored score's table, registered with these (issue 88)
 from app.data.json_columns import ModelJSON
 from app.data.schemas_campaign import BattleOffer
+from app.data.schemas_events import TableResult
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
 
 
@@ -24,7 +25,8 @@ def utcnow() -> datetime:
 # recursive JSON type) where its readers parse it or pass it on whole (a scenario document, a unit's or a
 # campaign's state, a plan item's terms, a signed bundle). The columns still `dict[str, Any]` are read key by key
 # by services that take the values as they come (the board, an event's payload, a side's hand); one read into its
-# model as the row is loaded is an app.data.json_columns.ModelJSON (a campaign battle's offer).
+# model as the row is loaded is an app.data.json_columns.ModelJSON (a campaign battle's offer, an event table's
+# result).
 def empty_terrain() -> dict[str, JsonValue]:
     return {"type": "FeatureCollection", "features": []}
 
@@ -516,10 +518,12 @@ class TournamentTable(Stored, table=True):
         sa_column=Column(Integer, ForeignKey("game.id", ondelete="SET NULL"), nullable=True, index=True),
     )
     status: str = Field(default="drafted", max_length=16)
-    offered: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    offered: TableResult | None = Field(
+        default=None, sa_column=Column(ModelJSON(TableResult), nullable=False)
+    )
     a_confirmed: bool = False
     b_confirmed: bool = False
-    result: dict[str, JsonValue] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))
+    result: TableResult | None = Field(default=None, sa_column=Column(ModelJSON(TableResult), nullable=False))
     slip_hash: str = Field(
         default="", max_length=64
     )  # the re-key offered: side, end and nonce (tournament_results)

@@ -4,7 +4,7 @@ writes (names, clubs, force lists, points), typed answers."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import Path
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
@@ -133,6 +133,23 @@ class DraftIn(BaseModel):
     minutes: int = Field(default=150, ge=10, le=600, description="The round's length for its timer.")
 
 
+class TableResult(BaseModel):
+    """A result as the event counts it (app.services.tournament_results): the winner ("a", "b", None for a
+    draw), each player's game points and stands lost, and how it ended. A table's column holds one once its
+    game offered it (app.data.json_columns.ModelJSON), and its answer says it; null before."""
+
+    model_config = ConfigDict(frozen=True)
+
+    winner: Literal["a", "b"] | None = Field(
+        default=None, description="a (the attacker's player), b, or null: a draw."
+    )
+    a_points: int
+    b_points: int
+    a_losses: int = 0
+    b_losses: int = 0
+    reason: str = ""
+
+
 class TableOut(BaseModel):
     id: int
     table: int
@@ -142,10 +159,10 @@ class TableOut(BaseModel):
     b_name: str
     game_id: int | None
     status: Literal["drafted", "playing", "offered", "confirmed", "disputed", "altered"]
-    offered: dict[str, Any]
+    offered: TableResult | None = Field(description="The result its game offered; null while it is played.")
     a_confirmed: bool
     b_confirmed: bool
-    result: dict[str, Any]
+    result: TableResult | None = Field(description="The result the event counts; null until it is settled.")
 
 
 class HandEditOut(BaseModel):

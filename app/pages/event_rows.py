@@ -17,7 +17,7 @@ from fastapi import Query
 from app.core import live
 from app.data.models import TournamentTable
 from app.data.schemas_clock import GameClock
-from app.data.schemas_events import MAX_ROUNDS, BoardOut, TableLive
+from app.data.schemas_events import MAX_ROUNDS, BoardOut, TableLive, TableResult
 from app.pages.clock_panel import Face, face_of
 from app.pages.score_panel import clock_face
 from app.pages.templates import templates
@@ -104,10 +104,10 @@ class EventRow:
         return STATUS_WORDS.get(self.status, self.status)
 
 
-def _score(result: Mapping[str, Any], offered: Mapping[str, Any], points: Mapping[str, int]) -> str:
+def _score(result: TableResult | None, offered: TableResult | None, points: Mapping[str, int]) -> str:
     said = result or offered
     if said:
-        return f"{said.get('a_points', 0)}–{said.get('b_points', 0)}"
+        return f"{said.a_points}–{said.b_points}"
     return f"{points['attacker']}–{points.get('defender', 0)}" if "attacker" in points else "–"
 
 

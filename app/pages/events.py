@@ -360,7 +360,7 @@ def set_result(
             raise RulesError("points", f"the {side}'s points are a whole number from 0 to {most}")
     winner: Literal["a", "b"] | None = "a" if form.winner == "a" else "b" if form.winner == "b" else None
     result = tournament_results.TableResult(
-        winner, int(points[0]), int(points[1]), reason="set by the organiser"
+        winner=winner, a_points=int(points[0]), b_points=int(points[1]), reason="set by the organiser"
     )
     with unit_of_work(session):
         tournament_results.alter(session, event_id, table_id, result, form.why.strip())

@@ -361,9 +361,7 @@ def alter(
     settings: SettingsDep,
 ) -> TableOut:
     organiser_only(session, settings, event_id, token)
-    result = tournament_results.TableResult(
-        body.winner, body.a_points, body.b_points, body.a_losses, body.b_losses, "set by the organiser"
-    )
+    result = tournament_results.TableResult(**body.model_dump(exclude={"why"}), reason="set by the organiser")
     with unit_of_work(session):
         t = tournament_results.alter(session, event_id, table_id, result, body.why)
     return tournament_results.table_out(t, tournament_results.table_players(session, [t]))

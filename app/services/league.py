@@ -118,7 +118,7 @@ def export_bundle(
         player_names.normalised(club, "club") if club.strip() else ""
     )  # as a league keeps it (_names_as_kept)
     table = tournament_results.get_table(session, tournament_id, table_id)
-    if table.status not in tournaments.SETTLED or table.game_id is None:
+    if (res := tournaments.counted(table)) is None or table.game_id is None:
         raise RuleRefused(f"table {table.table}'s result is not settled yet: confirm it first")
     game = session.get(Game, table.game_id)
     rnd = session.get(TournamentRound, table.round_id)
@@ -142,7 +142,6 @@ def export_bundle(
     }
     record = game_record(session, game.pk)
     written = record.written()
-    res = tournament_results.TableResult.of(table.result)
     body = {
         "format": BUNDLE_FORMAT,
         "club": club,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, cast
@@ -38,37 +38,10 @@ from rules.event.standings import Played, Standing, standings
 Side = Literal["a", "b"]
 BUNDLE_FORMAT = "firestep-result/2"  # /1 carried no game record: refused (its log hash cannot be checked)
 MAX_BUNDLE_CHARS = schemas_events.MAX_BUNDLE_CHARS
-SIDE_OF = {"attacker": "a", "defender": "b"}  # the a player is the table's attacker
+SIDE_OF: dict[str, Side] = {"attacker": "a", "defender": "b"}  # the a player is the table's attacker
 MAX_POINTS = schemas_events.MAX_POINTS
 MAX_TEXT = schemas_events.MAX_TEXT
-
-
-@dataclass(frozen=True)
-class TableResult:
-    """A result as the event counts it: the winner ("a", "b", None for a draw), each player's game points
-    and stands lost, and how it ended."""
-
-    winner: Side | None
-    a_points: int
-    b_points: int
-    a_losses: int = 0
-    b_losses: int = 0
-    reason: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner,
-            "a_points": self.a_points,
-            "b_points": self.b_points,
-            "a_losses": self.a_losses,
-            "b_losses": self.b_losses,
-            "reason": self.reason,
-        }
-
-    @classmethod
-    def of(cls, d: Mapping[str, Any]) -> TableResult:
-        return cls(d.get("winner"), d["a_points"], d["b_points"], d.get("a_losses", 0), d.get("b_losses", 0),
-                   d.get("reason", ""))  # fmt: skip
+TableResult = schemas_events.TableResult  # a result as the event counts it: the column's and the answer's
 
 
 # -- results from the table --------------------------------------------------------------------------------
@@ -79,35 +52,37 @@ def get_table(session: Session, tournament_id: int, table_id: int) -> Tournament
     return row
 
 
-def offered(session: Session, table: TournamentTable) -> dict[str, Any]:
+def offered(session: Session, table: TournamentTable) -> TableResult | None:
     """The result the table's players are asked to confirm: the one offered, else the scored result of its
     ended game (the one `_offer` offers at the first confirmation), else nothing while it is played. The
     table's page shows it exactly when it offers the confirmation (`refusal` is None then)."""
     if table.offered or table.status != "playing" or table.game_id is None:
-        return dict(table.offered)
+        return table.offered
     result = game_result(session, table.game_id)
     if result is None:
-        return {}
+        return None
     return TableResult(
-        SIDE_OF.get(result.winner or "") if result.winner else None,  # type: ignore[arg-type]
-        int(result.points.get("attacker", 0)),
-        int(result.points.get("defender", 0)),
-        int(result.losses.get("attacker", 0)),
-        int(result.losses.get("defender", 0)),
-        result.reason[:200],
-    ).as_dict()
+        winner=SIDE_OF.get(result.winner or "") if result.winner else None,
+        a_points=int(result.points.get("attacker", 0)),
+        b_points=int(result.points.get("defender", 0)),
+        a_losses=int(result.losses.get("attacker", 0)),
+        b_losses=int(result.losses.get("defender", 0)),
+        reason=result.reason[:200],
+    )
 
 
 def _offer(session: Session, table: TournamentTable) -> TournamentTable:
     """The table's finished game offers its scored result, once (the caller asked `refusal` first: a game
     still being played is refused there)."""
-    result = offered(session, table) if table.status == "playing" else {}
-    if not result:
+    result = offered(session, table) if table.status == "playing" else None
+    if result is None:
         return table
     table.offered = result
     table.status = "offered"
     session.add(table)
-    tournaments.log(session, table.tournament_id, "offered", table.offered, actor="table", table_id=table.pk)
+    tournaments.log(
+        session, table.tournament_id, "offered", result.model_dump(), actor="table", table_id=table.pk
+    )
     return table
 
 
@@ -177,7 +152,7 @@ def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) ->
     table = _offer(session, get_table(session, tournament_id, table_id))
     setattr(table, f"{side}_confirmed", True)
     if table.a_confirmed and table.b_confirmed:
-        table.status, table.result = "confirmed", dict(table.offered)
+        table.status, table.result = "confirmed", table.offered
         _settled(session, row, table)
     session.add(table)
     _wake(session, table)
@@ -214,13 +189,14 @@ def alter(
     why = player_names.free_text(
         why, "why", "a reason", schemas_events.MAX_TEXT
     )  # logged and shown as a dispute's reason is
-    before, was = dict(table.result or table.offered), table.status
-    table.result, table.status = result.as_dict(), "altered"
+    before, was = table.result or table.offered, table.status
+    table.result, table.status = result, "altered"
     if was not in tournaments.SETTLED:  # a settled result corrected leaves a timer the organiser set again
         _settled(session, row, table)
     session.add(table)
     _wake(session, table)
-    tournaments.log(session, tournament_id, "altered", {"before": before, "after": table.result, "why": why},
+    was_said = before.model_dump() if before else {}
+    tournaments.log(session, tournament_id, "altered", {"before": was_said, "after": result.model_dump(), "why": why},
                     table_id=table.pk)  # fmt: skip
     return table
 
@@ -234,8 +210,7 @@ def played(session: Session, row: Tournament) -> list[Played]:
         if r.bye_player_id is not None:
             out.append(Played(r.bye_player_id, None, None))
         for t in tournaments.tables_of(session, r.pk):
-            if t.status in tournaments.SETTLED:
-                res = TableResult.of(t.result)
+            if (res := tournaments.counted(t)) is not None:
                 winner = {"a": t.a_player_id, "b": t.b_player_id}.get(res.winner or "")
                 out.append(Played(t.a_player_id, t.b_player_id, winner, res.a_points, res.b_points))
     return out

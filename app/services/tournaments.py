@@ -60,6 +60,11 @@ MAX_ROUNDS = schemas_events.MAX_ROUNDS
 SETTLED = ("confirmed", "altered")
 
 
+def counted(table: TournamentTable) -> schemas_events.TableResult | None:
+    """The result the event counts of the table: its result once settled, else None."""
+    return table.result if table.status in SETTLED else None
+
+
 @dataclass(frozen=True)
 class PlayerEntry:
     name: str
@@ -289,8 +294,8 @@ def ledger(session: Session, row: Tournament) -> Ledger:
             out.opponents[t.b_player_id].add(t.a_player_id)
             out.tables[t.a_player_id].add(t.table)
             out.tables[t.b_player_id].add(t.table)
-            if t.status in SETTLED:
-                winner = t.result.get("winner")
+            if (result := counted(t)) is not None:
+                winner = result.winner
                 for pid, me in ((t.a_player_id, "a"), (t.b_player_id, "b")):
                     won = scoring.draw if winner is None else scoring.win if winner == me else scoring.loss
                     out.points[pid] += won

@@ -67,9 +67,7 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     "ScenarioIn": {"fire_plan", "board"},
     "ScenarioSide": {"forces"},
     "TerrainFeature": {"properties"},
-    # club events and the league: a table's offered result and a signed record as the bundle carries them
-    "TableLive": {"offered", "result"},
-    "TableOut": {"offered", "result"},
+    # the league: a signed record as the bundle carries it
     "GameRecord": {"log"},  # its entries arrays of fixed places (prefixItems), as Players' pairs
     "Players": {"attacker", "defender"},
     # the table's geometry: GeoJSON coordinates and points

@@ -48,7 +48,7 @@ def clock(paused: bool, *sides: SideClockOut) -> GameClock:
 
 
 def table(i: int, status: str, **live_parts: Any) -> TableLive:
-    parts = {"turn": None, "game_status": None, "score": {}, "offered": {}, "result": {}, **live_parts}
+    parts = {"turn": None, "game_status": None, "score": {}, "offered": None, "result": None, **live_parts}
     return TableLive(id=i, table=i, a_player_id=1, b_player_id=2, a_name="Ann", b_name="Bob", game_id=i,
                      status=status, a_confirmed=False, b_confirmed=False, **parts)  # fmt: skip
 
