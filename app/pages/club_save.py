@@ -329,17 +329,21 @@ class Unfilled(PageRefused):
         self.focus = focus
 
 
+def not_done(doing: str, refused: Refusal) -> str:
+    """An editor's refusal of a save (`doing`: "saved", "imported"): the organiser's key, a field of the form or
+    counters no form could post after "Not saved: ", a sentence the page wrote whole (naming its field's words) and
+    a wait (429) as they are."""
+    whole = isinstance(refused.error, PageRefused) and not isinstance(refused.error, CountersRefused)
+    return refused.said if whole or refused.status == 429 else f"Not {doing}: {_lowered(refused.said)}"
+
+
 def _refused(doing: str) -> Render:
-    """The answer in place saying why nothing was `doing` ("saved", "imported"), a scenario's or a game's (none of
-    it was saved): the organiser's key or a field of the form after "Not saved: ", a sentence the page wrote itself
-    (naming its field's words) as it is."""
+    """The answer in place saying why nothing was `doing`, a scenario's or a game's (none of it was saved)."""
 
     def render(request: Request, _session: Session, _settings: Settings, refused: Refusal) -> Response:
-        said = refused.said
-        whole = isinstance(refused.error, PageRefused) and not isinstance(refused.error, CountersRefused)
-        if not whole and refused.status != 429:
-            said = f"Not {doing}: {_lowered(said)}"
-        return _said(request, said, refused.status, focus=getattr(refused.error, "focus", ""))
+        return _said(
+            request, not_done(doing, refused), refused.status, focus=getattr(refused.error, "focus", "")
+        )
 
     return render
 

@@ -25,7 +25,7 @@ from app.data.models import Game, Unit
 from app.data.schemas_scenario import TableObjectives
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, Unauthorized
-from app.pages.club_save import detail, refusal
+from app.pages.club_save import detail, not_done, refusal
 from app.pages.refused import PageRoute, Refusal, posted, status_of
 from app.pages.seats import Refused, table_editor
 from app.pages.templates import templates
@@ -151,7 +151,7 @@ class TableSave(BaseModel):
 
 def _refused(request: Request, _session: Session, _settings: Settings, refused: Refusal) -> Response:
     """The Save panel saying why nothing was saved (a field of the form past its bound, named)."""
-    return _said(request, f"Not saved: {refused.said[:1].lower()}{refused.said[1:]}", refused.status, None)
+    return _said(request, not_done("saved", refused), refused.status, None)
 
 
 @posted(router, "/games/{game_id}/table/save", _refused)

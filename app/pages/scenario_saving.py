@@ -29,7 +29,7 @@ from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict
 from app.guard import security
 from app.guard.limits import unstorable_in
-from app.pages.club_save import refusal
+from app.pages.club_save import not_done, refusal
 from app.pages.common import error_message
 from app.pages.games import start_game, start_refused
 from app.pages.refused import (
@@ -102,11 +102,9 @@ def _panel(doing: str) -> Render:
     wrote itself as it is."""
 
     def render(request: Request, _session: Session, _settings: Settings, refused: Refusal) -> Response:
-        said = refused.said
-        if isinstance(refused.error, STORING):
-            said = refusal(refused.error, doing)
-        elif not isinstance(refused.error, PageRefused) and refused.status != 429:
-            said = f"Not {doing}: {said[:1].lower()}{said[1:]}"
+        said = (
+            refusal(refused.error, doing) if isinstance(refused.error, STORING) else not_done(doing, refused)
+        )
         return _said(request, said, refused.status)
 
     return render
