@@ -146,9 +146,11 @@ def _judged(
     (a stand's card judging its acts): its snapshot is named as a refusal names the units throughout."""
     if act.override:
         viewer.require_referee("override the rules of play")
-    given = (
-        formation if isinstance(act, MoveFormation) or read is None else read.units
-    )  # a plan, or the units
+    given: formations.Plan | Sequence[UnitState] | None = None if read is None else read.units
+    # A formation's plan: made before the lock, or on the read of a caller judging it.
+    if isinstance(act, MoveFormation):
+        planned = formations.plan(session, game, viewer, act.unit_id, read.kept) if read else None
+        given = formation or planned
     todo = _PREPARE[type(act)](session, game, viewer, act, given)
     if not isinstance(act, game_acts.CLOCK_ACTS):
         _out_of_time(session, game, viewer, read is not None)

@@ -51,10 +51,10 @@ def stands_under(units: Sequence[UnitState], formation: UnitState) -> list[UnitS
     ]
 
 
-def plan(session: Session, game: Game, viewer: Viewer, unit_id: int) -> Plan:
+def plan(session: Session, game: Game, viewer: Viewer, unit_id: int, kept: KeptUnits | None = None) -> Plan:
     """The formation's stands from one read of the worker's kept units (no lock needed: the write checks the
-    versions read)."""
-    kept = kept_units(session, game, get_game_rules(game.ruleset).book.state_fields)
+    versions read); `kept`: as a caller judging acts read them (a stand's card)."""
+    kept = kept or kept_units(session, game, get_game_rules(game.ruleset).book.state_fields)
     formation = kept.by_id.get(unit_id)
     if formation is None:
         raise RulesError("unit_id", "the game has no such unit: pick one of its units")
