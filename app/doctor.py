@@ -198,19 +198,25 @@ def live_line(listen_url: str, notify_url: str) -> Line:
 
     topic = "live updates"
     token = secrets.token_hex(8)  # another doctor checking the same database at once hears its own
-    try:
-        with psycopg.connect(_listenable(listen_url), autocommit=True, connect_timeout=5) as listener:
+    with contextlib.ExitStack() as opened:
+        try:
+            listener, notifier = (
+                opened.enter_context(psycopg.connect(_listenable(url), autocommit=True, connect_timeout=5))
+                for url in (listen_url, notify_url)
+            )
+        except psycopg.OperationalError:  # the database line FAILs naming why: one thing to fix, said once
+            return _note(topic, "not checked: the database does not open (its line says why).")
+        try:
             listener.execute(f"LISTEN {DOCTOR_CHANNEL}")
-            with psycopg.connect(_listenable(notify_url), autocommit=True, connect_timeout=5) as notifier:
-                sent = time.monotonic()
-                notifier.execute("SELECT pg_notify(%s, %s)", (DOCTOR_CHANNEL, token))
+            sent = time.monotonic()
+            notifier.execute("SELECT pg_notify(%s, %s)", (DOCTOR_CHANNEL, token))
             heard = next((n for n in listener.notifies(timeout=HEAR_WITHIN) if n.payload == token), None)
             took = time.monotonic() - sent
-    except psycopg.Error as e:
-        said = str(e).strip().splitlines()[0]
-        return _broken(
-            topic, f"not checked ({said}): if this URL is a pooler's, use the database's direct one."
-        )
+        except psycopg.Error as e:
+            said = str(e).strip().splitlines()[0]
+            return _broken(
+                topic, f"not checked ({said}): if this URL is a pooler's, use the database's direct one."
+            )
     if heard is None:
         return _broken(
             topic,
@@ -220,10 +226,11 @@ def live_line(listen_url: str, notify_url: str) -> Line:
     return _ok(topic, f"a NOTIFY heard in {took * 1000:.0f} ms on a listening connection")
 
 
-def live_lines(url: str, database: Line) -> list[Line]:
-    """The live updates line on PostgreSQL once its database line is no FAIL (that one is to fix first). None on
-    SQLite: its broker is in-process, no connection between a write and a stream to check."""
-    if database.status == "FAIL" or make_url(url).get_backend_name() != "postgresql":
+def live_lines(url: str) -> list[Line]:
+    """The live updates line on PostgreSQL, checked before the schema is there (a hosted database is checked
+    before it is migrated). None on SQLite: its broker is in-process, no connection between a write and a
+    stream to check."""
+    if url_problem(url) is not None or make_url(url).get_backend_name() != "postgresql":
         return []
     return [live_line(url, url)]
 
@@ -402,13 +409,12 @@ def check(settings: Settings, port: int = CLUB_PORT, http_port: int = CLUB_HTTP_
     """Every line, in the order a club laptop is set up."""
     var = Path(settings.var_dir)
     lan = addresses.lan_addresses()
-    database = database_line(settings.database_url, var)
     return [
         python_line(),
         firestep_line(),
         data_folder_line(var),
-        database,
-        *live_lines(settings.database_url, database),
+        database_line(settings.database_url, var),
+        *live_lines(settings.database_url),
         pdf_engine_line(),
         authority_line(var),
         server_certificate_line(var, lan),

@@ -1,8 +1,9 @@
 """`firestep doctor`'s live updates line on PostgreSQL (issue 93), against the real server: a NOTIFY heard on a
 listening connection (ok, and a server's own listener on the database hears nothing of it), and one that is
 never heard (the listener on another database: NOTIFY is per database, as a pooler in transaction mode loses
-it), which fails in one sentence naming the direct URL. PostgreSQL only; in CI the tests fail rather than skip
-without it. SQLite has no such line (its broker is in-process): tests/app/test_doctor.py's lines are all."""
+it), which fails in one sentence naming the direct URL; checked before the schema is there, a note where the
+database does not open. PostgreSQL only; in CI the tests fail rather than skip without it. SQLite has no such
+line (its broker is in-process): tests/app/test_doctor.py's lines are all there is."""
 
 from __future__ import annotations
 
@@ -60,3 +61,17 @@ def test_a_notify_never_heard_fails_in_one_sentence_naming_the_direct_url() -> N
         "not the pooler's."
     )
     assert doctor.HEAR_WITHIN <= waited < doctor.HEAR_WITHIN + 10, waited
+
+
+def test_a_database_not_migrated_yet_is_checked_and_one_that_does_not_open_is_a_note() -> None:
+    """A hosted database is checked before `firestep migrate` (LISTEN needs no schema); one that does not open
+    is the database line's FAIL alone, not a second thing to fix."""
+    with _postgresql_database(_postgresql_base()) as empty:
+        (line,) = doctor.live_lines(empty)
+        assert doctor.database_line(empty).status == "FAIL"
+    assert line.status == "ok" and line.said.startswith("a NOTIFY heard in "), line
+    gone = make_url(empty).set(port=free_port()).render_as_string(hide_password=False)
+    assert doctor.database_line(gone).status == "FAIL"
+    assert doctor.live_lines(gone) == [
+        doctor.Line("live updates", "note", "not checked: the database does not open (its line says why).")
+    ]
