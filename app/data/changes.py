@@ -58,13 +58,21 @@ class GameSet(_Change):
     before: Any = Field(description="Its value before.")
 
 
+# What a side's own key holds (rules.core.records.SetSideState, kept by app.services.seats.set_side_allowance):
+# a count (Flanders Fields' heroic actions left) or a list (its random-event hand, the cards' names), None when
+# taken away; no rule set keeps an object there. A JSON scalar or a list of them.
+SideScalar = bool | int | float | str | None
+SideValue = SideScalar | list[SideScalar]
+
+
 class SideSet(_Change):
     """A side's own state set (its hand of cards, a once-per-game allowance; None: taken away): that side's
     alone to read, kept in its part of the log."""
 
     kind: ClassVar[str] = "side-set"
     side: str = Field(description="The side whose row it is.")
-    before: Any = Field(description="Its value before.")
+    before: SideValue = Field(description="Its value before.")
+    after: SideValue = Field(description="Its value once changed.")
 
 
 def kind_of(change: Any) -> str | None:
