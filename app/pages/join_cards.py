@@ -120,7 +120,9 @@ def join_by_link(
         elif seating.side_of_code(session, seating.GAME, settings.secret_key, entered) != (game_id, seat):
             raise NotFoundError("join code", "(not shown)")
         held = game_seat(request, session, settings, game_id)
-        keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, seat, replace_seat)
+        role = held.viewer.role if held else None
+        event_seats.keep_own_seat(session, game_id, role, seat)
+        keep_seat_unless_confirmed(game_id, role, seat, replace_seat)
         return sign_in(session, settings.secret_key, game_id, seat, entered)
 
     if seat not in SEATS:

@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from app.data.models import TournamentRound, TournamentTable
 from app.data.numbers import whole_number
-from app.errors import RuleRefused
+from app.errors import Conflict, RuleRefused
 from app.services import games, seating, tournaments
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
@@ -139,6 +139,19 @@ def take_card(session: Session, secret_key: str, game_id: int, side: str, code: 
     (a game's own join codes) is left alone."""
     if card_of(session, secret_key, game_id, side, code) is not None:
         seating.spend_code(session, seating.GAME, secret_key, game_id, side, code)
+
+
+def keep_own_seat(session: Session, game_id: int, held: str | None, offered: str) -> None:
+    """A device that holds one side's seat at an event's table never takes the other side's (issue 93: the first
+    player to sit scanned both cards, was seated as both and confirmed the result for both): 409 in the player's
+    words. Elsewhere it may (a club game's one tablet passes between its players)."""
+    if held not in SIDES or offered not in SIDES or held == offered:
+        return
+    table = games.table_of_game(session, game_id)
+    if table is not None:
+        raise Conflict(
+            f"Each player at table {table.table} joins on their own device: this one is the {held}'s."
+        )
 
 
 def card_refusal(session: Session, secret_key: str, game_id: int, side: str, code: str) -> str | None:

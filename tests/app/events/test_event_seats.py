@@ -5,6 +5,7 @@ the same cards, a cross-site link voids nothing), and new codes are the organise
 
 from __future__ import annotations
 
+import html
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -320,3 +321,24 @@ def test_refereeing_a_table_is_a_post_a_visited_link_mints_no_device(sqlite_clie
     assert (
         c.post(url, data=csrf.form(c), follow_redirects=False).status_code == 403 and devices() == before + 1
     )
+
+
+def test_a_device_seated_at_an_event_table_never_takes_the_other_seat(client: TestClient) -> None:
+    """Issue 93: the first player to sit scanned the opponent's card too, was seated as both and confirmed the
+    result for both. The device keeps its own seat, told why; the other card still seats its player."""
+    c = client
+    seats: Any = committed_table(c)[2]
+    game_id, codes = seats["game_id"], seats["join_codes"]
+    sat = c.post(f"/games/{game_id}/join/attacker", data=csrf.form(c, {"code": codes["attacker"]}))
+    assert sat.status_code == 200, sat.text
+    for confirmed in ("", "yes"):  # not even on the switch-seats step's confirmation
+        both = c.post(
+            f"/games/{game_id}/join/defender",
+            data=csrf.form(c, {"code": codes["defender"], "replace_seat": confirmed}),
+        )
+        assert both.status_code == 409, both.text
+        said = "Each player at table 1 joins on their own device: this one is the attacker's."
+        assert said in html.unescape(both.text)
+    assert c.get(f"/api/v1/games/{game_id}/me", headers=csrf.header(c)).json()["role"] == "attacker"
+    other = TestClient(c.app).post("/api/v1/join", json={"code": codes["defender"]})
+    assert other.status_code == 200 and other.json()["side"] == "defender"
