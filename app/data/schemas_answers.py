@@ -352,7 +352,7 @@ class EditChoiceOut(BaseModel):
     """A value a card's edit may set (rules.core.records.EditChoice), and the field of a stand tapped on the map
     it fills (`target`), needed or left to the player."""
 
-    value: Any
+    value: bool | int | str = Field(description="The value the edit sets: a flag, a count or a word.")
     label: str
     target: str
     needs_target: bool

@@ -390,7 +390,7 @@ class StandActDict(TypedDict):
 
 
 class EditChoiceDict(TypedDict):
-    value: Any  # the value the edit sets: the state field's own kind (a flag, a count, a word)
+    value: bool | int | str  # the value the edit sets: the state field's own kind (a flag, a count, a word)
     label: str
     target: str
     needs_target: bool
@@ -454,7 +454,7 @@ class EditChoice:
     """One value a stand card's edit may set: the value, its words on the button, and the unit field a stand
     tapped on the map fills with it (`target`: its sub-unit's id), needed or left to the player."""
 
-    value: Any
+    value: bool | int | str  # a flag, a count, a word: a card's edit sets no place, list or object
     label: str
     target: str = ""
     needs_target: bool = False

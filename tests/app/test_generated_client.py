@@ -35,10 +35,9 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     # any JSON value (a side's own value is a scalar or a list of them: SideSet typed)
     "UnitSet": {"before", "after"},
     "GameSet": {"before", "after"},
-    # an outcome, a card's request and deviation, an edit's or effect's value: the rule set's own record
+    # an outcome, a card's request and deviation, an effect's value: the rule set's own record
     "RolledResolutionOut": {"outcome"},
     "CardRollOut": {"request"},
-    "EditChoiceOut": {"value"},
     "EffectOut": {"value"},
     # the act pipeline: its answers are typed (ChangesOut, ResolvedOut, AskedOut, StandActsOut...); left are a
     # roll's outcome (the rule set's own record) and a logged event's payload (each act's own, issue 66)
