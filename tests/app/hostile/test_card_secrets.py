@@ -13,7 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
-from tests.app.games.conftest import Game, new_game, start_game
+from tests.app.games.conftest import Game, advance_to, new_game, start_game, units_by_ref
+from tests.app.games.test_earth2mm_anon_plans import put
 
 AIM = [52.5, 61.5]
 SECRET = ("52.5", "61.5")
@@ -83,3 +84,28 @@ def test_no_card_answer_carries_the_other_sides_version_of_a_stand(sqlite_client
     found = re.findall(r"(?:&#34;|\")version(?:&#34;|\"):\s*(\d+)", page)
     versions = {int(v) for v in found}
     assert versions <= {battery["version"]}, versions
+
+
+def test_a_2mm_batterys_anon_plan_reaches_no_card_of_the_other_side(sqlite_client: TestClient) -> None:
+    """2mm Earth 1418: a battery's plan and planned target are its side's until it fires ("Anon"); the cards of
+    the battery and of its target, read by its side first (the kept units then hold the plan), say nothing of
+    either to the other side."""
+    c = sqlite_client
+    g = new_game(c, {"scenario": "earth2mm-demo-ferme"})
+    start_game(c, g)
+    units = units_by_ref(c, g)
+    battery, target = units["gb/ra/battery"], units["de/i-bn/1-kp"]
+    put(c, g, g.attacker, units["gb/ra"], high_command="hold")
+    put(c, g, g.attacker, units["gb/2-bn"], high_command="advance")
+    advance_to(c, g, "plan-artillery")
+    put(c, g, g.attacker, battery, sub_plan="stay put", plan_target=target["id"])
+    paths = [
+        (f"/games/{g.id}/map/units/{u}/{t}", True)
+        for u in (battery["id"], target["id"])
+        for t in ("head", "acts")
+    ]
+    paths += [(f"/api/v1/games/{g.id}/units/{u}/acts", False) for u in (battery["id"], target["id"])]
+    assert "stay put" in _get(c, paths[1][0], g.attacker, True).lower()  # its own side reads its plan
+    for path, page in paths:
+        text = _get(c, path, g.defender, page).lower()
+        assert "stay put" not in text and "plan_target" not in text and "planned" not in text, path
