@@ -165,11 +165,14 @@ def _by_id(row: Row[Any]) -> int:
 def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> KeptUnits:
     """The game's units as its rule set (`fields`, its state fields) reads them now: the worker's kept state
     where the game's count of unit writes is still the one it was read at, else brought up to date by the rows
-    written since (read whole after a unit was deleted, or where the worker keeps none)."""
+    written since (read whole after a unit was deleted, or where the worker keeps none). A transaction that has
+    written keeps what it reads for itself until it commits: no other request reads its writes before, nor
+    after it rolls back (issue 88's hostile pass: a dirty read, and a rolled-back write kept)."""
     game_id, key = game.pk, game_key(session, game)
+    own: dict[Key, KeptUnits] = session.info.setdefault(_OWN, {})
     with _LOCK:
-        kept = _KEPT.get(key)
-        if kept is not None:
+        kept = own.get(key) or _KEPT.get(key)
+        if kept is not None and key in _KEPT:
             _KEPT.move_to_end(key)
     got = session.execute(
         _WRITTEN_SINCE, {"game_id": game_id, "since": -1 if kept is None else kept.seq}
@@ -179,7 +182,9 @@ def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> Ke
     seq, gone = got[0].now_seq, got[0].gone_at
     if kept is not None and seq == kept.seq:
         return kept
-    if kept is not None and gone > kept.seq:  # a unit deleted since: which one, no row can say
+    # A unit deleted since (which one, no row can say), or this transaction reading the game as it was before
+    # what the worker keeps: read whole.
+    if kept is not None and (gone > kept.seq or seq < kept.seq):
         kept, got = None, session.execute(_WRITTEN_SINCE, {"game_id": game_id, "since": -1}).all()
         seq = got[0].now_seq
     rows = {row.id: row for row in sorted((r for r in got if r.id is not None), key=_by_id)}
@@ -188,15 +193,25 @@ def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> Ke
         made = KeptUnits(game_id, tuple(fresh.values()), seq, rows)
     else:
         made = kept.advanced(fresh, rows, seq)
+    if _wrote(session):  # its own writes, not yet the game's: the worker keeps them once they are committed
+        own[key] = made
+    else:
+        _keep(key, made)
+    return made
+
+
+def _keep(key: Key, made: KeptUnits) -> None:
+    """`made` the worker's kept state of its game, unless it keeps a later one (a request whose transaction
+    began before another's commit reads the game as it was), the least recently read dropped past the budget."""
     with _LOCK:
-        _KEPT[key] = made
+        now = _KEPT.get(key)
+        if now is None or now.seq <= made.seq:
+            _KEPT[key] = made
         _KEPT.move_to_end(key)
         while len(_KEPT) > 1 and (
             len(_KEPT) > KEPT_GAMES or sum(len(k.units) for k in _KEPT.values()) > KEPT_UNITS
         ):
             _KEPT.popitem(last=False)
-    _kept_once_committed(session, key)
-    return made
 
 
 def kept_terrain(session: Session, game: Game) -> Mapping[str, Any]:
@@ -221,14 +236,19 @@ def kept_terrain(session: Session, game: Game) -> Mapping[str, Any]:
 
 def _kept_once_committed(session: Session, key: Key) -> None:
     """What the session read after its own writes (flushed or not) stands once it commits, not before."""
-    if session.info.get(_WROTE) or session.dirty or session.new or session.deleted:
+    if _wrote(session):
         session.info.setdefault(_PENDING, set()).add(key)
+
+
+def _wrote(session: Session) -> bool:
+    return bool(session.info.get(_WROTE) or session.dirty or session.new or session.deleted)
 
 
 # -- a kept state built after the transaction's own writes stands only once it commits --------------------------
 _WROTE = (
     "kept_units_wrote"  # session.info: this transaction has written (a flush, or an UPDATE, INSERT or DELETE)
 )
+_OWN = "kept_units_own"  # session.info: the kept units this transaction read after its own writes, by game
 
 
 @event.listens_for(Session, "after_flush")
@@ -246,6 +266,8 @@ def _executed(state: ORMExecuteState) -> None:
 def _committed(session: Session) -> None:
     session.info.pop(_PENDING, None)
     session.info.pop(_WROTE, None)
+    for key, made in session.info.pop(_OWN, {}).items():  # committed: the game's now
+        _keep(key, made)
 
 
 @event.listens_for(Session, "after_transaction_end")
@@ -253,9 +275,9 @@ def _ended(session: Session, transaction: SessionTransaction) -> None:
     if transaction.parent is not None:  # a savepoint: the transaction goes on
         return
     session.info.pop(_WROTE, None)
+    session.info.pop(_OWN, None)  # rolled back (after a commit: kept already)
     pending = session.info.pop(_PENDING, None)
     if pending:
         with _LOCK:
             for key in pending:
-                _KEPT.pop(key, None)
                 _TERRAIN.pop(key, None)

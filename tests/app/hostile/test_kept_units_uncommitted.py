@@ -59,11 +59,6 @@ def _writing(engine: Engine, stand: int) -> Session:
     return writer
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Another request reads the worker's kept units as one request built them from its uncommitted write "
-    "(a dirty read): the stand's markers before the writer commits or rolls back.",
-)
 def test_an_uncommitted_write_is_read_by_no_other_request(engines: tuple[Engine, Engine]) -> None:
     ours, theirs = engines
     game_id, stand = _mons(ours)
@@ -78,11 +73,6 @@ def test_an_uncommitted_write_is_read_by_no_other_request(engines: tuple[Engine,
         writer.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A write rolled back while another request's read of the kept units is under way is kept by that "
-    "read, at the game's committed count: every later card and act reads markers the database never held.",
-)
 def test_a_write_rolled_back_during_another_read_is_not_kept(engines: tuple[Engine, Engine]) -> None:
     ours, theirs = engines
     game_id, stand = _mons(ours)
