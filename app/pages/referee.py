@@ -273,8 +273,9 @@ def _board_page(
 
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         nonlocal outcome
+        if posting:  # a seat: 403, before the form is read or its refusal said (the form is the referee's)
+            seat.viewer.require_referee("give a secret objective")
         if give is not None:
-            seat.viewer.require_referee("give a secret objective")  # a seat: 403, before the form is read
             outcome = give_secret(session, game_id, seat.viewer, give)
             session.expire_all()
             game = games.get_game(session, game_id)

@@ -4,7 +4,6 @@ referee is (a field past its bound named, the referee's form drawn for it), and 
 
 from __future__ import annotations
 
-import pytest
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
@@ -30,11 +29,6 @@ def test_a_seat_posting_the_referees_form_within_its_bounds_is_refused(sqlite_cl
     assert r.status_code == 401
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A seat posting the referee's secret objective form with a field past its bound is answered its "
-    "field refusal (422, or 200 with the referee's form to htmx), not 403.",
-)
 def test_a_seat_posting_the_referees_form_past_a_bound_is_refused_as_a_seat(
     sqlite_client: TestClient,
 ) -> None:
