@@ -16,7 +16,7 @@ from functools import partial
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import File, Form, Request, UploadFile
+from fastapi import Depends, File, Form, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError
 from sqlmodel import Session
@@ -42,7 +42,7 @@ from app.pages.refused import (
     server_organiser,
     status_of,
 )
-from app.pages.seats import game_seat
+from app.pages.seats import Seat, game_seat
 from app.pages.templates import templates
 from app.sentences import MAX_DETAIL, error_words, field_names, sentence, short
 from app.services import acts
@@ -513,9 +513,20 @@ def _game_said(
     )
 
 
+def _referee_seat(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Seat:
+    """The game's referee, who alone saves its club data: asked before its form is read (a field past its bound
+    is the referee's to be told of; the hostile pass found it said to any device)."""
+    seat = game_seat(request, session, settings, game_id)
+    if seat is None or session.get(Game, game_id) is None:
+        raise Unauthorized("open this game with its referee token first")
+    seat.viewer.require_referee("edit the game")
+    return seat
+
+
 @posted(router, "/games/{game_id}/club/save", _refused("saved"))
 def save_to_game(
     game_id: GameId,
+    seat: Annotated[Seat, Depends(_referee_seat)],
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
@@ -529,10 +540,8 @@ def save_to_game(
     spent its CPU budget (table_save_cpu_seconds, as the table's Save) and the page sends the rest by itself
     over the units and versions answered (session 24's hostile pass: 400 counters took 4.6 s, the server held)."""
     started = time.process_time()
-    seat = game_seat(request, session, settings, game_id)
     game = session.get(Game, game_id)
-    if seat is None or game is None:
-        raise Unauthorized("open this game with its referee token first")
+    assert game is not None  # else the referee's seat was refused
     if not takes_club(game.ruleset):
         raise NotFoundError("game of counters", str(game_id))
     editor = editor_context(game.ruleset)
@@ -540,7 +549,6 @@ def save_to_game(
     if _unnamed(counters):
         raise Unfilled("Not saved: give every counter its name.", _unnamed(counters))
     try:
-        seat.viewer.require_referee("edit the game")
         patch = ClubPatch.model_validate(
             {"version": _whole(club.version) or 0, "club": club_values(editor["fields"], form)}
         )

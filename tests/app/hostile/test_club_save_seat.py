@@ -4,7 +4,6 @@ with no token is told to open the game with its referee token (401), a seat or a
 
 from __future__ import annotations
 
-import pytest
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
@@ -33,11 +32,6 @@ def test_a_club_save_within_its_bounds_is_the_referees_alone(sqlite_client: Test
     assert _post(c, g.id, g.attacker, fine) == 403
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A club Save past a field's bound is answered the field's 422 to a device with no token, a seat or "
-    "another game's referee, before its caller is checked (401/403).",
-)
 def test_a_club_save_past_a_bound_is_refused_as_its_caller_first(sqlite_client: TestClient) -> None:
     c = sqlite_client
     g, h = new_game(c, {"name": "Vimy", "ruleset": VIMY}), new_game(c, {"name": "Other", "ruleset": VIMY})
