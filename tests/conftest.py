@@ -30,9 +30,12 @@ import functools
 import os
 import secrets
 import shutil
+import socket
 import sqlite3
 import sys
 import tempfile
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -358,6 +361,31 @@ def postgresql_template() -> Iterator[str]:
         name = make_url(url).database
         assert name
         yield name
+
+
+@contextmanager
+def served_in_thread(app: Any, **options: Any) -> Iterator[int]:
+    """`app` served by a real uvicorn in a thread of this process (its `options` besides the address): the port.
+    The socket is bound here and held until uvicorn listens on it, so no other worker's server can take the port
+    between the two, as it could a port picked free and let go."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **options))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
 
 
 def _sqlite_clone(template: Path, directory: Path) -> str:

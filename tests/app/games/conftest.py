@@ -6,21 +6,18 @@ from __future__ import annotations
 import html
 import re
 import socket
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.guard.auth import COOKIE_NAME
 from app.main import create_app
-from tests.conftest import TEST_SECRET_KEY
+from tests.conftest import TEST_SECRET_KEY, served_in_thread
 
 
 @dataclass
@@ -117,33 +114,10 @@ def live_url(migrated_url: str, tmp_path: Path) -> Iterator[str]:
     """The app on a real server (both backends), for concurrent requests and Server-Sent Events."""
     # The test clients' key: a token a test client issued is found by this server too.
     app = create_app(Settings(database_url=migrated_url, var_dir=tmp_path, secret_key=TEST_SECRET_KEY))
-    # The socket is bound here and held until uvicorn listens on it: no other worker's server can take its port
-    # between the two, as it could a port picked free and let go.
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = int(sock.getsockname()[1])
-    server = uvicorn.Server(
-        # Idle kept-alive connections stay open (as the browser tests' servers): a client reusing one the server
-        # closed after its 5 s default, as it sent on it, would read a reset on a busy machine.
-        uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            timeout_graceful_shutdown=1,
-            timeout_keep_alive=3600,
-        )
-    )
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
+    # Idle kept-alive connections stay open (as the browser tests' servers): a client reusing one the server
+    # closed after its 5 s default, as it sent on it, would read a reset on a busy machine.
+    with served_in_thread(app, timeout_graceful_shutdown=1, timeout_keep_alive=3600) as port:
+        yield f"http://127.0.0.1:{port}"
     app.state.engine.dispose()
 
 

@@ -7,19 +7,16 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from app.core.config import Settings
 from app.main import create_app
 from app.server import uvicorn_options
-from tests.conftest import _sqlite_clone
+from tests.conftest import _sqlite_clone, served_in_thread
 
 LIMIT = 3  # join attempts a minute from one client address
 
@@ -32,29 +29,8 @@ def served(template: Path, folder: Path, trusted: str) -> Iterator[int]:
         join_attempt_limit=f"{LIMIT} per 1 minute",
         trusted_proxies=trusted,
     )
-    sock = socket.socket()  # bound here and held until uvicorn listens on it: no other server takes the port
-    sock.bind(("127.0.0.1", 0))
-    port = int(sock.getsockname()[1])
-    config = uvicorn.Config(
-        create_app(settings),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        **uvicorn_options(1, settings.trusted_proxies),
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    try:
+    with served_in_thread(create_app(settings), **uvicorn_options(1, settings.trusted_proxies)) as port:
         yield port
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
 
 
 def join_as(port: int, address: str) -> int:

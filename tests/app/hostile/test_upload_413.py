@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from app.core.config import MAX_BODY_BYTES_DEFAULT, Settings
 from app.main import create_app
 from app.server import uvicorn_options
-from tests.conftest import _sqlite_clone
+from tests.conftest import _sqlite_clone, served_in_thread
 
 UPLOAD = 3 * 1024 * 1024
 
@@ -25,22 +22,8 @@ UPLOAD = 3 * 1024 * 1024
 @pytest.fixture
 def served(sqlite_template: Path, tmp_path: Path) -> Iterator[int]:
     app = create_app(Settings(database_url=_sqlite_clone(sqlite_template, tmp_path), var_dir=tmp_path))
-    # Bound here and held until uvicorn listens on it: no other worker's server can take the port between.
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = int(sock.getsockname()[1])
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **uvicorn_options(1))
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    yield port
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
+    with served_in_thread(app, **uvicorn_options(1)) as port:
+        yield port
 
 
 def _answer(sock: socket.socket) -> bytes:
