@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from app.data.models import TournamentRound, TournamentTable
 from app.data.numbers import whole_number
-from app.errors import Conflict, RuleRefused
+from app.errors import RuleRefused
 from app.services import games, seating, tournaments
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
@@ -149,7 +149,7 @@ def keep_own_seat(session: Session, game_id: int, held: str | None, offered: str
         return
     table = games.table_of_game(session, game_id)
     if table is not None:
-        raise Conflict(
+        raise RuleRefused(
             f"Each player at table {table.table} joins on their own device: this one is the {held}'s."
         )
 
