@@ -119,14 +119,16 @@ def join_by_link(
                 raise NotFoundError("join code", "(not shown)")
         elif seating.side_of_code(session, seating.GAME, settings.secret_key, entered) != (game_id, seat):
             raise NotFoundError("join code", "(not shown)")
-        held = game_seat(request, session, settings, game_id)
-        role = held.viewer.role if held else None
-        event_seats.keep_own_seat(session, game_id, role, seat)
         keep_seat_unless_confirmed(game_id, role, seat, replace_seat)
         return sign_in(session, settings.secret_key, game_id, seat, entered)
 
     if seat not in SEATS:
         return _join_link_page(request, session, game_id, seat)
+    held = game_seat(request, session, settings, game_id)
+    role = held.viewer.role if held else None
+    # Said first, whatever the card: the other seat is not this device's to take (a spent card's remedy, a re-key
+    # of "your seat", would mislead: the newcomer pass).
+    event_seats.keep_own_seat(session, game_id, role, seat)
     if code and (void := event_seats.card_refusal(session, settings.secret_key, game_id, seat, code)):
         return _join_link_page(request, session, game_id, seat, error=void, status=409)
     try:

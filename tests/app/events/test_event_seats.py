@@ -342,3 +342,7 @@ def test_a_device_seated_at_an_event_table_never_takes_the_other_seat(client: Te
     assert c.get(f"/api/v1/games/{game_id}/me", headers=csrf.header(c)).json()["role"] == "attacker"
     other = TestClient(c.app).post("/api/v1/join", json={"code": codes["defender"]})
     assert other.status_code == 200 and other.json()["side"] == "defender"
+    # Its card spent by its player, the seated device is still told why it is not its seat to take, not that the
+    # card needs a re-key "of your seat" (the newcomer pass).
+    again = c.post(f"/games/{game_id}/join/defender", data=csrf.form(c, {"code": codes["defender"]}))
+    assert again.status_code == 409 and said in html.unescape(again.text), again.text[-600:]
