@@ -21,7 +21,7 @@ from app.errors import Conflict, Forbidden, RuleRefused, TooManyRequests, Unauth
 from app.guard import auth, security
 from app.guard.notice import notice_words
 from app.guard.security import NOTICE_HEADER
-from app.pages.common import error_message, not_found, page_or_fragment, too_many
+from app.pages.common import error_message, is_htmx, not_found, page_or_fragment, too_many
 from app.pages.templates import templates
 from app.services import campaign_battles, event_seats, games, score, seating, tournaments
 from app.services.seating import Viewer
@@ -161,14 +161,18 @@ def game_page(
                    "moved_by": _moved_by(request, session, settings, game_id)}  # fmt: skip
         return templates.TemplateResponse(request, "join.html", context, status_code=401)
     told = ""  # a rule's refusal, said in the notice as it is on the page (not a stale write's words)
+    # A page of its own, not a partial (a template named "_...", which never extends the page's base): its
+    # banner and its round's line. A partial never shows them, and partials are most of a table's requests.
+    whole = not (fragment if is_htmx(request) else full).startswith("_")
     try:
         context = {
             "game": game,
             "seat": seat,
             "role": seat.viewer.role,
             "seat_view": seat_view(game_id, seat),
-            "campaign_battle": campaign_battles.game_link(session, game_id),  # the link back (issue 17)
-            "round_timer": tournaments.round_timer(session, game_id),  # an event table's round (issue 57)
+            # The link back to its campaign (issue 17), an event table's round (issue 57).
+            "campaign_battle": campaign_battles.game_link(session, game_id) if whole else None,
+            "round_timer": tournaments.round_timer(session, game_id) if whole else None,
             "event_table": tournaments.table_link(session, game_id),  # its result, one tap away (issue 63)
             **build(game, seat),
         }
