@@ -5,7 +5,7 @@ request field named in words ("body.target_id" is "the target")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, get_args
 
 from pydantic_core import ErrorDetails
@@ -109,6 +109,12 @@ def humanized(name: str) -> str:
     return "the " + " ".join(words.replace("_", " ").replace("-", " ").split())
 
 
+def _models_in(fields: Any) -> Iterator[Any]:
+    """The models the fields hold, each field's own or one of its union's."""
+    for info in fields:
+        yield from (a for a in (info.annotation, *get_args(info.annotation)) if hasattr(a, "model_fields"))
+
+
 def label_of(loc: Sequence[str | int], model: Any = None) -> str:
     """A request field in words, as a refusal's sentence names it: the title of the model's field where it
     has one (`model`: the route's body model), else its last named part humanized ("body.target_id" -> "the
@@ -121,6 +127,9 @@ def label_of(loc: Sequence[str | int], model: Any = None) -> str:
     title = None
     for name in names:
         fields = getattr(model, "model_fields", None)
+        if isinstance(fields, dict) and name not in fields:  # a form's model, its fields posted flat (Form())
+            model = next((m for m in _models_in(fields.values()) if name in m.model_fields), model)
+            fields = getattr(model, "model_fields", None)
         if not isinstance(fields, dict) or name not in fields:
             title = None
             continue

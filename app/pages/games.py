@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from sqlmodel import Session
 
 from app.core.config import Settings
@@ -68,8 +68,8 @@ def start_refused(request: Request, session: Session, _settings: Settings, refus
     return _start(request, session, error=refusal.said, status_code=refusal.status, typed=refusal.typed)
 
 
-# A clock's limit in its unit, a number the API then bounds in seconds.
-ClockLimit = Annotated[int | None, Field(ge=1, le=MAX_GAME_MINUTES * 60)]
+# A clock's limit in its unit, bounded in seconds by NewGameForm (24 hours: the clock's MAX_GAME_MINUTES).
+ClockLimit = Annotated[int | None, Field(ge=1)]
 OWN_FIELDS = ("period", "attacker_nation", "defender_nation")  # a game by hand's, each rule set's own field
 
 
@@ -95,10 +95,22 @@ class NewGameForm(BaseModel):
     defender_table: str = Field("", max_length=64)
     attacker_quality: str = Field("", max_length=32)
     defender_quality: str = Field("", max_length=32)
-    clock_game: ClockLimit = None
+    # Each limit's unit before it: a limit is bounded in seconds, whatever its unit (24 hours at most).
     clock_game_unit: Literal["60", "1"] = "60"
-    clock_turn: ClockLimit = None
+    clock_game: Annotated[ClockLimit, Field(title="Each side's time for the game")] = None
     clock_turn_unit: Literal["60", "1"] = "60"
+    clock_turn: Annotated[ClockLimit, Field(title="Each side's time each turn")] = None
+
+    @field_validator("clock_game", "clock_turn")
+    @classmethod
+    def _within_a_day(cls, limit: int | None, info: ValidationInfo) -> int | None:
+        """A limit in its unit, refused past the clock's 24 hours in that unit (1,441 minutes was refused by the
+        API in seconds, naming a side: the newcomer pass)."""
+        unit = int(info.data.get(f"{info.field_name}_unit") or 60)
+        if limit is not None and limit * unit > MAX_GAME_MINUTES * 60:
+            most = f"{MAX_GAME_MINUTES} minutes" if unit == 60 else f"{MAX_GAME_MINUTES * 60} seconds"
+            raise ValueError(f"at most {most} (24 hours)")
+        return limit
 
     @model_validator(mode="before")
     @classmethod

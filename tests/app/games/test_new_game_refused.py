@@ -5,6 +5,7 @@ rules did. A refused game writes nothing."""
 
 from __future__ import annotations
 
+import html
 import re
 
 from fastapi.testclient import TestClient
@@ -90,3 +91,22 @@ def test_forces_from_the_tables_refused_by_the_rules_keep_every_choice(reading_c
         _chosen(page, "defender_quality") == [quality] and _chosen(page, "attacker_quality") == []
     )  # its table's own
     assert _input(page, "name", "Kept")
+
+
+def test_a_clock_past_a_day_in_its_unit_is_refused_naming_its_own_field(sqlite_client: TestClient) -> None:
+    """The newcomer pass: 2,000 minutes were refused as "Attacker: ... at most 86400" (the API's seconds, a side's
+    name), and 86,401 as "the clock game"; the form's own field and unit say it now."""
+    for limit, unit, said in (("1441", "60", "1440 minutes"), ("86401", "1", "86400 seconds")):
+        page = html.unescape(
+            _refused(sqlite_client, {"scenario": "mons-1914", "clock_game": limit, "clock_game_unit": unit})
+        )
+        assert f"each side's time for the game: at most {said} (24 hours)" in page.lower(), page[-900:]
+        assert "attacker" not in re.sub(r"<[^>]+>", " ", page[page.find('role="alert"') :][:300]).lower()
+    fine = sqlite_client.post(
+        "/games/new",
+        data=csrf.form(
+            sqlite_client, {"scenario": "mons-1914", "clock_game": "1440", "clock_game_unit": "60"}
+        ),
+        follow_redirects=False,
+    )
+    assert fine.status_code == 303, fine.text[-600:]
