@@ -8,7 +8,7 @@ on their device in the `firestep_organiser` cookie (the API's routes read it too
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Annotated, Literal
 
@@ -79,7 +79,9 @@ ORGANISER = Depends(event_organiser)
 
 
 def _event_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
-    return event_page(request.path_params["event_id"], request, session, settings, error=refusal.said)
+    return event_page(
+        request.path_params["event_id"], request, session, settings, error=refusal.said, typed=refusal.typed
+    )
 
 
 def organiser_post(path: str) -> Callable[[Endpoint], Endpoint]:
@@ -194,7 +196,9 @@ def event_page(
     settings: Settings,
     error: str | None = None,
     committing: tuple[int, int] | None = None,
+    typed: Mapping[str, str] | None = None,
 ) -> Response:
+    """The event's page; refused, the sentence and what was typed in the form refused (`typed`), kept."""
     try:
         row = tournaments.get(session, event_id)
     except NotFoundError as e:
@@ -229,6 +233,7 @@ def event_page(
         "out": event_roster.statuses(session, event_id),
         "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],
         "error": error,
+        "typed": typed or {},  # a refused form's fields as typed: the players' lines are not typed again
         "commit_progress": committing,  # a commit stopped on its request's CPU budget: (made, tables), carried on
     }
     response = templates.TemplateResponse(request, "event.html", context)

@@ -5,6 +5,7 @@ what both players confirmed does."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -320,3 +321,20 @@ def test_the_round_timer_stops_once_every_table_of_the_round_has_its_result(
     c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
     desk = c.get(f"/events/{event_id}").text
     assert "The event is over: its last round, round 2, has been played." in desk and "Not yet" not in desk
+
+
+def test_players_refused_stay_in_the_box_as_typed(sqlite_client: TestClient) -> None:
+    """The newcomer pass: "Carol, Hull / Alice, Leeds" refused for Alice registered already came back to an
+    empty box, Carol's line lost with it."""
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    assert (
+        c.post(f"/events/{event_id}/players", data=csrf.form(c, {"players": "Alice, Leeds"})).status_code
+        == 200
+    )
+    typed = "Carol, Hull\nAlice, Leeds"
+    page = c.post(f"/events/{event_id}/players", data=csrf.form(c, {"players": typed}))
+    assert "Alice is registered already" in html.unescape(page.text) and 'role="alert"' in page.text
+    box = re.search(r'<textarea id="ev-players"[^>]*>(.*?)</textarea>', page.text, re.S)
+    assert box is not None and html.unescape(box.group(1)) == typed
