@@ -33,7 +33,14 @@ from app.pages.common import (
 )
 from app.pages.forms import MAX_DICE
 from app.pages.refused import PageRoute, Refusal, posted, server_organiser
-from app.pages.seats import campaign_seat, device_campaigns, remember_campaign
+from app.pages.seats import (
+    campaign_seat,
+    created_credentials,
+    device_campaigns,
+    forget_created,
+    keep_created,
+    remember_campaign,
+)
 from app.pages.templates import templates
 from app.services import campaign_battles, campaign_store, seating
 from app.services.seating import Viewer
@@ -325,8 +332,26 @@ def new_campaign_page(
 ) -> Response:
     with unit_of_work(session):
         row, creds = campaign_store.create(session, settings.secret_key, " ".join(name.split()) or None)
-    response = _start(request, session, created={"campaign": row, "codes": creds.join_codes})
+    # POST/redirect/GET: reloading the page that shows the codes must not make another campaign (the newcomer
+    # pass: a reload made a second one). The codes reach that page in a signed cookie of this device, shown once.
+    response = RedirectResponse(f"/campaigns/{row.pk}/created", status_code=303)
     remember_campaign(request, response, row.pk, creds.referee_token)
+    keep_created(response, settings.secret_key, row.pk, creds.referee_token, creds.join_codes, "campaign")
+    return response
+
+
+@router.get("/campaigns/{campaign_id}/created", response_class=HTMLResponse)
+def campaign_created_page(
+    campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The new campaign's join codes, once, on the device that made it (the campaigns page with them shown);
+    after that the campaigns page."""
+    shown = created_credentials(request, settings.secret_key, campaign_id, "campaign")
+    row = session.get(Campaign, campaign_id) if shown else None
+    if shown is None or row is None:
+        return _start(request, session)
+    response = _start(request, session, created={"campaign": row, "codes": shown.join_codes})
+    forget_created(response, campaign_id, "campaign")
     return response
 
 

@@ -247,30 +247,39 @@ def _created_serializer(secret_key: str) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(secret_key, salt="firestep-created-game")
 
 
-def _created_path(game_id: int) -> str:
-    return f"/games/{game_id}/created"
+def _created_path(owner: str, owner_id: int) -> str:
+    return f"/{owner}s/{owner_id}/created"
 
 
 def keep_created(
-    response: Response, secret_key: str, game_id: int, referee_token: str, join_codes: dict[str, str]
+    response: Response,
+    secret_key: str,
+    owner_id: int,
+    referee_token: str,
+    join_codes: dict[str, str],
+    owner: str = "game",
 ) -> None:
-    """Hand the new game's credentials to its "created" page on this device only: a signed cookie sent to that
-    one path, which the page deletes once it has shown them. The device already holds the referee token."""
+    """Hand a new game's (or campaign's) credentials to its "created" page on this device only: a signed cookie
+    sent to that one path, which the page deletes once it has shown them. The device already holds the referee's
+    (the organiser's) token."""
     value = _created_serializer(secret_key).dumps(
-        {"game": game_id, "token": referee_token, "codes": join_codes}
+        {owner: owner_id, "token": referee_token, "codes": join_codes}
     )
     response.set_cookie(
         CREATED_COOKIE,
         str(value),
         max_age=CREATED_SECONDS,
-        path=_created_path(game_id),
+        path=_created_path(owner, owner_id),
         httponly=True,
         samesite="lax",
     )
 
 
-def created_credentials(request: Request, secret_key: str, game_id: int) -> Created | None:
-    """The credentials this device was handed when it created this game; None once shown, stale or forged."""
+def created_credentials(
+    request: Request, secret_key: str, owner_id: int, owner: str = "game"
+) -> Created | None:
+    """The credentials this device was handed when it created this game (or campaign); None once shown, stale or
+    forged."""
     value = request.cookies.get(CREATED_COOKIE)
     if not value:
         return None
@@ -278,7 +287,7 @@ def created_credentials(request: Request, secret_key: str, game_id: int) -> Crea
         data = _created_serializer(secret_key).loads(value, max_age=CREATED_SECONDS)
     except BadData:
         return None
-    if not isinstance(data, dict) or data.get("game") != game_id:
+    if not isinstance(data, dict) or data.get(owner) != owner_id:
         return None
     codes = data.get("codes")
     if not isinstance(data.get("token"), str) or not isinstance(codes, dict):
@@ -286,5 +295,5 @@ def created_credentials(request: Request, secret_key: str, game_id: int) -> Crea
     return Created(data["token"], {str(k): str(v) for k, v in codes.items()})
 
 
-def forget_created(response: Response, game_id: int) -> None:
-    response.delete_cookie(CREATED_COOKIE, path=_created_path(game_id), httponly=True, samesite="lax")
+def forget_created(response: Response, owner_id: int, owner: str = "game") -> None:
+    response.delete_cookie(CREATED_COOKIE, path=_created_path(owner, owner_id), httponly=True, samesite="lax")

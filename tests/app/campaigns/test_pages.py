@@ -113,3 +113,16 @@ def test_refusals_are_sentences(sqlite_client: TestClient) -> None:
     )
     assert r.status_code == 422 and "it is the german&#39;s decision" in r.text
     assert other.get("/campaigns/999").status_code == 404
+
+
+def test_a_new_campaign_is_made_once_however_often_its_page_is_reloaded(sqlite_client: TestClient) -> None:
+    """The newcomer pass: the campaign's POST answered its page, so a reload of it made a second campaign with new
+    codes. POST/redirect/GET, as a new game: the codes shown once on the device that made it."""
+    c = sqlite_client
+    made = c.post("/campaigns/new", data=csrf.form(c, {"name": "Once"}), follow_redirects=False)
+    assert made.status_code == 303 and made.headers["location"].endswith("/created"), made.text[-300:]
+    page = c.get(made.headers["location"])
+    assert page.status_code == 200 and "data-campaign-created=" in page.text
+    again = c.get(made.headers["location"])  # the reload: the codes were shown once, nothing made
+    assert again.status_code == 200 and "data-campaign-created=" not in again.text
+    assert again.text.count("<strong>Once</strong>") == 1  # one campaign of that name listed
