@@ -110,3 +110,19 @@ def test_a_clock_past_a_day_in_its_unit_is_refused_naming_its_own_field(sqlite_c
         follow_redirects=False,
     )
     assert fine.status_code == 303, fine.text[-600:]
+
+
+def test_a_refused_form_opens_the_fold_outs_it_was_refused_in(sqlite_client: TestClient) -> None:
+    """The newcomer pass: what was typed came back, but in fold-outs all closed, the field named out of sight."""
+
+    def opened(page: str) -> set[str]:
+        return {
+            summary.split(":")[0]
+            for summary in re.findall(r"<details[^>]*\bopen\b[^>]*>\s*<summary>([^<]*)</summary>", page)
+        }
+
+    clock = {"scenario": "mons-1914", "clock_game": "1441", "clock_game_unit": "60"}
+    assert opened(_refused(sqlite_client, clock)) == {"Game clock"}
+    by_hand = {"scenario": "", "name": "Kept", "ruleset": "nothing-such"}
+    assert opened(_refused(sqlite_client, by_hand)) == {"By hand"}
+    assert opened(sqlite_client.get("/").text) == set()  # a page not refused: all closed, as before
