@@ -28,7 +28,7 @@ from app.data.schemas_answers import CardAppliedOut, CardRollOut, DeviationOut, 
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import game_page
 from app.services import arrivals as arrivals_service
-from app.services.markers import table_read
+from app.services.markers import kept_of
 from app.services.seating import Viewer
 from app.services.undo import undo_refused
 from rules.core.errors import RulesError
@@ -304,7 +304,7 @@ def arrivals(session: Session, game: Game, viewer: Viewer, shots: Sequence[str] 
     answer = arrivals_service.cards(session, game)
     # The stands' names only for cards that name them (read on every live frame of every map, and most turns
     # have no arrival), as the worker keeps them: named once per version of the game's units.
-    listed = table_read(session, game).kept.listed_names if answer.cards else {}
+    listed = kept_of(session, game).listed_names if answer.cards else {}
     name = {uid: short for uid, (_, short, _) in listed.items()}
     cards = [_card(session, game, viewer, c, name, asked.get(c.item_id, {})) for c in answer.cards]
     # The first card this seat lays the shots of takes the stands tapped on the map.

@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from app.data.models import Game
 from app.pages.templates import humanise, rule_state
-from app.services.markers import table_read
+from app.services.markers import kept_of
 from rules.core.records import FilledDict
 
 
@@ -38,7 +38,7 @@ def claim_line(session: Session, game: Game, event: Mapping[str, Any]) -> str:
     if not claims:
         return ""
     payload = event.get("payload") or {}
-    names = table_read(session, game).kept.listed_names
+    names = kept_of(session, game).listed_names
     labels = {f.name: f.label for f in rule_state(game.ruleset).card}
 
     def short(key: str) -> str:

@@ -36,7 +36,7 @@ from app.services import card as card_service
 from app.services import events as events_service
 from app.services import resolve as resolve_service
 from app.services import seats
-from app.services.markers import TableRead, rules_of, table_read
+from app.services.markers import TableRead, kept_of, rules_of, table_read
 from app.services.seating import Viewer
 from app.services.undo import undo_refused
 from app.services.units import find_unit, get_unit
@@ -352,7 +352,7 @@ def stand_edited(
     stored = next(
         (c.after for c in changes_in(payload) if isinstance(c, UnitSet) and c.field == target), None
     )
-    names = table_read(session, game).kept.listed_names if target else {}
+    names = kept_of(session, game).listed_names if target else {}
     at = f" at {names[stored][1]}" if isinstance(stored, int) and stored in names else ""
     now = StandEdits(unit_id, edit_parts(card_service.stand_card(session, game, viewer, unit_id)))
     return StandEdited(ev.pk, f"{words or 'Saved'}{at}.", undo_refused(session, game, viewer, ev), now)

@@ -26,7 +26,7 @@ from app.pages.stand_next import CardQuery
 from app.pages.stand_play import also_lines, rolled_words
 from app.pages.templates import humanise
 from app.services import events as events_service
-from app.services.markers import rules_of, table_read
+from app.services.markers import kept_of, rules_of
 from app.services.seating import Viewer
 from app.services.undo import undo_refused
 from rules.core.consequences import outcome_words, said
@@ -76,7 +76,7 @@ def stand_done(
             done.append(AddToState("", "", c.unit, c.field, c.delta))
     words = outcome_words(res.get("outcome"))
     name = label or humanise(str(payload.get("resolver") or "roll"))
-    short = table_read(session, game).kept.short_names
+    short = kept_of(session, game).short_names
     target = payload.get("target_id")
     dice, whom = rolled_words(res.get("dice") or [], res.get("also") or [], short.get(target or 0, ""))
     if n := res.get("count"):  # entered as a count: its dice stand for it, the count is what was rolled

@@ -38,7 +38,7 @@ from app.pages.stand_next import CardQuery, PlayState, Tap
 from app.pages.templates import humanise
 from app.services import resolve as resolve_service
 from app.services import seats
-from app.services.markers import rules_of, table_read
+from app.services.markers import kept_of, rules_of, table_read
 from app.services.seating import Viewer
 from app.services.units import find_unit
 from rules.core.consequences import odds_words
@@ -442,7 +442,7 @@ def _counted(
         outcome=f"{reached} of {n} dice reached {reach}+{', another lifted to it' if count.lifted else ''}"
         f"{f', {count.again} of them again' if count.again is not None else ''} "
         f"(the chance of exactly {reached}{lift}: {odds}): {a.get('outcome_words')}.",
-        also=also_lines(res, {i: n[1] for i, n in table_read(session, game).kept.listed_names.items()}),
+        also=also_lines(res, {i: n[1] for i, n in kept_of(session, game).listed_names.items()}),
         said=tuple(a.get("said") or ()),
         pool=act.pool,
         counted=CountView(

@@ -46,8 +46,7 @@ from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, readings_changed
-from app.services.kept_units import kept_units
-from app.services.markers import TableRead, apply_changes, rules_of, snapshot_of, table_snapshot
+from app.services.markers import TableRead, apply_changes, kept_of, rules_of, snapshot_of, table_snapshot
 from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs, Written
 from app.services.result import advance_ends, caller, end_refusal, seat_ends
 from app.services.seating import Viewer
@@ -156,22 +155,19 @@ def _judged(
         _out_of_time(session, game, viewer, read is not None)
     own = getattr(act, "unit_id", None)
     # The units the rules of play ask and the rule set plays on, read once (before the rules of play: not twice):
-    # an act's own (a formation's plan, arrived fire's aim), a caller's, or the worker's kept state of the game,
-    # each unit decoded once per version and the names that tell them apart worked out once
-    # (app.services.kept_units).
-    kept = todo.kept
-    if kept is None and read is not None:
-        kept = read.kept
-    elif kept is None and todo.units is None:
-        kept = kept_units(session, game, rules_of(game).book.state_fields)
-    if read is not None and kept is read.kept:
+    # a caller's (the act's own too: a formation judged on it is planned on it, above), an act's own (a formation's
+    # plan, arrived fire's aim), or the worker's kept state of the game, each unit decoded once per version and the
+    # names that tell them apart worked out once (app.services.kept_units).
+    kept = read.kept if read is not None else todo.kept
+    if kept is None and todo.units is None:
+        kept = kept_of(session, game)
+    if read is not None:  # a card's snapshot is named as its refusals name the units, throughout
         snapshot = named = read.named(own)
-        override = _rules_of_play(session, game, viewer, act, todo, kept.units)
+        override = _rules_of_play(session, game, viewer, act, todo, read.units)
     elif kept is not None:
         snapshot = table_snapshot(session, game, kept.units)
         override = _rules_of_play(session, game, viewer, act, todo, kept.units)
         named = replace(snapshot, units=kept.told_apart(own))
-        snapshot = named if read is not None else snapshot
     else:
         assert todo.units is not None  # else the kept state was read
         units = todo.units
@@ -431,7 +427,7 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: Sequenc
     # The units a caller judging acts read once (nothing written), else the game's as the worker keeps them
     # (decoded once per version, named once: app.services.kept_units); the rows a roll changes are read by id
     # as it writes them.
-    kept = None if read is not None else kept_units(session, game, rules_of(game).book.state_fields)
+    kept = None if read is not None else kept_of(session, game)
     resolve.checked(session, game, viewer, act, read if kept is None else kept.units)
     private: dict[str, Any] = {}
 

@@ -18,7 +18,7 @@ from app.data.schemas_answers import ArrivalsOut, CardAppliedOut
 from app.errors import RuleRefused
 from app.services.events import reversed_ids
 from app.services.games import game_state
-from app.services.markers import kept_snapshot, rules_of
+from app.services.markers import rules_of, table_read
 from app.services.seating import Viewer
 from app.services.units import list_units
 from rules.core.consequences import said
@@ -51,7 +51,8 @@ def applied(session: Session, game: Game) -> dict[int, CardAppliedOut]:
 def _cards(session: Session, game: Game) -> tuple[tuple[FireCard, ...], dict[int, str]]:
     """The turn's cards and the units' short names, of the game's units as the worker keeps them (each decoded
     once per version, named once per force tree: issue 91, an apply read every unit of the largest table twice)."""
-    snapshot, kept = kept_snapshot(session, game)
+    read = table_read(session, game)
+    snapshot, kept = read.snapshot, read.kept
     if game.status != "playing":
         return (), kept.short_names
     return rules_of(game).arrival_cards(snapshot, kept.short_names), kept.short_names

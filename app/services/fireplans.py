@@ -18,7 +18,7 @@ from app.data.schemas_answers import PlanEditOut
 from app.errors import RuleRefused
 from app.services.events import record
 from app.services.games import bump_game, game_state
-from app.services.markers import apply_changes, board_changed, kept_snapshot, rules_of, snapshot_of
+from app.services.markers import apply_changes, board_changed, rules_of, snapshot_of, table_read
 from app.services.seating import Viewer, new_salt
 from app.services.seats import get_side, sides
 from app.services.units import list_units
@@ -448,7 +448,8 @@ def arrive(
     units = units if units is not None else list_units(session, game.pk)
     # The game's units as the worker keeps them (each decoded once per version, named once per force tree: issue
     # 91, ten batteries landing together on the largest table decoded and named its 2,000 units ten times).
-    now, kept = kept_snapshot(session, game)
+    read = table_read(session, game)
+    now, kept = read.snapshot, read.kept
     # The plan names a battery as the fire plan shows it ("2 How Bty"): one on the table does not deviate.
     answer = rules_of(game).play(now, ArriveItem(item=planned(item), names=kept.short_names))
     if not isinstance(answer, Landed):

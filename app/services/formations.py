@@ -20,12 +20,12 @@ from sqlmodel import Session
 from app.data.changes import UnitSet
 from app.data.models import Game, Unit
 from app.errors import Conflict
-from app.services.kept_units import KeptUnits, kept_units
+from app.services.kept_units import KeptUnits
+from app.services.markers import kept_of
 from app.services.seating import Viewer
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import leaves_under
 from rules.core.records import Change, SetState, UnitState
-from rules.registry import get_game_rules
 
 FIELDS = ("x", "y", "facing_deg")  # a stand's place, in table cm and degrees
 
@@ -54,7 +54,7 @@ def stands_under(units: Sequence[UnitState], formation: UnitState) -> list[UnitS
 def plan(session: Session, game: Game, viewer: Viewer, unit_id: int, kept: KeptUnits | None = None) -> Plan:
     """The formation's stands from one read of the worker's kept units (no lock needed: the write checks the
     versions read); `kept`: as a caller judging acts read them (a stand's card)."""
-    kept = kept or kept_units(session, game, get_game_rules(game.ruleset).book.state_fields)
+    kept = kept or kept_of(session, game)
     formation = kept.by_id.get(unit_id)
     if formation is None:
         raise RulesError("unit_id", "the game has no such unit: pick one of its units")

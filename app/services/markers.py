@@ -46,11 +46,10 @@ def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot
     return table_snapshot(session, game, tuple(unit_state(u, fields) for u in units))
 
 
-def kept_snapshot(session: Session, game: Game) -> tuple[Snapshot, KeptUnits]:
-    """The table as the rules read it with every unit of the game, from the worker's kept state
-    (app.services.kept_units: each row decoded once per version), and that state."""
-    kept = kept_units(session, game, rules_of(game).book.state_fields)
-    return table_snapshot(session, game, kept.units), kept
+def kept_of(session: Session, game: Game) -> KeptUnits:
+    """The game's units as the worker keeps them now, each as its rule set reads them (app.services.kept_units:
+    each row decoded once per version)."""
+    return kept_units(session, game, rules_of(game).book.state_fields)
 
 
 @dataclass(frozen=True)
@@ -81,9 +80,10 @@ class TableRead:
 
 
 def table_read(session: Session, game: Game) -> TableRead:
-    """The game's units and their snapshot as the worker keeps them now (`kept_snapshot`), for judging."""
-    snapshot, kept = kept_snapshot(session, game)
-    return TableRead(kept, snapshot)
+    """The table as the rules read it with every unit of the game, from the worker's kept state (`kept_of`),
+    and that state."""
+    kept = kept_of(session, game)
+    return TableRead(kept, table_snapshot(session, game, kept.units))
 
 
 def table_snapshot(session: Session, game: Game, units: tuple[UnitState, ...]) -> Snapshot:
