@@ -83,7 +83,8 @@ def list_game_events(
 def undo_event(game_id: GameId, event_id: EventId, viewer: ViewerDep, session: SessionDep) -> EventOut:
     with game_write(session, game_id) as game:
         ev = undo_service.undo(session, game, viewer, event_id)
-    return EventOut(**events_service.event_dict(ev, _roles(viewer)))
+        # Answered from the event as written, before the commit expires it (after, a read of it again).
+        return EventOut(**events_service.event_dict(ev, _roles(viewer)))
 
 
 class TicketOut(BaseModel):

@@ -16,13 +16,14 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any, Protocol
 
 from pydantic import JsonValue
-from sqlalchemy import Select, bindparam, delete, func, insert, update
+from sqlalchemy import Select, bindparam, delete, func, insert, inspect, update
 from sqlalchemy import event as sa_event
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, col, select
 
 from app.data.changes import UnitCounted, UnitSet, changes_in
@@ -385,21 +386,51 @@ def _touched_before(
     session: Session, game_id: int, log: Sequence[Logged]
 ) -> tuple[dict[int, Piece], list[Mapping[int, Piece]]]:
     """The units `log`'s events move or add, as they stood before them (rules.core.score.pieces_before), read
-    as they stand now: those alone, where a replay goes on from a point."""
+    as they stand now: those alone, where a replay goes on from a point; those the unit of work holds whole
+    (the act's own stands) from their objects, the others from their rows."""
     touched = {m.unit_id for ev in log for m in ev.moved} | {u for ev in log for u in ev.added}
-    return pieces_before(_stands(session, game_id, touched) if touched else [], log)
+    held = _held(session, game_id, touched)
+    unread = touched - held.keys()
+    now = [*held.values(), *(_stands(session, game_id, unread) if unread else [])]
+    return pieces_before(sorted(now, key=lambda piece: piece.id), log)
+
+
+_PIECE = tuple(field.name for field in fields(Piece))
+
+
+def _held(session: Session, game_id: int, ids: set[int]) -> dict[int, Piece]:
+    """The stands of `ids` whose objects this unit of work holds with every column loaded, as they stand now:
+    an act reads its stand and writes it through its object (app.services.units sets on it what it wrote over
+    the version), and no statement writes a unit's place behind its object, so its row need not be read again
+    (a move's score read its own stand back: a statement, 7% of a move's CPU)."""
+    out: dict[int, Piece] = {}
+    for uid in ids:
+        unit = session.identity_map.get(identity_key(Unit, (uid,)))
+        if not isinstance(unit, Unit):
+            continue
+        state = inspect(unit)
+        if not state.persistent or state.unloaded & {*_PIECE, "game_id"} or unit.game_id != game_id:
+            continue
+        if unit.base:
+            out[uid] = Piece(*(getattr(unit, name) for name in _PIECE))
+    return out
 
 
 def _stands(session: Session, game_id: int, ids: set[int] | None) -> list[Piece]:
     """The game's stands as the database holds them now (`ids`: those units only), their columns alone."""
-    q = (
-        select(col(Unit.id), col(Unit.side), col(Unit.base), col(Unit.x))
-        .add_columns(col(Unit.y), col(Unit.facing_deg), col(Unit.killed), col(Unit.off_table))
-        .where(col(Unit.game_id) == game_id, col(Unit.base).is_not(None))
-    )
     if ids is not None:
-        q = q.where(col(Unit.id).in_(sorted(ids)))
-    return [Piece(*row) for row in session.execute(q.order_by(col(Unit.id))) if row[2]]
+        rows = session.execute(_STANDS_BY_ID, {"game_id": game_id, "ids": sorted(ids)})
+    else:
+        rows = session.execute(_STANDS, {"game_id": game_id})
+    return [Piece(*row) for row in rows if row[2]]
+
+
+_STANDS = (  # built once, its values bound at each read (as _POINTS)
+    select(*(getattr(Unit.__table__.c, name) for name in _PIECE))  # type: ignore[attr-defined]
+    .where(col(Unit.game_id) == bindparam("game_id"), col(Unit.base).is_not(None))
+    .order_by(col(Unit.id))
+)
+_STANDS_BY_ID = _STANDS.where(col(Unit.id).in_(bindparam("ids", expanding=True)))
 
 
 def _stored(
