@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -350,14 +351,31 @@ def serve(
         True, help="--no-setup: serve the database as it is (no migration, no demo game)."
     ),
     reload: bool = typer.Option(False, help="Restart on code changes (development)."),
+    backup_every: int | None = typer.Option(
+        None,
+        "--backup-every",
+        min=1,
+        max=1440,
+        metavar="MINUTES",
+        help="Back up (SQLite) as serve starts and then every MINUTES into --backup-to, as firestep backup "
+        "does; the newest 5 copies are kept, to step back past a mistake noticed late. A copy that "
+        "cannot be written (the stick pulled out) is said in one line and serving goes on.",
+    ),
+    backup_to: Path | None = typer.Option(
+        None,
+        "--backup-to",
+        metavar="DIR",
+        help="The folder --backup-every writes into: another disk than the data folder's, e.g. a USB stick.",
+    ),
 ) -> None:
     """Serve firestep's pages and API (migrating the database and loading the demo game first)."""
     from app.core.config import get_settings
 
+    backups = _backups(backup_every, backup_to)  # said before anything starts
     # First of all, before the app is imported (seconds): a second server on this database stops at once.
     held = _hold(get_settings().database_url)  # as long as the server serves, and released as it ends
     try:
-        _serve(host, port, club, http_port, workers, setup, reload)
+        _serve(host, port, club, http_port, workers, setup, reload, backups)
     finally:
         if held is not None:
             held.release()
@@ -371,6 +389,7 @@ def _serve(
     workers: int | None,
     setup: bool,
     reload: bool,
+    backups: tuple[int, Path] | None = None,
 ) -> None:
     import uvicorn
     from sqlalchemy.engine import make_url
@@ -383,7 +402,7 @@ def _serve(
 
     if club:
         with _stopping_cleanly():
-            _serve_club(host or "0.0.0.0", port or 8443, http_port, setup, workers, reload)
+            _serve_club(host or "0.0.0.0", port or 8443, http_port, setup, workers, reload, backups)
         return
     settings = get_settings()
     count = workers or settings.workers
@@ -406,14 +425,56 @@ def _serve(
         if count == 1 and not reload:  # this process serves: its rehearsal worker can start while it starts
             _start_worker()
         # Migrated and seeded once, above; each worker then imports app.main:app on its own.
-        uvicorn.run(
-            "app.main:app",
-            host=served_host,
-            port=served_port,
-            reload=reload,
-            workers=count,
-            **uvicorn_options(settings.graceful_shutdown_seconds, settings.trusted_proxies),
+        with _backing_up(backups):
+            uvicorn.run(
+                "app.main:app",
+                host=served_host,
+                port=served_port,
+                reload=reload,
+                workers=count,
+                **uvicorn_options(settings.graceful_shutdown_seconds, settings.trusted_proxies),
+            )
+
+
+def _backups(every: int | None, folder: Path | None) -> tuple[int, Path] | None:
+    """serve's --backup-every and --backup-to, both or neither, checked before the server starts: SQLite's
+    database only (PostgreSQL's own tool backs it up), into a folder there now."""
+    from app.core.backup import postgresql
+    from app.core.config import get_settings
+
+    if every is None and folder is None:
+        return None
+    if every is None or folder is None:
+        raise Mistake(
+            "--backup-every and --backup-to go together: give both, e.g. --backup-every 10 --backup-to DIR"
         )
+    if postgresql(get_settings().database_url):
+        raise Mistake(
+            "--backup-every copies SQLite only: on PostgreSQL back up with pg_dump (firestep backup says how)"
+        )
+    if not folder.is_dir():
+        raise Mistake(
+            f"The folder {folder} does not exist: plug in the stick or make the folder, then start again"
+        )
+    return every, folder
+
+
+@contextmanager
+def _backing_up(backups: tuple[int, Path] | None) -> Iterator[None]:
+    """While the server serves, a thread of this process backing up every N minutes (app.core.backup.every),
+    each copy written said on standard error as the server's own lines are."""
+    if backups is None:
+        yield
+        return
+    from app.core.backup import every
+    from app.core.config import get_settings
+
+    settings = get_settings()
+    minutes, folder = backups
+    with every(
+        settings.database_url, settings.var_dir, folder, minutes, lambda line: typer.echo(line, err=True)
+    ):
+        yield
 
 
 def _reached(host: str) -> str:
@@ -426,7 +487,15 @@ def _reached(host: str) -> str:
     return str(lan[0]) if lan else "127.0.0.1"
 
 
-def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int | None, reload: bool) -> None:
+def _serve_club(
+    host: str,
+    port: int,
+    http_port: int,
+    setup: bool,
+    workers: int | None,
+    reload: bool,
+    backups: tuple[int, Path] | None,
+) -> None:
     import os
 
     from app.cli_mistakes import check_binding
@@ -486,7 +555,8 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     )
     hosts = [where, *names, *(addresses.url_host(a) for a in ips)]
     options = uvicorn_options(settings.graceful_shutdown_seconds, settings.trusted_proxies)
-    serve_club(host, port, http_port, files.server_cert, files.server_key, options, hosts)
+    with _backing_up(backups):
+        serve_club(host, port, http_port, files.server_cert, files.server_key, options, hosts)
 
 
 def _require_pdf_engine() -> None:
@@ -558,6 +628,83 @@ def template_kit(
     _require_pdf_engine()
     write_output(output, html_to_pdf(html), "template-kit.pdf")
     typer.echo(f"template kit ({paper}) written to {output}")
+
+
+@contextmanager
+def _backup_refused(path: Path) -> Iterator[None]:
+    """What a backup or a restore refuses, or the system will not write, said as a mistake (one sentence)."""
+    from app.core.backup import BackupRefused
+
+    try:
+        yield
+    except BackupRefused as e:
+        raise Mistake(str(e)) from None
+    except FileExistsError:
+        raise Mistake(
+            f"{path} already exists and a backup never overwrites a file: name a new file"
+        ) from None
+    except OSError as e:
+        raise Mistake(f"{e.filename or path} cannot be written ({e.strerror}): name another folder") from None
+
+
+@app.command(short_help="Back up the games and the keys a restore needs.")
+def backup(
+    dest: Path = typer.Argument(
+        ..., metavar="DEST", help="A new file, or a folder to write firestep-backup-DATE-TIME.zip into."
+    ),
+) -> None:
+    """Back up this firestep into one new file, while it serves: never over a file already there.
+
+    It carries what a restored install needs: the SQLite database (SQLite's online backup, consistent while a
+    server serves and writes it); the data folder's secret key, without which every device's token and join code
+    is dead (they are kept hashed with it); the club's keys (the authority each tablet trusts, the key that signs
+    the club's results); not the kept sheets, made again when asked for. Keep it as privately as the laptop: it
+    holds those keys. firestep restore puts it back. On PostgreSQL, pg_dump backs up: this says how.
+    """
+    from datetime import datetime
+
+    from app.core.backup import pg_dump_refusal, postgresql, take, target
+    from app.core.config import Settings
+
+    settings = Settings(secret_key="-")  # a stand-in: backing up writes no key file
+    now = datetime.now().astimezone()
+    if postgresql(settings.database_url):
+        raise Mistake(pg_dump_refusal(settings.database_url, dest, now))
+    with _backup_refused(dest):
+        taken = take(settings.database_url, settings.var_dir, target(dest, now))
+    typer.echo(f"Backup written: {taken.path} ({taken.carried}; firestep restore {taken.path} puts it back).")
+    if not taken.carried.key:
+        typer.echo(
+            "No secret key in the data folder: keep FIRESTEP_SECRET_KEY with the backup, as tokens need it."
+        )
+
+
+@app.command(short_help="Restore a backup into an empty data folder.")
+def restore(
+    src: Path = typer.Argument(..., metavar="SRC", help="A backup firestep backup wrote."),
+) -> None:
+    """Restore a backup into an empty data folder (FIRESTEP_VAR_DIR; never over an install): its database
+    checked by SQLite's integrity check before anything is written, migrated to this firestep's schema, then
+    checked again and its games counted."""
+    from app.core.backup import game_count, integrity, pg_restore_refusal, postgresql
+    from app.core.backup import restore as restore_backup
+    from app.core.config import Settings
+
+    settings = Settings(secret_key="-")  # a stand-in: the folder is checked empty before anything is made
+    if postgresql(settings.database_url):
+        raise Mistake(pg_restore_refusal(settings.database_url, src))
+    with _backup_refused(settings.var_dir):
+        restored = restore_backup(src, settings.database_url, settings.var_dir)
+    if restored.carried.key:
+        keys = f"{restored.carried}: every device's token works"
+    else:
+        keys = f"{restored.carried}, no secret key: set the FIRESTEP_SECRET_KEY it was taken with, or devices join again"
+    typer.echo(f"Restored {src} into {settings.var_dir} ({keys}).")
+    _migrate("head")
+    games = game_count(restored.database)
+    typer.echo(
+        f"integrity_check: {integrity(restored.database)}; {games} game{'s' * (games != 1)} in the database."
+    )
 
 
 league_app = typer.Typer(help="A league's results, as its organiser publishes them.", no_args_is_help=True)

@@ -31,9 +31,21 @@ class Mistake(ClickException):
 
 
 # The commands as an organiser meets them: --help lists them in this order.
-# `league` (its organiser's static site, issue 70) with the other things an organiser writes, before the setup's
-# own commands; a command not here is listed last and left out of an unknown command's "type one of".
-ORDER = ("doctor", "serve", "credentials", "playsheet", "template-kit", "league", "migrate", "demo")
+# `league` (its organiser's static site, issue 70), `backup` and `restore` (issue 93) with the other things an
+# organiser does, before the setup's own commands; a command not here is listed last and left out of an unknown
+# command's "type one of".
+ORDER = (
+    "doctor",
+    "serve",
+    "credentials",
+    "playsheet",
+    "template-kit",
+    "league",
+    "backup",
+    "restore",
+    "migrate",
+    "demo",
+)
 
 
 def listed(values: Iterable[Any]) -> str:
@@ -204,7 +216,7 @@ def unmade(error: OSError) -> str | None:
 
 
 # The commands that keep or read games in the database: FIRESTEP_DATABASE_URL is checked before they start.
-KEEPING = ("serve", "migrate", "demo", "credentials", "league")
+KEEPING = ("serve", "migrate", "demo", "credentials", "league", "backup", "restore")
 
 
 def check_database(command: str | None) -> None:

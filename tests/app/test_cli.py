@@ -199,6 +199,22 @@ MISTAKES = {
         ["serve", "--port", "{taken}", "--no-setup"],
         "Port {taken} is taken on ",
     ),
+    "backups without their folder": (
+        ["serve", "--backup-every", "10"],
+        "--backup-every and --backup-to go together: give both, e.g. --backup-every 10 --backup-to DIR.",
+    ),
+    "backups into a missing folder": (
+        ["serve", "--backup-every", "10", "--backup-to", "missing"],
+        "The folder missing does not exist: plug in the stick or make the folder, then start again.",
+    ),
+    "a backup into a missing folder": (
+        ["backup", "missing/b.zip"],
+        "The folder missing does not exist: make it, or name a folder that does.",
+    ),
+    "a restore of no file": (
+        ["restore", "nope.zip"],
+        "There is no file nope.zip: name a backup firestep backup wrote.",
+    ),
 }
 
 

@@ -1,0 +1,304 @@
+"""A backup the organiser can trust (issue 93): `firestep backup`, `firestep restore` and the copies
+`firestep serve --backup-every N --backup-to DIR` keeps on a second disk (a USB stick on the club laptop).
+
+A backup is one zip file, owner-only like the data folder it copies (it holds what the data folder keeps
+secret). What it carries is what a restored install needs to work as the old one did:
+- `firestep.db`: the SQLite database, copied by SQLite's online backup (one read of the whole file in one
+  transaction, so a server serving and writing it meanwhile is neither stopped nor copied half-written);
+- `secret_key`: each device's token and each join code is kept as its hash keyed by it, so without it every
+  device, the referee's too, would have to join again;
+- `club/`: the club's certificate authority, which every tablet trusted once, and the key that signs the
+  club's results, by which a league knows them;
+- `firestep-version`: which firestep last migrated it, so a newer one restoring it says it updated it.
+Not the kept sheets (printouts, made again when asked for), the address the last server served at (written
+again as a server starts) nor the server's lock.
+
+A restore writes into an empty data folder only (never over an install), checks the database with SQLite's
+`PRAGMA integrity_check` before it writes anything, and refuses one a newer firestep migrated. On PostgreSQL
+the database's own tool backs up (`pg_dump`): each refusal says so in one sentence.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import shlex
+import shutil
+import sqlite3
+import tempfile
+import threading
+import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy.engine import URL, make_url
+
+from app.core.datafolder import VERSION_FILE, private_folder, sqlite_file, write_private
+
+log = logging.getLogger("firestep.backup")
+
+DATABASE = "firestep.db"
+SECRET_KEY = "secret_key"
+CLUB = "club"
+# The copies `serve --backup-every` keeps: the newest may be one taken just after a mistake noticed a while
+# later (a result confirmed wrongly, a unit edited away), so the four before it are kept too (at every 10
+# minutes, the last 50); five copies of a club's database, a few MB each, fit any USB stick.
+KEEP = 5
+EVERY_NAME = "firestep-auto-backup-{:%Y-%m-%d-%H%M%S}.zip"
+_EVERY = re.compile(r"firestep-auto-backup-\d{4}-\d{2}-\d{2}-\d{6}\.zip")
+_CLUB_FILE = re.compile(r"club/[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+class BackupRefused(RuntimeError):
+    """What a backup or a restore cannot do, as one sentence (no full stop) saying what to do instead."""
+
+
+def backup_name(now: datetime) -> str:
+    """The dated name `firestep backup FOLDER` gives its file in the folder."""
+    return f"firestep-backup-{now:%Y-%m-%d-%H%M%S}.zip"
+
+
+def postgresql(url: str) -> bool:
+    return make_url(url).get_backend_name() == "postgresql"
+
+
+def _libpq(url: str) -> str:
+    """The URL as PostgreSQL's own tools read it: libpq's scheme, no password (they ask for it, or read
+    PGPASSWORD or ~/.pgpass), quoted for a shell."""
+    parsed = make_url(url)
+    plain = URL.create(
+        "postgresql", parsed.username, None, parsed.host, parsed.port, parsed.database, parsed.query
+    )
+    return shlex.quote(plain.render_as_string(hide_password=False))
+
+
+def pg_dump_refusal(url: str, dest: Path, now: datetime) -> str:
+    """On PostgreSQL, what to run instead of `firestep backup DEST` (the command as it runs), naming pg_dump
+    where it is not on PATH."""
+    target = dest / f"firestep-{now:%Y-%m-%d-%H%M%S}.dump" if dest.is_dir() else dest
+    command = f"pg_dump -Fc -f {shlex.quote(str(target))} -d {_libpq(url)}"
+    if shutil.which("pg_dump") is None:
+        return (
+            f"On PostgreSQL back up with pg_dump ({command}), which is not on this PATH: install PostgreSQL's "
+            "client tools (postgresql-client)"
+        )
+    return f"On PostgreSQL back up with pg_dump ({command}), not with firestep backup"
+
+
+def pg_restore_refusal(url: str, src: Path) -> str:
+    return (
+        f"On PostgreSQL restore with pg_restore into an empty database (pg_restore -d {_libpq(url)} "
+        f"{shlex.quote(str(src))}), not with firestep restore"
+    )
+
+
+def _database(url: str) -> Path:
+    file = sqlite_file(url)
+    assert file is not None, "a SQLite file's URL (app.core.database_url refuses the rest)"
+    return file
+
+
+def target(dest: Path, now: datetime) -> Path:
+    """The file `firestep backup DEST` writes: DEST, or in a folder DEST a dated name; refused where a file
+    is there already (a backup never replaces one) or its folder is missing."""
+    path = dest / backup_name(now) if dest.is_dir() else dest
+    if path.exists():
+        raise BackupRefused(
+            f"{path} already exists and a backup never overwrites a file: name a new file, or a folder"
+        )
+    if not path.parent.is_dir():
+        raise BackupRefused(f"The folder {path.parent} does not exist: make it, or name a folder that does")
+    return path
+
+
+def _copied(database: Path) -> bytes:
+    """The database as one read transaction of SQLite's online backup finds it (the server's writes before
+    it, none of those after), as a file of its own: a rollback journal's (a WAL file's header would have
+    every reader look for a log beside it), which the server turns to WAL again as it opens it."""
+    with tempfile.TemporaryDirectory(prefix="firestep-backup-") as folder:  # this user's alone (0700)
+        copy = Path(folder) / DATABASE
+        with closing(sqlite3.connect(database, timeout=30)) as source, closing(sqlite3.connect(copy)) as into:
+            source.backup(into)  # every page in one step: one read transaction, a consistent copy
+            into.execute("PRAGMA journal_mode=DELETE")
+        return copy.read_bytes()
+
+
+@dataclass(frozen=True)
+class Carried:
+    """What a backup holds, by its files' names in it."""
+
+    names: tuple[str, ...]
+
+    @property
+    def key(self) -> bool:
+        """The data folder's secret key (without it, FIRESTEP_SECRET_KEY keyed the tokens where it was taken)."""
+        return SECRET_KEY in self.names
+
+    def __str__(self) -> str:
+        parts = ["the database", "the secret key" if self.key else ""]
+        parts.append("the club's keys" if any(n.startswith(f"{CLUB}/") for n in self.names) else "")
+        said = [p for p in parts if p]
+        return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+
+
+@dataclass(frozen=True)
+class Taken:
+    path: Path
+    carried: Carried
+
+
+def take(url: str, var_dir: Path, path: Path) -> Taken:
+    """Back up the SQLite database of `url` and what of the data folder a restore needs into the new file
+    `path`, written whole or not at all (FileExistsError: a file there is kept)."""
+    database = _database(url)
+    if not database.is_file():
+        raise BackupRefused(f"There is no database at {database} yet: nothing to back up")
+    files = {DATABASE: _copied(database)}
+    for name in (SECRET_KEY, VERSION_FILE):
+        if (var_dir / name).is_file():
+            files[name] = (var_dir / name).read_bytes()
+    club = var_dir / CLUB
+    for file in sorted(club.iterdir()) if club.is_dir() else []:
+        if file.is_file() and _CLUB_FILE.fullmatch(f"{CLUB}/{file.name}"):
+            files[f"{CLUB}/{file.name}"] = file.read_bytes()
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    write_private(path, packed.getvalue(), replace=False)
+    return Taken(path, Carried(tuple(files)))
+
+
+@dataclass(frozen=True)
+class Restored:
+    database: Path
+    carried: Carried
+
+
+def _read_backup(src: Path) -> dict[str, bytes]:
+    if not src.is_file():
+        raise BackupRefused(f"There is no file {src}: name a backup firestep backup wrote")
+    try:
+        with zipfile.ZipFile(src) as archive:
+            names = [n for n in archive.namelist() if n in (DATABASE, SECRET_KEY, VERSION_FILE)]
+            names += [n for n in archive.namelist() if _CLUB_FILE.fullmatch(n)]
+            files = {name: archive.read(name) for name in names}
+    except (zipfile.BadZipFile, OSError, EOFError):
+        files = {}
+    if DATABASE not in files:
+        raise BackupRefused(f"{src} is not a backup firestep backup wrote (a zip file holding {DATABASE})")
+    return files
+
+
+def _checked(src: Path, database: bytes) -> None:
+    """Refuse a database SQLite's integrity check finds damaged, or that a newer firestep migrated."""
+    from app.core.db import unknown_revision
+
+    with closing(sqlite3.connect(":memory:")) as conn:
+        try:
+            conn.deserialize(database)
+            found = [str(row[0]) for row in conn.execute("PRAGMA integrity_check")]
+        except sqlite3.DatabaseError as e:
+            found = [str(e)]
+        if found != ["ok"]:
+            raise BackupRefused(
+                f"The database in {src} fails SQLite's integrity check ({found[0][:80]}): restore another backup"
+            )
+        try:
+            revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        except sqlite3.DatabaseError:
+            revision = None
+    if revision is None:
+        raise BackupRefused(
+            f"The database in {src} holds no firestep schema: restore a backup firestep backup wrote"
+        )
+    if (newer := unknown_revision(str(revision[0]))) is not None:
+        raise BackupRefused(newer.rstrip("."))
+
+
+def _empty(var_dir: Path, database: Path) -> None:
+    taken = var_dir.exists() and (not var_dir.is_dir() or any(var_dir.iterdir()))
+    kept = [p for p in (database, database.with_name(f"{database.name}-wal")) if p.exists()]
+    if taken or kept:
+        where = var_dir if taken else kept[0]
+        raise BackupRefused(
+            f"{where} is not empty: restore only into a new data folder (set FIRESTEP_VAR_DIR to an empty one)"
+        )
+
+
+def restore(src: Path, url: str, var_dir: Path) -> Restored:
+    """The backup `src` written into the data folder `var_dir` and the database of `url`, both empty (a
+    restore never writes over an install), its database checked before anything is written."""
+    database = _database(url)
+    files = _read_backup(src)
+    _empty(var_dir, database)
+    _checked(src, files[DATABASE])
+    private_folder(var_dir)
+    for name, data in files.items():
+        if name.startswith(f"{CLUB}/"):
+            private_folder(var_dir / CLUB)
+        if name != DATABASE:
+            write_private(var_dir / name, data, replace=False)
+    if not database.parent.exists():
+        private_folder(database.parent)
+    write_private(database, files[DATABASE], replace=False)
+    return Restored(database, Carried(tuple(files)))
+
+
+def integrity(database: Path) -> str:
+    """SQLite's own check of the database file: "ok", or the first thing it found."""
+    with closing(sqlite3.connect(database)) as conn:
+        return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def game_count(database: Path) -> int:
+    with closing(sqlite3.connect(database)) as conn:
+        return int(conn.execute("SELECT count(*) FROM game").fetchone()[0])
+
+
+def backup_round(url: str, var_dir: Path, folder: Path, now: datetime, keep: int = KEEP) -> Path | None:
+    """One round of `serve --backup-every`: a backup into `folder` under a dated name, then the copies before
+    it past the newest `keep` removed (only this command's own, by their name). A folder that cannot be
+    written (the stick pulled out, full) is logged in one sentence and the answer is None: serving goes on,
+    and the next round tries again."""
+    try:
+        path = take(url, var_dir, folder / EVERY_NAME.format(now)).path
+        kept = sorted(p for p in folder.iterdir() if _EVERY.fullmatch(p.name))
+        for old in kept[:-keep]:
+            old.unlink(missing_ok=True)
+    except (OSError, BackupRefused) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        log.warning(
+            "The backup into %s could not be written (%s): serving goes on, the next one in time.",
+            folder,
+            reason,
+        )
+        return None
+    return path
+
+
+@contextmanager
+def every(
+    url: str, var_dir: Path, folder: Path, minutes: int, said: Callable[[str], None]
+) -> Iterator[threading.Thread]:
+    """A thread of the serving process that runs a round now and then every `minutes` until the block ends,
+    saying each backup written (`said`)."""
+    stop = threading.Event()
+
+    def run() -> None:
+        while True:
+            if (path := backup_round(url, var_dir, folder, datetime.now().astimezone())) is not None:
+                said(f"Backup written: {path} (the newest {KEEP} kept).")
+            if stop.wait(minutes * 60):
+                return
+
+    thread = threading.Thread(target=run, name="firestep-backup-every", daemon=True)
+    thread.start()
+    try:
+        yield thread
+    finally:
+        stop.set()

@@ -1,0 +1,279 @@
+"""`firestep backup` and `firestep restore` (issue 93), the command's own code in this process (app.cli.main)
+against a real SQLite file: a backup taken while a real server writes a game restores it whole, with the keys
+that keep every device's token alive; a backup never overwrites a file; a restore writes into an empty data
+folder only; on PostgreSQL both name the tool to use, and the commands they name run as written.
+`serve --backup-every` is proved by a real `firestep serve` writing its first copy; its round itself,
+app.core.backup.backup_round, is tests/app/core/test_backup.py's."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import shlex
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+
+from app.club import signing
+from app.core.backup import KEEP
+from app.core.config import Settings
+from app.main import create_app
+from tests.app.club.served import free_port
+from tests.app.games.conftest import new_game, start_game, units_by_ref
+from tests.app.test_cli import run_main
+from tests.conftest import (
+    _postgresql_base,
+    _postgresql_database,
+    _sqlite_clone,
+    make_client,
+    require,
+    served_in_thread,
+)
+
+TABLES = (("game", "id"), ("event", "game_id"), ("unit", "game_id"))
+
+
+def rows(database: Path, game_id: int) -> tuple[tuple[tuple[Any, ...], ...], ...]:
+    """A game's own row, its events and its units, every column, as the database file holds them."""
+    with closing(sqlite3.connect(database)) as conn:
+        return tuple(
+            tuple(conn.execute(f"SELECT * FROM {table} WHERE {key} = ? ORDER BY id", (game_id,)).fetchall())
+            for table, key in TABLES
+        )
+
+
+@pytest.fixture
+def folder(sqlite_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A data folder with a migrated database, the firestep commands run here pointed at it."""
+    var = tmp_path / "var"
+    var.mkdir()
+    _sqlite_clone(sqlite_template, var)
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(var))
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", "")
+    yield var
+
+
+def test_a_backup_taken_while_a_game_is_written_restores_it_whole(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real server keeps writing one game (a suppression marker at a time, through the API, in a thread)
+    while the backup is taken: the restored copy is the database as one moment of it held, every game, its
+    events and its units equal to what the server had then, the key that keeps every device's token with it."""
+    database = folder / "firestep.db"
+    # The data folder's own secret key, as firestep serve keeps it, and the club's result key.
+    app = create_app(Settings(database_url=f"sqlite:///{database}", var_dir=folder, secret_key=""))
+    signing.result_key(folder)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    with served_in_thread(app) as port, httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+        finished = new_game(http)  # written before the backup, and not after
+        game = new_game(http)
+        start_game(http, game)
+        platoons = [u for u in units_by_ref(http, game).values() if u["kind"] == "rifle-platoon"]
+        # Two markers a platoon (a third kills): the writes the writer has to go on with.
+        marks = [p["id"] for p in platoons] * 2
+        held = {len(rows(database, game.id)[1]): rows(database, game.id)}  # each state the server held
+        written: queue.Queue[int | BaseException] = queue.Queue()
+        stop = threading.Event()
+
+        def write() -> None:
+            try:
+                for count, unit in enumerate(marks, start=1):
+                    if stop.is_set():
+                        return
+                    r = http.post(
+                        f"/api/v1/games/{game.id}/units/{unit}/markers",
+                        headers=game.referee,
+                        json={"delta": 1, "fire": "rifle"},
+                    )
+                    assert r.status_code == 200, r.text
+                    now = rows(database, game.id)  # the only writer: the game as its last write left it
+                    held[len(now[1])] = now
+                    written.put(count)
+                raise AssertionError("the writer ran out of platoons before the backup was taken")
+            except BaseException as e:
+                written.put(e)
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+
+        def acknowledged(at_least: int) -> int:
+            while True:
+                got = written.get(timeout=60)
+                if isinstance(got, BaseException):
+                    raise got
+                if got >= at_least:
+                    return got
+
+        before = acknowledged(3)
+        code, out, err = run_main(["backup", str(stick)], monkeypatch, capsys)
+        acknowledged(before + 3)  # the server went on writing while it was taken, and after
+        stop.set()
+        writer.join(60)
+    app.state.engine.dispose()
+    assert code == 0 and err == "", err
+    (backup,) = stick.iterdir()
+    assert re.fullmatch(r"firestep-backup-\d{4}-\d\d-\d\d-\d{6}\.zip", backup.name), backup.name
+    assert out == (
+        f"Backup written: {backup} (the database, the secret key and the club's keys; firestep restore {backup} "
+        "puts it back).\n"
+    )
+    assert backup.stat().st_mode & 0o077 == 0  # it holds the keys: its owner's alone
+
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
+    assert code == 0 and err == "", err
+    assert out.splitlines()[0] == (
+        f"Restored {backup} into {restored} (the database, the secret key and the club's keys: every device's "
+        "token works)."
+    )
+    assert out.splitlines()[-1] == "integrity_check: ok; 2 games in the database."
+    copy = restored / "firestep.db"
+    with closing(sqlite3.connect(copy)) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert [g for (g,) in conn.execute("SELECT id FROM game ORDER BY id")] == [finished.id, game.id]
+    assert rows(copy, finished.id) == rows(database, finished.id)
+    got = rows(copy, game.id)
+    assert got == held[len(got[1])]  # the game whole as the server held it at one moment: no write torn
+    for kept in ("secret_key", "club/results.key"):
+        assert (restored / kept).read_bytes() == (folder / kept).read_bytes(), kept
+    # Every device's token works on the restored install; with another key, none does.
+    url = f"sqlite:///{copy}"
+    with make_client(url, restored, secret_key="") as client:
+        assert client.get(f"/api/v1/games/{game.id}/units", headers=game.referee).status_code == 200
+    with make_client(url, restored, secret_key="another") as client:
+        assert client.get(f"/api/v1/games/{game.id}/units", headers=game.referee).status_code == 401
+
+
+def test_a_backup_never_overwrites_a_file(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = tmp_path / "kept.zip"
+    kept.write_bytes(b"the organiser's own")
+    code, out, err = run_main(["backup", str(kept)], monkeypatch, capsys)
+    assert code != 0 and out == ""
+    assert (
+        err == f"{kept} already exists and a backup never overwrites a file: name a new file, or a folder.\n"
+    )
+    assert kept.read_bytes() == b"the organiser's own"
+
+
+def test_a_restore_writes_into_an_empty_data_folder_only(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backup = tmp_path / "backup.zip"
+    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
+    installed = tmp_path / "installed"
+    installed.mkdir()
+    (installed / "secret_key").write_text("a key of its own")
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(installed))
+    code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
+    assert code != 0 and out == ""
+    assert err == (
+        f"{installed} is not empty: restore only into a new data folder (set FIRESTEP_VAR_DIR to an empty one).\n"
+    )
+    assert [p.name for p in installed.iterdir()] == ["secret_key"]
+    assert (installed / "secret_key").read_text() == "a key of its own"
+
+
+def test_on_postgresql_backup_and_restore_name_the_tools_and_their_commands_run_as_written(
+    postgresql_template: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """firestep backs up SQLite only: on PostgreSQL each command says the one to run instead, which runs as it
+    is written (pg_dump, then pg_restore into an empty database), and names pg_dump where it is missing."""
+    require(shutil.which("pg_dump") is not None and shutil.which("pg_restore") is not None, "pg_dump")
+    base = _postgresql_base()
+    dump = tmp_path / "firestep.dump"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(tmp_path / "var"))
+    with (
+        _postgresql_database(base, template=postgresql_template) as url,
+        _postgresql_database(base) as empty,
+    ):
+        monkeypatch.setenv("FIRESTEP_DATABASE_URL", url)
+        code, out, err = run_main(["backup", str(dump)], monkeypatch, capsys)
+        assert code != 0 and out == "" and len(err.splitlines()) == 1, err
+        said = re.fullmatch(
+            r"On PostgreSQL back up with pg_dump \((pg_dump [^)]+)\), not with firestep backup\.\n", err
+        )
+        assert said is not None, err
+        subprocess.run(shlex.split(said[1]), check=True, timeout=120)
+        assert dump.stat().st_size > 0
+        monkeypatch.setenv("FIRESTEP_DATABASE_URL", empty)
+        code, out, err = run_main(["restore", str(dump)], monkeypatch, capsys)
+        assert code != 0 and out == "" and len(err.splitlines()) == 1, err
+        said = re.fullmatch(
+            r"On PostgreSQL restore with pg_restore into an empty database \((pg_restore [^)]+)\), not with "
+            r"firestep restore\.\n",
+            err,
+        )
+        assert said is not None, err
+        subprocess.run(shlex.split(said[1]), check=True, timeout=120)
+        engine = create_engine(empty)
+        with engine.connect() as conn:
+            source = create_engine(url)
+            with source.connect() as was:
+                revision = was.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            source.dispose()
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == revision
+        engine.dispose()
+        # Without pg_dump on the PATH, it is named as what is missing.
+        monkeypatch.setenv("FIRESTEP_DATABASE_URL", url)
+        monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
+        code, out, err = run_main(["backup", str(tmp_path)], monkeypatch, capsys)
+    assert code != 0 and out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith("On PostgreSQL back up with pg_dump (pg_dump -Fc -f ")
+    assert err.endswith(
+        "), which is not on this PATH: install PostgreSQL's client tools (postgresql-client).\n"
+    )
+
+
+def test_serve_backs_up_as_it_starts_into_the_folder_it_is_given(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`firestep serve --backup-every N --backup-to DIR` wires the round (tests/app/core/test_backup.py) into a
+    thread of the serving process: its first copy as it starts, said on standard error, the server serving."""
+    code, out, _ = run_main(["serve", "--help"], monkeypatch, capsys)
+    assert code == 0 and f"the newest {KEEP} copies are kept" in " ".join(out.split())
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    port = free_port()
+    env = {**os.environ, "FIRESTEP_VAR_DIR": str(folder), "FIRESTEP_DATABASE_URL": ""}
+    serve = ["serve", "--no-setup", "--port", str(port), "--backup-every", "60", "--backup-to", str(stick)]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", *serve],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in server.stderr or ()], daemon=True).start()
+    try:
+        said = []
+        while not any("Application startup complete" in line for line in said) or not any(
+            line.startswith("Backup written: ") for line in said
+        ):
+            said.append(lines.get(timeout=60))
+        assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=30).status_code == 200
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(30)
+    (copy,) = stick.iterdir()
+    assert f"Backup written: {copy} (the newest {KEEP} kept).\n" in said
+    assert re.fullmatch(r"firestep-auto-backup-\d{4}-\d\d-\d\d-\d{6}\.zip", copy.name), copy.name
