@@ -668,9 +668,9 @@ def backup(
 
     settings = Settings(secret_key="-")  # a stand-in: backing up writes no key file
     now = datetime.now().astimezone()
-    if postgresql(settings.database_url):
-        raise Mistake(pg_dump_refusal(settings.database_url, dest, now))
     with _backup_refused(dest):
+        if postgresql(settings.database_url):  # its own tool backs it up, into a new file too
+            raise Mistake(pg_dump_refusal(settings.database_url, target(dest, now, ".dump")))
         taken = take(settings.database_url, settings.var_dir, target(dest, now))
     typer.echo(f"Backup written: {taken.path} ({taken.carried}; firestep restore {taken.path} puts it back).")
     if not taken.carried.key:

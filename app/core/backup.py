@@ -57,9 +57,9 @@ class BackupRefused(RuntimeError):
     """What a backup or a restore cannot do, as one sentence (no full stop) saying what to do instead."""
 
 
-def backup_name(now: datetime) -> str:
-    """The dated name `firestep backup FOLDER` gives its file in the folder."""
-    return f"firestep-backup-{now:%Y-%m-%d-%H%M%S}.zip"
+def backup_name(now: datetime, suffix: str = ".zip") -> str:
+    """The dated name `firestep backup FOLDER` gives its file in the folder (on PostgreSQL, pg_dump's)."""
+    return f"firestep-backup-{now:%Y-%m-%d-%H%M%S}{suffix}"
 
 
 def postgresql(url: str) -> bool:
@@ -76,11 +76,10 @@ def _libpq(url: str) -> str:
     return shlex.quote(plain.render_as_string(hide_password=False))
 
 
-def pg_dump_refusal(url: str, dest: Path, now: datetime) -> str:
-    """On PostgreSQL, what to run instead of `firestep backup DEST` (the command as it runs), naming pg_dump
-    where it is not on PATH."""
-    target = dest / f"firestep-{now:%Y-%m-%d-%H%M%S}.dump" if dest.is_dir() else dest
-    command = f"pg_dump -Fc -f {shlex.quote(str(target))} -d {_libpq(url)}"
+def pg_dump_refusal(url: str, path: Path) -> str:
+    """On PostgreSQL, what to run instead of `firestep backup DEST` (the command as it runs, into the new file
+    `path`), naming pg_dump where it is not on PATH."""
+    command = f"pg_dump -Fc -f {shlex.quote(str(path))} -d {_libpq(url)}"
     if shutil.which("pg_dump") is None:
         return (
             f"On PostgreSQL back up with pg_dump ({command}), which is not on this PATH: install PostgreSQL's "
@@ -102,10 +101,10 @@ def _database(url: str) -> Path:
     return file
 
 
-def target(dest: Path, now: datetime) -> Path:
+def target(dest: Path, now: datetime, suffix: str = ".zip") -> Path:
     """The file `firestep backup DEST` writes: DEST, or in a folder DEST a dated name; refused where a file
     is there already (a backup never replaces one) or its folder is missing."""
-    path = dest / backup_name(now) if dest.is_dir() else dest
+    path = dest / backup_name(now, suffix) if dest.is_dir() else dest
     if path.exists():
         raise BackupRefused(
             f"{path} already exists and a backup never overwrites a file: name a new file, or a folder"
@@ -273,7 +272,7 @@ def backup_round(url: str, var_dir: Path, folder: Path, now: datetime, keep: int
     except (OSError, BackupRefused) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         log.warning(
-            "The backup into %s could not be written (%s): serving goes on, the next one in time.",
+            "The backup into %s could not be written (%s): serving goes on, and the next backup tries again.",
             folder,
             reason,
         )

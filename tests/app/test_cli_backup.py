@@ -214,6 +214,12 @@ def test_on_postgresql_backup_and_restore_name_the_tools_and_their_commands_run_
         assert said is not None, err
         subprocess.run(shlex.split(said[1]), check=True, timeout=120)
         assert dump.stat().st_size > 0
+        code, out, err = run_main(["backup", str(dump)], monkeypatch, capsys)  # pg_dump's -f would replace it
+        assert code != 0 and out == ""
+        assert (
+            err
+            == f"{dump} already exists and a backup never overwrites a file: name a new file, or a folder.\n"
+        )
         monkeypatch.setenv("FIRESTEP_DATABASE_URL", empty)
         code, out, err = run_main(["restore", str(dump)], monkeypatch, capsys)
         assert code != 0 and out == "" and len(err.splitlines()) == 1, err
@@ -237,7 +243,7 @@ def test_on_postgresql_backup_and_restore_name_the_tools_and_their_commands_run_
         monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
         code, out, err = run_main(["backup", str(tmp_path)], monkeypatch, capsys)
     assert code != 0 and out == "" and len(err.splitlines()) == 1, err
-    assert err.startswith("On PostgreSQL back up with pg_dump (pg_dump -Fc -f ")
+    assert err.startswith(f"On PostgreSQL back up with pg_dump (pg_dump -Fc -f {tmp_path}/firestep-backup-20")
     assert err.endswith(
         "), which is not on this PATH: install PostgreSQL's client tools (postgresql-client).\n"
     )

@@ -56,8 +56,8 @@ def test_a_folder_it_cannot_write_is_said_in_one_sentence_and_the_next_round_wri
     (record,) = caplog.records
     said = record.getMessage()
     assert said == (
-        f"The backup into {stick} could not be written (No such file or directory): serving goes on, the next "
-        "one in time."
+        f"The backup into {stick} could not be written (No such file or directory): serving goes on, and the "
+        "next backup tries again."
     )
     stick.mkdir()  # put back
     assert backup_round(url, folder, stick, START + timedelta(minutes=10)) == (
