@@ -148,6 +148,7 @@ def test_a_backup_taken_while_a_game_is_written_restores_it_whole(
     assert rows(copy, finished.id) == rows(database, finished.id)
     got = rows(copy, game.id)
     assert got == held[len(got[1])]  # the game whole as the server held it at one moment: no write torn
+    assert min(held) < len(got[1]) < max(held)  # a moment amid the writes, some acknowledged after it
     for kept in ("secret_key", "club/results.key"):
         assert (restored / kept).read_bytes() == (folder / kept).read_bytes(), kept
     # Every device's token works on the restored install; with another key, none does.
@@ -249,6 +250,7 @@ def test_on_postgresql_backup_and_restore_name_the_tools_and_their_commands_run_
     )
 
 
+@pytest.mark.long  # a firestep serve of its own: ~6 s, most of it its start
 def test_serve_backs_up_as_it_starts_into_the_folder_it_is_given(
     folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
