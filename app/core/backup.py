@@ -164,11 +164,11 @@ def take(url: str, var_dir: Path, path: Path) -> Taken:
     for file in sorted(club.iterdir()) if club.is_dir() else []:
         if file.is_file() and _CLUB_FILE.fullmatch(f"{CLUB}/{file.name}"):
             files[f"{CLUB}/{file.name}"] = file.read_bytes()
-    packed = io.BytesIO()
-    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+    zipped = io.BytesIO()
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in files.items():
             archive.writestr(name, data)
-    write_private(path, packed.getvalue(), replace=False)
+    write_private(path, zipped.getvalue(), replace=False)
     return Taken(path, Carried(tuple(files)))
 
 
