@@ -285,3 +285,32 @@ def test_serve_backs_up_as_it_starts_into_the_folder_it_is_given(
     (copy,) = stick.iterdir()
     assert f"Backup written: {copy} (the newest {KEEP} kept).\n" in said
     assert re.fullmatch(r"firestep-auto-backup-\d{4}-\d\d-\d\d-\d{6}\.zip", copy.name), copy.name
+
+
+def test_a_backup_of_an_older_schema_is_restored_at_this_firestep_s(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A backup taken before an update is restored by the newer firestep and migrated to its head, as serve
+    and migrate would (the version it was taken by named)."""
+    from app.core.db import current_revision, head_revision, make_engine, migrate, revisions
+
+    older = revisions()[-2]
+    var = tmp_path / "var"
+    migrate(f"sqlite:///{var / 'firestep.db'}", older)
+    (var / "firestep-version").write_text("0.1.5\n")
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(var))
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", "")
+    backup = tmp_path / "older.zip"
+    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
+    assert code == 0 and err == "", err
+    assert "Updated from firestep 0.1.5 to " in out and out.endswith(
+        "integrity_check: ok; 0 games in the database.\n"
+    )
+    engine = make_engine(f"sqlite:///{restored / 'firestep.db'}")
+    try:
+        assert current_revision(engine) == head_revision() != older
+    finally:
+        engine.dispose()
