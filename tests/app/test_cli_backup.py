@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import zipfile
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
@@ -314,3 +315,25 @@ def test_a_backup_of_an_older_schema_is_restored_at_this_firestep_s(
         assert current_revision(engine) == head_revision() != older
     finally:
         engine.dispose()
+
+
+def test_a_damaged_backup_is_refused_before_anything_is_written(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backup = tmp_path / "backup.zip"
+    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
+    with zipfile.ZipFile(backup) as whole:
+        files = {name: whole.read(name) for name in whole.namelist()}
+    database = bytearray(files["firestep.db"])
+    database[len(database) // 2 : len(database) // 2 + 4096] = bytes(4096)  # a page of it lost
+    damaged = tmp_path / "damaged.zip"
+    with zipfile.ZipFile(damaged, "w") as archive:
+        for name, data in {**files, "firestep.db": bytes(database)}.items():
+            archive.writestr(name, data)
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    code, out, err = run_main(["restore", str(damaged)], monkeypatch, capsys)
+    assert code != 0 and out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith(f"The database in {damaged} fails SQLite's integrity check (")
+    assert err.endswith("): restore another backup.\n")
+    assert not restored.exists()
