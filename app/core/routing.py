@@ -10,12 +10,16 @@ routes of the router it belongs to. (The prefix alone let through every path of 
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
+from collections.abc import Callable
 from os.path import commonpath
 from typing import Any
 
 from fastapi import APIRouter
 from starlette._utils import get_route_path
+from starlette.concurrency import run_in_threadpool
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.routing import Match
 from starlette.types import Scope
@@ -49,12 +53,32 @@ def any_of(patterns: list[re.Pattern[str]]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[^>]*>', '(?:', p.pattern)})" for p in patterns))
 
 
+def answered_on_the_loop(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """A plain (synchronous) endpoint as a coroutine that runs it on the thread pool: its answer is then checked
+    against the route's model on the event loop. FastAPI hands a plain endpoint's answer to the thread pool a
+    second time to check it (a hop there and back under the GIL, for CPU work that holds the GIL either way:
+    a tenth of a marker's CPU with the dependencies' hop); a coroutine's it checks where it is. The endpoint as
+    written (`__wrapped__`: its signature, annotations and name) is what FastAPI reads the route from."""
+    if inspect.iscoroutinefunction(endpoint) or inspect.isgeneratorfunction(endpoint):
+        return endpoint
+
+    @functools.wraps(endpoint)
+    async def run(**values: Any) -> Any:
+        return await run_in_threadpool(endpoint, **values)
+
+    return run
+
+
 class Router(APIRouter):
-    """An APIRouter that refuses, with one string test and one pattern's, every path none of its routes takes."""
+    """An APIRouter that refuses, with one string test and one pattern's, every path none of its routes takes,
+    and answers each plain endpoint with one hop to the thread pool (`answered_on_the_loop`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._gate: tuple[int, str, re.Pattern[str] | None] = (-1, "", None)
+
+    def add_api_route(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        super().add_api_route(path, answered_on_the_loop(endpoint), **kwargs)
 
     def _gates(self) -> tuple[int, str, re.Pattern[str] | None]:
         """The prefix every route's path shares ("" when a route has no path: it may match anything) and the

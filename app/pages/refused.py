@@ -5,6 +5,7 @@ with its one sentence and what was entered, never FastAPI's JSON 422 and never a
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
@@ -134,13 +135,13 @@ class PageRoute(APIRoute):
     """A page route: where its endpoint was `posted` with a renderer, a refusal on it is its page again."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
-        if endpoint in _RENDERERS:
+        if inspect.unwrap(endpoint) in _RENDERERS:
             kwargs["dependencies"] = [Depends(_kept_session), *(kwargs.get("dependencies") or [])]
         super().__init__(path, endpoint, **kwargs)
 
     def get_route_handler(self) -> Callable[[Request], Any]:
         handler = super().get_route_handler()
-        shown = _RENDERERS.get(self.endpoint)
+        shown = _RENDERERS.get(inspect.unwrap(self.endpoint))
         if shown is None:
             return handler
         render = shown
