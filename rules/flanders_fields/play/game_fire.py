@@ -32,7 +32,7 @@ from rules.flanders_fields.resolvers.shooting import (
 from rules.flanders_fields.resolvers.visibility import SRC_VISIBILITY
 from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.table.arcs import arc_polygon
-from rules.table.bases import Stand
+from rules.table.bases import Stand, nearer_than_none
 from rules.table.coverage import AREA_EPS
 from rules.table.los import line_of_sight
 from rules.table.placed import stand_of
@@ -216,21 +216,30 @@ def _marked(
             out[t.id] = got[1]
     if shot.firer != "mg" or not shot.direct or given.get("beaten_zone_index"):
         return out
-    # The troops the MG may fire at, by their distance (as measured on the table, the same for all).
-    may: dict[int, float] = {}
-    for u in _enemies(snap, shot.side):
-        got = _measured(snap, shot, u, None)
-        if got is not None and got[1] is None:
-            may[u.id] = got[0]
-    if not may:
+
+    def free(u: UnitState) -> float | None:
+        """Its distance, where it is troops of the other side the MG may fire at (as measured on the table, the
+        same for all)."""
+        got = None if u.side == shot.side else _measured(snap, shot, u, None)
+        return got[0] if got is not None and got[1] is None else None
+
+    # The nearest troops the MG may fire at (the nearest id of those as near): measured nearest first by a
+    # bound no nearer than their outlines, and no further than one that cannot be nearer than the nearest found.
+    nearest: tuple[float, int] | None = None
+    enemies = [(u, stand_of(u, BASES)) for u in _enemies(snap, shot.side)]
+    bounded = sorted((nearer_than_none(shot.stand, it), u.id, u) for u, it in enemies if it is not None)
+    for bound, uid, u in bounded:
+        if nearest is not None and bound > nearest[0]:
+            break
+        d = free(u)
+        if d is not None and (nearest is None or (d, uid) < nearest):
+            nearest = (d, uid)
+    if nearest is None:
         return out
-    nearest = min(may, key=lambda i: (may[i], i))
-    near = snap.unit(nearest)
+    near = snap.unit(nearest[1])
     for tid, m in out.items():
-        if m is None and may.get(tid, 0.0) > may[nearest] + 1e-6:
-            sentence = (
-                f"{shot.name} must aim first at the nearest troops, {near.name} ({may[nearest]:.0f} cm)"
-            )
+        if m is None and (free(snap.unit(tid)) or 0.0) > nearest[0] + 1e-6:
+            sentence = f"{shot.name} must aim first at the nearest troops, {near.name} ({nearest[0]:.0f} cm)"
             out[tid] = _Marked("not the nearest", Refusal(sentence, NEAREST_RULE, SRC_BEATEN_ZONE))
     return out
 

@@ -13,7 +13,7 @@ from shapely import box
 from shapely.affinity import rotate, translate
 
 from rules.flanders_fields.book.table_sizes import BASES, MAX_BASE_EXTENT_CM, TEMPLATES
-from rules.table.bases import Stand, base_polygons
+from rules.table.bases import Stand, base_polygons, nearer_than_none
 from rules.table.frame import (
     TABLE_LENGTH_CM,
     TABLE_WIDTH_CM,
@@ -194,3 +194,22 @@ def test_oriented_rects_are_shapelys_box_turned_and_moved_bit_for_bit(
 def test_the_longest_line_across_a_base_is_the_super_heavy_artillery_diagonal() -> None:
     # "Rectangular base 80 mm wide by 50mm deep": its diagonal is the longest of BASE SIZES.
     assert pytest.approx(math.hypot(8.0, 5.0)) == MAX_BASE_EXTENT_CM
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(sorted(BASES)),
+            st.floats(0, 120, allow_nan=False),
+            st.floats(0, 180, allow_nan=False),
+            st.floats(0, 360, allow_nan=False),
+        ),
+        min_size=2,
+        max_size=2,
+    )
+)
+def test_no_two_bases_are_nearer_than_their_bound(rows: list[tuple[str, float, float, float]]) -> None:
+    # The nearest search measures only the stands that could be nearer than the nearest found, by this bound:
+    # it is never more than the distance of the outlines (round bases and rectangles, any facing, overlapping).
+    a, b = (Stand(f"s{i}", "attacker", BASES[k], (x, y), f) for i, (k, x, y, f) in enumerate(rows))
+    assert nearer_than_none(a, b) <= a.polygon().distance(b.polygon())

@@ -7,6 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.core.acts import MoveFormation, MoveStand, Roll
 from rules.core.records import Snapshot, UnitState
@@ -20,6 +22,9 @@ from rules.flanders_fields.play.game_fire import (
     SRC_SUPPRESSED,
     SUPPRESSED,
     FlandersFieldsTargets,
+    _enemies,
+    _measured,
+    _shot,
     fire_forbidden,
 )
 from rules.flanders_fields.resolvers.shooting import SRC_BEATEN_ZONE
@@ -161,6 +166,44 @@ def test_an_mg_must_aim_first_at_the_nearest_troops() -> None:
     # Behind a wood the nearer platoon is out of sight: the next is the nearest troops the MG may fire at.
     hidden = table(wood=True)
     assert fire_forbidden(hidden, shoot(1, 12)) == ()
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(20, 100, allow_nan=False),
+            st.floats(42, 150, allow_nan=False),
+            st.sampled_from([0.0, 45.0, 90.0, 200.0, 270.0]),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    st.booleans(),
+)
+def test_the_nearest_troops_searched_nearest_first_are_the_nearest_of_all(
+    spots: list[tuple[float, float, float]], wood: bool
+) -> None:
+    # The MG's nearest troops are found by measuring nearest first, only those that could be nearer than the
+    # nearest found: the same stands are "not the nearest" as when every stand the MG may fire at is measured.
+    mg = placed(1, "attacker", "mmg", "heavy-mg", 60, 40, 90)
+    platoons = [
+        placed(20 + i, "defender", "rifle-platoon", "infantry-platoon", x, y, f)
+        for i, (x, y, f) in enumerate(spots)
+    ]
+    terrain = {"type": "FeatureCollection", "features": [WOOD] if wood else []}
+    snap = Snapshot("flanders-fields", "early", (mg, *platoons), 120.0, 180.0, terrain=terrain)
+    shot = _shot(snap, snap.unit(1), {})
+    assert shot is not None
+    free = {
+        u.id: got[0]
+        for u in _enemies(snap, "attacker")
+        if (got := _measured(snap, shot, u, None)) is not None and got[1] is None
+    }
+    nearest = min(free.values(), default=0.0)
+    marks = FlandersFieldsTargets().target_marks(snap, 1, "shooting")
+    assert {m.unit_id for m in marks if m.mark == "not the nearest"} == {
+        i for i, d in free.items() if d > nearest + 1e-6
+    }
 
 
 def test_target_marks_give_each_stand_the_firer_may_not_take_its_reason() -> None:
