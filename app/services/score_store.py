@@ -230,11 +230,15 @@ def advanced(
     points = session.execute(_POINTS, {"game_id": game.pk, "first": first or 0}).all()
     good = [p.event_id for p in points if p.inputs == frame.digest]
     at = good[-1] if good else None
-    if at is not None and points[-1].before == at and _plain(logging) and points[-1].newest == last:
-        rows: Sequence[Any] = sorted(logging, key=lambda e: e.pk)  # as _events_after's rows
+    key = game_key(session, game)
+    before = _kept_before(key, frame, points, logging) if store else None
+    if before is not None:  # an undo of the newest act: its events and the undo's the log gone on over
+        at, rows = before[0], _events_after(session, game.pk, before[0])
+    elif at is not None and points[-1].before == at and _plain(logging) and points[-1].newest == last:
+        rows = sorted(logging, key=lambda e: e.pk)  # as _events_after's rows
     else:
         rows = _events_after(session, game.pk, at)
-    while at is not None:
+    while at is not None and before is None:
         early = [r.reverses_id for r in rows if r.reverses_id is not None and r.reverses_id <= at]
         if not early:
             break
@@ -243,9 +247,8 @@ def advanced(
         rows = _events_after(session, game.pk, at)
     if at is not None and any(r.kind == BuildForce.event for r in rows):
         # A force built names none of its units: they stand from the start, as the whole log's replay reads them.
-        at, rows = None, _events_after(session, game.pk, None)
+        at, before, rows = None, None, _events_after(session, game.pk, None)
     log = logged(rows, {r.reverses_id for r in rows if r.reverses_id is not None})
-    key = game_key(session, game)
     if at is None:
         now = _stands(session, game.pk, None)
         back, added_at = pieces_before(now, log)
@@ -255,7 +258,10 @@ def advanced(
         )
     else:
         back, added_at = _touched_before(session, game.pk, log)
-        replay = _gone_on_from(session, key, game.pk, at, frame, back)
+        if before is not None:
+            replay = replace(before[1], pieces={**before[1].pieces, **back})
+        else:
+            replay = _gone_on_from(session, key, game.pk, at, frame, back)
     made: list[tuple[int, Replay]] = []
     done = 0
     while done < len(log):  # up to the next multiple of EVERY events (or the log's end), a point kept there
@@ -340,8 +346,28 @@ def _moved_on_at_once(session: Session, game: Game, frame: Frame, logging: Seque
     )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         return None
-    session.info.setdefault(_HEADS_MADE, {})[key] = _Head(head, frame.digest, replay)
+    before = (kept.event_id, kept.replay)  # what an undo of this act goes on from (`_kept_before`)
+    session.info.setdefault(_HEADS_MADE, {})[key] = _Head(head, frame.digest, replay, before)
     return replay
+
+
+def _kept_before(
+    key: Key, frame: Frame, points: Sequence[Any], logging: Sequence[Event]
+) -> tuple[int, Replay] | None:
+    """Where `logging` (an undo's events) takes back events of the act that moved the game's newest stored point
+    on, and of no act before it, and no event stands between that act's and the undo's: the point that act went
+    on from and its replay, as the worker that stored both keeps them. The undo goes on from there over that
+    act's events and its own, where it replayed every event since the point of every EVERY before (500 at most,
+    each read and decoded: an undo cost two acts)."""
+    with _HEADS_LOCK:
+        kept = _HEADS.get(key)
+    if kept is None or kept.before is None or kept.digest != frame.digest or not points:
+        return None
+    newest = points[-1]
+    if (newest.event_id, newest.inputs, newest.before) != (kept.event_id, frame.digest, kept.event_id):
+        return None
+    undone = [e.reverses_id for e in logging if e.reverses_id is not None]
+    return kept.before if undone and min(undone) > kept.before[0] else None
 
 
 def _plain(logging: Sequence[Event]) -> bool:
@@ -493,12 +519,14 @@ class _Head:
     event_id: int
     digest: str
     replay: Replay  # never changed: each act's replay goes on from a copy (rules.core.score.resumed)
+    before: tuple[int, Replay] | None = None  # the point its act went on from, where that act moved it on
 
     @cached_property
     def size(self) -> int:
         """Its standings and units, and its objectives at ten of them each (an objective's shapes, prepared, are
         about 2 KB: 64 replays of 50 objectives and 127 stands were 7.3 MB): what the worker's budget counts."""
-        return self.replay.kept.size() + len(self.replay.pieces) + 10 * len(self.replay.objectives)
+        replays = [self.replay] if self.before is None else [self.replay, self.before[1]]
+        return sum(r.kept.size() + len(r.pieces) + 10 * len(r.objectives) for r in replays)
 
 
 # A worker's kept replays, the least recently stored dropped first: as many games as it keeps the units of

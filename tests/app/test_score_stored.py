@@ -327,3 +327,36 @@ def test_an_acts_score_is_moved_on_in_one_statement_where_the_worker_keeps_its_p
     act, _ = read_after_an_act(sqlite_client, 100)
     of_the_score = [s for s in act if "stored_score" in s]
     assert len(of_the_score) == 1 and of_the_score[0].lstrip().upper().startswith("UPDATE"), of_the_score
+
+
+@pytest.mark.storage
+def test_an_undo_of_the_newest_act_reads_that_act_s_events_alone(client: TestClient) -> None:
+    """The worker keeps the replay an act went on from: undoing that act goes on from it over the act's events
+    and the undo's (its score the whole log's replay), where it read and replayed the whole log (or every event
+    since the last point of every EVERY)."""
+    g = new_game(client)
+    version = client.get(f"/api/v1/games/{g.id}", headers=g.referee).json()["version"]
+    edit = {"version": version, "table_objectives": OBJECTIVES}
+    assert client.patch(f"/api/v1/games/{g.id}", headers=g.referee, json=edit).status_code == 200
+    start_game(client, g)
+    stand = four_stands(client, g)[0]
+    engine = engine_of(client)
+    moved = []
+    for x, y in (
+        PLACES[6],
+        PLACES[0],
+    ):  # away, then onto Bridge 1 (the second goes on from the first's point)
+        body = {"x": x, "y": y, "facing_deg": 90.0, "override": True}
+        r = client.post(f"/api/v1/games/{g.id}/units/{stand}/move", headers=g.referee, json=body)
+        assert r.status_code == 200, r.text
+        moved.append(r.json()["event_id"])
+    with statements(engine) as ran:
+        r = client.post(f"/api/v1/games/{g.id}/events/{moved[-1]}/undo", headers=g.referee)
+    assert r.status_code in (200, 201), r.text
+    # Of the log (the game's events, their payloads) it reads those after a point, none from the first.
+    log_read = [s for s in ran if re.search(r"\bpayload\b.*\bevent\.game_id\s*=", s, re.S)]
+    assert log_read and all(re.search(r"event\.id\s*[>=]", s) for s in log_read), log_read
+    with Session(engine) as session:
+        game = session.get(Game, g.id)
+        assert game is not None
+        assert score.game_score(session, game, "referee") == whole_log_replayed(session, game)
