@@ -1,5 +1,5 @@
 """Benchmark: what an act costs the server, beside the bare append (issue 88). Run by hand:
-`.venv/bin/python bench/act_cost.py [--database sqlite] [--pg URL] [--reps 15] [--events 100,5000]`
+`.venv/bin/python bench/act_cost.py [--database sqlite] [--pg URL] [--reps 15] [--events 100,5000] [--against TREE]`
 (both backends by default: PostgreSQL's server from --pg, FIRESTEP_BENCH_DATABASE_URL or
 FIRESTEP_TEST_DATABASE_URL, a scratch database made on it and dropped after). Not a test: it only reports.
 
@@ -22,8 +22,15 @@ a table with no terrain (as issue 88's figures were taken) or, with `--terrain l
   with the die 3: one suppression marker; 2mm with the server's dice), then undone, unmeasured;
 - at the largest, GET units;
 - and on Mons 1914 a score read right after an act (a move, unmeasured), with 100 and 5,000 events in the log.
-The ratios to the bare append are printed last, with issue 88's targets. At a load average of 8 on 2 cores a run
-took 20 minutes, half of it the score's 5,000 events made act by act: `--events 100,1000 --reps 5` for less."""
+The ratios to the bare append are printed last, with issue 88's targets.
+
+With `--against TREE` (another checkout of firestep, `git worktree add /tmp/before <commit>` say), that tree's
+firestep is served too, on a scratch database of its own, and asked the same of a game of its own, each of its
+requests after this tree's and the bare append's: before and after in one run, the last column this tree's CPU
+over the other's (two runs one after the other on this machine differed by more than a change of 10%).
+
+At a load average of 8 on 2 cores a run took 20 minutes, half of it the score's 5,000 events made act by act:
+`--events 100,1000 --reps 5` for less."""
 
 from __future__ import annotations
 
@@ -95,9 +102,9 @@ def document(ruleset: str, units: int, terrain: bool) -> dict[str, Any]:
 class Served:
     """A server and one keep-alive connection to it; each request's CPU measured on its own."""
 
-    def __init__(self, app: str, env: dict[str, str]) -> None:
+    def __init__(self, app: str, env: dict[str, str], tree: Path = ROOT) -> None:
         port = free_port()
-        self.process = Process(uvicorn_args(app, port), port, env)
+        self.process = Process(uvicorn_args(app, port), port, env, cwd=tree)
         self.ask = KeepAlive(port)
 
     def quiet_cpu(self) -> float:
@@ -129,13 +136,20 @@ class Served:
 
 
 @contextlib.contextmanager
-def serving(url: str) -> Iterator[tuple[Served, Served]]:
+def serving(
+    url: str, against: tuple[Path, str] | None = None
+) -> Iterator[tuple[Served, Served, Served | None]]:
+    """This tree's firestep and the bare append on `url`, and `against`'s firestep (its tree, its database)."""
     env = {"FIRESTEP_DATABASE_URL": url, "FIRESTEP_SECRET_KEY": "bench-" + "k" * 40, "PYTHONPATH": str(ROOT)}
     started: list[Served] = []
     try:
         started.append(Served("app.main:app", env))
         started.append(Served("bench.bare_app:app", env))
-        yield started[0], started[1]
+        if against is not None:
+            tree, other_url = against
+            other = {**env, "FIRESTEP_DATABASE_URL": other_url, "PYTHONPATH": str(tree)}
+            started.append(Served("app.main:app", other, tree))
+        yield started[0], started[1], started[2] if against is not None else None
     finally:
         for s in started:
             s.stop()
@@ -221,86 +235,135 @@ class Acts:
         return ms, answer["event_id"]
 
 
-class Bench:
-    """One backend's run: firestep and the bare append served on one scratch database, the figures kept."""
+# A figure: the backend, the game, the request, this tree's CPU, the bare append's and the tree against's (or None).
+Row = tuple[str, str, str, float, float, float | None]
+Request = Callable[[int], tuple[float, dict[str, Any]]]
 
-    def __init__(self, backend: str, fs: Served, bare: Served, reps: int, terrain: bool) -> None:
-        self.backend, self.fs, self.bare, self.reps, self.terrain = backend, fs, bare, reps, terrain
+
+class Bench:
+    """One backend's run: firestep and the bare append served on one scratch database (and the tree against on
+    one of its own), the figures kept."""
+
+    def __init__(
+        self, backend: str, fs: Served, bare: Served, other: Served | None, reps: int, terrain: bool
+    ) -> None:
+        self.backend, self.fs, self.bare, self.other = backend, fs, bare, other
+        self.reps, self.terrain = reps, terrain
         self.bare_game = Game(fs, SCORED).id  # the bare append's rows go to a game of their own
-        self.rows: list[tuple[str, str, str, float, float]] = []
+        self.rows: list[Row] = []
 
     def bare_append(self, row: dict[str, Any]) -> float:
         return self.bare.timed("POST", "/append", {**row, "game_id": self.bare_game})[0]
 
-    def compare(self, what: str, where: str, request: Callable[[int], tuple[float, dict[str, Any]]]) -> None:
-        """`request(i)`: its CPU and the row the bare append writes beside it; the medians kept and printed."""
-        mine, bare = [], []
+    def games(self, scenario: dict[str, Any] | str) -> tuple[Game, Game | None]:
+        """The game on this tree's firestep, and the same on the tree against's."""
+        return Game(self.fs, scenario), None if self.other is None else Game(self.other, scenario)
+
+    def compare(self, what: str, where: str, request: Request, against: Request | None = None) -> None:
+        """`request(i)`: its CPU and the row the bare append writes beside it (`against`: the same asked of the
+        tree against, alternating with it); the medians kept and printed."""
+        mine, bare, other = [], [], []
         for i in range(WARM + self.reps):
+            # The two trees' requests take turns to go first (the one after a pause may pay for what another
+            # process left in the caches).
+            other_ms = against(i)[0] if against is not None and i % 2 else 0.0
             ms, row = request(i)
             bare_ms = self.bare_append(row)
+            if against is not None and not i % 2:
+                other_ms = against(i)[0]
             if i >= WARM:
                 mine.append(ms)
                 bare.append(bare_ms)
+                other.append(other_ms)
         fs_ms, bare_ms = statistics.median(mine), statistics.median(bare)
-        self.rows.append((self.backend, where, what, fs_ms, bare_ms))
+        then = statistics.median(other) if against is not None else None
+        self.rows.append((self.backend, where, what, fs_ms, bare_ms, then))
+        before = "" if then is None else f"  against {then:6.2f} ms"
         print(
-            f"  {self.backend:<10} {where:<30} {what:<12} {fs_ms:8.2f} ms  bare {bare_ms:6.2f} ms", flush=True
+            f"  {self.backend:<10} {where:<30} {what:<12} {fs_ms:8.2f} ms  bare {bare_ms:6.2f} ms{before}",
+            flush=True,
         )
 
     def acts(self, ruleset: str, units: int) -> None:
         t0 = time.monotonic()
-        game = Game(self.fs, document(ruleset, units, self.terrain))
+        game, other = self.games(document(ruleset, units, self.terrain))
         where = f"{ruleset} {len(game.units)}"
         print(f"  ({where}: made and started in {time.monotonic() - t0:.0f} s)", flush=True)
-        acts = Acts(game)
-        for name, act in (("marker", acts.marker), ("move", acts.move), ("shot", acts.shot)):
-
-            def request(
-                i: int, act: Callable[[int], tuple[float, int]] = act
-            ) -> tuple[float, dict[str, Any]]:
-                ms, event_id = act(i)
-                return ms, game.row(event_id)
-
-            self.compare(name, where, request)
+        acts, other_acts = Acts(game), None if other is None else Acts(other)
+        for name in ("marker", "move", "shot"):
+            self.compare(name, where, _asked(game, getattr(acts, name)), _other(other, other_acts, name))
         if units == largest(ruleset):
             row = game.row(acts.move(0, measured=False)[1])
-            self.compare("GET units", where, lambda i: (game.timed("GET", "/units")[0], row))
+            if other_acts is not None:
+                other_acts.move(0, measured=False)
+            on_other = None if other is None else lambda i: (other.timed("GET", "/units")[0], row)
+            self.compare("GET units", where, lambda i: (game.timed("GET", "/units")[0], row), on_other)
 
     def score(self, events: list[int]) -> None:
         """A score read right after a move, at each count of events in the log (moves added between, back and
         forth, unmeasured)."""
-        game = Game(self.fs, SCORED)
-        acts = Acts(game)
-        logged = len(game("GET", "/events?limit=1000"))
+        games = [g for g in self.games(SCORED) if g is not None]
+        acts = [Acts(g) for g in games]
+        logged = len(games[0]("GET", "/events?limit=1000"))
         made = 0
         for count in events:
             t0 = time.monotonic()
             while logged < count - WARM - self.reps:
-                acts.move(made, measured=False)
+                for a in acts:
+                    a.move(made, measured=False)
                 made, logged = made + 1, logged + 1
             print(f"  (score: {logged} events logged in {time.monotonic() - t0:.0f} s)", flush=True)
-            where = f"{game.ruleset} {SCORED} {count} ev"
-
-            def request(i: int) -> tuple[float, dict[str, Any]]:
-                nonlocal made, logged
-                _, moved = acts.move(made, measured=False)
-                made, logged = made + 1, logged + 1
-                return game.timed("GET", "/score")[0], game.row(moved)
-
-            self.compare("score read", where, request)
+            where = f"{games[0].ruleset} {SCORED} {count} ev"
+            reads = [_score_read(g, a, made) for g, a in zip(games, acts, strict=True)]
+            self.compare("score read", where, reads[0], reads[1] if len(reads) > 1 else None)
+            made, logged = made + WARM + self.reps, logged + WARM + self.reps
 
 
-def report(rows: list[tuple[str, str, str, float, float]]) -> None:
+def _asked(game: Game, act: Callable[[int], tuple[float, int]]) -> Request:
+    """The i-th act on `game`: its CPU and its event as the bare append writes it."""
+
+    def request(i: int) -> tuple[float, dict[str, Any]]:
+        ms, event_id = act(i)
+        return ms, game.row(event_id)
+
+    return request
+
+
+def _other(game: Game | None, acts: Acts | None, name: str) -> Request | None:
+    """The same act on the tree against's game (its row unread: the bare append writes this tree's)."""
+    if game is None or acts is None:
+        return None
+    act: Callable[[int], tuple[float, int]] = getattr(acts, name)
+    return lambda i: (act(i)[0], {})
+
+
+def _score_read(game: Game, acts: Acts, made: int) -> Request:
+    """The i-th score read: a move (unmeasured; `made` before it), then the read after it, measured: its CPU
+    and the move's row."""
+
+    def read(i: int) -> tuple[float, dict[str, Any]]:
+        _, moved = acts.move(made + i, measured=False)
+        return game.timed("GET", "/score")[0], game.row(moved)
+
+    return read
+
+
+def report(rows: list[Row]) -> None:
+    against = any(r[5] is not None for r in rows)
     print("\nCPU per request of the server (median), against the bare append's (one row of the act's size)")
-    print(f"{'backend':<10} {'game':<30} {'request':<12} {'firestep':>10} {'bare':>8} {'ratio':>7}")
-    for backend, where, what, fs_ms, bare_ms in rows:
-        print(f"{backend:<10} {where:<30} {what:<12} {fs_ms:8.2f}ms {bare_ms:6.2f}ms {fs_ms / bare_ms:6.1f}x")
+    title = f"{'backend':<10} {'game':<30} {'request':<12} {'firestep':>10} {'bare':>8} {'ratio':>7}"
+    print(title + (f" {'against':>10} {'ratio':>7} {'now/then':>9}" if against else ""))
+    for backend, where, what, fs_ms, bare_ms, other_ms in rows:
+        line = f"{backend:<10} {where:<30} {what:<12} {fs_ms:8.2f}ms {bare_ms:6.2f}ms {fs_ms / bare_ms:6.1f}x"
+        if other_ms is not None:
+            line += f" {other_ms:8.2f}ms {other_ms / bare_ms:6.1f}x {fs_ms / other_ms:8.2f}x"
+        print(line)
     print(
         "\nGrowth, the largest game's over the smallest's (target at most 1.3x), and the score's, the most events' "
         "over the fewest's (target at most 1.2x):"
     )
     firsts: dict[tuple[str, str, str], tuple[str, float]] = {}
-    for backend, where, what, fs_ms, _ in rows:
+    for backend, where, what, fs_ms, *_ in rows:
         key = (backend, where.split(" ")[0], what)
         if what == "GET units":
             continue
@@ -315,10 +378,10 @@ def report(rows: list[tuple[str, str, str, float, float]]) -> None:
     )
 
 
-def head() -> str:
+def head(tree: Path = ROOT) -> str:
     try:
         out = subprocess.run(
-            ["git", "-C", str(ROOT), "log", "-1", "--format=%h %s"], capture_output=True, text=True
+            ["git", "-C", str(tree), "log", "-1", "--format=%h %s"], capture_output=True, text=True
         )
         return out.stdout.strip()[:90]
     except OSError:
@@ -340,6 +403,11 @@ def main() -> None:
     parser.add_argument(
         "--events", default="100,5000", help="events in the log for the score reads ('' none)"
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="another firestep checkout, served beside this one: before and after in one run",
+    )
     args = parser.parse_args()
     if args.pg:
         os.environ["FIRESTEP_BENCH_DATABASE_URL"] = args.pg
@@ -353,11 +421,20 @@ def main() -> None:
     print(f"firestep from {Path(app.__file__).parent.parent} ({head()}); {load_line()}", flush=True)
     if "postgresql" not in backends:
         print("(no PostgreSQL: give --pg URL)")
-    rows: list[tuple[str, str, str, float, float]] = []
+    if args.against is not None:
+        print(f"against firestep from {args.against} ({head(args.against)})", flush=True)
+    rows: list[Row] = []
     t0 = time.monotonic()
     for backend in backends:
-        with scratch_database(backend) as url, serving(url) as (fs, bare):
-            bench = Bench(backend, fs, bare, args.reps, args.terrain == "largest")
+        with contextlib.ExitStack() as stack:
+            url = stack.enter_context(scratch_database(backend))
+            other = (
+                None
+                if args.against is None
+                else (args.against, stack.enter_context(scratch_database(backend)))
+            )
+            fs, bare, other_fs = stack.enter_context(serving(url, other))
+            bench = Bench(backend, fs, bare, other_fs, args.reps, args.terrain == "largest")
             for ruleset in args.ruleset or (FLANDERS, EARTH):
                 for units in args.units or (50, 500, largest(ruleset)):
                     bench.acts(ruleset, units)
