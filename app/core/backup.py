@@ -120,9 +120,15 @@ def _copied(database: Path) -> bytes:
     every reader look for a log beside it), which the server turns to WAL again as it opens it."""
     with tempfile.TemporaryDirectory(prefix="firestep-backup-") as folder:  # this user's alone (0700)
         copy = Path(folder) / DATABASE
-        with closing(sqlite3.connect(database, timeout=30)) as source, closing(sqlite3.connect(copy)) as into:
-            source.backup(into)  # every page in one step: one read transaction, a consistent copy
-            into.execute("PRAGMA journal_mode=DELETE")
+        try:
+            with (
+                closing(sqlite3.connect(database, timeout=30)) as source,
+                closing(sqlite3.connect(copy)) as into,
+            ):
+                source.backup(into)  # every page in one step: one read transaction, a consistent copy
+                into.execute("PRAGMA journal_mode=DELETE")
+        except sqlite3.Error as e:  # a damaged file, a full disk: said, and serve's next round tries again
+            raise BackupRefused(f"SQLite cannot copy the database {database}: {e}") from None
         return copy.read_bytes()
 
 

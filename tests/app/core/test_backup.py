@@ -63,3 +63,22 @@ def test_a_folder_it_cannot_write_is_said_in_one_sentence_and_the_next_round_wri
     assert backup_round(url, folder, stick, START + timedelta(minutes=10)) == (
         stick / "firestep-auto-backup-2026-11-28-191000.zip"
     )
+
+
+def test_a_database_it_cannot_read_is_said_in_one_sentence_and_the_round_answers_none(
+    folder: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A database file SQLite cannot read (a disk's fault) stops no serving: the round says why in one
+    sentence and answers None, as for a folder it cannot write (its thread, which runs every round, goes on)."""
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    (folder / "firestep.db").write_bytes(b"not a database " * 512)
+    url = f"sqlite:///{folder / 'firestep.db'}"
+    with caplog.at_level(logging.WARNING, logger="firestep.backup"):
+        assert backup_round(url, folder, stick, START) is None
+    (record,) = caplog.records
+    assert record.getMessage() == (
+        f"The backup into {stick} could not be written (SQLite cannot copy the database {folder / 'firestep.db'}: "
+        "file is not a database): serving goes on, and the next backup tries again."
+    )
+    assert list(stick.iterdir()) == []
