@@ -686,7 +686,14 @@ def restore(
     """Restore a backup into an empty data folder (FIRESTEP_VAR_DIR; never over an install): its database
     checked by SQLite's integrity check before anything is written, migrated to this firestep's schema, then
     checked again and its games counted."""
-    from app.core.backup import game_count, integrity, pg_restore_refusal, postgresql
+    from app.core.backup import (
+        game_count,
+        integrity,
+        pg_restore_refusal,
+        postgresql,
+        unmigrated,
+        whole_or_none,
+    )
     from app.core.backup import restore as restore_backup
     from app.core.config import Settings
 
@@ -700,11 +707,14 @@ def restore(
     else:
         keys = f"{restored.carried}, no secret key: set the FIRESTEP_SECRET_KEY it was taken with, or devices join again"
     typer.echo(f"Restored {src} into {settings.var_dir} ({keys}).")
-    _migrate("head")
-    games = game_count(restored.database)
-    typer.echo(
-        f"integrity_check: {integrity(restored.database)}; {games} game{'s' * (games != 1)} in the database."
-    )
+    try:
+        with whole_or_none(settings.var_dir, restored.database):  # a schema the migration refuses: unmade
+            _migrate("head")
+            games = game_count(restored.database)
+            checked = integrity(restored.database)
+    except Exception as e:
+        raise Mistake(str(unmigrated(src, e))) from None
+    typer.echo(f"integrity_check: {checked}; {games} game{'s' * (games != 1)} in the database.")
 
 
 league_app = typer.Typer(help="A league's results, as its organiser publishes them.", no_args_is_help=True)

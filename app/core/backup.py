@@ -242,16 +242,48 @@ def restore(src: Path, url: str, var_dir: Path) -> Restored:
     files = _read_backup(src)
     _empty(var_dir, database)
     _checked(src, files[DATABASE])
-    private_folder(var_dir)
-    for name, data in files.items():
-        if name.startswith(f"{CLUB}/"):
-            private_folder(var_dir / CLUB)
-        if name != DATABASE:
-            write_private(var_dir / name, data, replace=False)
-    if not database.parent.exists():
-        private_folder(database.parent)
-    write_private(database, files[DATABASE], replace=False)
+    with whole_or_none(var_dir, database):
+        private_folder(var_dir)
+        for name, data in files.items():
+            if name.startswith(f"{CLUB}/"):
+                private_folder(var_dir / CLUB)
+            if name != DATABASE:
+                write_private(var_dir / name, data, replace=False)
+        if not database.parent.exists():
+            private_folder(database.parent)
+        write_private(database, files[DATABASE], replace=False)
     return Restored(database, Carried(tuple(files)))
+
+
+@contextmanager
+def whole_or_none(var_dir: Path, database: Path) -> Iterator[None]:
+    """A restore's writing, and its migrating after, whole or not at all: where anything in the block fails (a
+    full disk, a database the migration refuses) what it made is taken away again, the data folder left empty
+    and the database file not there, as a restore found them (only so is the next restore not refused as an
+    install). Entered only once restore found them so: nothing in the folder is anyone else's."""
+    made = not var_dir.exists()
+    try:
+        yield
+    except BaseException:
+        for path in (
+            database,
+            *(database.with_name(f"{database.name}{end}") for end in ("-wal", "-shm", "-journal")),
+        ):
+            path.unlink(missing_ok=True)
+        for path in var_dir.iterdir() if var_dir.is_dir() else []:
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+        if made and var_dir.is_dir():
+            var_dir.rmdir()
+        raise
+
+
+def unmigrated(src: Path, error: Exception) -> BackupRefused:
+    """A restored database the migration to this firestep's schema refused, in one sentence."""
+    reason = next(iter(str(error).strip().splitlines()), "") or type(error).__name__
+    return BackupRefused(
+        f"The database in {src} cannot be brought to this firestep's schema ({reason[:120]}): nothing is "
+        "restored, restore another backup"
+    )
 
 
 def integrity(database: Path) -> str:

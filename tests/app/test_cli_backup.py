@@ -337,3 +337,31 @@ def test_a_damaged_backup_is_refused_before_anything_is_written(
     assert err.startswith(f"The database in {damaged} fails SQLite's integrity check (")
     assert err.endswith("): restore another backup.\n")
     assert not restored.exists()
+
+
+def test_a_backup_this_firestep_cannot_migrate_leaves_the_data_folder_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A zip whose database passes the integrity check and names this firestep's revision but holds none of its
+    tables is refused in one sentence once the migration finds so, and what the restore wrote is taken away:
+    the folder is left empty, as before, so the next restore (of another backup) is not refused as an install."""
+    from app.core.db import head_revision
+
+    database = tmp_path / "alien.db"
+    with closing(sqlite3.connect(database)) as conn:
+        conn.executescript(
+            f"CREATE TABLE alembic_version (version_num TEXT); INSERT INTO alembic_version VALUES ('{head_revision()}');"
+        )
+    alien = tmp_path / "alien.zip"
+    with zipfile.ZipFile(alien, "w") as archive:
+        archive.writestr("firestep.db", database.read_bytes())
+        archive.writestr("secret_key", "k" * 64)
+    restored = tmp_path / "restored"
+    restored.mkdir()
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", "")
+    code, _, err = run_main(["restore", str(alien)], monkeypatch, capsys)
+    assert code != 0 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"The database in {alien} cannot be brought to this firestep's schema (")
+    assert err.endswith("): nothing is restored, restore another backup.\n")
+    assert list(restored.iterdir()) == []
