@@ -1,8 +1,8 @@
 """Pages of a club event day (issue 57): the events (make one), the organiser's view (players, the draft
-pairing to review and commit, every table live, results, standings), the round's join cards (one page per
-table, a QR per seat), a table's page (its round timer, its result to confirm or dispute), the result slip
-(the result for both players to sign, no seat's code), a lost tablet's seat re-keyed on the organiser's tap
-and the printable standings. Every write goes through
+pairing to review and commit, every table live, results, standings), the round's join cards (a card per
+seat, each on a page of its own), a table's page (its round timer, its result to confirm or dispute), the
+result slip (the result for both players to sign, no seat's code), a lost tablet's seat re-keyed on the
+organiser's tap and the printable standings. Every write goes through
 app.services.tournaments and tournament_results, the same functions as the API. The organiser's token is kept
 on their device in the `firestep_organiser` cookie (the API's routes read it too)."""
 
@@ -400,8 +400,10 @@ def referee_table(
 def round_sheet(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    """One page per table, a QR per seat: the codes the round's cards carry, worked out again (printing
-    writes nothing, so printing twice prints the same cards); new codes are the organiser's POST below."""
+    """A card per seat, each printed on a page of its own, so the organiser hands each player their own code
+    and the first to sit never holds the other's (issue 93): the codes the round's cards carry, worked out
+    again (printing writes nothing, so printing twice prints the same cards); new codes are the organiser's POST
+    below."""
     row = tournaments.get(session, event_id)
     view = round_view(session, tournaments.get_round(session, event_id, number))
     codes = event_seats.printed_codes(session, settings.secret_key, event_id, number)

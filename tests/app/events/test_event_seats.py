@@ -346,3 +346,21 @@ def test_a_device_seated_at_an_event_table_never_takes_the_other_seat(client: Te
     # card needs a re-key "of your seat" (the newcomer pass).
     again = c.post(f"/games/{game_id}/join/defender", data=csrf.form(c, {"code": codes["defender"]}))
     assert again.status_code == 409 and said in html.unescape(again.text), again.text[-600:]
+
+
+@pytest.mark.storage
+def test_each_seat_s_card_is_its_own_page_with_its_code_alone(client: TestClient) -> None:
+    """The round's sheet prints a card per seat, each on a page of its own: a table's two codes never on one
+    sheet of paper, where the first player to sit could scan both (issue 93)."""
+    c = client
+    event_id, organiser, seats = committed_table(c)
+    as_organiser(c, organiser)
+    sheet = c.get(f"/events/{event_id}/rounds/1/sheet").text
+    assert ".seat { break-after: page;" in sheet
+    cards = re.findall(r'<article class="seat" data-card="(\w+)">(.*?)</article>', sheet, re.S)
+    assert [side for side, _ in cards] == ["attacker", "defender"]
+    for side, card in cards:
+        other = "defender" if side == "attacker" else "attacker"
+        assert card.count("<svg") == 1 and seats["join_codes"][side] in card
+        assert seats["join_codes"][other] not in card
+        assert "card alone: hand it to them" in card
