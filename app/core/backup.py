@@ -51,6 +51,7 @@ KEEP = 5
 EVERY_NAME = "firestep-auto-backup-{:%Y-%m-%d-%H%M%S}.zip"
 _EVERY = re.compile(r"firestep-auto-backup-\d{4}-\d{2}-\d{2}-\d{6}\.zip")
 _CLUB_FILE = re.compile(r"club/[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_KEY = re.compile(rb"[!-~]{32,}")  # firestep writes 64 (secrets.token_urlsafe(48))
 
 
 class BackupRefused(RuntimeError):
@@ -196,6 +197,13 @@ def _read_backup(src: Path) -> dict[str, bytes]:
         files = {}
     if DATABASE not in files:
         raise BackupRefused(f"{src} is not a backup firestep backup wrote (a zip file holding {DATABASE})")
+    if SECRET_KEY in files and not _KEY.fullmatch(files[SECRET_KEY].strip()):
+        # Read as the server reads it (config._stored_secret, stripped): an empty key would key every token's
+        # hash and every card's MAC with "", bytes not text would stop every start.
+        raise BackupRefused(
+            f"The secret key in {src} is not one firestep keeps (32 or more printable characters): restore "
+            "another backup"
+        )
     return files
 
 

@@ -365,3 +365,35 @@ def test_a_backup_this_firestep_cannot_migrate_leaves_the_data_folder_as_it_was(
     assert err.startswith(f"The database in {alien} cannot be brought to this firestep's schema (")
     assert err.endswith("): nothing is restored, restore another backup.\n")
     assert list(restored.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "key", [b"", b" \n", b"short", b"\xff\xfe" * 40], ids=["empty", "blank", "short", "not-text"]
+)
+def test_a_backup_whose_secret_key_is_no_key_is_refused_before_anything_is_written(
+    key: bytes,
+    folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The secret key keys every token's and join code's hash and the MACs of a tournament's cards: a restored
+    empty one would have the server key them with "" (anyone could make a rekey code), one not text would stop
+    every start. A zip carrying such a key is refused, nothing written."""
+    backup = tmp_path / "backup.zip"
+    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
+    with zipfile.ZipFile(backup) as whole:
+        files = {name: whole.read(name) for name in whole.namelist()}
+    keyless = tmp_path / "keyless.zip"
+    with zipfile.ZipFile(keyless, "w") as archive:
+        for name, data in {**files, "secret_key": key}.items():
+            archive.writestr(name, data)
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    code, out, err = run_main(["restore", str(keyless)], monkeypatch, capsys)
+    assert code != 0 and out == "", out
+    assert err == (
+        f"The secret key in {keyless} is not one firestep keeps (32 or more printable characters): restore "
+        "another backup.\n"
+    )
+    assert not restored.exists()
