@@ -52,6 +52,9 @@ EVERY_NAME = "firestep-auto-backup-{:%Y-%m-%d-%H%M%S}.zip"
 _EVERY = re.compile(r"firestep-auto-backup-\d{4}-\d{2}-\d{2}-\d{6}\.zip")
 _CLUB_FILE = re.compile(r"club/[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _KEY = re.compile(rb"[!-~]{32,}")  # firestep writes 64 (secrets.token_urlsafe(48))
+_KEY_BYTES = (
+    2**20
+)  # the secret key, the version mark, each of the club's keys and certificates: a few KB each
 
 
 class BackupRefused(RuntimeError):
@@ -192,6 +195,11 @@ def _read_backup(src: Path) -> dict[str, bytes]:
         with zipfile.ZipFile(src) as archive:
             names = [n for n in archive.namelist() if n in (DATABASE, SECRET_KEY, VERSION_FILE)]
             names += [n for n in archive.namelist() if _CLUB_FILE.fullmatch(n)]
+            for name in names:  # read as large as its header says (zipfile stops there): a bomb's key, unread
+                if name != DATABASE and (size := archive.getinfo(name).file_size) > _KEY_BYTES:
+                    raise BackupRefused(
+                        f"{name} in {src} unzips to {size} bytes, more than any key (1 MiB): restore another backup"
+                    )
             files = {name: archive.read(name) for name in names}
     except (zipfile.BadZipFile, OSError, EOFError):
         files = {}

@@ -397,3 +397,28 @@ def test_a_backup_whose_secret_key_is_no_key_is_refused_before_anything_is_writt
         "another backup.\n"
     )
     assert not restored.exists()
+
+
+def test_a_backup_with_a_key_file_larger_than_any_key_is_refused_before_it_is_read(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A zip's file unzips to the size its header says, whatever its zipped size (a few KB of a zip bomb unzip
+    to GB, all in memory): a key or a certificate is a few KB, so one said to be larger is refused unread."""
+    backup = tmp_path / "backup.zip"
+    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
+    with zipfile.ZipFile(backup) as whole:
+        files = {name: whole.read(name) for name in whole.namelist()}
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in {**files, "club/result.key": bytes(2**20 + 1)}.items():
+            archive.writestr(name, data)
+    assert bomb.stat().st_size < backup.stat().st_size + 8192  # a MB of it zipped to a few KB
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    code, out, err = run_main(["restore", str(bomb)], monkeypatch, capsys)
+    assert code != 0 and out == "", out
+    assert (
+        err
+        == f"club/result.key in {bomb} unzips to 1048577 bytes, more than any key (1 MiB): restore another backup.\n"
+    )
+    assert not restored.exists()
