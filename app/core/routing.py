@@ -61,6 +61,8 @@ def answered_on_the_loop(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     written (`__wrapped__`: its signature, annotations and name) is what FastAPI reads the route from."""
     if inspect.iscoroutinefunction(endpoint) or inspect.isgeneratorfunction(endpoint):
         return endpoint
+    if inspect.isasyncgenfunction(endpoint):  # FastAPI streams what it yields
+        return endpoint
 
     @functools.wraps(endpoint)
     async def run(**values: Any) -> Any:

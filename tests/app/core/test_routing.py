@@ -5,6 +5,7 @@ its own routes."""
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI
@@ -155,3 +156,22 @@ def test_requests_still_reach_routes_in_every_router(client: TestClient) -> None
     # A wrong method is still found through the gate (a partial match: 405); an unknown path is a 404.
     assert client.get("/api/v1/rulesets/flanders-fields/order-roll").status_code == 405
     assert client.get("/api/v1/rulesets/flanders-fields/no-such-resolver").status_code == 404
+
+
+def test_an_endpoint_that_streams_is_answered_as_it_streams() -> None:
+    """Only a plain function is run as a coroutine on the thread pool (answered_on_the_loop): an async
+    generator endpoint FastAPI streams itself, each item a line (as wrapped, its body was empty: the coroutine
+    that would have made the generator was never awaited)."""
+    router = Router(prefix="/t")
+
+    @router.get("/lines")
+    async def lines() -> AsyncIterator[dict[str, int]]:
+        for n in range(2):
+            yield {"n": n}
+
+    app = FastAPI()
+    app.include_router(router)
+    with TestClient(app) as client:
+        answer = client.get("/t/lines")
+    assert answer.status_code == 200
+    assert answer.text.splitlines() == ['{"n":0}', '{"n":1}']
