@@ -364,3 +364,18 @@ def test_each_seat_s_card_is_its_own_page_with_its_code_alone(client: TestClient
         assert card.count("<svg") == 1 and seats["join_codes"][side] in card
         assert seats["join_codes"][other] not in card
         assert "card alone: hand it to them" in card
+
+
+@pytest.mark.storage
+def test_a_card_its_player_joined_with_says_so_on_the_sheet(client: TestClient) -> None:
+    """A seat's card spent by its own player is off the round's sheet (it seats no one now), and the sheet's
+    reason names that first: it named only a re-key, a settled result or new cards, none of which had happened
+    (the newcomer pass)."""
+    c = client
+    event_id, organiser, seats = committed_table(c)
+    assert c.post("/api/v1/join", json={"code": seats["join_codes"]["attacker"]}).status_code == 200
+    c.cookies.clear()
+    as_organiser(c, organiser)
+    sheet = html.unescape(c.get(f"/events/{event_id}/rounds/1/sheet").text)
+    assert seats["join_codes"]["attacker"] not in sheet and seats["join_codes"]["defender"] in sheet
+    assert "This seat's card seats no one now (its player joined with it," in sheet
