@@ -687,6 +687,7 @@ def restore(
     checked by SQLite's integrity check before anything is written, migrated to this firestep's schema, then
     checked again and its games counted."""
     from app.core.backup import (
+        foreign_programs,
         game_count,
         integrity,
         pg_restore_refusal,
@@ -708,8 +709,11 @@ def restore(
         keys = f"{restored.carried}, no secret key: set the FIRESTEP_SECRET_KEY it was taken with, or devices join again"
     typer.echo(f"Restored {src} into {settings.var_dir} ({keys}).")
     try:
-        with whole_or_none(settings.var_dir, restored.database):  # a schema the migration refuses: unmade
+        with whole_or_none(
+            settings.var_dir, restored.database, restored.made
+        ):  # a schema the migration refuses: unmade
             _migrate("head")
+            foreign_programs(restored.database)
             games = game_count(restored.database)
             checked = integrity(restored.database)
     except Exception as e:

@@ -186,6 +186,7 @@ def take(url: str, var_dir: Path, path: Path) -> Taken:
 class Restored:
     database: Path
     carried: Carried
+    made: bool = False  # the data folder, which the restore made (so taken away with what it wrote)
 
 
 def _read_backup(src: Path) -> dict[str, bytes]:
@@ -258,7 +259,8 @@ def restore(src: Path, url: str, var_dir: Path) -> Restored:
     files = _read_backup(src)
     _empty(var_dir, database)
     _checked(src, files[DATABASE])
-    with whole_or_none(var_dir, database):
+    made = not var_dir.exists()
+    with whole_or_none(var_dir, database, made):
         private_folder(var_dir)
         for name, data in files.items():
             if name.startswith(f"{CLUB}/"):
@@ -268,16 +270,16 @@ def restore(src: Path, url: str, var_dir: Path) -> Restored:
         if not database.parent.exists():
             private_folder(database.parent)
         write_private(database, files[DATABASE], replace=False)
-    return Restored(database, Carried(tuple(files)))
+    return Restored(database, Carried(tuple(files)), made)
 
 
 @contextmanager
-def whole_or_none(var_dir: Path, database: Path) -> Iterator[None]:
+def whole_or_none(var_dir: Path, database: Path, made: bool) -> Iterator[None]:
     """A restore's writing, and its migrating after, whole or not at all: where anything in the block fails (a
     full disk, a database the migration refuses) what it made is taken away again, the data folder left empty
     and the database file not there, as a restore found them (only so is the next restore not refused as an
-    install). Entered only once restore found them so: nothing in the folder is anyone else's."""
-    made = not var_dir.exists()
+    install; the folder too where the restore `made` it). Entered only once restore found them so: nothing in
+    the folder is anyone else's."""
     try:
         yield
     except BaseException:
@@ -300,6 +302,28 @@ def unmigrated(src: Path, error: Exception) -> BackupRefused:
         f"The database in {src} cannot be brought to this firestep's schema ({reason[:120]}): nothing is "
         "restored, restore another backup"
     )
+
+
+def _programs(database: Path) -> set[tuple[str, str, str]]:
+    """A database's triggers and views: each its kind, its name and its SQL (its spaces as one)."""
+    with closing(sqlite3.connect(database)) as conn:
+        found = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'view')")
+        return {(kind, name, " ".join(str(sql).split())) for kind, name, sql in found}
+
+
+def foreign_programs(database: Path) -> None:
+    """Refuse a restored database, migrated, whose triggers and views are not those a database this firestep
+    migrates has (the schema's check names its tables, columns and indexes alone): one of firestep's missing
+    (the count of a game's unit writes the kept units are checked by), or one of its own, run at every write."""
+    from app.core.db import migrate
+
+    with tempfile.TemporaryDirectory(prefix="firestep-restore-") as folder:  # this user's alone (0700)
+        fresh = Path(folder) / DATABASE
+        migrate(f"sqlite:///{fresh}", "head")
+        own = _programs(fresh)
+    differ = sorted({f"{kind} {name}" for kind, name, _ in own ^ _programs(database)})
+    if differ:
+        raise BackupRefused(f"its triggers and views are not this firestep's: {', '.join(differ)}")
 
 
 def integrity(database: Path) -> str:

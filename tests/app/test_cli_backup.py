@@ -422,3 +422,35 @@ def test_a_backup_with_a_key_file_larger_than_any_key_is_refused_before_it_is_re
         == f"club/result.key in {bomb} unzips to 1048577 bytes, more than any key (1 MiB): restore another backup.\n"
     )
     assert not restored.exists()
+
+
+def test_a_backup_whose_triggers_are_not_this_firestep_s_is_refused_and_nothing_is_restored(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The schema's checks name tables, columns and indexes; a database's triggers run at every write too (the
+    count of a game's unit writes that a worker's kept units are checked by is one's): a backup whose database
+    lacks one of firestep's, or carries one of its own, is refused once migrated, and nothing is restored."""
+    backup = tmp_path / "backup.zip"
+    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
+    with zipfile.ZipFile(backup) as whole:
+        files = {name: whole.read(name) for name in whole.namelist()}
+    database = tmp_path / "altered.db"
+    database.write_bytes(files["firestep.db"])
+    with closing(sqlite3.connect(database)) as conn:
+        conn.executescript(
+            "DROP TRIGGER unit_seq_updated; CREATE TRIGGER joined AFTER INSERT ON game BEGIN "
+            "INSERT INTO token (game_id, role, token_hash) VALUES (NEW.id, 'referee', 'x'); END;"
+        )
+    altered = tmp_path / "altered.zip"
+    with zipfile.ZipFile(altered, "w") as archive:
+        for name, data in {**files, "firestep.db": database.read_bytes()}.items():
+            archive.writestr(name, data)
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    code, _, err = run_main(["restore", str(altered)], monkeypatch, capsys)
+    assert code != 0 and len(err.splitlines()) == 1, err
+    assert err == (
+        f"The database in {altered} cannot be brought to this firestep's schema (its triggers and views are not "
+        "this firestep's: trigger joined, trigger unit_seq_updated): nothing is restored, restore another backup.\n"
+    )
+    assert not restored.exists()
