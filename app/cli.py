@@ -709,9 +709,8 @@ def restore(
         keys = f"{restored.carried}, no secret key: set the FIRESTEP_SECRET_KEY it was taken with, or devices join again"
     typer.echo(f"Restored {src} into {settings.var_dir} ({keys}).")
     try:
-        with whole_or_none(
-            settings.var_dir, restored.database, restored.made
-        ):  # a schema the migration refuses: unmade
+        # A schema the migration or the check after it refuses: what the restore wrote is taken away.
+        with whole_or_none(settings.var_dir, restored.database, restored.made):
             _migrate("head")
             foreign_programs(restored.database)
             games = game_count(restored.database)
