@@ -14,7 +14,9 @@ Not the kept sheets (printouts, made again when asked for), the address the last
 again as a server starts) nor the server's lock.
 
 A restore writes into an empty data folder only (never over an install), checks the database with SQLite's
-`PRAGMA integrity_check` before it writes anything, and refuses one a newer firestep migrated. On PostgreSQL
+`PRAGMA integrity_check` before it writes anything, and refuses one a newer firestep migrated, a secret key
+that is no key and a key file said to unzip past 1 MiB (a zip bomb's); once migrated, a database whose triggers
+and views are not this firestep's is refused too, and what the restore wrote taken away. On PostgreSQL
 the database's own tool backs up (`pg_dump`): each refusal says so in one sentence.
 """
 
