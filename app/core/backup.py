@@ -54,9 +54,11 @@ EVERY_NAME = "firestep-auto-backup-{:%Y-%m-%d-%H%M%S}.zip"
 _EVERY = re.compile(r"firestep-auto-backup-\d{4}-\d{2}-\d{2}-\d{6}\.zip")
 _CLUB_FILE = re.compile(r"club/[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _KEY = re.compile(rb"[!-~]{32,}")  # firestep writes 64 (secrets.token_urlsafe(48))
-_KEY_BYTES = (
-    2**20
-)  # the secret key, the version mark, each of the club's keys and certificates: a few KB each
+# The most a file of the backup's but its database unzips to: the secret key, the version mark, each of the
+# club's keys and certificates are a few KB each.
+_KEY_BYTES = 2**20
+# What SQLite leaves beside a database (its write-ahead log, a rollback journal), read into the next of its name.
+_LEFT = ("-wal", "-journal")
 
 
 class BackupRefused(RuntimeError):
@@ -246,7 +248,7 @@ def _checked(src: Path, database: bytes) -> None:
 
 def _empty(var_dir: Path, database: Path) -> None:
     taken = var_dir.exists() and (not var_dir.is_dir() or any(var_dir.iterdir()))
-    kept = [p for p in (database, database.with_name(f"{database.name}-wal")) if p.exists()]
+    kept = [p for p in (database, *(database.with_name(f"{database.name}{e}") for e in _LEFT)) if p.exists()]
     if taken or kept:
         where = var_dir if taken else kept[0]
         raise BackupRefused(

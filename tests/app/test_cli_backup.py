@@ -454,3 +454,26 @@ def test_a_backup_whose_triggers_are_not_this_firestep_s_is_refused_and_nothing_
         "this firestep's: trigger joined, trigger unit_seq_updated): nothing is restored, restore another backup.\n"
     )
     assert not restored.exists()
+
+
+def test_a_journal_left_beside_the_database_file_is_refused_as_a_database_is(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A database named by FIRESTEP_DATABASE_URL outside the data folder: a rollback journal left there (a
+    server stopped amid a write) is played into whatever database SQLite next opens by that name, the restored
+    one too, after its check. The restore refuses it as it refuses the file or its write-ahead log."""
+    backup = tmp_path / "backup.zip"
+    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    journal = elsewhere / "games.db-journal"
+    journal.write_bytes(b"another database's pages")
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(tmp_path / "restored"))
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", f"sqlite:///{elsewhere / 'games.db'}")
+    code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
+    assert code != 0 and out == "", out
+    assert err == (
+        f"{journal} is not empty: restore only into a new data folder (set FIRESTEP_VAR_DIR to an empty one).\n"
+    )
+    assert [p.name for p in elsewhere.iterdir()] == ["games.db-journal"]
+    assert not (tmp_path / "restored").exists()
