@@ -343,12 +343,14 @@ def game_count(database: Path) -> int:
 
 def backup_round(url: str, var_dir: Path, folder: Path, now: datetime, keep: int = KEEP) -> Path | None:
     """One round of `serve --backup-every`: a backup into `folder` under a dated name, then the copies before
-    it past the newest `keep` removed (only this command's own, by their name). A folder that cannot be
+    it past the newest `keep` written removed (only this command's own, known by their name). A folder that cannot be
     written (the stick pulled out, full) is logged in one sentence and the answer is None: serving goes on,
     and the next round tries again."""
     try:
         path = take(url, var_dir, folder / EVERY_NAME.format(now)).path
-        kept = sorted(p for p in folder.iterdir() if _EVERY.fullmatch(p.name))
+        # In the order written, not by name: a name is the local time, which goes back an hour in autumn.
+        own = [p for p in folder.iterdir() if _EVERY.fullmatch(p.name)]
+        kept = sorted(own, key=lambda p: (p.stat().st_mtime_ns, p.name))
         for old in kept[:-keep]:
             old.unlink(missing_ok=True)
     except (OSError, BackupRefused) as e:

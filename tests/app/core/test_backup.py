@@ -46,6 +46,19 @@ def test_a_round_writes_a_dated_copy_and_keeps_the_newest_of_its_own(folder: Pat
         assert newest.read("secret_key") == b"the laptop's key"
 
 
+def test_the_newest_copies_kept_are_the_last_written_when_the_clock_goes_back(
+    folder: Path, tmp_path: Path
+) -> None:
+    """The night the clocks go back an hour, a copy's name (its local time) is earlier than the last one's:
+    the copies kept are the newest written, not the latest named (the hostile pass of issue 93)."""
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    url = f"sqlite:///{folder / 'firestep.db'}"
+    back = [START - timedelta(minutes=10 * i) for i in range(KEEP + 2)]  # each named before the one before it
+    written = [backup_round(url, folder, stick, now) for now in back]
+    assert sorted(p.name for p in stick.iterdir()) == sorted(p.name for p in written[-KEEP:] if p is not None)
+
+
 def test_a_folder_it_cannot_write_is_said_in_one_sentence_and_the_next_round_writes(
     folder: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
