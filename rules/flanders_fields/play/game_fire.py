@@ -210,18 +210,23 @@ def _marked(
     tape = given.get("range_cm")
     tape_cm = float(tape) if isinstance(tape, int | float) and not isinstance(tape, bool) else None
     out: dict[int, _Marked | None] = {}
+    # Each stand's distance where it is troops of the other side the MG may fire at, else None (as measured on
+    # the table, the same for all): worked out once a stand, the targets' as they are marked without a tape.
+    freed: dict[int, float | None] = {}
     for t in targets:
         got = _measured(snap, shot, t, tape_cm)
         if got is not None:
             out[t.id] = got[1]
+            if tape_cm is None and t.side != shot.side:
+                freed[t.id] = got[0] if got[1] is None else None
     if shot.firer != "mg" or not shot.direct or given.get("beaten_zone_index"):
         return out
 
     def free(u: UnitState) -> float | None:
-        """Its distance, where it is troops of the other side the MG may fire at (as measured on the table, the
-        same for all)."""
-        got = None if u.side == shot.side else _measured(snap, shot, u, None)
-        return got[0] if got is not None and got[1] is None else None
+        if u.id not in freed:
+            got = None if u.side == shot.side else _measured(snap, shot, u, None)
+            freed[u.id] = got[0] if got is not None and got[1] is None else None
+        return freed[u.id]
 
     # The nearest troops the MG may fire at (the nearest id of those as near): measured nearest first by a
     # bound no nearer than their outlines, and no further than one that cannot be nearer than the nearest found.
