@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,27 @@ def folder(sqlite_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(var))
     monkeypatch.setenv("FIRESTEP_DATABASE_URL", "")
     yield var
+
+
+def altered_backup(
+    name: str,
+    alter: Callable[[dict[str, bytes]], dict[str, bytes]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    compression: int = zipfile.ZIP_STORED,
+) -> Path:
+    """A backup of the data folder (tmp_path/backup.zip), its files as `alter` makes them of the backup's zipped
+    again as `name`: a backup someone has tampered with or a disk has damaged."""
+    backup = tmp_path / "backup.zip"
+    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
+    with zipfile.ZipFile(backup) as whole:
+        files = {entry: whole.read(entry) for entry in whole.namelist()}
+    altered = tmp_path / name
+    with zipfile.ZipFile(altered, "w", compression) as archive:
+        for entry, data in alter(files).items():
+            archive.writestr(entry, data)
+    return altered
 
 
 def test_a_backup_taken_while_a_game_is_written_restores_it_whole(
@@ -320,16 +341,13 @@ def test_a_backup_of_an_older_schema_is_restored_at_this_firestep_s(
 def test_a_damaged_backup_is_refused_before_anything_is_written(
     folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    backup = tmp_path / "backup.zip"
-    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
-    with zipfile.ZipFile(backup) as whole:
-        files = {name: whole.read(name) for name in whole.namelist()}
-    database = bytearray(files["firestep.db"])
-    database[len(database) // 2 : len(database) // 2 + 4096] = bytes(4096)  # a page of it lost
-    damaged = tmp_path / "damaged.zip"
-    with zipfile.ZipFile(damaged, "w") as archive:
-        for name, data in {**files, "firestep.db": bytes(database)}.items():
-            archive.writestr(name, data)
+
+    def page_lost(files: dict[str, bytes]) -> dict[str, bytes]:
+        database = bytearray(files["firestep.db"])
+        database[len(database) // 2 : len(database) // 2 + 4096] = bytes(4096)  # a page of it lost
+        return {**files, "firestep.db": bytes(database)}
+
+    damaged = altered_backup("damaged.zip", page_lost, tmp_path, monkeypatch, capsys)
     restored = tmp_path / "restored"
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
     code, out, err = run_main(["restore", str(damaged)], monkeypatch, capsys)
@@ -380,14 +398,9 @@ def test_a_backup_whose_secret_key_is_no_key_is_refused_before_anything_is_writt
     """The secret key keys every token's and join code's hash and the MACs of a tournament's cards: a restored
     empty one would have the server key them with "" (anyone could make a rekey code), one not text would stop
     every start. A zip carrying such a key is refused, nothing written."""
-    backup = tmp_path / "backup.zip"
-    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
-    with zipfile.ZipFile(backup) as whole:
-        files = {name: whole.read(name) for name in whole.namelist()}
-    keyless = tmp_path / "keyless.zip"
-    with zipfile.ZipFile(keyless, "w") as archive:
-        for name, data in {**files, "secret_key": key}.items():
-            archive.writestr(name, data)
+    keyless = altered_backup(
+        "keyless.zip", lambda files: {**files, "secret_key": key}, tmp_path, monkeypatch, capsys
+    )
     restored = tmp_path / "restored"
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
     code, out, err = run_main(["restore", str(keyless)], monkeypatch, capsys)
@@ -404,15 +417,17 @@ def test_a_backup_with_a_key_file_larger_than_any_key_is_refused_before_it_is_re
 ) -> None:
     """A zip's file unzips to the size its header says, whatever its zipped size (a few KB of a zip bomb unzip
     to GB, all in memory): a key or a certificate is a few KB, so one said to be larger is refused unread."""
-    backup = tmp_path / "backup.zip"
-    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
-    with zipfile.ZipFile(backup) as whole:
-        files = {name: whole.read(name) for name in whole.namelist()}
-    bomb = tmp_path / "bomb.zip"
-    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in {**files, "club/result.key": bytes(2**20 + 1)}.items():
-            archive.writestr(name, data)
-    assert bomb.stat().st_size < backup.stat().st_size + 8192  # a MB of it zipped to a few KB
+    bomb = altered_backup(
+        "bomb.zip",
+        lambda files: {**files, "club/result.key": bytes(2**20 + 1)},
+        tmp_path,
+        monkeypatch,
+        capsys,
+        zipfile.ZIP_DEFLATED,
+    )
+    assert (
+        bomb.stat().st_size < (tmp_path / "backup.zip").stat().st_size + 8192
+    )  # a MB of it zipped to a few KB
     restored = tmp_path / "restored"
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
     code, out, err = run_main(["restore", str(bomb)], monkeypatch, capsys)
@@ -430,21 +445,18 @@ def test_a_backup_whose_triggers_are_not_this_firestep_s_is_refused_and_nothing_
     """The schema's checks name tables, columns and indexes; a database's triggers run at every write too (the
     count of a game's unit writes that a worker's kept units are checked by is one's): a backup whose database
     lacks one of firestep's, or carries one of its own, is refused once migrated, and nothing is restored."""
-    backup = tmp_path / "backup.zip"
-    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
-    with zipfile.ZipFile(backup) as whole:
-        files = {name: whole.read(name) for name in whole.namelist()}
-    database = tmp_path / "altered.db"
-    database.write_bytes(files["firestep.db"])
-    with closing(sqlite3.connect(database)) as conn:
-        conn.executescript(
-            "DROP TRIGGER unit_seq_updated; CREATE TRIGGER joined AFTER INSERT ON game BEGIN "
-            "INSERT INTO token (game_id, role, token_hash) VALUES (NEW.id, 'referee', 'x'); END;"
-        )
-    altered = tmp_path / "altered.zip"
-    with zipfile.ZipFile(altered, "w") as archive:
-        for name, data in {**files, "firestep.db": database.read_bytes()}.items():
-            archive.writestr(name, data)
+
+    def triggers_changed(files: dict[str, bytes]) -> dict[str, bytes]:
+        database = tmp_path / "altered.db"
+        database.write_bytes(files["firestep.db"])
+        with closing(sqlite3.connect(database)) as conn:
+            conn.executescript(
+                "DROP TRIGGER unit_seq_updated; CREATE TRIGGER joined AFTER INSERT ON game BEGIN "
+                "INSERT INTO token (game_id, role, token_hash) VALUES (NEW.id, 'referee', 'x'); END;"
+            )
+        return {**files, "firestep.db": database.read_bytes()}
+
+    altered = altered_backup("altered.zip", triggers_changed, tmp_path, monkeypatch, capsys)
     restored = tmp_path / "restored"
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
     code, _, err = run_main(["restore", str(altered)], monkeypatch, capsys)
