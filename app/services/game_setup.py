@@ -8,15 +8,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict, Unpack
 
+from sqlalchemy import insert
 from sqlmodel import Session, col, func, select
 
 from app.core import live
 from app.core.db import SharedJson
-from app.data.models import Game, Unit, utcnow
+from app.data.models import Event, Game, Unit, utcnow
 from app.data.schemas_scenario import ObjectiveFeature
 from app.services import clock as clock_service
 from app.services import scenarios, secret_objectives
-from app.services.events import new_event
+from app.services.events import event_row
 from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_trees, copy_units
 from rules.core.clock import Limits
@@ -223,8 +224,9 @@ def make_games(
     else:
         copy_units(session, source, [game.pk for game in games])
     # The first events in one statement (the session keeps no object of them: none is asked for again here).
-    session.bulk_save_objects(
-        [new_event(game, "game-created", "referee", dict(new.created), step="setup") for game in games]
+    session.execute(
+        insert(Event.__table__),  # type: ignore[attr-defined]
+        [event_row(game, "game-created", "referee", dict(new.created), step="setup") for game in games],
     )
     for game in games:
         live.mark(session, game.pk)
