@@ -13,11 +13,13 @@ secret). What it carries is what a restored install needs to work as the old one
 Not the kept sheets (printouts, made again when asked for), the address the last server served at (written
 again as a server starts) nor the server's lock.
 
-A restore writes into an empty data folder only (never over an install), checks the database with SQLite's
-`PRAGMA integrity_check` before it writes anything, and refuses one a newer firestep migrated, a secret key
-that is no key and a key file said to unzip past 1 MiB (a zip bomb's); once migrated, a database whose triggers
-and views are not this firestep's is refused too, and what the restore wrote taken away. On PostgreSQL
-the database's own tool backs up (`pg_dump`): each refusal says so in one sentence.
+A restore writes into an empty data folder only (never over an install). It refuses a key file said to unzip
+past 1 MiB and a database said to unzip past the free space where it goes (a zip bomb's), unread; it unzips the
+database to its place a piece at a time (never whole in memory) and checks it with SQLite's
+`PRAGMA integrity_check` before it writes anything else, and refuses one damaged, one a newer firestep migrated and
+a secret key that is no key; once migrated, a database whose triggers and views are not this firestep's is
+refused too. What a refused restore wrote is taken away. On PostgreSQL the database's own tool backs up
+(`pg_dump`): each refusal says so in one sentence.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import sqlite3
 import tempfile
 import threading
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -193,23 +196,37 @@ class Restored:
     made: bool = False  # the data folder, which the restore made (so taken away with what it wrote)
 
 
-def _read_backup(src: Path) -> dict[str, bytes]:
+@dataclass(frozen=True)
+class Backup:
+    """A backup as a restore reads it before writing: its files but the database (each at most 1 MiB), and
+    how large its database unzips to, as the zip's header says (zipfile reads no further)."""
+
+    files: dict[str, bytes]
+    database_bytes: int
+
+    @property
+    def carried(self) -> Carried:
+        return Carried((DATABASE, *self.files))
+
+
+def _read_backup(src: Path) -> Backup:
     if not src.is_file():
         raise BackupRefused(f"There is no file {src}: name a backup firestep backup wrote")
     try:
         with zipfile.ZipFile(src) as archive:
-            names = [n for n in archive.namelist() if n in (DATABASE, SECRET_KEY, VERSION_FILE)]
+            names = [n for n in archive.namelist() if n in (SECRET_KEY, VERSION_FILE)]
             names += [n for n in archive.namelist() if _CLUB_FILE.fullmatch(n)]
             for name in names:  # read as large as its header says (zipfile stops there): a bomb's key, unread
-                if name != DATABASE and (size := archive.getinfo(name).file_size) > _KEY_BYTES:
+                if (size := archive.getinfo(name).file_size) > _KEY_BYTES:
                     raise BackupRefused(
                         f"{name} in {src} unzips to {size} bytes, more than any key (1 MiB): restore another backup"
                     )
             files = {name: archive.read(name) for name in names}
-    except (zipfile.BadZipFile, OSError, EOFError):
-        files = {}
-    if DATABASE not in files:
-        raise BackupRefused(f"{src} is not a backup firestep backup wrote (a zip file holding {DATABASE})")
+            database_bytes = archive.getinfo(DATABASE).file_size
+    except (zipfile.BadZipFile, OSError, EOFError, KeyError):  # KeyError: no database in it
+        raise BackupRefused(
+            f"{src} is not a backup firestep backup wrote (a zip file holding {DATABASE})"
+        ) from None
     if SECRET_KEY in files and not _KEY.fullmatch(files[SECRET_KEY].strip()):
         # Read as the server reads it (config._stored_secret, stripped): an empty key would key every token's
         # hash and every card's MAC with "", bytes not text would stop every start.
@@ -217,16 +234,39 @@ def _read_backup(src: Path) -> dict[str, bytes]:
             f"The secret key in {src} is not one firestep keeps (32 or more printable characters): restore "
             "another backup"
         )
-    return files
+    return Backup(files, database_bytes)
 
 
-def _checked(src: Path, database: bytes) -> None:
-    """Refuse a database SQLite's integrity check finds damaged, or that a newer firestep migrated."""
+def _room(src: Path, backup: Backup, database: Path) -> None:
+    """Refuse a database that would unzip past the free space where it goes (the nearest folder there is)."""
+    folder = next(p for p in database.parents if p.exists())
+    free = shutil.disk_usage(folder).free
+    if backup.database_bytes > free:
+        raise BackupRefused(
+            f"The database in {src} unzips to {backup.database_bytes} bytes, more than the {free} free in "
+            f"{folder}: free some space, or restore another backup"
+        )
+
+
+def _unzipped(src: Path, database: Path) -> None:
+    """The backup's database written to `database` a piece at a time, read no further than the zip's header
+    says it unzips to; a damaged entry (its checksum, its compressed data) refused."""
+    try:
+        with zipfile.ZipFile(src) as archive, archive.open(DATABASE) as unzipped:
+            write_private(database, unzipped, replace=False)
+    except (zipfile.BadZipFile, EOFError, zlib.error) as e:
+        raise BackupRefused(
+            f"The database in {src} cannot be unzipped ({e}): restore another backup"
+        ) from None
+
+
+def _checked(src: Path, database: Path) -> None:
+    """Refuse a database SQLite's integrity check finds damaged, or that a newer firestep migrated (read only:
+    the check writes nothing beside it)."""
     from app.core.db import unknown_revision
 
-    with closing(sqlite3.connect(":memory:")) as conn:
+    with closing(sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True)) as conn:
         try:
-            conn.deserialize(database)
             found = [str(row[0]) for row in conn.execute("PRAGMA integrity_check")]
         except sqlite3.DatabaseError as e:
             found = [str(e)]
@@ -258,23 +298,24 @@ def _empty(var_dir: Path, database: Path) -> None:
 
 def restore(src: Path, url: str, var_dir: Path) -> Restored:
     """The backup `src` written into the data folder `var_dir` and the database of `url`, both empty (a
-    restore never writes over an install), its database checked before anything is written."""
+    restore never writes over an install): its database first, checked before anything else is written, and
+    taken away with all the restore made if it fails."""
     database = _database(url)
-    files = _read_backup(src)
+    backup = _read_backup(src)
     _empty(var_dir, database)
-    _checked(src, files[DATABASE])
+    _room(src, backup, database)
     made = not var_dir.exists()
     with whole_or_none(var_dir, database, made):
         private_folder(var_dir)
-        for name, data in files.items():
-            if name.startswith(f"{CLUB}/"):
-                private_folder(var_dir / CLUB)
-            if name != DATABASE:
-                write_private(var_dir / name, data, replace=False)
         if not database.parent.exists():
             private_folder(database.parent)
-        write_private(database, files[DATABASE], replace=False)
-    return Restored(database, Carried(tuple(files)), made)
+        _unzipped(src, database)
+        _checked(src, database)
+        for name, data in backup.files.items():
+            if name.startswith(f"{CLUB}/"):
+                private_folder(var_dir / CLUB)
+            write_private(var_dir / name, data, replace=False)
+    return Restored(database, backup.carried, made)
 
 
 @contextmanager

@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import tracemalloc
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import closing
@@ -338,7 +339,7 @@ def test_a_backup_of_an_older_schema_is_restored_at_this_firestep_s(
         engine.dispose()
 
 
-def test_a_damaged_backup_is_refused_before_anything_is_written(
+def test_a_damaged_backup_is_refused_and_nothing_is_left(
     folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
 
@@ -436,6 +437,38 @@ def test_a_backup_with_a_key_file_larger_than_any_key_is_refused_before_it_is_re
         err
         == f"club/result.key in {bomb} unzips to 1048577 bytes, more than any key (1 MiB): restore another backup.\n"
     )
+    assert not restored.exists()
+
+
+def test_a_backup_s_database_is_unzipped_a_piece_at_a_time_never_whole_in_memory(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A database unzips to the size its header says, a zip bomb's to GB: it goes to its place a piece at a
+    time (it was read whole into memory: the hostile pass of issue 93), and one that is no database is refused
+    by the integrity check, nothing left."""
+    size = 64 * 2**20
+    bomb = altered_backup(
+        "bomb.zip",
+        lambda files: {**files, "firestep.db": bytes(size)},
+        tmp_path,
+        monkeypatch,
+        capsys,
+        zipfile.ZIP_DEFLATED,
+    )
+    assert bomb.stat().st_size < size // 100  # 64 MB zipped to well under 1 MB
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    tracemalloc.start()
+    try:
+        code, out, err = run_main(["restore", str(bomb)], monkeypatch, capsys)
+        held = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert code != 0 and out == "", out
+    assert err == (
+        f"The database in {bomb} fails SQLite's integrity check (file is not a database): restore another backup.\n"
+    )
+    assert held < size // 8, held  # the most held at once: pieces, not the database
     assert not restored.exists()
 
 
