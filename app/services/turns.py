@@ -16,7 +16,7 @@ from app.services import secret_objectives
 from app.services.events import record
 from app.services.fireplans import arrive, due_items, each_turn, lock_plan, seal_due
 from app.services.games import bump_game, game_state, game_values, table_of_game
-from app.services.markers import apply_changes, rules_of, snapshot_of
+from app.services.markers import apply_changes, kept_of, rules_of, snapshot_of, table_snapshot
 from app.services.seating import Viewer
 from app.services.seats import sides
 from app.services.unit_names import told_apart_names
@@ -105,8 +105,14 @@ def turn_info(session: Session, game: Game, units: Sequence[Unit] | None = None)
         info["step"] = None
         info["next"] = None
         return info
-    units = list_units(session, game.pk) if units is None else units
-    needs = [current.does, *turn.needs(told_apart(snapshot_of(session, game, units), units), current.id)]
+    if (
+        units is None
+    ):  # the version's state: each unit decoded and named once a version (app.services.kept_units)
+        kept = kept_of(session, game)
+        table = replace(table_snapshot(session, game, kept.units), units=kept.told_apart(None))
+    else:
+        table = told_apart(snapshot_of(session, game, units), units)
+    needs = [current.does, *turn.needs(table, current.id)]
     then = next_position(turn, game.period, position(game))
     nxt = seq[then.step] if then.turn == game.turn and then.side == game.side_to_move else None
     info["step"] = {
