@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shapely.geometry import mapping
-from sqlalchemy import func, tuple_
+from sqlalchemy import bindparam, func, tuple_
 from sqlmodel import Session, col, select
 
 from app.core.touched import logged_kind
@@ -131,6 +131,17 @@ def secrets_checked(session: Session, game: Game, side: str, whole: bool) -> Obj
     return secret_objectives.verification(session, game, side, revealed, whole)
 
 
+# Built once, the games bound at each read (every score read built them anew): each game's newest
+# event, looked up by game (one step down its index, not a scan of its log as a group), and the scores stored at
+# those events.
+_NEWEST = select(
+    col(Game.id), select(func.max(col(Event.id))).where(col(Event.game_id) == col(Game.id)).scalar_subquery()
+).where(col(Game.id).in_(bindparam("game_ids", expanding=True)))
+_STORED = select(col(StoredScore.game_id), col(StoredScore.inputs), col(StoredScore.state)).where(
+    tuple_(col(StoredScore.game_id), col(StoredScore.event_id)).in_(bindparam("points", expanding=True))
+)
+
+
 def game_scores(session: Session, games: Sequence[Game], whole: bool = False) -> dict[int, Score]:
     """Each game's score now (game_score), by id, for any number of games in a few queries: the organiser's
     board of a round's hundreds of tables (issue 63). Every device's (no objective still secret), or the `whole`
@@ -147,14 +158,11 @@ def game_scores(session: Session, games: Sequence[Game], whole: bool = False) ->
         return out
     framed = frames(session, reading)
     ids = [g.pk for g in reading]
-    # Each game's newest event, looked up by game (one step down its index, not a scan of its log as a group).
-    last = select(func.max(col(Event.id))).where(col(Event.game_id) == col(Game.id)).scalar_subquery()
-    q = select(col(Game.id), last).where(col(Game.id).in_(ids))
-    newest: dict[int, int] = {pk: n or 0 for pk, n in session.execute(q)}
-    stored = select(col(StoredScore.game_id), col(StoredScore.inputs), col(StoredScore.state)).where(
-        tuple_(col(StoredScore.game_id), col(StoredScore.event_id)).in_(list(newest.items()))
-    )
-    states = {pk: (inputs, state) for pk, inputs, state in session.execute(stored)}
+    newest: dict[int, int] = {pk: n or 0 for pk, n in session.execute(_NEWEST, {"game_ids": ids})}
+    states = {
+        pk: (inputs, state)
+        for pk, inputs, state in session.execute(_STORED, {"points": list(newest.items())})
+    }
     for game in reading:
         frame = framed[game.pk]
         kept = states.get(game.pk)
