@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import shapely
@@ -74,15 +75,32 @@ def arc_polygon(
     sizes: ArcSizes,
     mg_half_arc_deg: float,
 ) -> Polygon:
-    if kind in sizes.side_extra_cm:
-        return _ahead(center, facing, width, depth, sizes.side_extra_cm[kind])
+    extra = sizes.side_extra_cm.get(kind)
+    return _arc(kind, center, facing, width, depth, extra, sizes.blockhouse_half_arc_deg, mg_half_arc_deg)
+
+
+# A stand's arc is asked again for each of its shots and its card's targets, request after request, where it
+# stands still: built once (a Polygon is immutable), the most recent kept.
+@lru_cache(maxsize=4096)
+def _arc(
+    kind: str,
+    center: tuple[float, float],
+    facing: float,
+    width: float,
+    depth: float,
+    extra: float | None,
+    blockhouse_half: float,
+    mg_half_arc_deg: float,
+) -> Polygon:
+    if extra is not None:
+        return _ahead(center, facing, width, depth, extra)
     if kind == "mg" and mg_half_arc_deg >= 90.0:
         # Splayed 90 degrees or more (an arc widened by a pivot), the cone is all the table ahead of the face.
         return _ahead(center, facing, width, depth, REACH_CM)
     c = _corners(center, facing, width, depth)
     if kind == "mg":
         return _splay(c["fl"], c["fr"], facing, mg_half_arc_deg)
-    half = sizes.blockhouse_half_arc_deg
+    half = blockhouse_half
     faces = [
         _splay(c["fl"], c["fr"], facing, half),
         _splay(c["rl"], c["fl"], facing + 90.0, half),

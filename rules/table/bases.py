@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -42,6 +43,9 @@ def max_extent_cm(specs: Iterable[BaseSpec]) -> float:
 ROUND_SEGMENTS = 32
 
 
+# A stand's outline is asked for again by each act and read that measures it, request after request, where it
+# stands still: built once (a Polygon is immutable), the most recent kept.
+@lru_cache(maxsize=8192)
 def base_polygon(spec: BaseSpec, center: tuple[float, float], facing_deg: float) -> Polygon:
     if spec.shape == "round":
         return Point(center).buffer(spec.width_cm / 2, quad_segs=ROUND_SEGMENTS)
