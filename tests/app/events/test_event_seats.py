@@ -379,3 +379,23 @@ def test_a_card_its_player_joined_with_says_so_on_the_sheet(client: TestClient) 
     sheet = html.unescape(c.get(f"/events/{event_id}/rounds/1/sheet").text)
     assert seats["join_codes"]["attacker"] not in sheet and seats["join_codes"]["defender"] in sheet
     assert "This seat's card seats no one now (its player joined with it," in sheet
+
+
+def test_the_round_s_sheet_on_a_screen_says_what_it_is_prints_and_leads_back(
+    sqlite_client: TestClient,
+) -> None:
+    """On the organiser's phone the sheet was bare cards: no heading, no Print button, no way back to the event
+    (the newcomer pass). They are the screen's alone: on paper, still a card per seat and nothing else."""
+    c = sqlite_client
+    event_id, organiser, _ = committed_table(c)
+    as_organiser(c, organiser)
+    sheet = c.get(f"/events/{event_id}/rounds/1/sheet").text
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in sheet
+    head = re.search(r'<header class="sheet-head noprint">(.*?)</header>', sheet, re.S)
+    assert head is not None, sheet[:2000]
+    assert re.search(r"<h1>[^<]+: round 1 join cards</h1>", head.group(1))
+    # The one inline script the pages' policy allows (app.guard.headers.SCRIPTS), as the playsheets' Print.
+    assert '<button type="button" onclick="window.print()">Print</button>' in head.group(1)
+    assert f'<a href="/events/{event_id}#tables">Back to the event</a>' in head.group(1)
+    assert "@media print { .noprint { display: none; } }" in sheet
+    assert sheet.index("</header>") < sheet.index('<article class="seat"')  # before the first card's page
