@@ -399,3 +399,35 @@ def test_the_round_s_sheet_on_a_screen_says_what_it_is_prints_and_leads_back(
     assert f'<a href="/events/{event_id}#tables">Back to the event</a>' in head.group(1)
     assert "@media print { .noprint { display: none; } }" in sheet
     assert sheet.index("</header>") < sheet.index('<article class="seat"')  # before the first card's page
+
+
+def test_a_card_names_whose_seat_it_is_and_the_page_after_joining_says_so(sqlite_client: TestClient) -> None:
+    """A card's join page named both players (its game's name), not whose card it was, and after Join nothing
+    said whom the device now plays as (the newcomer pass). The page names the card's player and table; the page
+    a join leads to, by the card or the start page's box, says once whose seat the device now is."""
+    c = sqlite_client
+    event_id, organiser, seats = committed_table(c)
+    as_organiser(c, organiser)
+    sheet = html.unescape(c.get(f"/events/{event_id}/rounds/1/sheet").text)
+    names = {side: name for name, side in re.findall(r"<h2>(.+?): the (attacker|defender)</h2>", sheet)}
+    assert set(names) == {"attacker", "defender"}
+    c.cookies.clear()
+    link = f"/games/{seats['game_id']}/join/defender"
+    page = html.unescape(c.get(link).text)
+    assert f"<h1>{names['defender']}'s seat at table 1</h1>" in page
+    assert f"This card is {names['defender']}'s: the defender" in re.sub(r"<[^>]+>", "", page)
+    assert f">Join as {names['defender']}</button>" in page
+
+    def said(answer: httpx.Response) -> str:
+        found = re.search(
+            r'<p class="joined" role="status" data-joined>(.*?)</p>', html.unescape(answer.text)
+        )
+        return found.group(1) if found else ""
+
+    joined = c.post(link, data=csrf.form(c, {"code": seats["join_codes"]["defender"]}))
+    assert joined.status_code == 200, joined.text[-600:]
+    assert said(joined).startswith(f"You are {names['defender']}, table 1, the defender")
+    assert said(c.get(joined.url.path)) == ""  # once: the page again says nothing more
+    other = TestClient(c.app)
+    start = other.post("/join", data=csrf.form(other, {"code": seats["join_codes"]["attacker"]}))
+    assert said(start).startswith(f"You are {names['attacker']}, table 1, the attacker")
