@@ -140,7 +140,7 @@ class NewGameForm(BaseModel):
                 ],
             }
         elif self.scenario:
-            body = {"scenario": self.scenario}
+            body = {"scenario": self.scenario, "name": self.name}  # a name typed is kept, blank: the title
         else:
             body = {key: getattr(self, key) for key in ("ruleset", "name", *OWN_FIELDS)}
         limits = (
