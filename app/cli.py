@@ -685,10 +685,10 @@ def restore(
 ) -> None:
     """Restore a backup into an empty data folder (FIRESTEP_VAR_DIR; never over an install): its database
     checked by SQLite's integrity check before anything is written, migrated to this firestep's schema, then
-    checked again and its games counted."""
+    checked again and its games counted as the pages list them."""
     from app.core.backup import (
         foreign_programs,
-        game_count,
+        games_held,
         integrity,
         pg_restore_refusal,
         postgresql,
@@ -707,17 +707,19 @@ def restore(
         keys = f"{restored.carried}: every device's token works"
     else:
         keys = f"{restored.carried}, no secret key: set the FIRESTEP_SECRET_KEY it was taken with, or devices join again"
-    typer.echo(f"Restored {src} into {settings.var_dir} ({keys}).")
     try:
         # A schema the migration or the check after it refuses: what the restore wrote is taken away.
         with whole_or_none(settings.var_dir, restored.database, restored.made):
             _migrate("head")
             foreign_programs(restored.database)
-            games = game_count(restored.database)
+            games = games_held(restored.database)
             checked = integrity(restored.database)
     except Exception as e:
         raise Mistake(str(unmigrated(src, e))) from None
-    typer.echo(f"integrity_check: {checked}; {games} game{'s' * (games != 1)} in the database.")
+    # The check first, then what was restored: "Restored" came before the check, and before a refusal that took
+    # the restore away again. Its games counted as the pages list them (the newcomer pass).
+    typer.echo(f"integrity_check: {checked}; {games}.")
+    typer.echo(f"Restored {src} into {settings.var_dir} ({keys}).")
 
 
 league_app = typer.Typer(help="A league's results, as its organiser publishes them.", no_args_is_help=True)

@@ -377,9 +377,35 @@ def integrity(database: Path) -> str:
         return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
 
 
-def game_count(database: Path) -> int:
+@dataclass(frozen=True)
+class GamesHeld:
+    """A restored database's games as the pages list them (app.pages.games: the start page lists no event's game
+    and no archived one): each counted once, an event's whether or not archived."""
+
+    listed: int  # on the start page
+    at_events: int  # at an event's tables: each on its event's page
+    archived: int  # on neither
+
+    def __str__(self) -> str:
+        """'2 games on the start page', or each count named: '4 games: 2 on the start page, 2 at an event's
+        tables' (where the game count said 4, and the start page listed 2: the newcomer pass)."""
+        total = self.listed + self.at_events + self.archived
+        on_start = f"{self.listed} on the start page"
+        if total == self.listed:
+            return f"{total} game{'s' * (total != 1)} on the start page"
+        others = ((self.at_events, "at an event's tables"), (self.archived, "archived"))
+        return f"{total} games: " + ", ".join([on_start, *(f"{n} {where}" for n, where in others if n)])
+
+
+def games_held(database: Path) -> GamesHeld:
     with closing(sqlite3.connect(database)) as conn:
-        return int(conn.execute("SELECT count(*) FROM game").fetchone()[0])
+        listed, at_events, archived = conn.execute(
+            "SELECT coalesce(sum(NOT at_event AND archived_at IS NULL), 0), coalesce(sum(at_event), 0),"
+            " coalesce(sum(NOT at_event AND archived_at IS NOT NULL), 0)"
+            " FROM (SELECT archived_at, EXISTS (SELECT 1 FROM tournament_table t WHERE t.game_id = game.id)"
+            " AS at_event FROM game)"
+        ).fetchone()
+    return GamesHeld(int(listed), int(at_events), int(archived))
 
 
 def backup_round(url: str, var_dir: Path, folder: Path, now: datetime, keep: int = KEEP) -> Path | None:

@@ -37,6 +37,7 @@ from app.pages.seats import (
     remember_seat,
     seat_named,
     sign_in,
+    tell_joined,
 )
 from app.pages.templates import humanise, templates
 from app.services import counters, event_seats, game_setup, league, scenario_forces, scenarios, tournaments
@@ -139,7 +140,7 @@ class NewGameForm(BaseModel):
                 ],
             }
         elif self.scenario:
-            body = {"scenario": self.scenario}
+            body = {"scenario": self.scenario, "name": self.name}  # a name typed is kept, blank: the title
         else:
             body = {key: getattr(self, key) for key in ("ruleset", "name", *OWN_FIELDS)}
         limits = (
@@ -257,6 +258,7 @@ def join_page(
         return response
     response = RedirectResponse(_seat_home(games_service.get_game(session, game_id), role), status_code=303)
     remember_game(request, response, game_id, token)
+    tell_joined(response, game_id)
     return response
 
 

@@ -33,8 +33,8 @@ from app.pages.common import (
 )
 from app.pages.games import _seat_home  # where a seat plays, as the start page's join form sends it
 from app.pages.refused import PageRoute, Refusal, posted
-from app.pages.seats import Seat, game_page, game_seat, remember_game, sign_in
-from app.pages.templates import humanise, rule_state, templates
+from app.pages.seats import Seat, game_page, game_seat, remember_game, seat_words, sign_in, tell_joined
+from app.pages.templates import templates
 from app.pages.trust import club_host
 from app.services import event_seats, seating
 from app.services import games as games_service
@@ -48,16 +48,6 @@ router = Router(include_in_schema=False, route_class=PageRoute)
 SEATS = (REFEREE, *SIDES)
 CARDS_COOKIE = "firestep_join_cards"
 CARDS_SECONDS = 60 * 60  # long enough to print, then gone from the device
-
-
-def seat_words(game: Game, seat: str) -> str:
-    """A seat as the join button names it: 'the referee', 'the attacker (German)', or in the book's name for
-    the side where it names one ('the attacker (Canadian)', `Book.side_names`)."""
-    if seat not in SIDES:
-        return f"the {seat}"
-    nation = getattr(game, f"{seat}_nation", "")
-    name = rule_state(game.ruleset).side_name(seat, humanise(nation) if nation else "")
-    return f"the {seat}" + (f" ({name})" if name else "")
 
 
 def join_link(request: Request, settings: Settings, game_id: int, seat: str, code: str) -> str:
@@ -85,7 +75,14 @@ def _join_link_page(
         return _message(request, "Not found", e.message, 404)
     if seat not in SEATS:
         return _message(request, "Not found", f"A game's seats are {', '.join(SEATS)}.", 404)
-    context = {"title": f"Join {game.name}", "game": game, "seat": seat, "words": seat_words(game, seat)}
+    holder = event_seats.holder(session, game_id, seat)  # an event's card is its player's: named
+    context = {
+        "title": f"Join as {holder.name}, table {holder.table}" if holder else f"Join {game.name}",
+        "game": game,
+        "seat": seat,
+        "words": seat_words(game, seat),
+        "holder": holder,
+    }
     response = templates.TemplateResponse(request, "join_link.html", {**context, "error": error}, status)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -147,6 +144,7 @@ def join_by_link(
         )
     response = RedirectResponse(_seat_home(games_service.get_game(session, game_id), seat), status_code=303)
     remember_game(request, response, game_id, token)
+    tell_joined(response, game_id)
     return response
 
 

@@ -22,10 +22,11 @@ from app.guard import auth, security
 from app.guard.notice import notice_words
 from app.guard.security import NOTICE_HEADER
 from app.pages.common import error_message, is_htmx, not_found, page_or_fragment, too_many
-from app.pages.templates import templates
+from app.pages.templates import humanise, rule_state, templates
 from app.services import campaign_battles, event_seats, games, score, seating, tournaments
 from app.services.seating import Viewer
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.vocabulary import SIDES
 
 # The device keeps the token of each game it has joined (cookie `firestep_games`) and of each campaign
 # (`firestep_campaigns`) as "id:token" pairs, the newest 20 of each. It also keeps the current game's token in
@@ -164,6 +165,7 @@ def game_page(
     # A page of its own, not a partial (a template named "_...", which never extends the page's base): its
     # banner and its round's line. A partial never shows them, and partials are most of a table's requests.
     whole = not (fragment if is_htmx(request) else full).startswith("_")
+    joined = request.cookies.get(JOINED_COOKIE) == str(game_id)  # just joined: said once, on this page
     try:
         context = {
             "game": game,
@@ -174,6 +176,7 @@ def game_page(
             "campaign_battle": campaign_battles.game_link(session, game_id) if whole else None,
             "round_timer": tournaments.round_timer(session, game_id) if whole else None,
             "event_table": tournaments.table_link(session, game_id),  # its result, one tap away (issue 63)
+            "joined": joined_words(session, game, seat.viewer.role) if whole and joined else "",
             **build(game, seat),
         }
         status = 200
@@ -199,6 +202,8 @@ def game_page(
         response.headers[NOTICE_HEADER] = told
     if request.cookies.get(auth.COOKIE_NAME) != seat.token:
         remember_game(request, response, game_id, seat.token)
+    if joined and whole:
+        response.delete_cookie(JOINED_COOKIE, path="/games", httponly=True, samesite="lax")
     return response
 
 
@@ -230,6 +235,43 @@ def sign_in(session: Session, secret_key: str, game_id: int, role: str, code: st
     token = seating.issue(session, seating.GAME, secret_key, game_id, role)
     session.flush()
     return token
+
+
+def seat_words(game: Game, seat: str) -> str:
+    """A seat as the join button names it: 'the referee', 'the attacker (German)', or in the book's name for
+    the side where it names one ('the attacker (Canadian)', `Book.side_names`)."""
+    if seat not in SIDES:
+        return f"the {seat}"
+    nation = getattr(game, f"{seat}_nation", "")
+    name = rule_state(game.ruleset).side_name(seat, humanise(nation) if nation else "")
+    return f"the {seat}" + (f" ({name})" if name else "")
+
+
+# -- who the device now is, said once on the page a join leads to ---------------------------------------------
+JOINED_COOKIE = "firestep_joined"
+JOINED_SECONDS = 2 * 60  # the redirect's page reads it at once; a join left unfollowed says nothing later
+
+
+def tell_joined(response: Response, game_id: int) -> None:
+    """The page this join leads to says once whom the device now plays as (the newcomer pass: after Join,
+    nothing said it was Ann's seat at table 1)."""
+    response.set_cookie(
+        JOINED_COOKIE,
+        str(game_id),
+        max_age=JOINED_SECONDS,
+        path="/games",  # one cookie, whichever game: the next join's replaces it
+        httponly=True,
+        samesite="lax",
+    )
+
+
+def joined_words(session: Session, game: Game, role: str) -> str:
+    """Whom this device now plays as: at an event's table its player and the table, elsewhere its seat."""
+    words = seat_words(game, role)
+    held = event_seats.holder(session, game.pk, role)
+    if held is not None:
+        return f"You are {held.name}, table {held.table}, {words}."
+    return f"You are {words} on this device."
 
 
 # -- a new game's credentials, between creating it and showing them (POST/redirect/GET) ------------------------

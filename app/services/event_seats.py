@@ -13,11 +13,12 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from app.data.models import TournamentRound, TournamentTable
+from app.data.models import TournamentPlayer, TournamentRound, TournamentTable
 from app.data.numbers import whole_number
 from app.errors import RuleRefused
 from app.services import games, seating, tournaments
@@ -139,6 +140,24 @@ def take_card(session: Session, secret_key: str, game_id: int, side: str, code: 
     (a game's own join codes) is left alone."""
     if card_of(session, secret_key, game_id, side, code) is not None:
         seating.spend_code(session, seating.GAME, secret_key, game_id, side, code)
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Whose a side's seat at an event's table is: the player, and the table's number."""
+
+    name: str
+    table: int
+
+
+def holder(session: Session, game_id: int, side: str) -> Holder | None:
+    """The player a side's seat of this game is for, at an event's table (its card says whose it is, and its
+    device is told whom it now plays as: the newcomer pass); None for the referee, or a game at no event."""
+    table = games.table_of_game(session, game_id) if side in SIDES else None
+    if table is None:
+        return None
+    player = session.get(TournamentPlayer, table.a_player_id if side == "attacker" else table.b_player_id)
+    return Holder(player.name, table.table) if player is not None else None
 
 
 def keep_own_seat(session: Session, game_id: int, held: str | None, offered: str) -> None:

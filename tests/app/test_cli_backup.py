@@ -33,6 +33,7 @@ from app.core.backup import KEEP
 from app.core.config import Settings
 from app.main import create_app
 from tests.app.club.served import free_port
+from tests.app.events.test_event_seats import committed_table
 from tests.app.games.conftest import new_game, start_game, units_by_ref
 from tests.app.test_cli import run_main
 from tests.conftest import (
@@ -159,11 +160,11 @@ def test_a_backup_taken_while_a_game_is_written_restores_it_whole(
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
     code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
     assert code == 0 and err == "", err
-    assert out.splitlines()[0] == (
+    assert out.splitlines()[-2:] == [  # after the migration's line
+        "integrity_check: ok; 2 games on the start page.",
         f"Restored {backup} into {restored} (the database, the secret key and the club's keys: every device's "
-        "token works)."
-    )
-    assert out.splitlines()[-1] == "integrity_check: ok; 2 games in the database."
+        "token works).",
+    ]
     copy = restored / "firestep.db"
     with closing(sqlite3.connect(copy)) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
@@ -329,9 +330,12 @@ def test_a_backup_of_an_older_schema_is_restored_at_this_firestep_s(
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
     code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
     assert code == 0 and err == "", err
-    assert "Updated from firestep 0.1.5 to " in out and out.endswith(
-        "integrity_check: ok; 0 games in the database.\n"
-    )
+    assert "Updated from firestep 0.1.5 to " in out
+    assert out.splitlines()[-2:] == [
+        "integrity_check: ok; 0 games on the start page.",
+        f"Restored {backup} into {restored} (the database, no secret key: set the FIRESTEP_SECRET_KEY it was "
+        "taken with, or devices join again).",
+    ]
     engine = make_engine(f"sqlite:///{restored / 'firestep.db'}")
     try:
         assert current_revision(engine) == head_revision() != older
@@ -522,3 +526,25 @@ def test_a_journal_left_beside_the_database_file_is_refused_as_a_database_is(
     )
     assert [p.name for p in elsewhere.iterdir()] == ["games.db-journal"]
     assert not (tmp_path / "restored").exists()
+
+
+def test_a_restore_says_its_check_first_then_its_games_as_the_pages_list_them(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "Restored" came before the integrity line (and before a refusal that then took the restore away), and its
+    count took in an event's games, which the start page does not list (the newcomer pass): the check first, then
+    "Restored", the games counted as the pages list them, each count named."""
+    with make_client(f"sqlite:///{folder / 'firestep.db'}", folder) as c:
+        new_game(c)
+        archived = new_game(c)
+        assert c.post(f"/api/v1/games/{archived.id}/archive", headers=archived.referee).status_code == 200
+        committed_table(c)  # an event's round of one table: its game on the event's page
+    backup = tmp_path / "backup.zip"
+    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
+    assert code == 0 and err == "", err
+    checked, said = out.splitlines()[-2:]  # after the migration's line
+    assert checked == "integrity_check: ok; 3 games: 1 on the start page, 1 at an event's tables, 1 archived."
+    assert said.startswith(f"Restored {backup} into {restored} (")

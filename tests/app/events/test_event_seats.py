@@ -255,9 +255,20 @@ def test_a_printed_card_seats_one_device(client: TestClient) -> None:
     joined = c.post("/api/v1/join", json={"code": ann})
     assert joined.status_code == 200 and joined.json()["side"] == "attacker"
     again = c.post("/api/v1/join", json={"code": ann.lower()})  # however it is typed
-    assert again.status_code == 409 and "re-key" in again.json()["detail"]
-    sentence = "This join card has already seated a device: ask the organiser to re-key your seat."
+    assert again.status_code == 409
+    # The remedy in the organiser's own buttons' words (it said "re-key your seat", which no button says: the
+    # newcomer pass), so the player can tell the organiser what to tap.
+    sentence = (
+        "This join card has already seated a device: ask the organiser to tap “A lost tablet”, then “New tablet for”"
+        " your name."
+    )
     assert len(sentence) <= 120 and again.json()["detail"] == sentence
+    as_organiser(c, organiser)
+    desk = html.unescape(c.get(f"/events/{event_id}").text)
+    assert '<summary class="button">A lost tablet</summary>' in desk
+    assert re.search(
+        r'<button class="button" type="submit" name="side" value="attacker">New tablet for \w', desk
+    )
     c.cookies.clear()
     start = c.post("/join", data=csrf.form(c, {"code": ann}), follow_redirects=False)
     assert start.status_code == 409 and sentence in start.text
@@ -379,3 +390,55 @@ def test_a_card_its_player_joined_with_says_so_on_the_sheet(client: TestClient) 
     sheet = html.unescape(c.get(f"/events/{event_id}/rounds/1/sheet").text)
     assert seats["join_codes"]["attacker"] not in sheet and seats["join_codes"]["defender"] in sheet
     assert "This seat's card seats no one now (its player joined with it," in sheet
+
+
+def test_the_round_s_sheet_on_a_screen_says_what_it_is_prints_and_leads_back(
+    sqlite_client: TestClient,
+) -> None:
+    """On the organiser's phone the sheet was bare cards: no heading, no Print button, no way back to the event
+    (the newcomer pass). They are the screen's alone: on paper, still a card per seat and nothing else."""
+    c = sqlite_client
+    event_id, organiser, _ = committed_table(c)
+    as_organiser(c, organiser)
+    sheet = c.get(f"/events/{event_id}/rounds/1/sheet").text
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in sheet
+    head = re.search(r'<header class="sheet-head noprint">(.*?)</header>', sheet, re.S)
+    assert head is not None, sheet[:2000]
+    assert re.search(r"<h1>[^<]+: round 1 join cards</h1>", head.group(1))
+    # The one inline script the pages' policy allows (app.guard.headers.SCRIPTS), as the playsheets' Print.
+    assert '<button type="button" onclick="window.print()">Print</button>' in head.group(1)
+    assert f'<a href="/events/{event_id}#tables">Back to the event</a>' in head.group(1)
+    assert "@media print { .noprint { display: none; } }" in sheet
+    assert sheet.index("</header>") < sheet.index('<article class="seat"')  # before the first card's page
+
+
+def test_a_card_names_whose_seat_it_is_and_the_page_after_joining_says_so(sqlite_client: TestClient) -> None:
+    """A card's join page named both players (its game's name), not whose card it was, and after Join nothing
+    said whom the device now plays as (the newcomer pass). The page names the card's player and table; the page
+    a join leads to, by the card or the start page's box, says once whose seat the device now is."""
+    c = sqlite_client
+    event_id, organiser, seats = committed_table(c)
+    as_organiser(c, organiser)
+    sheet = html.unescape(c.get(f"/events/{event_id}/rounds/1/sheet").text)
+    names = {side: name for name, side in re.findall(r"<h2>(.+?): the (attacker|defender)</h2>", sheet)}
+    assert set(names) == {"attacker", "defender"}
+    c.cookies.clear()
+    link = f"/games/{seats['game_id']}/join/defender"
+    page = html.unescape(c.get(link).text)
+    assert f"<h1>{names['defender']}'s seat at table 1</h1>" in page
+    assert f"This card is {names['defender']}'s: the defender" in re.sub(r"<[^>]+>", "", page)
+    assert f">Join as {names['defender']}</button>" in page
+
+    def said(answer: httpx.Response) -> str:
+        found = re.search(
+            r'<p class="joined" role="status" data-joined>(.*?)</p>', html.unescape(answer.text)
+        )
+        return found.group(1) if found else ""
+
+    joined = c.post(link, data=csrf.form(c, {"code": seats["join_codes"]["defender"]}))
+    assert joined.status_code == 200, joined.text[-600:]
+    assert said(joined).startswith(f"You are {names['defender']}, table 1, the defender")
+    assert said(c.get(joined.url.path)) == ""  # once: the page again says nothing more
+    other = TestClient(c.app)
+    start = other.post("/join", data=csrf.form(other, {"code": seats["join_codes"]["attacker"]}))
+    assert said(start).startswith(f"You are {names['attacker']}, table 1, the attacker")

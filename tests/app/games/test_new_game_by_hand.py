@@ -43,3 +43,15 @@ def test_the_start_page_asks_each_rule_sets_nations_in_its_own_fieldset(sqlite_c
     assert f'name="attacker_nation_{rid}"' in page and f'name="defender_nation_{rid}"' in page
     typed = _by_hand(sqlite_client, {"ruleset": rid, "attacker_nation_" + rid: "french", "name": "Typed"})
     assert (typed["name"], typed["attacker_nation"], typed["defender_nation"]) == ("Typed", "french", "")
+
+
+def test_a_name_typed_is_kept_whichever_way_the_game_is_made(sqlite_client: TestClient) -> None:
+    """The Name sat under "By hand" and a scenario's game dropped it, named after the scenario whatever was typed
+    (the newcomer pass): the field stands outside the fold-outs, and the game takes the name typed."""
+    typed = _by_hand(sqlite_client, {"scenario": "mons-1914", "name": "Tuesday's Mons"})
+    assert typed["name"] == "Tuesday's Mons" and typed["scenario"] == "mons-1914"
+    blank = _by_hand(sqlite_client, {"scenario": "mons-1914", "name": ""})
+    assert blank["name"] == "German attack on the BEF somewhere near Mons, autumn 1914"
+    page = sqlite_client.get("/").text
+    by_hand = re.search(r"<details[^>]*>\s*<summary>By hand.*?</details>", page, re.S)
+    assert by_hand is not None and 'id="new-name"' in page and 'id="new-name"' not in by_hand.group(0)
