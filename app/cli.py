@@ -684,7 +684,7 @@ def restore(
     src: Path = typer.Argument(..., metavar="SRC", help="A backup firestep backup wrote."),
 ) -> None:
     """Restore a backup into an empty data folder (FIRESTEP_VAR_DIR; never over an install): its database
-    checked by SQLite's integrity check before anything is written, migrated to this firestep's schema, then
+    checked by SQLite's integrity check before anything else is written, migrated to this firestep's schema, then
     checked again and its games counted as the pages list them."""
     from app.core.backup import (
         foreign_programs,
