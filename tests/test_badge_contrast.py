@@ -1,13 +1,16 @@
 """Every badge reads at WCAG 2.2 AA contrast (4.5:1) in the light theme and the dark: the newcomer pass of session
 16 found the fire plan's "arrived" badge #1a1a1a on #2d3a35, 1.46:1 (app.css's .badge took the theme's ink, dark
-in the light theme). Read from the stylesheet: a badge's colour and background are fixed where it sets both."""
+in the light theme). Read from the stylesheet: a badge's colour and background are fixed where it sets both, each
+a property of the palette (tests/palette.py), read in each theme."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-APP_CSS = Path(__file__).resolve().parents[1] / "frontend" / "static" / "css" / "app.css"
+import pytest
+
+from tests.palette import APP_CSS, VAR, palette
+
 RULE = re.compile(r"(\.badge[^{]*)\{([^}]*)\}")
 
 
@@ -24,9 +27,12 @@ def contrast(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def test_every_badge_with_its_own_background_reads_at_aa_contrast() -> None:
+@pytest.mark.parametrize("theme", [(), (".theme-dark",)], ids=["light", "referee"])
+def test_every_badge_with_its_own_background_reads_at_aa_contrast(theme: tuple[str, ...]) -> None:
     checked = {}
-    for selector, body in RULE.findall(APP_CSS.read_text(encoding="utf-8")):
+    colours = palette(*theme)
+    for selector, written in RULE.findall(APP_CSS.read_text(encoding="utf-8")):
+        body = VAR.sub(lambda m: colours.get(m[1], m[0]), written)
         background = re.search(r"background:\s*(#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?)\b", body)
         colour = re.search(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?)\b", body)
         if background:
