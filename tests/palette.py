@@ -11,6 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CSS = ROOT / "frontend" / "static" / "css"
 APP_CSS = CSS / "app.css"
+NIGHT_CSS = CSS / "night.css"  # the night palette: the same names, their values for a dim room
 # A colour written out: hex, a colour function, or a named colour standing alone (not white-space, blackout...).
 NAMED = (
     "white|black|red|green|blue|yellow|orange|purple|gray|grey|silver|maroon|navy|teal|olive|lime|aqua|fuchsia"
@@ -51,24 +52,19 @@ def declarations(path: Path) -> list[Declaration]:
     return found
 
 
-THEME_SELECTORS = (":root", ".theme-dark")
-
-
 def in_theme_block(d: Declaration) -> bool:
-    """A custom property of app.css's palette: declared on the root (or the referee's .theme-dark), perhaps
-    within a media query."""
-    return d.file == "app.css" and d.prop.startswith("--") and d.within[-1].startswith(THEME_SELECTORS)
+    """A property of a palette: declared on the root of app.css (the day's) or of night.css (the night's)."""
+    return d.file in (APP_CSS.name, NIGHT_CSS.name) and d.prop.startswith("--") and d.within == (":root",)
 
 
-def palette(*within: str) -> dict[str, str]:
-    """The properties app.css's root declares outside any media query (and, with `within`, those the named
-    block adds: a selector or an at-rule), each var() resolved."""
+def palette(theme: str = "day") -> dict[str, str]:
+    """The palette's properties in `theme` ("day": app.css's root; "night": those night.css's root gives other
+    values), each var() resolved."""
     values: dict[str, str] = {}
-    for d in declarations(APP_CSS):
-        if not d.prop.startswith("--"):
-            continue
-        if d.within == (":root",) or (within and d.within == within):
-            values[d.prop] = d.value
+    for path in (APP_CSS, NIGHT_CSS) if theme == "night" else (APP_CSS,):
+        values |= {
+            d.prop: d.value for d in declarations(path) if d.within == (":root",) and d.prop.startswith("--")
+        }
     return {name: resolved(value, values) for name, value in values.items()}
 
 
@@ -77,3 +73,16 @@ def resolved(value: str, values: dict[str, str]) -> str:
     for _ in range(4):
         value = VAR.sub(lambda m: values.get(m[1], m[0]), value)
     return value
+
+
+def luminance(hex_colour: str) -> float:
+    if len(hex_colour) == 4:  # #fff
+        hex_colour = "#" + "".join(c * 2 for c in hex_colour[1:])
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

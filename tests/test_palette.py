@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.palette import COLOUR, CSS, ROOT, declarations, in_theme_block, palette
+from tests.palette import COLOUR, CSS, ROOT, contrast, declarations, in_theme_block, palette, resolved
 
 pytestmark = pytest.mark.rules
 
@@ -31,7 +31,7 @@ def test_no_page_template_writes_a_colour_in_its_styles() -> None:
     """The print views (standalone pages, black on white for paper: no stylesheet of the app) excepted."""
     written = [
         f"{path.name}: {m.group().strip()[:80]}"
-        for path in sorted(TEMPLATES.glob("*.html"))
+        for path in sorted(TEMPLATES.rglob("*.html"))
         if '{% extends "base.html" %}' in (text := path.read_text(encoding="utf-8"))
         or path.name.startswith("_")
         for m in STYLES.finditer(text)
@@ -58,3 +58,32 @@ def test_every_property_used_is_declared() -> None:
         for name in SET_BY_SCRIPT.findall(js.read_text())
     }
     assert used - declared - local - scripted == set()
+
+
+def test_the_night_palette_names_only_the_day_s_properties() -> None:
+    """night.css gives the day's names other values; a name of its own would be a colour no day page has."""
+    assert set(palette("night")) == set(palette("day"))
+
+
+# A die's face and a lookup's result, as each rule draws it (its colour on its background; what it leaves is the
+# page's ink on its card), read at WCAG's enhanced contrast, 7:1, in both themes (issue 92).
+DICE_AND_RESULTS = {
+    "app.css": (".face span", ".face input:checked + span", ".outcome", ".outcome .kv dt"),
+    "map.css": (".play-dice button", '.play-dice button[aria-pressed="true"]'),
+    "counters.css": (".counter-card .die", '.counter-card .die[aria-pressed="true"]'),
+}
+
+
+@pytest.mark.parametrize("theme", ["day", "night"])
+def test_dice_faces_and_results_read_at_7_to_1(theme: str) -> None:
+    colours = palette(theme)
+    drawn = {}
+    for file, selectors in DICE_AND_RESULTS.items():
+        rules = declarations(CSS / file)
+        for selector in selectors:
+            said = {d.prop: d.value for d in rules if d.within == (selector,)}
+            assert said or selector == ".outcome", f"{file}: no rule {selector}"
+            ink = resolved(said.get("color", "var(--ink)"), colours)
+            ground = resolved(said.get("background", "var(--card)"), colours)
+            drawn[selector] = round(contrast(ink, ground), 2)
+    assert {s: c for s, c in drawn.items() if c < 7} == {}, drawn
