@@ -1,32 +1,25 @@
 """Every badge reads at WCAG 2.2 AA contrast (4.5:1) in the light theme and the dark: the newcomer pass of session
 16 found the fire plan's "arrived" badge #1a1a1a on #2d3a35, 1.46:1 (app.css's .badge took the theme's ink, dark
-in the light theme). Read from the stylesheet: a badge's colour and background are fixed where it sets both."""
+in the light theme). Read from the stylesheet: a badge's colour and background are fixed where it sets both, each
+a property of the palette (tests/palette.py), read in each theme."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-APP_CSS = Path(__file__).resolve().parents[1] / "frontend" / "static" / "css" / "app.css"
+import pytest
+
+from tests.palette import APP_CSS, VAR, contrast, palette
+
 RULE = re.compile(r"(\.badge[^{]*)\{([^}]*)\}")
 
 
-def luminance(hex_colour: str) -> float:
-    if len(hex_colour) == 4:  # #fff
-        hex_colour = "#" + "".join(c * 2 for c in hex_colour[1:])
-    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: str, b: str) -> float:
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
-def test_every_badge_with_its_own_background_reads_at_aa_contrast() -> None:
+@pytest.mark.parametrize("theme", ["day", "night"])
+def test_every_badge_with_its_own_background_reads_at_aa_contrast(theme: str) -> None:
     checked = {}
-    for selector, body in RULE.findall(APP_CSS.read_text(encoding="utf-8")):
+    colours = palette(theme)
+    for selector, written in RULE.findall(APP_CSS.read_text(encoding="utf-8")):
+        body = VAR.sub(lambda m: colours.get(m[1], m[0]), written)
         background = re.search(r"background:\s*(#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?)\b", body)
         colour = re.search(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?)\b", body)
         if background:

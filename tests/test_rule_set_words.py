@@ -185,7 +185,6 @@ APP_OWN_MEANINGS = {
     ("app/services/templates.py", "moving"): "a table template being moved",
     ("app/services/turns.py", "advance"): "the turn's advance",
     ("app/services/undo.py", "move"): "the log's event kind of a stand moved",
-    ("frontend/static/css/app.css", "road"): "the table's terrain feature kind (rules.table), drawn by class",
     ("frontend/static/js/board-filters.js", "open"): "a details element opened",
     ("frontend/static/js/board-live.js", "open"): "a details element kept open through a live swap",
     ("frontend/static/js/clock-set.js", "open"): "a details element closed once the clock is set",

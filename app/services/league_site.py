@@ -50,7 +50,7 @@ from app.services import league, league_table, site_folder
 from rules.core.commitment import canonical
 
 SITE_VERSION: Literal[1] = 1  # index.json's format: a reader checks it before reading the rest
-CSS = ("app.css", "events.css")  # the app's own, so the site and the app show a league alike
+CSS = ("app.css", "night.css", "events.css")  # the app's own, so the site and the app show a league alike
 ATOM = "http://www.w3.org/2005/Atom"
 NO_DATABASE = (
     "No league database here: run firestep serve (or set FIRESTEP_VAR_DIR to the folder that holds firestep.db) "

@@ -21,6 +21,7 @@ const SEAT_PAGES_KEPT = 80;
 const SAVED_AT = "X-Firestep-Saved-At";
 const SHELL = [
   "/static/css/app.css",
+  "/static/css/night.css",
   "/static/css/lookup.css",
   "/static/vendor/htmx.min.js",
   "/static/js/dom.js",

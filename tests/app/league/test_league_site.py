@@ -182,8 +182,9 @@ def test_publishing_again_writes_only_what_changed(
     assert [p.name for p in (out / "games").iterdir()] == ["archive.html"] and not list(
         (out / "players").iterdir()
     )
-    # the standings, events, index and feed written; 3 games (page and bundle) and 6 players' and clubs' pages removed
-    assert run.output.splitlines()[-1] == f"4 written, 12 removed, 2 kept in {out}"
+    # the standings, events, index and feed written; 3 games (page and bundle) and 6 players' and clubs' pages
+    # removed; the three stylesheets (the app's, its night palette, the events') kept
+    assert run.output.splitlines()[-1] == f"4 written, 12 removed, 3 kept in {out}"
 
 
 def test_publish_refuses_a_folder_it_did_not_make_and_leaves_it_untouched(
