@@ -203,12 +203,8 @@
     piecePanel.querySelectorAll("[data-piece-action]").forEach((b) => b.setAttribute("aria-pressed", false));
     pieceMode("");
   };
-  // What a pressed Move, Reshape or Turn asks of the hand; cleared only while the mode line still says it.
-  const PIECE_HOW = {
-    move: "drag it to move it.",
-    reshape: "drag a corner to pull it out, or a middle point to add a corner.",
-    turn: "drag one of its corners around it to turn it.",
-  };
+  // What a pressed Move, Reshape or Turn asks of the hand (its button's prompt, the page's); cleared only while
+  // the mode line still says it.
   let pieceSaid = "";
   const pieceMode = (text) => {
     if (!text && modeLine.textContent !== pieceSaid) return;
@@ -241,7 +237,7 @@
     if (action === "move") layer.pm.enableLayerDrag();
     if (action === "turn") layer.pm.enableRotate();
     button.setAttribute("aria-pressed", "true");
-    pieceMode(`${nameOf(selected)}: ${PIECE_HOW[action]}`);
+    pieceMode(`${nameOf(selected)}: ${button.dataset.prompt}`);
   };
 
   // A point put down, a stand placed (scenario-deploy.js), an objective moved: each takes a tap first.
