@@ -8,7 +8,6 @@
     if (!m) return;
     const { section, model, notice, refusal, failed, send, root } = m;
     const { partOf, read } = window.firestepDom;
-    const say = (...a) => (window.firestepNotice || notice)(...a);
     const panel = document.querySelector("[data-map-panel]");
     // play: { stand, step, seen, part (the last drawn, as HTML), marks, asks, done, doneHtml, sending }.
     let play = null, actsHtml = "", actsFor = null; // the acts part as the server last drew it for `actsFor`
@@ -74,7 +73,7 @@
       const t = model.units.get(id), u = play && model.units.get(play.stand), mark = play?.marks?.get(id);
       if (!t || !u) return;
       if (t.side === u.side || t.killed) notice("Pick one of the other side's stands.");
-      else if (mark) say(mark.refused, false, { why: mark.why, source: mark.source });
+      else if (mark) notice(mark.refused, false, { why: mark.why, source: mark.source });
       else then(async () => { if (play.part && data().pick && (await ask(data().pick + id)) && (!root.dataset.picking || play.stand !== m.selectedStand())) m.showStand(play.stand); });
     };
     const begun = (el) => ({ stand: m.selectedStand(), step: Number(el.closest("[data-act-step]").dataset.actStep), seen: model.turn.step });
@@ -116,7 +115,7 @@
     document.addEventListener("click", (e) => {
       const off = e.target.closest("[data-act-greyed]");
       // The referee's greyed Move asks to override (table-map.js), a marker once refused (api-action.js).
-      if (off && !(m.role === "referee" && off.matches("[data-stand-action], [data-api]"))) say(off.title, false);
+      if (off && !(m.role === "referee" && off.matches("[data-stand-action], [data-api]"))) notice(off.title, false);
       const el = !off && e.target.closest("[data-act], [data-act-die], [data-act-roll], [data-ask], [data-apply], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el || (!play && !el.matches("[data-act], [data-act-die], [data-act-roll], [data-play-undo], [data-panel-close]"))) return;
       if (el.matches("[data-panel-close]")) stop();
@@ -150,7 +149,7 @@
     // roll with a value given over the table's (a range by tape): its claim, as the frame says it.
     const again = () => { if (play && !play.done && play.part && !data().targetMarks) ask(data().playUrl); };
     document.addEventListener("firestep:refresh", again);
-    document.addEventListener("firestep:event", ({ detail: ev }) => { if (ev?.notice) again(); if (ev?.claim) say(ev.claim, false, { key: `claim-${ev.id}` }); });
+    document.addEventListener("firestep:event", ({ detail: ev }) => { if (ev?.notice) again(); if (ev?.claim) notice(ev.claim, false, { key: `claim-${ev.id}` }); });
   };
   start(); // after table-map.js (the page's scripts run in order): its window.firestepMap, or no map
 })();

@@ -16,7 +16,7 @@
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
   const notice = window.firestepNotice;
   // What to do next ("Tap where … goes."): an instruction, in the notices' plain style, never a refusal's.
-  const tell = (text) => (notice ? notice(text, false, { key: "instruction", tone: "info" }) : null);
+  const tell = (text) => notice(text, false, { key: "instruction", tone: "info" });
   const api = `/api/v1/games/${game}`;
   // A unit's names are its units list's (read anew as a unit is added); a frame's units carry none: kept.
   const nameOf = (u) => ({ short: u.short_name, full: u.full_name, plain: u.plain_name });
@@ -301,7 +301,7 @@
   let ruler = [];
   const setMode = (m) => {
     // A move placed or given up: its "Tap where … goes." is done with.
-    if (mode.kind === "move" && m.kind !== "move") window.firestepNotice?.clear?.("instruction");
+    if (mode.kind === "move" && m.kind !== "move") notice.clear("instruction");
     mode = m;
     root.dataset.mode = m.kind;
     // A pick's stands drawn over the others, so the finger sees the stand it takes.
