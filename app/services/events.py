@@ -136,20 +136,28 @@ def _index_units(session: Session, ev: Event) -> None:
 def unit_acts(session: Session, game_id: int, unit_id: int, batch: int = 4) -> Iterator[Event]:
     """The events that changed or named unit `unit_id` and stand (none taken back, no undo), newest first,
     read from the log by stand a few at a time: the first is the stand's newest act however long the game."""
-    before: int | None = None
+    before = None
     while True:
-        q = (
-            select(Event)
-            .join(EventUnit, col(EventUnit.event_id) == col(Event.id))
-            .where(col(EventUnit.game_id) == game_id, col(EventUnit.unit_id) == unit_id)
-        )
-        if before is not None:
-            q = q.where(col(EventUnit.event_id) < before)
-        found = session.exec(q.order_by(col(EventUnit.event_id).desc()).limit(batch)).all()
+        asked = {"game_id": game_id, "unit_id": unit_id, "batch": batch}
+        found = session.exec(
+            _UNIT_ACTS_BEFORE if before else _UNIT_ACTS, params={**asked, "before": before}
+        ).all()
         yield from found
         if len(found) < batch:
             return
         before, batch = found[-1].pk, batch * 4
+
+
+# A stand's acts, newest first, a batch at a time (and the batches after the first, before the last one read): built
+# once, bound at each read (each card's Undo asks them; built anew they were a twentieth of a stand's card's CPU).
+_UNIT_ACTS = (
+    select(Event)
+    .join(EventUnit, col(EventUnit.event_id) == col(Event.id))
+    .where(col(EventUnit.game_id) == bindparam("game_id"), col(EventUnit.unit_id) == bindparam("unit_id"))
+    .order_by(col(EventUnit.event_id).desc())
+    .limit(bindparam("batch"))
+)
+_UNIT_ACTS_BEFORE = _UNIT_ACTS.where(col(EventUnit.event_id) < bindparam("before"))
 
 
 def event_row(
@@ -222,8 +230,14 @@ def reversed_ids(session: Session, game_id: int) -> set[int]:
 def taken_back(session: Session, game_id: int, event_id: int) -> bool:
     """Whether an undo took event `event_id` back: one step of the undos' own index (`ix_event_reverses_id`),
     however long the log."""
-    q = select(Event.id).where(col(Event.reverses_id) == event_id, col(Event.game_id) == game_id).limit(1)
-    return session.exec(q).first() is not None
+    return session.exec(_TAKEN_BACK, params={"event_id": event_id, "game_id": game_id}).first() is not None
+
+
+_TAKEN_BACK = (
+    select(col(Event.id))
+    .where(col(Event.reverses_id) == bindparam("event_id"), col(Event.game_id) == bindparam("game_id"))
+    .limit(1)
+)  # built once, bound at each ask (a stand's card asks it of its newest act)
 
 
 def reversed_ids_of(session: Session, game_ids: Sequence[int]) -> dict[int, set[int]]:
@@ -240,10 +254,13 @@ def reversed_ids_of(session: Session, game_ids: Sequence[int]) -> dict[int, set[
 
 def last_roll_id(session: Session, game_id: int) -> int:
     """The id of the latest die roll in the game (0 if none): players may undo back to it, no further."""
-    got = session.exec(
-        select(func.max(Event.id)).where(Event.game_id == game_id, col(Event.kind).in_(ROLL_KINDS))
-    ).one()
+    got = session.exec(_LAST_ROLL, params={"game_id": game_id, "kinds": list(ROLL_KINDS)}).one()
     return int(got or 0)
+
+
+_LAST_ROLL = select(func.max(col(Event.id))).where(
+    col(Event.game_id) == bindparam("game_id"), col(Event.kind).in_(bindparam("kinds", expanding=True))
+)  # built once, bound at each ask (a stand's card's Undo asks it)
 
 
 def newest_event_id(session: Session, game_id: int) -> int:
