@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 from app.core import live, watch
 from app.data.models import Game, Tournament, TournamentLog, TournamentRound, TournamentTable
 from app.errors import RuleRefused
-from app.services import game_setup, seating
+from app.services import game_setup, score_store, seating
 from app.services.tournaments import (
     CARDS,
     COMMITTING,
@@ -165,6 +165,9 @@ class RoundCommit:
             return False
         started = time.perf_counter()
         session.execute(update(Game).where(col(Game.id).in_(some)).values(archived_at=None))
+        # Each game shown, its force whole: its score stored at its first event, read as a row by the board.
+        score_store.stored_at_start(session, list(session.exec(select(Game).where(col(Game.id).in_(some)).options(
+            defer(cast("QueryableAttribute[Any]", Game.terrain))))))  # fmt: skip
         self.shown = paced(self.budget, time.perf_counter() - started, len(some))
         return True
 

@@ -13,12 +13,13 @@ from sqlalchemy import delete, event
 from sqlmodel import Session, col, func, select
 
 from app.core.db import make_engine
-from app.data.models import Game, Tournament, Unit
+from app.data.models import Event, Game, Tournament, Unit
 from app.errors import Conflict
-from app.services import game_setup, round_commit, tournaments, units
+from app.services import game_setup, round_commit, score, tournaments, units
 from app.services.units import list_units
 from app.services.writing import step_by_step, unit_of_work
 from rules.event.standings import EventScoring
+from tests.app.test_score_stored import stored_at, whole_log_replayed
 
 TABLES = 24
 SECRET = "round-commit-" + "k" * 40
@@ -139,6 +140,27 @@ def test_the_first_games_force_is_written_in_pieces_and_a_commit_resumed_midway_
     assert len({m.game.pk for m in made}) == tables
     for m in made:
         assert tree(session, m.game.pk) == whole
+
+
+@pytest.mark.storage
+def test_a_round_s_games_are_scored_as_they_are_shown_and_the_board_reads_a_row_each(
+    session: Session,
+) -> None:
+    """A round's games' first events are written in bulk, not by `record`, so no act stored their scores: every
+    read of the board replayed each table's log from its start (issue 93: 1 s of CPU for 100 tables). Each game's
+    score is now stored as its round's steps show it (the routes' and pages' commit), the whole log's replay, at
+    its newest event; read after, it is that row. (commit_round, the steps in one unit of work, stores none: no
+    route or page commits so, and its statements stay a few a table.)"""
+    row = drafted(session, "Scored", 3, clubs=3)
+    stepped = round_commit.RoundCommit(SECRET, row.pk, 1, budget=0.0)
+    made = step_by_step(session, lambda: stepped.begin(session), lambda: stepped.make_some(session),
+                        lambda: stepped.finish(session))  # fmt: skip
+    for m in made:
+        game = session.get(Game, m.game.pk)
+        assert game is not None
+        newest = session.exec(select(func.max(col(Event.id))).where(col(Event.game_id) == game.pk)).one()
+        assert stored_at(session, game.pk) == newest
+        assert score.game_score(session, game, "referee") == whole_log_replayed(session, game)
 
 
 def tree(session: Session, game_id: int) -> list[tuple[str, str | None]]:
