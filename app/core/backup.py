@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import logging
+import lzma
 import re
 import shlex
 import shutil
@@ -39,6 +40,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import IO
 
 from sqlalchemy.engine import URL, make_url
 
@@ -221,8 +223,9 @@ def _read_backup(src: Path) -> Backup:
                     raise BackupRefused(
                         f"{name} in {src} unzips to {size} bytes, more than any key (1 MiB): restore another backup"
                     )
-            files = {name: archive.read(name) for name in names}
+            files = {name: _unzip(src, archive, name) for name in names}
             database_bytes = archive.getinfo(DATABASE).file_size
+            _openable(src, archive)
     except (zipfile.BadZipFile, OSError, EOFError, KeyError):  # KeyError: no database in it
         raise BackupRefused(
             f"{src} is not a backup firestep backup wrote (a zip file holding {DATABASE})"
@@ -248,16 +251,64 @@ def _room(src: Path, backup: Backup, database: Path) -> None:
         )
 
 
+# What zipfile raises for an entry it cannot unzip, beside its own BadZipFile: its compressors' own errors (zlib's,
+# LZMA's; bzip2's is an OSError, told from the disk's by where it is raised: `_Unzipping`). A method it lacks
+# (Deflate64, which Windows' own zipping uses for large files) and an encrypted entry are refused at `_openable`.
+_UNZIPPING = (zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError)
+_UNOPENED = (
+    NotImplementedError,
+    RuntimeError,
+)  # the method, the encryption (BackupRefused is no RuntimeError of it)
+
+
+def _cannot_unzip(src: Path, name: str, error: BaseException) -> BackupRefused:
+    what = "The database" if name == DATABASE else name
+    return BackupRefused(f"{what} in {src} cannot be unzipped ({error}): restore another backup")
+
+
+def _unzip(src: Path, archive: zipfile.ZipFile, name: str) -> bytes:
+    """A small file of the backup (a key), unzipped; one that cannot be is refused in one sentence."""
+    try:
+        return archive.read(name)
+    except (*_UNZIPPING, *_UNOPENED, OSError) as e:
+        raise _cannot_unzip(src, name, e) from None
+
+
+def _openable(src: Path, archive: zipfile.ZipFile) -> None:
+    """Refuse, before anything is written, a database entry encrypted or zipped by a method zipfile lacks."""
+    try:
+        archive.open(DATABASE).close()
+    except _UNOPENED as e:
+        raise _cannot_unzip(src, DATABASE, e) from None
+
+
+class _Unzipping:
+    """The backup's database as its entry unzips, a piece at a time: what unzipping it raises (its checksum, its
+    compressed data, bzip2's OSError) refused as the backup's, where the disk's own errors in writing it stay
+    the disk's (write_private's OSError: "cannot be written")."""
+
+    def __init__(self, src: Path, entry: IO[bytes]) -> None:
+        self._src, self._entry = src, entry
+
+    def read(self, size: int = -1, /) -> bytes:
+        try:
+            return self._entry.read(size)
+        except (*_UNZIPPING, OSError) as e:
+            raise _cannot_unzip(self._src, DATABASE, e) from None
+
+
 def _unzipped(src: Path, database: Path) -> None:
     """The backup's database written to `database` a piece at a time, read no further than the zip's header
     says it unzips to; a damaged entry (its checksum, its compressed data) refused."""
     try:
         with zipfile.ZipFile(src) as archive, archive.open(DATABASE) as unzipped:
-            write_private(database, unzipped, replace=False)
-    except (zipfile.BadZipFile, EOFError, zlib.error) as e:
-        raise BackupRefused(
-            f"The database in {src} cannot be unzipped ({e}): restore another backup"
-        ) from None
+            write_private(database, _Unzipping(src, unzipped), replace=False)
+    except (
+        BackupRefused
+    ):  # _Unzipping's, through write_private (a RuntimeError, as an encrypted entry's): said once
+        raise
+    except (*_UNZIPPING, *_UNOPENED) as e:
+        raise _cannot_unzip(src, DATABASE, e) from None
 
 
 def _checked(src: Path, database: Path) -> None:

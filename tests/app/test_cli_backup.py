@@ -548,3 +548,73 @@ def test_a_restore_says_its_check_first_then_its_games_as_the_pages_list_them(
     checked, said = out.splitlines()[-2:]  # after the migration's line
     assert checked == "integrity_check: ok; 3 games: 1 on the start page, 1 at an event's tables, 1 archived."
     assert said.startswith(f"Restored {backup} into {restored} (")
+
+
+def _damaged(entry: zipfile.ZipInfo, raw: bytearray, how: str) -> None:
+    """The entry `entry` of the zip `raw` damaged as `how` says, in place: its zipped data (a compressor's
+    header), or the flags and method both its headers give."""
+    local = entry.header_offset
+    data = local + 30 + int.from_bytes(raw[local + 26 : local + 28], "little")
+    data += int.from_bytes(raw[local + 28 : local + 30], "little")
+    if how == "lzma":  # LZMA's properties out of range: its decompressor refuses them
+        raw[data + 4] = 0xFF
+    elif how == "bzip2":  # no bzip2 stream's magic
+        raw[data : data + 3] = b"XYZ"
+    else:  # encrypted (flag bit 0), or zipped by Deflate64 (method 9), which Python's zipfile cannot unzip
+        central = raw.find(b"PK\x01\x02" + raw[local + 4 : local + 6])  # found by the version its header says
+        while raw[central + 46 : central + 46 + len(entry.filename)] != entry.filename.encode():
+            central = raw.find(b"PK\x01\x02", central + 4)
+        for flags, method in ((local + 6, local + 8), (central + 8, central + 10)):
+            if how == "encrypted":
+                raw[flags] |= 1
+            else:
+                raw[method : method + 2] = (9).to_bytes(2, "little")
+
+
+@pytest.mark.parametrize(
+    ("entry", "how", "compression"),
+    [
+        ("firestep.db", "lzma", zipfile.ZIP_LZMA),
+        ("firestep.db", "bzip2", zipfile.ZIP_BZIP2),
+        ("firestep.db", "deflate64", zipfile.ZIP_DEFLATED),
+        ("firestep.db", "encrypted", zipfile.ZIP_DEFLATED),
+        ("secret_key", "lzma", zipfile.ZIP_LZMA),
+        ("secret_key", "encrypted", zipfile.ZIP_STORED),
+    ],
+    ids=lambda v: str(v),
+)
+def test_a_backup_zipped_in_a_way_it_cannot_be_unzipped_is_refused_in_one_sentence(
+    entry: str,
+    how: str,
+    compression: int,
+    folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A zip's entry may be damaged inside its compressor's own stream (LZMA's, bzip2's: zipfile raises their
+    errors, not its own), zipped by a method zipfile lacks (Deflate64, which Windows' own zipping uses for
+    large files), or encrypted: each is refused in one sentence naming the backup, nothing left (the hostile
+    pass: a traceback, or "… cannot be written (None): name another folder" for the bzip2 one, which blamed the
+    data folder)."""
+    zipped = altered_backup(
+        "crafted.zip",
+        lambda files: {**files, "secret_key": b"k" * 64},
+        tmp_path,
+        monkeypatch,
+        capsys,
+        compression,
+    )
+    raw = bytearray(zipped.read_bytes())
+    with zipfile.ZipFile(zipped) as archive:
+        _damaged(archive.getinfo(entry), raw, how)
+    zipped.write_bytes(bytes(raw))
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    code, out, err = run_main(["restore", str(zipped)], monkeypatch, capsys)
+    assert code != 0 and out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith(f"{entry} in {zipped} cannot be unzipped (") or err.startswith(
+        f"The database in {zipped} cannot be unzipped ("
+    ), err
+    assert err.endswith("): restore another backup.\n") and err.count("cannot be unzipped") == 1, err
+    assert not restored.exists()
