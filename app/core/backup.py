@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import io
 import logging
-import lzma
 import re
 import shlex
 import shutil
@@ -40,7 +39,6 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO
 
 from sqlalchemy.engine import URL, make_url
 
@@ -223,9 +221,10 @@ def _read_backup(src: Path) -> Backup:
                     raise BackupRefused(
                         f"{name} in {src} unzips to {size} bytes, more than any key (1 MiB): restore another backup"
                     )
+            for name in (*names, DATABASE):
+                _readable(src, archive, name)
             files = {name: _unzip(src, archive, name) for name in names}
             database_bytes = archive.getinfo(DATABASE).file_size
-            _openable(src, archive)
     except (zipfile.BadZipFile, OSError, EOFError, KeyError):  # KeyError: no database in it
         raise BackupRefused(
             f"{src} is not a backup firestep backup wrote (a zip file holding {DATABASE})"
@@ -251,50 +250,43 @@ def _room(src: Path, backup: Backup, database: Path) -> None:
         )
 
 
-# What zipfile raises for an entry it cannot unzip, beside its own BadZipFile: its compressors' own errors (zlib's,
-# LZMA's; bzip2's is an OSError, told from the disk's by where it is raised: `_Unzipping`). A method it lacks
-# (Deflate64, which Windows' own zipping uses for large files) and an encrypted entry are refused at `_openable`.
-_UNZIPPING = (zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError)
-_UNOPENED = (
-    NotImplementedError,
-    RuntimeError,
-)  # the method, the encryption (BackupRefused is no RuntimeError of it)
+# What zipfile raises for an entry it cannot unzip, beside its own BadZipFile: zlib's error (a damaged stream).
+_UNZIPPING = (zipfile.BadZipFile, EOFError, zlib.error)
+# The methods a restore unzips: firestep backup deflates, and Python's zipfile bounds what one read of Deflate
+# unzips to; bzip2's and LZMA's reads it does not bound (a bomb's whole database held in memory at once: the
+# hostile pass), and other methods (Deflate64, Windows' own zipping of large files) it lacks.
+_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_NAMED = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "lzma", 9: "Deflate64"}  # as a refusal names them
+
+
+def _what(name: str) -> str:
+    return "The database" if name == DATABASE else name
+
+
+def _readable(src: Path, archive: zipfile.ZipFile, name: str) -> None:
+    """Refuse, unread, an entry encrypted or zipped by a method a restore does not unzip (`_METHODS`)."""
+    entry = archive.getinfo(name)
+    if entry.flag_bits & 0x1:
+        raise BackupRefused(
+            f"{_what(name)} in {src} is encrypted, as no backup firestep wrote is: restore another backup"
+        )
+    if entry.compress_type not in _METHODS:
+        method = _NAMED.get(entry.compress_type, f"method {entry.compress_type}")
+        raise BackupRefused(
+            f"{_what(name)} in {src} is zipped by {method}, which firestep backup never uses: restore another backup"
+        )
 
 
 def _cannot_unzip(src: Path, name: str, error: BaseException) -> BackupRefused:
-    what = "The database" if name == DATABASE else name
-    return BackupRefused(f"{what} in {src} cannot be unzipped ({error}): restore another backup")
+    return BackupRefused(f"{_what(name)} in {src} cannot be unzipped ({error}): restore another backup")
 
 
 def _unzip(src: Path, archive: zipfile.ZipFile, name: str) -> bytes:
     """A small file of the backup (a key), unzipped; one that cannot be is refused in one sentence."""
     try:
         return archive.read(name)
-    except (*_UNZIPPING, *_UNOPENED, OSError) as e:
+    except _UNZIPPING as e:
         raise _cannot_unzip(src, name, e) from None
-
-
-def _openable(src: Path, archive: zipfile.ZipFile) -> None:
-    """Refuse, before anything is written, a database entry encrypted or zipped by a method zipfile lacks."""
-    try:
-        archive.open(DATABASE).close()
-    except _UNOPENED as e:
-        raise _cannot_unzip(src, DATABASE, e) from None
-
-
-class _Unzipping:
-    """The backup's database as its entry unzips, a piece at a time: what unzipping it raises (its checksum, its
-    compressed data, bzip2's OSError) refused as the backup's, where the disk's own errors in writing it stay
-    the disk's (write_private's OSError: "cannot be written")."""
-
-    def __init__(self, src: Path, entry: IO[bytes]) -> None:
-        self._src, self._entry = src, entry
-
-    def read(self, size: int = -1, /) -> bytes:
-        try:
-            return self._entry.read(size)
-        except (*_UNZIPPING, OSError) as e:
-            raise _cannot_unzip(self._src, DATABASE, e) from None
 
 
 def _unzipped(src: Path, database: Path) -> None:
@@ -302,12 +294,8 @@ def _unzipped(src: Path, database: Path) -> None:
     says it unzips to; a damaged entry (its checksum, its compressed data) refused."""
     try:
         with zipfile.ZipFile(src) as archive, archive.open(DATABASE) as unzipped:
-            write_private(database, _Unzipping(src, unzipped), replace=False)
-    except (
-        BackupRefused
-    ):  # _Unzipping's, through write_private (a RuntimeError, as an encrypted entry's): said once
-        raise
-    except (*_UNZIPPING, *_UNOPENED) as e:
+            write_private(database, unzipped, replace=False)
+    except _UNZIPPING as e:
         raise _cannot_unzip(src, DATABASE, e) from None
 
 

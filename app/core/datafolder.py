@@ -17,7 +17,7 @@ import re
 import secrets
 import shutil
 from pathlib import Path
-from typing import Protocol
+from typing import IO
 
 from filelock import FileLock, Timeout
 from sqlalchemy.engine import make_url
@@ -30,13 +30,7 @@ class ServedElsewhere(RuntimeError):
     """Another firestep server holds this database: the message is the one sentence saying what to do."""
 
 
-class Readable(Protocol):
-    """What a file is read as, a piece at a time (shutil.copyfileobj's one call)."""
-
-    def read(self, size: int = -1, /) -> bytes: ...
-
-
-def write_private(path: Path, data: bytes | Readable, *, replace: bool = True) -> None:
+def write_private(path: Path, data: bytes | IO[bytes], *, replace: bool = True) -> None:
     """A file readable by its owner only, from its first byte (never briefly world-readable; on Windows the
     folder's access list sees to that, see private_folder), written whole or not at all: a temporary file
     beside it, flushed to the disk, then renamed to it, so a full disk leaves no empty or half-written file.
