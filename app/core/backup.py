@@ -13,13 +13,13 @@ secret). What it carries is what a restored install needs to work as the old one
 Not the kept sheets (printouts, made again when asked for), the address the last server served at (written
 again as a server starts) nor the server's lock.
 
-A restore writes into an empty data folder only (never over an install). It refuses a key file said to unzip
-past 1 MiB and a database said to unzip past the free space where it goes (a zip bomb's), unread; it unzips the
-database to its place a piece at a time (never whole in memory) and checks it with SQLite's
-`PRAGMA integrity_check` before it writes anything else, and refuses one damaged, one a newer firestep migrated and
-a secret key that is no key; once migrated, a database whose triggers and views are not this firestep's is
-refused too. What a refused restore wrote is taken away. On PostgreSQL the database's own tool backs up
-(`pg_dump`): each refusal says so in one sentence.
+A restore writes into an empty data folder only (never over an install). It refuses a key file said to unzip past
+1 MiB, a database said to unzip past the free space where it goes (a zip bomb's), and an entry encrypted or zipped by
+a method but Deflate (whose reads zipfile bounds) or none, unread; it unzips the database to its place a piece at a
+time (never whole in memory) and checks it with SQLite's `PRAGMA integrity_check` before it writes anything else,
+and refuses one damaged, one a newer firestep migrated and a secret key that is no key; once migrated, a database
+whose triggers and views are not this firestep's is refused too. What a refused restore wrote is taken away. On
+PostgreSQL the database's own tool backs up (`pg_dump`): each refusal says so in one sentence.
 """
 
 from __future__ import annotations
