@@ -13,13 +13,13 @@ secret). What it carries is what a restored install needs to work as the old one
 Not the kept sheets (printouts, made again when asked for), the address the last server served at (written
 again as a server starts) nor the server's lock.
 
-A restore writes into an empty data folder only (never over an install). It refuses a key file said to unzip
-past 1 MiB and a database said to unzip past the free space where it goes (a zip bomb's), unread; it unzips the
-database to its place a piece at a time (never whole in memory) and checks it with SQLite's
-`PRAGMA integrity_check` before it writes anything else, and refuses one damaged, one a newer firestep migrated and
-a secret key that is no key; once migrated, a database whose triggers and views are not this firestep's is
-refused too. What a refused restore wrote is taken away. On PostgreSQL the database's own tool backs up
-(`pg_dump`): each refusal says so in one sentence.
+A restore writes into an empty data folder only (never over an install). It refuses a key file said to unzip past
+1 MiB, a database said to unzip past the free space where it goes (a zip bomb's), and an entry encrypted or zipped by
+a method but Deflate (whose reads zipfile bounds) or none, unread; it unzips the database to its place a piece at a
+time (never whole in memory) and checks it with SQLite's `PRAGMA integrity_check` before it writes anything else,
+and refuses one damaged, one a newer firestep migrated and a secret key that is no key; once migrated, a database
+whose triggers and views are not this firestep's is refused too. What a refused restore wrote is taken away. On
+PostgreSQL the database's own tool backs up (`pg_dump`): each refusal says so in one sentence.
 """
 
 from __future__ import annotations
@@ -221,7 +221,9 @@ def _read_backup(src: Path) -> Backup:
                     raise BackupRefused(
                         f"{name} in {src} unzips to {size} bytes, more than any key (1 MiB): restore another backup"
                     )
-            files = {name: archive.read(name) for name in names}
+            for name in (*names, DATABASE):
+                _readable(src, archive, name)
+            files = {name: _unzip(src, archive, name) for name in names}
             database_bytes = archive.getinfo(DATABASE).file_size
     except (zipfile.BadZipFile, OSError, EOFError, KeyError):  # KeyError: no database in it
         raise BackupRefused(
@@ -248,16 +250,53 @@ def _room(src: Path, backup: Backup, database: Path) -> None:
         )
 
 
+# What zipfile raises for an entry it cannot unzip, beside its own BadZipFile: zlib's error (a damaged stream).
+_UNZIPPING = (zipfile.BadZipFile, EOFError, zlib.error)
+# The methods a restore unzips: firestep backup deflates, and Python's zipfile bounds what one read of Deflate
+# unzips to; bzip2's and LZMA's reads it does not bound (a bomb's whole database held in memory at once: the
+# hostile pass), and other methods (Deflate64, Windows' own zipping of large files) it lacks.
+_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_NAMED = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "lzma", 9: "Deflate64"}  # as a refusal names them
+
+
+def _what(name: str) -> str:
+    return "The database" if name == DATABASE else name
+
+
+def _readable(src: Path, archive: zipfile.ZipFile, name: str) -> None:
+    """Refuse, unread, an entry encrypted or zipped by a method a restore does not unzip (`_METHODS`)."""
+    entry = archive.getinfo(name)
+    if entry.flag_bits & 0x1:
+        raise BackupRefused(
+            f"{_what(name)} in {src} is encrypted, as no backup firestep wrote is: restore another backup"
+        )
+    if entry.compress_type not in _METHODS:
+        method = _NAMED.get(entry.compress_type, f"method {entry.compress_type}")
+        raise BackupRefused(
+            f"{_what(name)} in {src} is zipped by {method}, which firestep backup never uses: restore another backup"
+        )
+
+
+def _cannot_unzip(src: Path, name: str, error: BaseException) -> BackupRefused:
+    return BackupRefused(f"{_what(name)} in {src} cannot be unzipped ({error}): restore another backup")
+
+
+def _unzip(src: Path, archive: zipfile.ZipFile, name: str) -> bytes:
+    """A small file of the backup (a key), unzipped; one that cannot be is refused in one sentence."""
+    try:
+        return archive.read(name)
+    except _UNZIPPING as e:
+        raise _cannot_unzip(src, name, e) from None
+
+
 def _unzipped(src: Path, database: Path) -> None:
     """The backup's database written to `database` a piece at a time, read no further than the zip's header
     says it unzips to; a damaged entry (its checksum, its compressed data) refused."""
     try:
         with zipfile.ZipFile(src) as archive, archive.open(DATABASE) as unzipped:
             write_private(database, unzipped, replace=False)
-    except (zipfile.BadZipFile, EOFError, zlib.error) as e:
-        raise BackupRefused(
-            f"The database in {src} cannot be unzipped ({e}): restore another backup"
-        ) from None
+    except _UNZIPPING as e:
+        raise _cannot_unzip(src, DATABASE, e) from None
 
 
 def _checked(src: Path, database: Path) -> None:

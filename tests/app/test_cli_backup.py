@@ -548,3 +548,107 @@ def test_a_restore_says_its_check_first_then_its_games_as_the_pages_list_them(
     checked, said = out.splitlines()[-2:]  # after the migration's line
     assert checked == "integrity_check: ok; 3 games: 1 on the start page, 1 at an event's tables, 1 archived."
     assert said.startswith(f"Restored {backup} into {restored} (")
+
+
+def _damaged(entry: zipfile.ZipInfo, raw: bytearray, how: str) -> None:
+    """The entry `entry` of the zip `raw` damaged as `how` says, in place: its deflated data (its first block of
+    a type Deflate has none of), or the flags and method both its headers give."""
+    local = entry.header_offset
+    if how == "deflate":
+        start = local + 30 + int.from_bytes(raw[local + 26 : local + 28], "little")
+        raw[start + int.from_bytes(raw[local + 28 : local + 30], "little")] = 0xFF
+        return
+    central = raw.find(b"PK\x01\x02")
+    while raw[central + 46 : central + 46 + len(entry.filename)] != entry.filename.encode():
+        central = raw.find(b"PK\x01\x02", central + 4)
+    for flags, method in ((local + 6, local + 8), (central + 8, central + 10)):
+        if how == "encrypted":  # flag bit 0
+            raw[flags] |= 1
+        else:  # Deflate64 (method 9), which Python's zipfile cannot unzip
+            raw[method : method + 2] = (9).to_bytes(2, "little")
+
+
+@pytest.mark.parametrize(
+    ("entry", "how", "said"),
+    [
+        ("firestep.db", "deflate64", "is zipped by Deflate64, which firestep backup never uses"),
+        ("firestep.db", "encrypted", "is encrypted, as no backup firestep wrote is"),
+        ("secret_key", "encrypted", "is encrypted, as no backup firestep wrote is"),
+        (
+            "secret_key",
+            "deflate",
+            "cannot be unzipped (Error -3 while decompressing data: invalid block type)",
+        ),
+    ],
+    ids=["database-deflate64", "database-encrypted", "key-encrypted", "key-damaged"],
+)
+def test_a_backup_zipped_in_a_way_it_cannot_be_unzipped_is_refused_in_one_sentence(
+    entry: str,
+    how: str,
+    said: str,
+    folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A zip's entry may be zipped by a method zipfile lacks (Deflate64, which Windows' own zipping uses for large
+    files), encrypted, or damaged inside its compressed stream (zlib's error, not zipfile's): each is refused in
+    one sentence naming the backup, nothing left (the hostile pass: a traceback for each)."""
+    zipped = altered_backup(
+        "crafted.zip",
+        lambda files: {**files, "secret_key": b"k" * 64},
+        tmp_path,
+        monkeypatch,
+        capsys,
+        zipfile.ZIP_DEFLATED,
+    )
+    raw = bytearray(zipped.read_bytes())
+    with zipfile.ZipFile(zipped) as archive:
+        _damaged(archive.getinfo(entry), raw, how)
+    zipped.write_bytes(bytes(raw))
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    code, out, err = run_main(["restore", str(zipped)], monkeypatch, capsys)
+    assert code != 0 and out == "", out
+    what = "The database" if entry == "firestep.db" else entry
+    assert err == f"{what} in {zipped} {said}: restore another backup.\n"
+    assert not restored.exists()
+
+
+@pytest.mark.parametrize("compression", [zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA], ids=["bzip2", "lzma"])
+def test_a_database_zipped_by_a_method_unzipped_in_one_piece_is_refused_unread(
+    compression: int,
+    folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Python's zipfile unzips bzip2 and LZMA a compressed read at a time with no bound on what one read unzips to
+    (Deflate's alone it bounds): a bomb's database so zipped was held whole in memory however its header's size
+    said it was smaller, whatever the restore's pieces (the hostile pass). firestep's backups are deflated: a
+    database or key zipped by any other method is refused before anything is read or written."""
+    size = 64 * 2**20
+    bomb = altered_backup(
+        "bomb.zip",
+        lambda files: {**files, "firestep.db": bytes(size)},
+        tmp_path,
+        monkeypatch,
+        capsys,
+        compression,
+    )
+    assert bomb.stat().st_size < size // 100
+    restored = tmp_path / "restored"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    tracemalloc.start()
+    try:
+        code, out, err = run_main(["restore", str(bomb)], monkeypatch, capsys)
+        held = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert held < size // 8, held  # the most held at once
+    assert code != 0 and out == "" and len(err.splitlines()) == 1, err
+    method = "bzip2" if compression == zipfile.ZIP_BZIP2 else "lzma"
+    assert err == (
+        f"The database in {bomb} is zipped by {method}, which firestep backup never uses: restore another backup.\n"
+    )
+    assert not restored.exists()
