@@ -717,9 +717,12 @@ def restore(
     except Exception as e:
         raise Mistake(str(unmigrated(src, e))) from None
     # The check first, then what was restored: "Restored" came before the check, and before a refusal that took
-    # the restore away again. Its games counted as the pages list them (the newcomer pass).
-    typer.echo(f"integrity_check: {checked}; {games}.")
+    # the restore away again. Then its games, counted as the pages list them, in the order the README's "Keep a
+    # backup" tells (the count rode on the check's line, before "Restored", under pragma's own name: the
+    # newcomer pass).
+    typer.echo(f"SQLite's integrity check: {checked}.")
     typer.echo(f"Restored {src} into {settings.var_dir} ({keys}).")
+    typer.echo(f"{games}.")
 
 
 league_app = typer.Typer(help="A league's results, as its organiser publishes them.", no_args_is_help=True)

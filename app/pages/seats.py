@@ -158,8 +158,10 @@ def game_page(
         )
         return too_many(page, e)
     if seat is None:
+        # An event table's game has no referee handing out codes: its players hold the organiser's printed cards.
         context = {"game": game, "title": "Join this game", "error": None,
-                   "moved_by": _moved_by(request, session, settings, game_id)}  # fmt: skip
+                   "moved_by": _moved_by(request, session, settings, game_id),
+                   "at_event": games.table_of_game(session, game_id) is not None}  # fmt: skip
         return templates.TemplateResponse(request, "join.html", context, status_code=401)
     told = ""  # a rule's refusal, said in the notice as it is on the page (not a stale write's words)
     # A page of its own, not a partial (a template named "_...", which never extends the page's base): its

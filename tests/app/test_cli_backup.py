@@ -160,10 +160,11 @@ def test_a_backup_taken_while_a_game_is_written_restores_it_whole(
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
     code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
     assert code == 0 and err == "", err
-    assert out.splitlines()[-2:] == [  # after the migration's line
-        "integrity_check: ok; 2 games on the start page.",
+    assert out.splitlines()[-3:] == [  # after the migration's line
+        "SQLite's integrity check: ok.",
         f"Restored {backup} into {restored} (the database, the secret key and the club's keys: every device's "
         "token works).",
+        "2 games on the start page.",
     ]
     copy = restored / "firestep.db"
     with closing(sqlite3.connect(copy)) as conn:
@@ -331,10 +332,11 @@ def test_a_backup_of_an_older_schema_is_restored_at_this_firestep_s(
     code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
     assert code == 0 and err == "", err
     assert "Updated from firestep 0.1.5 to " in out
-    assert out.splitlines()[-2:] == [
-        "integrity_check: ok; 0 games on the start page.",
+    assert out.splitlines()[-3:] == [
+        "SQLite's integrity check: ok.",
         f"Restored {backup} into {restored} (the database, no secret key: set the FIRESTEP_SECRET_KEY it was "
         "taken with, or devices join again).",
+        "0 games on the start page.",
     ]
     engine = make_engine(f"sqlite:///{restored / 'firestep.db'}")
     try:
@@ -545,9 +547,12 @@ def test_a_restore_says_its_check_first_then_its_games_as_the_pages_list_them(
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
     code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
     assert code == 0 and err == "", err
-    checked, said = out.splitlines()[-2:]  # after the migration's line
-    assert checked == "integrity_check: ok; 3 games: 1 on the start page, 1 at an event's tables, 1 archived."
+    checked, said, games = out.splitlines()[-3:]  # after the migration's line
+    assert checked == "SQLite's integrity check: ok."
     assert said.startswith(f"Restored {backup} into {restored} (")
+    # Then its games, as the README's "Keep a backup" tells: they rode on the check's line, before "Restored",
+    # and the check went by pragma's name, "integrity_check" (the newcomer pass).
+    assert games == "3 games: 1 on the start page, 1 at an event's tables, 1 archived."
 
 
 def _damaged(entry: zipfile.ZipInfo, raw: bytearray, how: str) -> None:

@@ -63,9 +63,13 @@ def test_an_event_by_its_pages(sqlite_client: TestClient) -> None:
                 "/events/rekey", data=csrf.form(spare, {"code": rekey.group(1)}), follow_redirects=False
             )
             assert back.status_code == 303 and back.headers["location"] == table_page
-            assert (
-                "The result is yours to confirm here once the game has ended." in spare.get(table_page).text
-            )
+            # The new tablet is told whose seat it now holds (the newcomer pass: "the result is yours", whose not
+            # said), as a card's join says "You are Ann, table 1".
+            kept = spare.get(table_page).text
+            attacker = re.search(r'<h1 id="table-h">Table 1: (\w+) v ', kept)
+            assert attacker is not None, kept[-1500:]
+            said = "the attacker: the result is yours to confirm here once the game has ended."
+            assert f"You are {attacker.group(1)}, {said}" in kept
         assert "Join the table's game" in tablet.get(table_page).text
     wrong = c.post("/events/rekey", data=csrf.form(c, {"code": "1-a-0000"}))
     assert "ask the organiser for a new one" in wrong.text

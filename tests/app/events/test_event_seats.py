@@ -442,3 +442,35 @@ def test_a_card_names_whose_seat_it_is_and_the_page_after_joining_says_so(sqlite
     other = TestClient(c.app)
     start = other.post("/join", data=csrf.form(other, {"code": seats["join_codes"]["attacker"]}))
     assert said(start).startswith(f"You are {names['attacker']}, table 1, the attacker")
+
+
+def test_a_device_without_a_seat_at_an_event_table_is_sent_to_its_card(sqlite_client: TestClient) -> None:
+    """A second phone refused a spent card, then tapping the game's Board or Map, was told to "enter the join code
+    your referee gave you", though an event's table has no referee handing codes out, only the organiser's
+    printed cards (the newcomer pass): it is told to scan its seat's card; a game of its own still names the
+    referee."""
+    c = sqlite_client
+    _, _, seats = committed_table(c)
+    page = html.unescape(c.get(f"/games/{seats['game_id']}/map").text)
+    assert "scan your seat's join card, or enter the code printed on it" in page, page[-1500:]
+    assert '<label for="join-code">Join code (on your card)</label>' in page
+    assert "your referee gave you" not in page and "referee token" not in page
+    own = TestClient(c.app).post("/api/v1/games", json={"scenario": SCENARIO})
+    assert own.status_code == 201, own.text
+    assert "Enter the join code your referee gave you" in c.get(f"/games/{own.json()['game']['id']}/map").text
+
+
+def test_a_new_tablet_s_code_is_to_be_typed_where_the_start_page_takes_it(sqlite_client: TestClient) -> None:
+    """The organiser's "New tablet for" page said to type the code "at /events/rekey", a path no one types on a
+    tablet (the newcomer pass): it names the start page's join box, which takes it."""
+    c = sqlite_client
+    event_id, organiser, seats = committed_table(c)
+    as_organiser(c, organiser)
+    offer = c.post(
+        f"/events/{event_id}/tables/{seats['table_id']}/rekey", data=csrf.form(c, {"side": "attacker"})
+    )
+    assert offer.status_code == 200, offer.text[-600:]
+    page = html.unescape(offer.text)
+    assert "or type the code under <strong>Join a game</strong> on its start page." in page
+    assert "/events/rekey</strong>" not in page
+    assert '<h2 id="join-h">Join a game</h2>' in c.get("/").text

@@ -22,3 +22,15 @@ def test_each_seat_has_its_own_side_first_and_the_referee_the_games_order(client
         board = client.get(f"/games/{game.id}/referee")
         assert board.status_code == 200, board.text
         assert re.findall(r'<section class="side" data-side="(\w+)"', board.text) == expected, seat
+
+
+def test_each_side_s_heading_names_its_nation_as_the_other_pages_do(client: TestClient) -> None:
+    """The board's headings read "Attacker german", "Defender british": the nation as stored, where the join
+    card, the created page and the counters say "German" (the newcomer pass)."""
+    game = new_game(client)
+    client.cookies.set("firestep_token", game.referee["Authorization"].removeprefix("Bearer "))
+    board = client.get(f"/games/{game.id}/referee").text
+    assert re.findall(r'<h2>(\w+) <span class="muted">([^<]*)</span></h2>', board) == [
+        ("Attacker", "German"),
+        ("Defender", "British"),
+    ]
