@@ -11,9 +11,10 @@ payload with the parts of the roles it holds merged over it, and nothing else.""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, TypedDict
 
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 from sqlalchemy import bindparam, delete, insert
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine
@@ -51,7 +52,7 @@ def record(
     # Written by the table's own statement (the ORM's flush of one new object was a fifth of an act's CPU), the
     # object then made as a row read is and put in the session as one it holds: SQLModel's constructor sets
     # each field through pydantic and SQLAlchemy both (0.19 ms an event, for values written as they are).
-    ev = _held({**row, "id": session.execute(_LOGGED, row).scalar_one()})
+    ev = _held(row, session.execute(_LOGGED, row).scalar_one())
     session.add(ev)
     session.info.setdefault(_LOGGING, []).append(ev)
     _index_units(session, ev)
@@ -65,10 +66,11 @@ _LOGGING = "events-logged"  # session.info: the events this unit of work logged,
 _EVENTS = class_mapper(Event).class_manager
 
 
-def _held(row: Mapping[str, Any]) -> Event:
-    """The event of `row`, a row written by this unit of work, as the session holds a row it read (SQLAlchemy's
-    own way of making an object of a loaded row: a new instance, its values set as committed)."""
+def _held(row: EventRow, event_id: int) -> Event:
+    """The event `event_id` of `row`, a row written by this unit of work, as the session holds a row it read
+    (SQLAlchemy's own way of making an object of a loaded row: a new instance, its values set as committed)."""
     ev: Event = _EVENTS.new_instance()
+    set_committed_value(ev, "id", event_id)
     for name, value in row.items():
         set_committed_value(ev, name, value)
     make_transient_to_detached(ev)
@@ -160,6 +162,22 @@ _UNIT_ACTS = (
 _UNIT_ACTS_BEFORE = _UNIT_ACTS.where(col(EventUnit.event_id) < bindparam("before"))
 
 
+class EventRow(TypedDict):
+    """An event's row as `record` writes it: every column but its id, which the database gives."""
+
+    game_id: int
+    turn: int
+    side: str
+    step: str
+    kind: str
+    actor: str
+    visibility: str
+    payload: dict[str, JsonValue]
+    private: dict[str, dict[str, JsonValue]]
+    reverses_id: int | None
+    created_at: datetime
+
+
 def event_row(
     game: Game,
     kind: str,
@@ -170,9 +188,9 @@ def event_row(
     visibility: str = "all",
     reverses_id: int | None = None,
     private: Mapping[str, Mapping[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """The row of the event `record` logs, every column but its id (the first events of a round's games are
-    written in one statement, app.services.game_setup.create_games, which marks their games)."""
+) -> EventRow:
+    """The row of the event `record` logs (the first events of a round's games are written in one statement,
+    app.services.game_setup.create_games, which marks their games)."""
     payload, parts = split(payload, private)
     return {
         "game_id": game.pk,
