@@ -11,7 +11,7 @@ from fastapi import Cookie, Depends, Query, Request, Response
 
 from app import errors
 from app.core.routing import Router
-from app.data.models import League, LeagueClaim, LeagueGame, LeagueKey
+from app.data.models import League, LeagueGame, LeagueKey
 from app.data.schemas_claims import CLAIM, ClaimOut, ClaimPlayer, ClaimsIn, ClaimsOut, ClaimsRemoved
 from app.data.schemas_league import (
     BundleIn,
@@ -238,7 +238,7 @@ def remove_key(league_id: LeagueId, key_id: RowId, session: SessionDep) -> None:
         league.distrust(session, league_id, key_id)
 
 
-def claim_out(row: LeagueClaim) -> ClaimOut:
+def claim_out(row: league_claims.Claim) -> ClaimOut:
     return ClaimOut(
         id=row.pk,
         kept_as=CLAIM,

@@ -17,12 +17,15 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
+from dataclasses import dataclass, fields
 from typing import NamedTuple
 
+from sqlalchemy import delete as sa_delete
+from sqlalchemy import insert as sa_insert
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
-from app.data.models import LeagueClaim, LeagueGame
+from app.data.models import LeagueClaim, LeagueGame, utcnow
 from app.data.schemas_claims import (
     MAX_CELL_CHARS,
     MAX_CSV_CHARS,
@@ -139,6 +142,30 @@ def header(text: str) -> list[str]:
     return names
 
 
+@dataclass(slots=True)
+class Claim:
+    """One game as a file's row gives it, before it is kept (`pk` 0) or as the league keeps it: its columns, as
+    LeagueClaim stores them, read and written a file's rows at a time (an ORM object a row took a league's
+    largest file past its second of CPU)."""
+
+    identity: str
+    result_hash: str
+    event: str
+    round: int
+    a_name: str
+    a_club: str
+    b_name: str
+    b_club: str
+    a_points: int
+    b_points: int
+    winner: str | None
+    pk: int = 0
+
+
+_STORED = [f.name for f in fields(Claim) if f.name != "pk"]  # LeagueClaim's columns of the same names
+_READ = sa_select(*(LeagueClaim.__table__.c[name] for name in _STORED), col(LeagueClaim.id))  # type: ignore[attr-defined]
+
+
 class _Cell(NamedTuple):
     """A named column's cell in a row: its text, where the API says it is, and the column's role."""
 
@@ -200,9 +227,7 @@ def _winner(a: int, b: int, result: _Cell | None = None) -> str | None:
     return winner
 
 
-def _claim(
-    league_id: int, event: str, line: int, row: list[str], names: list[str], where: dict[str, int]
-) -> LeagueClaim:
+def _claim(event: str, line: int, row: list[str], names: list[str], where: dict[str, int]) -> Claim:
     """One row as a claim: its named cells read, a refusal naming the row and column of the first at fault."""
 
     def cell(role: str) -> _Cell:
@@ -221,8 +246,7 @@ def _claim(
     # One game whichever player a tool lists first and however it spells the event or a name's case: the same
     # pairing again is the row kept, and another result for it is a conflict, never a second game.
     sides = sorted([(look_a, a_points, winner == "a"), (look_b, b_points, winner == "b")])
-    return LeagueClaim(
-        league_id=league_id,
+    return Claim(
         identity=sha256([_look(event), rnd, [look for look, _, _ in sides]]),
         result_hash=sha256([[points, won] for _, points, won in sides]),
         event=event,
@@ -237,7 +261,7 @@ def _claim(
     )
 
 
-def parse(league_id: int, event: str, text: str, columns: ClaimColumns) -> list[LeagueClaim]:
+def parse(event: str, text: str, columns: ClaimColumns) -> list[Claim]:
     """The file's rows as claims (not yet kept), or a refusal naming the first row and column at fault."""
     names = header(text)
     where: dict[str, int] = {}
@@ -249,7 +273,7 @@ def parse(league_id: int, event: str, text: str, columns: ClaimColumns) -> list[
                 f"columns.{role}", f"the file has no column “{name[:30]}”: choose one of its header"
             )
         where[role] = names.index(name)
-    claims: list[LeagueClaim] = []
+    claims: list[Claim] = []
     for i, (line, row) in enumerate(_rows(text)):
         if i == 0:
             continue  # the header, however many lines its quoted cells span (the hostile pass: "S2\n")
@@ -262,7 +286,7 @@ def parse(league_id: int, event: str, text: str, columns: ClaimColumns) -> list[
                 raise RulesError(
                     "csv", f"row {line}, column “{names[i][:30]}”: over {MAX_CELL_CHARS} characters"
                 )
-        claims.append(_claim(league_id, event, line, row, names, where))
+        claims.append(_claim(event, line, row, names, where))
     if not claims:
         raise RulesError("csv", "the file has a header and no pairing under it")
     return claims
@@ -270,12 +294,12 @@ def parse(league_id: int, event: str, text: str, columns: ClaimColumns) -> list[
 
 def import_claims(
     session: Session, league_id: int, event: str, text: str, columns: ClaimColumns, replace: bool = False
-) -> tuple[list[LeagueClaim], int]:
+) -> tuple[list[Claim], int]:
     """The file's games kept for the league as the organiser's claims, each once however often the file lists
     it, and how many of them the league kept already. `replace`: the event's claims kept before are removed
     first (a corrected file), in the same unit of work, so a file refused leaves them as they were."""
     event = player_names.normalised(event, "event")
-    parsed = parse(league_id, event, text, columns)
+    parsed = parse(event, text, columns)
     if replace:
         remove_event(session, league_id, event)
     spelt = _spellings(session, league_id)
@@ -284,20 +308,21 @@ def import_claims(
             spelt.setdefault(_look(t), t) if t else t
             for t in (claim.a_name, claim.a_club, claim.b_name, claim.b_club)
         )
-    kept: list[LeagueClaim] = []
+    kept: list[Claim] = []
+    new: list[Claim] = []
     already = 0
     count = session.exec(
         select(func.count()).select_from(LeagueClaim).where(LeagueClaim.league_id == league_id)
     ).one()
-    in_file: dict[str, LeagueClaim] = {}  # a per-player export lists each game twice: one game, kept once
-    # The league's claims of the file's games, read in a few statements and written in one flush (the second
+    in_file: dict[str, Claim] = {}  # a per-player export lists each game twice: one game, kept once
+    # The league's claims of the file's games, read in a few statements and written in one (the second
     # hostile pass: a statement and a flush a row took 2,000 rows to 1 s of CPU).
     identities = list(dict.fromkeys(c.identity for c in parsed))
-    stored: dict[str, LeagueClaim] = {}
+    stored: dict[str, Claim] = {}
     for at in range(0, len(identities), 500):
         ours = col(LeagueClaim.identity).in_(identities[at : at + 500])
-        for row in session.exec(select(LeagueClaim).where(LeagueClaim.league_id == league_id, ours)):
-            stored[row.identity] = row
+        for row in session.execute(_READ.where(col(LeagueClaim.league_id) == league_id, ours)):
+            stored[row.identity] = Claim(*row)
     for claim in parsed:
         seen = in_file.get(claim.identity)
         if seen is not None:
@@ -320,12 +345,24 @@ def import_claims(
             continue
         if count >= MAX_LEAGUE_GAMES:
             raise RuleRefused(f"a league keeps at most {MAX_LEAGUE_GAMES} claimed games: start a new league")
-        session.add(claim)
         in_file[claim.identity] = claim
         kept.append(claim)
+        new.append(claim)
         count += 1
-    session.flush()
+    _insert(session, league_id, new)
     return kept, already
+
+
+def _insert(session: Session, league_id: int, new: list[Claim]) -> None:
+    """The claims kept in one statement, each given its number (RETURNING, in the order the rows were sent)."""
+    if not new:
+        return
+    at = utcnow()
+    rows = [{**{name: getattr(claim, name) for name in _STORED}, "league_id": league_id, "imported_at": at}
+            for claim in new]  # fmt: skip
+    insert = sa_insert(LeagueClaim).returning(col(LeagueClaim.id), sort_by_parameter_order=True)
+    for claim, (pk,) in zip(new, session.execute(insert, rows), strict=True):
+        claim.pk = pk
 
 
 def _spellings(session: Session, league_id: int) -> dict[str, str]:
@@ -342,21 +379,11 @@ def _spellings(session: Session, league_id: int) -> dict[str, str]:
     return kept
 
 
-def claims(session: Session, league_id: int) -> list[LeagueClaim]:
-    return list(
-        session.exec(
-            select(LeagueClaim).where(LeagueClaim.league_id == league_id).order_by(col(LeagueClaim.id))
-        )
-    )
-
-
-def of_event(session: Session, league_id: int, event: str) -> list[LeagueClaim]:
-    """The event's claims, its name as it looks (the identity's way: case and look-alike letters aside): the
-    names kept that look so found from the league's event names, then only their rows read."""
+def _event_names(session: Session, league_id: int, event: str) -> list[str]:
+    """The event's names as kept, its name as it looks (the identity's way: case and look-alike letters aside),
+    found from the league's event names: only their rows are read or removed."""
     looks = _look(event)
-    names = [name for name, _ in _event_counts(session, league_id) if _look(name) == looks]
-    query = select(LeagueClaim).where(LeagueClaim.league_id == league_id, col(LeagueClaim.event).in_(names))
-    return list(session.exec(query.order_by(col(LeagueClaim.id))))
+    return [name for name, _ in _event_counts(session, league_id) if _look(name) == looks]
 
 
 def events(session: Session, league_id: int) -> list[tuple[str, int]]:
@@ -396,10 +423,12 @@ def kept_of(session: Session, league_id: int, event: str) -> int:
 
 def remove_event(session: Session, league_id: int, event: str) -> Removed:
     """The event's claims removed (not committed here), with the file that would put them back."""
-    removed = of_event(session, league_id, event)
-    for row in removed:
-        session.delete(row)
-    session.flush()
+    ours = (
+        col(LeagueClaim.league_id) == league_id,
+        col(LeagueClaim.event).in_(_event_names(session, league_id, event)),
+    )
+    removed = [Claim(*row) for row in session.execute(_READ.where(*ours).order_by(col(LeagueClaim.id)))]
+    session.execute(sa_delete(LeagueClaim).where(*ours))
     return Removed(removed[0].event if removed else event, len(removed), as_csv(removed))
 
 
@@ -416,7 +445,7 @@ UNDO_COLUMNS = ClaimColumns(
 )
 
 
-def as_csv(rows: list[LeagueClaim]) -> str | None:
+def as_csv(rows: list[Claim]) -> str | None:
     """The claims as a file of UNDO_COLUMNS that imports them again as they were, or None when it would be
     past a file's bounds (MAX_CSV_ROWS, MAX_CSV_CHARS): then they cannot be put back in one tap."""
     if len(rows) > MAX_CSV_ROWS:

