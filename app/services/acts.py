@@ -46,6 +46,7 @@ from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, readings_changed
+from app.services.kept_units import KeptUnits
 from app.services.markers import TableRead, apply_changes, kept_of, rules_of, snapshot_of, table_snapshot
 from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs, Written
 from app.services.result import advance_ends, caller, end_refusal, seat_ends
@@ -74,7 +75,7 @@ from rules.core.acts import (
     Roll,
     SetClockLimits,
 )
-from rules.core.errors import RulesError
+from rules.core.errors import NotFoundError, RulesError
 from rules.core.fire_cards import CardApplied
 from rules.core.forces import base_of
 from rules.core.game import EDIT_ACT, Answer, Member, edit_act
@@ -283,7 +284,7 @@ def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, 
 
 
 def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> Todo:
-    unit = units_service.get_unit(session, game.pk, act.unit_id)
+    unit, kept = _acted(session, game, act.unit_id)
     rules = rules_of(game)
     viewer.require_side(unit.side, "change units")
     wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
@@ -297,12 +298,12 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
         return Written({"unit_id": act.unit_id, "changes": changes}, changes, unit)
 
     asks: list[tuple[str, Unit | UnitState | None, str | None]] = [(a, unit, None) for a in sorted(wanted)]
-    return Todo(asks, None, write)
+    return Todo(asks, None, write, kept=kept)
 
 
 # -- the table -----------------------------------------------------------------------------------------------
 def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _: Any) -> Todo:
-    unit = units_service.get_unit(session, game.pk, act.unit_id)
+    unit, kept = _acted(session, game, act.unit_id)
     viewer.require_side(unit.side, "move units")
     if unit.killed:
         raise RulesError(
@@ -318,7 +319,7 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
         changes += _costs(session, game, rest)
         return Written({"unit_id": act.unit_id, "changes": changes}, changes, unit)
 
-    return Todo([("move-stands", unit, None)], None, write)
+    return Todo([("move-stands", unit, None)], None, write, kept=kept)
 
 
 def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[LoggedChange]:
@@ -362,8 +363,18 @@ def _move_formation(
     return Todo(formations.asks(p), None, write, kept=p.kept)
 
 
+def _acted(session: Session, game: Game, unit_id: int) -> tuple[Unit, KeptUnits]:
+    """The stand an act is of and the game's units it is judged on: the worker's kept state, read once, and the
+    stand made the session's own from its kept row, not read again (404 for a unit the game has not)."""
+    kept = kept_of(session, game)
+    row = kept.rows.get(unit_id)
+    if row is None:
+        raise NotFoundError("unit", str(unit_id))
+    return units_service.held_unit(session, row), kept
+
+
 def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, _: Any) -> Todo:
-    unit = units_service.get_unit(session, game.pk, act.unit_id)
+    unit, kept = _acted(session, game, act.unit_id)
     if isinstance(act, RecoverMarker):
         # Markers land on the enemy's stands: either player (or the referee) may place them; a side
         # recovers its own.
@@ -378,7 +389,7 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
         changes = apply_changes(session, game, [unit], answer.changes)  # the others it changes read by id
         return Written({"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit)
 
-    return Todo([(act.action, unit, None)], None, write)
+    return Todo([(act.action, unit, None)], None, write, kept=kept)
 
 
 def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate, _: Any) -> Todo:

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Row, Update, and_, bindparam, func, insert, true, update
+from sqlalchemy.orm import class_mapper, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, col, select
 
 from app.data.changes import UnitCounted, UnitSet
@@ -53,6 +55,30 @@ _FIND_UNIT = (
     .where(Unit.id == bindparam("unit_id"), Unit.game_id == bindparam("game_id"))
     .execution_options(populate_existing=True)
 )
+
+
+_UNITS = class_mapper(Unit).class_manager
+_TABLE = Unit.__table__  # type: ignore[attr-defined]
+
+
+def held_unit(session: Session, row: Row[Any]) -> Unit:
+    """The unit of `row`, a whole unit row this unit of work read (a kept row: app.services.kept_units), as
+    the session holds a unit it read, without a statement of its own (issue 88: an act read its stand again
+    beside the kept state that had just read it). SQLAlchemy's own way of making an object of a loaded row:
+    a new instance, or the one the session holds, its values set as committed; its JSON values copies, the
+    kept row's own never written through it."""
+    values = row._mapping
+    unit = session.identity_map.get(identity_key(Unit, values[_TABLE.c.id]))
+    held = unit is not None
+    if unit is None:
+        unit = _UNITS.new_instance()
+    for column in _TABLE.columns:
+        value = values[column]
+        set_committed_value(unit, column.key, dict(value) if isinstance(value, dict) else value)
+    if not held:
+        make_transient_to_detached(unit)
+        session.add(unit)
+    return unit
 
 
 def get_unit(session: Session, game_id: int, unit_id: int, field: str | None = None) -> Unit:

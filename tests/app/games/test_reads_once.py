@@ -17,7 +17,7 @@ from app.data.models import Game as GameRow
 from app.guard.auth import COOKIE_NAME
 from app.services import result
 from app.services.units import list_units
-from tests.app.games.conftest import advance_to, new_game, start_game
+from tests.app.games.conftest import advance_to, new_game, start_game, units_by_ref
 from tests.app.games.test_fire_refusals import mg_facing
 
 
@@ -84,3 +84,23 @@ def test_the_turn_built_on_units_read_in_the_request_reads_none_and_says_the_sam
     assert read_here["step"] is not None and read_here["needs"]  # a step of needs, read from the stands
     assert given == read_here
     assert unit_reads(ran) == (0, 0), ran
+
+
+def test_an_act_on_a_stand_reads_it_from_the_kept_units_not_again_by_its_id(client: TestClient) -> None:
+    """Issue 88: an act on a stand (a move in set-up, a marker once the game runs) read the stand by its id beside
+    the kept state's read of the units written since, which holds its row: it is read once, there."""
+    g = new_game(client)
+    units = units_by_ref(client, g)
+    stand = next(u for u in units.values() if u["side"] == "attacker" and u["kind"] == "rifle-platoon")
+    url = f"/api/v1/games/{g.id}/units/{stand['id']}"
+    client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee)  # the kept state read before the acts
+    with statements(client) as ran:
+        moved = client.post(f"{url}/move", headers=g.attacker, json={"x": 5, "y": 5})
+    assert moved.status_code == 200, moved.text
+    # In set-up the score, stored from the first step on, is worked out of every stand's place, read apart.
+    assert unit_reads(ran)[1] == 0 and any("FROM game_units LEFT OUTER JOIN unit" in s for s in ran), ran
+    start_game(client, g)
+    with statements(client) as ran:
+        marked = client.post(f"{url}/markers", headers=g.referee, json={"delta": 1, "override": True})
+    assert marked.status_code == 200, marked.text
+    assert unit_reads(ran) == (0, 0) and any("FROM game_units LEFT OUTER JOIN unit" in s for s in ran), ran
