@@ -26,11 +26,13 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from app.club import signing
 from app.core.backup import KEEP
 from app.core.config import Settings
+from app.core.datafolder import sqlite_file
 from app.main import create_app
 from tests.app.club.served import free_port
 from tests.app.events.test_event_seats import committed_table
@@ -213,6 +215,36 @@ def test_a_restore_writes_into_an_empty_data_folder_only(
     )
     assert [p.name for p in installed.iterdir()] == ["secret_key"]
     assert (installed / "secret_key").read_text() == "a key of its own"
+
+
+def test_a_data_folder_whose_name_holds_a_url_s_marks_is_restored_into_served_and_backed_up(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The data folder's database URL was its path as written: a `?` in FIRESTEP_VAR_DIR ended the path there (the
+    rest read as the URL's query), so a restore wrote one file and migrated another, refused as if its schema
+    were; a `%` and two hex digits read as an escaped letter. A folder named with `?`, `#` and `%` is restored
+    into, served from and backed up, and nothing is made beside it."""
+    backup = tmp_path / "backup.zip"
+    assert run_main(["backup", str(backup)], monkeypatch, capsys)[0] == 0
+    restored = tmp_path / "club ?night=1 #2 100%41 %"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
+    code, out, err = run_main(["restore", str(backup)], monkeypatch, capsys)
+    assert code == 0 and err == "", err
+    said = out.splitlines()
+    assert said[-3] == "SQLite's integrity check: ok." and said[-2].startswith(
+        f"Restored {backup} into {restored} ("
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["var", "backup.zip", restored.name])
+    settings = Settings()  # as firestep serve reads the environment
+    assert sqlite_file(settings.database_url) == restored / "firestep.db"
+    with TestClient(create_app(settings)) as served:
+        assert served.get("/healthz").status_code == 200
+        game = new_game(served)
+    again = tmp_path / "again.zip"
+    assert run_main(["backup", str(again)], monkeypatch, capsys)[0] == 0
+    with zipfile.ZipFile(again) as archive:
+        (tmp_path / "again.db").write_bytes(archive.read("firestep.db"))
+    assert rows(tmp_path / "again.db", game.id) == rows(restored / "firestep.db", game.id) != ((), (), ())
 
 
 def test_on_postgresql_backup_and_restore_name_the_tools_and_their_commands_run_as_written(
