@@ -91,6 +91,19 @@ def altered_backup(
     return altered
 
 
+def traced(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str, int]:
+    """A firestep command run in this process as run_main runs it, under tracemalloc: its exit code, its output
+    and its errors, and the most bytes Python held at once meanwhile."""
+    tracemalloc.start()
+    try:
+        code, out, err = run_main(args, monkeypatch, capsys)
+        return code, out, err, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def test_a_backup_taken_while_a_game_is_written_restores_it_whole(
     folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -496,12 +509,7 @@ def test_a_backup_s_database_is_unzipped_a_piece_at_a_time_never_whole_in_memory
     assert bomb.stat().st_size < size // 100  # 64 MB zipped to well under 1 MB
     restored = tmp_path / "restored"
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
-    tracemalloc.start()
-    try:
-        code, out, err = run_main(["restore", str(bomb)], monkeypatch, capsys)
-        held = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    code, out, err, held = traced(["restore", str(bomb)], monkeypatch, capsys)
     assert code != 0 and out == "", out
     assert err == (
         f"The database in {bomb} fails SQLite's integrity check (file is not a database): restore another backup.\n"
@@ -676,12 +684,7 @@ def test_a_database_zipped_by_a_method_unzipped_in_one_piece_is_refused_unread(
     assert bomb.stat().st_size < size // 100
     restored = tmp_path / "restored"
     monkeypatch.setenv("FIRESTEP_VAR_DIR", str(restored))
-    tracemalloc.start()
-    try:
-        code, out, err = run_main(["restore", str(bomb)], monkeypatch, capsys)
-        held = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    code, out, err, held = traced(["restore", str(bomb)], monkeypatch, capsys)
     assert held < size // 8, held  # the most held at once
     assert code != 0 and out == "" and len(err.splitlines()) == 1, err
     method = "bzip2" if compression == zipfile.ZIP_BZIP2 else "lzma"
