@@ -315,7 +315,7 @@ def import_claims(
         select(func.count()).select_from(LeagueClaim).where(LeagueClaim.league_id == league_id)
     ).one()
     in_file: dict[str, Claim] = {}  # a per-player export lists each game twice: one game, kept once
-    # The league's claims of the file's games, read in a few statements and written in one (the second
+    # The league's claims of the file's games, read in a few statements and written by _insert (the second
     # hostile pass: a statement and a flush a row took 2,000 rows to 1 s of CPU).
     identities = list(dict.fromkeys(c.identity for c in parsed))
     stored: dict[str, Claim] = {}
@@ -354,13 +354,17 @@ def import_claims(
 
 
 def _insert(session: Session, league_id: int, new: list[Claim]) -> None:
-    """The claims kept in one statement, each given its number (RETURNING, in the order the rows were sent)."""
+    """The claims kept, each given its number (RETURNING, in the order the rows were sent): on PostgreSQL one
+    statement a thousand rows; on SQLite, whose RETURNING promises no order, SQLAlchemy sends one a row."""
     if not new:
         return
     at = utcnow()
     rows = [{**{name: getattr(claim, name) for name in _STORED}, "league_id": league_id, "imported_at": at}
             for claim in new]  # fmt: skip
-    insert = sa_insert(LeagueClaim).returning(col(LeagueClaim.id), sort_by_parameter_order=True)
+    # Into the table, not the ORM's class: the ORM leaves a None (a draw's winner) out of its row's columns, and a
+    # row of other columns begins another statement (the hostile pass: a file of draws, 107 statements, not 2).
+    table = LeagueClaim.__table__  # type: ignore[attr-defined]
+    insert = sa_insert(table).returning(table.c.id, sort_by_parameter_order=True)
     for claim, (pk,) in zip(new, session.execute(insert, rows), strict=True):
         claim.pk = pk
 
