@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import NamedTuple
@@ -386,8 +387,16 @@ def _spellings(session: Session, league_id: int) -> dict[str, str]:
 def _event_names(session: Session, league_id: int, event: str) -> list[str]:
     """The event's names as kept, its name as it looks (the identity's way: case and look-alike letters aside),
     found from the league's event names: only their rows are read or removed."""
-    looks = _look(event)
+    looks = _event_look(event)
     return [name for name, _ in _event_counts(session, league_id) if _look(name) == looks]
+
+
+def _event_look(event: str) -> str:
+    """What an event's name looks like, read as an import keeps it (NFKC, its spaces run together, as
+    player_names.normalised: "ＧＴ  Open" is "GT Open"), without its refusals: a name no import keeps finds none.
+    The hostile pass: removing an event's claims, and the count the columns page offers to replace, read the name
+    as typed, and found none of the claims its import kept."""
+    return _look(" ".join(unicodedata.normalize("NFKC", event).split()))
 
 
 def events(session: Session, league_id: int) -> list[tuple[str, int]]:
@@ -421,7 +430,7 @@ def _event_counts(session: Session, league_id: int) -> list[tuple[str, int]]:
 
 def kept_of(session: Session, league_id: int, event: str) -> int:
     """How many games of the event the league keeps (counted by event name, not read row by row)."""
-    looks = _look(event)
+    looks = _event_look(event)
     return sum(n for name, n in _event_counts(session, league_id) if _look(name) == looks)
 
 

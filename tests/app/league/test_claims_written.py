@@ -45,3 +45,18 @@ def test_a_files_claims_are_written_in_one_insert_each_given_its_rows_number(ses
     held = {r.pk: (r.a_name, r.b_name, r.a_points, r.winner) for r in rows}
     assert len(held) == 60
     assert {k.pk: (k.a_name, k.b_name, k.a_points, k.winner) for k in kept} == held
+
+
+@pytest.mark.service
+def test_an_event_named_as_its_import_names_it_is_found_to_remove_and_to_replace(session: Session) -> None:
+    """The hostile pass: an import keeps its event as a name is kept (NFKC, its spaces run together), but removing
+    an event's claims (DELETE /api/v1/leagues/{id}/claims) and the count the columns page offers to replace read
+    the name as typed: "ＧＴ  Open", the import's "GT Open", removed nothing, and the page offered no replace."""
+    league = League(name="Named", token_hash="n")
+    session.add(league)
+    session.flush()
+    league_claims.import_claims(session, league.pk, "GT Open", HEAD + "1,Ann,3,Bob,1\n", COLUMNS)
+    typed = "ＧＴ\u3000 Open"  # full-width letters and an ideographic space: the import keeps it "GT Open"
+    assert league_claims.import_claims(session, league.pk, typed, HEAD + "1,Ann,3,Bob,1\n", COLUMNS)[1] == 1
+    assert league_claims.kept_of(session, league.pk, typed) == 1
+    assert league_claims.remove_event(session, league.pk, typed).games == 1
