@@ -172,7 +172,7 @@ APP_OWN_MEANINGS = {
     ("app/pages/scenario_editor.py", "move"): "rules.table.move, and a terrain card's movement entry",
     ("app/pages/terrain_kinds.py", "move"): "a terrain card's movement entry (app.pages.scenario_editor's)",
     ("app/data/schemas_campaign.py", "open"): "a campaign battle's status, not yet settled",
-    ("app/core/backup.py", "open"): "ZipFile.open, a backup's database unzipped a piece at a time",
+    ("app/core/backup.py", "open"): "ZipFile.open, a backup's database zipped and unzipped a piece at a time",
     (
         "app/services/site_folder.py",
         "open",

@@ -4,7 +4,8 @@
 A backup is one zip file, owner-only like the data folder it copies (it holds what the data folder keeps
 secret). What it carries is what a restored install needs to work as the old one did:
 - `firestep.db`: the SQLite database, copied by SQLite's online backup (one read of the whole file in one
-  transaction, so a server serving and writing it meanwhile is neither stopped nor copied half-written);
+  transaction, so a server serving and writing it meanwhile is neither stopped nor copied half-written), the copy
+  zipped a piece at a time (never whole in memory);
 - `secret_key`: each device's token and each join code is kept as its hash keyed by it, so without it every
   device, the referee's too, would have to join again;
 - `club/`: the club's certificate authority, which every tablet trusted once, and the key that signs the
@@ -24,7 +25,6 @@ PostgreSQL the database's own tool backs up (`pg_dump`): each refusal says so in
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 import shlex
@@ -32,6 +32,7 @@ import shutil
 import sqlite3
 import tempfile
 import threading
+import time
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -39,6 +40,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import IO
 
 from sqlalchemy.engine import URL, make_url
 
@@ -125,22 +127,36 @@ def target(dest: Path, now: datetime, suffix: str = ".zip") -> Path:
     return path
 
 
-def _copied(database: Path) -> bytes:
+def _copied(database: Path, folder: Path) -> Path:
     """The database as one read transaction of SQLite's online backup finds it (the server's writes before
-    it, none of those after), as a file of its own: a rollback journal's (a WAL file's header would have
-    every reader look for a log beside it), which the server turns to WAL again as it opens it."""
-    with tempfile.TemporaryDirectory(prefix="firestep-backup-") as folder:  # this user's alone (0700)
-        copy = Path(folder) / DATABASE
-        try:
-            with (
-                closing(sqlite3.connect(database, timeout=30)) as source,
-                closing(sqlite3.connect(copy)) as into,
-            ):
-                source.backup(into)  # every page in one step: one read transaction, a consistent copy
-                into.execute("PRAGMA journal_mode=DELETE")
-        except sqlite3.Error as e:  # a damaged file, a full disk: said, and serve's next round tries again
-            raise BackupRefused(f"SQLite cannot copy the database {database}: {e}") from None
-        return copy.read_bytes()
+    it, none of those after), as a file of its own in `folder`: a rollback journal's (a WAL file's header would
+    have every reader look for a log beside it), which the server turns to WAL again as it opens it."""
+    copy = folder / DATABASE
+    try:
+        with (
+            closing(sqlite3.connect(database, timeout=30)) as source,
+            closing(sqlite3.connect(copy)) as into,
+        ):
+            source.backup(into)  # every page in one step: one read transaction, a consistent copy
+            into.execute("PRAGMA journal_mode=DELETE")
+    except sqlite3.Error as e:  # a damaged file, a full disk: said, and serve's next round tries again
+        raise BackupRefused(f"SQLite cannot copy the database {database}: {e}") from None
+    return copy
+
+
+def _zip_into(into: IO[bytes], copy: Path, files: dict[str, bytes]) -> None:
+    """The backup's zip written into `into`: the database's copy a piece at a time (read whole, it and its zip
+    were each held in memory, a club's database of a few hundred MB twice that and more: the closing note),
+    marked owner-only as writestr marks the small files after it."""
+    with zipfile.ZipFile(into, "w", zipfile.ZIP_DEFLATED) as archive:
+        entry = zipfile.ZipInfo(DATABASE, time.localtime()[:6])
+        entry.compress_type = zipfile.ZIP_DEFLATED
+        entry.external_attr = 0o600 << 16
+        entry.file_size = copy.stat().st_size  # so zipfile writes Zip64 sizes for a database past 2 GiB
+        with copy.open("rb") as database, archive.open(entry, "w") as zipped:
+            shutil.copyfileobj(database, zipped)
+        for name, data in files.items():
+            archive.writestr(name, data)
 
 
 @dataclass(frozen=True)
@@ -173,7 +189,7 @@ def take(url: str, var_dir: Path, path: Path) -> Taken:
     database = _database(url)
     if not database.is_file():
         raise BackupRefused(f"There is no database at {database} yet: nothing to back up")
-    files = {DATABASE: _copied(database)}
+    files: dict[str, bytes] = {}  # the small files beside the database, a few KB each
     for name in (SECRET_KEY, VERSION_FILE):
         if (var_dir / name).is_file():
             files[name] = (var_dir / name).read_bytes()
@@ -181,12 +197,10 @@ def take(url: str, var_dir: Path, path: Path) -> Taken:
     for file in sorted(club.iterdir()) if club.is_dir() else []:
         if file.is_file() and _CLUB_FILE.fullmatch(f"{CLUB}/{file.name}"):
             files[f"{CLUB}/{file.name}"] = file.read_bytes()
-    zipped = io.BytesIO()
-    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    write_private(path, zipped.getvalue(), replace=False)
-    return Taken(path, Carried(tuple(files)))
+    with tempfile.TemporaryDirectory(prefix="firestep-backup-") as folder:  # this user's alone (0700)
+        copy = _copied(database, Path(folder))
+        write_private(path, lambda into: _zip_into(into, copy, files), replace=False)
+    return Taken(path, Carried((DATABASE, *files)))
 
 
 @dataclass(frozen=True)

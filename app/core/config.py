@@ -10,6 +10,7 @@ from pathlib import Path
 import platformdirs
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import URL
 
 from app.core.datafolder import private_folder, write_private
 from app.core.platform import owner_only
@@ -32,8 +33,12 @@ def default_data_dir() -> Path:
 
 def sqlite_url(var_dir: Path) -> str:
     """The data folder's SQLite database, by its absolute path: a relative FIRESTEP_VAR_DIR is the working
-    folder's as the command starts (a relative database URL is refused: app.core.database_url)."""
-    return f"sqlite:///{(var_dir.absolute() / 'firestep.db').as_posix()}"
+    folder's as the command starts (a relative database URL is refused: app.core.database_url). Built as a URL,
+    its path escaped (SQLAlchemy's URL.render_as_string quotes the database, make_url unquotes it): written as
+    it is, a `?` in a folder's name ended the path there, the rest read as the URL's query, and a `%` and two
+    hex digits as an escaped letter."""
+    database = (var_dir.absolute() / "firestep.db").as_posix()
+    return URL.create("sqlite", database=database).render_as_string(hide_password=False)
 
 
 def _stored_secret(path: Path) -> str:

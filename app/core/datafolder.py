@@ -16,6 +16,7 @@ import os
 import re
 import secrets
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -30,18 +31,23 @@ class ServedElsewhere(RuntimeError):
     """Another firestep server holds this database: the message is the one sentence saying what to do."""
 
 
-def write_private(path: Path, data: bytes | IO[bytes], *, replace: bool = True) -> None:
+def write_private(
+    path: Path, data: bytes | IO[bytes] | Callable[[IO[bytes]], None], *, replace: bool = True
+) -> None:
     """A file readable by its owner only, from its first byte (never briefly world-readable; on Windows the
     folder's access list sees to that, see private_folder), written whole or not at all: a temporary file
     beside it, flushed to the disk, then renamed to it, so a full disk leaves no empty or half-written file.
     With `replace` False a file already there is kept (FileExistsError): two first writers agree on one.
-    `data` the bytes, or a file read to its end a piece at a time (a restored database: never whole in memory)."""
+    `data` the bytes, or a file read to its end a piece at a time (a restored database: never whole in memory),
+    or a function writing the file it is given (a backup's zip, its database zipped a piece at a time)."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     try:
         with os.fdopen(fd, "wb") as f:
             if isinstance(data, bytes):
                 f.write(data)
+            elif callable(data):
+                data(f)
             else:
                 shutil.copyfileobj(data, f)
             f.flush()

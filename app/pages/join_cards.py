@@ -128,9 +128,11 @@ def join_by_link(
     event_seats.keep_own_seat(session, game_id, role, seat)
     if code and (void := event_seats.card_refusal(session, settings.secret_key, game_id, seat, code)):
         return _join_link_page(request, session, game_id, seat, error=void, status=409)
+    # Who handed the code out, as a refusal names them: an event table's cards are its organiser's, no referee's.
+    who = "organiser" if games_service.table_of_game(session, game_id) is not None else "referee"
     try:
         with game_write(session, game_id):  # one unit of work: committed only when a seat is taken
-            token = join_with_code(code, "referee", join)
+            token = join_with_code(code, who, join)
     except SeatHeld as e:
         game = games_service.get_game(session, game_id)
         return confirm_seat_page(

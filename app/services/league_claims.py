@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import NamedTuple
@@ -315,7 +316,7 @@ def import_claims(
         select(func.count()).select_from(LeagueClaim).where(LeagueClaim.league_id == league_id)
     ).one()
     in_file: dict[str, Claim] = {}  # a per-player export lists each game twice: one game, kept once
-    # The league's claims of the file's games, read in a few statements and written in one (the second
+    # The league's claims of the file's games, read in a few statements and written by _insert (the second
     # hostile pass: a statement and a flush a row took 2,000 rows to 1 s of CPU).
     identities = list(dict.fromkeys(c.identity for c in parsed))
     stored: dict[str, Claim] = {}
@@ -354,13 +355,17 @@ def import_claims(
 
 
 def _insert(session: Session, league_id: int, new: list[Claim]) -> None:
-    """The claims kept in one statement, each given its number (RETURNING, in the order the rows were sent)."""
+    """The claims kept, each given its number (RETURNING, in the order the rows were sent): on PostgreSQL one
+    statement a thousand rows; on SQLite, whose RETURNING promises no order, SQLAlchemy sends one a row."""
     if not new:
         return
     at = utcnow()
     rows = [{**{name: getattr(claim, name) for name in _STORED}, "league_id": league_id, "imported_at": at}
             for claim in new]  # fmt: skip
-    insert = sa_insert(LeagueClaim).returning(col(LeagueClaim.id), sort_by_parameter_order=True)
+    # Into the table, not the ORM's class: the ORM leaves a None (a draw's winner) out of its row's columns, and a
+    # row of other columns begins another statement (the hostile pass: a file of draws, 107 statements, not 2).
+    table = LeagueClaim.__table__  # type: ignore[attr-defined]
+    insert = sa_insert(table).returning(table.c.id, sort_by_parameter_order=True)
     for claim, (pk,) in zip(new, session.execute(insert, rows), strict=True):
         claim.pk = pk
 
@@ -382,8 +387,16 @@ def _spellings(session: Session, league_id: int) -> dict[str, str]:
 def _event_names(session: Session, league_id: int, event: str) -> list[str]:
     """The event's names as kept, its name as it looks (the identity's way: case and look-alike letters aside),
     found from the league's event names: only their rows are read or removed."""
-    looks = _look(event)
+    looks = _event_look(event)
     return [name for name, _ in _event_counts(session, league_id) if _look(name) == looks]
+
+
+def _event_look(event: str) -> str:
+    """What an event's name looks like, read as an import keeps it (NFKC, its spaces run together, as
+    player_names.normalised: "ＧＴ  Open" is "GT Open"), without its refusals: a name no import keeps finds none.
+    The hostile pass: removing an event's claims, and the count the columns page offers to replace, read the name
+    as typed, and found none of the claims its import kept."""
+    return _look(" ".join(unicodedata.normalize("NFKC", event).split()))
 
 
 def events(session: Session, league_id: int) -> list[tuple[str, int]]:
@@ -417,7 +430,7 @@ def _event_counts(session: Session, league_id: int) -> list[tuple[str, int]]:
 
 def kept_of(session: Session, league_id: int, event: str) -> int:
     """How many games of the event the league keeps (counted by event name, not read row by row)."""
-    looks = _look(event)
+    looks = _event_look(event)
     return sum(n for name, n in _event_counts(session, league_id) if _look(name) == looks)
 
 

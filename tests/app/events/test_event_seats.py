@@ -474,3 +474,28 @@ def test_a_new_tablet_s_code_is_to_be_typed_where_the_start_page_takes_it(sqlite
     assert "or type the code under <strong>Join a game</strong> on its start page." in page
     assert "/events/rekey</strong>" not in page
     assert '<h2 id="join-h">Join a game</h2>' in c.get("/").text
+
+
+def test_another_game_s_code_on_an_event_table_s_card_sends_its_player_to_the_organiser(
+    sqlite_client: TestClient,
+) -> None:
+    """A code of another game typed on an event table's join link was refused with "check it with the referee",
+    though at an event the organiser hands the cards out, no referee (the closing note): it names the
+    organiser; a game of its own still names the referee."""
+    c = sqlite_client
+    _, _, seats = committed_table(c)
+    own = c.post("/api/v1/games", json={"scenario": SCENARIO})
+    assert own.status_code == 201, own.text
+    own_id, own_codes = own.json()["game"]["id"], own.json()["join_codes"]
+
+    def alerts(game_id: int, code: str) -> list[str]:
+        """The page's alerts, which a screen reader reads out and the browser shows."""
+        r = c.post(f"/games/{game_id}/join/attacker", data=csrf.form(c, {"code": code}))
+        assert r.status_code == 422, r.text[-600:]
+        found = re.findall(r'role="alert"[^>]*>(?:\s*<p>)?\s*([^<]*)', r.text)
+        return [html.unescape(a).strip() for a in found]
+
+    said = "That join code is not known here: check it with the organiser."
+    assert said in alerts(seats["game_id"], own_codes["attacker"]) and len(said) <= 120
+    referee = "That join code is not known here: check it with the referee."
+    assert referee in alerts(own_id, seats["join_codes"]["attacker"])
