@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import csv
 import io
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import NamedTuple
@@ -393,10 +392,10 @@ def _event_names(session: Session, league_id: int, event: str) -> list[str]:
 
 def _event_look(event: str) -> str:
     """What an event's name looks like, read as an import keeps it (NFKC, its spaces run together, as
-    player_names.normalised: "ＧＴ  Open" is "GT Open"), without its refusals: a name no import keeps finds none.
+    player_names.spelt: "ＧＴ  Open" is "GT Open"), without its refusals: a name no import keeps finds none.
     The hostile pass: removing an event's claims, and the count the columns page offers to replace, read the name
     as typed, and found none of the claims its import kept."""
-    return _look(" ".join(unicodedata.normalize("NFKC", event).split()))
+    return _look(player_names.spelt(event))
 
 
 def events(session: Session, league_id: int) -> list[tuple[str, int]]:

@@ -55,11 +55,16 @@ def skeleton(name: str) -> str:
     return unicodedata.normalize("NFD", mapped).casefold()
 
 
+def spelt(name: str) -> str:
+    """The name as spelt when kept, short of `normalised`'s refusals: NFKC, its runs of spaces one space."""
+    return " ".join(unicodedata.normalize("NFKC", name).split())
+
+
 def normalised(name: str, field: str, longest: int = 80) -> str:
     """The name as kept: NFKC, its runs of spaces one space; refused naming `field` if it holds a control or
     formatting character (a direction override, a zero-width joiner), is left empty or grows past `longest`
     characters (NFKC spells some single characters out: "ﷺ" is 18 letters)."""
-    text = " ".join(unicodedata.normalize("NFKC", name).split())
+    text = spelt(name)
     if len(text) > longest:
         raise RulesError(field, f"a name is at most {longest} characters as it is spelt out")
     _refuse_unseen(text, field, "a name")
