@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic import JsonValue
 from sqlalchemy import Select, bindparam, delete, func, insert, inspect, update
@@ -140,24 +140,57 @@ class Frame:
     digest: str
 
     @cached_property
-    def objectives(self) -> list[Objective]:
+    def _made(self) -> Made:
+        """What the digest names, made once a worker (`_MADE`)."""
+        with _MADE_LOCK:
+            made = _MADE.get(self.digest)
+            if made is not None:
+                _MADE.move_to_end(self.digest)
+                return made
         game = self.game
         objectives = objectives_of(game)
         for side, given in self.secret:
             feature = {"type": "FeatureCollection", "features": [given]}
-            made = objectives_from_geojson(feature, game.table_width_cm, game.table_length_cm)
-            objectives += [replace(o, secret_to=side) for o in made]
-        return objectives
-
-    @cached_property
-    def conditions(self) -> list[Condition]:
+            secret = objectives_from_geojson(feature, game.table_width_cm, game.table_length_cm)
+            objectives += [replace(o, secret_to=side) for o in secret]
         # A condition names a public objective only (rules.core.scenario): its words are every seat's.
-        return conditions_of(self.game, [o for o in self.objectives if o.secret_to is None])
+        conditions = conditions_of(game, [o for o in objectives if o.secret_to is None])
+        book = rules_of(game).book
+        start = replay_start(objectives, book.kit.bases, {}, conditions, book.broken, book.turn_word)
+        made = Made(tuple(objectives), tuple(conditions), start)
+        with _MADE_LOCK:
+            _MADE[self.digest] = made
+            while len(_MADE) > KEPT_GAMES:
+                _MADE.popitem(last=False)
+        return made
+
+    @property
+    def objectives(self) -> list[Objective]:
+        return list(self._made.objectives)
+
+    @property
+    def conditions(self) -> list[Condition]:
+        return list(self._made.conditions)
 
     def start(self) -> Replay:
-        """A replay of no unit and no event, of these objectives and conditions."""
-        book = rules_of(self.game).book
-        return replay_start(self.objectives, book.kit.bases, {}, self.conditions, book.broken, book.turn_word)
+        """A replay of no unit and no event, of these objectives and conditions (a copy: it is gone on from)."""
+        return self._made.start.copy()
+
+
+class Made(NamedTuple):
+    """A frame's objectives (their shapes prepared), its conditions and a replay of no unit and no event."""
+
+    objectives: tuple[Objective, ...]
+    conditions: tuple[Condition, ...]
+    start: Replay
+
+
+# What a frame's digest names (its inputs, all of them), made once a worker and shared by every game of the same
+# digest, the least recently read dropped first: a round's hundreds of tables are copies of one scenario, and
+# the organiser's board made each one's objectives, their shapes and its start anew at every read (issue 93:
+# 43% of the board's CPU at 200 tables). Objectives and their shapes are never changed; a start is copied.
+_MADE: OrderedDict[str, Made] = OrderedDict()
+_MADE_LOCK = threading.Lock()
 
 
 def frames(session: Session, games: Sequence[Game]) -> dict[int, Frame]:
