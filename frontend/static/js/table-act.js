@@ -12,7 +12,12 @@
     // play: { stand, step, seen, part (the last drawn, as HTML), marks, asks, done, doneHtml, sending }.
     let play = null, actsHtml = "", actsFor = null; // the acts part as the server last drew it for `actsFor`
     const area = () => section("stand").querySelector("[data-play]"); // its place in the card's head
-    const draw = (html) => area() && window.firestepDom.draw(area(), html ? partOf(html) : null);
+    // A part drawn under the focus (a roll's answer in place of its die) leaves it on the card's name.
+    const draw = (html) => {
+      const had = area()?.contains(document.activeElement);
+      if (area()) window.firestepDom.draw(area(), html ? partOf(html) : null);
+      if (had && !area().contains(document.activeElement)) section("stand").querySelector("[data-stand-name]")?.focus();
+    };
     const data = () => partOf(play.part).dataset; // the play part's own (its children are drawn, not it)
     const picking = (on) => {
       panel.classList.toggle("picking", on);

@@ -1,8 +1,10 @@
 // The table map drawn with Leaflet (1 unit = 1 cm) from the live model (table-model.js): a tap opens the card
 // of the nearest stand in a finger's reach, a template drags by its label. The table is drawn from the seat's
 // own edge (at the bottom in portrait, on the left in landscape); the referee sees it from the attacker's.
+// By keyboard (issue 92) one stand is the table's stop in the Tab order, each a button named with its card's
+// words; the arrows go to the nearest stand that way as seen, Enter opens its card on its name, Escape closes it.
 (() => {
-  const { escapeHtml, read } = window.firestepDom;
+  const { escapeHtml, read, humanise } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
   const canvas = document.querySelector("[data-map-canvas]");
   if (!root || !canvas || !window.L || !window.firestepTableModel || !window.firestepTableDrawing) return;
@@ -10,7 +12,9 @@
   const [W, LEN, { game, role }] = [Number(root.dataset.width), Number(root.dataset.length), root.dataset];
   const island = (id) => JSON.parse(document.getElementById(id).textContent);
   const sizes = island("map-sizes");
-  const { marker } = island("map-state"); // the rule set's counter the markers move, drawn on a stand and its label
+  // The rule set's counter the markers move (drawn on a stand and its label), its card's fields and the words of
+  // its units' kinds and levels (the server's: "MMG"), which name a stand as its card does.
+  const { marker, card, unit_words: words } = island("map-state");
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
@@ -41,7 +45,8 @@
   document.querySelector("[data-turn-view]")?.setAttribute("aria-pressed", String(stored));
   const turned = (role === "defender") !== stored;
   root.dataset.seenFrom = turned ? "defender" : "attacker";
-  const map = createMap(canvas, { wheelPxPerZoomLevel: 90, preferCanvas: false });
+  // No Leaflet keys (its arrows pan the map, a stop of its own): the arrows go from stand to stand.
+  const map = createMap(canvas, { wheelPxPerZoomLevel: 90, preferCanvas: false, keyboard: false });
   const table = frame(map, { width: () => W, length: () => LEN, landscape: () => landscape, turned: () => turned });
   const { toLL, fromLL, tableBounds, rect, circle, screenPoint } = table;
   const PANES = { cloth: 350, terrain: 360, board: 370, templates: 380, stands: 390, ruler: 395 };
@@ -93,23 +98,52 @@
     const old = drawn.get(id);
     if (old) { under.removeLayer(old.shape); over.removeLayer(old.label || old.handle); drawn.delete(id); }
   };
+  // Its card's words (app.pages.map_cards.stand_head): its name, its label's, side and kind, markers and state.
+  const spoken = (u) => {
+    const [{ short, plain }, n] = [nameOf(u), markersOf(u)], noun = marker?.label.toLowerCase();
+    const marks = marker ? (n ? `${n} ${noun} marker${n > 1 ? "s" : ""}` : `No ${noun} markers`) : "";
+    const states = card.filter((f) => u[f.name]).map((f) => (f.kind === "count" ? `${f.label}: ${u[f.name]}` : f.label));
+    const kind = words[u.kind || u.level] ?? humanise(u.kind || u.level);
+    return [plain || short, plain && short, `${humanise(u.side)} · ${kind}`, marks, ...states].filter(Boolean).join(", ");
+  };
+  let stop = null; // the stand in the Tab order
+  // The first: the seat's own stand nearest the middle of the view (the referee's: any).
+  const firstStop = () => {
+    const mid = map.getSize().divideBy(2), units = [...standLayers.keys()].map((id) => model.units.get(id));
+    const from = (u) => (u.side === role ? 0 : 1e6) + screenPoint([u.x, u.y]).distanceTo(mid);
+    return units.reduce((best, u) => (!best || from(u) < from(best) ? u : best), null)?.id ?? null;
+  };
+  const standEl = (id) => standLayers.get(id)?.shape.getElement();
+  const focusOn = (id) => standEl(id)?.focus({ preventScroll: true });
+  const setStop = (id) => { standEl(stop)?.setAttribute("tabindex", "-1"); stop = id; standEl(id)?.setAttribute("tabindex", "0"); };
+  // A stand drawn anew is a new element: it takes the focus where the one it replaces had it.
+  const focused = () => Number(document.activeElement?.closest?.(".leaflet-pane [data-stand]")?.dataset.stand) || null;
   const drawStand = (u) => {
+    const had = focused() === u.id;
     undraw(standLayers, u.id, layers.stands, layers.labels);
     if (!onTable(u)) return;
     const spec = sizes.bases[u.base];
     const at = spec.shape === "round" ? circle([u.x, u.y], spec.w / 2) : rect([u.x, u.y], u.facing_deg ?? 90, spec.w, spec.d);
     const shape = L.polygon(at, { ...drawIn("stands"), className: standClass(u), interactive: false }).addTo(layers.stands);
     const element = shape.getElement();
-    if (element) { Object.assign(element.dataset, { stand: String(u.id), side: u.side }); styleStand(element, u); }
+    if (element) {
+      Object.assign(element.dataset, { stand: String(u.id), side: u.side });
+      styleStand(element, u);
+      [["role", "button"], ["aria-label", spoken(u)], ["tabindex", u.id === stop ? 0 : -1]].forEach(([k, v]) => element.setAttribute(k, v));
+    }
     const html = `<i class="leader" hidden></i><span>${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}</span>`;
     const icon = L.divIcon({ className: `stand-label ${u.side}`, html, iconSize: null });
     const label = L.marker(toLL([u.x, u.y]), { interactive: false, keyboard: false, icon }).addTo(layers.labels);
     standLayers.set(u.id, { shape, label });
+    if (had) focusOn(u.id);
   };
   const clear = (drawn, ...groups) => { groups.forEach((g) => g.clearLayers()); drawn.clear(); };
   const drawStands = () => {
+    const had = focused();
     clear(standLayers, layers.stands, layers.labels);
     for (const u of model.units.values()) drawStand(u);
+    focusOn(had);
+    if (!standLayers.has(stop)) setStop(firstStop());
     if (map.hasLayer(layers.labels)) declutter();
   };
   const showLabels = () => {
@@ -219,13 +253,15 @@
   // The card's head is the server's, read anew as the card is drawn (its acts on `firestep:stand-shown`,
   // table-act.js); the same stand's card keeps its play: only a head piece that changed is replaced.
   const HEAD = ["[data-stand-name]", "[data-stand-path]", "[data-stand-facts]"];
-  const showStand = async (id, tapped = false) => {
+  // `keyed`: opened by Enter on its stand: the focus goes to the card's name, Tab on to its acts.
+  const showStand = async (id, tapped = false, keyed = false) => {
     const u = model.units.get(id);
     const prev = selectedStand;
     selectedStand = u ? id : null;
     if (prev && model.units.get(prev)) drawStand(model.units.get(prev));
     if (!u) { asked += 1; if (panelShows === "stand") showPanel(null); return; }
     drawStand(u);
+    setStop(id);
     const box = section("stand");
     // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to tap.
     if (tapped || box.dataset.headOf !== String(id)) { box.replaceChildren(); box.dataset.headOf = ""; }
@@ -240,6 +276,7 @@
     }
     box.querySelector("[data-stand-action='move']")?.setAttribute("aria-pressed", String(mode.kind === "move"));
     if (panelShows !== "stand") showPanel("stand");
+    if (keyed) box.querySelector("[data-stand-name]")?.focus();
     const moved = shownStep !== model.turn.step;
     shownStep = model.turn.step;
     window.dispatchEvent(new CustomEvent("firestep:stand-shown", { detail: { id, tapped, moved } }));
@@ -384,6 +421,28 @@
     else if (panelShows === "choose") showPanel(null);
     else if (panelShows === "stand") showStand(null);
   });
+  const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+  // Where a stand is seen, unrounded (stands a pixel apart at the whole table's zoom are still told apart).
+  const seen = (u) => map.project(toLL([u.x, u.y]));
+  canvas.addEventListener("keydown", (e) => {
+    const u = model.units.get(focused()), [dx, dy] = ARROWS[e.key] || [];
+    if (!u || e.altKey || e.ctrlKey || e.metaKey || !(dx !== undefined || e.key === "Enter" || e.key === " ")) return;
+    e.preventDefault();
+    if (dx === undefined) { showStand(u.id, true, true); return; }
+    // The nearest stand within 45 degrees either side of the arrow's way, panned to the middle where its
+    // centre is off the map or under something (the card, the turn's chip).
+    const at = seen(u), ways = [...standLayers.keys()].map((id) => { const p = seen(model.units.get(id)); return [id, p.x - at.x, p.y - at.y]; });
+    const along = ([, x, y]) => x * dx + y * dy;
+    const [next] = ways.filter((w) => along(w) > 0 && Math.abs(w[1] * dy - w[2] * dx) <= along(w))
+      .sort((a, b) => Math.hypot(a[1], a[2]) - Math.hypot(b[1], b[2]))[0] || [];
+    if (next === undefined) return;
+    const t = model.units.get(next), c = table.pagePoint([t.x, t.y]);
+    if (document.elementFromPoint(c.x, c.y) !== standEl(next)) map.panTo(toLL([t.x, t.y]), { animate: false });
+    setStop(next);
+    focusOn(next);
+  });
+  // Escape closes a stand's card as its × does: the focus goes back to the stand.
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && panelShows === "stand") panel.querySelector("[data-panel-close]").click(); });
   map.on("zoomend", showLabels);
   map.on("moveend", () => { if (map.hasLayer(layers.labels)) declutter(); });
   root.dataset.hitPx = String(HIT_PX * 2);
@@ -406,9 +465,11 @@
     if (zoom) { ({ in: () => map.zoomIn(0.75), out: () => map.zoomOut(0.75) }[zoom.dataset.zoom] || fitTable)(); return; }
     if (event.target.closest("[data-panel-close]")) {
       const u = model.units.get(selectedStand);
+      const back = panel.contains(document.activeElement) || document.activeElement === document.body;
       selectedStand = null;
       if (u) drawStand(u);
       showPanel(null);
+      if (u && back) focusOn(u.id);
       return;
     }
     const add = event.target.closest("[data-add-template]");
