@@ -1,8 +1,9 @@
 // The table map drawn with Leaflet (1 unit = 1 cm) from the live model (table-model.js): a tap opens the card
 // of the nearest stand in a finger's reach, a template drags by its label. The table is drawn from the seat's
 // own edge (at the bottom in portrait, on the left in landscape); the referee sees it from the attacker's.
-// By keyboard (issue 92) one stand is the table's stop in the Tab order, each a button named with its card's
-// words; the arrows go to the nearest stand that way as seen, Enter opens its card on its name, Escape closes it.
+// By keyboard (issue 92) the table is a stop in the Tab order with one stand its active one (aria-activedescendant:
+// a stand made focusable would draw a finger's tap to it), each a button named with its card's words; the arrows
+// go to the nearest stand that way as seen, Enter opens its card on its name, Escape closes it back to the table.
 (() => {
   const { escapeHtml, read, humanise } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
@@ -90,6 +91,7 @@
   ].filter(Boolean).join(" ");
   const styleStand = (el, u) => {
     el.setAttribute("class", standClass(u));
+    el.toggleAttribute("data-active", stop === u.id); // the table's active stand (ringed while the table has the focus)
     if (noTarget.has(u.id)) el.setAttribute("data-no-target", noTarget.get(u.id));
     else el.removeAttribute("data-no-target");
   };
@@ -106,7 +108,7 @@
     const kind = words[u.kind || u.level] ?? humanise(u.kind || u.level);
     return [plain || short, plain && short, `${humanise(u.side)} · ${kind}`, marks, ...states].filter(Boolean).join(", ");
   };
-  let stop = null; // the stand in the Tab order
+  let stop = null; // the table's active stand
   // The first: the seat's own stand nearest the middle of the view (the referee's: any).
   const firstStop = () => {
     const mid = map.getSize().divideBy(2), units = [...standLayers.keys()].map((id) => model.units.get(id));
@@ -114,14 +116,15 @@
     return units.reduce((best, u) => (!best || from(u) < from(best) ? u : best), null)?.id ?? null;
   };
   const standEl = (id) => standLayers.get(id)?.shape.getElement();
-  const focusOn = (id) => standEl(id)?.focus({ preventScroll: true });
-  const setStop = (id) => { standEl(stop)?.setAttribute("tabindex", "-1"); stop = id; standEl(id)?.setAttribute("tabindex", "0"); };
-  // A stand drawn anew is a new element: it takes the focus where the one it replaces had it.
-  const focused = () => Number(document.activeElement?.closest?.(".leaflet-pane [data-stand]")?.dataset.stand) || null;
+  const setStop = (id) => {
+    const was = stop;
+    stop = id;
+    [was, id].forEach((s) => standEl(s) && styleStand(standEl(s), model.units.get(s)));
+    if (id === null) canvas.removeAttribute("aria-activedescendant"); else canvas.setAttribute("aria-activedescendant", `map-stand-${id}`);
+  };
   const drawStand = (u) => {
-    const had = focused() === u.id;
     undraw(standLayers, u.id, layers.stands, layers.labels);
-    if (!onTable(u)) return;
+    if (!onTable(u)) { if (stop === u.id) setStop(firstStop()); return; }
     const spec = sizes.bases[u.base];
     const at = spec.shape === "round" ? circle([u.x, u.y], spec.w / 2) : rect([u.x, u.y], u.facing_deg ?? 90, spec.w, spec.d);
     const shape = L.polygon(at, { ...drawIn("stands"), className: standClass(u), interactive: false }).addTo(layers.stands);
@@ -129,20 +132,17 @@
     if (element) {
       Object.assign(element.dataset, { stand: String(u.id), side: u.side });
       styleStand(element, u);
-      [["role", "button"], ["aria-label", spoken(u)], ["tabindex", u.id === stop ? 0 : -1]].forEach(([k, v]) => element.setAttribute(k, v));
+      [["id", `map-stand-${u.id}`], ["role", "button"], ["aria-label", spoken(u)]].forEach(([k, v]) => element.setAttribute(k, v));
     }
     const html = `<i class="leader" hidden></i><span>${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}</span>`;
     const icon = L.divIcon({ className: `stand-label ${u.side}`, html, iconSize: null });
     const label = L.marker(toLL([u.x, u.y]), { interactive: false, keyboard: false, icon }).addTo(layers.labels);
     standLayers.set(u.id, { shape, label });
-    if (had) focusOn(u.id);
   };
   const clear = (drawn, ...groups) => { groups.forEach((g) => g.clearLayers()); drawn.clear(); };
   const drawStands = () => {
-    const had = focused();
     clear(standLayers, layers.stands, layers.labels);
     for (const u of model.units.values()) drawStand(u);
-    focusOn(had);
     if (!standLayers.has(stop)) setStop(firstStop());
     if (map.hasLayer(layers.labels)) declutter();
   };
@@ -425,7 +425,7 @@
   // Where a stand is seen, unrounded (stands a pixel apart at the whole table's zoom are still told apart).
   const seen = (u) => map.project(toLL([u.x, u.y]));
   canvas.addEventListener("keydown", (e) => {
-    const u = model.units.get(focused()), [dx, dy] = ARROWS[e.key] || [];
+    const u = e.target === canvas && model.units.get(stop), [dx, dy] = ARROWS[e.key] || [];
     if (!u || e.altKey || e.ctrlKey || e.metaKey || !(dx !== undefined || e.key === "Enter" || e.key === " ")) return;
     e.preventDefault();
     if (dx === undefined) { showStand(u.id, true, true); return; }
@@ -439,9 +439,8 @@
     const t = model.units.get(next), c = table.pagePoint([t.x, t.y]);
     if (document.elementFromPoint(c.x, c.y) !== standEl(next)) map.panTo(toLL([t.x, t.y]), { animate: false });
     setStop(next);
-    focusOn(next);
   });
-  // Escape closes a stand's card as its × does: the focus goes back to the stand.
+  // Escape closes a stand's card as its × does: the focus goes back to the table, the stand its active one.
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && panelShows === "stand") panel.querySelector("[data-panel-close]").click(); });
   map.on("zoomend", showLabels);
   map.on("moveend", () => { if (map.hasLayer(layers.labels)) declutter(); });
@@ -469,7 +468,7 @@
       selectedStand = null;
       if (u) drawStand(u);
       showPanel(null);
-      if (u && back) focusOn(u.id);
+      if (u && back) { setStop(u.id); canvas.focus({ preventScroll: true }); }
       return;
     }
     const add = event.target.closest("[data-add-template]");
