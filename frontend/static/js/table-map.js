@@ -46,7 +46,7 @@
   document.querySelector("[data-turn-view]")?.setAttribute("aria-pressed", String(stored));
   const turned = (role === "defender") !== stored;
   root.dataset.seenFrom = turned ? "defender" : "attacker";
-  // No Leaflet keys (its arrows pan the map, a stop of its own): the arrows go from stand to stand.
+  // No Leaflet keys (its arrows pan the map): the arrows go from stand to stand (the table's stop: map.html's).
   const map = createMap(canvas, { wheelPxPerZoomLevel: 90, preferCanvas: false, keyboard: false });
   const table = frame(map, { width: () => W, length: () => LEN, landscape: () => landscape, turned: () => turned });
   const { toLL, fromLL, tableBounds, rect, circle, screenPoint } = table;
