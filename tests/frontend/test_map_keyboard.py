@@ -107,7 +107,7 @@ def test_an_order_roll_on_the_map_by_keyboard_alone(new_page: Any) -> None:
     plain, short = platoon["plain_name"], platoon["short_name"]
     name = f"{plain}, {short}, Attacker · Rifle platoon, 1 suppression marker"
     expect(stand).to_have_accessible_name(name)
-    expect(stand).to_have_role("button")
+    expect(stand).to_have_role("img")
     ring = stand.evaluate(
         """(el) => { const s = getComputedStyle(el);
              return [el.closest(':focus-visible') !== null, s.outlineStyle, s.outlineWidth]; }"""

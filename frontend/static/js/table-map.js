@@ -2,7 +2,7 @@
 // of the nearest stand in a finger's reach, a template drags by its label. The table is drawn from the seat's
 // own edge (at the bottom in portrait, on the left in landscape); the referee sees it from the attacker's.
 // By keyboard (issue 92) the table is a stop in the Tab order with one stand its active one (aria-activedescendant:
-// a stand made focusable would draw a finger's tap to it), each a button named with its card's words; the arrows
+// a stand made focusable would draw a finger's tap to it), each an image named with its card's words; the arrows
 // go to the nearest stand that way as seen, Enter opens its card on its name, Escape closes it back to the table.
 (() => {
   const { escapeHtml, read, humanise } = window.firestepDom;
@@ -132,7 +132,8 @@
     if (element) {
       Object.assign(element.dataset, { stand: String(u.id), side: u.side });
       styleStand(element, u);
-      [["id", `map-stand-${u.id}`], ["role", "button"], ["aria-label", spoken(u)]].forEach(([k, v]) => element.setAttribute(k, v));
+      // An image, not a button: Chromium draws a tap near a button to it (a stand beside the formation's handle).
+      [["id", `map-stand-${u.id}`], ["role", "img"], ["aria-label", spoken(u)]].forEach(([k, v]) => element.setAttribute(k, v));
     }
     const html = `<i class="leader" hidden></i><span>${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}</span>`;
     const icon = L.divIcon({ className: `stand-label ${u.side}`, html, iconSize: null });
