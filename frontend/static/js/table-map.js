@@ -572,7 +572,7 @@
     notice("Taken back.", false, { tone: "info" }); // an Undo that worked: not an error
     return true;
   };
-  // For the map's other scripts (table-*.js) and tests.
+  // For the map's other scripts (table-*.js, run after this one: deferred, in order) and tests.
   const marking = (marks) => (entries) => { marks.clear(); for (const [id, v] of entries || []) marks.set(id, v); restyle(); };
   window.firestepMap = {
     undoEvent, model, sizes, api, role, send, refusal, failed, nameOf, notice, tell, onTable, escapeHtml, section,
