@@ -5,9 +5,8 @@
 (() => {
   const m = window.firestepMap;
   if (!m) return;
-  const { section, model, notice, refusal, failed, send, root } = m;
+  const { section, model, notice, refusal, failed, send, root, panel } = m;
   const { partOf, read } = window.firestepDom;
-  const panel = document.querySelector("[data-map-panel]");
   // play: { stand, step, seen, part (the last drawn, as HTML), marks, asks, done, doneHtml, sending }.
   let play = null, actsHtml = "", actsFor = null; // the acts part as the server last drew it for `actsFor`
   const area = () => section("stand").querySelector("[data-play]"); // its place in the card's head

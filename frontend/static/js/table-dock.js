@@ -5,8 +5,7 @@
 (() => {
   const m = window.firestepMap;
   if (!m) return;
-  const { model, leaflet: map, toLL, root, screenPoint, onTable } = m;
-  const panel = document.querySelector("[data-map-panel]");
+  const { model, leaflet: map, toLL, root, screenPoint, onTable, panel } = m;
   const chip = document.querySelector("[data-score-chip]");
   const canvas = map.getContainer();
   const REACH = 24; // a finger's reach round each stand's centre stays clear of the card

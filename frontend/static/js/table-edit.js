@@ -4,9 +4,8 @@
 (() => {
   const m = window.firestepMap;
   if (!m) return;
-  const { section, api, model, notice, refusal, failed, send, root } = m;
+  const { section, api, model, notice, refusal, failed, send, root, panel } = m;
   const { read, draw } = window.firestepDom;
-  const panel = document.querySelector("[data-map-panel]");
   let part = null; // the edits part the server drew for the stand shown (anew with an edit's answer)
   let shownFor = null; // the stand whose card the edits are of
   let doing = null; // { edit, choice, step } picking, { saving } while sent, { done, step } once saved

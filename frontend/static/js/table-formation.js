@@ -5,7 +5,7 @@
 (() => {
   const m = window.firestepMap;
   if (!m) return;
-  const { section, api, model, nameOf, notice, refusal, failed, send, leaflet: map, toLL, fromLL, rect, sizes, drawIn } = m;
+  const { section, api, model, nameOf, notice, refusal, failed, send, leaflet: map, toLL, fromLL, rect, sizes, drawIn, panel } = m;
   const ghosts = L.layerGroup().addTo(map);
   const handles = L.layerGroup().addTo(map);
   let moving = null; // { formation, stands, centre, dx, dy, turn, facing }
@@ -33,7 +33,6 @@
   // it meant. The move handle off the flank (else the rear, else the front) of the stand whose card is open
   // (else the one nearest the centre), further out until clear; the turn handle ahead of the formation, else
   // a step from the move handle (away from the formation first, turned inward near the table's edges).
-  const panel = document.querySelector("[data-map-panel]");
   const HALF = 24; // half a handle (48 px)
   const px = m.screenPoint;
   const handleSpots = (centre, a) => {

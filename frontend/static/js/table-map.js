@@ -576,7 +576,7 @@
   const marking = (marks) => (entries) => { marks.clear(); for (const [id, v] of entries || []) marks.set(id, v); restyle(); };
   window.firestepMap = {
     undoEvent, model, sizes, api, role, send, refusal, failed, nameOf, notice, tell, onTable, escapeHtml, section,
-    root, belowTurn, setCover: marking(coverClass),
+    root, panel, belowTurn, setCover: marking(coverClass),
     // While a target is picked: the stands it may not be (id -> why), greyed on the map; none once it stops.
     markTargets: marking(noTarget),
     selectedTemplate: () => selectedTemplate,
