@@ -1,19 +1,14 @@
 // Each template's coverage, the server's (app/pages/template_coverage.py), read as the map changes: stands
-// covered marked, the selected template's block on its card, and one tap marking each fully covered stand.
+// covered marked, the selected template's block on its card, and one tap marking each fully covered stand,
+// what it did said by the page's one notice (the panel's read after each marker leaves it be).
 (() => {
   const m = window.firestepMap;
   const list = document.querySelector("[data-coverage-list]");
   if (!m || !list) return;
   const url = `/games/${m.root.dataset.game}/map/coverage`;
-  const applied = new Map(); // template id -> what its last tap did, said again after each read
   let [seq, timer, none] = [0, null, false]; // none: the last read had no template (nor has the table now)
 
   const blockOf = (id) => list.querySelector(`[data-coverage-template="${id}"]`);
-  const sayApplied = (box, id) => {
-    const said = box.querySelector("[data-applied]");
-    const done = applied.get(String(id));
-    if (said && done) Object.assign(said, { textContent: done.text, hidden: false }).dataset.applied = String(done.count);
-  };
   // The selected template's card shows its block.
   const showSelected = () => {
     const id = m.selectedTemplate();
@@ -32,7 +27,6 @@
     if (!part) { m.notice("What a template covers could not be worked out; check the connection."); return; }
     list.replaceChildren(part);
     none = !m.model.templates.size;
-    for (const box of list.querySelectorAll("[data-coverage-template]")) sayApplied(box, box.dataset.coverageTemplate);
     showSelected();
     m.setCover(Object.entries(JSON.parse(part.dataset.cover)).map(([id, cls]) => [Number(id), cls]));
   };
@@ -43,7 +37,6 @@
   document.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-apply-coverage]");
     if (!button) return;
-    const id = button.dataset.applyCoverage;
     button.disabled = true;
     let count = 0;
     const refused = [];
@@ -55,11 +48,8 @@
       else count += 1;
     }
     const text = `Marker added to ${count} stand${count === 1 ? "" : "s"}.${refused.length ? ` Not added: ${refused.join("; ")}` : ""}`;
-    applied.set(id, { count, text });
-    if (refused.length) m.notice(text);
+    m.notice(text, false, refused.length ? {} : { tone: "info" });
     button.disabled = false;
-    if (blockOf(id)) sayApplied(blockOf(id), id);
-    showSelected();
   });
   schedule();
 })();
