@@ -188,7 +188,6 @@ APP_OWN_MEANINGS = {
     ("app/services/undo.py", "move"): "the log's event kind of a stand moved",
     ("frontend/static/js/board-filters.js", "open"): "a details element opened",
     ("frontend/static/js/board-live.js", "open"): "a details element kept open through a live swap",
-    ("frontend/static/js/clock-set.js", "open"): "a details element closed once the clock is set",
     ("frontend/static/js/net-status.js", "open"): "a details element opened",
     ("frontend/static/js/org-tables.js", "open"): "a details element opened",
     ("frontend/static/js/scenario-deploy.js", "open"): "a details element opened",

@@ -156,8 +156,10 @@ SCRIPT_LINES_GOAL = 4_000
 # the objectives' posts the script's from their section (ci149: a tap in the list lost behind a field's post).
 # 3,959 (session 24, kbd92): the scenario editor's piece prompts the page's (each button's data-prompt), the map's
 # scripts told through the page's one notice (table-act.js's own `say` gone).
+# 3,955 (session 24, kbd92): the map by keyboard (+81), paid for by the map's scripts' bodies not wrapped in a
+# start() called at once, their one card panel, a coverage tap told by the notice, the clock form the server's.
 WIDTH = 110
-SCRIPT_LINES_CEILING = 3_959
+SCRIPT_LINES_CEILING = 3_955
 ELEMENTS_BUILT_CEILING = 0
 BUILT = re.compile(r"""\bh\(\s*["']|createElement\(""")
 

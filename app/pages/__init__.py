@@ -42,6 +42,7 @@ from app.pages import (
     table_map,
     template_coverage,
     terrain_kinds,
+    theme,
     trust,
 )
 from app.pages.common import refusal_page
@@ -72,6 +73,7 @@ for pages in (
     campaigns,
     campaign_battles,
     trust,
+    theme,
     join_cards,
     scenario_editor,
     scenario_drafts,

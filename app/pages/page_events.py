@@ -10,7 +10,7 @@ PAGE_EVENTS: dict[str, str] = {
     "firestep:event": "live.js: an event of the game's stream, with its view's parts (map, board, counters)",
     "firestep:aside": "live.js: a frame that is no event (an event table's round timer), when it changes",
     "firestep:resync": "live.js: reconnected, back online or shown again: each view reads what it shows anew",
-    "firestep:refresh": "outbox.js, api-action.js, clock-set.js, a page's HX-Trigger: a write went through; read anew if not live",
+    "firestep:refresh": "outbox.js, api-action.js, a page's HX-Trigger: a write went through; read anew if not live",
     # The referee board, the score and the event's table page.
     "firestep:board-updated": "board-live.js: the referee board's pieces swapped or read anew",
     "firestep:board": "event-board.js: the organiser's board's cells swapped in (their clocks and timer drawn)",

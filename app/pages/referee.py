@@ -16,6 +16,7 @@ from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import meta
 from sqlmodel import Session
+from starlette.datastructures import FormData
 
 from app.core import live
 from app.core.config import Settings
@@ -23,23 +24,27 @@ from app.core.routing import Router
 from app.core.touched import logged_kind, touched_units, touches_game
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
+from app.data.numbers import whole_number
 from app.data.schemas_answers import LoggedEvent
+from app.data.schemas_clock import ClockLimits
 from app.deps import DIGITS, GameId, NowDep, SessionDep, SettingsDep, cursor
+from app.errors import Unauthorized
 from app.pages import clock_panel, game_record, score_panel
 from app.pages.common import is_htmx
-from app.pages.refused import PageRoute, Refusal, posted
-from app.pages.seats import Seat, game_page
+from app.pages.refused import PageRoute, PostedForm, Refusal, posted
+from app.pages.seats import Seat, game_page, game_seat
 from app.pages.secret_objective_form import Outcome, Posted, secret_form
 from app.pages.secret_objective_form import give as give_secret
 from app.pages.templates import templates
+from app.services import acts, fireplans, games, markers, result, seats, tournaments, turns
 from app.services import clock as clock_service
 from app.services import events as events_service
-from app.services import fireplans, games, markers, result, seats, tournaments, turns
 from app.services import templates as table_templates
 from app.services.board import UnitRow, board_units, shared_units, unit_row
 from app.services.score import touches_score
 from app.services.seating import Viewer
 from app.services.unit_names import display_names, full_names
+from app.services.writing import game_write
 from rules.core.acts import SetClockLimits
 from rules.core.game import GameRules
 from rules.core.kit import badges
@@ -331,6 +336,47 @@ def give_secret_objective(
 ) -> Response:
     """The referee gives a side a secret objective from the board's form (app.pages.secret_objective_form)."""
     return _board_page(request, session, settings, game_id, now, given)
+
+
+def _seconds(form: FormData, name: str) -> int | str | None:
+    """A limit of the clock form as seconds: its number times its unit's seconds (the unit's select: 60 or 1),
+    none where left empty; anything but a whole number left as typed, for ClockLimits to refuse naming it."""
+    typed = str(form.get(name) or "").strip()
+    number = whole_number(typed, 1_000_000)
+    if number is None:
+        return typed or None
+    return number * (1 if form.get(f"{name}_unit") == "1" else 60)
+
+
+@router.post("/games/{game_id}/referee/clock", response_class=HTMLResponse)
+def set_clock(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, form: PostedForm
+) -> Response:
+    """The referee board's clock form (`clock_form` in _referee_parts.html, posted by htmx) set as PUT
+    /api/v1/games/{id}/clock/limits sets it, one act through the pipeline; its answer the form again, as set.
+    A refusal is the page's notice (app/guard/notice.py); the log's entry and its Undo come live."""
+    seat = game_seat(request, session, settings, game_id)
+    if seat is None:
+        raise Unauthorized("open this game with its referee token first")
+    sides = markers.rules_of(games.get_game(session, game_id)).book.sides
+    body = ClockLimits.model_validate(
+        {
+            "game_seconds": {s: _seconds(form, f"game_{s}") for s in sides},
+            "turn_seconds": {s: _seconds(form, f"turn_{s}") for s in sides},
+            "dispute_pause": "dispute_pause" in form,
+            "finish_act": "finish_act" in form,
+            "end_under_seconds": _seconds(form, "end_under"),
+        }
+    )
+    limits = clock_service.limits_of(body.model_dump(), sides)
+    with game_write(session, game_id) as game:
+        acts.play(session, game, seat.viewer, SetClockLimits(**clock_service.payload(limits)))
+    set_now = {
+        "clock_set": clock_service.game_clock(session, game).limits,
+        "clock_sides": sides,
+        "game": game,
+    }
+    return templates.TemplateResponse(request, "_clock_set.html", set_now)
 
 
 def _needs_turn_panel(events: Sequence[LoggedEvent], rules: GameRules) -> bool:

@@ -141,6 +141,9 @@ class RuleState:
     flags: tuple[StateField, ...] = ()
     turn_word: str = "turn"  # the rules' word for a turn ("bound"), as the turn panels say it
     side_names: tuple[tuple[str, str], ...] = ()  # what the book calls each side (Book.side_names)
+    # Each unit level and kind the book names (Book.unit_levels, unit_kinds): the map names its stands with them
+    # in the words a stand's card says them (`as_json`'s "unit_words"; frontend/static/js/table-map.js).
+    levels_and_kinds: tuple[str, ...] = ()
 
     def side_name(self, side: str, otherwise: str = "") -> str:
         """What the book calls `side`, else `otherwise`."""
@@ -154,6 +157,7 @@ class RuleState:
             "marker": field(self.marker) if self.marker else None,
             "card": [field(f) for f in self.card if f is not self.marker],
             "turn_word": self.turn_word,
+            "unit_words": {w: humanise(w) for w in self.levels_and_kinds},  # "mmg": "MMG"
         }
 
 
@@ -170,6 +174,7 @@ def rule_state(ruleset: str) -> RuleState:
         tuple(f for f in fields if f.badge or f in filters),
         rules.book.turn_word,
         tuple(rules.book.side_names.items()),
+        (*rules.book.unit_levels, *rules.book.unit_kinds),
     )
 
 

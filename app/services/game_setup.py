@@ -4,7 +4,7 @@ the first event of its log. Rule-set neutral: what a rule set knows comes throug
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict, Unpack
 
@@ -196,6 +196,7 @@ def make_games(
     hidden: bool = False,
     source: int | None = None,
     force: bool = True,
+    codes_of: Callable[[int], Mapping[str, str]] | None = None,
 ) -> list[tuple[Game, Credentials]]:
     """A game of `new` for each name: its row, sides and credentials, forces and first event. The games share
     the values of `new` (its terrain, board and variants), which none changes in place: a write sets anew.
@@ -203,7 +204,8 @@ def make_games(
     are made in several units of work: none is seen before the last). `source`: a game made of `new` before,
     whose units every game copies (none written anew: a step of a table or two would write the whole force
     each, 90 ms of the largest table's). `force` False: one game made without units (its force then written
-    in pieces, `write_force`)."""
+    in pieces, `write_force`). `codes_of`: a game's join codes by side, given (a round's: its join cards'), not
+    drawn."""
     # Many games share one terrain and board: each encoded once (SharedJson), however many rows are written.
     shared: dict[str, Any] = {
         k: SharedJson(v) if isinstance(v, dict) and not isinstance(v, SharedJson) and len(names) > 1 else v
@@ -212,7 +214,7 @@ def make_games(
     games = [Game(name=name, archived_at=utcnow() if hidden else None, **shared) for name in names]
     session.add_all(games)
     session.flush()
-    creds = create_sides(session, secret_key, games)
+    creds = create_sides(session, secret_key, games, codes_of)
     secret_objectives.store(session, [game.pk for game in games], new.secret)
     # The first game's forces written, then copied by the database into every other (one scenario's); or
     # every game's copied from `source`'s.

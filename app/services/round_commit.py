@@ -144,7 +144,8 @@ class RoundCommit:
             return self.budget is not None and self._show_some(session, list(made.values()))
         titles = [self._titles[t] for t in tables]
         started = time.perf_counter()
-        games = game_setup.make_games(session, self.secret_key, self._new, titles, hidden=True, source=source)
+        games = game_setup.make_games(session, self.secret_key, self._new, titles, hidden=True, source=source,
+                                      codes_of=self._card_codes)  # fmt: skip
         self._made(session, tables, games)
         if self.budget is None:
             return False
@@ -180,7 +181,7 @@ class RoundCommit:
         assert self._new is not None and self._titles is not None and self.budget is not None
         if table is not None:
             games = game_setup.make_games(session, self.secret_key, self._new, [self._titles[table]],
-                                          hidden=True, force=False)  # fmt: skip
+                                          hidden=True, force=False, codes_of=self._card_codes)  # fmt: skip
             self._made(session, [table], games)
             source = games[0][0].pk
         assert source is not None
@@ -189,13 +190,16 @@ class RoundCommit:
         self.units = max(FORCE_PIECE, paced(self.budget, time.perf_counter() - started, self.units))
         return table is not None or self._left != 0 or before is not None
 
+    def _card_codes(self, game_id: int) -> dict[str, str]:
+        """A game's join codes, by side: the round's cards' (event_seats.printed_codes), its sides written with
+        them as the game is made (not drawn, then written again: a read and a write of its sides a table)."""
+        return {side: card_code(self.secret_key, self._nonce, game_id, side) for side in SIDES}
+
     def _made(
         self, session: Session, tables: list[int], games: list[tuple[Game, seating.Credentials]]
     ) -> None:
-        """Games made for `tables` (in order): their join codes the round's cards' and the event log's entry."""
-        seating.set_side_codes(session, seating.GAME, self.secret_key,
-                               {g.pk: {side: card_code(self.secret_key, self._nonce, g.pk, side) for side in SIDES}
-                                for g, _ in games})  # fmt: skip
+        """Games made for `tables` (in order), their sides' join codes the round's cards' (`_card_codes`): the
+        event log's entry."""
         log(session, self.tournament_id, GAMES_MADE,
             {"round": self.number, "games": {str(t): g.pk for t, (g, _) in zip(tables, games, strict=True)}})  # fmt: skip
         session.flush()

@@ -222,17 +222,20 @@ def seat_sides(
     owners: Sequence[int],
     sides: Iterable[str],
     new_side: Callable[[int, str, str], SideRow],
+    codes_of: Callable[[int], Mapping[str, str]] | None = None,
 ) -> list[Credentials]:
     """The sides of each new game or campaign of `owners`, each with a fresh join code (`new_side(owner, side,
-    code hash)` builds the row), and the referee's first device; written in one statement of each kind however
-    many (a round's games: the session keeps no object of them, none is asked for again as it is made)."""
+    code hash)` builds the row), or the code `codes_of(owner)` gives it (a round's games: their join cards'),
+    and the referee's first device; written in one statement of each kind however many (a round's games: the
+    session keeps no object of them, none is asked for again as it is made)."""
     rows: list[Any] = []
     devices: list[Any] = []
     out = []
     for owner_id in owners:
+        given = codes_of(owner_id) if codes_of is not None else {}
         codes: dict[str, str] = {}
         for side in sides:
-            codes[side] = new_join_code()
+            codes[side] = given[side] if side in given else new_join_code()
             rows.append(new_side(owner_id, side, code_hash(secret_key, codes[side])))
         device, token = _device(seating, secret_key, owner_id, REFEREE)
         devices.append(device)

@@ -5,7 +5,7 @@ own part: taking the game's row lock, waking its streams, and each side's own st
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -25,8 +25,14 @@ from rules.registry import get_game_rules
 
 
 # -- sides, join codes, devices (app.services.seating, as a game's) ----------------------------------------
-def create_sides(session: Session, secret_key: str, games: Sequence[Game]) -> list[Credentials]:
-    """The sides of each of these new games and their credentials (app.services.seating.seat_sides)."""
+def create_sides(
+    session: Session,
+    secret_key: str,
+    games: Sequence[Game],
+    codes_of: Callable[[int], Mapping[str, str]] | None = None,
+) -> list[Credentials]:
+    """The sides of each of these new games and their credentials (app.services.seating.seat_sides; `codes_of`,
+    a game's join codes by side where they are given, not drawn)."""
     by_id = {game.pk: game for game in games}
 
     def new_side(game_id: int, side: str, join_code_hash: str) -> GameSide:
@@ -41,7 +47,7 @@ def create_sides(session: Session, secret_key: str, games: Sequence[Game]) -> li
             plan_salt=new_salt(),
         )
 
-    return seating.seat_sides(session, seating.GAME, secret_key, list(by_id), SIDES, new_side)
+    return seating.seat_sides(session, seating.GAME, secret_key, list(by_id), SIDES, new_side, codes_of)
 
 
 def reissue_credentials(session: Session, secret_key: str, game_id: int) -> Credentials:

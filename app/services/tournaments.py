@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, available_timezones
 
-from sqlalchemy import update
+from sqlalchemy import Executable, bindparam, update
 from sqlmodel import Session, col, select
 
 from app.core import live
@@ -197,17 +197,28 @@ def require_organiser(session: Session, secret_key: str, tournament_id: int, tok
 
 
 def lock(session: Session, tournament_id: int) -> Tournament:
-    """The event's row, locked for a write, its version moved on (every device's view is then stale)."""
-    moved = session.execute(
-        update(Tournament)
-        .where(col(Tournament.id) == tournament_id)
-        .values(version=Tournament.version + 1, updated_at=utcnow())
-        .execution_options(synchronize_session=False)
-    )
-    row = session.get(Tournament, tournament_id, populate_existing=True)  # read after the write: as it stands
-    if row is None or not moved.rowcount:  # type: ignore[attr-defined]
+    """The event's row, locked for a write, its version moved on (every device's view is then stale): one
+    statement, the row answered as the write left it (a round's commit takes the lock at each of its steps)."""
+    row = session.scalars(_LOCK, {"row_id": tournament_id, "now": utcnow()}).first()
+    if not isinstance(row, Tournament):
         raise NotFoundError("event", str(tournament_id))
     return row
+
+
+def _lock_statement() -> Executable:
+    """The event's lock and its read: an UPDATE moving its version on, answering the row (RETURNING), built once
+    and its id and time bound at each write (an UPDATE then a SELECT was two statements a lock)."""
+    table = Tournament.__table__  # type: ignore[attr-defined]
+    moved = (
+        update(table)
+        .where(table.c.id == bindparam("row_id"))
+        .values(version=table.c.version + 1, updated_at=bindparam("now", type_=table.c.updated_at.type))
+        .returning(*table.c)
+    )
+    return select(Tournament).from_statement(moved).execution_options(populate_existing=True)
+
+
+_LOCK = _lock_statement()
 
 
 def log(session: Session, tournament_id: int, kind: str, detail: dict[str, object], **kw: object) -> None:

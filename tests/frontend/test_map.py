@@ -316,7 +316,7 @@ def test_coverage_per_template_and_one_tap_to_apply(new_page: Any) -> None:
     with page.expect_response(lambda r: r.url.endswith(f"/units/{inside}/markers")) as marked:
         first_block.get_by_role("button", name=f"+1 marker on {names[str(inside)]['short']}").click()
     assert marked.value.status == 200
-    expect(first_block.locator("[data-applied]")).to_have_attribute("data-applied", "1")
+    expect(page.locator(".notice p", has_text="Marker added to 1 stand.")).to_be_visible()
     assert unit_of(page, game_id, inside)["suppression"] == 1
     assert unit_of(page, game_id, edge)["suppression"] == 0
     assert unit_of(page, game_id, far)["suppression"] == 0

@@ -1,8 +1,11 @@
 // The table map drawn with Leaflet (1 unit = 1 cm) from the live model (table-model.js): a tap opens the card
 // of the nearest stand in a finger's reach, a template drags by its label. The table is drawn from the seat's
 // own edge (at the bottom in portrait, on the left in landscape); the referee sees it from the attacker's.
+// By keyboard (issue 92) the table is a stop in the Tab order with one stand its active one (aria-activedescendant:
+// a stand made focusable would draw a finger's tap to it), each an image named with its card's words; the arrows
+// go to the nearest stand that way as seen, Enter opens its card on its name, Escape closes it back to the table.
 (() => {
-  const { escapeHtml, read } = window.firestepDom;
+  const { escapeHtml, read, humanise } = window.firestepDom;
   const root = document.querySelector("[data-map-page]");
   const canvas = document.querySelector("[data-map-canvas]");
   if (!root || !canvas || !window.L || !window.firestepTableModel || !window.firestepTableDrawing) return;
@@ -10,7 +13,9 @@
   const [W, LEN, { game, role }] = [Number(root.dataset.width), Number(root.dataset.length), root.dataset];
   const island = (id) => JSON.parse(document.getElementById(id).textContent);
   const sizes = island("map-sizes");
-  const { marker } = island("map-state"); // the rule set's counter the markers move, drawn on a stand and its label
+  // The rule set's counter the markers move (drawn on a stand and its label), its card's fields and the words of
+  // its units' kinds and levels (the server's: "MMG"), which name a stand as its card does.
+  const { marker, card, unit_words: words } = island("map-state");
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
@@ -41,7 +46,8 @@
   document.querySelector("[data-turn-view]")?.setAttribute("aria-pressed", String(stored));
   const turned = (role === "defender") !== stored;
   root.dataset.seenFrom = turned ? "defender" : "attacker";
-  const map = createMap(canvas, { wheelPxPerZoomLevel: 90, preferCanvas: false });
+  // No Leaflet keys (its arrows pan the map): the arrows go from stand to stand (the table's stop: map.html's).
+  const map = createMap(canvas, { wheelPxPerZoomLevel: 90, preferCanvas: false, keyboard: false });
   const table = frame(map, { width: () => W, length: () => LEN, landscape: () => landscape, turned: () => turned });
   const { toLL, fromLL, tableBounds, rect, circle, screenPoint } = table;
   const PANES = { cloth: 350, terrain: 360, board: 370, templates: 380, stands: 390, ruler: 395 };
@@ -85,6 +91,7 @@
   ].filter(Boolean).join(" ");
   const styleStand = (el, u) => {
     el.setAttribute("class", standClass(u));
+    el.toggleAttribute("data-active", stop === u.id); // the table's active stand (ringed while the table has the focus)
     if (noTarget.has(u.id)) el.setAttribute("data-no-target", noTarget.get(u.id));
     else el.removeAttribute("data-no-target");
   };
@@ -93,14 +100,41 @@
     const old = drawn.get(id);
     if (old) { under.removeLayer(old.shape); over.removeLayer(old.label || old.handle); drawn.delete(id); }
   };
+  // Its card's words (app.pages.map_cards.stand_head): its name, its label's, side and kind, markers and state.
+  const spoken = (u) => {
+    const [{ short, plain }, n] = [nameOf(u), markersOf(u)], noun = marker?.label.toLowerCase();
+    const marks = marker ? (n ? `${n} ${noun} marker${n > 1 ? "s" : ""}` : `No ${noun} markers`) : "";
+    const states = card.filter((f) => u[f.name]).map((f) => (f.kind === "count" ? `${f.label}: ${u[f.name]}` : f.label));
+    const kind = words[u.kind || u.level] ?? humanise(u.kind || u.level);
+    return [plain || short, plain && short, `${humanise(u.side)} · ${kind}`, marks, ...states].filter(Boolean).join(", ");
+  };
+  let stop = null; // the table's active stand
+  // The first: the seat's own stand nearest the middle of the view (the referee's: any).
+  const firstStop = () => {
+    const mid = map.getSize().divideBy(2), units = [...standLayers.keys()].map((id) => model.units.get(id));
+    const from = (u) => (u.side === role ? 0 : 1e6) + screenPoint([u.x, u.y]).distanceTo(mid);
+    return units.reduce((best, u) => (!best || from(u) < from(best) ? u : best), null)?.id ?? null;
+  };
+  const standEl = (id) => standLayers.get(id)?.shape.getElement();
+  const setStop = (id) => {
+    const was = stop;
+    stop = id;
+    [was, id].forEach((s) => standEl(s) && styleStand(standEl(s), model.units.get(s)));
+    if (id === null) canvas.removeAttribute("aria-activedescendant"); else canvas.setAttribute("aria-activedescendant", `map-stand-${id}`);
+  };
   const drawStand = (u) => {
     undraw(standLayers, u.id, layers.stands, layers.labels);
-    if (!onTable(u)) return;
+    if (!onTable(u)) { if (stop === u.id) setStop(firstStop()); return; }
     const spec = sizes.bases[u.base];
     const at = spec.shape === "round" ? circle([u.x, u.y], spec.w / 2) : rect([u.x, u.y], u.facing_deg ?? 90, spec.w, spec.d);
     const shape = L.polygon(at, { ...drawIn("stands"), className: standClass(u), interactive: false }).addTo(layers.stands);
     const element = shape.getElement();
-    if (element) { Object.assign(element.dataset, { stand: String(u.id), side: u.side }); styleStand(element, u); }
+    if (element) {
+      Object.assign(element.dataset, { stand: String(u.id), side: u.side });
+      styleStand(element, u);
+      // An image, not a button: Chromium draws a tap near a button to it (a stand beside the formation's handle).
+      [["id", `map-stand-${u.id}`], ["role", "img"], ["aria-label", spoken(u)]].forEach(([k, v]) => element.setAttribute(k, v));
+    }
     const html = `<i class="leader" hidden></i><span>${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}</span>`;
     const icon = L.divIcon({ className: `stand-label ${u.side}`, html, iconSize: null });
     const label = L.marker(toLL([u.x, u.y]), { interactive: false, keyboard: false, icon }).addTo(layers.labels);
@@ -110,6 +144,7 @@
   const drawStands = () => {
     clear(standLayers, layers.stands, layers.labels);
     for (const u of model.units.values()) drawStand(u);
+    if (!standLayers.has(stop)) setStop(firstStop());
     if (map.hasLayer(layers.labels)) declutter();
   };
   const showLabels = () => {
@@ -219,13 +254,15 @@
   // The card's head is the server's, read anew as the card is drawn (its acts on `firestep:stand-shown`,
   // table-act.js); the same stand's card keeps its play: only a head piece that changed is replaced.
   const HEAD = ["[data-stand-name]", "[data-stand-path]", "[data-stand-facts]"];
-  const showStand = async (id, tapped = false) => {
+  // `keyed`: opened by Enter on its stand: the focus goes to the card's name, Tab on to its acts.
+  const showStand = async (id, tapped = false, keyed = false) => {
     const u = model.units.get(id);
     const prev = selectedStand;
     selectedStand = u ? id : null;
     if (prev && model.units.get(prev)) drawStand(model.units.get(prev));
     if (!u) { asked += 1; if (panelShows === "stand") showPanel(null); return; }
     drawStand(u);
+    setStop(id);
     const box = section("stand");
     // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to tap.
     if (tapped || box.dataset.headOf !== String(id)) { box.replaceChildren(); box.dataset.headOf = ""; }
@@ -240,6 +277,7 @@
     }
     box.querySelector("[data-stand-action='move']")?.setAttribute("aria-pressed", String(mode.kind === "move"));
     if (panelShows !== "stand") showPanel("stand");
+    if (keyed) box.querySelector("[data-stand-name]")?.focus();
     const moved = shownStep !== model.turn.step;
     shownStep = model.turn.step;
     window.dispatchEvent(new CustomEvent("firestep:stand-shown", { detail: { id, tapped, moved } }));
@@ -384,6 +422,27 @@
     else if (panelShows === "choose") showPanel(null);
     else if (panelShows === "stand") showStand(null);
   });
+  const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+  // Where a stand is seen, unrounded (stands a pixel apart at the whole table's zoom are still told apart).
+  const seen = (u) => map.project(toLL([u.x, u.y]));
+  canvas.addEventListener("keydown", (e) => {
+    const u = e.target === canvas && model.units.get(stop), [dx, dy] = ARROWS[e.key] || [];
+    if (!u || e.altKey || e.ctrlKey || e.metaKey || !(dx !== undefined || e.key === "Enter" || e.key === " ")) return;
+    e.preventDefault();
+    if (dx === undefined) { showStand(u.id, true, true); return; }
+    // The nearest stand within 45 degrees either side of the arrow's way, panned to the middle where its
+    // centre is off the map or under something (the card, the turn's chip).
+    const at = seen(u), ways = [...standLayers.keys()].map((id) => { const p = seen(model.units.get(id)); return [id, p.x - at.x, p.y - at.y]; });
+    const along = ([, x, y]) => x * dx + y * dy;
+    const [next] = ways.filter((w) => along(w) > 0 && Math.abs(w[1] * dy - w[2] * dx) <= along(w))
+      .sort((a, b) => Math.hypot(a[1], a[2]) - Math.hypot(b[1], b[2]))[0] || [];
+    if (next === undefined) return;
+    const t = model.units.get(next), c = table.pagePoint([t.x, t.y]);
+    if (document.elementFromPoint(c.x, c.y) !== standEl(next)) map.panTo(toLL([t.x, t.y]), { animate: false });
+    setStop(next);
+  });
+  // Escape closes a stand's card as its × does: the focus goes back to the table, the stand its active one.
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && panelShows === "stand") panel.querySelector("[data-panel-close]").click(); });
   map.on("zoomend", showLabels);
   map.on("moveend", () => { if (map.hasLayer(layers.labels)) declutter(); });
   root.dataset.hitPx = String(HIT_PX * 2);
@@ -406,9 +465,11 @@
     if (zoom) { ({ in: () => map.zoomIn(0.75), out: () => map.zoomOut(0.75) }[zoom.dataset.zoom] || fitTable)(); return; }
     if (event.target.closest("[data-panel-close]")) {
       const u = model.units.get(selectedStand);
+      const back = panel.contains(document.activeElement) || document.activeElement === document.body;
       selectedStand = null;
       if (u) drawStand(u);
       showPanel(null);
+      if (u && back) { setStop(u.id); canvas.focus({ preventScroll: true }); }
       return;
     }
     const add = event.target.closest("[data-add-template]");
@@ -511,11 +572,11 @@
     notice("Taken back.", false, { tone: "info" }); // an Undo that worked: not an error
     return true;
   };
-  // For the map's other scripts (table-*.js) and tests.
+  // For the map's other scripts (table-*.js, run after this one: deferred, in order) and tests.
   const marking = (marks) => (entries) => { marks.clear(); for (const [id, v] of entries || []) marks.set(id, v); restyle(); };
   window.firestepMap = {
     undoEvent, model, sizes, api, role, send, refusal, failed, nameOf, notice, tell, onTable, escapeHtml, section,
-    root, belowTurn, setCover: marking(coverClass),
+    root, panel, belowTurn, setCover: marking(coverClass),
     // While a target is picked: the stands it may not be (id -> why), greyed on the map; none once it stops.
     markTargets: marking(noTarget),
     selectedTemplate: () => selectedTemplate,

@@ -12,6 +12,7 @@ import re
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
+from app.pages.templates import humanise
 from tests.app.games.conftest import Game, advance_to, new_game, start_game
 from tests.app.games.test_stand_acts import first, units
 from tests.app.games.test_stand_card_page import words
@@ -257,3 +258,21 @@ def test_the_map_draws_each_template_kind_labelled_in_the_server_s_words(client:
     assert kinds["artillery"]["name"] == "Artillery" and kinds["light-mortar"]["name"] == "Light mortar"
     for kind, size in kinds.items():
         assert f'data-add-template="{kind}">{size["name"]}</button>' in page
+
+
+def test_the_map_names_each_stand_s_kind_in_its_card_s_words(client: TestClient) -> None:
+    """A stand on the map is named for a screen reader with its kind as its card's head says it (issue 92:
+    "mmg" is "MMG", not the script's plain capital): the map's rule-set island carries each level and kind of
+    the book in the server's words (app.pages.templates.humanise), so the script says none the card would not."""
+    g = new_game(client)
+    status, page = card(client, g, g.attacker, "map", page="")
+    assert status == 200
+    found = re.search(r'<script type="application/json" id="map-state">(.+?)</script>', page)
+    assert found is not None
+    said = json.loads(html.unescape(found.group(1)))["unit_words"]
+    assert said["mmg"] == "MMG" and said["rifle-platoon"] == "Rifle platoon"
+    placed = {u["kind"]: u for u in units(client, g).values() if u["base"]}
+    assert len(placed) > 2, placed.keys()
+    for kind, u in placed.items():
+        head = card(client, g, g.attacker, f"units/{u['id']}/head")[1]
+        assert f"{humanise(u['side'])} · {said[kind]}</p>" in head, (kind, words(head))

@@ -1,8 +1,8 @@
 """The referee board's clock form as the board's live changes draw it anew (app/pages/referee.py, `clock_form`
 in _referee_parts.html; issue 67: clock-set.js no longer fills it from a frame): the changes of the limits set,
 and of their undo, carry the form as GET /api/v1/games/{id}/clock answers the limits, swapped out of band by its
-id; a seat's changes carry none. The typing kept through a swap and the unit conversion are the browser's
-(tests/frontend/test_game_clock.py)."""
+id; a seat's changes carry none. The form posted is set in its units by the server (app.pages.referee.set_clock);
+the typing kept through a swap is the browser's (tests/frontend/test_game_clock.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests import csrf
 from tests.app.games.conftest import Game, new_game
 from tests.app.test_score_panel import seated
 
+HTMX = {"HX-Request": "true", "Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"}
 FORM = re.compile(r'<details class="clock-set" id="clock-set" hx-swap-oob="true"[^>]*>.*?</details>', re.S)
 
 
@@ -77,3 +79,33 @@ def test_the_limits_set_and_undone_bring_the_referee_s_form_anew_as_the_api_answ
     assert client.post(f"/api/v1/games/{g.id}/events/{set_id}/undo", headers=g.referee).status_code == 200
     shown = held_to_the_api(client, g, logged(client, g, "undo"))
     assert shown["game_defender"] == 7200 and shown["turn_defender"] is None
+
+
+def test_the_referee_s_form_posted_sets_the_limits_in_its_units_and_answers_the_form_as_set(
+    sqlite_client: TestClient,
+) -> None:
+    """The form posted by htmx (app.pages.referee.set_clock): each limit its number times its unit's seconds, an
+    empty one no limit, a box ticked its rule; one act, the clock's API then answering it; the answer the form
+    drawn as set. A seat posting it is refused 403 (the pipeline's referee-only act), no token 401."""
+    client = sqlite_client
+    g = new_game(client, {"scenario": "mons-1914", "clock": {"game_minutes": 120}})
+    typed = {"game_attacker": "", "game_attacker_unit": "60", "turn_attacker": "", "turn_attacker_unit": "60",
+             "game_defender": "75", "game_defender_unit": "60", "turn_defender": "45", "turn_defender_unit": "1",
+             "finish_act": "on", "end_under": "", "end_under_unit": "60"}  # fmt: skip
+    url = f"/games/{g.id}/referee/clock"
+    for seat, status in ((g.attacker, 403), (g.referee, 200)):
+        seated(client, g, seat)
+        r = client.post(url, data=csrf.form(client, typed), headers=HTMX)
+        assert r.status_code == status, r.text
+    limits = client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"]
+    assert limits["game_seconds"] == {"attacker": None, "defender": 4500}
+    assert limits["turn_seconds"] == {"attacker": None, "defender": 45}
+    assert (limits["finish_act"], limits["dispute_pause"], limits["end_under_seconds"]) == (True, False, None)
+    answered = seconds_of(r.text)
+    assert (answered["game_defender"], answered["turn_defender"], answered["game_attacker"]) == (
+        4500,
+        45,
+        None,
+    )
+    client.cookies.clear()
+    assert client.post(url, data=csrf.form(client, typed), headers=HTMX).status_code == 401

@@ -1,0 +1,38 @@
+"""This device's colours (issue 92): Night or Day chosen in the page menu (`POST /theme`) is kept in a cookie that
+every page reads as it is drawn (base.html links night.css for all media at night, for none by day; with no
+choice made, for the system's dark setting, or as the page sets it: the referee's screen at night). A cookie,
+not a script's storage: the page is drawn in its colours from its first paint, and no script runs for it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import Form
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel, Field
+
+from app.core.routing import Router
+
+__all__ = ["COOKIE", "choose_theme"]
+
+router = Router(include_in_schema=False)
+
+COOKIE = "firestep-theme"  # read by base.html and _page_menu.html
+KEPT_FOR = 400 * 24 * 3600  # as long as a browser keeps a cookie (Chromium's limit, 400 days)
+
+
+class ThemeForm(BaseModel):
+    """The menu's form: the colours chosen and the page to go back to (a path of this site)."""
+
+    theme: Literal["night", "day"]
+    back: str = Field(default="/", max_length=2000)
+
+
+@router.post("/theme")
+def choose_theme(chosen: Annotated[ThemeForm, Form()]) -> Response:
+    """The colours kept on this device, and the page it was chosen on drawn again in them (a path of this site
+    only: `//host` and `/\\host` are another site's, so the start page instead)."""
+    back = chosen.back if chosen.back.startswith("/") and not chosen.back.startswith(("//", "/\\")) else "/"
+    answer = RedirectResponse(back, status_code=303)
+    answer.set_cookie(COOKIE, chosen.theme, max_age=KEPT_FOR, path="/", samesite="lax", httponly=True)
+    return answer

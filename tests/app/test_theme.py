@@ -1,0 +1,38 @@
+"""Night or Day kept on a device (app/pages/theme.py): the choice is a cookie every page is drawn by (night.css
+for all media at night, none by day; the system's setting, or the page's own, with none chosen), and the page
+gone back to is one of this site's only. The button and the reload are the browser's (tests/frontend/test_theme.py)."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from tests import csrf
+
+SAME_SITE = {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"}
+
+
+def night_media(client: TestClient, path: str) -> str:
+    found = re.search(
+        r'href="[^"]*/night\.css[^"]*" media="([^"]*)" data-night>',
+        client.get(path).text,
+    )
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_colours_chosen_draw_every_page_and_go_back_to_this_site_only(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    assert night_media(c, "/lookup") == "(prefers-color-scheme: dark)"
+    for theme, media in (("night", "all"), ("day", "not all")):
+        r = c.post("/theme", data=csrf.form(c, {"theme": theme, "back": "/lookup?x=1"}), headers=SAME_SITE,
+                   follow_redirects=False)  # fmt: skip
+        assert (r.status_code, r.headers["location"]) == (303, "/lookup?x=1")
+        assert night_media(c, "/lookup") == media
+    for elsewhere in ("//evil.example/", "/\\evil.example", "https://evil.example/"):
+        r = c.post("/theme", data=csrf.form(c, {"theme": "night", "back": elsewhere}), headers=SAME_SITE,
+                   follow_redirects=False)  # fmt: skip
+        assert r.headers["location"] == "/"
+    r = c.post("/theme", data=csrf.form(c, {"theme": "dusk"}), headers=SAME_SITE, follow_redirects=False)
+    assert r.status_code == 422
