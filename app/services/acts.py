@@ -46,6 +46,7 @@ from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, readings_changed
+from app.services.kept_units import KeptUnits
 from app.services.markers import TableRead, apply_changes, kept_of, rules_of, snapshot_of, table_snapshot
 from app.services.played import EventActs, Played, TemplateActs, Todo, UnitActs, Written
 from app.services.result import advance_ends, caller, end_refusal, seat_ends
@@ -145,8 +146,9 @@ def _judged(
     (a stand's card judging its acts): its snapshot is named as a refusal names the units throughout."""
     if act.override:
         viewer.require_referee("override the rules of play")
-    given: formations.Plan | Sequence[UnitState] | None = None if read is None else read.units
-    # A formation's plan: made before the lock, or on the read of a caller judging it.
+    # The caller's read, judging the act on it (its own stand too: not its row read again for each act judged); a
+    # formation's plan: made before the lock, or on the read of a caller judging it.
+    given: formations.Plan | TableRead | None = read
     if isinstance(act, MoveFormation):
         planned = formations.plan(session, game, viewer, act.unit_id, read.kept) if read else None
         given = formation or planned
@@ -282,13 +284,14 @@ def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, 
     return Todo([("build-forces", None, act.side)], None, write)
 
 
-def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> Todo:
-    unit = units_service.get_unit(session, game.pk, act.unit_id)
+def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, read: TableRead | None) -> Todo:
+    unit = _stand(session, game, act.unit_id, read)
     rules = rules_of(game)
     viewer.require_side(unit.side, "change units")
     wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 
     def write(answer: Answer) -> Written:
+        assert isinstance(unit, Unit)  # a caller's read judges, never writes
         changes: list[LoggedChange] = [
             *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
         ]
@@ -301,8 +304,16 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
 
 
 # -- the table -----------------------------------------------------------------------------------------------
-def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _: Any) -> Todo:
-    unit = units_service.get_unit(session, game.pk, act.unit_id)
+def _stand(session: Session, game: Game, unit_id: int, read: TableRead | None) -> Unit | UnitState:
+    """The act's own stand: as a caller judging acts read the game's units (a stand's card, nothing written: its
+    row was read anew for each act it judged, four times a card's head), else its row read anew, which the act
+    writes; a unit of no game refused as `get_unit` refuses it."""
+    judged = read.kept.by_id.get(unit_id) if read is not None else None
+    return judged if judged is not None else units_service.get_unit(session, game.pk, unit_id)
+
+
+def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, read: TableRead | None) -> Todo:
+    unit = _stand(session, game, act.unit_id, read)
     viewer.require_side(unit.side, "move units")
     if unit.killed:
         raise RulesError(
@@ -310,6 +321,7 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
         )
 
     def write(answer: Answer) -> Written:
+        assert isinstance(unit, Unit)  # a caller's read judges, never writes
         changes: list[LoggedChange] = [
             *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
         ]
@@ -362,8 +374,10 @@ def _move_formation(
     return Todo(formations.asks(p), None, write, kept=p.kept)
 
 
-def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, _: Any) -> Todo:
-    unit = units_service.get_unit(session, game.pk, act.unit_id)
+def _marker(
+    session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, read: TableRead | None
+) -> Todo:
+    unit = _stand(session, game, act.unit_id, read)
     if isinstance(act, RecoverMarker):
         # Markers land on the enemy's stands: either player (or the referee) may place them; a side
         # recovers its own.
@@ -375,6 +389,7 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
     cause = act.cause if isinstance(act, PlaceMarker) else None
 
     def write(answer: Answer) -> Written:
+        assert isinstance(unit, Unit)  # a caller's read judges, never writes
         changes = apply_changes(session, game, [unit], answer.changes)  # the others it changes read by id
         return Written({"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit)
 
@@ -423,12 +438,17 @@ def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTe
 
 
 # -- rolls, fire, cards --------------------------------------------------------------------------------------
-def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: Sequence[UnitState] | None) -> Todo:
+def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: TableRead | None) -> Todo:
     # The units a caller judging acts read once (nothing written), else the game's as the worker keeps them
     # (decoded once per version, named once: app.services.kept_units); the rows a roll changes are read by id
     # as it writes them.
-    kept = None if read is not None else kept_of(session, game)
-    resolve.checked(session, game, viewer, act, read if kept is None else kept.units)
+    kept: KeptUnits | None = None
+    if read is not None:
+        units = read.units
+    else:
+        kept = kept_of(session, game)
+        units = kept.units
+    resolve.checked(session, game, viewer, act, units)
     private: dict[str, Any] = {}
 
     def write(w: Answer) -> Written:
