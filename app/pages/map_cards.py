@@ -25,7 +25,7 @@ from app.services import events as events_service
 from app.services import undo as undo_service
 from app.services import unit_names
 from app.services import units as units_service
-from app.services.card import MarkerOffer, formations, marker_offers, move_refusals
+from app.services.card import MarkerOffer, formations, marker_offers, move_refusals, offers
 from app.services.markers import rules_of, table_read
 from app.services.seating import Viewer
 from app.services.templates import templates_of
@@ -95,8 +95,11 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     ]
     acts = not u.killed and game.status != "finished"
     own = viewer.may_act_for(u.side)
-    marker_acts = marker_offers(session, game, viewer, u.id, table)
-    refused = move_refusals(session, game, viewer, u.id, table) if acts and own else {}
+    # The stand's acts worked out once for its marker buttons and its moves (the rule set's card asked once), and
+    # judged only where the head draws them: a destroyed stand's, a finished game's, had its markers judged.
+    offered = offers(table, game, u.id) if acts else []
+    marker_acts = marker_offers(session, game, viewer, u.id, table, offered) if acts and marker else []
+    refused = move_refusals(session, game, viewer, u.id, table, offered) if acts and own else {}
     undone = undo_service.card_undo(session, game, viewer, u.id) if acts else None
     if undone is not None:
         names = {i: n[1] for i, n in table.kept.listed_names.items()}
@@ -119,7 +122,7 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
         if acts and own
         else (),
         move_refused=refused.get(u.id, ""),
-        marker_acts=tuple(marker_acts) if acts and marker else (),
+        marker_acts=tuple(marker_acts),
         markers_api=f"/api/v1/games/{game.pk}/units/{u.id}/markers",
         undo_event=undone.pk if undone is not None else None,
         undo_label=f"Undo: {what}" if undone is not None else "",

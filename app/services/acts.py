@@ -146,8 +146,9 @@ def _judged(
     (a stand's card judging its acts): its snapshot is named as a refusal names the units throughout."""
     if act.override:
         viewer.require_referee("override the rules of play")
-    given: formations.Plan | Sequence[UnitState] | None = None if read is None else read.units
-    # A formation's plan: made before the lock, or on the read of a caller judging it.
+    # The caller's read, judging the act on it (its own stand too: not its row read again for each act judged); a
+    # formation's plan: made before the lock, or on the read of a caller judging it.
+    given: formations.Plan | TableRead | None = read
     if isinstance(act, MoveFormation):
         planned = formations.plan(session, game, viewer, act.unit_id, read.kept) if read else None
         given = formation or planned
@@ -283,13 +284,14 @@ def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, 
     return Todo([("build-forces", None, act.side)], None, write)
 
 
-def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> Todo:
-    unit, kept = _acted(session, game, act.unit_id)
+def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, read: TableRead | None) -> Todo:
+    unit, kept = _stand(session, game, act.unit_id, read)
     rules = rules_of(game)
     viewer.require_side(unit.side, "change units")
     wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 
     def write(answer: Answer) -> Written:
+        assert isinstance(unit, Unit)  # a caller's read judges, never writes
         changes: list[LoggedChange] = [
             *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
         ]
@@ -302,8 +304,22 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
 
 
 # -- the table -----------------------------------------------------------------------------------------------
-def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _: Any) -> Todo:
-    unit, kept = _acted(session, game, act.unit_id)
+def _stand(
+    session: Session, game: Game, unit_id: int, read: TableRead | None
+) -> tuple[Unit | UnitState, KeptUnits]:
+    """The act's own stand and the game's units it is judged on, read once (issue 88): a caller's read judging
+    acts (a stand's card, nothing written: its row was read anew for each act it judged, four times a card's
+    head), else the worker's kept state, the stand made the session's own from its kept row, which the act
+    writes (units.held_unit: not read again); a unit the game has not refused as `get_unit` refuses it."""
+    kept = read.kept if read is not None else kept_of(session, game)
+    row = kept.rows.get(unit_id)
+    if row is None:
+        raise NotFoundError("unit", str(unit_id))
+    return (kept.by_id[unit_id] if read is not None else units_service.held_unit(session, row)), kept
+
+
+def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, read: TableRead | None) -> Todo:
+    unit, kept = _stand(session, game, act.unit_id, read)
     viewer.require_side(unit.side, "move units")
     if unit.killed:
         raise RulesError(
@@ -311,6 +327,7 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
         )
 
     def write(answer: Answer) -> Written:
+        assert isinstance(unit, Unit)  # a caller's read judges, never writes
         changes: list[LoggedChange] = [
             *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
         ]
@@ -363,18 +380,10 @@ def _move_formation(
     return Todo(formations.asks(p), None, write, kept=p.kept)
 
 
-def _acted(session: Session, game: Game, unit_id: int) -> tuple[Unit, KeptUnits]:
-    """The stand an act is of and the game's units it is judged on: the worker's kept state, read once, and the
-    stand made the session's own from its kept row, not read again (404 for a unit the game has not)."""
-    kept = kept_of(session, game)
-    row = kept.rows.get(unit_id)
-    if row is None:
-        raise NotFoundError("unit", str(unit_id))
-    return units_service.held_unit(session, row), kept
-
-
-def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, _: Any) -> Todo:
-    unit, kept = _acted(session, game, act.unit_id)
+def _marker(
+    session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, read: TableRead | None
+) -> Todo:
+    unit, kept = _stand(session, game, act.unit_id, read)
     if isinstance(act, RecoverMarker):
         # Markers land on the enemy's stands: either player (or the referee) may place them; a side
         # recovers its own.
@@ -386,6 +395,7 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
     cause = act.cause if isinstance(act, PlaceMarker) else None
 
     def write(answer: Answer) -> Written:
+        assert isinstance(unit, Unit)  # a caller's read judges, never writes
         changes = apply_changes(session, game, [unit], answer.changes)  # the others it changes read by id
         return Written({"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit)
 
@@ -434,12 +444,17 @@ def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTe
 
 
 # -- rolls, fire, cards --------------------------------------------------------------------------------------
-def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: Sequence[UnitState] | None) -> Todo:
+def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: TableRead | None) -> Todo:
     # The units a caller judging acts read once (nothing written), else the game's as the worker keeps them
     # (decoded once per version, named once: app.services.kept_units); the rows a roll changes are read by id
     # as it writes them.
-    kept = None if read is not None else kept_of(session, game)
-    resolve.checked(session, game, viewer, act, read if kept is None else kept.units)
+    kept: KeptUnits | None = None
+    if read is not None:
+        units = read.units
+    else:
+        kept = kept_of(session, game)
+        units = kept.units
+    resolve.checked(session, game, viewer, act, units)
     private: dict[str, Any] = {}
 
     def write(w: Answer) -> Written:

@@ -148,13 +148,21 @@ class MarkerOffer:
 
 
 def marker_offers(
-    session: Session, game: Game, viewer: Viewer, unit_id: int, read: TableRead
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    unit_id: int,
+    read: TableRead,
+    offered: Sequence[Offer] | None = None,
 ) -> list[MarkerOffer]:
     """The stand's marker acts (`offers`: one placed, then one recovered) for `viewer`, each judged by the
     pipeline (`acts.refusal`) as the card's other acts are, whatever the game's status; an act the seat may
-    never play (a 403: the other side's markers recovered) is left out, one refused for now is greyed."""
+    never play (a 403: the other side's markers recovered) is left out, one refused for now is greyed.
+    `offered`: the stand's `offers` on `read`, where the caller has them (a card's head judges its moves too)."""
     out = []
-    for o in sorted(offers(read, game, unit_id), key=lambda o: o.kind != "mark"):
+    for o in sorted(
+        offers(read, game, unit_id) if offered is None else offered, key=lambda o: o.kind != "mark"
+    ):
         if o.kind not in ("mark", "recover"):
             continue
         refused = pipeline.refusal(session, game, viewer, o.act, True, read)
@@ -166,15 +174,20 @@ def marker_offers(
 
 
 def move_refusals(
-    session: Session, game: Game, viewer: Viewer, unit_id: int, read: TableRead
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    unit_id: int,
+    read: TableRead,
+    offered: Sequence[Offer] | None = None,
 ) -> dict[int, str]:
     """The map's Move and "Move its company/battalion" of the stand's card the pipeline would refuse `viewer`
     now, while the game is played, as the card greys them: the pipeline's one sentence by the unit moved (the
-    stand's own id for its Move, the formation's for its)."""
+    stand's own id for its Move, the formation's for its). `offered`: as `marker_offers`'."""
     if game.status != "playing":
         return {}
     out = {}
-    for o in offers(read, game, unit_id):
+    for o in offers(read, game, unit_id) if offered is None else offered:
         if o.kind in ("move", "formation"):
             refused = pipeline.refusal(session, game, viewer, o.act, True, read)
             if refused is not None:

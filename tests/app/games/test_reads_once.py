@@ -1,7 +1,8 @@
 """What a request reads of the game's units (issue 65: the API tier's cost per request, a hostile client's
 too): a stand's card part refused to a seat for the stand's side reads that stand's row alone, not the game's
 every unit (app/pages/stand_play.py, app/pages/stand_acts.py); the turn's needs built once a request has read
-the units take that read (app.services.result.turn_now) rather than reading them again."""
+the units take that read (app.services.result.turn_now) rather than reading them again; a stand's card for its own
+seat judges every act it draws on the one read of the game's units, no statement run twice."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from app.services import result
 from app.services.units import list_units
 from tests.app.games.conftest import advance_to, new_game, start_game, units_by_ref
 from tests.app.games.test_fire_refusals import mg_facing
+from tests.app.games.test_stand_acts import first, units
 
 
 @contextmanager
@@ -104,3 +106,39 @@ def test_an_act_on_a_stand_reads_it_from_the_kept_units_not_again_by_its_id(clie
         marked = client.post(f"{url}/markers", headers=g.referee, json={"delta": 1, "override": True})
     assert marked.status_code == 200, marked.text
     assert unit_reads(ran) == (0, 0) and any("FROM game_units LEFT OUTER JOIN unit" in s for s in ran), ran
+
+
+def test_a_stand_s_card_judges_its_acts_on_one_read_and_runs_no_statement_twice(client: TestClient) -> None:
+    """Issue 88: a tap's two reads (the card's head and its acts) read the stand's row anew for each act they
+    judged (its markers', its Move's: four times a head), and the head's Undo read the units its act changed twice.
+    The acts are judged on the read of the game's units (app.services.acts: the caller's read); the head reads
+    the one unit by id that its Undo's own question reads (has it changed since: app.services.undo)."""
+    g = new_game(client)
+    start_game(client, g)
+    mine = first(units(client, g), "attacker", "rifle-platoon")
+    marked = client.post(
+        f"/api/v1/games/{g.id}/units/{mine['id']}/markers", headers=g.attacker, json={"delta": 1}
+    )
+    assert marked.status_code == 200, marked.text
+    client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    try:
+        read: dict[str, tuple[str, list[str]]] = {}
+        for part in ("head", "acts"):
+            with statements(client) as ran:
+                answer = client.get(
+                    f"/games/{g.id}/map/units/{mine['id']}/{part}", headers={"HX-Request": "true"}
+                )
+            assert answer.status_code == 200, answer.text
+            read[part] = (answer.text, ran)
+    finally:
+        client.cookies.clear()
+    head, ran = read["head"]
+    # What it judged: its marker buttons, its Move and the Undo of the seat's own marker.
+    assert all(f'data-stand-action="{a}"' in head for a in ("add-marker", "recover", "move")), head
+    assert "data-stand-undo" in head, head
+    assert unit_reads(ran) == (0, 1), ran
+    assert len(ran) == len(set(ran)), ran
+    acts, ran = read["acts"]
+    assert "data-stand-acts-part" in acts and "Shoot" in acts, acts
+    assert unit_reads(ran) == (0, 0), ran
+    assert len(ran) == len(set(ran)), ran

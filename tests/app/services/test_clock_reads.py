@@ -1,5 +1,6 @@
 """The game clock reads its own entries of the log and the undos of those, not every undo (issue 88: a score
-read, which carries the clock, grew with the acts taken back: 6 ms after 100 events, 11 ms after 5,000)."""
+read, which carries the clock, grew with the acts taken back: 6 ms after 100 events, 11 ms after 5,000), in one
+statement (every act, and each act a stand's card judges, reads the clock)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.core.db import make_engine
-from app.data.models import Event
+from app.data.models import Event, Game
 from app.services import acts, clock, game_setup, undo
 from app.services.seating import Viewer
 from app.services.units import list_units
 from app.services.writing import game_write, unit_of_work
-from rules.core.acts import AdvanceTurn, MoveStand
+from rules.core.acts import AdvanceTurn, MoveStand, SetClockLimits
+from rules.core.clock import LimitsSet
 from tests.conftest import _sqlite_clone
 
 
@@ -86,3 +88,35 @@ def test_the_clock_finds_its_entries_by_their_kind_not_by_walking_the_game_s_log
             for statement, params in ran
         ]
     assert plans and not any("ix_event_game_id (" in plan for plan in plans), plans
+
+
+def test_the_clock_reads_its_entries_none_undone_in_one_statement(engine: Engine) -> None:
+    """Its entries and the undos of them were two statements, a read of the clock's: one now, an undone entry left
+    out as before (the referee's limits set, then taken back)."""
+    with Session(engine) as s, unit_of_work(s):
+        game, _ = game_setup.create_game(s, "test-secret", scenario="mons-1914")
+        game_id = game.pk
+    referee = Viewer(game_id, "referee")
+    with Session(engine) as s, game_write(s, game_id) as game:
+        acts.play(s, game, referee, AdvanceTurn(version=game.version))
+    with Session(engine) as s, game_write(s, game_id) as game:
+        limits = acts.play(s, game, referee, SetClockLimits(game_seconds={"attacker": 600})).event.pk
+    with Session(engine) as s, game_write(s, game_id) as game:
+        undo.undo(s, game, referee, limits)
+    ran: list[str] = []
+
+    def asked(conn: object, cursor: object, statement: str, *_: object) -> None:
+        ran.append(statement)
+
+    with Session(engine) as s:
+        held = s.get(
+            Game, game_id
+        )  # the game's own row read first: the clock's read of its log alone counted
+        assert held is not None
+        event.listen(engine, "before_cursor_execute", asked)
+        try:
+            entries = clock.entries_of(s, [held])[game_id]
+        finally:
+            event.remove(engine, "before_cursor_execute", asked)
+    assert entries and not any(isinstance(e, LimitsSet) for e in entries), entries
+    assert len(ran) == 1, ran
