@@ -109,16 +109,13 @@ def printed_codes(
     nonce = tournaments.card_nonce(session, tournament_id, number)
     if nonce is None:
         return {}
-    out: dict[int, dict[str, str]] = {}
-    for t in tournaments.tables_of(session, tournaments.get_round(session, tournament_id, number).pk):
-        if t.game_id is not None:
-            codes = {side: tournaments.card_code(secret_key, nonce, t.game_id, side) for side in SIDES}
-            out[t.game_id] = {
-                side: code
-                for side, code in codes.items()
-                if seating.codes_hold(session, seating.GAME, secret_key, t.game_id, {side: code})
-            }
-    return out
+    tables = tournaments.tables_of(session, tournaments.get_round(session, tournament_id, number).pk)
+    made: dict[int, dict[str, str]] = {
+        t.game_id: {side: tournaments.card_code(secret_key, nonce, t.game_id, side) for side in SIDES}
+        for t in tables
+        if t.game_id is not None
+    }
+    return seating.codes_holding(session, seating.GAME, secret_key, made)
 
 
 def card_of(session: Session, secret_key: str, game_id: int, side: str, code: str) -> TournamentTable | None:
