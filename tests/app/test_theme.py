@@ -36,3 +36,14 @@ def test_the_colours_chosen_draw_every_page_and_go_back_to_this_site_only(sqlite
         assert r.headers["location"] == "/"
     r = c.post("/theme", data=csrf.form(c, {"theme": "dusk"}), headers=SAME_SITE, follow_redirects=False)
     assert r.status_code == 422
+
+
+def test_the_colours_are_set_by_this_site_s_form_only(sqlite_client: TestClient) -> None:
+    """A device's colours, kept 400 days, are its own choice: another site's page posting /theme (no seat needed)
+    is refused as a page's form without its token is, and sets no cookie (the hostile pass: 303 and the cookie)."""
+    c = sqlite_client
+    forged = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
+    for data, headers in (({"theme": "night"}, forged), ({"theme": "night"}, SAME_SITE)):
+        r = c.post("/theme", data=data, headers=headers, follow_redirects=False)
+        assert r.status_code == 403 and "firestep-theme" not in r.headers.get("set-cookie", ""), r.status_code
+    assert night_media(c, "/lookup") == "(prefers-color-scheme: dark)"
