@@ -86,6 +86,9 @@ SIGN_IN_PATHS = re.compile(
     r"/games/[^/]+/join/[^/]+|/events/[^/]+/(sign-in|tables/[^/]+/referee)|/scenarios/.+"
 )
 SIGN_IN_API = frozenset({("POST", "/api/v1/join"), ("POST", "/api/v1/campaigns/join")})
+# The forms that set this device's own settings in a cookie it keeps (app.pages.theme: Night or Day, 400 days), seat
+# or none: checked like a sign-in's, so that no other site's page chooses them for the device (the hostile pass).
+DEVICE_FORMS = frozenset({("POST", "/theme")})
 NOTICE_HEADER = "X-Firestep-Notice"  # a plain sentence that net-status.js shows for a refused htmx request
 
 CSRF_SENTENCE = f"Send the {CSRF_COOKIE} cookie's value in the {CSRF_HEADER} header, or use a bearer token."
@@ -144,7 +147,7 @@ def signs_in(scope: Scope) -> bool:
 
 def _not_cookie_authorised(scope: Scope) -> bool:
     """Needs no CSRF token: nothing a browser sends on its own authorises it, and it seats no browser."""
-    if signs_in(scope):
+    if signs_in(scope) or _route_key(scope) in DEVICE_FORMS:
         return False
     if _route_key(scope) in COOKIE_FREE_WRITES:
         return True

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import meta
+from pydantic import ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
@@ -32,10 +33,11 @@ from app.errors import Unauthorized
 from app.pages import clock_panel, game_record, score_panel
 from app.pages.common import is_htmx
 from app.pages.refused import PageRoute, PostedForm, Refusal, posted
+from app.pages.scenario_drafts import refused
 from app.pages.seats import Seat, game_page, game_seat
 from app.pages.secret_objective_form import Outcome, Posted, secret_form
 from app.pages.secret_objective_form import give as give_secret
-from app.pages.templates import templates
+from app.pages.templates import humanise, templates
 from app.services import acts, fireplans, games, markers, result, seats, tournaments, turns
 from app.services import clock as clock_service
 from app.services import events as events_service
@@ -46,6 +48,7 @@ from app.services.seating import Viewer
 from app.services.unit_names import display_names, full_names
 from app.services.writing import game_write
 from rules.core.acts import SetClockLimits
+from rules.core.clock import MAX_GAME_MINUTES, MAX_TURN_MINUTES
 from rules.core.game import GameRules
 from rules.core.kit import badges
 from rules.core.vocabulary import SIDES
@@ -348,6 +351,17 @@ def _seconds(form: FormData, name: str) -> int | str | None:
     return number * (1 if form.get(f"{name}_unit") == "1" else 60)
 
 
+def _limit_refused(e: ValidationError) -> str:
+    """The first limit ClockLimits refused, named as the form labels it, with the numbers it takes."""
+    loc = e.errors()[0]["loc"]
+    most = MAX_TURN_MINUTES if loc[0] == "turn_seconds" else MAX_GAME_MINUTES
+    if len(loc) > 1:
+        which = f"{humanise(str(loc[1]))}, {'each turn' if loc[0] == 'turn_seconds' else 'for the game'}"
+    else:
+        which = "The time left that ends the game"
+    return f"{which}: a whole number from 1 to {most:,} minutes ({most * 60:,} seconds)."
+
+
 @router.post("/games/{game_id}/referee/clock", response_class=HTMLResponse)
 def set_clock(
     game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, form: PostedForm
@@ -359,15 +373,18 @@ def set_clock(
     if seat is None:
         raise Unauthorized("open this game with its referee token first")
     sides = markers.rules_of(games.get_game(session, game_id)).book.sides
-    body = ClockLimits.model_validate(
-        {
-            "game_seconds": {s: _seconds(form, f"game_{s}") for s in sides},
-            "turn_seconds": {s: _seconds(form, f"turn_{s}") for s in sides},
-            "dispute_pause": "dispute_pause" in form,
-            "finish_act": "finish_act" in form,
-            "end_under_seconds": _seconds(form, "end_under"),
-        }
-    )
+    try:
+        body = ClockLimits.model_validate(
+            {
+                "game_seconds": {s: _seconds(form, f"game_{s}") for s in sides},
+                "turn_seconds": {s: _seconds(form, f"turn_{s}") for s in sides},
+                "dispute_pause": "dispute_pause" in form,
+                "finish_act": "finish_act" in form,
+                "end_under_seconds": _seconds(form, "end_under"),
+            }
+        )
+    except ValidationError as e:  # a limit past the clock's longest (its box has no max) or not a number
+        return refused(_limit_refused(e), 422)
     limits = clock_service.limits_of(body.model_dump(), sides)
     with game_write(session, game_id) as game:
         acts.play(session, game, seat.viewer, SetClockLimits(**clock_service.payload(limits)))

@@ -12,6 +12,7 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from app.core.routing import Router
+from app.pages.templates import templates
 
 __all__ = ["COOKIE", "choose_theme"]
 
@@ -19,13 +20,17 @@ router = Router(include_in_schema=False)
 
 COOKIE = "firestep-theme"  # read by base.html and _page_menu.html
 KEPT_FOR = 400 * 24 * 3600  # as long as a browser keeps a cookie (Chromium's limit, 400 days)
+BACK_MOST = (
+    2000  # the way back's longest: a page's address longer than this sends its path alone (_page_menu.html)
+)
+templates.env.globals["theme_back_most"] = BACK_MOST
 
 
 class ThemeForm(BaseModel):
     """The menu's form: the colours chosen and the page to go back to (a path of this site)."""
 
     theme: Literal["night", "day"]
-    back: str = Field(default="/", max_length=2000)
+    back: str = Field(default="/", max_length=BACK_MOST)
 
 
 @router.post("/theme")

@@ -36,3 +36,28 @@ def test_the_colours_chosen_draw_every_page_and_go_back_to_this_site_only(sqlite
         assert r.headers["location"] == "/"
     r = c.post("/theme", data=csrf.form(c, {"theme": "dusk"}), headers=SAME_SITE, follow_redirects=False)
     assert r.status_code == 422
+
+
+def test_the_colours_are_set_by_this_site_s_form_only(sqlite_client: TestClient) -> None:
+    """A device's colours, kept 400 days, are its own choice: another site's page posting /theme (no seat needed)
+    is refused as a page's form without its token is, and sets no cookie (the hostile pass: 303 and the cookie)."""
+    c = sqlite_client
+    forged = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
+    for data, headers in (({"theme": "night"}, forged), ({"theme": "night"}, SAME_SITE)):
+        r = c.post("/theme", data=data, headers=headers, follow_redirects=False)
+        assert r.status_code == 403 and "firestep-theme" not in r.headers.get("set-cookie", ""), r.status_code
+    assert night_media(c, "/lookup") == "(prefers-color-scheme: dark)"
+
+
+def test_the_colours_chosen_on_a_page_of_a_long_address_go_back_to_its_path(
+    sqlite_client: TestClient,
+) -> None:
+    """A page whose address is longer than the way back the form takes (2,000 characters, a lookup's long query)
+    sends its path alone: Night tapped there set the colours (the hostile pass: a 422 of JSON, nothing set)."""
+    c = sqlite_client
+    page = c.get("/lookup?q=" + "a" * 2100).text
+    back = re.search(r'name="back" value="([^"]*)"', page)
+    assert back is not None
+    r = c.post("/theme", data=csrf.form(c, {"theme": "night", "back": back.group(1)}), headers=SAME_SITE,
+               follow_redirects=False)  # fmt: skip
+    assert (r.status_code, r.headers.get("location")) == (303, "/lookup"), r.text[:200]

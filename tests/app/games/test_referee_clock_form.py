@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.guard.security import NOTICE_HEADER
 from tests import csrf
 from tests.app.games.conftest import Game, new_game
 from tests.app.test_score_panel import seated
@@ -109,3 +110,29 @@ def test_the_referee_s_form_posted_sets_the_limits_in_its_units_and_answers_the_
     )
     client.cookies.clear()
     assert client.post(url, data=csrf.form(client, typed), headers=HTMX).status_code == 401
+
+
+def test_a_limit_the_clock_refuses_is_the_page_s_refusal_naming_it_and_sets_nothing(
+    sqlite_client: TestClient,
+) -> None:
+    """A number the clock takes not (a word, none, a sign, past the longest game, NaN) or a huge one typed in
+    the form is refused 422 in one sentence naming its field, as PUT .../clock/limits refuses it; the limits stay
+    as they were (the hostile pass: ClockLimits' own ValidationError reached no handler, a 500)."""
+    client = sqlite_client
+    g = new_game(client, {"scenario": "mons-1914", "clock": {"game_minutes": 120}})
+    before = client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"]
+    seated(client, g, g.referee)
+    for typed in ("abc", "0", "-5", "NaN", "1e3", "99999", "9" * 5000):
+        form = {
+            "game_defender": typed,
+            "game_defender_unit": "60",
+            "turn_defender": "",
+            "turn_defender_unit": "1",
+        }
+        r = client.post(f"/games/{g.id}/referee/clock", data=csrf.form(client, form), headers=HTMX)
+        assert r.status_code == 422, (typed[:20], r.status_code, r.text[:300])
+        said = r.headers[NOTICE_HEADER]
+        assert said == "Defender, for the game: a whole number from 1 to 1,440 minutes (86,400 seconds).", (
+            said
+        )
+    assert client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"] == before
