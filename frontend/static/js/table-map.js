@@ -118,9 +118,9 @@
   const standEl = (id) => standLayers.get(id)?.shape.getElement();
   const setStop = (id) => {
     const was = stop;
-    stop = id;
-    [was, id].forEach((s) => standEl(s) && styleStand(standEl(s), model.units.get(s)));
-    if (id === null) canvas.removeAttribute("aria-activedescendant"); else canvas.setAttribute("aria-activedescendant", `map-stand-${id}`);
+    stop = id === null || standLayers.has(id) ? id : firstStop(); // a stand drawn, not a destroyed one's card
+    [was, stop].forEach((s) => standEl(s) && styleStand(standEl(s), model.units.get(s)));
+    if (stop === null) canvas.removeAttribute("aria-activedescendant"); else canvas.setAttribute("aria-activedescendant", `map-stand-${stop}`);
   };
   const drawStand = (u) => {
     undraw(standLayers, u.id, layers.stands, layers.labels);
