@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, overload
 
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session
 
 from app.data.changes import LoggedChange, logged, side_of
@@ -296,7 +297,7 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, read
             *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
         ]
         # What the edit costs (an action to limber or unpack): written by the one applier.
-        changes += _costs(session, game, [c for c in answer.changes if not isinstance(c, SetState)])
+        changes += _costs(session, game, [c for c in answer.changes if not isinstance(c, SetState)], kept)
         return Written({"unit_id": act.unit_id, "changes": changes}, changes, unit)
 
     asks: list[tuple[str, Unit | UnitState | None, str | None]] = [(a, unit, None) for a in sorted(wanted)]
@@ -333,18 +334,39 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, re
         ]
         # What the move costs beyond the stand itself (an action of its company): written by the one applier.
         rest = [c for c in answer.changes if not (isinstance(c, SetState) and c.unit_id == unit.id)]
-        changes += _costs(session, game, rest)
+        changes += _costs(session, game, rest, kept)
         return Written({"unit_id": act.unit_id, "changes": changes}, changes, unit)
 
     return Todo([("move-stands", unit, None)], None, write, kept=kept)
 
 
-def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[LoggedChange]:
+def _costs(
+    session: Session, game: Game, changes: Sequence[Change], kept: KeptUnits | None = None
+) -> list[LoggedChange]:
     """What a move costs beyond the stands' places (an action of the units moved), written by the one
-    applier on those units' rows alone (a formation's stands are not read again)."""
-    paying = {c.unit_id for c in changes if isinstance(c, UnitChange)}
-    rows = units_service.get_units(session, game.pk, paying)
-    return apply_changes(session, game, rows, changes) if changes else []
+    applier on those units' rows alone (a formation's stands are not read again); `kept`: the game's state
+    read under the lock, the rows made from it (`_held_rows`)."""
+    if not changes:
+        return []
+    rows = _held_rows(session, kept, changes)
+    if rows is None:
+        paying = {c.unit_id for c in changes if isinstance(c, UnitChange)}
+        rows = units_service.get_units(session, game.pk, paying)
+    return apply_changes(session, game, rows, changes)
+
+
+def _held_rows(session: Session, kept: KeptUnits | None, changes: Sequence[Change]) -> list[Unit] | None:
+    """The unit rows `changes` write, made the session's own from `kept` (the worker's state of the game at
+    the version locked, app.services.kept_units) rather than read again by id (issue 88: a shot read its stand
+    and its target anew to write them): a row the session holds already is left to `apply_changes`, which
+    reads it by id (what this unit of work wrote of it stands). None without a kept state."""
+    if kept is None:
+        return None
+    touched = {c.unit_id for c in changes if isinstance(c, UnitChange)}
+    made = [
+        u for u in sorted(touched) if u in kept.rows and identity_key(Unit, u) not in session.identity_map
+    ]
+    return [units_service.held_unit(session, kept.rows[u]) for u in made]
 
 
 def _values_of(answer: Answer, unit: Unit) -> dict[str, Any]:
@@ -460,9 +482,10 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, read: TableRe
     def write(w: Answer) -> Written:
         if not isinstance(w, Rolled):
             raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
+        rows = _held_rows(session, kept, [*w.spent, *(w.changes if act.apply else ())])
         if w.spent:  # written, not logged: the roll's event says what was asked
-            apply_changes(session, game, None, w.spent)
-        changes = apply_changes(session, game, None, w.changes) if act.apply else []
+            apply_changes(session, game, rows, w.spent)
+        changes = apply_changes(session, game, rows, w.changes) if act.apply else []
         payload = w.logged(act, logged(changes))
         override = None
         if w.overridden:  # a value the table keeps, set by the referee: kept for the log with the others

@@ -108,6 +108,23 @@ def test_an_act_on_a_stand_reads_it_from_the_kept_units_not_again_by_its_id(clie
     assert unit_reads(ran) == (0, 0) and any("FROM game_units LEFT OUTER JOIN unit" in s for s in ran), ran
 
 
+def test_a_shot_writes_its_stand_and_its_target_from_the_kept_units_not_read_again(
+    client: TestClient,
+) -> None:
+    """Issue 88: a roll's changes (the target's suppression, the shooter's action) were written to rows read
+    again by id beside the kept state's read of the units, which holds them: they are made from it."""
+    g = new_game(client)
+    mg, target = mg_facing(client, g)
+    start_game(client, g)
+    client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee)  # the kept state read before the shot
+    shot = {"unit_id": mg["id"], "target_id": target["id"], "dice": [4, 4], "override": True}
+    with statements(client) as ran:
+        answer = client.post(f"/api/v1/games/{g.id}/resolve/shooting", headers=g.referee, json=shot)
+    assert answer.status_code == 200, answer.text
+    assert {c["unit"] for c in answer.json()["changes"]} >= {target["id"]}, answer.text
+    assert unit_reads(ran) == (0, 0) and any("FROM game_units LEFT OUTER JOIN unit" in s for s in ran), ran
+
+
 def test_a_stand_s_card_judges_its_acts_on_one_read_and_runs_no_statement_twice(client: TestClient) -> None:
     """Issue 88: a tap's two reads (the card's head and its acts) read the stand's row anew for each act they
     judged (its markers', its Move's: four times a head), and the head's Undo read the units its act changed twice.
