@@ -87,3 +87,15 @@ def test_dice_faces_and_results_read_at_7_to_1(theme: str) -> None:
             ground = resolved(said.get("background", "var(--card)"), colours)
             drawn[selector] = round(contrast(ink, ground), 2)
     assert {s: c for s, c in drawn.items() if c < 7} == {}, drawn
+
+
+def test_a_playsheet_at_night_is_in_the_night_palette() -> None:
+    """A playsheet's print view is a page of its own (playsheets/templates/print.css: served and kept offline
+    whole, with no stylesheet of the app): its night on a screen names night.css's properties, value for value,
+    so a change to the palette that leaves it behind fails here."""
+    text = (ROOT / "playsheets" / "templates" / "print.css").read_text(encoding="utf-8")
+    block = re.search(r"@media screen and \(prefers-color-scheme: dark\) \{\s*:root \{(.*?)\}", text, re.S)
+    assert block is not None, "print.css has no night for the screen"
+    own = dict(re.findall(r"(--[\w-]+):\s*([^;]+);", block[1]))
+    night = palette("night")
+    assert own and {name: night.get(name) for name in own} == own

@@ -1,7 +1,7 @@
 """A league's published site (issue 70) opened from its folder over file://, as a reader with no server opens it:
 each kind of page reached by its links, axe-core clean, no sideways scroll and finger-sized links at the four
-sizes; nothing requested but the folder's own files. What the site holds is proved at the service tier
-(tests/app/league/test_league_site.py)."""
+sizes, and axe-core clean at night too (a reader's dark system setting, issue 92); nothing requested but the
+folder's own files. What the site holds is proved at the service tier (tests/app/league/test_league_site.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from tests.frontend.conftest import (
     assert_no_horizontal_scroll,
     small_targets,
 )
+from tests.frontend.test_night_theme import at_night_and_clean
 
 pytestmark = pytest.mark.browser
 
@@ -66,22 +67,33 @@ def test_the_published_site_opens_from_its_folder_at_every_size(
         page.on("request", lambda req: asked.append(req.url))
         page.goto((tmp_path / "site" / "index.html").as_uri())
         found = checked_at_every_size(page)
+        kinds = [page.url]  # a page of each kind, for the night below
         page.get_by_role("link", name="Ann v Bob: 6–2, Ann won").click()
         page.get_by_role("heading", name="Its signature").wait_for()
         found += checked_at_every_size(page)
+        kinds.append(page.url)
         page.get_by_role("link", name="Arras").click()
         page.get_by_role("heading", name="Its games").wait_for()
         found += checked_at_every_size(page)
+        kinds.append(page.url)
         page.get_by_role("link", name="Bob", exact=True).click()
         page.get_by_role("heading", name="Their games").wait_for()
         found += checked_at_every_size(page)
+        kinds.append(page.url)
         page.get_by_role("link", name="Events").click()
         page.get_by_role("heading", name="Club night (event 7)").wait_for()
         found += checked_at_every_size(page)
+        kinds.append(page.url)
         page.get_by_role("link", name="Standings").click()
         page.get_by_role("link", name="Hal", exact=True).click()  # of no club: his claimed games, marked
         page.get_by_role("heading", name="Their games on the organiser's claim").wait_for()
         found += checked_at_every_size(page)
+        kinds.append(page.url)
+        # At night (issue 92): a reader whose system is set dark reads each kind of page in the night palette.
+        page.emulate_media(color_scheme="dark")
+        for url in kinds:
+            page.goto(url)
+            found += at_night_and_clean(page, url)
         assert not found, "\n".join(found)
         assert all(url.startswith(f"file://{tmp_path}/site/") for url in asked), asked
     finally:

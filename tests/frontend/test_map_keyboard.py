@@ -5,13 +5,14 @@ sizes is test_accessibility.py's."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import TABLET_LANDSCAPE
-from tests.frontend.games import bearer, join_by_api, seed_game
+from tests.frontend.games import bearer, join, seed_game
 from tests.frontend.test_map_play import api_of, open_map, ordered, placed, units_of
 
 pytestmark = pytest.mark.browser
@@ -44,31 +45,36 @@ class Keys:
 
 def test_an_order_roll_on_the_map_by_keyboard_alone(new_page: Any) -> None:
     """The Mons game in the German battalion orders, a German platoon with a suppression marker: on the attacker's
-    landscape tablet with no touch, the skip link, the table (its active stand, the one the keyboard is on, the
-    seat's nearest the middle of the view), the arrows to the platoon (each the arrow of its longer way on the
-    screen), Enter opens its card with the focus on its name, Tab goes on to the Order roll's dice, Enter on the
-    5 records the roll, and its answer shows with the focus kept in the card; Escape closes the card and puts
-    the focus back on the table, the platoon its active stand. Every stand the keyboard goes to is in sight,
-    nothing over its centre, and the platoon is seen to be the one (a ring round it, WCAG 2.4.7).
+    landscape tablet with no touch (seated by its card's code on the start page), the skip link, the table (its
+    active stand, the one the keyboard is on, the seat's nearest the middle of the view), the arrows to the platoon
+    (each the arrow of its longer way on the screen), Enter opens its card with the focus on its name, Tab goes on
+    to the Order roll's dice, Enter on the 5 records the roll, and its answer shows with the focus kept in the card;
+    Escape closes the card and puts the focus back on the table, the platoon its active stand. Every stand the
+    keyboard goes to is in sight, nothing over its centre, and the platoon is seen to be the one (a ring round
+    it, WCAG 2.4.7).
 
     The keys, counted on this table at this size: Tab and Enter (the skip link), Tab (into the table), 12 arrows
     (the platoon, the first German one by the scenario's place, is 10 Ups, a Right and an Up from the stand in
     the middle as the walk below goes), Enter (the card), 5 Tabs (from the card's name, its first act is the
     Order roll's dice: 1 to 5), Enter (the 5): 22, the bound. On the code before issue 92 no Tab reached a stand
     (120 Tabs reached 23 controls, none a stand): the Tab into the table fails."""
-    page = new_page(TABLET_LANDSCAPE, has_touch=False)
-    game_id, answer = seed_game(page)
+    referee = new_page()
+    game_id, answer = seed_game(referee)
     as_referee = bearer(answer["referee_token"])
-    ordered(page, game_id, as_referee, "attacker", [])
-    units = units_of(page, game_id)
+    ordered(referee, game_id, as_referee, "attacker", [])
+    units = units_of(referee, game_id)
     platoon = placed(units, "attacker", "rifle-platoon")[0]
-    marked = page.request.post(
+    marked = referee.request.post(
         f"{api_of(game_id)}/units/{platoon['id']}/markers",
         headers=as_referee,
         data={"delta": 1, "override": True},
     )
     assert marked.status == 200, marked.text()
-    join_by_api(page, answer["join_codes"]["attacker"])
+    # The attacker's player joins as a player does, on the start page by the code on their card (its keys are
+    # not the order roll's: the count starts on the map).
+    page = new_page(TABLET_LANDSCAPE, has_touch=False)
+    join(page, answer["join_codes"]["attacker"])
+    expect(page).to_have_url(re.compile(rf"/games/{game_id}/"))
     open_map(page, game_id)
 
     keys = Keys(page)

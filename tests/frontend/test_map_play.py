@@ -28,6 +28,7 @@ from tests.frontend.conftest import (
 )
 from tests.frontend.games import at_rest, bearer, join_by_api, map_at, resized, seed_game, settled
 from tests.frontend.test_map_card_clear import labels_over_stands
+from tests.frontend.test_screens import night_picture
 
 pytestmark = pytest.mark.browser
 
@@ -199,6 +200,7 @@ def docs_picture(attacker: Any) -> None:
     shot = ARTIFACTS / f"docs-map-shot-{size['width']}x{size['height']}.png"
     attacker.screenshot(path=str(shot))
     shutil.copyfile(shot, DOCS / shot.name.removeprefix("docs-"))
+    night_picture(attacker, f"map-shot-night-{size['width']}x{size['height']}.png")
 
 
 def shoot(

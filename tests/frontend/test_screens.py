@@ -5,7 +5,8 @@ Content-Security-Policy and no script error, and the board's taps reach the API 
 (test_csp.py: the same for a player's pages).
 
 The map, the referee board and the fire plan of a Mons game are the README's pictures: `make screenshots`
-(FIRESTEP_DOCS_SCREENSHOTS=1) lets each settle and copies them to docs/screenshots/."""
+(FIRESTEP_DOCS_SCREENSHOTS=1) lets each settle and copies them to docs/screenshots/, each in the day and at night
+(-night)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from app.pages.theme import COOKIE as THEME_COOKIE
 from tests.frontend.conftest import (
     ARTIFACTS,
     PHONE,
@@ -24,6 +26,7 @@ from tests.frontend.conftest import (
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
+    next_frames,
     screenshot,
     small_targets,
     unlabelled_controls,
@@ -100,8 +103,11 @@ def fits_at_every_size(page: Any, name: str, url: str | None = None) -> None:
 
 def readme_picture(page: Any, name: str, docs: bool) -> None:
     """What the screen shows, as a player sees it; not blank. Under `make screenshots` the page settles first
-    (the live stream keeps the network busy: fonts and tiles) and the README's copy is written."""
+    (the live stream keeps the network busy: fonts and tiles) and the README's copy is written, in the day and
+    at night (issue 92)."""
     size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
+    if docs and name == "referee":
+        themed(page, "day")
     if docs:
         page.wait_for_timeout(600)
     path = ARTIFACTS / f"docs-{name}-{size}.png"
@@ -109,3 +115,32 @@ def readme_picture(page: Any, name: str, docs: bool) -> None:
     assert path.stat().st_size > 10_000, f"{name} at {size} looks blank"
     if docs:
         shutil.copyfile(path, DOCS / f"{name}-{size}.png")
+        if name == "referee":
+            themed(page, None)
+            page.wait_for_timeout(600)
+            page.screenshot(path=str(DOCS / f"{name}-night-{size}.png"))
+        else:
+            night_picture(page, f"{name}-night-{size}.png")
+
+
+def themed(page: Any, theme: str | None) -> None:
+    """The page drawn again in the colours this device chose (the page menu's Night or Day: its cookie), or with
+    no choice (None). The referee's board is at night whatever the system says (referee.html), so its day is a
+    device's choice."""
+    if theme is None:
+        page.context.clear_cookies(name=THEME_COOKIE)
+    else:
+        page.context.add_cookies([{"name": THEME_COOKIE, "value": theme, "url": page.url}])
+    page.reload()
+    expect(page.locator("[data-live-stream][data-live-connected]")).to_have_count(1)
+
+
+def night_picture(page: Any, file_name: str) -> None:
+    """The same screen at night, under `make screenshots` only: the system's dark setting, as a device with no
+    theme chosen takes it (base.html's night.css), for a picture, then the day again."""
+    page.emulate_media(color_scheme="dark")
+    next_frames(page, 2)
+    page.screenshot(path=str(ARTIFACTS / f"docs-{file_name}"))
+    shutil.copyfile(ARTIFACTS / f"docs-{file_name}", DOCS / file_name)
+    page.emulate_media(color_scheme="light")
+    next_frames(page, 2)
