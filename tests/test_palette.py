@@ -89,6 +89,27 @@ def test_dice_faces_and_results_read_at_7_to_1(theme: str) -> None:
     assert {s: c for s, c in drawn.items() if c < 7} == {}, drawn
 
 
+# What is drawn on a ground that is the same in both themes (a join card's paper, the table's cloth), with the
+# contrast WCAG 2.2 asks of it: 4.5:1 for words, 3:1 for a component's state (the table's active stand's ring).
+ON_FIXED_GROUNDS = (
+    ("club.css", ".join-card", "color", "var(--qr-paper)", 4.5),
+    ("map.css", ".table-map:focus-visible .map-stand[data-active]", "outline", "var(--table-cloth)", 3.0),
+)
+
+
+@pytest.mark.parametrize("theme", ["day", "night"])
+def test_what_is_drawn_on_the_paper_and_the_cloth_reads_in_both_themes(theme: str) -> None:
+    """The newcomer's pass at night: a join card's words were the night's light ink on its white paper, the active
+    stand's ring the night's light ink on the light cloth (1.9:1)."""
+    colours = palette(theme)
+    drawn = {}
+    for file, selector, prop, ground, least in ON_FIXED_GROUNDS:
+        (value,) = [d.value for d in declarations(CSS / file) if d.within == (selector,) and d.prop == prop]
+        ink = resolved(value, colours).split()[-1]  # an outline's colour is its last word
+        drawn[selector] = round(contrast(ink, resolved(ground, colours)), 2), least
+    assert {s: c for s, (c, least) in drawn.items() if c < least} == {}, drawn
+
+
 def test_a_playsheet_at_night_is_in_the_night_palette() -> None:
     """A playsheet's print view is a page of its own (playsheets/templates/print.css: served and kept offline
     whole, with no stylesheet of the app): its night on a screen names night.css's properties, value for value,
