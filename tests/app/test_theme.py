@@ -61,3 +61,20 @@ def test_the_colours_chosen_on_a_page_of_a_long_address_go_back_to_its_path(
     r = c.post("/theme", data=csrf.form(c, {"theme": "night", "back": back.group(1)}), headers=SAME_SITE,
                follow_redirects=False)  # fmt: skip
     assert (r.status_code, r.headers.get("location")) == (303, "/lookup"), r.text[:200]
+
+
+def test_the_pages_a_device_first_comes_to_offer_night_or_day(sqlite_client: TestClient) -> None:
+    """The newcomer's pass: the start page, the events and the leagues had no menu, so no Night or Day where a device
+    first is (only a game's pages and the lookup had it)."""
+    for path in ("/", "/events", "/leagues", "/lookup"):
+        page = sqlite_client.get(path)
+        assert page.status_code == 200, path
+        assert re.search(r'<form method="post" action="/theme">', page.text), path
+        assert 'name="theme" value="night"' in page.text and 'name="theme" value="day"' in page.text, path
+    # The start page drawn in answer to a form (a join refused) goes back to the start page, not to the form's
+    # address, which takes no GET.
+    refused = sqlite_client.post(
+        "/join", data=csrf.form(sqlite_client, {"code": "NOPE-NOPE"}), headers=SAME_SITE
+    )
+    assert refused.status_code == 422 and 'action="/theme"' in refused.text, refused.text
+    assert '<input type="hidden" name="back" value="/">' in refused.text
