@@ -2,21 +2,25 @@
 page the start page, the lookup and the table map with a stand's card do not already show at night
 (test_night_theme.py) is opened once, its ground checked to be night's and axe run at each size; the print views
 among them are at night on the screen (printed, and as PDFs, they stay paper). One device makes what the pages
-show by their forms where a person would (an event, its round, a league, a campaign) and seeds its games through
-the API as tests/frontend/games.py does. The referee's board, at night by default, is checked by day too (its
-device's choice). The published league site at night: test_league_site.py."""
+show by their forms where a person would (an event, its round, a league and its claims from a CSV, a campaign)
+and seeds its games and a saved scenario of counters through the API as tests/frontend/games.py does; a seat
+joins its game by the card's link, is asked to confirm (it holds the referee's seat), then, with no seat, meets
+the game's join form. The referee's board, at night by default, is checked by day too (its device's choice).
+The published league site at night: test_league_site.py."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from app.pages.theme import COOKIE as THEME_COOKIE
+from tests.app.games.test_counter_scenario_file import editor_document
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import TABLET_LANDSCAPE
-from tests.frontend.games import seed_game
+from tests.frontend.games import csrf_header, seed_game
 from tests.frontend.test_counters_page import seeded as vimy_game
 from tests.frontend.test_event_day import make_event
 from tests.frontend.test_night_theme import DAY, GROUND, SIZES, at_night_and_clean
@@ -29,15 +33,18 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
     page.emulate_media(color_scheme="dark")
     found: list[str] = []
 
-    def visit(name: str, url: str | None = None) -> None:
+    def visit(name: str, url: str | None = None, status: int | None = None) -> None:
         if url is not None:
             answer = page.goto(url)
             page.wait_for_load_state("load")
-            # The page itself, not a refusal in its place (but the refusal's own).
-            assert answer is not None and (answer.status < 400) == (name != "refusal"), (name, answer)
+            # The page itself, not a refusal in its place (but a refusal's own page, at its status).
+            answered = answer is not None and (
+                answer.status < 400 if status is None else answer.status == status
+            )
+            assert answered, (name, answer)
         found.extend(at_night_and_clean_all(page, name))
 
-    game_id, _ = seed_game(page)
+    game_id, made = seed_game(page)
     game = f"/games/{game_id}"
     # The referee's board is the page at night whatever the system says (referee.html); by day where its device
     # chose Day in the page menu (the cookie its form sets), its stands and losses on day's ground.
@@ -61,10 +68,25 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
     visit("club editor", "/scenarios/new?ruleset=vimy-ridge")
     visit("lookups", "/lookup")
     visit("playsheet (print view)", "/playsheets/mid?paper=a4")
-    visit("refusal", "/games/999999/map")
+    visit("refusal", "/games/999999/map", status=404)
+    # A seat joining: the card's link (its code in the fragment, put in the form by join-link.js), the confirm
+    # step where this device holds the referee's seat already, and the join form of a device with no seat.
+    visit("join link", f"{game}/join/attacker#code={made['join_codes']['attacker']}")
+    expect(page.get_by_label("Join code (on the card)")).to_have_value(made["join_codes"]["attacker"])
+    page.get_by_role("button", name="Join as").click()
+    expect(page).to_have_title(re.compile("^Switch seats"))
+    visit("join confirm")
+    page.context.clear_cookies(name="firestep_token")
+    visit("join", f"{game}/map", status=401)
+    visit("rekey", "/events/rekey")
 
     vimy_id, _, _ = vimy_game(page)
     visit("counters", f"/games/{vimy_id}/counters")
+    saved = page.request.post("/api/v1/scenarios", data=editor_document(), headers=csrf_header(page))
+    assert saved.status == 201, saved.text()
+    page.goto(f"/scenarios/{saved.json()['id']}/edit")
+    expect(page.locator("[data-club-editor][data-loaded='true']")).to_be_visible()  # its form filled
+    visit("counter editor of a saved scenario")
 
     make_event(page)
     event = page.url.split("#")[0]
@@ -91,6 +113,14 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
     page.get_by_role("button", name="Start the league").click()
     expect(page.get_by_role("heading", name="Somme league")).to_be_visible()
     visit("league")
+    page.get_by_label("The event the file is of").fill("Autumn GT")
+    csv = b"Round,Player 1,Score 1,Player 2,Score 2,Result\n1,Ann,14,Bob,6,W\n"
+    page.get_by_label("The file (.csv, its first row the columns' names)").set_input_files(
+        {"name": "round.csv", "mimeType": "text/csv", "buffer": csv}
+    )
+    page.get_by_role("button", name="Read its columns").click()
+    expect(page.get_by_label("Second player's score", exact=True)).to_be_visible()
+    visit("league's claims")
 
     page.goto("/campaigns")
     visit("campaigns")
@@ -98,6 +128,9 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
     page.get_by_role("button", name="Create campaign").click()
     page.wait_for_load_state("load")
     visit("campaign created")
+    page.get_by_role("link", name="Open the campaign").click()
+    expect(page.locator("#campaign-board")).to_be_visible()  # its board, the organiser's (not the join form)
+    visit("campaign")
     assert not found, "\n".join(found)
 
 
