@@ -44,7 +44,7 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
             assert answered, (name, answer)
         found.extend(at_night_and_clean_all(page, name))
 
-    game_id, made = seed_game(page)
+    game_id, _ = seed_game(page)
     game = f"/games/{game_id}"
     # The referee's board is the page at night whatever the system says (referee.html); by day where its device
     # chose Day in the page menu (the cookie its form sets), its stands and losses on day's ground.
@@ -63,6 +63,11 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
     visit("fire plan", f"{game}/fire-plan")
     visit("report", f"{game}/report")
     visit("join cards (print view)", f"{game}/join-cards")
+    # The cards made (the newcomer's pass: their titles and codes were the night's light ink on their white paper).
+    page.get_by_role("button", name="Make new join cards").click()
+    expect(page.locator("[data-join-card]")).to_have_count(3)
+    visit("join cards made")
+    attacker_code = page.locator('[data-join-card="attacker"] .code').inner_text().strip()  # the codes now
     visit("game's table editor", f"{game}/table/edit")
     visit("scenario editor", "/scenarios/new")
     visit("club editor", "/scenarios/new?ruleset=vimy-ridge")
@@ -71,8 +76,8 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
     visit("refusal", "/games/999999/map", status=404)
     # A seat joining: the card's link (its code in the fragment, put in the form by join-link.js), the confirm
     # step where this device holds the referee's seat already, and the join form of a device with no seat.
-    visit("join link", f"{game}/join/attacker#code={made['join_codes']['attacker']}")
-    expect(page.get_by_label("Join code (on the card)")).to_have_value(made["join_codes"]["attacker"])
+    visit("join link", f"{game}/join/attacker#code={attacker_code}")
+    expect(page.get_by_label("Join code (on the card)")).to_have_value(attacker_code)
     page.get_by_role("button", name="Join as").click()
     expect(page).to_have_title(re.compile("^Switch seats"))
     visit("join confirm")
