@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -246,15 +247,22 @@ def test_the_head_offers_no_undo_a_later_change_has_made_impossible(client: Test
     assert refused.status_code == 409, refused.text
 
 
+def map_island(client: TestClient, g: Game, name: str) -> tuple[str, dict[str, Any]]:
+    """The attacker's map page and its JSON island `name` (a <script type="application/json">), read as its script
+    reads it."""
+    status, page = card(client, g, g.attacker, "map", page="")
+    assert status == 200
+    found = re.search(rf'<script type="application/json" id="{name}">(.+?)</script>', page)
+    assert found is not None, name
+    return page, json.loads(html.unescape(found.group(1)))
+
+
 def test_the_map_draws_each_template_kind_labelled_in_the_server_s_words(client: TestClient) -> None:
     """A template's label on the map says its kind as the page's own buttons do (app.pages.templates.humanise,
     from the rule set's table kit): the map's sizes carry each kind's words, so the script says none itself."""
     g = new_game(client)
-    status, page = card(client, g, g.attacker, "map", page="")
-    assert status == 200
-    found = re.search(r'<script type="application/json" id="map-sizes">(.+?)</script>', page)
-    assert found is not None
-    kinds = json.loads(html.unescape(found.group(1)))["templates"]
+    page, sizes = map_island(client, g, "map-sizes")
+    kinds = sizes["templates"]
     assert kinds["artillery"]["name"] == "Artillery" and kinds["light-mortar"]["name"] == "Light mortar"
     for kind, size in kinds.items():
         assert f'data-add-template="{kind}">{size["name"]}</button>' in page
@@ -265,11 +273,7 @@ def test_the_map_names_each_stand_s_kind_in_its_card_s_words(client: TestClient)
     "mmg" is "MMG", not the script's plain capital): the map's rule-set island carries each level and kind of
     the book in the server's words (app.pages.templates.humanise), so the script says none the card would not."""
     g = new_game(client)
-    status, page = card(client, g, g.attacker, "map", page="")
-    assert status == 200
-    found = re.search(r'<script type="application/json" id="map-state">(.+?)</script>', page)
-    assert found is not None
-    said = json.loads(html.unescape(found.group(1)))["unit_words"]
+    said = map_island(client, g, "map-state")[1]["unit_words"]
     assert said["mmg"] == "MMG" and said["rifle-platoon"] == "Rifle platoon"
     placed = {u["kind"]: u for u in units(client, g).values() if u["base"]}
     assert len(placed) > 2, placed.keys()
