@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -13,7 +14,6 @@ from app.data.schemas import ResolveIn
 from app.errors import Forbidden
 from app.pages.common import USER_ERRORS, error_message
 from app.pages.forms import PRESENT, request_body, walk_specs
-from app.pages.games import unit_tree
 from app.pages.lookup_cards import hand_context, referee_pack
 from app.pages.resolving import (
     Lookup,
@@ -29,11 +29,14 @@ from app.pages.seats import Seat
 from app.pages.templates import humanise
 from app.services import acts, events, markers, resolve
 from app.services import units as units_service
+from app.services.kept_units import KeptUnits
 from app.services.seating import Viewer
-from app.services.unit_names import display_names
 from app.services.writing import game_write
 from rules.core.acts import Roll
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.game import GameRules
+from rules.core.records import UnitState
+from rules.core.vocabulary import SIDES
 from rules.registry import get_ruleset
 
 
@@ -45,7 +48,7 @@ class GameLookup:
     lk: Lookup
     unit: Unit | None
     filled: list[resolve.Filled]
-    units: list[Unit]  # the game's units as the form was preset from them
+    read: markers.TableRead  # the game's table as the form was preset from it
     recorded: dict[str, Any] | None = None
 
 
@@ -66,8 +69,10 @@ def game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_id
     lk = new_lookup(game.ruleset, resolver, game.period)
     lk.variants = dict(game.variants)
     fields = set(lk.resolver_cls.Request.model_fields)
-    units = units_service.list_units(session, game.pk)
-    filled = resolve.fill(session, game, resolver, fields, unit, None, units, {})
+    # The table as the worker keeps it for the game's version (app.services.kept_units), not every unit read
+    # anew: a lookup page of a game of 1,400 stands loaded, decoded and named them all for one form.
+    read = markers.table_read(session, game)
+    filled = resolve.fill(game, resolver, fields, unit.id if unit is not None else None, read)
     lk.hidden_values = referee_pack(session, game, seat.viewer, resolver)
     specs = {s.name: s for s in walk_specs(lk.specs)}
     for f in filled:
@@ -91,7 +96,7 @@ def game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_id
                 spec.has_default or spec.nullable or spec.hidden or spec.name in known
             ):
                 spec.ask = "the game cannot tell this for the unit picked: choose it before rolling"
-    return GameLookup(lk, unit, filled, units)
+    return GameLookup(lk, unit, filled, read)
 
 
 def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, server_rolls: bool) -> None:
@@ -196,20 +201,20 @@ def answered_again(session: Session, game: Game, changed: int | None) -> str:
 
 
 def game_lookup_context(
-    session: Session, game: Game, seat: Seat, unit: Unit | None, units: list[Unit] | None = None
+    session: Session, game: Game, seat: Seat, unit: Unit | None, kept: KeptUnits | None = None
 ) -> dict[str, Any]:
-    """The game's side of the lookup page: the unit picker and the game's period and readings. `units`: the
-    game's units when already read in this request."""
-    if units is None:
-        units = units_service.list_units(session, game.pk)
-    tree = unit_tree(units, markers.rules_of(game))
+    """The game's side of the lookup page: the unit picker and the game's period and readings. `kept`: the
+    game's units as this request already read them."""
+    if kept is None:
+        kept = markers.kept_of(session, game)
+    tree = unit_tree(kept.units, markers.rules_of(game))
     # The picker names each unit as the board, the map and the fire plan do ("1 Rgt Bty 2", never one of
-    # three "77mm Battery").
-    names = display_names(units)
+    # three "77mm Battery"): the names worked out once for the game's units as they are kept.
+    names = kept.short_names
 
     def named(nodes: list[dict[str, Any]]) -> None:
         for n in nodes:
-            n["name"] = names.get(n["unit"].pk, n["unit"].name)
+            n["name"] = names.get(n["unit"].id, n["unit"].name)
             named(n["children"])
 
     for nodes in tree.values():
@@ -237,7 +242,7 @@ def game_lookup_response(
     rows = errata_rows(gl.lk)
     return {
         # A recorded roll changed the units: read again; else the ones the form was preset from.
-        **game_lookup_context(session, game, seat, gl.unit, None if gl.recorded else gl.units),
+        **game_lookup_context(session, game, seat, gl.unit, None if gl.recorded else gl.read.kept),
         "rs": gl.lk.ruleset.describe(),
         "lk": gl.lk,
         **hand_context(session, game, seat.viewer, gl.lk.resolver_cls),
@@ -247,3 +252,30 @@ def game_lookup_response(
         "errata_count": len(rows),
         "errata": rows if errata_open else [],
     }
+
+
+def unit_tree(units: Sequence[UnitState], rules: GameRules) -> dict[str, list[dict[str, Any]]]:
+    """Each side's units as nested nodes (division .. stand), with battalion casualties (counted by the
+    game's `rules`) against the 50% and 75% morale thresholds."""
+    children: dict[int | None, list[UnitState]] = {}
+    for u in units:
+        children.setdefault(u.parent_id, []).append(u)
+
+    def node(u: UnitState) -> dict[str, Any]:
+        kids = [node(c) for c in children.get(u.id, [])]
+        out: dict[str, Any] = {"unit": u, "children": kids, "leaf": not kids}
+        if u.level == "battalion" or (
+            u.level != "company" and any(k["unit"].level == "company" for k in kids)
+        ):
+            total, lost = rules.losses(u, units)
+            if total:
+                out["losses"] = {
+                    "lost": lost,
+                    "total": total,
+                    "half": -(-total // 2),
+                    "three_quarters": -(-3 * total // 4),
+                }
+        return out
+
+    roots = [u for u in units if u.parent_id is None]
+    return {side: [node(u) for u in roots if u.side == side] for side in SIDES}

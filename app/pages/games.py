@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from app.core.config import Settings
 from app.core.routing import Router
-from app.data.models import Game, Unit
+from app.data.models import Game
 from app.data.schemas import GameCreate
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.common import (
@@ -47,7 +47,6 @@ from app.services.units import list_units
 from app.services.writing import unit_of_work
 from rules.core.clock import MAX_GAME_MINUTES
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.game import GameRules
 from rules.core.vocabulary import SIDES
 from rules.registry import all_game_rules, get_ruleset
 
@@ -309,30 +308,3 @@ def _start(
         "typed": typed or {},
     }
     return templates.TemplateResponse(request, "start.html", context, status_code=status_code)
-
-
-def unit_tree(units: list[Unit], rules: GameRules) -> dict[str, list[dict[str, Any]]]:
-    """Each side's units as nested nodes (division .. stand), with battalion casualties (counted by the
-    game's `rules`) against the 50% and 75% morale thresholds."""
-    children: dict[int | None, list[Unit]] = {}
-    for u in units:
-        children.setdefault(u.parent_id, []).append(u)
-
-    def node(u: Unit) -> dict[str, Any]:
-        kids = [node(c) for c in children.get(u.id, [])]
-        out: dict[str, Any] = {"unit": u, "children": kids, "leaf": not kids}
-        if u.level == "battalion" or (
-            u.level != "company" and any(k["unit"].level == "company" for k in kids)
-        ):
-            total, lost = rules.losses(u, units)
-            if total:
-                out["losses"] = {
-                    "lost": lost,
-                    "total": total,
-                    "half": -(-total // 2),
-                    "three_quarters": -(-3 * total // 4),
-                }
-        return out
-
-    roots = [u for u in units if u.parent_id is None]
-    return {side: [node(u) for u in roots if u.side == side] for side in SIDES}

@@ -10,11 +10,11 @@ from typing import Any, NotRequired, Protocol, TypedDict, TypeVar
 
 from sqlmodel import Session
 
-from app.data.models import Game, Unit
+from app.data.models import Game
 from app.errors import RuleRefused
 from app.services import club_data, seats, turns
 from app.services.games import game_state
-from app.services.markers import TableRead, rules_of, snapshot_of, table_read
+from app.services.markers import TableRead, rules_of, table_read
 from app.services.seating import Viewer
 from app.services.units import list_units
 from rules.core.acts import Roll
@@ -39,24 +39,11 @@ __all__ = ["Filled", "ask", "checked", "fill", "in_words", "target_marks", "targ
 
 
 # -- resolving inside a game --------------------------------------------------------------------------------
-def fill(
-    session: Session,
-    game: Game,
-    resolver: str,
-    fields: set[str],
-    unit: Unit | None,
-    target: Unit | None,
-    units: list[Unit],
-    given: dict[str, Any],
-) -> list[Filled]:
-    """The request fields the game's state knows, each with why (the game's rule set decides which)."""
-    request = FillRequest(
-        frozenset(fields),
-        unit.id if unit is not None else None,
-        target.id if target is not None else None,
-        given,
-    )
-    return list(rules_of(game).fill(resolver, snapshot_of(session, game, units), request))
+def fill(game: Game, resolver: str, fields: set[str], unit_id: int | None, read: TableRead) -> list[Filled]:
+    """The request fields the game's state knows for a roll of `unit_id`, each with why (the game's rule set
+    decides which), on the table as the worker keeps it (`read`: each unit decoded once per version)."""
+    request = FillRequest(frozenset(fields), unit_id, None, {})
+    return list(rules_of(game).fill(resolver, read.snapshot, request))
 
 
 class Stand(Member, Protocol):
