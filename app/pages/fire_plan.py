@@ -23,11 +23,9 @@ from app.pages.common import error_message, is_htmx
 from app.pages.refused import PageRoute, PostedForm, Refusal, posted
 from app.pages.seats import Seat, game_page, game_seat
 from app.services import fireplans, games, rehearsal, scenarios, seats, tournaments, turns
-from app.services.markers import rules_of, snapshot_of
+from app.services.markers import kept_of, rules_of, snapshot_of
 from app.services.seating import Viewer, new_salt
 from app.services.table import table_of
-from app.services.unit_names import display_names, full_names
-from app.services.units import list_units
 from app.services.writing import game_write
 from rules.core.acts import PlanFire
 from rules.core.errors import RulesError
@@ -157,8 +155,10 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
         {"side": s, "x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0}
         for s, (x0, y0, x1, y1) in scenarios.deployment_zones(session, game.scenario).items()
     ]
-    units = list_units(session, game.pk)
-    names = display_names(units)
+    # The game's units as the worker keeps them for its version, named once there (app.services.kept_units):
+    # this page of a game of 1,400 stands loaded, decoded and named every unit for one drawing.
+    kept = kept_of(session, game)
+    units, names = kept.units, kept.short_names
     rules = rules_of(game)
     # The batteries and mortars a plan item names (the units the rule set says fire it): a stand by the name
     # the board, the map and the lookup show; a formation of stands (2mm's battery of guns) by its own name
@@ -166,11 +166,11 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
     parents = {u.parent_id for u in units}
     firing = [u for u in units if u.side == side and not u.killed and rules.fires_plan(u)]
     alike = Counter(u.name for u in firing if u.id in parents)
-    full = full_names(units, [u.pk for u in firing if alike[u.name] > 1])
+    full = {u.id: kept.listed_names[u.id][0] for u in firing if alike[u.name] > 1}
     guns = [
-        {"value": u.name, "shown": full.get(u.pk, u.name)}
+        {"value": u.name, "shown": full.get(u.id, u.name)}
         if u.id in parents
-        else {"value": names.get(u.pk, u.name), "shown": names.get(u.pk, u.name)}
+        else {"value": names.get(u.id, u.name), "shown": names.get(u.id, u.name)}
         for u in firing
     ]
     stands = []
@@ -182,7 +182,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
                     "id": u.id,
                     "side": u.side,
                     "own": u.side == side,
-                    "name": names.get(u.pk, u.name),
+                    "name": names.get(u.id, u.name),
                     "d": _poly_path(st.polygon()),
                 }
             )

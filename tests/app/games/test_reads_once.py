@@ -108,10 +108,13 @@ def test_an_act_on_a_stand_reads_it_from_the_kept_units_not_again_by_its_id(clie
     assert unit_reads(ran) == (0, 0) and any("FROM game_units LEFT OUTER JOIN unit" in s for s in ran), ran
 
 
-def test_the_games_lookup_pages_read_the_kept_units_not_every_row_again(client: TestClient) -> None:
-    """Issue 88: a lookup page inside a game (the pickers, and a resolver's form preset for a stand) loaded every
-    unit of the game as rows, decoded and named them for one form (150-180 ms of CPU at 1,400 stands): they are
-    read from the worker's kept state of the game's version, the stand picked read alone by its id."""
+def test_the_games_lookup_and_fire_plan_pages_read_the_kept_units_not_every_row_again(
+    client: TestClient,
+) -> None:
+    """Issue 88: a lookup page inside a game (the pickers, and a resolver's form preset for a stand) and the fire
+    plan's table loaded every unit of the game as rows, decoded and named them for one page (150-210 ms of CPU at
+    1,400 stands): they are read from the worker's kept state of the game's version, a stand picked read alone by
+    its id."""
     g = new_game(client)
     mg, _ = mg_facing(client, g)
     start_game(client, g)
@@ -122,6 +125,7 @@ def test_the_games_lookup_pages_read_the_kept_units_not_every_row_again(client: 
         pages = {
             f"/lookup?game={g.id}": f'data-unit="{mg["id"]}"',
             f"/lookup/flanders-fields/shooting?game={g.id}&unit={mg['id']}": mg["short_name"],
+            f"/games/{g.id}/fire-plan?side=attacker": "Fire plan",
         }
         for page, shows in pages.items():
             with statements(client) as ran:
