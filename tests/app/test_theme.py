@@ -78,3 +78,22 @@ def test_the_pages_a_device_first_comes_to_offer_night_or_day(sqlite_client: Tes
     )
     assert refused.status_code == 422 and 'action="/theme"' in refused.text, refused.text
     assert '<input type="hidden" name="back" value="/">' in refused.text
+
+
+def test_the_campaigns_pages_offer_night_or_day(sqlite_client: TestClient) -> None:
+    """The campaigns' list, a new campaign's codes, its board (the organiser's), and the campaign seen by a device
+    with no seat in it (its join form, 401) each carry the menu's Night or Day (the campaigns' pages, drawn by
+    campaign.html, had no menu: a device could not choose there)."""
+    c = sqlite_client
+    made = c.post("/campaigns/new", data=csrf.form(c, {"name": "Club night"}), headers=SAME_SITE)
+    cid = int(made.text.split('data-campaign-created="')[1].split('"')[0])
+    pages = {"list": c.get("/campaigns"), "created": made, "board": c.get(f"/campaigns/{cid}")}
+    c.cookies.clear()
+    pages["no seat"] = c.get(f"/campaigns/{cid}")
+    for name, status in (("list", 200), ("created", 200), ("board", 200), ("no seat", 401)):
+        page = pages[name]
+        assert page.status_code == status, (name, page.status_code)
+        assert '<form method="post" action="/theme">' in page.text, name
+        assert 'name="theme" value="night"' in page.text and 'name="theme" value="day"' in page.text, name
+    assert 'id="campaign-board"' in pages["board"].text  # the organiser's board itself, not its join form
+    assert '<input type="hidden" name="back" value="/campaigns">' in pages["list"].text
