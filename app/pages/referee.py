@@ -341,6 +341,10 @@ def give_secret_objective(
     return _board_page(request, session, settings, game_id, now, given)
 
 
+# A limit's unit as its select sends it (_macros.html clock_limit); none sent: minutes.
+MINUTES, SECONDS = "60", "1"
+
+
 def _seconds(form: FormData, name: str) -> int | str | None:
     """A limit of the clock form as seconds: its number times its unit's seconds (the unit's select: 60 or 1),
     none where left empty; anything but a whole number left as typed, for ClockLimits to refuse naming it."""
@@ -348,17 +352,22 @@ def _seconds(form: FormData, name: str) -> int | str | None:
     number = whole_number(typed, 1_000_000)
     if number is None:
         return typed or None
-    return number * (1 if form.get(f"{name}_unit") == "1" else 60)
+    return number * (1 if form.get(f"{name}_unit") == SECONDS else 60)
+
+
+def _limit_words(name: str) -> str:
+    """A limit of the clock form (its field's name: game_<side>, turn_<side>, end_under) as its label names it."""
+    kind, _, side = name.partition("_")
+    if kind == "end":
+        return "The time left that ends the game"
+    return f"{humanise(side)}, {'each turn' if kind == 'turn' else 'for the game'}"
 
 
 def _limit_refused(e: ValidationError) -> str:
     """The first limit ClockLimits refused, named as the form labels it, with the numbers it takes."""
     loc = e.errors()[0]["loc"]
     most = MAX_TURN_MINUTES if loc[0] == "turn_seconds" else MAX_GAME_MINUTES
-    if len(loc) > 1:
-        which = f"{humanise(str(loc[1]))}, {'each turn' if loc[0] == 'turn_seconds' else 'for the game'}"
-    else:
-        which = "The time left that ends the game"
+    which = _limit_words(f"{str(loc[0]).removesuffix('_seconds')}_{loc[1]}" if len(loc) > 1 else "end_under")
     return f"{which}: a whole number from 1 to {most:,} minutes ({most * 60:,} seconds)."
 
 
@@ -373,6 +382,12 @@ def set_clock(
     if seat is None:
         raise Unauthorized("open this game with its referee token first")
     sides = markers.rules_of(games.get_game(session, game_id)).book.sides
+    # A unit the form's select does not offer is refused, not read as minutes (the hostile pass: "3600" set
+    # minutes), as the new game's form refuses it (app.pages.games).
+    names = [*(f"game_{s}" for s in sides), *(f"turn_{s}" for s in sides), "end_under"]
+    odd_unit = next((n for n in names if form.get(f"{n}_unit", MINUTES) not in (MINUTES, SECONDS)), None)
+    if odd_unit is not None:
+        return refused(f"{_limit_words(odd_unit)}: its unit is min or s.", 422)
     try:
         body = ClockLimits.model_validate(
             {

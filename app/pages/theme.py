@@ -1,7 +1,8 @@
 """This device's colours (issue 92): Night or Day chosen in the page menu (`POST /theme`) is kept in a cookie that
 every page reads as it is drawn (base.html links night.css for all media at night, for none by day; with no
-choice made, for the system's dark setting, or as the page sets it: the referee's screen at night). A cookie,
-not a script's storage: the page is drawn in its colours from its first paint, and no script runs for it."""
+choice made, Auto, for the system's dark setting, or as the page sets it: the referee's screen at night, its
+`night_by_default`). Auto chosen forgets the choice. A cookie, not a script's storage: the page is drawn in its
+colours from its first paint, and no script runs for it."""
 
 from __future__ import annotations
 
@@ -27,9 +28,9 @@ templates.env.globals["theme_back_most"] = BACK_MOST
 
 
 class ThemeForm(BaseModel):
-    """The menu's form: the colours chosen and the page to go back to (a path of this site)."""
+    """The menu's form: the colours chosen (Auto: none kept) and the page to go back to (a path of this site)."""
 
-    theme: Literal["night", "day"]
+    theme: Literal["night", "day", "auto"]
     back: str = Field(default="/", max_length=BACK_MOST)
 
 
@@ -39,5 +40,8 @@ def choose_theme(chosen: Annotated[ThemeForm, Form()]) -> Response:
     only: `//host` and `/\\host` are another site's, so the start page instead)."""
     back = chosen.back if chosen.back.startswith("/") and not chosen.back.startswith(("//", "/\\")) else "/"
     answer = RedirectResponse(back, status_code=303)
-    answer.set_cookie(COOKIE, chosen.theme, max_age=KEPT_FOR, path="/", samesite="lax", httponly=True)
+    if chosen.theme == "auto":  # no choice kept: each page's own default again
+        answer.delete_cookie(COOKIE, path="/", samesite="lax", httponly=True)
+    else:
+        answer.set_cookie(COOKIE, chosen.theme, max_age=KEPT_FOR, path="/", samesite="lax", httponly=True)
     return answer

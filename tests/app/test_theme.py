@@ -4,11 +4,14 @@ gone back to is one of this site's only. The button and the reload are the brows
 
 from __future__ import annotations
 
+import html
 import re
 
 from fastapi.testclient import TestClient
 
 from tests import csrf
+from tests.app.games.conftest import new_game
+from tests.app.test_score_panel import seated
 
 SAME_SITE = {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"}
 
@@ -78,3 +81,57 @@ def test_the_pages_a_device_first_comes_to_offer_night_or_day(sqlite_client: Tes
     )
     assert refused.status_code == 422 and 'action="/theme"' in refused.text, refused.text
     assert '<input type="hidden" name="back" value="/">' in refused.text
+
+
+def test_the_campaigns_pages_offer_night_or_day(sqlite_client: TestClient) -> None:
+    """The campaigns' list, a new campaign's codes, its board (the organiser's), and the campaign seen by a device
+    with no seat in it (its join form, 401) each carry the menu's Night or Day (the campaigns' pages, drawn by
+    campaign.html, had no menu: a device could not choose there)."""
+    c = sqlite_client
+    made = c.post("/campaigns/new", data=csrf.form(c, {"name": "Club night"}), headers=SAME_SITE)
+    cid = int(made.text.split('data-campaign-created="')[1].split('"')[0])
+    pages = {"list": c.get("/campaigns"), "created": made, "board": c.get(f"/campaigns/{cid}")}
+    c.cookies.clear()
+    pages["no seat"] = c.get(f"/campaigns/{cid}")
+    for name, status in (("list", 200), ("created", 200), ("board", 200), ("no seat", 401)):
+        page = pages[name]
+        assert page.status_code == status, (name, page.status_code)
+        assert '<form method="post" action="/theme">' in page.text, name
+        assert 'name="theme" value="night"' in page.text and 'name="theme" value="day"' in page.text, name
+    assert 'id="campaign-board"' in pages["board"].text  # the organiser's board itself, not its join form
+    assert '<input type="hidden" name="back" value="/campaigns">' in pages["list"].text
+
+
+def pressed(client: TestClient, path: str) -> tuple[list[str], str]:
+    """The menu's colours pressed on a page (each button's value whose aria-pressed is true), and its note."""
+    page = client.get(path).text
+    buttons = re.findall(r'name="theme" value="(\w+)" aria-pressed="(true|false)"', page)
+    note = re.search(r'<p class="muted menu-note" id="theme-note" data-theme-note>([^<]*)</p>', page)
+    assert buttons and note is not None, path
+    return [value for value, on in buttons if on == "true"], html.unescape(note.group(1))
+
+
+def test_the_switch_shows_the_colours_a_page_is_drawn_in_whatever_was_chosen(
+    sqlite_client: TestClient,
+) -> None:
+    """With nothing chosen, Auto is pressed (neither Night nor Day was) and the note says what Auto is on this page:
+    the device's own setting, or on the referee's board, night (its note said the device's setting, which that
+    board does not follow); Auto chosen forgets Night or Day, so a device can go back to following its system."""
+    c = sqlite_client
+    g = new_game(c)
+    seated(c, g, g.referee)
+    board = f"/games/{g.id}/referee"
+    assert pressed(c, "/lookup") == (["auto"], "Kept on this device. Auto: as the device's own setting.")
+    assert pressed(c, board) == (
+        ["auto"],
+        "Kept on this device. Auto: this board at night, the other pages as the device's own setting.",
+    )
+    assert night_media(c, board) == "all"
+    for theme, media in (("day", "not all"), ("night", "all"), ("auto", "(prefers-color-scheme: dark)")):
+        r = c.post("/theme", data=csrf.form(c, {"theme": theme, "back": "/lookup"}), headers=SAME_SITE,
+                   follow_redirects=False)  # fmt: skip
+        assert (r.status_code, r.headers["location"]) == (303, "/lookup"), r.text
+        assert night_media(c, "/lookup") == media, theme
+        assert pressed(c, "/lookup")[0] == [theme], theme
+        assert pressed(c, board)[0] == [theme], theme
+    assert night_media(c, board) == "all"  # Auto again: the board at night

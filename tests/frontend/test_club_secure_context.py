@@ -59,6 +59,7 @@ from tests.frontend.conftest import (
 from tests.frontend.games import sign_in
 from tests.frontend.test_accessibility import violations_at_every_size
 from tests.frontend.test_club_offline import controlled, expect_not_live, wait_kept
+from tests.frontend.test_night_theme import at_night_and_clean
 from tests.frontend.test_offline_taps import add_marker_button, marker_events, start, suppression
 
 pytestmark = pytest.mark.browser
@@ -320,8 +321,8 @@ def test_a_browser_that_does_not_trust_the_club_is_shown_the_trust_steps(
     club_server: ClubServer, browser: Any
 ) -> None:
     """Such a browser refuses the HTTPS address; typing the laptop's plain address shows it the trust steps
-    (once its background try of the HTTPS address fails), which pass axe at every size, every download a 44 px
-    target. (/trust over HTTPS is
+    (once its background try of the HTTPS address fails), which pass axe at every size, by day and at night,
+    every download a 44 px target. (/trust over HTTPS is
     the same page, trust.html, in the same state: its steps shown, the probe hidden.)"""
     club = club_server.club
     ctx = browser.new_context(viewport=TABLET_LANDSCAPE)
@@ -341,6 +342,9 @@ def test_a_browser_that_does_not_trust_the_club_is_shown_the_trust_steps(
 
         assert page.locator("a[download]").count() == 7
         found = violations_at_every_size(page, "trust-plain", fits_and_taps)
+        # At night too (issue 92): the club's trust steps are served by no other test's server.
+        page.emulate_media(color_scheme="dark")
+        found += at_night_and_clean(page, "trust-plain at night")
         assert not found, "\n".join(found)
     finally:
         ctx.close()

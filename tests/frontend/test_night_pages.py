@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from app.pages.seats import CAMPAIGNS_COOKIE
 from app.pages.theme import COOKIE as THEME_COOKIE
 from tests.app.games.test_counter_scenario_file import editor_document
 from tests.frontend.axe import serious_violations
@@ -105,6 +106,9 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
     visit("events", "/events")
     visit("standings (print view)", f"{event}/standings")
     visit("round sheet (print view)", f"{event}/rounds/1/sheet")
+    event_game = page.locator("section.table[data-game]").first.get_attribute("data-game")
+    visit("event game's join link", f"/games/{event_game}/join/attacker")
+    expect(page.locator("[data-card-holder]")).to_be_visible()  # the card its player's, named
     page.goto(event)
     slip = page.get_by_role("link", name="Result slip").get_attribute("href")
     assert slip is not None
@@ -133,9 +137,24 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
     page.get_by_role("button", name="Create campaign").click()
     page.wait_for_load_state("load")
     visit("campaign created")
+    german_code = page.locator('[data-join-code="german"]').inner_text().strip()
     page.get_by_role("link", name="Open the campaign").click()
     expect(page.locator("#campaign-board")).to_be_visible()  # its board, the organiser's (not the join form)
     visit("campaign")
+    campaign = page.url
+    # A side's code typed on the organiser's device: asked to switch seats; then the campaign seen by a device
+    # with no seat in it, its join form.
+    page.goto("/campaigns")
+    page.get_by_label("Join code from your organiser").fill(german_code)
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page).to_have_title(re.compile("^Switch seats"))
+    visit("campaign's switch seats")
+    page.context.clear_cookies(name=CAMPAIGNS_COOKIE)
+    visit("campaign with no seat", campaign, status=401)
+    expect(page.get_by_label("Join code", exact=True)).to_be_visible()
+    # /trust, a club server's (app/pages/trust.py): this server is none, so its page says so, at 404; the club's
+    # trust steps at night are checked on the club's own server (test_club_secure_context.py).
+    visit("trust (a plain server's)", "/trust", status=404)
     assert not found, "\n".join(found)
 
 

@@ -136,3 +136,34 @@ def test_a_limit_the_clock_refuses_is_the_page_s_refusal_naming_it_and_sets_noth
             said
         )
     assert client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"] == before
+
+
+def test_a_unit_the_form_does_not_offer_is_refused_naming_its_limit_and_sets_nothing(
+    sqlite_client: TestClient,
+) -> None:
+    """A limit's unit is its select's min (60) or s (1), or none sent (minutes); any other is refused 422 naming
+    the limit, as the new game's form refuses it (the hostile pass: "3600", "0" and a word were read as minutes,
+    the limit set)."""
+    client = sqlite_client
+    g = new_game(client, {"scenario": "mons-1914", "clock": {"game_minutes": 120}})
+    before = client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"]
+    seated(client, g, g.referee)
+    url = f"/games/{g.id}/referee/clock"
+    for name, unit, said in (
+        ("game_defender", "3600", "Defender, for the game: its unit is min or s."),
+        ("turn_attacker", "0", "Attacker, each turn: its unit is min or s."),
+        ("end_under", "hours", "The time left that ends the game: its unit is min or s."),
+    ):
+        form = {name: "75", f"{name}_unit": unit}
+        r = client.post(url, data=csrf.form(client, form), headers=HTMX)
+        assert (r.status_code, r.headers.get(NOTICE_HEADER)) == (422, said), (
+            unit,
+            r.status_code,
+            r.text[:200],
+        )
+    assert client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"] == before
+    # No unit sent: minutes, as before.
+    r = client.post(url, data=csrf.form(client, {"game_defender": "75"}), headers=HTMX)
+    assert r.status_code == 200, r.text
+    limits = client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"]
+    assert limits["game_seconds"]["defender"] == 4500
