@@ -12,12 +12,11 @@ from app.data.schemas_answers import LoggedEvent
 from app.services import ledger, story
 from app.services.events import event_dict, list_events, reversed_ids, roles_of
 from app.services.games import game_state
-from app.services.markers import rules_of
+from app.services.markers import kept_of, rules_of
 from app.services.result import game_result, result_answer
 from app.services.score import game_score
 from app.services.seating import Viewer
-from app.services.unit_names import display_names
-from app.services.units import leaves_under, list_units
+from app.services.units import leaves_under
 from rules.core.game import Casualties
 from rules.core.vocabulary import SIDES
 
@@ -30,10 +29,13 @@ def casualty_estimate(game: Game, bases: int) -> Casualties:
 
 def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
     rules = rules_of(game)
-    units = list_units(session, game.pk)
+    # The game's units as the worker keeps them for its version, named there once (app.services.kept_units):
+    # the report of a game of 1,400 stands loaded, decoded and named every unit again.
+    kept = kept_of(session, game)
+    units = kept.units
     events = list_events(session, game.pk, roles_of(viewer), limit=100_000)
     read = [event_dict(ev, roles_of(viewer)) for ev in events]
-    names, undone = display_names(units), reversed_ids(session, game.pk)
+    names, undone = kept.short_names, reversed_ids(session, game.pk)
     by_turn: dict[int, list[LoggedEvent]] = {}
     for ev in read:
         by_turn.setdefault(ev["turn"], []).append(ev)
@@ -54,13 +56,12 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
             }
         )
     sides_out = {}
+    formations = {u.parent_id for u in units}  # a killed unit with none under it is a base lost
     for side in SIDES:
-        lost = sum(
-            1 for u in units if u.side == side and u.killed and not any(c.parent_id == u.id for c in units)
-        )
+        lost = sum(1 for u in units if u.side == side and u.killed and u.id not in formations)
         sides_out[side] = casualty_estimate(game, lost)
     score = game_score(session, game)  # the objectives' changes of hands the story tells, and the result's
-    told = story.story(read, {u.pk: u for u in units}, names, undone, rules, score.taken)
+    told = story.story(read, kept.by_id, names, undone, rules, score.taken)
     ended = game_result(session, game.pk, score)
     # The story's last line: the result in words, once the game is over.
     told["ending"] = ended.words if ended is not None else None
@@ -72,5 +73,5 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
         "casualties_by_side": sides_out,
         # The story of the game and the luck ledger, from the same events this viewer reads.
         "story": told,
-        "ledger": ledger.ledger(read, {u.pk: u.side for u in units}, names, undone),
+        "ledger": ledger.ledger(read, {u.id: u.side for u in units}, names, undone),
     }

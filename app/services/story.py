@@ -14,9 +14,8 @@ from typing import Any, NotRequired, TypedDict
 from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.schemas_report import MomentOut, StoryTurnOut
 from app.services import clock, ledger
-from app.services.unit_names import NamedUnit
 from rules.core.game import GameRules
-from rules.core.records import claims_of
+from rules.core.records import UnitState, claims_of
 from rules.core.score import Taken
 from rules.core.vocabulary import SIDES
 
@@ -67,7 +66,7 @@ def _changes(payload: Mapping[str, Any]) -> list[UnitSet | UnitCounted]:
 
 def acts(
     events: Sequence[Mapping[str, Any]],
-    units: Mapping[int, NamedUnit],
+    units: Mapping[int, UnitState],
     names: Mapping[int, str],
     undone: set[int],
     rules: GameRules,
@@ -183,7 +182,7 @@ class Story(TypedDict):
 class Teller:
     """The story's sentences for one game, in its rule set's words."""
 
-    def __init__(self, units: Mapping[int, NamedUnit], names: Mapping[int, str], rules: GameRules) -> None:
+    def __init__(self, units: Mapping[int, UnitState], names: Mapping[int, str], rules: GameRules) -> None:
         self.units, self.names = units, names
         self.stand_word = rules.book.stand_word
         self.side_names = rules.book.side_names  # what the book calls each side, where it names them
@@ -299,7 +298,7 @@ def taken_words(t: Taken) -> str:
 
 def story(
     events: Sequence[Mapping[str, Any]],
-    units: Mapping[int, NamedUnit],
+    units: Mapping[int, UnitState],
     names: Mapping[int, str],
     undone: set[int],
     rules: GameRules,
