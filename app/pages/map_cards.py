@@ -23,10 +23,9 @@ from app.pages.seats import Seat
 from app.pages.templates import humanise, rule_state
 from app.services import events as events_service
 from app.services import undo as undo_service
-from app.services import unit_names
 from app.services import units as units_service
 from app.services.card import MarkerOffer, formations, marker_offers, move_refusals, offers
-from app.services.markers import rules_of, table_read
+from app.services.markers import kept_of, rules_of, table_read
 from app.services.seating import Viewer
 from app.services.templates import templates_of
 from rules.core.errors import NotFoundError, RulesError
@@ -193,9 +192,8 @@ class StandChoice:
 def stand_choice(session: Session, game: Game, unit_ids: list[int]) -> StandChoice:
     """The stands `unit_ids` of this game in that order (the map's, nearest the finger first), each by its
     short name and side; an id the game has not is a 422 naming the field."""
-    units = units_service.list_units(session, game.pk)
-    by_id = {u.pk: u for u in units}
-    names = unit_names.names(units)
+    kept = kept_of(session, game)  # the game's units as the worker keeps them, named there once
+    by_id, names = kept.by_id, kept.listed_names
     missing = next((i for i in unit_ids if i not in by_id), None)
     if missing is not None:
         raise RulesError("stand", "pick a stand of this game", why=f"game {game.pk} has no unit {missing}")

@@ -19,16 +19,15 @@ from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
 from app.core.routing import Router
-from app.data.models import Game, Unit
+from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import sentence
 from app.pages.seats import game_page
 from app.pages.templates import humanise
 from app.services import templates as table_templates
-from app.services import unit_names
-from app.services.markers import rules_of
-from app.services.units import list_units
+from app.services.markers import kept_of, rules_of
 from rules.core.errors import RulesError
+from rules.core.records import UnitState
 from rules.registry import get_ruleset
 
 __all__ = ["Coverage", "TemplateCoverage", "coverage", "coverage_page"]
@@ -142,15 +141,16 @@ def coverage(session: Session, game: Game) -> Coverage:
     lookup = get_ruleset(game.ruleset).lookups.get("coverage")
     if not templates or lookup is None:  # no such lookup in the rule set: the panel lists no stands
         return Coverage((), "{}", "" if templates else "No template is on the table.")
-    units = list_units(session, game.pk)
-    name = {uid: short for uid, (_, short) in unit_names.names(units).items()}
+    kept = kept_of(session, game)  # the game's units as the worker keeps them, named there once
+    units = kept.units
+    name = {uid: short for uid, (_, short, _) in kept.listed_names.items()}
     bases = rules_of(game).book.kit.bases
 
-    def on_table(u: Unit) -> bool:
+    def on_table(u: UnitState) -> bool:
         return u.x is not None and u.y is not None and bool(u.base) and not u.off_table and not u.killed
 
     stands = tuple(
-        (u.pk, u.side, u.base, u.x, u.y, 90.0 if u.facing_deg is None else u.facing_deg)
+        (u.id, u.side, u.base, u.x, u.y, 90.0 if u.facing_deg is None else u.facing_deg)
         for u in units
         if on_table(u) and u.base in bases
     )

@@ -127,6 +127,7 @@ def test_the_games_lookup_and_fire_plan_pages_read_the_kept_units_not_every_row_
             f"/lookup/flanders-fields/shooting?game={g.id}&unit={mg['id']}": mg["short_name"],
             f"/games/{g.id}/fire-plan?side=attacker": "Fire plan",
             f"/games/{g.id}/report": "The luck ledger",
+            f"/games/{g.id}/map/choose?stand={mg['id']}": mg["short_name"],  # the stands under a tap
         }
         for page, shows in pages.items():
             with statements(client) as ran:
