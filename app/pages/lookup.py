@@ -8,14 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Form, Request
+from fastapi import Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from app.core.routing import Router
+from app.data.bounded import INT32_MAX
 from app.data.models import Game
 from app.data.numbers import whole_number
-from app.deps import SessionDep, SettingsDep
+from app.deps import DIGITS, SessionDep, SettingsDep
 from app.pages import lookup_sheet
 from app.pages.common import not_found, page_or_fragment
 from app.pages.forms import dice_from, values_from_form
@@ -52,6 +53,11 @@ router.include_router(lookup_sheet.router)
 
 LOOKUP_COOKIE = "firestep_lookup"
 LOOKUP_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
+
+
+# A game's or a unit's id in the lookup's query: plain digits, at most INT32_MAX as a path's id is (the hostile
+# pass: a number past SQLite's 64 bits was a 500 where the database cast it, and `3_0` read as 30).
+QueryId = Annotated[int | None, DIGITS, Query(ge=1, le=INT32_MAX)]
 
 
 @dataclass(frozen=True)
@@ -168,8 +174,8 @@ def lookup_index(
     settings: SettingsDep,
     ruleset: str | None = None,
     period: str | None = None,
-    game: int | None = None,
-    unit: int | None = None,
+    game: QueryId = None,
+    unit: QueryId = None,
 ) -> Response:
     mem = remembered(request)
     if game is not None:
@@ -198,8 +204,8 @@ def lookup_form(
     session: SessionDep,
     settings: SettingsDep,
     period: str | None = None,
-    game: int | None = None,
-    unit: int | None = None,
+    game: QueryId = None,
+    unit: QueryId = None,
 ) -> Response:
     if game is not None:
 
@@ -227,7 +233,7 @@ def lookup_errata(
     session: SessionDep,
     settings: SettingsDep,
     period: str | None = None,
-    game: int | None = None,
+    game: QueryId = None,
 ) -> Response:
     """The errata that touch this resolver in this period, loaded when the player opens them: to choose a
     reading, or, in a game, to read the ones the game plays."""

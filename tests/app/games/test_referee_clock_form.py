@@ -167,3 +167,26 @@ def test_a_unit_the_form_does_not_offer_is_refused_naming_its_limit_and_sets_not
     assert r.status_code == 200, r.text
     limits = client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"]
     assert limits["game_seconds"]["defender"] == 4500
+
+
+def test_a_body_with_no_limit_of_the_form_is_refused_and_sets_nothing(sqlite_client: TestClient) -> None:
+    """The hostile pass: a body that is no form (JSON, plain text, none) was read as an empty form, every limit
+    cleared with a 200. It is refused naming the form's first limit, and the limits stand."""
+    client = sqlite_client
+    g = new_game(client, {"scenario": "mons-1914", "clock": {"game_minutes": 120}})
+    before = client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"]
+    seated(client, g, g.referee)
+    token = csrf.header(client)
+    for body, kind in (
+        ('{"game_attacker": 9}', "application/json"),
+        ("game_attacker=9", "text/plain"),
+        ("", None),
+    ):
+        headers = {**HTMX, **token, **({"content-type": kind} if kind else {})}
+        r = client.post(f"/games/{g.id}/referee/clock", content=body, headers=headers)
+        said = r.headers.get(NOTICE_HEADER)
+        assert (r.status_code, said) == (422, "Attacker, for the game: missing from the form."), (
+            kind,
+            r.text[:200],
+        )
+    assert client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"] == before

@@ -648,3 +648,29 @@ def test_an_id_of_more_digits_than_python_converts_names_no_route(sqlite_world: 
         url = re.sub(r"\{\w+:int\}", "9" * 4301, path)
         resp = sqlite_world.client.get(url, headers=sqlite_world.headers(path))
         assert resp.status_code in (404, 405), (path, resp.status_code, resp.text[:200])
+
+
+# -- the lookup's ids in the query: bounded as a path's are ------------------------------------------------------
+def test_the_lookups_game_and_unit_ids_in_the_query_are_bounded(client: TestClient) -> None:
+    """The hostile pass: a game's or a unit's id in a lookup page's query past SQLite's 64 bits was a 500 (the
+    database could not cast it), and `3_0` read as 30. Each is a 422 naming the field; a whole id still reads."""
+    from app.guard.auth import COOKIE_NAME
+    from tests.app.games.conftest import new_game
+
+    g = new_game(client)
+    client.cookies.set(COOKIE_NAME, g.referee["Authorization"].removeprefix("Bearer "))
+    pages = ("/lookup?game={game}", "/lookup/flanders-fields/order-roll?game={game}",
+             "/lookup/flanders-fields/order-roll/errata?game={game}")  # fmt: skip
+    try:
+        for page in pages:
+            assert client.get(page.format(game=g.id)).status_code == 200, page
+            for bad in (str(2**63), str(2**31), "-9223372036854775809", "0", f"{g.id}_0", f"+{g.id}"):
+                url = page.format(game=bad)
+                answer = client.get(url)
+                assert answer.status_code == 422 and "game" in answer.text, (url, answer.status_code)
+            url = f"{page.format(game=g.id)}&unit={2**63}"
+            if "errata" not in page:
+                answer = client.get(url)
+                assert answer.status_code == 422 and "unit" in answer.text, (url, answer.status_code)
+    finally:
+        client.cookies.clear()
