@@ -131,6 +131,13 @@ def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any) -> None:
     assert small_targets(attacker) == []
     assert unlabelled_controls(attacker) == []
     screenshot(attacker, "lookup-game")
+    # Night chosen from the menu here comes back to this roll's form, not to the picker the page first opened at
+    # (the newcomer pass: the panels' swaps moved the address on, the menu's way back stayed).
+    attacker.locator("[data-page-menu] summary").click()
+    attacker.get_by_role("button", name="Night").click()
+    expect(attacker).to_have_url(
+        re.compile(rf"/lookup/flanders-fields/order-roll\?\S*game={game_id}&unit={company}$")
+    )
 
 
 def test_roll_for_me_records_and_a_setup_game_refuses_in_words(new_page: Any) -> None:
