@@ -6,9 +6,9 @@ FIRESTEP_BENCH_DATABASE_URL or FIRESTEP_TEST_DATABASE_URL; a scratch database ma
 firestep (`firestep serve`) and makes the day through the HTTP API and the organiser's pages, one request at a
 time, each timed by the server's CPU (every process of its group, Linux's /proc: 10 ms ticks): an event of
 2 x `--tables` players registered, round 1 drafted and committed (a game per table), the organiser's board
-read `--boards` times, the event page, the round's join-card sheet and a few of its cards' QR images, then at
-a few tables both seats joined, the game finished by its referee, the result confirmed by both seats, their
-table pages and slips, the board again and the standings. The baseline is one game made alone from the same scenario (POST /api/v1/games; the least of two a worker):
+read `--boards` times, the event page, the round's join-card sheet, then at a few tables both seats joined,
+the game finished by its referee, the result confirmed by both seats, their table pages and slips, the board
+again and the standings. The baseline is one game made alone from the same scenario (POST /api/v1/games; the least of two a worker):
 the round's commit is printed as a ratio to it, and per table. Before issue 63, a 64-table round's commit
 took 6.0 s of CPU on SQLite (94 ms a table) and its board 0.6 s; 200 tables 20 s and 1.6 s.
 On PostgreSQL the CPU is firestep's processes' alone (the database server's is not counted). Since (a
@@ -64,10 +64,8 @@ import argparse
 import asyncio
 import contextlib
 import functools
-import html
 import json
 import os
-import re
 import sys
 import threading
 import time
@@ -419,10 +417,7 @@ def day(
             for _ in range(boards):
                 ask("organiser's board (API)", "GET", f"{url_}/board", headers=organiser)
             ask("event page", "GET", f"/events/{event_id}", headers=page)
-            sheet = ask("round's join-card sheet", "GET", f"/events/{event_id}/rounds/1/sheet", headers=page)
-            # Each card's QR code is an image of its own, asked for by the browser as the sheet is shown.
-            for src in re.findall(r'<img src="([^"]+)"', sheet.decode())[: 2 * seated]:
-                ask("a card's QR image", "GET", html.unescape(src), headers=page)
+            ask("round's join-card sheet", "GET", f"/events/{event_id}/rounds/1/sheet", headers=page)
             for seat in committed["seats"][:seated]:
                 game, table = seat["game_id"], seat["table_id"]
                 referee = {"Authorization": f"Bearer {seat['referee_token']}"}
