@@ -1,5 +1,4 @@
-"""QR codes (segno): inline SVG for the pages, an SVG file of its own for each card of an event round's sheet,
-text for the terminal."""
+"""QR codes (segno): inline SVG for the pages and the join-card sheet, text for the terminal."""
 
 from __future__ import annotations
 
@@ -21,16 +20,6 @@ def svg(url: str, title: str, scale: int = 6) -> str:
         scale=scale, title=title, dark="#000", light="#fff", svgclass="qr", lineclass=None, omitsize=True
     )
     return str(inline).replace("<svg ", '<svg role="img" ', 1)
-
-
-def svg_file(url: str, scale: int = 4) -> bytes:
-    """`url` as an SVG file of its own, for an <img> whose alt text names it (a round's sheet of 200 tables
-    drawing its 400 codes inline took 1.4 s of CPU, most of it segno's: each is now its own request, issue 93); black on white, as `svg`."""
-    out = io.BytesIO()
-    segno.make(url, error="m", mask=MASK).save(
-        out, kind="svg", scale=scale, dark="#000", light="#fff", lineclass=None, xmldecl=False
-    )
-    return out.getvalue()
 
 
 def terminal_qr(url: str) -> str:

@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, BeforeValidator, Field
 from sqlmodel import Session, func, select
 
-from app.club.qr import svg, svg_file
+from app.club.qr import svg
 from app.core.config import Settings
 from app.core.routing import Router
 from app.data.models import Event, Game, TournamentRound, TournamentTable
@@ -51,8 +51,6 @@ from rules.registry import all_game_rules, get_ruleset
 router = Router(include_in_schema=False, route_class=PageRoute)
 
 ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
-# A card's QR image kept by the organiser's browser alone, an hour: the sheet printed again asks for none of them.
-CARD_IMAGE_CACHE = "private, max-age=3600"
 
 
 def base_url(request: Request, settings: Settings) -> str:
@@ -409,9 +407,7 @@ def round_sheet(
     row = tournaments.get(session, event_id)
     view = round_view(session, tournaments.get_round(session, event_id, number))
     codes = event_seats.printed_codes(session, settings.secret_key, event_id, number)
-    # Each card's QR code is an image of its own (card_image below): drawn here, 400 were most of 1.4 s of CPU.
-    images = f"/events/{event_id}/rounds/{number}/cards"
-    version = event_seats.cards_version(session, event_id, number)
+    base = base_url(request, settings)
     pages = []
     for t in view.tables:
         if t.game_id not in codes:
@@ -420,9 +416,9 @@ def round_sheet(
         for side, who in (("attacker", t.a_player_id), ("defender", t.b_player_id)):
             name = view.people[who].name
             code = codes[t.game_id].get(side)
+            link = f"{base}/games/{t.game_id}/join/{side}#code={code}"
             seats.append({"side": side, "name": name, "code": code,
-                          "qr": f"{images}/{t.table}/{side}.svg?cards={version}",
-                          "alt": f"QR code: join table {t.table} as the {side}, {name}"})  # fmt: skip
+                          "svg": svg(link, f"Join table {t.table} as the {side}, {name}", scale=4) if code else ""})  # fmt: skip
         pages.append({"table": t, "seats": seats})
     ends = tournaments.local_time(row, row.round_ends_at) if row.round_ends_at else None
     response = templates.TemplateResponse(
@@ -440,27 +436,6 @@ def round_sheet(
     )
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@router.get("/events/{event_id:id}/rounds/{number:id}/cards/{table:id}/{side}.svg", dependencies=[ORGANISER])
-def card_image(
-    event_id: int,
-    number: int,
-    table: int,
-    side: str,
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
-) -> Response:
-    """One card's QR code, the sheet's image of it: named by its table and seat, never by its code (an address
-    is logged where a fragment is not); the organiser's alone. The sheet's address for it names the round's
-    cards (`?cards=`), so the browser keeps it until new cards are made: printing the sheet again asks nothing."""
-    card = event_seats.printed_card(session, settings.secret_key, event_id, number, table, side)
-    if card is None:
-        raise NotFoundError("join card", f"table {table}, {side}")
-    seat, code = card
-    link = f"{base_url(request, settings)}/games/{seat.game_id}/join/{side}#code={code}"
-    return Response(svg_file(link), media_type="image/svg+xml", headers={"Cache-Control": CARD_IMAGE_CACHE})
 
 
 @organiser_post("/events/{event_id:id}/rounds/{number:id}/sheet")

@@ -10,14 +10,13 @@ Nothing here commits: the route or page wraps each write in `app.services.writin
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from app.data.models import TournamentPlayer, TournamentRound, TournamentTable
 from app.data.numbers import whole_number
@@ -117,36 +116,6 @@ def printed_codes(
         if t.game_id is not None
     }
     return seating.codes_holding(session, seating.GAME, secret_key, made)
-
-
-def cards_version(session: Session, tournament_id: int, number: int) -> str | None:
-    """A name of round `number`'s last cards made (a digest of their nonce, which no code can be worked out
-    from without the server's key), so each card's image has a new address once new cards are made and a
-    browser's copy of the old one is never shown; None for a round whose cards were never made here."""
-    nonce = tournaments.card_nonce(session, tournament_id, number)
-    return hashlib.sha256(f"cards:{nonce}".encode()).hexdigest()[:16] if nonce is not None else None
-
-
-def printed_card(
-    session: Session, secret_key: str, tournament_id: int, number: int, table_number: int, side: str
-) -> tuple[TournamentTable, str] | None:
-    """One seat's card of round `number` as `printed_codes` prints it, its table and code, read alone (the
-    sheet's QR codes are each an image of its own, issue 93: one seat a request, never the round's); None where
-    the sheet prints no code for that seat."""
-    nonce = tournaments.card_nonce(session, tournament_id, number)
-    if nonce is None or side not in SIDES:
-        return None
-    rnd = tournaments.get_round(session, tournament_id, number)
-    table = session.exec(
-        select(TournamentTable).where(
-            TournamentTable.round_id == rnd.pk, TournamentTable.table == table_number
-        )
-    ).first()
-    if table is None or table.game_id is None:
-        return None
-    code = tournaments.card_code(secret_key, nonce, table.game_id, side)
-    held = seating.codes_holding(session, seating.GAME, secret_key, {table.game_id: {side: code}})
-    return (table, code) if held[table.game_id] else None
 
 
 def card_of(session: Session, secret_key: str, game_id: int, side: str, code: str) -> TournamentTable | None:

@@ -37,7 +37,7 @@ def test_an_event_by_its_pages(sqlite_client: TestClient) -> None:
     assert table is not None
 
     sheet = c.get(f"{event}/rounds/1/sheet").text
-    assert sheet.count('<img src="') == 2 and "Table 1" in sheet
+    assert sheet.count("<svg") == 2 and "Table 1" in sheet
     join = re.search(r'data-game="(\d+)".*?data-seat="attacker">([A-Z0-9-]+)<', sheet, re.S)
     assert join is not None
     game_id, code = int(join.group(1)), join.group(2)

@@ -189,7 +189,6 @@ class Walk:
             "scenario_id": ["mons-1914"],
             "event_id": [1],  # a club event (none in this game's world: its pages answer 404)
             "number": [1],  # an event's round
-            "table": [1],  # a table of an event's round by its number (a join card's QR image)
             "league_id": [1],  # a league (none in this game's world: its pages answer 404)
         }
         query: dict[str, list[Any]] = {"game": [g.id], "after": [0, max(0, last - 3)], "period": ["early"]}
