@@ -192,8 +192,22 @@ UTF8 = ("utf-8", "utf-8-sig")  # json.detect_encoding's names for UTF-8, with or
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
+# A host name is at most 253 characters (RFC 1035) and its port six more: a longer Host header names no host, and
+# the pages write their links and QR codes from it (the hostile pass: one of 2,300 characters was a 500 where the
+# QR encoder could not hold the link).
+HOST_MOST = 253 + len(":65535")
+
+
 def _refused_head(scope: Scope) -> JSONResponse | None:
-    """The refusal of a repeated Authorization header, or of a NUL in the path or the query string."""
+    """The refusal of a repeated Authorization header, a Host header longer than a host name, or of a NUL in the
+    path or the query string."""
+    host = next((value for key, value in scope.get("headers", ()) if key == b"host"), b"")
+    if len(host) > HOST_MOST:
+        why = f"the Host header is longer than a host name and its port, {HOST_MOST} characters"
+        said = refusal(
+            f"Send a Host header of at most {HOST_MOST} characters.", status=400, why=why, field="host"
+        )
+        return JSONResponse(status_code=400, content=said)
     if sum(k.lower() == b"authorization" for k, _ in scope.get("headers", ())) > 1:
         # Two: the CSRF check (asgi-csrf) and the route would each read another (session 17's hostile pass).
         why = "the request has more than one Authorization header"

@@ -674,3 +674,16 @@ def test_the_lookups_game_and_unit_ids_in_the_query_are_bounded(client: TestClie
                 assert answer.status_code == 422 and "unit" in answer.text, (url, answer.status_code)
     finally:
         client.cookies.clear()
+
+
+def test_a_host_header_longer_than_a_host_name_is_refused_at_the_door(client: TestClient) -> None:
+    """The hostile pass: the pages write their links and QR codes from the Host header, and one of 2,300 characters
+    was a 500 where the QR encoder could not hold the link. A host name and its port are at most 259 characters:
+    a longer Host is a 400 naming it, whatever the address; the longest a host can be is served."""
+    from app.guard.limits import HOST_MOST
+
+    longest = "h" * (HOST_MOST - len(":8000")) + ":8000"
+    assert client.get("/", headers={"host": longest}).status_code == 200
+    for path in ("/", "/events", "/api/v1/rulesets"):
+        answer = client.get(path, headers={"host": longest + "h"})
+        assert answer.status_code == 400 and answer.json()["field"] == "host", (path, answer.text[:300])
