@@ -418,7 +418,7 @@ def round_sheet(
             code = codes[t.game_id].get(side)
             link = f"{base}/games/{t.game_id}/join/{side}#code={code}"
             seats.append({"side": side, "name": name, "code": code,
-                          "svg": svg(link, f"Join table {t.table} as the {side}, {name}", scale=4) if code else ""})  # fmt: skip
+                          "svg": svg(link, f"Join table {t.table} as the {side}, {name}") if code else ""})  # fmt: skip
         pages.append({"table": t, "seats": seats})
     ends = tournaments.local_time(row, row.round_ends_at) if row.round_ends_at else None
     response = templates.TemplateResponse(
@@ -494,7 +494,7 @@ def offer_rekey(
     link = f"{base_url(request, settings)}/events/rekey#code={code}"
     context = {"event": tournaments.get(session, event_id), "table": table, "side": side, "name": name,
                "code": code, "minutes": event_seats.REKEY_MINUTES,
-               "svg": svg(link, f"Take the {side}'s seat at table {table.table}, {name}", scale=5)}  # fmt: skip
+               "svg": svg(link, f"Take the {side}'s seat at table {table.table}, {name}")}  # fmt: skip
     response = templates.TemplateResponse(request, "event_rekey_offer.html", context)
     response.headers["Cache-Control"] = "no-store"
     return response

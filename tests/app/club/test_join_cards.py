@@ -28,7 +28,7 @@ from tests.conftest import require
 
 
 def decode_svg_qr(svg: str) -> str:
-    """The text of a QR code drawn as segno's SVG path, read back by a real decoder: the path's modules are
+    """The text of a QR code drawn as the page's SVG path, read back by a real decoder: the path's modules are
     redrawn as a PNG, which zxing-cpp decodes."""
     rows = _svg_modules(svg)
     png = io.BytesIO()
@@ -39,20 +39,15 @@ def decode_svg_qr(svg: str) -> str:
 
 
 def _svg_modules(svg: str) -> list[list[bool]]:
-    """The dark modules of segno's inline SVG: one path of horizontal runs ('M x y.5 h n m dx dy ...')."""
-    (path,) = re.findall(r'<path stroke="#000" d="([^"]+)"', svg)
-    size = int(re.search(r'd="M0 0h(\d+)v', svg).group(1))  # type: ignore[union-attr]
+    """The dark modules of the page's inline SVG (app.club.qr): its size in its viewBox, and one path of
+    rectangles a module high or more ('M x y h w v h h -w Z')."""
+    (path,) = re.findall(r'<path fill="#000" d="([^"]+)"', svg)
+    size = int(re.search(r'viewBox="0 0 (\d+) ', svg).group(1))  # type: ignore[union-attr]
     grid = [[False] * size for _ in range(size)]
-    x = y = 0.0
-    for op, a, b in re.findall(r"([Mmh])(-?[\d.]+)(?:\s(-?[\d.]+))?", path):
-        if op == "M":
-            x, y = float(a), float(b)
-        elif op == "m":
-            x, y = x + float(a), y + float(b)
-        else:
-            for i in range(int(float(a))):
-                grid[int(y)][int(x) + i] = True
-            x += float(a)
+    for x, y, w, h in re.findall(r"M(\d+) (\d+)h(\d+)v(\d+)h-\d+Z", path):
+        for row in range(int(y), int(y) + int(h)):
+            for col in range(int(x), int(x) + int(w)):
+                grid[row][col] = True
     return grid
 
 
