@@ -1,0 +1,220 @@
+"""Benchmark: every table's result confirmed and seen in the standings on every open organiser device (issue 93).
+Run by hand: `.venv/bin/python bench/event_results_live.py --tables 400 --database postgresql --workers 4`. Not
+a test: it only reports, and exits non-zero when the goal is missed.
+
+Issue 93's goal: the last confirmed result in the standings on every open device within 60 s of its confirmation
+(p99 of 400 tables). An event of 2 x `--tables` players, its round committed (bench/event_day.py's set-up), each
+table's seats joined; the organiser's page open on `--devices` devices (its live view: `/stream?view=html`, the
+standings' rows sent again whenever a result is settled). Then, one table after another (`--interval` apart), the
+table's game is finished by its referee and the result confirmed from both seats; the time of the second
+confirmation's answer is the result's. A device has the result once a standings frame it read shows both of
+the table's players at their points in the final standings (GET /standings once every result is in: each
+player plays one table in round 1, so their points reach the final ones exactly when their table's result is
+counted). Printed: per result, the slowest of the devices; the p50, p99 and worst over the tables; the server's
+CPU per confirmation (the finish and both confirmations, every process of the server's group) and the worst
+single confirmation's CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import html
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from event_day import PER_REQUEST, commit_round, serve
+from live_fanout import group_cpu
+from serving import ROOT, call, encode, load_line, percentile, request, scratch_database
+
+GOAL_SECONDS = 60.0  # issue 93: the last confirmed result on every open device within 60 s (p99)
+_ROW = re.compile(r"<tr><td>\d+</td><td>(.*?) <span class=\"muted\">.*?</span></td><td>(-?\d+)</td>")
+
+
+class Device:
+    """One organiser device's stream: each standings frame it read, when, as each player's points."""
+
+    def __init__(self) -> None:
+        self.standings: list[tuple[float, dict[str, int]]] = []
+        self.ready = asyncio.Event()
+        self.error = ""
+
+    async def follow(self, port: int, path: str, headers: dict[str, str]) -> None:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 24)
+        except OSError as exc:
+            self.error = f"connect: {exc}"
+            self.ready.set()
+            return
+        try:
+            writer.write(encode("GET", path, headers={**headers, "Accept": "text/event-stream"}))
+            head = await reader.readuntil(b"\r\n\r\n")
+            if head[9:12] != b"200":
+                self.error = head[:200].decode(errors="replace")
+                return
+            pending = b""
+            while True:
+                chunk = await reader.read(1 << 20)
+                if not chunk:
+                    self.error = "stream closed by the server"
+                    return
+                now = time.monotonic()
+                *lines, pending = (pending + chunk).split(b"\n")
+                for line in lines:
+                    if line.startswith(b"retry:"):
+                        self.ready.set()  # subscribed: the server sends this first
+                    elif line.startswith(b"data: ") and b"ev-standings" in line:
+                        self.standings.append((now, points_of(json.loads(line[6:]))))
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            self.error = str(exc)
+        finally:
+            self.ready.set()
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    def seen(self, after: float, want: dict[str, int]) -> float | None:
+        """When this device first read standings, after `after`, showing every player of `want` at its points."""
+        for at, points in self.standings:
+            if at >= after and all(points.get(name) == p for name, p in want.items()):
+                return at
+        return None
+
+
+def points_of(piece: str) -> dict[str, int]:
+    """Each player's points in a standings piece (the organiser page's rows, app/pages/event_round.py)."""
+    return {html.unescape(name): int(points) for name, points in _ROW.findall(piece)}
+
+
+def made(port: int, tables: int) -> tuple[int, dict[str, str], list[dict[str, Any]]]:
+    """An event of 2 x `tables` players, round 1 committed, each table's seats joined: per table its id, game,
+    referee's and seats' tokens and players' names."""
+    answer = call(port, "POST", "/api/v1/events",
+                  {"name": "Results night", "ruleset": "flanders-fields", "period": "early", "rounds": 1})  # fmt: skip
+    event_id = answer["event"]["id"]
+    organiser = {"Authorization": f"Bearer {answer['organiser_token']}"}
+    players = [{"name": f"Player {i}", "club": f"Club {i % 5}"} for i in range(2 * tables)]
+    for i in range(0, len(players), PER_REQUEST):
+        call(port, "POST", f"/api/v1/events/{event_id}/players", {"players": players[i : i + PER_REQUEST]},
+             organiser)  # fmt: skip
+    call(port, "POST", f"/api/v1/events/{event_id}/rounds", {"scenario": "mons-1914"}, organiser)
+    committed = commit_round(functools.partial(call, port), f"/api/v1/events/{event_id}", organiser)
+    names = {t["id"]: (t["a_name"], t["b_name"])
+             for t in call(port, "GET", f"/api/v1/events/{event_id}/board", headers=organiser)["tables"]}  # fmt: skip
+    out = []
+    for seat in committed["seats"]:
+        seats = [
+            call(port, "POST", "/api/v1/join", {"code": code})["token"]
+            for code in seat["join_codes"].values()
+        ]
+        out.append({"table": seat["table_id"], "game": seat["game_id"], "referee": seat["referee_token"],
+                    "seats": seats, "names": names[seat["table_id"]]})  # fmt: skip
+    return event_id, organiser, out
+
+
+async def ask(port: int, method: str, path: str, token: str, body: Any = None) -> Any:
+    status, data = await request("127.0.0.1", port, method, path, body, {"Authorization": f"Bearer {token}"})
+    if status >= 300:
+        raise RuntimeError(f"{method} {path}: {status} {data!r}")
+    return data
+
+
+async def measure(
+    port: int, event_id: int, organiser: dict[str, str], tables: list[dict[str, Any]], devices: int,
+    interval: float, pid: int,
+) -> dict[str, Any]:  # fmt: skip
+    """The devices opened, every table's result settled in turn, then every device given time to catch up."""
+    token = organiser["Authorization"].removeprefix("Bearer ")
+    following = [Device() for _ in range(devices)]
+    path = f"/api/v1/events/{event_id}/stream?view=html&shown_round=1"
+    tasks = [asyncio.ensure_future(d.follow(port, path, organiser)) for d in following]
+    await asyncio.wait_for(asyncio.gather(*(d.ready.wait() for d in following)), 120)
+    await asyncio.sleep(1.0)
+    settled: list[float] = []
+    cpu: list[float] = []
+    confirmations: list[float] = []
+    for t in tables:
+        before = group_cpu(pid)
+        version = (await ask(port, "GET", f"/api/v1/games/{t['game']}/turn", t["referee"]))["version"]
+        await ask(port, "POST", f"/api/v1/games/{t['game']}/finish", t["referee"], {"version": version})
+        for token in t["seats"]:
+            one = group_cpu(pid)
+            await ask(port, "POST", f"/api/v1/events/{event_id}/tables/{t['table']}/confirm", token)
+            confirmations.append(group_cpu(pid) - one)
+        settled.append(time.monotonic())
+        cpu.append(group_cpu(pid) - before)
+        await asyncio.sleep(interval)
+    final = {
+        s["name"]: s["points"] for s in await ask(port, "GET", f"/api/v1/events/{event_id}/standings", token)
+    }
+    wanted = [{name: final[name] for name in t["names"]} for t in tables]
+    deadline = time.monotonic() + GOAL_SECONDS * 2
+    while time.monotonic() < deadline and not all(
+        d.seen(at, want) is not None for d in following for at, want in zip(settled, wanted, strict=True)
+    ):
+        await asyncio.sleep(0.2)
+    for task in tasks:
+        task.cancel()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+    latencies, missing = [], 0
+    for at, want in zip(settled, wanted, strict=True):
+        seen = [d.seen(at, want) for d in following]
+        if any(s is None for s in seen):
+            missing += 1
+        else:
+            latencies.append((max(s for s in seen if s is not None) - at) * 1000)
+    return {
+        "latencies": latencies,
+        "missing": missing,
+        "scoreless": sum(all(p == 0 for p in want.values()) for want in wanted),
+        "cpu": cpu,
+        "confirmations": confirmations,
+        "failed": [d.error for d in following if d.error],
+        "frames": min(len(d.standings) for d in following),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=400, help="the event's tables (2 players each)")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="postgresql")
+    parser.add_argument("--workers", type=int, default=4, help="the server's workers")
+    parser.add_argument("--devices", type=int, default=4, help="organiser devices with the page open")
+    parser.add_argument("--interval", type=float, default=0.05, help="seconds between two tables' results")
+    args = parser.parse_args()
+    print(f"firestep results live from {ROOT}; {load_line()}")
+    with scratch_database(args.database) as url:
+        server = serve(url, args.workers)
+        try:
+            t0 = time.monotonic()
+            event_id, organiser, tables = made(server.port, args.tables)
+            print(f"{len(tables)} tables made, their seats joined, in {time.monotonic() - t0:.0f} s")
+            got = asyncio.run(measure(server.port, event_id, organiser, tables, args.devices, args.interval,
+                                      server.proc.pid))  # fmt: skip
+        finally:
+            server.stop()
+    lat = got["latencies"]
+    print(f"{args.database}, {args.workers} worker(s): {len(tables)} results confirmed, each seen in the standings "
+          f"on all {args.devices} organiser devices: {len(lat)} ({got['missing']} never; {got['scoreless']} left "
+          f"both players at 0 points: seen at once); standings frames a device read: {got['frames']}")  # fmt: skip
+    if lat:
+        print(f"  from the confirmation to the last device: p50 {percentile(lat, 50):.0f} ms, p99 "
+              f"{percentile(lat, 99):.0f} ms, worst {max(lat):.0f} ms (goal: p99 within {GOAL_SECONDS:.0f} s)")  # fmt: skip
+    print(f"  the server's CPU a table's result (finish and both confirmations): median "
+          f"{percentile(got['cpu'], 50) * 1000:.0f} ms; the worst confirmation {max(got['confirmations']) * 1000:.0f} "
+          f"ms; streams refused or closed: {len(got['failed'])}")  # fmt: skip
+    ok = bool(lat) and not got["missing"] and percentile(lat, 99) <= GOAL_SECONDS * 1000 and not got["failed"]
+    print(f"every result on every device, p99 within {GOAL_SECONDS:.0f} s: {'yes' if ok else 'NO'}")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
