@@ -61,7 +61,6 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     # a unit's state as its rule set types it (Book.unit_state): the aiming point a pair of numbers, which the
     # generator reads as a list of anything (as Drawn.point)
     "FlandersFieldsUnit": {"aiming_point"},
-    "RuleSetOut": {"errata"},
     # scenarios: the free-form document (docs/scenario-format.md)
     "ScenarioIn": {"fire_plan", "board"},
     "ScenarioSide": {"forces"},
