@@ -515,16 +515,19 @@ class RehearsalOut(_Open):
 
 
 # -- campaigns --------------------------------------------------------------------------------------------------
-# A rule set's campaign as the answers carry it: its state, one legal action and one event, each the type its
-# campaign declares (rules.core.campaign.Campaign: `state`, `legal_action`, `event`), read through the registry.
+# A rule set's campaign as the answers carry it: its state, one legal action, one event and one action taken, each
+# the type its campaign declares (rules.core.campaign.Campaign: `state`, `legal_action`, `event`, `action`), read
+# through the registry.
 if TYPE_CHECKING:  # the rule set's own types; to the type checker, a model and values of any shape
     CampaignState = BaseModel
     LegalAction = object
     CampaignEvent = object
+    CampaignAction = BaseModel
 else:
     CampaignState = the_campaign().state
     LegalAction = the_campaign().legal_action
     CampaignEvent = the_campaign().event
+    CampaignAction = the_campaign().action
 
 
 class CampaignResultOut(BaseModel):

@@ -9,16 +9,17 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Depends, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 from app import errors
 from app.core.routing import Router
 from app.data.bounded import Adjacency, Die, JsonObject, Variants, Version
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, JoinIn
-from app.data.schemas_answers import CampaignEvent, CampaignResultOut, Snapshot
+from app.data.schemas_answers import CampaignAction, CampaignEvent, CampaignResultOut, Snapshot
 from app.data.schemas_campaign import CampaignOut
 from app.data.schemas_devices import DeviceOut
+from app.data.written import AsWritten
 from app.deps import DIGITS, MAX_PAGE, PageDep, SessionDep, SettingsDep, cursor
 from app.guard import auth, security
 from app.services import campaign_battles, campaign_store, seating
@@ -80,13 +81,50 @@ class MapIn(VersionIn):
     adjacency: Adjacency | None = Field(description="Area -> adjacent areas; null restores map.json.")
 
 
+class MapSet(BaseModel):
+    """A map entry's action: the organiser's map as it stands after it (area -> adjacent areas)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    adjacency: dict[str, list[str]]
+
+
+class TableBattleNote(AsWritten):
+    """A table-battle entry's action (app.services.campaign_battles._note): the step the table game reached, its
+    campaign battle and game as they are now (the game's id and path, None once deleted), the battle's turn,
+    number and area, and what the step adds: once opened, the game's name and date; once offered, confirmed or
+    overridden, the Great War score (and, offered, which side held the field)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["table-battle"]
+    step: Literal["opened", "offered", "confirmed", "overridden", "abandoned"]
+    table_battle_id: int
+    game_id: int | None
+    path: str | None
+    turn: int
+    battle: int
+    area: str
+    game_name: str | None = None
+    date: str | None = None
+    attacker_vp: int | None = None
+    defender_vp: int | None = None
+    field_held_by: Literal["attacker", "defender", "neither"] | None = None
+
+
+# The first entry's action: nothing done yet (an object of no keys).
+NoAction = Annotated[dict[str, str], Field(max_length=0)]
+
+
 class LogEntry(BaseModel):
     id: int
     kind: Literal["created", "map", "action", "undo", "table-battle"]  # table-battle: issue 17
     actor: str
     turn: int
     phase: str
-    action: dict[str, Any]
+    # Told apart by their keys, each closed to the others': an action (and the one an undo takes back) as the
+    # rule set's campaign declares it, a map set, a table-battle note, or nothing (created).
+    action: CampaignAction | MapSet | TableBattleNote | NoAction
     dice: list[int]
     rolled_by_server: bool
     events: list[CampaignEvent]
@@ -94,6 +132,17 @@ class LogEntry(BaseModel):
     reverses_id: int | None
     undone: bool
     created_at: datetime
+
+    # Unannotated on purpose (its schema stays the field's): an action is answered with the keys it was sent with,
+    # its defaults left out, as the log keeps it.
+    @field_serializer("action", mode="wrap")
+    def _action_as_sent(self, value, handler):  # type: ignore[no-untyped-def]
+        out = handler(value)
+        return (
+            {k: v for k, v in out.items() if k in value.model_fields_set}
+            if isinstance(value, BaseModel)
+            else out
+        )
 
 
 class Acted(Snapshot):

@@ -18,7 +18,7 @@ from app.data.schemas import FormationIn
 from app.data.schemas_answers import ForceChartOut, FormationUnitOut, ResolutionOut
 from app.data.schemas_datasets import dataset_model
 from rules.core.forces import ForceChart, build_force, chart_dict, document_units
-from rules.core.ruleset import Lookup, ResolveRequest, RuleSet
+from rules.core.ruleset import Lookup, ReadingValue, ResolveRequest, RuleSet
 from rules.registry import all_rulesets, game_rules_or_none, get_ruleset
 
 
@@ -45,8 +45,31 @@ class RuleSetSummary(BaseModel):
     datasets: list[DatasetOut]
 
 
+class ReadingOut(BaseModel):
+    """One way of reading a disputed rule (rules.core.ruleset.Reading): what it says, where, and the value the
+    engine uses under it, in its erratum's own shape."""
+
+    id: str
+    text: str
+    source: str
+    value: ReadingValue
+
+
+class ErratumOut(BaseModel):
+    """A place where the texts disagree (rules.core.ruleset.Erratum): its topic, the reading used unless a game
+    picks another, the periods where it matters (empty: every one), its note and section, and its readings."""
+
+    id: str
+    topic: str
+    default: str
+    periods: list[str]
+    note: str
+    section: str
+    readings: list[ReadingOut]
+
+
 class RuleSetOut(RuleSetSummary):
-    errata: list[dict[str, Any]]
+    errata: list[ErratumOut]
 
 
 def _summary(rs: RuleSet) -> RuleSetSummary:

@@ -57,9 +57,11 @@ class Campaign:
     name: str  # a new campaign's default name
     sides: tuple[str, ...]
     state: type[BaseModel]
-    # The shapes of one legal action and of one event `apply` answers (TypedDicts the app's answers type as).
+    # The shapes of one legal action and of one event `apply` answers (TypedDicts the app's answers type as), and
+    # of one action `apply` takes (its models, the log's entries typed as).
     legal_action: object
     event: object
+    action: object
     new: Callable[[Mapping[str, Sequence[str]] | None, Mapping[str, str] | None], CampaignState]
     check: Callable[[CampaignState], None]
     legal_actions: Callable[[CampaignState], Sequence[Mapping[str, Any]]]

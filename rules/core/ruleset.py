@@ -48,6 +48,27 @@ class Period:
     source: str = ""
 
 
+# The value the engine uses under a reading, each erratum's own, in the shapes the rule sets give them: a flag, a
+# number, a word (None: the rule is off); the kinds or steps a rule names (2mm's who may overwatch); a size, width
+# then depth (2mm's base); a table by name, of flags, numbers, words, names or pairs (Flanders Fields' modifiers,
+# Vimy's artillery track), or of tables of words or names (2mm's quality by kind, Vimy's combat results by code);
+# a table by turn (Vimy's night turns, Firestorm's battles a turn). A reading's answer (GET /rulesets/{id}) types
+# each so, and the type checker holds every erratum to them. A pair is a sequence of two, not a tuple: a client
+# generated from /openapi.json reads a tuple's fixed places (prefixItems) as a list of anything.
+ReadingScalar = bool | int | float | str | None
+SizePair = Annotated[Sequence[float], Field(min_length=2, max_length=2)]
+CountPair = Annotated[Sequence[int], Field(min_length=2, max_length=2)]
+ReadingValue = (
+    ReadingScalar
+    | Sequence[str]
+    | SizePair
+    | Mapping[
+        str, ReadingScalar | Sequence[str] | CountPair | Mapping[str, str] | Mapping[str, Sequence[str]]
+    ]
+    | Mapping[int, bool | int]
+)
+
+
 @dataclass(frozen=True)
 class Reading:
     """One way of reading a disputed rule: what it says, where, and the value the engine uses."""
@@ -55,14 +76,14 @@ class Reading:
     id: str
     text: str
     source: str
-    value: Any = None
+    value: ReadingValue = None
 
 
 class ReadingDict(TypedDict):
     id: str
     text: str
     source: str
-    value: Any  # the value the engine uses under this reading: each erratum's own (a number, a table ...)
+    value: ReadingValue  # the value the engine uses under this reading: each erratum's own
 
 
 class ErratumDict(TypedDict):

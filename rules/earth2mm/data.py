@@ -260,6 +260,13 @@ CORDON_LENGTH_PER_BATTERY_IN = 3  # "a cordon of smoke, 3" long for every batter
 CORDON_DRIFT_IN = 3  # "will travel 3" in that direction at the end of each bound"
 GRID_SQUARE_MIN_IN = 6  # "grid squares should be minimum 6"x6" in size"
 
+
+def _plans_by_situation(column: tuple[tuple[Plan, ...], ...]) -> dict[str, list[str]]:
+    """A reading of the ASSAULT column as the erratum holds it (a table of names by situation, as a reading's
+    value is typed: rules.core.ruleset.ReadingValue)."""
+    return {s: list(p) for s, p in zip(SITUATIONS, column, strict=True)}
+
+
 Earth2mm.add_errata(
     Erratum(
         "assault-column",
@@ -271,14 +278,14 @@ Earth2mm.add_errata(
                 "put, as the 81st Reserve Battalion example says); not dug in & safe: Assault; not dug in & "
                 "under fire: Assault or Find cover (the example's other companies).",
                 SRC_COMMANDS,
-                {s: list(p) for s, p in zip(SITUATIONS, _ASSAULT_BY_EXAMPLE, strict=True)},
+                _plans_by_situation(_ASSAULT_BY_EXAMPLE),
             ),
             Reading(
                 "text-order",
                 "The extraction's order: Find cover, Assault, Assault, Assault or Find cover (one surplus "
                 "'Assault' dropped).",
                 SRC_COMMANDS,
-                {s: list(p) for s, p in zip(SITUATIONS, _ASSAULT_BY_ORDER, strict=True)},
+                _plans_by_situation(_ASSAULT_BY_ORDER),
             ),
         ),
         default="by-example",

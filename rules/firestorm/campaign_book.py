@@ -15,6 +15,7 @@ CAMPAIGN = Campaign(
     state=campaign.CampaignState,
     legal_action=campaign.LegalAction,
     event=campaign.CampaignEvent,
+    action=campaign.Action,
     new=campaign.new_campaign,
     check=campaign.check_state,
     legal_actions=campaign.legal_actions,

@@ -48,10 +48,9 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     "AskIn": {"fields"},
     "ResolveIn": {"fields"},
     "ActionIn": {"action"},
-    # the campaign: an action sent and logged (its legal actions, events and state typed as its rule set
+    # the campaign: an action sent (its log's actions, legal actions, events and state typed as its rule set
     # declares them, rules.core.campaign.Campaign)
     "ApplyIn": {"action"},
-    "LogEntry": {"action"},
     # a rule set's own values, a game's club data
     "GameDetail": {"terrain", "board"},
     "GameState": {"terrain", "board"},
@@ -61,7 +60,6 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     # a unit's state as its rule set types it (Book.unit_state): the aiming point a pair of numbers, which the
     # generator reads as a list of anything (as Drawn.point)
     "FlandersFieldsUnit": {"aiming_point"},
-    "RuleSetOut": {"errata"},
     # scenarios: the free-form document (docs/scenario-format.md)
     "ScenarioIn": {"fire_plan", "board"},
     "ScenarioSide": {"forces"},

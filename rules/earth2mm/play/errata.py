@@ -22,6 +22,11 @@ from rules.earth2mm.ruleset import Earth2mm, cite
 SRC_BOUNDS = cite("BOUNDS")
 SRC_FORMATIONS = cite("STRATEGIC FORMATIONS")
 JUDGED_BY_EYE = "judged-by-eye"
+# The sf-quality reading's value: each sub-unit kind's quality, and the quality of any other kind.
+_QUALITY_BY_KIND_ELSE_LINE: dict[str, str | dict[str, str]] = {
+    "by_kind": QUALITY_OF_KIND,
+    "else": ORDINARY_QUALITY,
+}
 
 Earth2mm.add_errata(
     Erratum(
@@ -81,7 +86,7 @@ Earth2mm.add_errata(
                 "plans by its sub-unit's chart row where it names one (Reserve inf, Line/good inf, Elite "
                 "inf), else as Line ('Line/good inf', the chart's ordinary troops).",
                 f"{SRC_ORDER}; {SRC_UNITS}",
-                {"by_kind": QUALITY_OF_KIND, "else": ORDINARY_QUALITY},
+                _QUALITY_BY_KIND_ELSE_LINE,
             ),
         ),
         default="own-kind-else-line",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from pydantic import Field
 
@@ -301,7 +301,8 @@ def artillery_action_table(
         erratum = FlandersFields._errata[ARTILLERY_ACTION_MID]
         rows["thresholds"] = dict(ctx.value(ARTILLERY_ACTION_MID))
         rows["erratum"] = ARTILLERY_ACTION_MID
-        rows["readings"] = {r.id: r.value for r in erratum.readings}
+        # Each of this erratum's readings holds its scores by number of actions ("one", "two").
+        rows["readings"] = {r.id: cast("dict[str, int]", r.value) for r in erratum.readings}
     else:
         rows["thresholds"] = ACTION_THRESHOLDS[period]
     if period == "late":
