@@ -103,7 +103,8 @@ def create_app(settings: Settings | None = None, *, warm_schema: bool = False) -
     signed_out.install(app)  # a 401's sentence names the game, event, campaign or league asked for
     for router in api_routers():
         app.include_router(router)
-    app.include_router(pages.router)
+    for router in pages.page_routers():
+        app.include_router(router, include_in_schema=False)  # no page is an API operation
     api_schema.check_unique(app)
     app.openapi = api_schema.cached(app, app.openapi)  # type: ignore[method-assign]
     api_schema.serve(app)

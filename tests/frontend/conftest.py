@@ -91,8 +91,10 @@ pdf_engine.pdf_engine_problem()  # WeasyPrint loaded here once: each server's st
 # same routers, under an app with its operation ids): each fork's app finds them resolved (~1 s of CPU a server).
 share_for_the_process()
 routes_of = FastAPI(generate_unique_id_function=api_schema.operation_id)
-for router in [*api_routers(), pages.router]:
+for router in api_routers():
     routes_of.include_router(router)
+for router in pages.page_routers():
+    routes_of.include_router(router, include_in_schema=False)
 resolve(routes_of.router.routes)
 # Every page's template compiled here once: a fork finds it in the environment's cache (copied), where each server
 # compiled the templates its module's pages use again.

@@ -103,10 +103,7 @@ def test_every_route_of_the_app_is_inside_its_routers_pattern() -> None:
     from app import pages
     from app.routes import api_routers
 
-    routers = [*api_routers(), pages.router]
-    routers += [
-        r for route in pages.router.routes if isinstance(r := getattr(route, "original_router", None), Router)
-    ]
+    routers = [*api_routers(), *pages.page_routers()]
     patterned = 0
     for router in routers:
         taken = router.paths_taken()
@@ -117,7 +114,7 @@ def test_every_route_of_the_app_is_inside_its_routers_pattern() -> None:
                 sample = _taken_by(path)
                 assert route.path_regex.match(sample), (path, sample)
                 assert taken.match(sample), (path, sample)
-    assert patterned >= len(routers) - 3  # the pages' (which hold other routers), the docs', the lookup's
+    assert patterned >= len(routers) - 2  # the docs', the lookup's (which holds the lookup sheet's)
 
 
 def test_the_prefix_follows_the_routes_added() -> None:
@@ -133,9 +130,8 @@ def test_every_route_of_the_app_is_inside_its_routers_gate() -> None:
     from app import pages
     from app.routes import api_routers
 
-    routers = [*api_routers(), pages.router]
-    sub_routers = [getattr(r, "original_router", None) for r in pages.router.routes]
-    assert all(isinstance(r, Router) for r in routers + [r for r in sub_routers if r is not None])
+    routers = [*api_routers(), *pages.page_routers()]
+    assert all(isinstance(r, Router) for r in routers)
     gated = 0
     for router in routers:
         prefix = router.shared_prefix()
@@ -144,7 +140,7 @@ def test_every_route_of_the_app_is_inside_its_routers_gate() -> None:
             if path is not None:
                 assert static_prefix(path).startswith(prefix), (path, prefix)
         gated += bool(prefix)
-    assert gated >= len(routers) - 2  # all but the pages' (which hold other routers) and the docs'
+    assert gated >= len(routers) - 2  # all but the docs' and the lookup's (which holds the lookup sheet's)
 
 
 def test_requests_still_reach_routes_in_every_router(client: TestClient) -> None:
