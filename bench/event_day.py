@@ -49,7 +49,7 @@ against the goal (100 ms) and their median before it. `--largest flanders|earth`
 largest table an import accepts of that rule set (bench/largest_tables.py; 64 tables unless `--tables`).
 
 `--live` runs the live measurement instead (`--workers`: the server's, 1 unless given): 41 tables (`--tables 40`
-and one bare table; at most 199, an event's 400 players), each table's four
+and one bare table; at most 399, an event's 800 players), each table's four
 devices streaming as a table does (the attacker's and the defender's maps, the referee's board and map:
 `?view=map|board`), and the organiser's view following every table on its own stream
 (/api/v1/events/{id}/stream). Every stream is opened once; then, in `--rounds` turns, markers are posted one at
