@@ -13,7 +13,7 @@ from app.data.schemas_clock import GameClock
 from app.data.written import AsWritten
 from rules.event.standings import TIE_BREAKS, TieBreak
 
-MAX_PLAYERS = 400  # an event's players, at most: 200 tables (issue 63)
+MAX_PLAYERS = 800  # an event's players, at most: 400 tables (issue 93; 200 tables since issue 63)
 MAX_ROUNDS = 12
 MAX_POINTS = 10_000  # a side's game points or losses, at most
 # A result bundle with its game's record, at most (its canonical JSON): under the 2 MiB of any request body

@@ -3,9 +3,13 @@ the organiser's acts refused to anyone else, never a 500."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from fastapi.testclient import TestClient
 
 from app.data.schemas_events import MAX_PLAYERS
+from tests import csrf
 from tests.app.events.test_event_day import SCENARIO, new_event, register
 
 
@@ -83,3 +87,30 @@ def test_an_events_name_is_kept_as_a_players_is(client: TestClient) -> None:
         json={"name": "Ｃｌｕｂ night", "ruleset": "flanders-fields", "period": "early", "rounds": 1},
     )
     assert made.status_code == 201 and made.json()["event"]["name"] == "Club night", made.text
+
+
+@pytest.mark.timed  # a CPU-time limit: run alone, after the parallel run (Makefile's pytest)
+def test_the_largest_event_registers_by_its_page_and_drafts_within_a_second_of_cpu_each(
+    sqlite_client: TestClient,
+) -> None:
+    """Issue 93: a convention of 400 tables on one laptop. Its 800 players typed into the organiser's page in one
+    form (a line a player), then round 1 drafted: each one request within the project's 1 s of CPU. The later
+    rounds' pairing at 800 players: tests/rules/event/test_pairing.py (its timed test)."""
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=3)
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    lines = "\n".join(f"Player {i:03d}, Club {i % 7}, List {i}" for i in range(MAX_PLAYERS))
+    started = time.process_time()
+    typed = c.post(
+        f"/events/{event_id}/players", data=csrf.form(c, {"players": lines}), follow_redirects=False
+    )
+    spent = time.process_time() - started
+    assert typed.status_code == 303 and spent <= 1.0, (typed.status_code, spent, typed.text[:300])
+    assert (
+        len(c.get(f"/api/v1/events/{event_id}/players", params={"limit": 1000}).json()) == MAX_PLAYERS == 800
+    )
+    started = time.process_time()
+    draft = c.post(f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO})
+    spent = time.process_time() - started
+    assert draft.status_code == 201 and spent <= 1.0, (draft.status_code, spent, draft.text[:300])
+    assert len(draft.json()["tables"]) == 400

@@ -4,6 +4,7 @@ are played round by round with random results, each round paired from what the r
 from __future__ import annotations
 
 import itertools
+import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.event.pairing import Entrant, Pair, assign_tables, pair_round
+from rules.event.pairing import Entrant, Pair, Pairing, assign_tables, pair_round
 
 
 @dataclass
@@ -199,27 +200,80 @@ def test_a_hand_swap_is_said_in_what_it_breaks_not_refused() -> None:
             raise AssertionError("a swap of what the draft has not")
 
 
+def rank_order(entrants: list[Entrant]) -> dict[int, int]:
+    """Each player's place in the pairing's ranking: points, then seed."""
+    ranked = sorted(entrants, key=lambda e: (-e.points, e.seed, e.id))
+    return {e.id: i for i, e in enumerate(ranked)}
+
+
+def weighed(entrants: list[Entrant], pairing: Pairing) -> tuple[int, ...]:
+    """What the pairing's rules weigh, most first: rematches, a second bye, the bye's place, the points apart and
+    the places apart of the pairs (squared), then the players back at a table and the pairs' distance from
+    their tables (squared)."""
+    by_id, place = {e.id: e for e in entrants}, rank_order(entrants)
+    pairs = sorted(pairing.pairs, key=lambda p: (place[p.a], place[p.b]))
+    return (
+        sum(p.b in by_id[p.a].opponents or p.a in by_id[p.b].opponents for p in pairs),
+        pairing.bye is not None and by_id[pairing.bye].had_bye,
+        -place[pairing.bye] if pairing.bye is not None else 0,
+        sum((by_id[p.a].points - by_id[p.b].points) ** 2 for p in pairs),
+        sum((place[p.a] - place[p.b]) ** 2 for p in pairs),
+        sum((p.table in by_id[p.a].tables) + (p.table in by_id[p.b].tables) for p in pairs),
+        sum((i + 1 - p.table) ** 2 for i, p in enumerate(pairs)),
+    )
+
+
+def test_the_pruned_graphs_pair_as_well_as_every_pair_and_table() -> None:
+    """After round 1 the matchings leave out the pairs and tables the best pairing cannot use (issue 93: 800
+    players' round 3 took 3.5 s of CPU): on seeded random events of up to 60 players and 9 rounds (rematches
+    forced in the small ones), each round's pairing weighs what the graphs of every pair and every table find,
+    rule by rule, and is the very same pairing (424 rounds). Where two pairings weigh the same, the two graphs
+    could each find another (the matching's order breaks such a tie, as an order of the entrants may): one
+    round of 1,488 did so in a longer run of seeds, both weighing the same by every rule."""
+    rounds_paired = differ = 0
+    for seed in range(80):
+        rng = random.Random(seed)
+        clubs = [rng.choice(["", "Ypres", "Arras"]) for _ in range(rng.randrange(2, 61))]
+        records = {i + 1: Record(club, i) for i, club in enumerate(clubs)}
+        for r in range(rng.randrange(2, 10)):
+            entrants = [rec.entrant(pid) for pid, rec in records.items()]
+            pruned = pair_round(entrants, r + 1)
+            full = pair_round(entrants, r + 1, every_pair=True)
+            assert weighed(entrants, pruned) == weighed(entrants, full), (seed, r + 1)
+            rounds_paired, differ = rounds_paired + 1, differ + (pruned != full)
+            for p in pruned.pairs:
+                a, b = records[p.a], records[p.b]
+                a.opponents.add(p.b)
+                b.opponents.add(p.a)
+                a.tables.add(p.table)
+                b.tables.add(p.table)
+                outcome = rng.randrange(3)
+                a.points += (3, 1, 0)[outcome]
+                b.points += (0, 1, 3)[outcome]
+            if pruned.bye is not None:
+                records[pruned.bye].points += 3
+                records[pruned.bye].byes += 1
+    assert rounds_paired > 350 and differ == 0, (rounds_paired, differ)
+
+
 @pytest.mark.timed  # a CPU-time limit: run alone, after the parallel run (Makefile's pytest)
 def test_the_largest_event_is_paired_within_a_second_of_cpu_a_round() -> None:
     """The project's rule, every request within 1 s of CPU, for the draft (issue 93): networkx's matching paired
-    400 players' round 3 in 12 s and 800 players' round 1 in 4 s. Three rounds of 400 players, their results
-    a fixed pattern, then an 800-player event's first round, each pairing timed alone."""
-    records = {i + 1: Record(("Ypres", "Arras", "Mons", "Loos", "")[i % 5], i) for i in range(400)}
-    for r in range(3):
+    400 players' round 3 in 12 s and 800 players' round 1 in 4 s; rustworkx's over every pair 800 players'
+    round 2 in 3.5 s. The largest event, 800 players (app.data.schemas_events.MAX_PLAYERS), five rounds with
+    their results a fixed pattern, each pairing timed alone."""
+    records = {i + 1: Record(("Ypres", "Arras", "Mons", "Loos", "")[i % 5], i) for i in range(800)}
+    for r in range(5):
         started = time.process_time()
         pairing = pair_round([rec.entrant(pid) for pid, rec in records.items()], r + 1)
         spent = time.process_time() - started
-        assert len(pairing.pairs) == 200 and spent <= 1.0, (r + 1, spent)
+        assert len(pairing.pairs) == 400 and spent <= 1.0, (r + 1, spent)
         for i, p in enumerate(pairing.pairs):
             a, b = records[p.a], records[p.b]
+            assert p.b not in a.opponents
             a.opponents.add(p.b)
             b.opponents.add(p.a)
             a.tables.add(p.table)
             b.tables.add(p.table)
             a.points += (3, 1, 0)[(i * 7 + r) % 3]
             b.points += (0, 1, 3)[(i * 7 + r) % 3]
-    largest = [Entrant(i + 1, ("Ypres", "Arras", "Mons", "Loos", "")[i % 5], 0, i) for i in range(800)]
-    started = time.process_time()
-    pairing = pair_round(largest, 1)
-    spent = time.process_time() - started
-    assert len(pairing.pairs) == 400 and spent <= 1.0, spent
