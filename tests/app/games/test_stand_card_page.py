@@ -394,7 +394,7 @@ def test_the_cards_edits_are_each_value_the_pipeline_allows_and_its_answer_once_
     # The card of no stand of this game: refused as the stand's acts are (hostile pass: any unit id answered 200).
     for other in (2**31 - 1, coy["id"] + 100_000):
         status, said = page_refusal(c, g, g.attacker, f"{other}/edited/{event}?act=Plan: Move")
-        assert status == 422 and f"has no unit {other}" in said, said
+        assert status == 422 and f"has no unit with id {other}" in said, said
     # Words longer than a card's are refused by their field.
     status, said = page_refusal(c, g, g.attacker, f"{platoon['id']}/edited/{event}?act={'x' * 121}")
     assert status == 422 and json.loads(said)["field"] == "act", said
