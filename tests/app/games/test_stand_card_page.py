@@ -91,6 +91,8 @@ def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClie
     assert (
         'data-act-direct="0"' in part and part.count('data-act-die="0"') == 6 and 'data-act-roll="0"' in part
     )
+    # Each die's button named as a screen reader says it (the newcomer pass: "1" to "6"), its face its words.
+    assert re.search(r'data-face="4"[^>]*aria-label="Die showing 4">4</button>', part), part
     asked = client.post(
         f"{api}/ask/order-roll", headers=g.attacker, json={"unit_id": answer["acts"][0]["unit_id"]}
     )
