@@ -99,28 +99,46 @@ def game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_id
     return GameLookup(lk, unit, filled, read)
 
 
-def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, server_rolls: bool) -> None:
-    """Resolve as the in-game endpoint does (POST /api/v1/games/{id}/resolve/{resolver}): the game records
-    the roll in its log and applies it. Only fields the player changed from the game's preset are
-    sent, so the game fills the rest itself and says why."""
+def recorded_roll(gl: GameLookup, server_rolls: bool) -> Roll:
+    """The roll as the game records it (POST /api/v1/games/{id}/resolve/{resolver}): only the fields the player
+    changed from the game's preset are sent, so the game fills the rest itself and says why; the dice tapped, or
+    none where firestep rolls (`server_rolls`). A RulesError or a ValidationError where it cannot be sent."""
     lk = gl.lk
     preset = {f.field: f.value for f in gl.filled}
     body = request_body(lk.specs, lk.values)
     fields = {k: v for k, v in body.items() if k not in preset or preset[k] != v}
     dice = None if server_rolls or not lk.dice_sides else [d for d in lk.dice if d is not None]
+    if dice is not None and len(dice) < len(lk.dice_sides):
+        raise RulesError("dice", "tap the face of every die first, or ask firestep to roll")
+    body_in = ResolveIn(fields=fields, dice=dice, unit_id=gl.unit.id if gl.unit else None)
+    return Roll(
+        resolver=lk.resolver_id,
+        fields=body_in.fields,
+        dice=body_in.dice,
+        unit_id=body_in.unit_id,
+        target_id=body_in.target_id,
+        apply=body_in.apply,
+    )
+
+
+def record_refused(session: Session, game: Game, seat: Seat, gl: GameLookup, server_rolls: bool) -> str:
+    """Why the game would not record this roll now, in the sentence recording it would answer ("" where it would
+    take it): the act pipeline's own question (`acts.refusal`, nothing written), so the lookup offers to record a
+    roll exactly when the pipeline accepts it, as a stand's card offers its acts (app.services.card)."""
     try:
-        if dice is not None and len(dice) < len(lk.dice_sides):
-            raise RulesError("dice", "tap the face of every die first, or ask firestep to roll")
-        body_in = ResolveIn(fields=fields, dice=dice, unit_id=gl.unit.id if gl.unit else None)
+        refused = acts.refusal(session, game, seat.viewer, recorded_roll(gl, server_rolls))
+    except USER_ERRORS as e:
+        return error_message(e)
+    return "" if refused is None else error_message(refused)
+
+
+def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, server_rolls: bool) -> None:
+    """Resolve as the in-game endpoint does (POST /api/v1/games/{id}/resolve/{resolver}): the game records
+    the roll in its log and applies it (`recorded_roll`)."""
+    lk = gl.lk
+    try:
+        act = recorded_roll(gl, server_rolls)
         with game_write(session, game.pk) as locked:
-            act = Roll(
-                resolver=lk.resolver_id,
-                fields=body_in.fields,
-                dice=body_in.dice,
-                unit_id=body_in.unit_id,
-                target_id=body_in.target_id,
-                apply=body_in.apply,
-            )
             played = acts.play(session, locked, seat.viewer, act)
             out, event = played.answer, played.event
     except USER_ERRORS as e:
@@ -240,6 +258,9 @@ def game_lookup_response(
     """The game's period and readings are fixed: the errata that touch the resolver are shown, not offered.
     `reasked`: the answer's line saying it was asked again by a reading the referee changed (answered_again)."""
     rows = errata_rows(gl.lk)
+    # The roll the page offers to record, judged as the pipeline would judge it: the answer's (its dice), else
+    # firestep's roll ("Let firestep roll and record it").
+    refused = "" if gl.recorded else record_refused(session, game, seat, gl, not gl.lk.answer)
     return {
         # A recorded roll changed the units: read again; else the ones the form was preset from.
         **game_lookup_context(session, game, seat, gl.unit, None if gl.recorded else gl.read.kept),
@@ -247,6 +268,7 @@ def game_lookup_response(
         "lk": gl.lk,
         **hand_context(session, game, seat.viewer, gl.lk.resolver_cls),
         "recorded": gl.recorded,
+        "record_refused": refused,
         "reasked": "" if gl.recorded else reasked,
         "reading_refused": reading_refused(game, seat.viewer),
         "errata_count": len(rows),

@@ -48,7 +48,7 @@ from app.services.seating import Viewer
 from app.services.unit_names import display_names, full_names
 from app.services.writing import game_write
 from rules.core.acts import SetClockLimits
-from rules.core.clock import MAX_GAME_MINUTES, MAX_TURN_MINUTES
+from rules.core.clock import MAX_GAME_MINUTES, MAX_TURN_MINUTES, Limits
 from rules.core.game import GameRules
 from rules.core.kit import badges
 from rules.core.vocabulary import SIDES
@@ -341,6 +341,8 @@ def give_secret_objective(
     return _board_page(request, session, settings, game_id, now, given)
 
 
+# The clock form's answer to limits set as they stood: no act, nothing logged.
+NOTHING_CHANGED = "Nothing changed: the clock was already set so."
 # A limit's unit as its select sends it (_macros.html clock_limit); none sent: minutes.
 MINUTES, SECONDS = "60", "1"
 
@@ -371,13 +373,20 @@ def _limit_refused(e: ValidationError) -> str:
     return f"{which}: a whole number from 1 to {most:,} minutes ({most * 60:,} seconds)."
 
 
+def clock_said(limits: Limits) -> str:
+    """The clock form's line once its limits are set: what they are, in the story's words."""
+    return f"Clock set: {clock_service.settings_told(limits)}."
+
+
 @router.post("/games/{game_id}/referee/clock", response_class=HTMLResponse)
 def set_clock(
     game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep, form: PostedForm
 ) -> Response:
     """The referee board's clock form (`clock_form` in _referee_parts.html, posted by htmx) set as PUT
-    /api/v1/games/{id}/clock/limits sets it, one act through the pipeline; its answer the form again, as set.
-    A refusal is the page's notice (app/guard/notice.py); the log's entry and its Undo come live."""
+    /api/v1/games/{id}/clock/limits sets it, one act through the pipeline; its answer the form again, as set, open,
+    with the panel's own line saying what was set beside its button (the newcomer pass: on a phone the form folded
+    with nothing in sight saying it took). A refusal is the page's notice (app/guard/notice.py); the log's entry
+    and its Undo come live."""
     seat = game_seat(request, session, settings, game_id)
     if seat is None:
         raise Unauthorized("open this game with its referee token first")
@@ -406,11 +415,21 @@ def set_clock(
     except ValidationError as e:  # a limit past the clock's longest (its box has no max) or not a number
         return refused(_limit_refused(e), 422)
     limits = clock_service.limits_of(body.model_dump(), sides)
+    act = SetClockLimits(**clock_service.payload(limits))
     with game_write(session, game_id) as game:
-        acts.play(session, game, seat.viewer, SetClockLimits(**clock_service.payload(limits)))
+        # The limits as they stand, set again, are no act (the hostile pass: each such tap logged a new entry), where
+        # the pipeline would take the act: else its refusal (a seat's, a game over) is answered as before.
+        standing = clock_service.game_clock(session, game).limits
+        unchanged = clock_service.same_limits(standing, limits, sides)
+        if unchanged and acts.refusal(session, game, seat.viewer, act) is None:
+            said = NOTHING_CHANGED
+        else:
+            acts.play(session, game, seat.viewer, act)
+            said = clock_said(limits)
     set_now = {
         "clock_set": clock_service.game_clock(session, game).limits,
         "clock_sides": sides,
+        "clock_said": said,
         "game": game,
     }
     return templates.TemplateResponse(request, "_clock_set.html", set_now)
@@ -627,7 +646,11 @@ def _clock_form(now: _Now, roles: list[str], events: list[LoggedEvent]) -> dict[
     if "referee" not in roles or not any(logged_kind(e) in CLOCK_FORM_KINDS for e in events):
         return {"clock_set": None}
     limits = now.shared.get("clock-limits", lambda: clock_service.game_clock(now.session, now.game).limits)
-    return {"clock_set": limits, "clock_sides": markers.rules_of(now.game).book.sides}
+    # The frame of limits set says so as the form's own answer does (its line beside the button, in sight where
+    # the device that set them tapped): the frame swaps the form that answer drew, so the line stays.
+    newest = next(e for e in reversed(events) if logged_kind(e) in CLOCK_FORM_KINDS)
+    said = clock_said(limits) if newest["kind"] == SetClockLimits.event else ""
+    return {"clock_set": limits, "clock_sides": markers.rules_of(now.game).book.sides, "clock_said": said}
 
 
 @router.get("/games/{game_id}/referee/changes", response_class=HTMLResponse)

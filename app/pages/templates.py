@@ -190,6 +190,9 @@ templates.env.globals["answer_details"] = answer_details
 templates.env.globals["short_list"] = short_list
 templates.env.globals["period_labels"] = period_labels
 templates.env.globals["ruleset_title"] = lambda ruleset_id: get_ruleset(ruleset_id).name  # "Flanders Fields"
+# A die's button as a screen reader names it, its face the button's words (the newcomer pass: "1" to "6" said
+# nothing of a die): a stand's card's dice, a counter's.
+templates.env.filters["die_face"] = lambda face: f"Die showing {face}"
 
 
 class PrintedSheets:

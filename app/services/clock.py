@@ -74,6 +74,14 @@ def limits_of(values: Mapping[str, Any] | None, sides: Sequence[str]) -> Limits:
     )
 
 
+def same_limits(a: Limits, b: Limits, sides: Sequence[str]) -> bool:
+    """Whether two settings of the clock hold alike for the game's `sides` (a side not named has no limit): a set
+    to what already stands changes nothing."""
+    rules = (a.dispute_pause, a.finish_act, a.end_under_seconds)
+    alike = rules == (b.dispute_pause, b.finish_act, b.end_under_seconds)
+    return alike and all(a.side(s) == b.side(s) for s in sides)
+
+
 def payload(limits: Limits) -> dict[str, Any]:
     """The limits and settings as an event logs them (read back by `limits_of`)."""
     return {

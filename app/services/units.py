@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 from app.data.changes import UnitCounted, UnitSet
 from app.data.models import Game, Unit
 from app.errors import Conflict
+from app.sentences import humanized
 from app.services.seating import Viewer
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
@@ -86,7 +87,11 @@ def get_unit(session: Session, game_id: int, unit_id: int, field: str | None = N
     unit = find_unit(session, game_id, unit_id)
     if unit is None:
         if field:
-            raise RulesError(field, "pick a stand of this game", why=f"game {game_id} has no unit {unit_id}")
+            # Its sentence names the field, its reason the id in words that read as such (the hostile pass: "game 2
+            # has no unit 5", its id put into words for a player, read "Game 2 has no this unit.").
+            named = humanized(field.rsplit(".", 1)[-1])
+            why = f"game {game_id} has no unit with id {unit_id}"
+            raise RulesError(field, f"pick {named} among this game's units", why=why)
         raise NotFoundError("unit", str(unit_id))
     return unit
 

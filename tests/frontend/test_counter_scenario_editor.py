@@ -309,7 +309,7 @@ def play(page: Any, errors: list[str], placing: int) -> None:
     expect(odds).to_contain_text("Terrain peak")
     expect(odds).to_contain_text("A2 1 in 6")
     looked_at(page, "counters-vimy-combat")
-    on_top(page, page.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    on_top(page, page.locator(".play-dice").get_by_role("button", name="Die showing 1", exact=True))
     taps += 1
     expect(page.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "A2")
     assert taps <= 4, taps
@@ -334,7 +334,7 @@ def play(page: Any, errors: list[str], placing: int) -> None:
         "aria-pressed", "true"
     )
     expect(odds).to_contain_text("Ex 1 in 6")  # 4 against 3 on the line's +1 column
-    on_top(page, page.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    on_top(page, page.locator(".play-dice").get_by_role("button", name="Die showing 1", exact=True))
     taps += 1
     expect(page.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "Ex")
     assert taps <= 5, taps

@@ -124,7 +124,7 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
     expect(odds).to_contain_text("Attack strength 4 · Defense strength 4 · Terrain trench")
     expect(odds).to_contain_text("(A) 2 in 3")
     screenshot(attacker, "counters-terrain-lines")
-    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="Die showing 1", exact=True))
     taps += 1
     assert taps <= 4
     done = attacker.locator("[data-play-done]")
@@ -177,7 +177,7 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_its_owner_applies_th
     expect(odds).to_contain_text("Ex 1 in 3")  # 4 against 4 on the Clear line's 0 column
     tap(attacker, lines.get_by_role("button", name="Trench hexside, Woods", exact=True))
     expect(odds).to_contain_text("(A) 2 in 3")
-    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="Die showing 1", exact=True))
     taps += 2
     assert taps <= 5
     expect(attacker.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "A2")
@@ -253,7 +253,7 @@ def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -
     expect(attacker.locator("[data-play-refused]")).to_contain_text("Say the target is observed")
     tap(attacker, attacker.get_by_role("button", name="Observed", exact=True))
     expect(attacker.locator("[data-play-odds]")).to_contain_text("Hit 1 in 3")
-    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="Die showing 1", exact=True))
     expect(attacker.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "hit")
     expect(german).to_contain_text("Depleted · 1 bombardment marker")
 
@@ -380,7 +380,7 @@ def test_the_page_of_counters_at_each_size(new_page: Any, size: dict[str, int]) 
     # Every die of the card on screen and uncovered (off screen, nothing is at its centre).
     attacker.locator(".play-dice").evaluate("(el) => el.scrollIntoView({block: 'nearest'})")
     for n in range(1, 7):
-        die = attacker.locator(".play-dice").get_by_role("button", name=str(n), exact=True)
+        die = attacker.locator(".play-dice").get_by_role("button", name=f"Die showing {n}", exact=True)
         assert centre_on_top(attacker, die)["onTop"], (n, size)
     screenshot(attacker, "counters-odds")
     assert small_targets(attacker) == []

@@ -132,7 +132,7 @@ class Player(Taps):
         taps from the target to the roll recorded (its dice entered and applied)."""
         if target is None and len(dice) == 1:  # no target, one die: its dice are on the card
             self.card(name)
-            self.button(str(dice[0]), within=self.page.get_by_role("group", name=act, exact=True))
+            self.button(f"Die showing {dice[0]}", within=self.page.get_by_role("group", name=act, exact=True))
             expect(self.page.locator("[data-play-done]")).to_be_visible()
             return
         self.card(name, act)
@@ -157,7 +157,7 @@ class Player(Taps):
                 axe += [f"the counted card: {v}" for v in serious_violations(self.page)]
                 screenshot(self.page, "earth2mm-counted-card")
         for row, die in enumerate(dice):
-            self.button(str(die), within=self.page.locator(".play-dice").nth(row))
+            self.button(f"Die showing {die}", within=self.page.locator(".play-dice").nth(row))
         if then:
             self.button(then)
         expect(self.page.locator("[data-play-done]")).to_be_visible()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import TABLET_LANDSCAPE
+from tests.frontend.conftest import PHONE, TABLET_LANDSCAPE
 from tests.frontend.games import seed_game
 from tests.frontend.test_map import start_game
 
@@ -115,7 +115,13 @@ def test_the_referee_sets_each_sides_limits_from_the_board_and_undoes_them_in_on
     side.get_by_label("Each turn", exact=True).fill("45")
     side.get_by_label("Each turn: unit").select_option("s")
     page.get_by_label("A side out of time finishes the act under way").check()
+    # Set on the phone: the answer is the form open, its line saying what was set in sight where the button was
+    # tapped (the newcomer pass: it folded, nothing in sight saying it took).
+    page.set_viewport_size(PHONE)
     page.get_by_role("button", name="Set the clock").tap()
+    expect(page.locator("[data-clock-said]")).to_contain_text("Clock set: the defender 45 s each turn")
+    expect(page.locator("[data-clock-said]")).to_be_in_viewport()
+    page.set_viewport_size(TABLET_LANDSCAPE)
     expect(defender.locator(".clock-time")).to_have_text("0:45")  # all of its turn's 45 s left: not its turn
     # The face says which time it shows.
     expect(defender.locator(".clock-what")).to_have_text("left this turn")
@@ -123,6 +129,8 @@ def test_the_referee_sets_each_sides_limits_from_the_board_and_undoes_them_in_on
 
     page.locator("[data-kind='clock-limits-set']").get_by_role("button", name=re.compile("^Undo")).tap()
     expect(defender).to_have_attribute("aria-label", re.compile("used"))
-    page.get_by_text("Clock limits and rules").tap()
+    expect(page.locator("[data-clock-said]")).to_have_count(
+        0
+    )  # the undo's frame draws the form anew, as undone
     expect(side.get_by_label("Each turn", exact=True)).to_have_value("")
     expect(page.get_by_label("A side out of time finishes the act under way")).not_to_be_checked()

@@ -148,14 +148,17 @@ def test_roll_for_me_records_and_a_setup_game_refuses_in_words(new_page: Any) ->
     expect(referee.locator(".picker-side")).to_have_count(2)
     pick_company(referee, "1/1 Bn", "1/1/2 Coy")
     referee.get_by_role("navigation", name="What to resolve").get_by_role("link", name="Order roll").click()
-    referee.get_by_role("button", name="Let firestep roll and record it").click()
-    # The game has not started: the refusal is a sentence, never JSON, and nothing is recorded.
-    errors = referee.locator(".errors")
-    expect(errors).to_contain_text("setup")
-    assert "{" not in errors.inner_text()
+    # The game has not started: the roll is offered greyed, the pipeline's refusal beside it in a sentence, never
+    # JSON (app.services.acts.refusal, as a stand's card greys an act), and nothing is recorded.
+    greyed = referee.get_by_role("button", name="Let firestep roll and record it")
+    expect(greyed).to_have_attribute("aria-disabled", "true")
+    said = referee.locator("[data-record-refused]")
+    expect(said).to_contain_text("setup")
+    assert "{" not in said.inner_text()
     expect(referee.locator("[data-recorded-event]")).to_have_count(0)
 
     start_game(referee, game_id, steps=2)  # the battalion orders: companies roll
+    referee.reload()  # the offer as judged now
     referee.get_by_role("button", name="Let firestep roll and record it").click()
     expect(referee.locator("[data-recorded-event]")).to_have_count(1)
     expect(referee.locator("#answer .rolled")).to_contain_text("rolled by firestep")

@@ -1,6 +1,7 @@
 """A phone picks the stand the finger meant (issue 64): on the 390x844 phone the Mons table opens with a platoon
 a few pixels wide, so a tap between two stands, on neither's base, offers both, and one more tap opens the one
-meant (before, the nearer one's card opened, the neighbour's when the finger was a few pixels off).
+meant (before, the nearer one's card opened, the neighbour's when the finger was a few pixels off). The card opens
+with its first act in sight (the newcomer pass: its buttons showed only once scrolled inside it).
 What only Chromium adds: the map's drawing and its touch."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import PHONE
+from tests.frontend.conftest import PHONE, centre_on_top
 from tests.frontend.games import seed_game
 
 pytestmark = pytest.mark.browser
@@ -53,3 +54,8 @@ def test_a_tap_between_two_stands_on_the_phone_offers_both(new_page: Any) -> Non
         f"() => window.firestepMap.nameOf(window.firestepMap.model.units.get({b['id']})).plain"
     )
     expect(card.locator("[data-stand-name]")).to_have_text(name)
+    # Its first act in sight as it opens, uncovered, nothing scrolled inside the card (the newcomer pass: the sheet
+    # showed its name and path, the act buttons below its fold, and nothing said it scrolls).
+    first = card.locator("[data-play] button, .card-actions button").first
+    assert centre_on_top(page, first)["onTop"], first.bounding_box()
+    assert card.evaluate("el => el.closest('[data-map-panel]').scrollTop") == 0

@@ -233,7 +233,7 @@ def shoot(
         settled(attacker)
         assert covered(attacker, clear[0] + clear[1]) == [], attacker.viewport_size
     for row, die in enumerate(dice):
-        taps.button(str(die), within=attacker.locator(".play-dice").nth(row))
+        taps.button(f"Die showing {die}", within=attacker.locator(".play-dice").nth(row))
     expect(attacker.locator(f"[data-play-outcome='{outcome}']")).to_be_visible()
     found = serious_violations(attacker) if axe else []
     taps.button("Apply", tap=apply)
@@ -253,7 +253,7 @@ def order_roll(attacker: Any, stand: dict[str, Any], roll: bool = True) -> None:
     taps.stand(stand["x"], stand["y"])
     group = attacker.get_by_role("group", name="Order roll", exact=True)
     expect(group.locator("[data-direct-odds]")).to_contain_text("Odds: ")  # asked of the table
-    taps.button("5", within=group, tap=roll)
+    taps.button("Die showing 5", within=group, tap=roll)
     assert taps.count <= 2
     if roll:
         expect(attacker.locator("[data-play-done]")).to_be_visible()

@@ -91,6 +91,8 @@ def test_the_card_shows_what_the_pipeline_answers_for_the_stand(client: TestClie
     assert (
         'data-act-direct="0"' in part and part.count('data-act-die="0"') == 6 and 'data-act-roll="0"' in part
     )
+    # Each die's button named as a screen reader says it (the newcomer pass: "1" to "6"), its face its words.
+    assert re.search(r'data-face="4"[^>]*aria-label="Die showing 4">4</button>', part), part
     asked = client.post(
         f"{api}/ask/order-roll", headers=g.attacker, json={"unit_id": answer["acts"][0]["unit_id"]}
     )
@@ -394,7 +396,7 @@ def test_the_cards_edits_are_each_value_the_pipeline_allows_and_its_answer_once_
     # The card of no stand of this game: refused as the stand's acts are (hostile pass: any unit id answered 200).
     for other in (2**31 - 1, coy["id"] + 100_000):
         status, said = page_refusal(c, g, g.attacker, f"{other}/edited/{event}?act=Plan: Move")
-        assert status == 422 and f"has no unit {other}" in said, said
+        assert status == 422 and f"has no unit with id {other}" in said, said
     # Words longer than a card's are refused by their field.
     status, said = page_refusal(c, g, g.attacker, f"{platoon['id']}/edited/{event}?act={'x' * 121}")
     assert status == 422 and json.loads(said)["field"] == "act", said
