@@ -28,7 +28,7 @@ from app.services.card import MarkerOffer, formations, marker_offers, move_refus
 from app.services.markers import kept_of, rules_of, table_read
 from app.services.seating import Viewer
 from app.services.templates import templates_of
-from rules.core.errors import NotFoundError, RulesError
+from rules.core.errors import NotFoundError
 
 __all__ = ["StandChoice", "StandHead", "TemplateCard", "stand_choice", "stand_head", "template_card"]
 
@@ -196,7 +196,7 @@ def stand_choice(session: Session, game: Game, unit_ids: list[int]) -> StandChoi
     by_id, names = kept.by_id, kept.listed_names
     missing = next((i for i in unit_ids if i not in by_id), None)
     if missing is not None:
-        raise RulesError("stand", "pick a stand of this game", why=f"game {game.pk} has no unit {missing}")
+        raise units_service.unknown_unit("stand", game.pk, missing)
 
     def label(i: int) -> str:  # its side once: a short name most often starts with it (the newcomer pass)
         short, side = names[i][1], humanise(by_id[i].side)

@@ -40,7 +40,7 @@ from app.services import resolve as resolve_service
 from app.services import seats
 from app.services.markers import kept_of, rules_of, table_read
 from app.services.seating import Viewer
-from app.services.units import find_unit
+from app.services.units import find_unit, unknown_unit
 from rules.core.consequences import odds_words
 from rules.core.dice import Count
 from rules.core.errors import RulesError
@@ -261,7 +261,7 @@ def _asked(
         raise RulesError("order", "give each hit's stand by its id")
     stand = find_unit(session, game.pk, stand_id)
     if stand is None:
-        raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {stand_id}")
+        raise unknown_unit("unit_id", game.pk, stand_id)
     # The seat before the act: a label refused (422) for a stand it may not act for would tell it the label exists.
     # Checked on the stand's row alone: the game's units are read for an allowed seat only.
     viewer.require_side(stand.side, "resolve for a unit")
@@ -280,13 +280,13 @@ def _asked(
     names = read.kept.listed_names
     if pick is not None:  # a stand tapped: the target, and where the hits' order is given, the next hit
         if pick not in names:
-            raise RulesError("pick", "pick a stand of this game", why=f"game {game.id} has no unit {pick}")
+            raise unknown_unit("pick", game.pk, pick)
         target = pick if target is None or not act.order else target
         order = (*order, pick) if act.order else order
         if len(order) > 64:
             raise RulesError("order", "give at most 64 hits in order")
     if target is not None and target not in names:
-        raise RulesError("target", "pick a stand of this game", why=f"game {game.id} has no unit {target}")
+        raise unknown_unit("target", game.pk, target)
     state = PlayState(
         game_id=game.pk,
         stand=stand_id,

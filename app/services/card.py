@@ -19,6 +19,7 @@ from app.services import acts as pipeline
 from app.services import counters
 from app.services.markers import TableRead, rules_of, table_read
 from app.services.seating import Viewer
+from app.services.units import unknown_unit
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot, StandAct, StandEdit, StandEditDict, UnitState
@@ -255,7 +256,7 @@ def stand_card(
     read = read or table_read(session, game)  # read once: judging the acts writes nothing
     unit = read.kept.by_id.get(unit_id)
     if unit is None:
-        raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {unit_id}")
+        raise unknown_unit("unit_id", game.pk, unit_id)
     if game.status != "playing":
         return nothing
     own = viewer.may_act_for(unit.side)

@@ -16,7 +16,7 @@ from app.services import club_data, seats, turns
 from app.services.games import game_state
 from app.services.markers import TableRead, rules_of, table_read
 from app.services.seating import Viewer
-from app.services.units import list_units
+from app.services.units import list_units, unknown_unit
 from rules.core.acts import Roll
 from rules.core.consequences import odds_words, outcome_words, said
 from rules.core.dice import Count, Threshold
@@ -280,5 +280,5 @@ def _named(game: Game, units: Sequence[S], unit_id: int | None, field: str) -> S
         return None
     unit = next((u for u in units if u.id == unit_id), None)
     if unit is None:
-        raise RulesError(field, "pick a stand of this game", why=f"game {game.id} has no unit {unit_id}")
+        raise unknown_unit(field, game.pk, unit_id)
     return unit

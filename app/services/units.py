@@ -87,13 +87,19 @@ def get_unit(session: Session, game_id: int, unit_id: int, field: str | None = N
     unit = find_unit(session, game_id, unit_id)
     if unit is None:
         if field:
-            # Its sentence names the field, its reason the id in words that read as such (the hostile pass: "game 2
-            # has no unit 5", its id put into words for a player, read "Game 2 has no this unit.").
             named = humanized(field.rsplit(".", 1)[-1])
-            why = f"game {game_id} has no unit with id {unit_id}"
-            raise RulesError(field, f"pick {named} among this game's units", why=why)
+            raise unknown_unit(field, game_id, unit_id, f"pick {named} among this game's units")
         raise NotFoundError("unit", str(unit_id))
     return unit
+
+
+def unknown_unit(
+    field: str, game_id: int, unit_id: object, said: str = "pick a stand of this game"
+) -> RulesError:
+    """A request's unit the game does not have: a 422 naming `field`, its reason the id in words that read as
+    such once a player's Why? puts a row's id into words (the hostile pass: "game 2 has no unit 5" read "Game 2
+    has no this unit.")."""
+    return RulesError(field, said, why=f"game {game_id} has no unit with id {unit_id}")
 
 
 def get_units(session: Session, game_id: int, unit_ids: Iterable[int]) -> list[Unit]:

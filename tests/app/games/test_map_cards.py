@@ -57,7 +57,8 @@ def test_the_map_s_cards_say_what_the_seat_may_read_and_do(client: TestClient) -
     )
     assert card(client, g, g.defender, "choose?" + "&".join([f"stand={mine['id']}"] * 5))[0] == 422
     refused = card(client, g, g.defender, "choose?stand=999999")
-    assert refused[0] == 422 and f"Stand: game {g.id} has no unit 999999" in words(refused[1])
+    # Its reason names the id as such, not "this unit" (said_why puts "unit 999999" into words for a player).
+    assert refused[0] == 422 and f"Stand: game {g.id} has no unit with id 999999" in words(refused[1])
     # A template's card: its buttons for its own side (the referee's as any act: Viewer.may_act_for), a sentence
     # for the other side.
     laid = client.post(
