@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import Depends, Form, Request
+from fastapi import Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, BeforeValidator, Field
 from sqlmodel import Session, func, select
@@ -185,8 +185,26 @@ def sign_in(
 
 # -- the organiser's view ------------------------------------------------------------------------------------
 @router.get("/events/{event_id:id}", response_class=HTMLResponse)
-def event_shown(event_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    return event_page(event_id, request, session, settings)
+def event_shown(
+    event_id: int,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    committing: Annotated[int | None, Query(ge=1, le=1000)] = None,
+) -> Response:
+    """The event's page; `committing`: the round whose commit the organiser's post began and its page carries on
+    (the post's 303 here), its progress shown and the commit's form sent again as the page opens."""
+    made = None
+    rounds = tournaments.rounds_of(session, event_id) if committing is not None else []
+    if committing is not None and any(
+        r.number == committing and r.status == tournaments.COMMITTING for r in rounds
+    ):
+        made = round_commit.progress(session, event_id, committing)
+    return event_page(event_id, request, session, settings, committing=made)
+
+
+def _round_macros() -> Any:
+    return templates.get_template("_event_round.html").module
 
 
 def event_page(
@@ -246,14 +264,17 @@ FORCE_LIST_MAX = 200  # as app.data.models.TournamentPlayer keeps it
 
 @organiser_post("/events/{event_id:id}/players")
 def add_players(event_id: int, session: SessionDep, players: Annotated[str, Form()] = "") -> Response:
-    """A line a player: name, club, force list."""
+    """A line a player: name, club, force list (the rest of the line, its commas kept). Every line is read, none
+    dropped: a list past the event's players is refused whole (tournaments.register), as the API refuses it (the
+    hostile pass: the 801st line, or the 800th after a blank one, was dropped without a word). A line ends at a
+    newline alone, not at every character Python counts a line break (a form feed split one name into two)."""
     entries = []
-    for line in players.splitlines()[: tournaments.MAX_PLAYERS]:
+    for line in players.split("\n"):
         parts = [p.strip() for p in line.split(",")]
         if parts and parts[0]:
             # Uncut: a name or club past its length is refused naming it (tournaments.register), not cut, so
             # that two long names alike in their first 80 characters are not one player "registered already".
-            name, club, force = [*parts, "", ""][:3]
+            name, club, force = parts[0], parts[1] if len(parts) > 1 else "", ", ".join(parts[2:])
             if len(force) > FORCE_LIST_MAX:
                 raise RulesError(
                     "force_list", f"a force list is at most {FORCE_LIST_MAX} characters: name it shorter"
@@ -324,8 +345,13 @@ def commit_drafted(
     done = step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session),
                         lambda: job.finish(session), settings.commit_cpu_seconds)  # fmt: skip
     if done is None:  # stopped on the request's CPU budget: the page says how far and carries on (htmx)
+        if not is_htmx(request):  # the button's own post: the page drawn by a request of its own (PRG)
+            return RedirectResponse(f"/events/{event_id}?committing={number}#draft", status_code=303)
+        # The section alone, not the page: an 800-player event's page is half a second of CPU, which on top of
+        # the commit's budget took a request past the second (the hostile pass of this stop).
         made = round_commit.progress(session, event_id, number)
-        return event_page(event_id, request, session, settings, committing=made)
+        section = _round_macros().committing(tournaments.get(session, event_id), number, made, request)
+        return HTMLResponse(str(section), headers={"Cache-Control": "no-store"})
     if is_htmx(request):  # a carrying-on of the page's: the whole page, the round played
         return Response(headers={"HX-Redirect": f"/events/{event_id}#tables"})
     return _back(event_id, "#tables")

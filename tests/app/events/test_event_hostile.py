@@ -114,3 +114,33 @@ def test_the_largest_event_registers_by_its_page_and_drafts_within_a_second_of_c
     spent = time.process_time() - started
     assert draft.status_code == 201 and spent <= 1.0, (draft.status_code, spent, draft.text[:300])
     assert len(draft.json()["tables"]) == 400
+
+
+def test_the_pages_list_of_players_loses_no_line(sqlite_client: TestClient) -> None:
+    """The organiser page's list (a line a player) is read whole (the hostile pass of this stop): past the event's
+    players it is refused whole, as the API refuses it, not cut at its 800th line; a blank line takes no
+    player's place; a line ends at a newline alone (a form feed within a name split it into two players); a
+    force list keeps its commas."""
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=3)
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+
+    def typed(lines: str) -> int:
+        answer = c.post(
+            f"/events/{event_id}/players", data=csrf.form(c, {"players": lines}), follow_redirects=False
+        )
+        return answer.status_code
+
+    def registered() -> list[dict[str, str]]:
+        got = c.get(f"/api/v1/events/{event_id}/players", params={"limit": 1000})
+        return list(got.json())
+
+    too_many = "\n".join(f"Player {i}" for i in range(MAX_PLAYERS + 1))
+    assert typed(too_many) != 303 and registered() == []  # refused whole: no one registered, no one dropped
+    assert typed("Ann Ash\x0cBrown, Leeds, 1st Bn, 2nd Coy\r\n\r\nBob Birch\n") == 303
+    players = {p["name"]: p for p in registered()}
+    assert len(players) == 2 and "Bob Birch" in players, players  # the form feed split no one in two
+    ann = next(p for name, p in players.items() if name.startswith("Ann Ash"))
+    assert ann["club"] == "Leeds" and ann["force_list"] == "1st Bn, 2nd Coy", ann
+    assert typed("\n" + "\n".join(f"Player {i}" for i in range(MAX_PLAYERS - 2))) == 303
+    assert len(registered()) == MAX_PLAYERS  # the blank first line took no one's place
