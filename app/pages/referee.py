@@ -397,11 +397,12 @@ def set_clock(
     odd_unit = next((n for n in names if form.get(f"{n}_unit", MINUTES) not in (MINUTES, SECONDS)), None)
     if odd_unit is not None:
         return refused(f"{_limit_words(odd_unit)}: its unit is min or s.", 422)
-    # Every limit's box is on the board's form, empty for none: a body with none of them (another content type,
-    # read as an empty form) is refused naming the first, not read as no limit at all (the hostile pass: it
-    # cleared every limit with a 200).
-    if not any(n in form for n in names):
-        return refused(f"{_limit_words(names[0])}: missing from the form.", 422)
+    # Every limit's box is on the board's form, empty for none: a body short of one (another content type read as
+    # an empty form, or one box alone) is refused naming the first missing, not read as no limit there (the hostile
+    # passes: none of them, then one empty box alone, cleared every limit with a 200).
+    missing = next((n for n in names if n not in form), None)
+    if missing is not None:
+        return refused(f"{_limit_words(missing)}: missing from the form.", 422)
     try:
         body = ClockLimits.model_validate(
             {

@@ -139,6 +139,7 @@ def test_a_limit_the_clock_refuses_is_the_page_s_refusal_naming_it_and_sets_noth
     assert re.search(r"<form data-clock-form novalidate ", board), board
     for typed in ("abc", "0", "-5", "2.5", "NaN", "1e3", "99999", "9" * 5000):
         form = {
+            **dict.fromkeys(("game_attacker", "turn_attacker", "end_under"), ""),
             "game_defender": typed,
             "game_defender_unit": "60",
             "turn_defender": "",
@@ -177,16 +178,20 @@ def test_a_unit_the_form_does_not_offer_is_refused_naming_its_limit_and_sets_not
             r.text[:200],
         )
     assert client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"] == before
-    # No unit sent: minutes, as before.
-    r = client.post(url, data=csrf.form(client, {"game_defender": "75"}), headers=HTMX)
+    # No unit sent: minutes, as before (the form's other boxes empty, as the board's form sends them).
+    boxes = dict.fromkeys(
+        ("game_attacker", "game_defender", "turn_attacker", "turn_defender", "end_under"), ""
+    )
+    r = client.post(url, data=csrf.form(client, {**boxes, "game_defender": "75"}), headers=HTMX)
     assert r.status_code == 200, r.text
     limits = client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"]
     assert limits["game_seconds"]["defender"] == 4500
 
 
 def test_a_body_with_no_limit_of_the_form_is_refused_and_sets_nothing(sqlite_client: TestClient) -> None:
-    """The hostile pass: a body that is no form (JSON, plain text, none) was read as an empty form, every limit
-    cleared with a 200. It is refused naming the form's first limit, and the limits stand."""
+    """The hostile passes: a body that is no form (JSON, plain text, none) was read as an empty form, every limit
+    cleared with a 200; then a form of one empty box alone did the same. Each is refused naming the form's first
+    limit missing, and the limits stand."""
     client = sqlite_client
     g = new_game(client, {"scenario": "mons-1914", "clock": {"game_minutes": 120}})
     before = client.get(f"/api/v1/games/{g.id}/clock", headers=g.referee).json()["limits"]
@@ -196,6 +201,7 @@ def test_a_body_with_no_limit_of_the_form_is_refused_and_sets_nothing(sqlite_cli
         ('{"game_attacker": 9}', "application/json"),
         ("game_attacker=9", "text/plain"),
         ("", None),
+        ("end_under=", "application/x-www-form-urlencoded"),
     ):
         headers = {**HTMX, **token, **({"content-type": kind} if kind else {})}
         r = client.post(f"/games/{g.id}/referee/clock", content=body, headers=headers)
