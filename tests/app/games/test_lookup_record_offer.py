@@ -56,6 +56,8 @@ def test_a_roll_the_turn_refuses_is_offered_greyed_with_the_sentence_recording_i
     theirs = _rolled(c, game, game.defender, _company(c, game, "defender"))
     greyed = GREYED.search(theirs)
     assert greyed and not OFFERED.search(theirs), theirs
+    # Not invited to record what it cannot (the newcomer pass: "Check the dice, then record" stood above it).
+    assert "then record the roll" not in theirs and "then record the roll" in ours
     said = html.unescape(greyed.group(1))
     assert 0 < len(said) <= 120, said
     logged = len(c.get(f"/api/v1/games/{game.id}/events", headers=game.referee).json())
