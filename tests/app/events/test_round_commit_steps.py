@@ -154,7 +154,9 @@ def test_the_organisers_page_says_how_far_a_commit_got_and_carries_it_on_by_itse
     posted = c.post(commit, data=csrf.form(c), follow_redirects=False)
     # The tap's answer is the page drawn by a request of its own (an 800-player event's page is half a second of
     # CPU: drawn in the commit's request as well, it took that request past the second; the hostile pass).
-    assert posted.status_code == 303 and posted.headers["location"] == f"/events/{event_id}?committing=1#draft"
+    assert (
+        posted.status_code == 303 and posted.headers["location"] == f"/events/{event_id}?committing=1#draft"
+    )
     page = c.get(posted.headers["location"])
     assert re.search(rf"Committing round 1: [1-{TABLES}] of {TABLES} tables made", page.text), page.text
     assert page.text.count(commit) == 2 and 'hx-trigger="load"' in page.text  # the one form, carrying on
