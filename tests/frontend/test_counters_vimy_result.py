@@ -160,7 +160,7 @@ def test_a_vimy_combat_from_the_card_to_its_result_applied_by_taps(new_page: Any
     expect(canadian.locator("[data-play-prompt]")).to_contain_text("Tap the German counter it attacks")
     on_top(canadian, canadian.locator(f"[data-counter='{ids['RIR 262']}']"))
     expect(canadian.locator("[data-play-odds]")).to_be_visible()
-    on_top(canadian, canadian.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    on_top(canadian, canadian.locator(".play-dice").get_by_role("button", name="Die showing 1", exact=True))
     expect(canadian.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "D2")
     # The roll's card says whose result is to apply: the German's counter, the German player's.
     results = canadian.locator("[data-play-results]")

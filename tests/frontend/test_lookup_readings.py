@@ -100,7 +100,7 @@ def raw_mg_card(referee: Any) -> tuple[str, dict[str, str], Callable[[Any], Taps
         taps.button("Shoot")
         taps.stand(target["x"], target["y"])
         for row, die in enumerate(dice):
-            taps.button(str(die), within=page.locator(".play-dice").nth(row))
+            taps.button(f"Die showing {die}", within=page.locator(".play-dice").nth(row))
         expect(page.locator("[data-play-reading-line]")).to_contain_text(
             "Reading: Raw troops shooting: Playsheet"
         )

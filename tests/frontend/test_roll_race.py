@@ -40,7 +40,7 @@ def test_a_rolls_answer_is_drawn_when_a_new_step_came_before_it(new_page: Any) -
     taps.stand(stand["x"], stand["y"])
     expect(page.locator(f"[data-stand-acts='{stand['id']}']")).to_have_count(1)
     last = page.request.get(f"{api}/events", headers=referee).json()[-1]["id"]
-    taps.button("6", within=page.get_by_role("group", name="Order roll", exact=True))
+    taps.button("Die showing 6", within=page.get_by_role("group", name="Order roll", exact=True))
     # The roll recorded and its answer held (the handler has its answer: looked at frame by frame), and its own
     # frame on the page.
     deadline = time.monotonic() + DEADLINE_MS / 1000

@@ -156,7 +156,7 @@ def card_read(touch: Touch, stand: int) -> None:
 def order(touch: Touch, stand: int) -> None:
     """Stand, a 6 on the card's Order roll (a roll with no target and one die shows its dice on the card)."""
     card_read(touch, stand)
-    touch.button("6", within=touch.page.get_by_role("group", name="Order roll", exact=True))
+    touch.button("Die showing 6", within=touch.page.get_by_role("group", name="Order roll", exact=True))
     answered(touch.page)
 
 
@@ -197,7 +197,7 @@ def roll(touch: Touch, game_id: int, firer: int, act: str, outcome: tuple[str, s
             else assault_dice(touch.page, token, game_id, firer, target, key)
         )
         for row, die in enumerate(dice):
-            touch.button(str(die), within=touch.page.locator(".play-dice").nth(row))
+            touch.button(f"Die showing {die}", within=touch.page.locator(".play-dice").nth(row))
         expect(touch.page.locator(f"[data-play-outcome='{key}']")).to_be_visible()
         touch.button("Apply")
     else:
@@ -236,7 +236,7 @@ def last_event(page: Any, game_id: int) -> dict[str, Any]:
 def morale(touch: Touch, stand: int) -> None:
     """A stand of the battalion, a 6 on the card's Morale test."""
     card_read(touch, stand)
-    touch.button("6", within=touch.page.get_by_role("group", name="Morale test", exact=True))
+    touch.button("Die showing 6", within=touch.page.get_by_role("group", name="Morale test", exact=True))
     answered(touch.page)
 
 
