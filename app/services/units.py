@@ -88,18 +88,22 @@ def get_unit(session: Session, game_id: int, unit_id: int, field: str | None = N
     if unit is None:
         if field:
             named = humanized(field.rsplit(".", 1)[-1])
-            raise unknown_unit(field, game_id, unit_id, f"pick {named} among this game's units")
+            raise RulesError(
+                field, f"pick {named} among this game's units", why=unknown_why(game_id, unit_id)
+            )
         raise NotFoundError("unit", str(unit_id))
     return unit
 
 
-def unknown_unit(
-    field: str, game_id: int, unit_id: object, said: str = "pick a stand of this game"
-) -> RulesError:
-    """A request's unit the game does not have: a 422 naming `field`, its reason the id in words that read as
-    such once a player's Why? puts a row's id into words (the hostile pass: "game 2 has no unit 5" read "Game 2
-    has no this unit.")."""
-    return RulesError(field, said, why=f"game {game_id} has no unit with id {unit_id}")
+def unknown_unit(field: str, game_id: int, unit_id: object) -> RulesError:
+    """A request's unit the game does not have: a 422 naming `field`."""
+    return RulesError(field, "pick a stand of this game", why=unknown_why(game_id, unit_id))
+
+
+def unknown_why(game_id: int, unit_id: object) -> str:
+    """Why a unit is refused as not the game's: its id in words that read as such once a player's Why? puts a
+    row's id into words (the hostile pass: "game 2 has no unit 5" read "Game 2 has no this unit.")."""
+    return f"game {game_id} has no unit with id {unit_id}"
 
 
 def get_units(session: Session, game_id: int, unit_ids: Iterable[int]) -> list[Unit]:
