@@ -23,7 +23,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+import numpy as np
 import rustworkx as rx
+from numpy.typing import NDArray
 
 BYE = -1  # the matching's node that stands for the bye
 
@@ -167,8 +169,8 @@ def pair_round(entrants: Sequence[Entrant], round_number: int, every_pair: bool 
     n = len(entrants)
     w = _Weights.of(n, max(e.points for e in entrants) - min(e.points for e in entrants))
     ranked = sorted(entrants, key=lambda e: (-e.points, e.seed, e.id))
-    # The graph's node i is ranked[i], node n the bye. In round 1 every pair is an edge (800 players: 319,600),
-    # so each weight is worked out in as few steps as can be: the seed term by rank distance, read from a list.
+    # The graph's node i is ranked[i], node n the bye; only the pairs the best pairing can hold are its edges
+    # (`_reach`): over every pair 800 players' round 1 was 319,600 edges and 1 s of CPU on a slow machine.
     graph = rx.PyGraph()
     graph.add_nodes_from(range(n + 1 if n % 2 else n))
     seed_cost = [d * d * w.seed for d in range(n)]
@@ -176,24 +178,16 @@ def pair_round(entrants: Sequence[Entrant], round_number: int, every_pair: bool 
     points = [e.points for e in ranked]
     clubs = [e.club if round_number == 1 else "" for e in ranked]  # same_club's test, a string compare
     any_met = any(e.opponents for e in ranked)
-    # After round 1 only the pairs the best pairing can hold are edges (_blocked): 800 players' round 3 was
-    # 3.5 s of CPU over every pair, the matching most of it.
-    blocked = _blocked(ranked) if round_number > 1 and not every_pair else None
-    farthest = n if blocked is None else 2 * max(blocked) + 2 + n % 2
     edges: list[tuple[int, int, int]] = []
     add = edges.append
-    for i, a in enumerate(ranked):
-        mine, club = points[i], clubs[i]
-        for j in range(i + 1, min(n, i + farthest)):
-            if blocked is not None and j - i - 1 > blocked[i] + blocked[j] + n % 2:
-                continue
-            gap = mine - points[j]
-            weight = w.base - gap * gap * w.points - seed_cost[j - i]
-            if club and club == clubs[j]:
-                weight -= w.club
-            if any_met and met(a, ranked[j]):
-                weight -= w.rematch
-            add((i, j, weight))
+    for i, j in _reach(ranked, clubs, any_met, round_number, every_pair):
+        gap = points[i] - points[j]
+        weight = w.base - gap * gap * w.points - seed_cost[j - i]
+        if clubs[i] and clubs[i] == clubs[j]:
+            weight -= w.club
+        if any_met and met(ranked[i], ranked[j]):
+            weight -= w.rematch
+        add((i, j, weight))
     if n % 2:
         for i, e in enumerate(ranked):
             # The fewest points, then the lowest seed: the last-ranked has the least to lose by sitting out.
@@ -212,6 +206,24 @@ def pair_round(entrants: Sequence[Entrant], round_number: int, every_pair: bool 
     return Pairing(tuple(Pair(t, ids[a], ids[b]) for (a, b), t in zip(pairs, tables, strict=True)), bye)
 
 
+def _reach(
+    ranked: Sequence[Entrant], clubs: Sequence[str], any_met: bool, round_number: int, every_pair: bool
+) -> Iterable[tuple[int, int]]:
+    """The pairs of ranks i < j the matching weighs: every pair for `every_pair` (and in a round 1 with a
+    rematch to avoid), else only those the best pairing can hold (`_blocked` after round 1, `_club_reach` in it)."""
+    n = len(ranked)
+    first, second = np.triu_indices(n, 1)
+    if not every_pair and (round_number > 1 or not any_met):
+        between = second - first - 1 - n % 2  # the players ranked between the two, the bye not counted
+        if round_number > 1:
+            blocked = np.array(_blocked(ranked), dtype=np.int64)
+            keep = between <= blocked[first] + blocked[second]
+        else:
+            keep = _club_reach(clubs, first, second, between)
+        first, second = first[keep], second[keep]
+    return zip(first.tolist(), second.tolist(), strict=True)
+
+
 def _blocked(ranked: Sequence[Entrant]) -> list[int]:
     """After round 1, for each rank, twice its player's opponents among these entrants: ranks i < j are paired by
     the best pairing only if j - i - 1 <= blocked[i] + blocked[j] + (1 for an odd count, the bye).
@@ -222,7 +234,7 @@ def _blocked(ranked: Sequence[Entrant]) -> list[int]:
     close in points or closer, and strictly closer in rank, squared, than (i, j) and (c, d): a better pairing,
     unless one of the two new pairs is a rematch; each new pair holds i or j, and c or d. So an opponent x of
     i or of j blocks two players between them at most (x, and the one paired with x), and every other player
-    between them would make the pairing better. Round 1 weighs clubs apart, above points: it keeps every pair."""
+    between them would make the pairing better."""
     position = {e.id: i for i, e in enumerate(ranked)}
     rivals: list[set[int]] = [set() for _ in ranked]
     for i, e in enumerate(ranked):
@@ -232,6 +244,42 @@ def _blocked(ranked: Sequence[Entrant]) -> list[int]:
                 rivals[i].add(j)
                 rivals[j].add(i)
     return [2 * len(r) for r in rivals]
+
+
+def _club_reach(
+    clubs: Sequence[str], first: NDArray[np.int64], second: NDArray[np.int64], between: NDArray[np.int64]
+) -> NDArray[np.bool_]:
+    """In round 1 (nobody met), which pairs of ranks (first[k] < second[k], `between` the players ranked between
+    them but the bye) the best pairing can hold: two of one club only side by side; i of club A and j of
+    club B (A != B, or either without one) only if between <= max(A's players between them, B's after j) +
+    max(B's players between them, A's before i).
+
+    Why: a pair's weight is its club first, then points and ranks apart, each squared; the points fall as the
+    rank grows. Take a pair (i, j) of the best pairing and c between them, not the bye, paired with d. Of the
+    four, pairing the two ranked first and the two ranked last is as close in points or closer and strictly
+    closer in rank, and so is the other pairing where d lies between i and j too: each a better pairing
+    unless it has more pairs of one club. So (i, j) of one club has nobody between them; for (i, j) of two clubs,
+    c's partner d lies outside, and if d is after j then c or d shares a club with i or j (c in A, or d in B),
+    if before i, d in A or c in B. Any two such crossing pairs share their first's club or their last's; so do
+    all the pairs crossing (i, j) from the right (those who share pairwise share all), and all those from the left:
+    the players between them count those from the right (each c of A between, or each partner of B after j) and
+    those from the left (each c of B between, or each partner of A before i)."""
+    names = {club: k for k, club in enumerate(sorted({c for c in clubs if c}))}
+    none = len(names)  # the row of players without a club, which counts nobody
+    code = np.array([names.get(c, none) for c in clubs], dtype=np.int64)
+    n = len(clubs)
+    counts = np.zeros((none + 1, n + 1), dtype=np.int64)  # counts[k, x]: club k's players ranked before x
+    clubbed = np.flatnonzero(code < none)
+    counts[code[clubbed], clubbed + 1] = 1
+    counts = counts.cumsum(axis=1)
+    a, b = code[first], code[second]
+    a_between = counts[a, second] - counts[a, first + 1]
+    b_between = counts[b, second] - counts[b, first + 1]
+    b_after = counts[b, n] - counts[b, second + 1]
+    a_before = counts[a, first]
+    one_club = (a == b) & (a < none)
+    reach = np.maximum(a_between, b_after) + np.maximum(b_between, a_before)
+    return np.where(one_club, between <= 0, between <= reach)
 
 
 def assign_tables(
