@@ -166,6 +166,13 @@ class UvicornOptions(TypedDict):
     timeout_graceful_shutdown: int
     proxy_headers: bool
     forwarded_allow_ips: str
+    timeout_worker_healthcheck: int
+
+
+# How long uvicorn's supervisor waits for a worker to answer its ping before it kills the worker as hung (its
+# default 5 s): on a loaded laptop a worker importing the app (7.7 s of CPU at load 6) did not answer in time, and
+# four workers at load 11-16 never all started (issue 93). A hung worker is still replaced, a minute later.
+WORKER_HEALTHCHECK_SECONDS = 60
 
 
 def uvicorn_options(timeout_graceful_shutdown: int, trusted_proxies: str = "") -> UvicornOptions:
@@ -178,6 +185,7 @@ def uvicorn_options(timeout_graceful_shutdown: int, trusted_proxies: str = "") -
         "timeout_graceful_shutdown": timeout_graceful_shutdown,
         "proxy_headers": bool(trusted_proxies.strip()),
         "forwarded_allow_ips": trusted_proxies,
+        "timeout_worker_healthcheck": WORKER_HEALTHCHECK_SECONDS,
     }
 
 

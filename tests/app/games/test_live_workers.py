@@ -245,6 +245,42 @@ def test_one_read_of_the_log_per_wake_up_serves_every_stream_of_the_process(live
     assert len(streams_reads) <= 3 + 2, streams_reads
 
 
+def test_a_worker_held_up_past_uvicorns_five_seconds_is_kept(
+    postgresql_template: str, tmp_path: Path
+) -> None:
+    """A worker of `firestep serve` that cannot answer its supervisor's ping for 7 s (stopped, as a loaded laptop
+    holds up a worker importing the app) is the same process after and serves: uvicorn by itself kills a
+    worker after 5 s unanswered (app.server.WORKER_HEALTHCHECK_SECONDS; four workers at load 11-16 never all
+    started)."""
+    with _postgresql_database(_postgresql_base(), template=postgresql_template) as url:
+        server = Server(url, tmp_path, SERVE_TWO_WORKERS)
+        try:
+            server.start()
+            assert server.proc is not None
+            before = _children(server.proc.pid)
+            assert len(before) == 2, before
+            os.kill(before[0], signal.SIGSTOP)
+            time.sleep(7)  # the hold-up itself, longer than uvicorn's 5 s: nothing here waits on an outcome
+            with contextlib.suppress(ProcessLookupError):  # killed as hung: the assertion below says so
+                os.kill(before[0], signal.SIGCONT)
+            server.wait_ready()
+            assert _children(server.proc.pid) == before
+        finally:
+            server.stop()
+
+
+def _children(pid: int) -> list[int]:
+    """The supervisor's workers by their id: its children spawned by multiprocessing (not its resource tracker)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            spawned = b"spawn_main" in (stat.parent / "cmdline").read_bytes()
+            if int(fields[1]) == pid and fields[0] != "Z" and spawned:
+                found.append(int(stat.parent.name))
+    return sorted(found)
+
+
 def test_serve_refuses_several_workers_on_sqlite(tmp_path: Path) -> None:
     env = {
         **os.environ,
