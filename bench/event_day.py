@@ -57,7 +57,7 @@ a time on the bare table (its four devices ask for the event alone, no view), th
 each timed from its POST to its arrival on its table's four devices (and to the organiser's next board frame),
 with the server's CPU per marker. Both halves meet the same machine at the same moments, so a noisy machine is
 noisy in both. It reports both p99s and their ratio (target: the event day within 1.5x of the bare event), and
-the event day's p99 against the live goal (100 ms), reusing bench/live_fanout.py's device (`follow`).
+the event day's p99 against the live goal (100 ms), each a device of bench/serving.py's (`Stream`).
 """
 
 from __future__ import annotations
@@ -78,10 +78,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
-from live_fanout import Client, follow, group_cpu
+from live_fanout import Client, group_cpu
 from serving import (
     ROOT,
     Process,
+    Stream,
     call,
     encode,
     free_port,
@@ -96,11 +97,22 @@ VIEWS = (("attacker", "map"), ("defender", "map"), ("referee", "board"), ("refer
 
 def make_event(port: int, tables: int) -> tuple[int, dict[str, str], list[dict[str, Any]]]:
     """An event of 2 x `tables` players, its round committed: each table's game started, its tokens."""
+    event_id, organiser, committed = committed_event(port, tables, "Bench night")
+    games = [
+        game_of(port, seat["game_id"], seat["referee_token"], seat["join_codes"])
+        for seat in committed["seats"]
+    ]
+    return event_id, organiser, games
+
+
+def committed_event(port: int, tables: int, name: str) -> tuple[int, dict[str, str], Any]:
+    """An event of 2 x `tables` players in five clubs, its round 1 drafted and committed: its id, the
+    organiser's header and the commit's answer (each table's seats)."""
     made = call(
         port,
         "POST",
         "/api/v1/events",
-        {"name": "Bench night", "ruleset": "flanders-fields", "period": "early", "rounds": 1},
+        {"name": name, "ruleset": "flanders-fields", "period": "early", "rounds": 1},
     )
     event_id = made["event"]["id"]
     organiser = {"Authorization": f"Bearer {made['organiser_token']}"}
@@ -109,12 +121,11 @@ def make_event(port: int, tables: int) -> tuple[int, dict[str, str], list[dict[s
         call(port, "POST", f"/api/v1/events/{event_id}/players", {"players": players[i : i + PER_REQUEST]},
              organiser)  # fmt: skip
     call(port, "POST", f"/api/v1/events/{event_id}/rounds", {"scenario": "mons-1914"}, organiser)
-    committed = commit_round(functools.partial(call, port), f"/api/v1/events/{event_id}", organiser)
-    games = [
-        game_of(port, seat["game_id"], seat["referee_token"], seat["join_codes"])
-        for seat in committed["seats"]
-    ]
-    return event_id, organiser, games
+    return (
+        event_id,
+        organiser,
+        commit_round(functools.partial(call, port), f"/api/v1/events/{event_id}", organiser),
+    )
 
 
 def commit_round(send: Callable[..., Any], event_url: str, organiser: dict[str, str], number: int = 1) -> Any:
@@ -142,35 +153,18 @@ def game_of(port: int, game_id: int, referee_token: str, codes: dict[str, str]) 
     return {"id": game_id, "tokens": tokens, "targets": targets, "last": last, "used": 0}
 
 
-class Organiser:
+class Organiser(Stream):
     """The organiser's stream: when each board frame arrived."""
 
-    def __init__(self) -> None:
-        self.frames: list[float] = []
-        self.ready = asyncio.Event()
-        self.error = ""
+    limit = 1 << 22  # a board frame of 400 tables
 
-    async def follow(self, port: int, path: str, headers: dict[str, str]) -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 22)
-        try:
-            writer.write(encode("GET", path, headers={**headers, "Accept": "text/event-stream"}))
-            head = await reader.readuntil(b"\r\n\r\n")
-            if head[9:12] != b"200":
-                self.error = head[:200].decode(errors="replace")
-                return
-            while True:
-                chunk = await reader.read(1 << 20)
-                if not chunk:
-                    self.error = "stream closed"
-                    return
-                now = time.monotonic()
-                self.ready.set()
-                self.frames.extend([now] * chunk.count(b"event: board"))
-        except (OSError, asyncio.IncompleteReadError) as exc:
-            self.error = str(exc)
-        finally:
-            self.ready.set()
-            writer.close()
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames: list[float] = []
+
+    def seen(self, line: bytes, at: float) -> None:
+        if line == b"event: board":
+            self.frames.append(at)
 
 
 async def post(port: int, game: dict[str, Any], writer: Any, reader: Any) -> tuple[int, float]:
@@ -220,7 +214,7 @@ async def measure(
             client = Client()
             path = f"/api/v1/games/{game['id']}/stream" + (f"?view={view}" if views else "")
             headers = {"Authorization": f"Bearer {game['tokens'][role]}", "Last-Event-ID": str(game["last"])}
-            tasks.append(asyncio.ensure_future(follow(port, path, headers, client)))
+            tasks.append(asyncio.ensure_future(client.follow(port, path, headers)))
             devices[game["id"]].append(client)
         await asyncio.sleep(0.02)
     boss = Organiser()

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import functools
 import html
 import json
 import re
@@ -37,56 +36,28 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from event_day import PER_REQUEST, commit_round, serve
+from event_day import committed_event, serve
 from live_fanout import group_cpu
-from serving import ROOT, call, encode, load_line, percentile, request, scratch_database
+from serving import ROOT, Stream, call, load_line, percentile, request, scratch_database
 
 GOAL_SECONDS = 60.0  # issue 93: the last confirmed result on every open device within 60 s (p99)
 _ROW = re.compile(r"<tr><td>\d+</td><td>(.*?) <span class=\"muted\">.*?</span></td><td>(-?\d+)</td>")
 
 
-class Device:
+class Device(Stream):
     """One organiser device's stream: each standings frame it read, when, as each player's points."""
 
+    limit = 1 << 24  # a standings frame of 800 players
+
     def __init__(self) -> None:
+        super().__init__()
         self.standings: list[tuple[float, dict[str, int]]] = []
-        self.ready = asyncio.Event()
-        self.error = ""
 
-    async def follow(self, port: int, path: str, headers: dict[str, str]) -> None:
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 24)
-        except OSError as exc:
-            self.error = f"connect: {exc}"
-            self.ready.set()
-            return
-        try:
-            writer.write(encode("GET", path, headers={**headers, "Accept": "text/event-stream"}))
-            head = await reader.readuntil(b"\r\n\r\n")
-            if head[9:12] != b"200":
-                self.error = head[:200].decode(errors="replace")
-                return
-            pending = b""
-            while True:
-                chunk = await reader.read(1 << 20)
-                if not chunk:
-                    self.error = "stream closed by the server"
-                    return
-                now = time.monotonic()
-                *lines, pending = (pending + chunk).split(b"\n")
-                for line in lines:
-                    if line.startswith(b"retry:"):
-                        self.ready.set()  # subscribed: the server sends this first
-                    elif line.startswith(b"data: ") and b"ev-standings" in line:
-                        self.standings.append((now, points_of(json.loads(line[6:]))))
-        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
-            self.error = str(exc)
-        finally:
-            self.ready.set()
-            with contextlib.suppress(Exception):
-                writer.close()
+    def seen(self, line: bytes, at: float) -> None:
+        if line.startswith(b"data: ") and b"ev-standings" in line:
+            self.standings.append((at, points_of(json.loads(line[6:]))))
 
-    def seen(self, after: float, want: dict[str, int]) -> float | None:
+    def shown(self, after: float, want: dict[str, int]) -> float | None:
         """When this device first read standings, after `after`, showing every player of `want` at its points."""
         for at, points in self.standings:
             if at >= after and all(points.get(name) == p for name, p in want.items()):
@@ -102,16 +73,7 @@ def points_of(piece: str) -> dict[str, int]:
 def made(port: int, tables: int) -> tuple[int, dict[str, str], list[dict[str, Any]]]:
     """An event of 2 x `tables` players, round 1 committed, each table's seats joined: per table its id, game,
     referee's and seats' tokens and players' names."""
-    answer = call(port, "POST", "/api/v1/events",
-                  {"name": "Results night", "ruleset": "flanders-fields", "period": "early", "rounds": 1})  # fmt: skip
-    event_id = answer["event"]["id"]
-    organiser = {"Authorization": f"Bearer {answer['organiser_token']}"}
-    players = [{"name": f"Player {i}", "club": f"Club {i % 5}"} for i in range(2 * tables)]
-    for i in range(0, len(players), PER_REQUEST):
-        call(port, "POST", f"/api/v1/events/{event_id}/players", {"players": players[i : i + PER_REQUEST]},
-             organiser)  # fmt: skip
-    call(port, "POST", f"/api/v1/events/{event_id}/rounds", {"scenario": "mons-1914"}, organiser)
-    committed = commit_round(functools.partial(call, port), f"/api/v1/events/{event_id}", organiser)
+    event_id, organiser, committed = committed_event(port, tables, "Results night")
     names = {t["id"]: (t["a_name"], t["b_name"])
              for t in call(port, "GET", f"/api/v1/events/{event_id}/board", headers=organiser)["tables"]}  # fmt: skip
     out = []
@@ -163,7 +125,7 @@ async def measure(
     wanted = [{name: final[name] for name in t["names"]} for t in tables]
     deadline = time.monotonic() + GOAL_SECONDS * 2
     while time.monotonic() < deadline and not all(
-        d.seen(at, want) is not None for d in following for at, want in zip(settled, wanted, strict=True)
+        d.shown(at, want) is not None for d in following for at, want in zip(settled, wanted, strict=True)
     ):
         await asyncio.sleep(0.2)
     for task in tasks:
@@ -172,7 +134,7 @@ async def measure(
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
     latencies, missing = [], 0
     for at, want in zip(settled, wanted, strict=True):
-        seen = [d.seen(at, want) for d in following]
+        seen = [d.shown(at, want) for d in following]
         if any(s is None for s in seen):
             missing += 1
         else:

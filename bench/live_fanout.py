@@ -28,7 +28,6 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serving import (
     ROOT,
     Process,
+    Stream,
     call,
     encode,
     free_port,
@@ -53,53 +53,19 @@ SCENARIOS = [
 ]
 
 
-@dataclass
-class Client:
-    arrivals: dict[int, float] = field(default_factory=dict)
-    order: list[int] = field(default_factory=list)
-    bytes_read: int = 0  # after the stream opened
-    ready: asyncio.Event = field(default_factory=asyncio.Event)
-    error: str = ""
+class Client(Stream):
+    """A device's stream as each event's arrival time (its `id:` line) and their order."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.arrivals: dict[int, float] = {}
+        self.order: list[int] = []
 
-async def follow(port: int, path: str, headers: dict[str, str], client: Client) -> None:
-    """One device's stream: the arrival time of every `id:` line, until cancelled. Reads whatever has
-    arrived in one go and stamps it with the time it was read: a client that parsed line by line spent more
-    time in its own loop than the server took to deliver (500 streams share this one process)."""
-    try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
-    except OSError as exc:
-        client.error = f"connect: {exc}"
-        client.ready.set()
-        return
-    try:
-        writer.write(encode("GET", path, headers={**headers, "Accept": "text/event-stream"}))
-        head = await reader.readuntil(b"\r\n\r\n")
-        if head[9:12] != b"200":
-            client.error = head[:200].decode(errors="replace")
-            return
-        pending = b""
-        while True:
-            chunk = await reader.read(1 << 16)
-            if not chunk:
-                client.error = "stream closed by the server"
-                return
-            now = time.monotonic()
-            if client.ready.is_set():
-                client.bytes_read += len(chunk)
-            *lines, pending = (pending + chunk).split(b"\n")
-            for line in lines:
-                if line.startswith(b"retry:"):
-                    client.ready.set()  # subscribed: the server sends this first
-                elif line.startswith(b"id: "):
-                    event_id = int(line[4:])
-                    client.arrivals.setdefault(event_id, now)
-                    client.order.append(event_id)
-    except (OSError, asyncio.IncompleteReadError) as exc:
-        client.error = str(exc)
-    finally:
-        client.ready.set()
-        writer.close()
+    def seen(self, line: bytes, at: float) -> None:
+        if line.startswith(b"id: "):
+            event_id = int(line[4:])
+            self.arrivals.setdefault(event_id, at)
+            self.order.append(event_id)
 
 
 def set_up_game(port: int) -> dict[str, Any]:
@@ -166,7 +132,7 @@ async def measure(
             "Authorization": f"Bearer {game['tokens'][roles[i % 3]]}",
             "Last-Event-ID": str(game["last"]),
         }
-        tasks.append(asyncio.ensure_future(follow(port, path, headers, device)))
+        tasks.append(asyncio.ensure_future(device.follow(port, path, headers)))
         if i % 25 == 24:
             await asyncio.sleep(0.05)  # devices join over a moment, not in one burst
     t_open = time.monotonic()

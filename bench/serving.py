@@ -160,6 +160,60 @@ def encode(method: str, path: str, body: Any = None, headers: dict[str, str] | N
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
 
 
+class Stream:
+    """One device's Server-Sent Events stream, read until cancelled: `ready` once the server has subscribed it
+    (its first line, `retry:`), `error` why it ended early, `bytes_read` from then on. It reads whatever has
+    arrived in one go and stamps its lines with the time it was read: a client that parsed line by line spent
+    more time in its own loop than the server took to deliver (500 streams share one process). What a line
+    means is said by each kind of device (`seen`)."""
+
+    limit = 1 << 20  # the longest line it takes: a frame's data
+
+    def __init__(self) -> None:
+        self.ready = asyncio.Event()
+        self.error = ""
+        self.bytes_read = 0
+
+    def seen(self, line: bytes, at: float) -> None:
+        """One line of the stream but `retry:`, read at `at` (time.monotonic)."""
+        raise NotImplementedError
+
+    async def follow(self, port: int, path: str, headers: dict[str, str]) -> None:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=self.limit)
+        except OSError as exc:
+            self.error = f"connect: {exc}"
+            self.ready.set()
+            return
+        try:
+            writer.write(encode("GET", path, headers={**headers, "Accept": "text/event-stream"}))
+            head = await reader.readuntil(b"\r\n\r\n")
+            if head[9:12] != b"200":
+                self.error = head[:200].decode(errors="replace")
+                return
+            pending = b""
+            while True:
+                chunk = await reader.read(1 << 20)
+                if not chunk:
+                    self.error = "stream closed by the server"
+                    return
+                now = time.monotonic()
+                if self.ready.is_set():
+                    self.bytes_read += len(chunk)
+                *lines, pending = (pending + chunk).split(b"\n")
+                for line in lines:
+                    if line.startswith(b"retry:"):
+                        self.ready.set()  # subscribed: the server sends this first
+                    else:
+                        self.seen(line, now)
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            self.error = str(exc)
+        finally:
+            self.ready.set()
+            with contextlib.suppress(Exception):
+                writer.close()
+
+
 async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     head = await reader.readuntil(b"\r\n\r\n")
     found = CONTENT_LENGTH.search(head)
