@@ -545,6 +545,8 @@ def new_cards(
     working; seated devices keep their seats)."""
     lock(session, tournament_id)
     rnd = get_round(session, tournament_id, number)
+    if rnd.status == COMMITTING:
+        raise RuleRefused(f"round {number} is being committed: its cards come once its games are made")
     if rnd.status != "committed":
         raise RuleRefused(f"round {number} is a draft: commit it to make its games and their cards")
     games = [t.game_id for t in tables_of(session, rnd.pk) if t.game_id is not None]

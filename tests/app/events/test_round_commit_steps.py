@@ -72,6 +72,10 @@ def test_a_commit_interrupted_midway_shows_nothing_and_its_retry_makes_one_game_
     swap = client.post(f"/api/v1/events/{event_id}/rounds/1/swap", headers=organiser,
                        json={"version": 1, "swap": "tables", "first": 1, "second": 2})  # fmt: skip
     assert swap.status_code == 409, swap.text
+    cards = client.post(f"/api/v1/events/{event_id}/rounds/1/join-codes", headers=organiser)
+    assert cards.status_code == 409 and "is being committed" in cards.json()["detail"], (
+        cards.text
+    )  # not "a draft"
     client.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
     desk = client.get(f"/events/{event_id}").text  # the organiser's page: one button, the one that finishes
     assert "games are being made" in desk and desk.count("/rounds/1/commit") == 1, desk
