@@ -310,9 +310,7 @@ def set_map(
     if _last_action(session, campaign_id) is not None:
         raise Forbidden("the map can only be changed before the first action (undo every action first)")
     state = CAMPAIGN_RULES.new(adjacency, row.variants)
-    row.adjacency = {
-        k: list(v) for k, v in (state.adjacency if adjacency else CAMPAIGN_RULES.load_map()).items()
-    }
+    row.adjacency = {k: list(v) for k, v in state.adjacency.items()}
     session.add(row)
     ev = CampaignEvent(
         campaign_id=campaign_id,

@@ -345,16 +345,16 @@ def new_campaign(
     """The campaign at the start of turn 1: the initial deployment on the (possibly corrected) map."""
     try:
         adj = (
-            validate_adjacency({k: list(v) for k, v in adjacency.items()}) if adjacency else load_adjacency()
+            load_adjacency()
+            if adjacency is None
+            else validate_adjacency({k: list(v) for k, v in adjacency.items()})
         )
     except ValueError as e:
         raise RulesError("adjacency", str(e)) from None
     Firestorm().context(None, variants)  # validates the variants
-    fixed = FIXED_ATTACKS
-    for i, (a, b) in enumerate(fixed):
+    for a, b in FIXED_ATTACKS:
         if b not in adj[a]:
             raise RulesError(f"adjacency.{a}", f"the fixed turn 1 attack {a} -> {b} needs them adjacent", [b])
-        del i
     troops = tuple(
         Troop(id=t.id, side=t.side, area=t.area, status="active" if t.area else "reserve") for t in TROOPS
     )
