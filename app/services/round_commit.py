@@ -229,12 +229,15 @@ class RoundCommit:
         games = {g.pk: g for g in session.exec(select(Game).where(col(Game.id).in_(ids))
                                                 .options(*(defer(cast("QueryableAttribute[Any]", c)) for c in heavy)))}  # fmt: skip
         nonce = card_nonce(session, self.tournament_id, self.number) or ""
+        # The games made by another request of this commit (or one interrupted): their referees' tokens were never
+        # shown, new ones are.
+        unshown = [g for g in ids if g not in self.credentials]
+        tokens = seating.issue_each(session, seating.GAME, self.secret_key, unshown, seating.REFEREE)
+        tokens.update({g: c.referee_token for g, c in self.credentials.items()})
         out = []
         for t in tables:
             game = games[made[t.pk]]
-            token = self.credentials[game.pk].referee_token if game.pk in self.credentials else None
-            if token is None:  # made by a commit interrupted before: its referee's token was never shown
-                token = seating.issue(session, seating.GAME, self.secret_key, game.pk, seating.REFEREE)
+            token = tokens[game.pk]
             codes: dict[str, str] = {side: card_code(self.secret_key, nonce, game.pk, side) for side in SIDES}
             set_committed_value(t, "game_id", game.pk)  # as the statement above wrote it
             set_committed_value(t, "status", "playing")
