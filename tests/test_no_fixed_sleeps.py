@@ -26,6 +26,10 @@ JUSTIFIED: dict[tuple[str, str], str] = {
         "the streams live in other processes: nothing they say tells that their listener's first wake-up "
         "(which reads) is over, and its reads would be counted as the event's"
     ),
+    ("app/games/test_live_workers.py", "test_a_worker_held_up_past_uvicorns_five_seconds_is_kept"): (
+        "the hold-up is the fact under test: a worker silent longer than uvicorn's 5 s, then let go; no state says"
+        " the supervisor has given up on it"
+    ),
     ("app/test_server.py", "answered"): "a helper of the timed test alone (run after the parallel run)",
     ("app/test_server.py", "test_a_half_sent_request_is_closed_after_the_request_timeout"): (
         "the request timeout is the server's wall clock (1 s): closed no sooner, and within five times it"
