@@ -14,6 +14,7 @@ from fastapi import Request
 from sqlmodel import Session
 
 from app.data.models import TournamentPlayer, TournamentRound, TournamentTable
+from app.data.numbers import whole_number
 from app.guard import security
 from app.pages.event_rows import EventRow, first_row, summary
 from app.pages.templates import templates
@@ -55,8 +56,9 @@ class TablesShown:
 
 
 def _matches(q: str, t: TournamentTable, people: Mapping[int, TournamentPlayer]) -> bool:
-    if q.isdigit():
-        return t.table == int(q)
+    number = whole_number(q, 10**6)  # ASCII digits alone: a table's number
+    if number is not None:
+        return t.table == number
     said = " ".join(f"{people[p].name} {people[p].club}" for p in (t.a_player_id, t.b_player_id))
     return q.casefold() in said.casefold()
 
