@@ -115,6 +115,7 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
     assert slip is not None
     visit("result slip (print view)", slip)
     visit("event's table", slip.removesuffix("/slip"))
+    visit("event table's panel (a page of its own without JS)", slip.removesuffix("/slip") + "/desk")
     visit("bundles", f"{event}/bundles")
 
     page.goto("/leagues")

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from tests import csrf
 from tests.app.events.test_event_day import new_event, register
+from tests.app.events.test_event_seats import as_organiser, committed_table
 
 SCENARIO = "mons-1914"
 TABLES = 60  # three pages of the board: the page's size must not grow with the round's tables
@@ -97,3 +98,22 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
     c.cookies.clear()  # a player's device: not the organiser
     assert c.get(desk).status_code == 403
     assert c.get(f"/events/{event_id}/board").status_code == 403
+
+
+def test_the_next_round_comes_first_once_it_can_be_drafted(sqlite_client: TestClient) -> None:
+    """Issue 93: at 400 tables the "Next round" section was drawn below every table. While round 1 plays, the
+    round's board comes first (the draft is refused: its one line under the tables); once its results are in and
+    the next round can be drafted, its section comes first, and so does a draft under review."""
+    c = sqlite_client
+    event_id, organiser, seats = committed_table(c, rounds=2)
+    as_organiser(c, organiser)
+    page = c.get(f"/events/{event_id}").text
+    assert page.index('id="tables"') < page.index('id="draft"') and "data-draft-refused" in page
+    paper = {"winner": "a", "a_points": 2, "b_points": 0}
+    url = f"/api/v1/events/{event_id}"
+    assert c.put(f"{url}/tables/{seats['table_id']}/result", headers=organiser, json=paper).is_success
+    page = c.get(f"/events/{event_id}").text
+    assert page.index('id="draft"') < page.index('id="tables"') and "Draft the pairing" in page
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).status_code == 201
+    page = c.get(f"/events/{event_id}").text
+    assert page.index('id="draft"') < page.index('id="tables"') and "Commit round 2" in page
