@@ -14,12 +14,63 @@ from fastapi import Request
 from sqlmodel import Session
 
 from app.data.models import TournamentPlayer, TournamentRound, TournamentTable
+from app.data.numbers import whole_number
 from app.guard import security
-from app.pages.event_rows import EventRow, first_row
+from app.pages.event_rows import EventRow, first_row, summary
 from app.pages.templates import templates
 from app.services import tournament_results, tournaments
 
-__all__ = ["RoundView", "current_round", "round_piece", "round_view", "standings_piece"]
+__all__ = [
+    "TABLES_A_PAGE",
+    "RoundView",
+    "TablesShown",
+    "current_round",
+    "round_piece",
+    "round_view",
+    "standings_piece",
+    "summary",
+    "tables_shown",
+]
+
+# A page of the organiser's board: a round of 400 tables drawn whole was 1.78 MB, 29,330 elements and 7-12 s
+# for a tablet's browser to load (issue 93's newcomer pass); a page of 25 is a screen or two.
+TABLES_A_PAGE = 25
+STANDINGS_SHOWN = 25  # the standings' rows the organiser's page draws (every player in the printed ones)
+
+
+@dataclass(frozen=True)
+class TablesShown:
+    """The tables of a round the organiser's board shows: a page of them (`page`, from 1, of `pages`), the
+    ones the find box's `q` matched (a table's number, or a part of a player's name or club), of `found`."""
+
+    tables: list[TournamentTable]
+    page: int
+    pages: int
+    found: int
+    q: str = ""
+
+    @property
+    def first(self) -> int:
+        """The number in the list found of the page's first table."""
+        return (self.page - 1) * TABLES_A_PAGE + 1
+
+
+def _matches(q: str, t: TournamentTable, people: Mapping[int, TournamentPlayer]) -> bool:
+    number = whole_number(q, 10**6)  # ASCII digits alone: a table's number
+    if number is not None:
+        return t.table == number
+    said = " ".join(f"{people[p].name} {people[p].club}" for p in (t.a_player_id, t.b_player_id))
+    return q.casefold() in said.casefold()
+
+
+def tables_shown(current: RoundView, page: int = 1, q: str = "") -> TablesShown:
+    """The page `page` of the round's tables (the last where past it) the find box's `q` matched."""
+    q = q.strip()
+    found = [t for t in current.tables if _matches(q, t, current.people)] if q else current.tables
+    pages = max(1, -(-len(found) // TABLES_A_PAGE))
+    page = min(max(page, 1), pages)
+    start = (page - 1) * TABLES_A_PAGE
+    return TablesShown(found[start : start + TABLES_A_PAGE], page, pages, len(found), q)
 
 
 @dataclass(frozen=True)
@@ -72,8 +123,12 @@ def round_piece(session: Session, event_id: int, request: Request) -> str:
     request.scope.setdefault(security.CSRF_SCOPE_KEY, str)
     macros: Any = templates.get_template("_event_round.html").module  # its macros, by name
     event = tournaments.get(session, event_id)
-    pieces = (macros.number(current, True), macros.head(current, True))
-    return "".join(map(str, pieces)) + str(macros.tables(event, current, rows, request, True))
+    glance = summary([(t.table, t.pk, rows[t.pk].status) for t in current.tables])
+    cells: Any = templates.get_template("_event_rows.html").module
+    pieces = (macros.number(current, True), macros.head(current, True), cells.summary(glance, event.pk, True))
+    return "".join(map(str, pieces)) + str(
+        macros.tables(event, current, rows, tables_shown(current), request, True)
+    )
 
 
 def standings_piece(session: Session, event_id: int) -> str:
@@ -81,4 +136,4 @@ def standings_piece(session: Session, event_id: int) -> str:
     the board's stream sends them again once they changed)."""
     lines, people = tournament_results.event_standings(session, event_id)
     macros: Any = templates.get_template("_event_rows.html").module
-    return str(macros.standings(lines, people, True))
+    return str(macros.standings(lines[:STANDINGS_SHOWN], people, True))  # as the page draws them

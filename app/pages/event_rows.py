@@ -8,7 +8,8 @@ on."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
@@ -32,6 +33,7 @@ __all__ = [
     "first_row",
     "row",
     "shown_status",
+    "summary",
 ]
 
 STATUS_WORDS = {
@@ -132,6 +134,29 @@ def first_row(t: TournamentTable, reason: str = "") -> EventRow:
     return EventRow(t.pk, "–", _score(t.result, t.offered, {}), (), False, t.status, reason)
 
 
+@dataclass(frozen=True)
+class Summary:
+    """The round at a glance: its tables by their result's status, and the disputed ones by number and id."""
+
+    tables: int
+    playing: int
+    offered: int
+    settled: int  # confirmed, or set by the organiser
+    disputed: list[tuple[int, int]]  # (table number, table id)
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return (self.tables, self.playing, self.offered, self.settled, tuple(self.disputed))
+
+
+def summary(statuses: Sequence[tuple[int, int, str]]) -> Summary:
+    """From each table's (number, id, status as its row says it: app.pages.event_rows.shown_status)."""
+    count = Counter(s for _, _, s in statuses)
+    disputed = sorted((n, i) for n, i, s in statuses if s == "disputed")
+    settled = count["confirmed"] + count["altered"]
+    return Summary(len(statuses), count["playing"], count["offered"], settled, disputed)
+
+
 def _macros() -> Any:
     return templates.get_template("_event_rows.html").module
 
@@ -168,9 +193,13 @@ class Shown:
                 whole.append(json.dumps(standings))
         macros = _macros()
         rows = {f"table-{t.id}": row(t) for t in board.tables}
+        glance = summary(
+            [(t.table, t.id, r.status) for t, r in zip(board.tables, rows.values(), strict=True)]
+        )
         marks: dict[str, object] = {
             "ends": board.round_ends_at,
             "disputes": board.disputes,
+            "summary": glance.key,
             **{key: _as_it_changes(r) for key, r in rows.items()},
         }
         changed = [key for key, mark in marks.items() if self.sent.get(key) != mark]
@@ -180,6 +209,8 @@ class Shown:
             if key == "ends"
             else macros.disputes(board.disputes, True)
             if key == "disputes"
+            else macros.summary(glance, board.event.id, True)
+            if key == "summary"
             else macros.row(rows[key], True)
             for key in changed
         ]

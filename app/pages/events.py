@@ -9,6 +9,7 @@ on their device in the `firestep_organiser` cookie (the API's routes read it too
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 
@@ -26,8 +27,8 @@ from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, Unauthorized
 from app.guard import auth, security
 from app.pages.common import is_htmx
-from app.pages.event_round import current_round, round_view
-from app.pages.event_rows import RESULT_WORDS, STATUS_WORDS, shown_status
+from app.pages.event_round import STANDINGS_SHOWN, current_round, round_view, summary, tables_shown
+from app.pages.event_rows import RESULT_WORDS, STATUS_WORDS, first_row, shown_status
 from app.pages.refused import Endpoint, PageRefused, PageRoute, Refusal, posted, server_organiser
 from app.pages.seats import game_seat, remember_game, remember_seat
 from app.pages.templates import period_labels, templates
@@ -51,6 +52,9 @@ from rules.registry import all_game_rules, get_ruleset
 router = Router(include_in_schema=False, route_class=PageRoute)
 
 ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
+# The organiser's page at 800 players (issue 93): a page of the players, each with their buttons, and the
+# standings' first rows (every player in the printed standings and the CSV).
+PLAYERS_A_PAGE = 50
 
 
 def base_url(request: Request, settings: Settings) -> str:
@@ -191,16 +195,22 @@ def event_shown(
     session: SessionDep,
     settings: SettingsDep,
     committing: Annotated[int | None, Query(ge=1, le=1000)] = None,
+    page: Annotated[int, Query(ge=1, le=10**4)] = 1,
+    q: Annotated[str, Query(max_length=80)] = "",
+    players: Annotated[int, Query(ge=1, le=10**4)] = 1,
 ) -> Response:
     """The event's page; `committing`: the round whose commit the organiser's post began and its page carries on
-    (the post's 303 here), its progress shown and the commit's form sent again as the page opens."""
+    (the post's 303 here), its progress shown and the commit's form sent again as the page opens; `page` and
+    `q`: the page of the round's tables shown and the find box's words (its links' and form's, without JS);
+    `players`: the page of the players listed."""
     made = None
     rounds = tournaments.rounds_of(session, event_id) if committing is not None else []
     if committing is not None and any(
         r.number == committing and r.status == tournaments.COMMITTING for r in rounds
     ):
-        made = round_commit.progress(session, event_id, committing)
-    return event_page(event_id, request, session, settings, committing=made)
+        made = (*round_commit.progress(session, event_id, committing),
+                round_commit.shown_so_far(session, event_id, committing))  # fmt: skip
+    return event_page(event_id, request, session, settings, committing=made, page=page, q=q, players=players)
 
 
 def _round_macros() -> Any:
@@ -213,8 +223,11 @@ def event_page(
     session: Session,
     settings: Settings,
     error: str | None = None,
-    committing: tuple[int, int] | None = None,
+    committing: tuple[int, int, int] | None = None,
     typed: Mapping[str, str] | None = None,
+    page: int = 1,
+    q: str = "",
+    players: int = 1,
 ) -> Response:
     """The event's page; refused, the sentence and what was typed in the form refused (`typed`), kept."""
     try:
@@ -237,6 +250,9 @@ def event_page(
         if token
         else "",
         "players": registered,
+        "players_page": min(players, max(1, -(-len(registered) // PLAYERS_A_PAGE))),
+        "players_a_page": PLAYERS_A_PAGE,
+        "standings_shown": STANDINGS_SHOWN,
         "by_id": {p.pk: p for p in registered},
         "rounds": [round_view(session, r) for r in rounds],
         "draft": next(  # a round committing (interrupted) shows as its draft: committed again, it finishes
@@ -246,16 +262,62 @@ def event_page(
         "current": current,
         "draft_refused": (refused := tournaments.draft_refusal(session, row)) and refused.message,
         "rows": rows,
+        "shown": current and tables_shown(current, page, q),
+        "summary": current and summary([(t.table, t.pk, rows[t.pk].status) for t in current.tables]),
         "standings": lines,
         "people": people,
         "out": event_roster.statuses(session, event_id),
         "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],
         "error": error,
         "typed": typed or {},  # a refused form's fields as typed: the players' lines are not typed again
-        "commit_progress": committing,  # a commit stopped on its request's CPU budget: (made, tables), carried on
+        "commit_progress": committing,  # a commit stopped on its CPU budget: (made, tables, shown), carried on
     }
     response = templates.TemplateResponse(request, "event.html", context)
     response.headers["Cache-Control"] = "no-store"  # the organiser's page shows the organiser's token
+    return response
+
+
+@router.get("/events/{event_id:id}/board", response_class=HTMLResponse, dependencies=[ORGANISER])
+def board_page(
+    event_id: int,
+    request: Request,
+    session: SessionDep,
+    page: Annotated[int, Query(ge=1, le=10**4)] = 1,
+    q: Annotated[str, Query(max_length=80)] = "",
+) -> Response:
+    """A page of the round's tables on the organiser's board, or those the find box found (`q`), as htmx swaps
+    it in for the one shown (the pages' links and the find box; without JS, the event's page with them)."""
+    current, rows = current_round(session, tournaments.rounds_of(session, event_id), organiser=True)
+    if current is None:
+        raise NotFoundError("round", "committed")
+    board = _round_macros().tables(tournaments.get(session, event_id), current, rows,
+                                   tables_shown(current, page, q), request)  # fmt: skip
+    return HTMLResponse(str(board), headers={"Cache-Control": "no-store"})
+
+
+@router.get(
+    "/events/{event_id:id}/tables/{table_id:id}/desk", response_class=HTMLResponse, dependencies=[ORGANISER]
+)
+def table_desk(
+    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """A table's panel on the organiser's board, opened by a tap on its number: its forms (the result set by the
+    organiser, the referee, the result slip, a lost tablet), drawn for the one table (issue 93: every table's
+    forms drawn on the page made 2,003 forms at 400 tables). htmx swaps it into the board; without JS, a page."""
+    event = tournaments.get(session, event_id)
+    table = tournament_results.get_table(session, event_id, table_id)
+    people = tournament_results.table_players(session, [table])
+    reasons = tournament_results.dispute_reasons(session, event_id, [table])
+    # Its status as the table's page says it: a game ended offers its result (the board's row, on its stream).
+    status = shown_status(table.status, bool(tournament_results.offered(session, table)))
+    shown = replace(first_row(table, reasons.get(table.pk, "")), status=status)
+    if is_htmx(request):  # under the board's h2
+        panel = _round_macros().panel(event, table, people, shown, request)
+        return HTMLResponse(str(panel), headers={"Cache-Control": "no-store"})
+    panel = _round_macros().panel(event, table, people, shown, request, 2)  # under the page's h1
+    context = {"event": event, "table": table, "panel": panel}
+    response = templates.TemplateResponse(request, "event_desk.html", context)
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
@@ -349,7 +411,8 @@ def commit_drafted(
             return RedirectResponse(f"/events/{event_id}?committing={number}#draft", status_code=303)
         # The section alone, not the page: an 800-player event's page is half a second of CPU, which on top of
         # the commit's budget took a request past the second (the hostile pass of this stop).
-        made = round_commit.progress(session, event_id, number)
+        made = (*round_commit.progress(session, event_id, number),
+                round_commit.shown_so_far(session, event_id, number))  # fmt: skip
         section = _round_macros().committing(tournaments.get(session, event_id), number, made, request)
         return HTMLResponse(str(section), headers={"Cache-Control": "no-store"})
     if is_htmx(request):  # a carrying-on of the page's: the whole page, the round played

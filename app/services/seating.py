@@ -30,10 +30,10 @@ from rules.core.errors import NotFoundError
 
 REFEREE = "referee"  # a game's referee, a campaign's organiser
 # Only an event's printed card is spent by its first use (app.services.event_seats.take_card): its remedy, in the
-# words of the organiser's buttons for it (_event_round.html), so the player can say what to tap.
+# words of the organiser's taps for it (_event_round.html: the table's number, its panel's button), so the player can say what to tap.
 SPENT = (
-    "This join card has already seated a device: ask the organiser to tap “A lost tablet”, then “New tablet for”"
-    " your name."
+    "This join card has already seated a device: ask the organiser to tap your table’s number, then “New tablet"
+    " for” you."
 )
 # No 0/O or 1/I/L: codes are read aloud across a table and typed on tablets.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

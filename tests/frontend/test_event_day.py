@@ -137,8 +137,9 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
         organiser.get_by_role("button", name="Move the round's end").click()
         expect(table.locator("[data-round-line]")).to_be_visible(visible=minutes != "0")
 
-    # The organiser referees that table's game to its end.
-    tables.locator("tbody tr").first.get_by_role("button", name="Referee").click()
+    # The organiser referees that table's game to its end: its number tapped, its panel's "Referee".
+    tables.locator("tbody tr").first.get_by_role("link", name=re.compile("^Table ")).click()
+    tables.locator("#ev-table-panel").get_by_role("button", name="Referee").click()
     # A link's click waits for the next page's first bytes only; its buttons act once its scripts have run.
     organiser.wait_for_load_state()
     expect(organiser.locator("[data-round-line] [data-round-ends]")).to_have_count(
@@ -161,10 +162,12 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     sheet.set_viewport_size(PHONE)  # the slip shown on a phone across the table (it was 2 px too wide)
     assert_no_horizontal_scroll(sheet)
 
-    # A lost tablet: two taps on the organiser's page show its seat's code (a QR) to the organiser alone.
+    # A lost tablet: two taps on the organiser's page (the table's number, its panel's "New tablet for") show its
+    # seat's code (a QR) to the organiser alone.
     row = organiser.locator(f'[data-table-id="{table_id}"]')
-    row.get_by_text("A lost tablet").click()
-    row.get_by_role("button", name=re.compile("^New tablet for")).first.click()
+    row.get_by_role("link", name=re.compile("^Table ")).click()
+    panel = organiser.locator("#ev-table-panel")
+    panel.get_by_role("button", name=re.compile("^New tablet for")).first.click()
     expect(organiser.locator("[data-rekey-code]")).to_have_text(re.compile(r"^\d+-a-[0-9a-f]{16}$"))
     for viewport, name in (
         (REFEREE_SCREEN, "wide"),
@@ -176,6 +179,10 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
         check(organiser, f"event-rekey-offer-{name}")
     organiser.set_viewport_size(REFEREE_SCREEN)
     organiser.goto(event_url)
+    # The organiser's page looked at with a table's panel open (its forms, fetched on the tap: issue 93).
+    organiser.locator(f'[data-table-id="{table_id}"]').get_by_role("link", name=re.compile("^Table ")).click()
+    expect(panel.get_by_role("button", name="Set it")).to_be_visible()
+    check(organiser, "event-organiser-wide")
 
     for viewport, name in ((TABLET_PORTRAIT, "portrait"), (PHONE, "phone"), (TABLET_LANDSCAPE, "landscape")):
         organiser.set_viewport_size(viewport)
@@ -260,16 +267,16 @@ LATE = "Jo, Cambrai"
 
 def _row(desk: Desk, table: int) -> Any:
     return desk.page.locator("#tables tbody tr").filter(
-        has=desk.page.locator("th", has_text=re.compile(f"^{table}$"))
+        has=desk.page.locator("th", has_text=re.compile(f"^Table {table}$"))
     )
 
 
 def _paper(desk: Desk, table: int, chip: str) -> None:
-    """A result typed from the paper slip: three taps, no reason."""
-    row = _row(desk, table)
-    desk.tap(row.get_by_text("Set the result"))
-    desk.tap(row.locator("label.chip").nth(chip))
-    desk.button("Set it", row)
+    """A result typed from the paper slip: three taps (the table's number, its panel's winner, "Set it")."""
+    desk.tap(_row(desk, table).get_by_role("link", name=f"Table {table}"))
+    panel = desk.page.locator("#ev-table-panel")
+    desk.tap(panel.locator("label.chip").nth(chip))
+    desk.button("Set it", panel)
     expect(_row(desk, table).locator("[data-status]")).to_have_text("Set by the organiser")
 
 

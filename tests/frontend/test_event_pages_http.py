@@ -33,8 +33,9 @@ def test_an_event_by_its_pages(sqlite_client: TestClient) -> None:
     assert c.post(f"{event}/rounds/1/commit", data=csrf.form(c), follow_redirects=False).status_code == 303
     page = c.get(event).text
     assert 'data-event-board="/api/v1/events/' in page and "data-round-ends" in page
-    table = re.search(r"/events/\d+/tables/(\d+)/slip", page)
+    table = re.search(r"/events/\d+/tables/(\d+)/desk", page)  # the table's number: its panel, on a tap
     assert table is not None
+    assert f"{event}/tables/{table.group(1)}/slip" in c.get(f"{event}/tables/{table.group(1)}/desk").text
 
     sheet = c.get(f"{event}/rounds/1/sheet").text
     assert sheet.count("<svg") == 2 and "Table 1" in sheet

@@ -47,7 +47,7 @@ def test_a_league_by_taps(new_page: Any, tmp_path: Path) -> None:
     page.get_by_role("button", name="Register them").click()
     page.get_by_role("button", name="Draft the pairing").click()
     page.get_by_role("button", name="Commit round 1: make the games").click()
-    page.locator("#tables summary", has_text="Set the result").click()
+    page.locator("#tables tbody tr").first.get_by_role("link", name="Table 1").click()  # the table's panel
     page.locator("#tables label.chip").first.click()  # the attacker's player wins
     page.get_by_label("Attacker's points").fill("6")
     page.get_by_label("Defender's points").fill("2")

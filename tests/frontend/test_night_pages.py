@@ -110,10 +110,12 @@ def test_every_page_at_night_and_the_board_by_day_are_clean_at_the_four_sizes(ne
     visit("event game's join link", f"/games/{event_game}/join/attacker")
     expect(page.locator("[data-card-holder]")).to_be_visible()  # the card its player's, named
     page.goto(event)
+    page.locator("#tables tbody tr").first.get_by_role("link", name="Table 1").click()  # the table's panel
     slip = page.get_by_role("link", name="Result slip").get_attribute("href")
     assert slip is not None
     visit("result slip (print view)", slip)
     visit("event's table", slip.removesuffix("/slip"))
+    visit("event table's panel (a page of its own without JS)", slip.removesuffix("/slip") + "/desk")
     visit("bundles", f"{event}/bundles")
 
     page.goto("/leagues")

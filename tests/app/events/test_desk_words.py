@@ -23,8 +23,8 @@ def test_a_draft_refused_names_every_table_waiting_and_a_blank_points_field_is_0
     tables = [s["table_id"] for s in c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"]]
     as_organiser(c, organiser)
 
-    # The points fields are drawn blank, 0 their placeholder.
-    desk = c.get(f"/events/{event_id}").text
+    # The points fields are drawn blank, 0 their placeholder (in each table's panel).
+    desk = "".join(c.get(f"/events/{event_id}/tables/{t}/desk").text for t in tables)
     assert desk.count('placeholder="0" value=""') == 4  # two tables, two sides each
     # A draft while both tables play: both named, in a sentence.
     drafted = c.post(f"/events/{event_id}/draft", data=csrf.form(c, {"scenario": SCENARIO}))

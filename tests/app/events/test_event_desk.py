@@ -83,6 +83,11 @@ def test_the_table_offers_what_the_pipeline_takes_and_the_organiser_types_a_slip
     version = c.get(f"{game}/turn", headers=referee).json()["version"]
     assert c.post(f"{game}/finish", headers=referee, json={"version": version}).is_success
     assert "Confirm the result as" in c.get(table_page).text  # ended: now the act takes it
+    # The organiser's panel of the table says so too (the board's row hears it on its stream).
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    panel = c.get(f"{table_page}/desk", headers={"HX-Request": "true"}).text
+    assert 'class="ev-badge offered">Result offered<' in panel, panel
+    c.cookies.delete("firestep_organiser")
     assert c.post(f"{table_page}/confirm", data=csrf.form(c), follow_redirects=False).status_code == 303
     defender = bearer(c.post("/api/v1/join", json={"code": first["join_codes"]["defender"]}).json()["token"])
     url = f"/api/v1/events/{event_id}/tables"
@@ -106,8 +111,8 @@ def test_the_table_offers_what_the_pipeline_takes_and_the_organiser_types_a_slip
     assert "The organiser's reason: <bdi>the slip both signed says so</bdi>" in page
     assert "Confirmed by" not in page and "Confirm the result as" not in page
     c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
-    desk = c.get(f"/events/{event_id}").text
-    assert desk.count('name="why"') == 0  # neither table is confirmed now: no reason asked on the desk
+    panels = "".join(c.get(f"/events/{event_id}/tables/{s['table_id']}/desk").text for s in seats)
+    assert "Set it" in panels and panels.count('name="why"') == 0  # neither table is confirmed now: no reason
 
 
 @pytest.mark.storage

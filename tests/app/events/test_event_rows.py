@@ -211,3 +211,22 @@ def test_the_cells_stream_refuses_whom_the_json_stream_refuses(sqlite_client: Te
         assert refused in (401, 403) and c.get(f"{url}?view=html", headers=headers).status_code == refused
     bad = c.get(f"{stream}?view=json", headers=organiser)
     assert bad.status_code == 422 and "view" in bad.text
+
+
+def test_the_round_at_a_glance_comes_again_once_a_table_moved_on() -> None:
+    """Issue 93: the organiser's board draws a page of the round's tables, and above them the round at a glance
+    (its tables playing, with a result to confirm, settled, disputed, and each disputed one a tap to its panel).
+    A result coming in sends the glance again with that table's own cells, not every row; a move at a table
+    that leaves every result where it was sends no glance."""
+    tables = [table(i, "playing", turn=2, game_status="playing") for i in range(30)]
+    shown = Shown()
+    first = cells(shown.frames(board(tables, disputes=0)))
+    assert text(first["ev-summary"]).strip().startswith("30 tables: 30 playing · 0 with a result to confirm")
+    moved = [t.model_copy(update={"turn": 3}) if t.id == 4 else t for t in tables]
+    assert "ev-summary" not in cells(shown.frames(board(moved, disputes=0)))
+    disputed = table(7, "disputed", game_status="finished", offered={"a_points": 3, "b_points": 1})
+    came = cells(shown.frames(board([disputed if t.id == 7 else t for t in moved], disputes=1)))
+    assert set(came) == {"ev-summary", "ev-disputes", "ev-turn-7", "ev-score-7", "ev-clock-7", "ev-status-7",
+                         "ev-reason-7"}  # fmt: skip
+    assert "29 playing" in text(came["ev-summary"]) and "1 disputed" in text(came["ev-summary"])
+    assert 'href="/events/1/tables/7/desk"' in came["ev-summary"]  # a tap to the disputed table's panel

@@ -259,13 +259,17 @@ def test_a_printed_card_seats_one_device(client: TestClient) -> None:
     # The remedy in the organiser's own buttons' words (it said "re-key your seat", which no button says: the
     # newcomer pass), so the player can tell the organiser what to tap.
     sentence = (
-        "This join card has already seated a device: ask the organiser to tap “A lost tablet”, then “New tablet for”"
-        " your name."
+        "This join card has already seated a device: ask the organiser to tap your table’s number, then “New tablet"
+        " for” you."
     )
     assert len(sentence) <= 120 and again.json()["detail"] == sentence
     as_organiser(c, organiser)
-    desk = html.unescape(c.get(f"/events/{event_id}").text)
-    assert '<summary class="button">A lost tablet</summary>' in desk
+    table_id = seats["table_id"]
+    board = html.unescape(c.get(f"/events/{event_id}").text)  # the table's number, a tap to its panel
+    assert f'href="/events/{event_id}/tables/{table_id}/desk"' in board
+    desk = html.unescape(
+        c.get(f"/events/{event_id}/tables/{table_id}/desk", headers={"HX-Request": "true"}).text
+    )
     assert re.search(
         r'<button class="button" type="submit" name="side" value="attacker">New tablet for \w', desk
     )
