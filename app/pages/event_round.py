@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Query, Request
 from sqlmodel import Session
 
 from app.data.models import TournamentPlayer, TournamentRound, TournamentTable
@@ -23,10 +23,13 @@ from app.services import tournament_results, tournaments
 __all__ = [
     "TABLES_A_PAGE",
     "RoundView",
+    "TablesFound",
+    "TablesPage",
     "TablesShown",
     "current_round",
     "round_piece",
     "round_view",
+    "shown_ids",
     "standings_piece",
     "summary",
     "tables_shown",
@@ -35,6 +38,18 @@ __all__ = [
 # A page of the organiser's board: a round of 400 tables drawn whole was 1.78 MB, 29,330 elements and 7-12 s
 # for a tablet's browser to load (issue 93's newcomer pass); a page of 25 is a screen or two.
 TABLES_A_PAGE = 25
+# Which of them: the page (from 1) and the find box's words, as the page's links and form ask and as its stream
+# is told (its rows' cells alone are sent: app.pages.event_rows.Shown).
+TablesPage = Annotated[
+    int, Query(ge=1, le=10**4, description="The page of the round's tables shown (25 a page), from 1.")
+]
+TablesFound = Annotated[
+    str,
+    Query(
+        max_length=80,
+        description="The find box's words: a table's number, or part of a player's name or club.",
+    ),
+]
 STANDINGS_SHOWN = 25  # the standings' rows the organiser's page draws (every player in the printed ones)
 
 
@@ -61,6 +76,14 @@ def _matches(q: str, t: TournamentTable, people: Mapping[int, TournamentPlayer])
         return t.table == number
     said = " ".join(f"{people[p].name} {people[p].club}" for p in (t.a_player_id, t.b_player_id))
     return q.casefold() in said.casefold()
+
+
+def shown_ids(session: Session, event_id: int, page: int = 1, q: str = "") -> frozenset[int] | None:
+    """The ids of the tables of the newest committed round that the organiser's board draws at `page` for the
+    find box's `q` (`tables_shown`): the rows its stream sends (None before any round is committed)."""
+    committed = (r for r in reversed(tournaments.rounds_of(session, event_id)) if r.status == "committed")
+    current = next((round_view(session, r) for r in committed), None)
+    return None if current is None else frozenset(t.pk for t in tables_shown(current, page, q).tables)
 
 
 def tables_shown(current: RoundView, page: int = 1, q: str = "") -> TablesShown:

@@ -163,21 +163,29 @@ def _macros() -> Any:
 
 class Shown:
     """What one stream has sent (each piece by its key, as it changes): a frame carries the pieces changed since.
-    `round` is the round the page shows (`?round=`; None: the stream's client draws no round of its own)."""
+    `round` is the round the page shows (`?round=`; None: the stream's client draws no round of its own);
+    `tables` the ids of the tables whose rows it draws (a page of them, issue 93: None, every table's). The
+    cells of no table drawn are never sent: htmx would find nowhere to swap them and say so in the console, and
+    400 tables' rows were every device's first frame."""
 
-    def __init__(self, round: int | None = None) -> None:
+    def __init__(self, round: int | None = None, tables: frozenset[int] | None = None) -> None:
         self.sent: dict[str, object] = {}
         self.round = round
+        self.tables = tables
 
     def frames(
-        self, board: BoardOut, round_piece: Callable[[], str] = str, standings_piece: Callable[[], str] = str
+        self,
+        board: BoardOut,
+        round_piece: Callable[[], str] = str,
+        standings_piece: Callable[[], str] = str,
+        first_page: Callable[[], frozenset[int] | None] = lambda: None,
     ) -> list[str]:
         """The board's changed pieces as frames' data (HTML in one JSON string each), each frame within
         `live.FRAME_BYTES`; none when nothing changed. A running clock's seconds are no change: game-clock.js runs
         them on (else one move sent every table's row again while any clock ran: the hostile pass of session 16).
-        Once the board is of another round than the page shows, `round_piece()` (the round's heading and tables
-        whole, app.pages.event_round) comes first, in a frame of its own whatever its size (once a round): the
-        cells that follow are of tables the page then shows. The standings (`standings_piece()`, asked again
+        Once the board is of another round than the page shows, `round_piece()` (the round's heading and its
+        tables' first page, app.pages.event_round) comes first, in a frame of its own whatever its size (once a
+        round): the cells that follow are of the tables the page then shows (`first_page()`). The standings (`standings_piece()`, asked again
         only once the event's version moved: any result settled or set anew, of any round) come again when they
         changed, in a frame of their own whatever its size, as a round's piece (the organiser's page kept the
         first ones: session 18's pass)."""
@@ -185,6 +193,7 @@ class Shown:
         if self.round is not None and board.round is not None and board.round != self.round:
             self.round = board.round
             whole = [json.dumps(round_piece())]
+            self.tables = first_page()
         if self.sent.get("version") != board.event.version:
             self.sent["version"] = board.event.version
             standings = standings_piece()
@@ -192,10 +201,9 @@ class Shown:
                 self.sent["standings"] = standings
                 whole.append(json.dumps(standings))
         macros = _macros()
-        rows = {f"table-{t.id}": row(t) for t in board.tables}
-        glance = summary(
-            [(t.table, t.id, r.status) for t, r in zip(board.tables, rows.values(), strict=True)]
-        )
+        every = [(t, row(t)) for t in board.tables]
+        glance = summary([(t.table, t.id, r.status) for t, r in every])  # of every table, shown or not
+        rows = {f"table-{t.id}": r for t, r in every if self.tables is None or t.id in self.tables}
         marks: dict[str, object] = {
             "ends": board.round_ends_at,
             "disputes": board.disputes,

@@ -27,7 +27,15 @@ from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, Unauthorized
 from app.guard import auth, security
 from app.pages.common import is_htmx
-from app.pages.event_round import STANDINGS_SHOWN, current_round, round_view, summary, tables_shown
+from app.pages.event_round import (
+    STANDINGS_SHOWN,
+    TablesFound,
+    TablesPage,
+    current_round,
+    round_view,
+    summary,
+    tables_shown,
+)
 from app.pages.event_rows import RESULT_WORDS, STATUS_WORDS, first_row, shown_status
 from app.pages.refused import Endpoint, PageRefused, PageRoute, Refusal, posted, server_organiser
 from app.pages.seats import game_seat, remember_game, remember_seat
@@ -195,8 +203,8 @@ def event_shown(
     session: SessionDep,
     settings: SettingsDep,
     committing: Annotated[int | None, Query(ge=1, le=1000)] = None,
-    page: Annotated[int, Query(ge=1, le=10**4)] = 1,
-    q: Annotated[str, Query(max_length=80)] = "",
+    page: TablesPage = 1,
+    q: TablesFound = "",
     players: Annotated[int, Query(ge=1, le=10**4)] = 1,
 ) -> Response:
     """The event's page; `committing`: the round whose commit the organiser's post began and its page carries on
@@ -275,24 +283,6 @@ def event_page(
     response = templates.TemplateResponse(request, "event.html", context)
     response.headers["Cache-Control"] = "no-store"  # the organiser's page shows the organiser's token
     return response
-
-
-@router.get("/events/{event_id:id}/board", response_class=HTMLResponse, dependencies=[ORGANISER])
-def board_page(
-    event_id: int,
-    request: Request,
-    session: SessionDep,
-    page: Annotated[int, Query(ge=1, le=10**4)] = 1,
-    q: Annotated[str, Query(max_length=80)] = "",
-) -> Response:
-    """A page of the round's tables on the organiser's board, or those the find box found (`q`), as htmx swaps
-    it in for the one shown (the pages' links and the find box; without JS, the event's page with them)."""
-    current, rows = current_round(session, tournaments.rounds_of(session, event_id), organiser=True)
-    if current is None:
-        raise NotFoundError("round", "committed")
-    board = _round_macros().tables(tournaments.get(session, event_id), current, rows,
-                                   tables_shown(current, page, q), request)  # fmt: skip
-    return HTMLResponse(str(board), headers={"Cache-Control": "no-store"})
 
 
 @router.get(

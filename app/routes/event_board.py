@@ -19,7 +19,7 @@ from app.core.routing import Router
 from app.data.schemas_events import BoardOut, EventId
 from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard.organiser import Token, organiser_only
-from app.pages.event_round import round_piece, standings_piece
+from app.pages.event_round import TablesFound, TablesPage, round_piece, shown_ids, standings_piece
 from app.pages.event_rows import BoardView, Shown, ShownRound
 from app.services import events as events_service
 from app.services import tournament_results
@@ -62,9 +62,14 @@ async def stream_club_event(
     settings: SettingsDep,
     view: BoardView = None,
     shown_round: ShownRound = None,
+    page: TablesPage = 1,
+    q: TablesFound = "",
 ) -> StreamingResponse:
+    """`page` and `q`, with `view=html`: the page of the round's tables the client draws (the rows whose cells it
+    is sent), as the organiser's page's links and find box ask for it."""
     with Session(engine) as session:
         organiser_only(session, settings, event_id, token)
+        tables = shown_ids(session, event_id, page, q) if view == "html" else None
     clock = request.app.state.clock
     following = tournament_results.Following()  # a table read again once it moved
 
@@ -73,7 +78,7 @@ async def stream_club_event(
         with Session(engine) as own:
             return tournament_results.board_read(own, event_id, clock(), following)
 
-    shown = Shown(shown_round)  # this stream's own: the page's cells it sent
+    shown = Shown(shown_round, tables)  # this stream's own: the page's cells it sent
 
     def piece() -> str:  # another round than the page shows, whole (once a round)
         with Session(engine) as own:
@@ -86,7 +91,11 @@ async def stream_club_event(
     def frames(board: BoardOut) -> list[str]:
         if view != "html":
             return [board.model_dump_json()]
-        return shown.frames(board, piece, lambda: shared.kept(board.event.version, standings))
+        return shown.frames(board, piece, lambda: shared.kept(board.event.version, standings), first_page)
+
+    def first_page() -> frozenset[int] | None:  # another round's, as its piece draws it
+        with Session(engine) as own:
+            return shown_ids(own, event_id)
 
     shared, leave = request.app.state.boards.admit(event_id, read)  # 429 past the event's streams
     stream = watch.watch(

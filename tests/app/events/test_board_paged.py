@@ -68,15 +68,15 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
         and f'href="/events/{event_id}?page=3#tables"' in page
     )
 
-    # A table on page 3: its page (htmx's swap, and the page itself without JS), then its panel.
+    # A table on page 3: its page, its stream told so (the rows it sends: test_event_rows), then its panel.
     last = max(tables, key=lambda t: t["table"])
-    board = c.get(f"/events/{event_id}/board", params={"page": 3}, headers={"HX-Request": "true"}).text
-    assert board.lstrip().startswith('<div id="ev-round-tables"') and f'data-table-id="{last["id"]}"' in board
-    assert board.count("data-table-id=") == TABLES - 50
-    assert f'data-table-id="{last["id"]}"' in c.get(f"/events/{event_id}", params={"page": 3}).text
-    found = c.get(f"/events/{event_id}/board", params={"q": str(last["table"])}).text
+    board = c.get(f"/events/{event_id}", params={"page": 3}).text
+    assert f'data-table-id="{last["id"]}"' in board and board.count("data-table-id=") == TABLES - 50
+    assert f"/api/v1/events/{event_id}/stream?view=html&amp;round=1&amp;page=3" in board
+    found = c.get(f"/events/{event_id}", params={"q": str(last["table"])}).text
     assert found.count("data-table-id=") == 1 and f'data-table-id="{last["id"]}"' in found
-    by_name = c.get(f"/events/{event_id}/board", params={"q": "player 1"}).text  # Player 1, 10-19, 100-119
+    assert f"page=1&amp;q={last['table']}" in found
+    by_name = c.get(f"/events/{event_id}", params={"q": "player 1"}).text  # Player 1, 10-19, 100-119
     found_n = int(re.search(r"(\d+) tables? found for “player 1”", by_name).group(1))  # type: ignore[union-attr]
     assert 16 <= found_n <= 31 and by_name.count("data-table-id=") == min(found_n, 25)
 
@@ -94,10 +94,9 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
     assert set_it.status_code == 303, set_it.text
 
     assert c.get(f"/events/{event_id}/tables/{other_table}/desk").status_code == 404  # another event's table
-    assert c.get(f"/events/{event_id}/board", params={"page": 0}).status_code == 422
+    assert c.get(f"/events/{event_id}", params={"page": 0}).status_code == 422
     c.cookies.clear()  # a player's device: not the organiser
     assert c.get(desk).status_code == 403
-    assert c.get(f"/events/{event_id}/board").status_code == 403
 
 
 def test_the_next_round_comes_first_once_it_can_be_drafted(sqlite_client: TestClient) -> None:

@@ -6,13 +6,14 @@ on (app.core.watch); on PostgreSQL the event's wake-up comes through LISTEN/NOTI
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.app.events.test_event_day import SCENARIO, bearer
+from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
 from tests.app.events.test_event_seats import committed_table
 from tests.app.games.conftest import live_url  # noqa: F401 (a fixture)
 
@@ -79,3 +80,28 @@ def test_a_page_open_in_round_one_is_sent_round_two_whole(live_url: str) -> None
         assert "Round 2: every table" in piece and 'id="ev-round-no" hx-swap-oob="true">Round 2<' in piece
         assert f'data-table-id="{second["table_id"]}"' in piece
         assert f'data-table-id="{first["table_id"]}"' not in piece
+
+
+def test_the_page_of_tables_shown_is_sent_its_rows_alone(live_url: str) -> None:  # noqa: F811
+    """The organiser's page tells its stream the page of tables it shows (`page`, `q`, as its links and find box
+    ask): the first frame carries the cells of those tables alone (it carried every table's: 400 rows a device,
+    none of them on the page but a page's), the round at a glance of all of them."""
+    with httpx.Client(base_url=live_url, timeout=30) as http:
+        event_id, organiser = new_event(http, rounds=1)
+        register(http, event_id, organiser, n=54)  # 27 tables: two pages of the board
+        assert http.post(f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO})
+        while (
+            done := http.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser)
+        ).status_code == 202:
+            pass
+        assert done.is_success, done.text
+        ids = {
+            t["table"]: t["id"]
+            for t in http.get(f"/api/v1/events/{event_id}/board", headers=organiser).json()["tables"]
+        }
+        url = f"{live_url}/api/v1/events/{event_id}/stream?view=html&round=1"
+        for asked, shown in (("&page=2", {ids[26], ids[27]}), ("&q=3", {ids[3]})):
+            with httpx.stream("GET", url + asked, headers=organiser, timeout=httpx.Timeout(30, read=10)) as r:
+                first = until(boards(r.iter_lines()), lambda f: "ev-summary" in f)
+            assert set(map(int, re.findall(r'id="ev-turn-(\d+)"', first))) == shown, asked
+            assert "<strong>27</strong> tables:" in first

@@ -230,3 +230,22 @@ def test_the_round_at_a_glance_comes_again_once_a_table_moved_on() -> None:
                          "ev-reason-7"}  # fmt: skip
     assert "29 playing" in text(came["ev-summary"]) and "1 disputed" in text(came["ev-summary"])
     assert 'href="/events/1/tables/7/desk"' in came["ev-summary"]  # a tap to the disputed table's panel
+
+
+def test_a_page_of_the_tables_is_sent_its_own_rows_and_the_glance_of_every_table() -> None:
+    """Issue 93: the organiser's board draws a page of the round's tables, and its stream is told which: the cells
+    of the tables on that page alone come (every device's first frame carried 400 tables' rows, and htmx, finding
+    none of them on the page, wrote a console error for each), the round at a glance of every table. A result at
+    a table not shown sends the glance alone; another round's piece draws its first page, whose rows then come."""
+    tables = [table(i, "playing", turn=2, game_status="playing") for i in range(30)]
+    shown = Shown(1, frozenset({3, 4}))
+    first = cells(shown.frames(board(tables, disputes=0)))
+    assert {k for k in first if k.startswith("ev-turn-")} == {"ev-turn-3", "ev-turn-4"}
+    assert text(first["ev-summary"]).strip().startswith("30 tables: 30 playing")
+    settled = table(20, "confirmed", game_status="finished", result={"a_points": 3, "b_points": 1})
+    came = cells(shown.frames(board([settled if t.id == 20 else t for t in tables], disputes=0)))
+    assert set(came) == {"ev-summary"} and "29 playing" in text(came["ev-summary"])
+    later = board(tables[:2], disputes=0).model_copy(update={"round": 2})
+    whole = shown.frames(later, lambda: '<div id="ev-round-tables"></div>', first_page=lambda: frozenset({1}))
+    assert 'id="ev-round-tables"' in json.loads(whole[0])
+    assert {k for k in cells(whole[1:]) if k.startswith("ev-turn-")} == {"ev-turn-1"}
