@@ -195,9 +195,12 @@ def alter(
         _settled(session, row, table)
     session.add(table)
     _wake(session, table)
+    # The next round's draft under review paired the standings before this result: it goes (the organiser drafts
+    # again), as when who plays changes (event_roster; the hostile pass: a corrected result kept a stale pairing).
+    gone = tournaments.discard_draft(session, tournament_id) if result != before else None
     was_said = before.model_dump() if before else {}
-    tournaments.log(session, tournament_id, "altered", {"before": was_said, "after": result.model_dump(), "why": why},
-                    table_id=table.pk)  # fmt: skip
+    tournaments.log(session, tournament_id, "altered", {"before": was_said, "after": result.model_dump(), "why": why,
+                    "discarded_draft": gone}, table_id=table.pk)  # fmt: skip
     return table
 
 

@@ -152,6 +152,13 @@ def test_between_rounds_the_organiser_drops_marks_a_no_show_and_adds_a_late_play
         f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}
     ).is_success  # round 2 drafted
 
+    # A result corrected while round 2 is under review: the draft paired the standings before it, and goes.
+    first = c.get(f"{url}/rounds/1").json()["tables"][0]["id"]
+    won = {"winner": "a", "a_points": 3, "b_points": 0, "why": "the slip read again"}
+    assert c.put(f"{url}/tables/{first}/result", headers=organiser, json=won).is_success
+    assert c.get(f"{url}/rounds/2").status_code == 404
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success  # drafted again
+
     gone, absent = ids[0], ids[1]
     mark = f"{url}/players/{gone}"
     assert c.put(mark, json={"status": "dropped"}).status_code == 401
