@@ -133,7 +133,8 @@ def current_round(
         return None, {}
     tables, event_id = current.tables, current.round.tournament_id
     reasons = tournament_results.dispute_reasons(session, event_id, tables) if organiser else {}
-    return current, {t.pk: first_row(t, reasons.get(t.pk, "")) for t in tables}
+    ended = tournament_results.games_ended(session, tables)
+    return current, {t.pk: first_row(t, reasons.get(t.pk, ""), t.pk in ended) for t in tables}
 
 
 def round_piece(session: Session, event_id: int, request: Request) -> str:

@@ -128,10 +128,13 @@ def row(t: TableLive) -> EventRow:
     return EventRow(t.id, turn, score, _clock(t.clock), paused, status, t.dispute_reason)
 
 
-def first_row(t: TournamentTable, reason: str = "") -> EventRow:
-    """A table's cells as the page opens: its result and a dispute's reason; its game's turn and clock come
-    with the stream's first frame, at once."""
-    return EventRow(t.pk, "–", _score(t.result, t.offered, {}), (), False, t.status, reason)
+def first_row(t: TournamentTable, reason: str = "", ended: bool = False) -> EventRow:
+    """A table's cells as the page opens: its result (offered once its game has `ended`) and a dispute's reason;
+    its game's turn, score so far and clock come with the stream's first frame, at once."""
+    turn = "ended" if ended else "–"
+    return EventRow(
+        t.pk, turn, _score(t.result, t.offered, {}), (), False, shown_status(t.status, ended), reason
+    )
 
 
 @dataclass(frozen=True)

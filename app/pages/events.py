@@ -9,7 +9,6 @@ on their device in the `firestep_organiser` cookie (the API's routes read it too
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 
@@ -298,9 +297,9 @@ def table_desk(
     table = tournament_results.get_table(session, event_id, table_id)
     people = tournament_results.table_players(session, [table])
     reasons = tournament_results.dispute_reasons(session, event_id, [table])
-    # Its status as the table's page says it: a game ended offers its result (the board's row, on its stream).
-    status = shown_status(table.status, bool(tournament_results.offered(session, table)))
-    shown = replace(first_row(table, reasons.get(table.pk, "")), status=status)
+    shown = first_row(
+        table, reasons.get(table.pk, ""), table.pk in tournament_results.games_ended(session, [table])
+    )
     if is_htmx(request):  # under the board's h2
         panel = _round_macros().panel(event, table, people, shown, request)
         return HTMLResponse(str(panel), headers={"Cache-Control": "no-store"})

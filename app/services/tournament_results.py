@@ -360,6 +360,17 @@ def board_read(
     return watch.Read([watch.event_channel(tournament_id), *games], now_board)
 
 
+def games_ended(session: Session, tables: Sequence[TournamentTable]) -> set[int]:
+    """The ids of these tables whose game has ended (its result offered to both players, `offered`), in one query
+    however many: the organiser's board as it opens says them (issue 93's newcomer pass: the round at a glance
+    said "0 with a result to confirm" until the stream's first frame)."""
+    games = {t.game_id: t.pk for t in tables if t.game_id is not None}
+    if not games:
+        return set()
+    ended = select(col(Game.id)).where(col(Game.id).in_(list(games)), col(Game.status) == "finished")
+    return {games[g] for g in session.exec(ended) if g is not None}
+
+
 def dispute_reasons(
     session: Session,
     tournament_id: int,

@@ -83,10 +83,17 @@ def test_the_table_offers_what_the_pipeline_takes_and_the_organiser_types_a_slip
     version = c.get(f"{game}/turn", headers=referee).json()["version"]
     assert c.post(f"{game}/finish", headers=referee, json={"version": version}).is_success
     assert "Confirm the result as" in c.get(table_page).text  # ended: now the act takes it
-    # The organiser's panel of the table says so too (the board's row hears it on its stream).
+    # The organiser's panel of the table says so too, and so does the board as it opens, before its stream's
+    # first frame (the newcomer pass: "0 with a result to confirm" and "Playing" until then, or for good
+    # without the stream).
     c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
     panel = c.get(f"{table_page}/desk", headers={"HX-Request": "true"}).text
     assert 'class="ev-badge offered">Result offered<' in panel, panel
+    board = c.get(f"/events/{event_id}").text
+    assert re.search(
+        r'"playing">1</strong> playing · <strong data-count="offered">1</strong> with a result', board
+    )
+    assert board.count('class="ev-badge offered" data-status>Result offered<') == 1
     c.cookies.delete("firestep_organiser")
     assert c.post(f"{table_page}/confirm", data=csrf.form(c), follow_redirects=False).status_code == 303
     defender = bearer(c.post("/api/v1/join", json={"code": first["join_codes"]["defender"]}).json()["token"])
