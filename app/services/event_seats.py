@@ -41,7 +41,7 @@ def offer_rekey(
     shown on the organiser's screen only, good once and for REKEY_MINUTES (its nonce, side and end are the
     table's `slip_hash`; a new offer replaces the last). No printout carries it."""
     if side not in SIDES:
-        raise RulesError("side", f"a table's seats are {' and '.join(SIDES)}, not {side[:20]}")
+        raise RulesError("side", "pick the attacker's seat or the defender's")
     tournaments.lock(session, tournament_id)
     table = session.get(TournamentTable, table_id)
     if table is None or table.tournament_id != tournament_id:

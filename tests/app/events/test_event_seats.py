@@ -478,6 +478,10 @@ def test_a_new_tablet_s_code_is_to_be_typed_where_the_start_page_takes_it(sqlite
     assert "or type the code under <strong>Join a game</strong> on its start page." in page
     assert "/events/rekey</strong>" not in page
     assert '<h2 id="join-h">Join a game</h2>' in c.get("/").text
+    # A post naming no seat is asked which, in a whole sentence (the hostile pass: "…, not." ended it).
+    unnamed = c.post(f"/events/{event_id}/tables/{seats['table_id']}/rekey", data=csrf.form(c))
+    said = re.findall(r'role="alert"><p>(.*?)</p>', html.unescape(unnamed.text))
+    assert said == ["Side: pick the attacker's seat or the defender's."], said
 
 
 def test_another_game_s_code_on_an_event_table_s_card_sends_its_player_to_the_organiser(
