@@ -78,7 +78,7 @@ def load_adjacency() -> dict[str, tuple[str, ...]]:
 def validate_adjacency(adj: dict[str, list[str]] | dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
     """Every area listed, neighbours known, no self-loops, and symmetric."""
     if set(adj) != set(AREAS):
-        raise ValueError(f"adjacency must list exactly the areas {list(AREAS)}")
+        raise ValueError(f"the map lists each of its {len(AREAS)} areas once, {AREAS[0]} to {AREAS[-1]}")
     for a, ns in adj.items():
         for n in ns:
             if n not in adj or n == a or a not in adj[n]:

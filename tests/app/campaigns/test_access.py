@@ -159,6 +159,7 @@ def test_the_organiser_corrects_the_map_before_the_first_action(client: TestClie
         f"{base}/map", headers=s.organiser, json={"adjacency": {}, "version": 2}
     )  # a map of no area
     assert r.status_code == 422 and r.json()["errors"][0]["loc"][:2] == ["body", "adjacency"], r.text
+    assert len(r.json()["said_why"]) <= 120, r.json()["said_why"]  # it listed every area: 285 characters
     assert act(client, s, s.german, {**INITIATIVE, "version": 2}).status_code == 200
     r = client.put(f"{base}/map", headers=s.organiser, json={"adjacency": None, "version": 3})
     assert r.status_code == 403 and "before the first action" in r.json()["why"]
