@@ -52,7 +52,7 @@ def step_by_step(
     begins again and steps through what is left) and to show nothing until `end`. With `cpu` seconds, the
     request stops between units once its thread has spent them (after at least one step that did something)
     and answers None: the caller says the work goes on, and its next call resumes it (no request costs much
-    more CPU than `cpu`, whatever the work's size); `end()` comes in a request that has spent under half of it."""
+    more CPU than `cpu`, whatever the work's size)."""
     spent_from = time.thread_time()
     with unit_of_work(session):
         begin()
@@ -74,10 +74,7 @@ def step_by_step(
         moved = moved or more
         if more and give_way:
             time.sleep(min(time.perf_counter() - started, 0.1))
-    # `end()` is the work's answer whole (a round's: every table's game, token and codes): a request that has
-    # stepped through half its CPU leaves it to the next, which then spends about end()'s alone (the hostile pass:
-    # a round's last request was 1.12 s of CPU, its budget's 0.5 s and then the finish of 400 tables).
-    if moved and cpu is not None and time.thread_time() - spent_from >= cpu / 2:
+    if spent():
         return None
     with unit_of_work(session):
         return end()

@@ -7,7 +7,6 @@ game's own tree, numbered as the first game's."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from sqlalchemy import delete, event
@@ -212,27 +211,3 @@ def test_two_commits_of_a_round_at_once_make_one_game_per_table_and_one_wins(
     assert not session.exec(
         select(Game).where(col(Game.id).in_(games), col(Game.archived_at).is_not(None))
     ).all()
-
-
-def test_a_request_that_stepped_through_half_its_cpu_leaves_the_end_to_the_next(session: Session) -> None:
-    """step_by_step with a CPU budget: the end (a round's finish, the answer of every table) comes in a request that
-    has spent under half the budget stepping, else in the next (the hostile pass: a round's last request was 1.12 s
-    of CPU, its budget's 0.5 s spent stepping and then the finish). Steps here each burn 30 ms of the thread's CPU."""
-    left, ended = [3], []
-
-    def burn() -> bool:
-        if not left[0]:
-            return False
-        until = time.thread_time() + 0.03
-        while time.thread_time() < until:
-            pass
-        left[0] -= 1
-        return True
-
-    def end() -> str:
-        ended.append(True)
-        return "done"
-
-    assert step_by_step(session, lambda: None, burn, end, cpu=0.15) is None  # 90 ms stepped: over half of 150
-    assert not ended and not left[0]
-    assert step_by_step(session, lambda: None, burn, end, cpu=0.15) == "done"  # nothing left to step: the end
