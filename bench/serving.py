@@ -4,6 +4,7 @@ reader, and a throw-away database on PostgreSQL or SQLite. Not a test: the bench
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import contextlib
 import ctypes
@@ -160,7 +161,7 @@ def encode(method: str, path: str, body: Any = None, headers: dict[str, str] | N
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
 
 
-class Stream:
+class Stream(abc.ABC):
     """One device's Server-Sent Events stream, read until cancelled: `ready` once the server has subscribed it
     (its first line, `retry:`), `error` why it ended early, `bytes_read` from then on. It reads whatever has
     arrived in one go and stamps its lines with the time it was read: a client that parsed line by line spent
@@ -174,9 +175,9 @@ class Stream:
         self.error = ""
         self.bytes_read = 0
 
+    @abc.abstractmethod
     def seen(self, line: bytes, at: float) -> None:
         """One line of the stream but `retry:`, read at `at` (time.monotonic)."""
-        raise NotImplementedError
 
     async def follow(self, port: int, path: str, headers: dict[str, str]) -> None:
         try:

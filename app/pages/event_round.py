@@ -81,9 +81,10 @@ def _matches(q: str, t: TournamentTable, people: Mapping[int, TournamentPlayer])
 def shown_ids(session: Session, event_id: int, page: int = 1, q: str = "") -> frozenset[int] | None:
     """The ids of the tables of the newest committed round that the organiser's board draws at `page` for the
     find box's `q` (`tables_shown`): the rows its stream sends (None before any round is committed)."""
-    committed = (r for r in reversed(tournaments.rounds_of(session, event_id)) if r.status == "committed")
-    current = next((round_view(session, r) for r in committed), None)
-    return None if current is None else frozenset(t.pk for t in tables_shown(current, page, q).tables)
+    newest = _newest_committed(tournaments.rounds_of(session, event_id))
+    if newest is None:
+        return None
+    return frozenset(t.pk for t in tables_shown(round_view(session, newest), page, q).tables)
 
 
 def tables_shown(current: RoundView, page: int = 1, q: str = "") -> TablesShown:
@@ -123,14 +124,20 @@ def round_view(session: Session, rnd: TournamentRound, review: bool = False) -> 
     )
 
 
+def _newest_committed(rounds: Sequence[TournamentRound]) -> TournamentRound | None:
+    """The round the organiser's board shows: the newest committed one."""
+    return next((r for r in reversed(rounds) if r.status == "committed"), None)
+
+
 def current_round(
     session: Session, rounds: list[TournamentRound], organiser: bool
 ) -> tuple[RoundView | None, dict[int, EventRow]]:
     """The newest committed round's view and each table's first cells; a dispute's reason is the organiser's
     to read (the board's, never the public page's)."""
-    current = next((round_view(session, r, True) for r in reversed(rounds) if r.status == "committed"), None)
-    if current is None:
+    newest = _newest_committed(rounds)
+    if newest is None:
         return None, {}
+    current = round_view(session, newest, True)
     tables, event_id = current.tables, current.round.tournament_id
     reasons = tournament_results.dispute_reasons(session, event_id, tables) if organiser else {}
     ended = tournament_results.games_ended(session, tables)

@@ -188,7 +188,8 @@ class Shown:
         them on (else one move sent every table's row again while any clock ran: the hostile pass of session 16).
         Once the board is of another round than the page shows, `round_piece()` (the round's heading and its
         tables' first page, app.pages.event_round) comes first, in a frame of its own whatever its size (once a
-        round): the cells that follow are of the tables the page then shows (`first_page()`). The standings (`standings_piece()`, asked again
+        round): the cells that follow are of the tables the page then shows (`first_page()`). The standings
+        (`standings_piece()`, asked again
         only once the event's version moved: any result settled or set anew, of any round) come again when they
         changed, in a frame of their own whatever its size, as a round's piece (the organiser's page kept the
         first ones: session 18's pass)."""

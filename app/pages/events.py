@@ -208,15 +208,14 @@ def event_shown(
 ) -> Response:
     """The event's page; `committing`: the round whose commit the organiser's post began and its page carries on
     (the post's 303 here), its progress shown and the commit's form sent again as the page opens; `page` and
-    `q`: the page of the round's tables shown and the find box's words (its links' and form's, without JS);
+    `q`: the page of the round's tables shown and the find box's words (its links' and form's);
     `players`: the page of the players listed."""
     made = None
     rounds = tournaments.rounds_of(session, event_id) if committing is not None else []
     if committing is not None and any(
         r.number == committing and r.status == tournaments.COMMITTING for r in rounds
     ):
-        made = (*round_commit.progress(session, event_id, committing),
-                round_commit.shown_so_far(session, event_id, committing))  # fmt: skip
+        made = round_commit.progress(session, event_id, committing)
     return event_page(event_id, request, session, settings, committing=made, page=page, q=q, players=players)
 
 
@@ -400,8 +399,7 @@ def commit_drafted(
             return RedirectResponse(f"/events/{event_id}?committing={number}#draft", status_code=303)
         # The section alone, not the page: an 800-player event's page is half a second of CPU, which on top of
         # the commit's budget took a request past the second (the hostile pass of this stop).
-        made = (*round_commit.progress(session, event_id, number),
-                round_commit.shown_so_far(session, event_id, number))  # fmt: skip
+        made = round_commit.progress(session, event_id, number)
         section = _round_macros().committing(tournaments.get(session, event_id), number, made, request)
         return HTMLResponse(str(section), headers={"Cache-Control": "no-store"})
     if is_htmx(request):  # a carrying-on of the page's: the whole page, the round played

@@ -88,14 +88,14 @@ async def stream_club_event(
         with Session(engine) as own:
             return standings_piece(own, event_id)
 
+    def first_page() -> frozenset[int] | None:  # another round's, as its piece draws it
+        with Session(engine) as own:
+            return shown_ids(own, event_id)
+
     def frames(board: BoardOut) -> list[str]:
         if view != "html":
             return [board.model_dump_json()]
         return shown.frames(board, piece, lambda: shared.kept(board.event.version, standings), first_page)
-
-    def first_page() -> frozenset[int] | None:  # another round's, as its piece draws it
-        with Session(engine) as own:
-            return shown_ids(own, event_id)
 
     shared, leave = request.app.state.boards.admit(event_id, read)  # 429 past the event's streams
     stream = watch.watch(

@@ -267,7 +267,7 @@ def commit_drafted(
     seats = step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session), seats_of,
                          settings.commit_cpu_seconds)  # fmt: skip
     if seats is None:
-        made, tables = round_commit.progress(session, event_id, number)
+        made, tables, _ = round_commit.progress(session, event_id, number)
         return JSONResponse(Committing(made=made, tables=tables).model_dump(), status_code=202)
     out = round_out(session, tournaments.get_round(session, event_id, number))
     return Committed(**out.model_dump(), seats=seats)
