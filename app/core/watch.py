@@ -16,12 +16,13 @@ import threading
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from app.core.live import KEEPALIVE_SECONDS, Broker, Feed, FeedRead, Subscription, sse_frame
 from app.errors import TooManyRequests
 
 T = TypeVar("T")
+K = TypeVar("K")
 
 # An event's board streams open at once in a process: an organiser's few devices, and a stream or two a dropped
 # connection leaves until its keep-alive finds it gone (KEEPALIVE_SECONDS).
@@ -55,11 +56,11 @@ class Shared(Generic[T]):
         self._last: Read[T] | None = None
         self.reads = 0
         self._kept_lock = threading.Lock()
-        self._kept: tuple[object, str] | None = None
+        self._kept: tuple[object, Any] | None = None  # one key's value, of whatever type its `make` gave
 
-    def kept(self, key: object, make: Callable[[], str]) -> str:
-        """`make()` once per `key` for all the event's streams (the last key's kept): a piece every stream
-        sends, such as the standings of the event's version, built once rather than once a stream (the hostile
+    def kept(self, key: object, make: Callable[[], K]) -> K:
+        """`make()` once per `key` for all the event's streams (the last key's kept): what every stream draws
+        from, such as the standings of the event's version, read once rather than once a stream (the hostile
         pass of session 19: 8 streams each built the same 43 kB piece on every settle, 0.7 s of CPU)."""
         with self._kept_lock:
             if self._kept is None or self._kept[0] != key:

@@ -19,10 +19,15 @@ from app.guard import security
 from app.pages.event_rows import EventRow, first_row, summary
 from app.pages.templates import templates
 from app.services import tournament_results, tournaments
+from app.services.tournament_results import EventStandings
+from rules.event.standings import Standing
 
 __all__ = [
+    "STANDINGS_A_PAGE",
     "TABLES_A_PAGE",
     "RoundView",
+    "StandingsPage",
+    "StandingsShown",
     "TablesFound",
     "TablesPage",
     "TablesShown",
@@ -31,6 +36,7 @@ __all__ = [
     "round_view",
     "shown_ids",
     "standings_piece",
+    "standings_shown",
     "summary",
     "tables_shown",
 ]
@@ -50,7 +56,12 @@ TablesFound = Annotated[
         description="The find box's words: a table's number, or part of a player's name or club.",
     ),
 ]
-STANDINGS_SHOWN = 25  # the standings' rows the organiser's page draws (every player in the printed ones)
+# A page of the standings (issue 93): 800 players' rows were about 5,600 of the page's elements; each device's
+# stream is told its page and sends that page's rows again whenever they change, with the results counted.
+STANDINGS_A_PAGE = 50
+StandingsPage = Annotated[
+    int, Query(ge=1, le=10**4, description="The page of the standings shown (50 a page), from 1.")
+]
 
 
 @dataclass(frozen=True)
@@ -162,9 +173,35 @@ def round_piece(session: Session, event_id: int, request: Request) -> str:
     )
 
 
-def standings_piece(session: Session, event_id: int) -> str:
-    """The event's standings' rows as the organiser's page draws them, to be swapped out of band (a frame of
-    the board's stream sends them again once they changed)."""
-    lines, people = tournament_results.event_standings(session, event_id)
+@dataclass(frozen=True)
+class StandingsShown:
+    """A page of the event's standings (`page`, from 1, of `pages`): its lines, and the results the standings
+    count (each game once, a bye none), which every page says: a result counted shows on every device."""
+
+    lines: list[Standing]
+    page: int
+    pages: int
+    players: int
+    counted: int
+
+    @property
+    def first(self) -> int:
+        """The number in the standings of the page's first line."""
+        return (self.page - 1) * STANDINGS_A_PAGE + 1
+
+
+def standings_shown(lines: Sequence[Standing], page: int = 1) -> StandingsShown:
+    """The page `page` of the standings (the last where past it)."""
+    pages = max(1, -(-len(lines) // STANDINGS_A_PAGE))
+    page = min(max(page, 1), pages)
+    start = (page - 1) * STANDINGS_A_PAGE
+    counted = sum(s.played for s in lines) // 2  # each game is in both its players' lines
+    return StandingsShown(list(lines[start : start + STANDINGS_A_PAGE]), page, pages, len(lines), counted)
+
+
+def standings_piece(standings: EventStandings, page: int = 1) -> str:
+    """A page of the event's standings as the organiser's page draws it, to be swapped out of band (a frame
+    of the board's stream sends it again once it changed)."""
+    lines, people = standings
     macros: Any = templates.get_template("_event_rows.html").module
-    return str(macros.standings(lines[:STANDINGS_SHOWN], people, True))  # as the page draws them
+    return str(macros.standings(standings_shown(lines, page), people, True))

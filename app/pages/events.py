@@ -27,11 +27,12 @@ from app.errors import Forbidden, Unauthorized
 from app.guard import auth, security
 from app.pages.common import is_htmx
 from app.pages.event_round import (
-    STANDINGS_SHOWN,
+    StandingsPage,
     TablesFound,
     TablesPage,
     current_round,
     round_view,
+    standings_shown,
     summary,
     tables_shown,
 )
@@ -59,8 +60,8 @@ from rules.registry import all_game_rules, get_ruleset
 router = Router(include_in_schema=False, route_class=PageRoute)
 
 ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
-# The organiser's page at 800 players (issue 93): a page of the players, each with their buttons, and the
-# standings' first rows (every player in the printed standings and the CSV).
+# The organiser's page at 800 players (issue 93): a page of the players, each with their buttons (the standings'
+# pages: app.pages.event_round.STANDINGS_A_PAGE).
 PLAYERS_A_PAGE = 50
 
 
@@ -205,18 +206,29 @@ def event_shown(
     page: TablesPage = 1,
     q: TablesFound = "",
     players: Annotated[int, Query(ge=1, le=10**4)] = 1,
+    standings: StandingsPage = 1,
 ) -> Response:
     """The event's page; `committing`: the round whose commit the organiser's post began and its page carries on
     (the post's 303 here), its progress shown and the commit's form sent again as the page opens; `page` and
     `q`: the page of the round's tables shown and the find box's words (its links' and form's);
-    `players`: the page of the players listed."""
+    `players`: the page of the players listed; `standings`: the page of the standings shown."""
     made = None
     rounds = tournaments.rounds_of(session, event_id) if committing is not None else []
     if committing is not None and any(
         r.number == committing and r.status == tournaments.COMMITTING for r in rounds
     ):
         made = round_commit.progress(session, event_id, committing)
-    return event_page(event_id, request, session, settings, committing=made, page=page, q=q, players=players)
+    return event_page(
+        event_id,
+        request,
+        session,
+        settings,
+        committing=made,
+        page=page,
+        q=q,
+        players=players,
+        standings=standings,
+    )
 
 
 def _round_macros() -> Any:
@@ -234,6 +246,7 @@ def event_page(
     page: int = 1,
     q: str = "",
     players: int = 1,
+    standings: int = 1,
 ) -> Response:
     """The event's page; refused, the sentence and what was typed in the form refused (`typed`), kept."""
     try:
@@ -258,7 +271,6 @@ def event_page(
         "players": registered,
         "players_page": min(players, max(1, -(-len(registered) // PLAYERS_A_PAGE))),
         "players_a_page": PLAYERS_A_PAGE,
-        "standings_shown": STANDINGS_SHOWN,
         "by_id": {p.pk: p for p in registered},
         "rounds": [round_view(session, r) for r in rounds],
         "draft": next(  # a round committing (interrupted) shows as its draft: committed again, it finishes
@@ -270,7 +282,7 @@ def event_page(
         "rows": rows,
         "shown": current and tables_shown(current, page, q),
         "summary": current and summary([(t.table, t.pk, rows[t.pk].status) for t in current.tables]),
-        "standings": lines,
+        "standings": standings_shown(lines, standings),
         "people": people,
         "out": event_roster.statuses(session, event_id),
         "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],

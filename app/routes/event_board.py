@@ -19,7 +19,14 @@ from app.core.routing import Router
 from app.data.schemas_events import BoardOut, EventId
 from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard.organiser import Token, organiser_only
-from app.pages.event_round import TablesFound, TablesPage, round_piece, shown_ids, standings_piece
+from app.pages.event_round import (
+    StandingsPage,
+    TablesFound,
+    TablesPage,
+    round_piece,
+    shown_ids,
+    standings_piece,
+)
 from app.pages.event_rows import BoardView, Shown, ShownRound
 from app.services import events as events_service
 from app.services import tournament_results
@@ -64,9 +71,10 @@ async def stream_club_event(
     shown_round: ShownRound = None,
     page: TablesPage = 1,
     q: TablesFound = "",
+    standings: StandingsPage = 1,
 ) -> StreamingResponse:
     """`page` and `q`, with `view=html`: the page of the round's tables the client draws (the rows whose cells it
-    is sent), as the organiser's page's links and find box ask for it."""
+    is sent), as the organiser's page's links and find box ask for it; `standings` the page of the standings."""
     with Session(engine) as session:
         organiser_only(session, settings, event_id, token)
         tables = shown_ids(session, event_id, page, q) if view == "html" else None
@@ -84,9 +92,9 @@ async def stream_club_event(
         with Session(engine) as own:
             return round_piece(own, event_id, request)
 
-    def standings() -> str:  # once the event's version moved
+    def standings_read() -> tournament_results.EventStandings:  # once the event's version moved
         with Session(engine) as own:
-            return standings_piece(own, event_id)
+            return tournament_results.event_standings(own, event_id)
 
     def first_page() -> frozenset[int] | None:  # another round's, as its piece draws it
         with Session(engine) as own:
@@ -95,7 +103,9 @@ async def stream_club_event(
     def frames(board: BoardOut) -> list[str]:
         if view != "html":
             return [board.model_dump_json()]
-        return shown.frames(board, piece, lambda: shared.kept(board.event.version, standings), first_page)
+        # The standings are read once a version for all the event's streams; each draws its own page of them.
+        read_once = shared.kept(board.event.version, standings_read)
+        return shown.frames(board, piece, lambda: standings_piece(read_once, standings), first_page)
 
     shared, leave = request.app.state.boards.admit(event_id, read)  # 429 past the event's streams
     stream = watch.watch(

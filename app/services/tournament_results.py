@@ -219,9 +219,12 @@ def played(session: Session, row: Tournament) -> list[Played]:
     return out
 
 
-def event_standings(
-    session: Session, tournament_id: int
-) -> tuple[list[Standing], dict[int, TournamentPlayer]]:
+EventStandings = tuple[
+    list[Standing], dict[int, TournamentPlayer]
+]  # every line, first place first; players by id
+
+
+def event_standings(session: Session, tournament_id: int) -> EventStandings:
     row = tournaments.get(session, tournament_id)
     people = tournaments.players(session, tournament_id)
     lines = standings([p.pk for p in people], played(session, row), tournaments.scoring_of(row))

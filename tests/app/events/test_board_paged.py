@@ -58,7 +58,7 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
 
     page = c.get(f"/events/{event_id}").text
     # Light, the brief's bound at 400 tables (under ~150 KB and ~2,000 elements): a page of the tables, of the
-    # players and the standings' first rows, no table's forms (these 60 tables' page was 274 KB and 4,516
+    # players and of the standings, no table's forms (these 60 tables' page was 274 KB and 4,516
     # elements before; 400 tables', 1.77 MB and 29,330).
     assert len(page.encode()) < 150_000 and elements(page) < 2_000, (len(page.encode()), elements(page))
     assert page.count("data-table-id=") == 25 and "/result" not in page and "New tablet for" not in page
@@ -92,6 +92,13 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
     set_it = c.post(f"/events/{event_id}/tables/{last['id']}/result",
                     data=csrf.form(c, {"winner": "a", "a_points": "3", "b_points": "1"}), follow_redirects=False)  # fmt: skip
     assert set_it.status_code == 303, set_it.text
+
+    # The standings a page at a time (800 players' rows were ~5,600 elements), each page's stream told which.
+    assert page.count("<tr><td>") == 50 and "<strong>0</strong> results counted · places 1–50 of 120" in page
+    assert f'href="/events/{event_id}?standings=3&amp;page=1#standings"' in page
+    third = c.get(f"/events/{event_id}", params={"standings": 3, "page": 2}).text
+    assert third.count("<tr><td>") == 20 and "places 101–120 of 120" in third
+    assert "page=2&amp;standings=3" in third and "<strong>1</strong> result counted" in third  # the one set
 
     assert c.get(f"/events/{event_id}/tables/{other_table}/desk").status_code == 404  # another event's table
     assert c.get(f"/events/{event_id}", params={"page": 0}).status_code == 422

@@ -82,10 +82,12 @@ def test_a_page_open_in_round_one_is_sent_round_two_whole(live_url: str) -> None
         assert f'data-table-id="{first["table_id"]}"' not in piece
 
 
-def test_the_page_of_tables_shown_is_sent_its_rows_alone(live_url: str) -> None:  # noqa: F811
+def test_the_pages_of_tables_and_standings_shown_are_sent_alone(live_url: str) -> None:  # noqa: F811
     """The organiser's page tells its stream the page of tables it shows (`page`, `q`, as its links and find box
     ask): the first frame carries the cells of those tables alone (it carried every table's: 400 rows a device,
-    none of them on the page but a page's), the round at a glance of all of them."""
+    none of them on the page but a page's), the round at a glance of all of them. So with the standings' page
+    (`standings`): that page's rows, sent again with the results counted once a result settles (issue 93: the
+    page drew the first 25 alone, and a result of a player below them never showed on any device)."""
     with httpx.Client(base_url=live_url, timeout=30) as http:
         event_id, organiser = new_event(http, rounds=1)
         register(http, event_id, organiser, n=54)  # 27 tables: two pages of the board
@@ -105,3 +107,18 @@ def test_the_page_of_tables_shown_is_sent_its_rows_alone(live_url: str) -> None:
                 first = until(boards(r.iter_lines()), lambda f: "ev-summary" in f)
             assert set(map(int, re.findall(r'id="ev-turn-(\d+)"', first))) == shown, asked
             assert "<strong>27</strong> tables:" in first
+        with httpx.stream(
+            "GET", url + "&standings=2", headers=organiser, timeout=httpx.Timeout(30, read=10)
+        ) as r:
+            frames = boards(r.iter_lines())
+            first = until(frames, lambda f: "ev-standings" in f)
+            assert (
+                first.count("<tr>") == 4
+                and "places 51–54 of 54" in first
+                and "<strong>0</strong> results" in first
+            )
+            paper = {"winner": "a", "a_points": 3, "b_points": 1, "why": ""}
+            table = f"/api/v1/events/{event_id}/tables/{ids[27]}/result"
+            assert http.put(table, headers=organiser, json=paper).status_code == 200
+            counted = until(frames, lambda f: "ev-counted" in f)
+            assert "<strong>1</strong> result counted" in counted and counted.count("<tr>") == 4
