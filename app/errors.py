@@ -535,9 +535,11 @@ def install(app: FastAPI, page: RefusalPage) -> None:
         return JSONResponse(status_code=503, content=body)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(req: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _validation(req: Request, exc: RequestValidationError) -> Response:
+        # A page's address with a query it does not take (a page of tables past 10,000, typed by hand) is a
+        # page of its sentence to a browser, as a 404 is; a form's refused field is its own page's (app.pages).
         model = body_model(req.scope.get("route"))
-        return JSONResponse(status_code=422, content=as_asked(req.method, model_refusal(exc.errors(), model)))
+        return shown(req, 422, as_asked(req.method, model_refusal(exc.errors(), model)))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(req: Request, exc: StarletteHTTPException) -> Response:

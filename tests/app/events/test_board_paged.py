@@ -102,6 +102,8 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
 
     assert c.get(f"/events/{event_id}/tables/{other_table}/desk").status_code == 404  # another event's table
     assert c.get(f"/events/{event_id}", params={"page": 0}).status_code == 422
+    typed = c.get(f"/events/{event_id}", params={"page": 0}, headers={"Accept": "text/html"})  # a browser's
+    assert typed.status_code == 422 and "<h1" in typed.text and "page" in typed.text, typed.text[:300]
     c.cookies.clear()  # a player's device: not the organiser
     assert c.get(desk).status_code == 403
 
