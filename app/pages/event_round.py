@@ -32,6 +32,7 @@ __all__ = [
     "TablesPage",
     "TablesShown",
     "current_round",
+    "page_of",
     "round_piece",
     "round_view",
     "shown_ids",
@@ -96,6 +97,12 @@ def shown_ids(session: Session, event_id: int, page: int = 1, q: str = "") -> fr
     if newest is None:
         return None
     return frozenset(t.pk for t in tables_shown(round_view(session, newest), page, q).tables)
+
+
+def page_of(session: Session, table: TournamentTable) -> int:
+    """The page of its round's tables that a table is on (the board's, where its round is the newest)."""
+    numbers = [t.table for t in tournaments.tables_of(session, table.round_id)]
+    return numbers.index(table.table) // TABLES_A_PAGE + 1
 
 
 def tables_shown(current: RoundView, page: int = 1, q: str = "") -> TablesShown:

@@ -31,6 +31,7 @@ from app.pages.event_round import (
     TablesFound,
     TablesPage,
     current_round,
+    page_of,
     round_view,
     standings_shown,
     summary,
@@ -456,8 +457,10 @@ def set_result(
         winner=winner, a_points=int(points[0]), b_points=int(points[1]), reason="set by the organiser"
     )
     with unit_of_work(session):
-        tournament_results.alter(session, event_id, table_id, result, form.why.strip())
-    return _back(event_id, "#tables")
+        table = tournament_results.alter(session, event_id, table_id, result, form.why.strip())
+    # Back to the table's page and its row, its badge the result set (the board's first page lost the organiser's
+    # place among 400 tables and said nothing: the newcomer pass of issue 93).
+    return _back(event_id, f"?page={page_of(session, table)}#ev-row-{table.pk}")
 
 
 @router.post(

@@ -92,6 +92,12 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
     set_it = c.post(f"/events/{event_id}/tables/{last['id']}/result",
                     data=csrf.form(c, {"winner": "a", "a_points": "3", "b_points": "1"}), follow_redirects=False)  # fmt: skip
     assert set_it.status_code == 303, set_it.text
+    assert set_it.headers["location"] == f"/events/{event_id}?page=3#ev-row-{last['id']}"  # its page and row
+    back = c.get(set_it.headers["location"]).text
+    assert (
+        f'id="ev-status-{last["id"]}" class="ev-badge altered"' in back
+        and f'id="ev-row-{last["id"]}"' in back
+    )
 
     # The standings a page at a time (800 players' rows were ~5,600 elements), each page's stream told which.
     assert page.count("<tr><td>") == 50 and "<strong>0</strong> results counted · places 1–50 of 120" in page
