@@ -22,6 +22,7 @@ from app.services import tournament_results, tournaments
 
 __all__ = [
     "TABLES_A_PAGE",
+    "DraftPick",
     "RoundView",
     "TablesFound",
     "TablesPage",
@@ -48,6 +49,17 @@ TablesFound = Annotated[
     Query(
         max_length=80,
         description="The find box's words: a table's number, or part of a player's name or club.",
+    ),
+]
+# The draft under review's first tap (issue 93: at 400 tables its list is paged too): the player ("p" and their
+# id) or the table ("t" and its number) picked, kept in the page's URL, so the second tap completes the swap on
+# any page of the draft or in any list its find box answered ("" : none picked).
+DraftPick = Annotated[
+    str,
+    Query(
+        max_length=12,
+        pattern=r"^([pt][0-9]{1,10})?$",
+        description="The draft's first tap: p and a player's id, or t and a table's number.",
     ),
 ]
 STANDINGS_SHOWN = 25  # the standings' rows the organiser's page draws (every player in the printed ones)
