@@ -25,6 +25,7 @@ from rules.event.standings import Standing
 __all__ = [
     "STANDINGS_A_PAGE",
     "TABLES_A_PAGE",
+    "DraftPick",
     "RoundView",
     "StandingsPage",
     "StandingsShown",
@@ -62,6 +63,17 @@ TablesFound = Annotated[
 STANDINGS_A_PAGE = 50
 StandingsPage = Annotated[
     int, Query(ge=1, le=10**4, description="The page of the standings shown (50 a page), from 1.")
+]
+# The draft under review's first tap (issue 93: at 400 tables its list is paged too): the player ("p" and their
+# id) or the table ("t" and its number) picked, kept in the page's URL, so the second tap completes the swap on
+# any page of the draft or in any list its find box answered ("" : none picked).
+DraftPick = Annotated[
+    str,
+    Query(
+        max_length=12,
+        pattern=r"^([pt][0-9]{1,10})?$",
+        description="The draft's first tap: p and a player's id, or t and a table's number.",
+    ),
 ]
 
 

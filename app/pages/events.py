@@ -9,8 +9,10 @@ on their device in the `firestep_organiser` cookie (the API's routes read it too
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Annotated, Any, Literal
+from urllib.parse import urlencode
 
 from fastapi import Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -20,13 +22,15 @@ from sqlmodel import Session, func, select
 from app.club.qr import svg
 from app.core.config import Settings
 from app.core.routing import Router
-from app.data.models import Event, Game, TournamentRound, TournamentTable
+from app.data.models import Event, Game, TournamentPlayer, TournamentRound, TournamentTable
 from app.data.numbers import or_blank, whole_number
 from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, Unauthorized
 from app.guard import auth, security
 from app.pages.common import is_htmx
 from app.pages.event_round import (
+    DraftPick,
+    RoundView,
     StandingsPage,
     TablesFound,
     TablesPage,
@@ -197,6 +201,24 @@ def sign_in(
 
 
 # -- the organiser's view ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DraftShown:
+    """The draft under review as the page draws it: its page (from 1), its find box's words and its first tap
+    of a swap (`DraftPick`), as the page's links and forms carry them."""
+
+    page: int = 1
+    q: str = ""
+    pick: str = ""
+
+    def query(self) -> str:
+        """The page's query drawing the draft so (its first tap dropped: a swap done starts anew)."""
+        asked = [
+            ("draft_page", str(self.page)) if self.page > 1 else None,
+            ("draft_q", self.q) if self.q else None,
+        ]
+        return urlencode([field for field in asked if field])
+
+
 @router.get("/events/{event_id:id}", response_class=HTMLResponse)
 def event_shown(
     event_id: int,
@@ -208,17 +230,23 @@ def event_shown(
     q: TablesFound = "",
     players: Annotated[int, Query(ge=1, le=10**4)] = 1,
     standings: StandingsPage = 1,
+    draft_page: TablesPage = 1,
+    draft_q: TablesFound = "",
+    pick: DraftPick = "",
 ) -> Response:
     """The event's page; `committing`: the round whose commit the organiser's post began and its page carries on
     (the post's 303 here), its progress shown and the commit's form sent again as the page opens; `page` and
     `q`: the page of the round's tables shown and the find box's words (its links' and form's);
-    `players`: the page of the players listed; `standings`: the page of the standings shown."""
+    `players`: the page of the players listed; `draft_page`, `draft_q` and `pick`: the same of the draft under
+    review, and its first tap of a swap (the second, on any of its pages, sends the swap's form); `standings`: the page
+    of the standings shown."""
     made = None
     rounds = tournaments.rounds_of(session, event_id) if committing is not None else []
     if committing is not None and any(
         r.number == committing and r.status == tournaments.COMMITTING for r in rounds
     ):
         made = round_commit.progress(session, event_id, committing)
+    drafted = DraftShown(draft_page, draft_q, pick)
     return event_page(
         event_id,
         request,
@@ -229,7 +257,18 @@ def event_shown(
         q=q,
         players=players,
         standings=standings,
+        drafted=drafted,
     )
+
+
+def _picked(draft: RoundView, pick: str, by_id: Mapping[int, TournamentPlayer]) -> tuple[str, str]:
+    """The draft's first tap and the words naming it (("", "") where it names no table or player of the draft:
+    a URL kept from before a draft again)."""
+    number = int(pick[1:] or 0)
+    if pick[:1] == "t":
+        return (pick, f"table {number}") if any(t.table == number for t in draft.tables) else ("", "")
+    paired = {p for t in draft.tables for p in (t.a_player_id, t.b_player_id)} | {draft.round.bye_player_id}
+    return (pick, by_id[number].name) if number in paired and number in by_id else ("", "")
 
 
 def _round_macros() -> Any:
@@ -248,6 +287,7 @@ def event_page(
     q: str = "",
     players: int = 1,
     standings: int = 1,
+    drafted: DraftShown | None = None,
 ) -> Response:
     """The event's page; refused, the sentence and what was typed in the form refused (`typed`), kept."""
     try:
@@ -261,6 +301,10 @@ def event_page(
     lines, people = tournament_results.event_standings(session, event_id)
     registered = tournaments.players(session, event_id)
     current, rows = current_round(session, rounds, organiser)
+    draft = next(  # a round committing (interrupted) shows as its draft: committed again, it finishes
+        (round_view(session, r, True) for r in rounds if r.status in ("draft", tournaments.COMMITTING)), None
+    )
+    drafted, by_id = drafted or DraftShown(), {p.pk: p for p in registered}
     context = {
         "event": row,
         "organiser": organiser,
@@ -272,12 +316,11 @@ def event_page(
         "players": registered,
         "players_page": min(players, max(1, -(-len(registered) // PLAYERS_A_PAGE))),
         "players_a_page": PLAYERS_A_PAGE,
-        "by_id": {p.pk: p for p in registered},
+        "by_id": by_id,
         "rounds": [round_view(session, r) for r in rounds],
-        "draft": next(  # a round committing (interrupted) shows as its draft: committed again, it finishes
-            (round_view(session, r, True) for r in rounds if r.status in ("draft", tournaments.COMMITTING)),
-            None,
-        ),
+        "draft": draft,
+        "draft_shown": draft and tables_shown(draft, drafted.page, drafted.q),
+        "pick": _picked(draft, drafted.pick, by_id) if draft else ("", ""),
         "current": current,
         "draft_refused": (refused := tournaments.draft_refusal(session, row)) and refused.message,
         "rows": rows,
@@ -386,18 +429,28 @@ class SwapForm(BaseModel):
     first: str = Field("", max_length=10)
     second: str = Field("", max_length=10)
     swap: str = "players"  # "tables", else two players
+    draft_page: str = Field("", max_length=5)  # the page of the draft the second tap was made on
+    draft_q: str = Field("", max_length=80)  # and its find box's words
 
 
 @organiser_post("/events/{event_id:id}/rounds/{number:id}/swap")
 def swap_drafted(
     event_id: int, number: int, form: Annotated[SwapForm, Form()], session: SessionDep
 ) -> Response:
-    """Two taps on the draft (draft-swap.js): two players (the bye's too) or two tables swapped."""
+    """Two taps on the draft: two players (the bye's too) or two tables swapped (the first tap kept in the
+    page's URL, the second this form's button); back to the list the second was tapped in, at its row."""
     version, first, second = (whole_number(v, 10**10) or 0 for v in (form.version, form.first, form.second))
     swap: tournaments.SwapKind = "tables" if form.swap == "tables" else "players"
     with unit_of_work(session):
-        tournaments.edit_draft(session, event_id, number, version, swap, first, second)
-    return _back(event_id, "#draft")
+        _, tables = tournaments.edit_draft(session, event_id, number, version, swap, first, second)
+        # The place tapped second: the table itself, or where the first player now is (None: the bye).
+        at = (
+            second
+            if swap == "tables"
+            else next((t.table for t in tables if first in (t.a_player_id, t.b_player_id)), None)
+        )
+    query = DraftShown(whole_number(form.draft_page, 10**4) or 1, form.draft_q).query()
+    return _back(event_id, ("?" + query if query else "") + (f"#draft-t{at}" if at else "#draft-bye"))
 
 
 @organiser_post("/events/{event_id:id}/rounds/{number:id}/commit")
