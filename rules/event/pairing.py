@@ -19,6 +19,7 @@ matching weighs (`met`, `same_club`, `back_at`): one piece of code per idea, the
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -178,18 +179,28 @@ def pair_round(entrants: Sequence[Entrant], round_number: int, every_pair: bool 
     points = [e.points for e in ranked]
     clubs = [e.club if round_number == 1 else "" for e in ranked]  # same_club's test, a string compare
     any_met = any(e.opponents for e in ranked)
+    # Round 1's fewest pairs of one club, where nobody met or had a bye (`_fewest_club_pairs`): the graph holds
+    # only pairings with that many, so the club tier is left out of the weights (with it, rustworkx's matching
+    # took 18 to 30 s of CPU on 800 players with a club of 400 registered together, 0.1 s without).
+    settled = round_number == 1 and not (every_pair or any_met or any(e.had_bye for e in ranked))
+    big = _fewest_club_pairs(clubs) if settled else None
     edges: list[tuple[int, int, int]] = []
     add = edges.append
-    for i, j in _reach(ranked, clubs, any_met, round_number, every_pair):
+    for i, j in _reach(ranked, clubs, any_met, round_number, every_pair, big):
+        one_club = bool(clubs[i]) and clubs[i] == clubs[j]
+        if big is not None and (big not in (clubs[i], clubs[j]) if big else one_club):
+            continue  # a pair the fewest pairs of one club rule out
         gap = points[i] - points[j]
         weight = w.base - gap * gap * w.points - seed_cost[j - i]
-        if clubs[i] and clubs[i] == clubs[j]:
+        if one_club and big is None:
             weight -= w.club
         if any_met and met(ranked[i], ranked[j]):
             weight -= w.rematch
         add((i, j, weight))
     if n % 2:
         for i, e in enumerate(ranked):
+            if big and clubs[i] != big:
+                continue  # over half of one club, one of it sits out
             # The fewest points, then the lowest seed: the last-ranked has the least to lose by sitting out.
             add((i, n, w.base - (n - 1 - i) * w.bye_rank - (w.second_bye if e.had_bye else 0)))
     graph.add_edges_from(edges)
@@ -206,11 +217,41 @@ def pair_round(entrants: Sequence[Entrant], round_number: int, every_pair: bool 
     return Pairing(tuple(Pair(t, ids[a], ids[b]) for (a, b), t in zip(pairs, tables, strict=True)), bye)
 
 
+def _fewest_club_pairs(clubs: Sequence[str]) -> str:
+    """In a round 1 where nobody met or had a bye, the pairings of the fewest pairs of one club, as a rule on the
+    pairs and the bye: the club X over half the players if there is one (its players are each paired with one
+    not of X, or paired within X, or sit out), else "" (no pair of one club, anyone sits out). Every pairing
+    the rule allows has as many pairs of one club, the fewest, so the matching need not weigh them.
+
+    Why: say X has s players of the n, the largest club. If s <= n - s, a pairing with no pair of one club
+    exists, and with any player sitting out for an odd n (list the players club by club, X first, and pair the
+    k-th with the (k + n // 2)-th; a bye not of X leaves s <= n - 1 - s, as s <= n - s and n is odd). If
+    s > n - s, a pairing with x pairs of a player of X and one not of X, and b = 1 if a player of X sits out
+    (else 0), has at least (s - x - b) / 2 pairs within X, the fewest (s - (n - s) - n % 2) / 2 just when each
+    of the n - s others is paired with one of X (x = n - s) and, for an odd n, one of X sits out (b = 1); and
+    then it has no other pair of one club. So the best pairing, which has the fewest pairs of one club (the
+    club tier outweighs all below it; above it, rematch and a second bye weigh nothing here), is among those
+    the rule allows, and each pairing the rule allows has that fewest: over s > n - s, its n - s others each
+    take one of X (their only pairs), and one of X sits out for an odd n, which leaves (s - (n - s) - n % 2) / 2
+    pairs within X."""
+    sizes = Counter(c for c in clubs if c)
+    if not sizes:
+        return ""
+    club, s = sizes.most_common(1)[0]
+    return club if s > len(clubs) - s else ""
+
+
 def _reach(
-    ranked: Sequence[Entrant], clubs: Sequence[str], any_met: bool, round_number: int, every_pair: bool
+    ranked: Sequence[Entrant],
+    clubs: Sequence[str],
+    any_met: bool,
+    round_number: int,
+    every_pair: bool,
+    big: str | None = None,
 ) -> Iterable[tuple[int, int]]:
     """The pairs of ranks i < j the matching weighs: every pair for `every_pair` (and in a round 1 with a
-    rematch to avoid), else only those the best pairing can hold (`_blocked` after round 1, `_club_reach` in it)."""
+    rematch to avoid), else only those the best pairing can hold (`_blocked` after round 1, `_club_reach` in it,
+    `big` as `_fewest_club_pairs` says, or None where nobody's club count is settled)."""
     n = len(ranked)
     first, second = np.triu_indices(n, 1)
     if not every_pair and (round_number > 1 or not any_met):
@@ -219,7 +260,7 @@ def _reach(
             blocked = np.array(_blocked(ranked), dtype=np.int64)
             keep = between <= blocked[first] + blocked[second]
         else:
-            keep = _club_reach(clubs, first, second, between)
+            keep = _club_reach(clubs, first, second, between, big)
         first, second = first[keep], second[keep]
     return zip(first.tolist(), second.tolist(), strict=True)
 
@@ -247,23 +288,32 @@ def _blocked(ranked: Sequence[Entrant]) -> list[int]:
 
 
 def _club_reach(
-    clubs: Sequence[str], first: NDArray[np.int64], second: NDArray[np.int64], between: NDArray[np.int64]
+    clubs: Sequence[str],
+    first: NDArray[np.int64],
+    second: NDArray[np.int64],
+    between: NDArray[np.int64],
+    big: str | None,
 ) -> NDArray[np.bool_]:
     """In round 1 (nobody met), which pairs of ranks (first[k] < second[k], `between` the players ranked between
     them but the bye) the best pairing can hold: two of one club only side by side; i of club A and j of
-    club B (A != B, or either without one) only if between <= max(A's players between them, B's after j) +
-    max(B's players between them, A's before i).
+    club B (A != B, or either without one) only if the players between them can each be paired across (i, j)
+    as below (`_crossers_fit`), and, where the fewest pairs of one club are settled (`big`, not None:
+    `_fewest_club_pairs`), those before i and after j can be paired as `_absorbed` says.
 
     Why: a pair's weight is its club first, then points and ranks apart, each squared; the points fall as the
-    rank grows. Take a pair (i, j) of the best pairing and c between them, not the bye, paired with d. Of the
-    four, pairing the two ranked first and the two ranked last is as close in points or closer and strictly
-    closer in rank, and so is the other pairing where d lies between i and j too: each a better pairing
-    unless it has more pairs of one club. So (i, j) of one club has nobody between them; for (i, j) of two clubs,
-    c's partner d lies outside, and if d is after j then c or d shares a club with i or j (c in A, or d in B),
-    if before i, d in A or c in B. Any two such crossing pairs share their first's club or their last's; so do
-    all the pairs crossing (i, j) from the right (those who share pairwise share all), and all those from the left:
-    the players between them count those from the right (each c of A between, or each partner of B after j) and
-    those from the left (each c of B between, or each partner of A before i)."""
+    rank grows. Take two pairs of the best pairing, (i, j) and (c, d), c of club C and d of D. If one lies
+    inside the other (i < c, d < j), either other pairing of the four is as close in points or closer and
+    strictly closer in rank; if they cross (i < c < j < d), pairing the two ranked first and the two ranked
+    last is. Each is a better pairing unless it has more pairs of one club. Neither (i, j) nor (c, d) is then
+    of one club, else the other pairing would need both its pairs of one club (A = C and B = D, or A = D and
+    B = C), which makes (i, j) and (c, d) both of one club, as many. So no pair lies inside another (each
+    other pairing gaining a pair of one club takes A = C or B = D, and A = D or B = C: one of each makes
+    A = B or C = D), two of one club have nobody between them, and two crossing pairs i < c < j < d are each
+    of two clubs with A = C or B = D. So each player c between i and j but the bye is paired across (i, j):
+    c of A with one not of A after j, c of B with one not of B before i, c of another club with one of B
+    after j or one of A before i. And any two pairs crossing (i, j) from the right cross each other (neither
+    lies inside the other), so share their first's club or their last's: if one of another club is paired
+    after j, with one of B, each of A paired after j is paired with one of B too; likewise before i, A's."""
     names = {club: k for k, club in enumerate(sorted({c for c in clubs if c}))}
     none = len(names)  # the row of players without a club, which counts nobody
     code = np.array([names.get(c, none) for c in clubs], dtype=np.int64)
@@ -275,11 +325,86 @@ def _club_reach(
     a, b = code[first], code[second]
     a_between = counts[a, second] - counts[a, first + 1]
     b_between = counts[b, second] - counts[b, first + 1]
-    b_after = counts[b, n] - counts[b, second + 1]
-    a_before = counts[a, first]
+    others = second - first - 1 - a_between - b_between
+    room = (
+        counts[b, n] - counts[b, second + 1],  # B's players after j
+        counts[a, first],  # A's players before i
+        (n - 1 - second) - (counts[a, n] - counts[a, second + 1]),  # the players after j not of A
+        first - counts[b, first],  # the players before i not of B
+    )
+    fits = _crossers_fit(a_between, b_between, others, *room)
+    if n % 2:  # the bye, paired with nobody, may be any one of those between
+        fits |= _crossers_fit(np.maximum(a_between - 1, 0), b_between, others, *room)
+        fits |= _crossers_fit(a_between, np.maximum(b_between - 1, 0), others, *room)
+        fits |= _crossers_fit(a_between, b_between, np.maximum(others - 1, 0), *room)
+    if big is not None and none:
+        row = names.get(big, -1)
+        fits &= _absorbed(counts[:-1], first, second, a, b, a_between, b_between, row, n % 2)
     one_club = (a == b) & (a < none)
-    reach = np.maximum(a_between, b_after) + np.maximum(b_between, a_before)
-    return np.where(one_club, between <= 0, between <= reach)
+    return np.where(one_club, between <= 0, fits)
+
+
+def _crossers_fit(
+    a: NDArray[np.int64],
+    b: NDArray[np.int64],
+    o: NDArray[np.int64],
+    b_after: NDArray[np.int64],
+    a_before: NDArray[np.int64],
+    not_a_after: NDArray[np.int64],
+    not_b_before: NDArray[np.int64],
+) -> NDArray[np.bool_]:
+    """Whether `a` players of A, `b` of B and `o` of other clubs, all between i (of A) and j (of B), can each be
+    paired across (i, j) as `_club_reach` says, each with a player of their own: the o split into o_r paired
+    after j (with B's) and o_l before i (with A's); after j, a + o_r <= B's there if o_r > 0, else a <= those
+    not of A there; before i, b + o_l <= A's there if o_l > 0, else b <= those not of B there."""
+    right_free = a <= not_a_after  # none of another club paired after j
+    left_free = b <= not_b_before
+    all_right = (a + o <= b_after) & left_free
+    all_left = (b + o <= a_before) & right_free
+    split = (o >= 2) & (a < b_after) & (b < a_before) & ((b_after - a) + (a_before - b) >= o)
+    return (right_free & left_free & (o == 0)) | all_right | all_left | split
+
+
+def _absorbed(
+    counts: NDArray[np.int64],
+    first: NDArray[np.int64],
+    second: NDArray[np.int64],
+    a: NDArray[np.int64],
+    b: NDArray[np.int64],
+    a_between: NDArray[np.int64],
+    b_between: NDArray[np.int64],
+    big: int,
+    odd: int,
+) -> NDArray[np.bool_]:
+    """Where the fewest pairs of one club are settled (`_fewest_club_pairs`: `big` is the row of its club X in
+    `counts`, [club, x] its players ranked before x, or -1 for no pair of one club), which pairs (i, j) leave
+    the players before i and after j a pairing: none of them is paired across (i, j) (a pair inside another),
+    so those before i are paired among themselves, with one between i and j (from the left, as `_club_reach`
+    says: one of A, or with one of B) or sit out; likewise after j.
+
+    With no pair of one club: of the p players before i, m of a club C, at least 2m - p of C (one fewer for a
+    bye) are paired with one between; that takes a player between not of A if C is A, is none if C is B (two
+    of B), and one of B between otherwise. Likewise after j (C is B: one not of B; C is A: none; else an A).
+
+    With X over half: each player not of X is paired with one of X (the bye is one of X), so the others before
+    i outnumber X's there by no more than X's players between; none if i is of X and j is not (a pair from
+    the left holds one of A or of B, and one not of X of A = X is none). Likewise after j."""
+    n = counts.shape[1] - 1
+    inside = second - first - 1
+    if big < 0:
+        after = counts[:, n : n + 1] - counts[:, 1:]  # [club, x]: its players ranked after x
+        lead, most = counts.argmax(axis=0)[first], counts.max(axis=0)[first]
+        cap = np.where(lead == a, inside - a_between, np.where(lead == b, 0, b_between))
+        fits = 2 * most - first - odd <= cap
+        lead, most = after.argmax(axis=0)[second], after.max(axis=0)[second]
+        cap = np.where(lead == b, inside - b_between, np.where(lead == a, 0, a_between))
+        return fits & (2 * most - (n - 1 - second) - odd <= cap)
+    x_before, x_after = counts[big, first], counts[big, n] - counts[big, second + 1]
+    x_inside = counts[big, second] - counts[big, first + 1]
+    cap_before = np.where((b == big) | (a != big), x_inside, 0)
+    cap_after = np.where((a == big) | (b != big), x_inside, 0)
+    before_fits = first - 2 * x_before <= cap_before
+    return before_fits & (n - 1 - second - 2 * x_after <= cap_after)
 
 
 def assign_tables(
