@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import Query, Request
 from sqlmodel import Session
@@ -33,7 +34,9 @@ __all__ = [
     "TablesPage",
     "TablesShown",
     "current_round",
+    "other_places",
     "page_of",
+    "places",
     "round_piece",
     "round_view",
     "shown_ids",
@@ -75,6 +78,43 @@ DraftPick = Annotated[
         description="The draft's first tap: p and a player's id, or t and a table's number.",
     ),
 ]
+
+
+# Where the organiser is on the event's page, a place a section (the tables, the standings, the players, the draft and
+# its first tap of a swap), each with the value it has when not asked: a link or find box of one section keeps the
+# others' places (the newcomer pass: a page of the tables took the standings back to their first page).
+PLACES = {
+    "page": "1",
+    "q": "",
+    "standings": "1",
+    "players": "1",
+    "draft_page": "1",
+    "draft_q": "",
+    "pick": "",
+}
+
+
+def kept_places(request: Request, **changes: object) -> list[tuple[str, str]]:
+    """The event page's places as `request` asked them (its route read and bounded each: app.pages.events), with
+    `changes`, in PLACES' order; a place at its value when not asked is left out."""
+    asked = {name: request.query_params.get(name, first) for name, first in PLACES.items()}
+    asked.update({name: str(value) for name, value in changes.items()})
+    return [(name, asked[name]) for name, first in PLACES.items() if asked[name] != first]
+
+
+def places(request: Request, **changes: object) -> str:
+    """The event page's query (from "?", or "") keeping `request`'s places but `changes`: a section's link."""
+    kept = kept_places(request, **changes)
+    return "?" + urlencode(kept) if kept else ""
+
+
+def other_places(request: Request, *own: str) -> list[tuple[str, str]]:
+    """`request`'s places but a section's `own` (those its find box sends): the box's hidden fields."""
+    return [(name, value) for name, value in kept_places(request) if name not in own]
+
+
+# The event page's templates and the stream's pieces (round_piece) draw their links with them.
+templates.env.globals.update(places=places, other_places=other_places)
 
 
 @dataclass(frozen=True)

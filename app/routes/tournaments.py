@@ -208,9 +208,15 @@ def draft(
 
 
 @router.get("/events/{event_id:int}/rounds/{number:int}", response_model=RoundOut,
-            responses=errors.responses(404, 422), summary="A round's pairing and its tables")  # fmt: skip
-def get_round(event_id: EventId, number: RoundNo, session: SessionDep) -> RoundOut:
-    return round_out(session, tournaments.get_round(session, event_id, number))
+            responses=errors.responses(401, 403, 404, 422),
+            summary="A round's pairing and its tables (before it is committed, the organiser's alone)")  # fmt: skip
+def get_round(
+    event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
+) -> RoundOut:
+    rnd = tournaments.get_round(session, event_id, number)
+    if rnd.status != "committed":  # a draft is the organiser's to review and edit: no player reads it before
+        organiser_only(session, settings, event_id, token)
+    return round_out(session, rnd)
 
 
 @router.post(

@@ -101,10 +101,15 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
 
     # The standings a page at a time (800 players' rows were ~5,600 elements), each page's stream told which.
     assert page.count("<tr><td>") == 50 and "<strong>0</strong> results counted · places 1–50 of 120" in page
-    assert f'href="/events/{event_id}?standings=3&amp;page=1#standings"' in page
+    assert f'href="/events/{event_id}?standings=3#standings"' in page
     third = c.get(f"/events/{event_id}", params={"standings": 3, "page": 2}).text
     assert third.count("<tr><td>") == 20 and "places 101–120 of 120" in third
     assert "page=2&amp;standings=3" in third and "<strong>1</strong> result counted" in third  # the one set
+    # Each section's links and find box keep the others' places (the newcomer pass: a page of the tables took
+    # the standings back to their first).
+    assert f'href="/events/{event_id}?page=3&amp;standings=3#tables"' in third
+    assert f'href="/events/{event_id}?page=2&amp;standings=3&amp;players=2#players"' in third
+    assert '<input type="hidden" name="standings" value="3">' in third  # in the tables' find box
 
     assert c.get(f"/events/{event_id}/tables/{other_table}/desk").status_code == 404  # another event's table
     assert c.get(f"/events/{event_id}", params={"page": 0}).status_code == 422

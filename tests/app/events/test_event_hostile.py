@@ -62,7 +62,10 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     draft = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
     again = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
     assert again["number"] == 1 and len(again["tables"]) == len(draft["tables"]) == 1  # the draft replaced
-    assert c.get(f"{url}/rounds/1").json()["tables"] == again["tables"]
+    assert c.get(f"{url}/rounds/1", headers=organiser).json()["tables"] == again["tables"]
+    # A draft is the organiser's to review: a player read their next opponent (and any hand swap) before the
+    # commit (the hostile pass of issue 93); a committed round is everyone's.
+    assert c.get(f"{url}/rounds/1").status_code == 401
     table = again["tables"][0]["id"]
     early = c.post(f"{url}/tables/{table}/bundle", headers=organiser, json={})
     assert early.status_code == 409

@@ -58,7 +58,7 @@ def test_a_commit_interrupted_midway_shows_nothing_and_its_retry_makes_one_game_
         engine.dispose()
     assert game_count(migrated_url) == before + 2
 
-    rnd = client.get(f"/api/v1/events/{event_id}/rounds/1").json()
+    rnd = client.get(f"/api/v1/events/{event_id}/rounds/1", headers=organiser).json()
     assert rnd["status"] == "committing"
     assert [t["game_id"] for t in rnd["tables"]] == [None] * TABLES
     assert {t["status"] for t in rnd["tables"]} == {"drafted"}
@@ -119,7 +119,7 @@ def test_a_commit_over_its_requests_cpu_budget_answers_committing_and_the_same_p
     answer = client.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser)
     while answer.status_code == 202 and len(progress) < 200:
         progress.append(answer.json())
-        rnd = client.get(f"/api/v1/events/{event_id}/rounds/1").json()
+        rnd = client.get(f"/api/v1/events/{event_id}/rounds/1", headers=organiser).json()
         assert rnd["status"] == "committing" and [t["game_id"] for t in rnd["tables"]] == [None] * TABLES
         board = client.get(f"/api/v1/events/{event_id}/board", headers=organiser).json()
         assert board["round"] is None and board["tables"] == []
