@@ -151,8 +151,12 @@ def shown_ids(session: Session, event_id: int, page: int = 1, q: str = "") -> fr
     return frozenset(t.pk for t in tables_shown(round_view(session, newest), page, q).tables)
 
 
-def page_of(session: Session, table: TournamentTable) -> int:
-    """The page of its round's tables that a table is on (the board's, where its round is the newest)."""
+def page_of(session: Session, table: TournamentTable) -> int | None:
+    """The page of the organiser's board that a table is on; None for a table of an earlier round (the board
+    shows the newest committed one)."""
+    newest = _newest_committed(tournaments.rounds_of(session, table.tournament_id))
+    if newest is None or newest.pk != table.round_id:
+        return None
     numbers = [t.table for t in tournaments.tables_of(session, table.round_id)]
     return numbers.index(table.table) // TABLES_A_PAGE + 1
 

@@ -512,8 +512,10 @@ def set_result(
     with unit_of_work(session):
         table = tournament_results.alter(session, event_id, table_id, result, form.why.strip())
     # Back to the table's page and its row, its badge the result set (the board's first page lost the organiser's
-    # place among 400 tables and said nothing: the newcomer pass of issue 93).
-    return _back(event_id, f"?page={page_of(session, table)}#ev-row-{table.pk}")
+    # place among 400 tables and said nothing: the newcomer pass of issue 93); an earlier round's table, not on
+    # the board (it shows the newest round's), to its own page.
+    page = page_of(session, table)
+    return _back(event_id, f"?page={page}#ev-row-{table.pk}" if page else f"/tables/{table.pk}/desk")
 
 
 @router.post(

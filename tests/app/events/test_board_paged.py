@@ -136,3 +136,22 @@ def test_the_next_round_comes_first_once_it_can_be_drafted(sqlite_client: TestCl
     assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).status_code == 201
     page = c.get(f"/events/{event_id}").text
     assert page.index('id="draft"') < page.index('id="tables"') and "Commit round 2" in page
+
+
+def test_a_result_set_on_an_earlier_rounds_table_comes_back_to_that_table(sqlite_client: TestClient) -> None:
+    """The board shows the newest round: "Set it" on round 1's table once round 2 is committed came back to round
+    2's page and a row not on it (the hostile pass of issue 93); it comes back to the table's own page."""
+    c = sqlite_client
+    event_id, organiser, seats = committed_table(c, rounds=2)
+    url = f"/api/v1/events/{event_id}"
+    paper = {"winner": "a", "a_points": 2, "b_points": 0}
+    assert c.put(f"{url}/tables/{seats['table_id']}/result", headers=organiser, json=paper).is_success
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).status_code == 201
+    assert c.post(f"{url}/rounds/2/commit", headers=organiser).is_success
+    as_organiser(c, organiser)
+    set_it = c.post(f"/events/{event_id}/tables/{seats['table_id']}/result",
+                    data=csrf.form(c, {"winner": "b", "a_points": "0", "b_points": "4", "why": "slip misread"}),
+                    follow_redirects=False)  # fmt: skip
+    assert set_it.headers["location"] == f"/events/{event_id}/tables/{seats['table_id']}/desk", set_it.text
+    desk = c.get(set_it.headers["location"]).text
+    assert "Set by the organiser" in desk, desk[:2000]

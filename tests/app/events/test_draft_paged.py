@@ -152,5 +152,8 @@ def test_a_large_draft_is_paged_found_and_swapped_across_its_pages_in_two_taps(
         c, middle, middle.button(name(now[30][0]))
     )  # back at the place tapped: the bye's player there now
     assert done.headers["location"] == f"/events/{event_id}?draft_page=2#draft-t30"
-    assert c.get(f"{api}/rounds/1", headers=organiser).json()["bye_player_id"] == now[30][0] and pairs()[30][0] == bye
+    assert (
+        c.get(f"{api}/rounds/1", headers=organiser).json()["bye_player_id"] == now[30][0]
+        and pairs()[30][0] == bye
+    )
     assert "Edited by hand (3 swaps)" in c.get(f"/events/{event_id}").text
