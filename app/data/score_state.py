@@ -130,3 +130,6 @@ class StoredScore(SQLModel, table=True):
     periodic: bool = False
     inputs: str = Field(max_length=64)
     state: dict[str, JsonValue] = Field(sa_column=Column(JSON, nullable=False))  # always written whole
+    # Each side's points as the state stands (rules.core.score.points_at, every reader's): what the organiser's
+    # board of hundreds of tables reads, a row a table, no state decoded nor scored. None: a row stored before.
+    points: dict[str, int] | None = Field(default=None, sa_column=Column(JSON, nullable=True))

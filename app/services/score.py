@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shapely.geometry import mapping
-from sqlalchemy import bindparam, func, tuple_
+from sqlalchemy import Executable, bindparam, func, tuple_
 from sqlmodel import Session, col, select
 
 from app.core.touched import logged_kind
@@ -44,6 +44,7 @@ from app.services.score_store import (
     CALLED,
     FINISHED,
     PLAYED_ON,
+    Frame,
     advanced,
     conditions_of,
     frames,
@@ -66,6 +67,7 @@ __all__ = [
     "FINISHED",
     "PLAYED_ON",
     "conditions_of",
+    "game_points",
     "game_score",
     "game_scores",
     "objective_answer",
@@ -132,22 +134,39 @@ def secrets_checked(session: Session, game: Game, side: str, whole: bool) -> Obj
 
 
 # Built once, the games bound at each read (every score read built them anew): each game's newest
-# event, looked up by game (one step down its index, not a scan of its log as a group), and the scores stored at
-# those events.
+# event, looked up by game (one step down its index, not a scan of its log as a group), and what is stored at
+# those events: the state a score is made of, or the points alone (no state decoded).
 _NEWEST = select(
     col(Game.id), select(func.max(col(Event.id))).where(col(Event.game_id) == col(Game.id)).scalar_subquery()
 ).where(col(Game.id).in_(bindparam("game_ids", expanding=True)))
-_STORED = select(col(StoredScore.game_id), col(StoredScore.inputs), col(StoredScore.state)).where(
-    tuple_(col(StoredScore.game_id), col(StoredScore.event_id)).in_(bindparam("points", expanding=True))
+_AT_NEWEST = tuple_(col(StoredScore.game_id), col(StoredScore.event_id)).in_(
+    bindparam("points", expanding=True)
+)
+_STORED_STATES = select(col(StoredScore.game_id), col(StoredScore.inputs), col(StoredScore.state)).where(
+    _AT_NEWEST
+)
+_STORED_POINTS = select(col(StoredScore.game_id), col(StoredScore.inputs), col(StoredScore.points)).where(
+    _AT_NEWEST
 )
 
 
+def _stored_now(
+    session: Session, games: Sequence[Game], stored: Executable
+) -> tuple[dict[int, Frame], dict[int, Any]]:
+    """Each game's Frame, and what `stored` reads of its row at its newest event, where that row is of the
+    frame's objectives and conditions (a game with none: its log is replayed, `advanced`)."""
+    framed = frames(session, games)
+    newest = {pk: n or 0 for pk, n in session.execute(_NEWEST, {"game_ids": [g.pk for g in games]})}
+    rows = session.execute(stored, {"points": list(newest.items())})
+    return framed, {pk: kept for pk, inputs, kept in rows if inputs == framed[pk].digest}
+
+
 def game_scores(session: Session, games: Sequence[Game], whole: bool = False) -> dict[int, Score]:
-    """Each game's score now (game_score), by id, for any number of games in a few queries: the organiser's
-    board of a round's hundreds of tables (issue 63). Every device's (no objective still secret), or the `whole`
-    score (the referee's). A game's stored score is read where it is the log's newest event's and of the game's
-    objectives and conditions; else (a game made before it was stored, or its events written in bulk) its log
-    is replayed from the newest stored point (or the start), and nothing is written: the next act stores it."""
+    """Each game's score now (game_score), by id, for any number of games in a few queries. Every device's (no
+    objective still secret), or the `whole` score (the referee's). A game's stored score is read where it is the
+    log's newest event's and of the game's objectives and conditions; else (a game made before it was stored,
+    or its events written in bulk) its log is replayed from the newest stored point (or the start), and nothing
+    is written: the next act stores it."""
     out: dict[int, Score] = {}
     reading = [g for g in games if not rules_of(g).book.score_kept]
     for game in games:
@@ -156,23 +175,30 @@ def game_scores(session: Session, games: Sequence[Game], whole: bool = False) ->
             out[game.pk] = kept_score(game.board.get(key) or {})[0]
     if not reading:
         return out
-    framed = frames(session, reading)
-    ids = [g.pk for g in reading]
-    newest: dict[int, int] = {pk: n or 0 for pk, n in session.execute(_NEWEST, {"game_ids": ids})}
-    states = {
-        pk: (inputs, state)
-        for pk, inputs, state in session.execute(_STORED, {"points": list(newest.items())})
-    }
+    framed, states = _stored_now(session, reading, _STORED_STATES)
     for game in reading:
         frame = framed[game.pk]
-        kept = states.get(game.pk)
-        if kept is not None and kept[0] == frame.digest:
-            replay = read_state(kept[1]).replay(frame.start(), {})
+        state = states.get(game.pk)
+        if state is not None:
+            replay = read_state(state).replay(frame.start(), {})
         else:
             replay = advanced(session, game, frame, store=False)
         whole_score = score_at(replay)
         out[game.pk] = whole_score if whole else seen_by(whole_score, None)
     return out
+
+
+def game_points(session: Session, games: Sequence[Game]) -> dict[int, dict[str, int]]:
+    """Each side's points in each of these games now, by id (every reader's: `seen_by` hides none), for any
+    number of games in a few queries: the organiser's board of a round's hundreds of tables (issue 93). A row
+    a game, as its newest act stored them; a game whose row has none (stored before they were, or no row):
+    its score (`game_scores`)."""
+    reading = [g for g in games if not rules_of(g).book.score_kept]
+    _, stored = _stored_now(session, reading, _STORED_POINTS) if reading else ({}, {})
+    out = {pk: {side: int(n) for side, n in points.items()} for pk, points in stored.items() if points}
+    rest = [g for g in games if g.pk not in out]
+    scored = game_scores(session, rest) if rest else {}
+    return out | {pk: {side: int(n) for side, n in s.points.items()} for pk, s in scored.items()}
 
 
 def score_answer(game: Game, score: Score, clock: Clock | None = None) -> GameScore:

@@ -33,7 +33,17 @@ from app.services import events, secret_objectives
 from app.services.kept_units import KEPT_GAMES, Key, game_key
 from app.services.markers import rules_of
 from rules.core.acts import BuildForce
-from rules.core.score import PLACE_FIELDS, Logged, Moved, Piece, Replay, pieces_before, replay_start, resumed
+from rules.core.score import (
+    PLACE_FIELDS,
+    Logged,
+    Moved,
+    Piece,
+    Replay,
+    pieces_before,
+    points_at,
+    replay_start,
+    resumed,
+)
 from rules.core.victory import Condition, conditions_from_json
 from rules.table.objectives import Objective, objectives_from_geojson
 
@@ -347,6 +357,7 @@ _MOVED_ON = (
         periodic=bindparam("b_periodic"),
         inputs=bindparam("b_inputs"),
         state=bindparam("b_state", type_=_STORED.c.state.type),
+        points=bindparam("b_points", type_=_STORED.c.points.type),
     )
 )
 
@@ -386,9 +397,8 @@ def _moved_on_at_once(session: Session, game: Game, frame: Frame, logging: Seque
     state = ScoreState.of(replay).model_dump(mode="json")
     periodic = replay.events % EVERY == 0  # the act's last event is one of every EVERY: the point kept there
     moved = {"b_game_id": game.pk, "b_was": kept.event_id, "b_event_id": head, "b_periodic": periodic}
-    done = session.execute(
-        _MOVED_ON_AT_ONCE, {**moved, "b_first": rows[0].pk, "b_inputs": frame.digest, "b_state": state}
-    )
+    written = {"b_inputs": frame.digest, "b_state": state, "b_points": points_at(replay)}
+    done = session.execute(_MOVED_ON_AT_ONCE, {**moved, **written, "b_first": rows[0].pk})
     if done.rowcount != 1:  # type: ignore[attr-defined]
         return None
     before = (kept.event_id, kept.replay)  # what an undo of this act goes on from (`_kept_before`)
@@ -530,7 +540,7 @@ def _stored(
         (e, periodic, r) = rows[0]
         state = ScoreState.of(r).model_dump(mode="json")
         moved = {"b_game_id": game_id, "b_was": stale[0], "b_event_id": e, "b_periodic": periodic}
-        session.execute(_MOVED_ON, {**moved, "b_inputs": digest, "b_state": state})
+        session.execute(_MOVED_ON, {**moved, "b_inputs": digest, "b_state": state, "b_points": points_at(r)})
         return
     if stale:
         session.execute(
@@ -546,6 +556,7 @@ def _stored(
                 "periodic": periodic,
                 "inputs": digest,
                 "state": ScoreState.of(r).model_dump(mode="json"),
+                "points": points_at(r),
             }
             for e, periodic, r in rows
         ]

@@ -267,12 +267,6 @@ class TableState:
     log: tuple[Entry, ...]
 
 
-def _points(session: Session, games: Sequence[Game]) -> dict[int, dict[str, int]]:
-    """Each side's points in each of these games, by id."""
-    scores = score_service.game_scores(session, games)
-    return {pk: {side: int(v) for side, v in score.points.items()} for pk, score in scores.items()}
-
-
 @dataclass
 class Following:
     """What the organiser's live view knows of each table's game between frames: a game is read again only once
@@ -321,7 +315,9 @@ class Following:
                 for ev in since[game.pk]
             )
         ]
-        points = _points(session, first + rescored)  # every table read in a few queries, however many
+        points = score_service.game_points(
+            session, first + rescored
+        )  # every table read in a few queries, however many
         logs = clock.entries_of(session, first)
         for game in games:
             last = latest.get(game.pk, 0)

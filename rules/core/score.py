@@ -499,20 +499,25 @@ def _replayed(state: Replay, log: Sequence[Logged], added_at: Sequence[Mapping[i
     return state
 
 
-def score_at(state: Replay) -> Score:
-    """The score as the replay stands: as the game would end now, until it has."""
-    tally, ended, objectives = state.tally, state.ended, state.objectives
+def points_at(state: Replay) -> dict[str, int]:
+    """Each side's victory points as the replay stands: as the game would end now, until it has (a secret
+    objective's points come with its reveal: never before). Every reader's (`seen_by` hides no points)."""
+    tally = state.tally
     points = dict(tally.points)
-    if (
-        not ended
-    ):  # as the game would end now (a secret objective's points come with its reveal: never before)
-        for o in objectives:
+    if not state.ended:
+        for o in state.objectives:
             side = tally.holder(o)
             if o.scored == "game_end" and side in SIDES and (o.secret_to is None or o.id in tally.scored):
                 points[side] += o.vp
+    return points
+
+
+def score_at(state: Replay) -> Score:
+    """The score as the replay stands: as the game would end now, until it has."""
+    tally, ended, objectives = state.tally, state.ended, state.objectives
     losses = {s: state.counted[s][1] for s in SIDES}
     return Score(
-        points,
+        points_at(state),
         losses,
         tuple(_objective_score(o, tally, ended) for o in objectives),
         ended,

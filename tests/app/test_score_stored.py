@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import event, func, insert
+from sqlalchemy import event, func, insert, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -168,7 +168,9 @@ def test_the_stored_score_is_the_whole_log_s_replay_after_any_acts_and_undos(
             select(func.max(col(Event.id))).where(col(Event.game_id) == g.id)
         ).scalar_one()
         assert stored_at(session, g.id) == newest  # stored with the last act, not worked out by the read
-        assert score.game_score(session, game, "referee") == whole_log_replayed(session, game)
+        replayed = whole_log_replayed(session, game)
+        assert score.game_score(session, game, "referee") == replayed
+        assert score.game_points(session, [game]) == {g.id: dict(replayed.points)}  # stored beside it
 
 
 @contextmanager
@@ -236,6 +238,37 @@ def test_a_score_read_after_an_act_costs_the_same_at_100_events_as_at_5000(sqlit
     # The read replays nothing: of the log it reads only the newest event's id (is the stored score its?).
     of_the_log = [s for s in read_5000 if re.search(r"\b(from|join)\s+\"?event\b(?!_)", s, re.I)]
     assert all("max(event.id)" in s.lower().replace('"', "") for s in of_the_log), of_the_log
+
+
+def test_each_side_s_points_are_read_as_the_act_stored_them_no_state_decoded(
+    sqlite_client: TestClient,
+) -> None:
+    """The organiser's board reads each table's points (app.services.score.game_points): a row a game, its
+    state neither read nor scored; a row stored before points were (none beside it) is scored from its state."""
+    http = sqlite_client
+    g = new_game(http)
+    version = http.get(f"/api/v1/games/{g.id}", headers=g.referee).json()["version"]
+    edit = {"version": version, "table_objectives": OBJECTIVES}
+    assert http.patch(f"/api/v1/games/{g.id}", headers=g.referee, json=edit).status_code == 200
+    start_game(http, g)
+    body = {"x": PLACES[3][0], "y": PLACES[3][1], "facing_deg": 90.0, "override": True}  # onto the farm
+    r = http.post(f"/api/v1/games/{g.id}/units/{four_stands(http, g)[0]}/move", headers=g.referee, json=body)
+    assert r.status_code == 200, r.text
+    engine = engine_of(http)
+    with Session(engine) as session, statements(engine) as ran:
+        game = session.get(Game, g.id)
+        assert game is not None
+        points = score.game_points(session, [game])
+    assert points == {
+        g.id: {"attacker": 1, "defender": 0}
+    }  # the farm scores at the game's end: as it would now
+    read = [s for s in ran if "stored_score" in s]
+    assert read and not [s for s in read if re.search(r"stored_score\.state\b", s)], read
+    with Session(engine) as session:
+        session.execute(update(StoredScore).where(col(StoredScore.game_id) == g.id).values(points=None))
+        game = session.get(Game, g.id)
+        assert game is not None
+        assert score.game_points(session, [game]) == points
 
 
 def test_a_force_built_after_the_score_was_stored_counts_in_its_side_s_stands(
