@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Generic, Self, TypeVar
 from urllib.parse import urlencode
 
 from fastapi import Query, Request
@@ -27,6 +27,7 @@ __all__ = [
     "STANDINGS_A_PAGE",
     "TABLES_A_PAGE",
     "DraftPick",
+    "Paged",
     "RoundView",
     "StandingsPage",
     "StandingsShown",
@@ -117,21 +118,41 @@ def other_places(request: Request, *own: str) -> list[tuple[str, str]]:
 templates.env.globals.update(places=places, other_places=other_places)
 
 
-@dataclass(frozen=True)
-class TablesShown:
-    """The tables of a round the organiser's board shows: a page of them (`page`, from 1, of `pages`), the
-    ones the find box's `q` matched (a table's number, or a part of a player's name or club), of `found`."""
+T = TypeVar("T")  # what a page lists
 
-    tables: list[TournamentTable]
+
+@dataclass(frozen=True)
+class Paged(Generic[T]):
+    """A page of a list the event page shows (`page`, from 1, of `pages`, `size` items a page): its `items`,
+    of `found` in all."""
+
+    items: list[T]
     page: int
     pages: int
     found: int
-    q: str = ""
+    size: int
+
+    @classmethod
+    def of(cls, items: Sequence[T], page: int, size: int, **more: Any) -> Self:
+        """The page `page` of `items` (the last where past it, the first before it), `size` a page; `more`: a
+        kind of page's own fields."""
+        pages = max(1, -(-len(items) // size))
+        page = min(max(page, 1), pages)
+        start = (page - 1) * size
+        return cls(list(items[start : start + size]), page, pages, len(items), size, **more)
 
     @property
     def first(self) -> int:
-        """The number in the list found of the page's first table."""
-        return (self.page - 1) * TABLES_A_PAGE + 1
+        """The number in the whole list of the page's first item."""
+        return (self.page - 1) * self.size + 1
+
+
+@dataclass(frozen=True)
+class TablesShown(Paged[TournamentTable]):
+    """The tables of a round the organiser's board shows: a page of those the find box's `q` matched (a
+    table's number, or a part of a player's name or club)."""
+
+    q: str = ""
 
 
 def _matches(q: str, t: TournamentTable, people: Mapping[int, TournamentPlayer]) -> bool:
@@ -148,7 +169,7 @@ def shown_ids(session: Session, event_id: int, page: int = 1, q: str = "") -> fr
     newest = _newest_committed(tournaments.rounds_of(session, event_id))
     if newest is None:
         return None
-    return frozenset(t.pk for t in tables_shown(round_view(session, newest), page, q).tables)
+    return frozenset(t.pk for t in tables_shown(round_view(session, newest), page, q).items)
 
 
 def page_of(session: Session, table: TournamentTable) -> int | None:
@@ -165,10 +186,7 @@ def tables_shown(current: RoundView, page: int = 1, q: str = "") -> TablesShown:
     """The page `page` of the round's tables (the last where past it) the find box's `q` matched."""
     q = q.strip()
     found = [t for t in current.tables if _matches(q, t, current.people)] if q else current.tables
-    pages = max(1, -(-len(found) // TABLES_A_PAGE))
-    page = min(max(page, 1), pages)
-    start = (page - 1) * TABLES_A_PAGE
-    return TablesShown(found[start : start + TABLES_A_PAGE], page, pages, len(found), q)
+    return TablesShown.of(found, page, TABLES_A_PAGE, q=q)
 
 
 @dataclass(frozen=True)
@@ -237,29 +255,17 @@ def round_piece(session: Session, event_id: int, request: Request) -> str:
 
 
 @dataclass(frozen=True)
-class StandingsShown:
-    """A page of the event's standings (`page`, from 1, of `pages`): its lines, and the results the standings
-    count (each game once, a bye none), which every page says: a result counted shows on every device."""
+class StandingsShown(Paged[Standing]):
+    """A page of the event's standings, with the results the standings count (each game once, a bye none),
+    which every page says: a result counted shows on every device."""
 
-    lines: list[Standing]
-    page: int
-    pages: int
-    players: int
-    counted: int
-
-    @property
-    def first(self) -> int:
-        """The number in the standings of the page's first line."""
-        return (self.page - 1) * STANDINGS_A_PAGE + 1
+    counted: int = 0
 
 
 def standings_shown(lines: Sequence[Standing], page: int = 1) -> StandingsShown:
     """The page `page` of the standings (the last where past it)."""
-    pages = max(1, -(-len(lines) // STANDINGS_A_PAGE))
-    page = min(max(page, 1), pages)
-    start = (page - 1) * STANDINGS_A_PAGE
     counted = sum(s.played for s in lines) // 2  # each game is in both its players' lines
-    return StandingsShown(list(lines[start : start + STANDINGS_A_PAGE]), page, pages, len(lines), counted)
+    return StandingsShown.of(lines, page, STANDINGS_A_PAGE, counted=counted)
 
 
 def standings_piece(standings: EventStandings, page: int = 1) -> str:

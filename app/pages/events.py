@@ -30,6 +30,7 @@ from app.guard import auth, security
 from app.pages.common import is_htmx
 from app.pages.event_round import (
     DraftPick,
+    Paged,
     RoundView,
     StandingsPage,
     TablesFound,
@@ -314,8 +315,7 @@ def event_page(
         if token
         else "",
         "players": registered,
-        "players_page": min(players, max(1, -(-len(registered) // PLAYERS_A_PAGE))),
-        "players_a_page": PLAYERS_A_PAGE,
+        "roster": Paged.of(registered, players, PLAYERS_A_PAGE),
         "by_id": by_id,
         "rounds": [round_view(session, r) for r in rounds],
         "draft": draft,
