@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import bindparam, exists
 from sqlmodel import Session, col, select
 
+from app.core.db import ids_written
 from app.core.touched import logged_kind
 from app.data.models import Event, Game, utcnow
 from app.services.markers import rules_of
@@ -128,7 +129,7 @@ def entries(session: Session, game_id: int) -> list[Entry]:
 _KINDS = sorted(KINDS)
 _UNDO = Event.__table__.alias("undo")  # type: ignore[attr-defined]
 _CLOCKED = select(Event).where(
-    col(Event.game_id).in_(bindparam("game_ids", expanding=True)),
+    col(Event.game_id).in_(ids_written("game_ids")),
     col(Event.kind).in_(bindparam("kinds", expanding=True)),
     ~exists().where(_UNDO.c.reverses_id == col(Event.id)),
 )

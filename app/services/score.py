@@ -20,9 +20,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shapely.geometry import mapping
-from sqlalchemy import Executable, bindparam, func, tuple_
+from sqlalchemy import Executable, func, tuple_
 from sqlmodel import Session, col, select
 
+from app.core.db import ids_written
 from app.core.touched import logged_kind
 from app.data.board_state import board_json, read_board
 from app.data.changes import UnitCounted, UnitSet, changes_in
@@ -70,6 +71,7 @@ __all__ = [
     "game_points",
     "game_score",
     "game_scores",
+    "newest_events",
     "objective_answer",
     "objectives_edited",
     "objectives_of",
@@ -138,10 +140,8 @@ def secrets_checked(session: Session, game: Game, side: str, whole: bool) -> Obj
 # those events: the state a score is made of, or the points alone (no state decoded).
 _NEWEST = select(
     col(Game.id), select(func.max(col(Event.id))).where(col(Event.game_id) == col(Game.id)).scalar_subquery()
-).where(col(Game.id).in_(bindparam("game_ids", expanding=True)))
-_AT_NEWEST = tuple_(col(StoredScore.game_id), col(StoredScore.event_id)).in_(
-    bindparam("points", expanding=True)
-)
+).where(col(Game.id).in_(ids_written("game_ids")))
+_AT_NEWEST = tuple_(col(StoredScore.game_id), col(StoredScore.event_id)).in_(ids_written("points"))
 _STORED_STATES = select(col(StoredScore.game_id), col(StoredScore.inputs), col(StoredScore.state)).where(
     _AT_NEWEST
 )
@@ -150,13 +150,20 @@ _STORED_POINTS = select(col(StoredScore.game_id), col(StoredScore.inputs), col(S
 )
 
 
+def newest_events(session: Session, game_ids: Sequence[int]) -> dict[int, int]:
+    """Each of these games' newest event's id, by game (0: none), in one query however many."""
+    if not game_ids:
+        return {}
+    return {pk: n or 0 for pk, n in session.execute(_NEWEST, {"game_ids": list(game_ids)})}
+
+
 def _stored_now(
     session: Session, games: Sequence[Game], stored: Executable
 ) -> tuple[dict[int, Frame], dict[int, Any]]:
     """Each game's Frame, and what `stored` reads of its row at its newest event, where that row is of the
     frame's objectives and conditions (a game with none: its log is replayed, `advanced`)."""
     framed = frames(session, games)
-    newest = {pk: n or 0 for pk, n in session.execute(_NEWEST, {"game_ids": [g.pk for g in games]})}
+    newest = newest_events(session, [g.pk for g in games])
     rows = session.execute(stored, {"points": list(newest.items())})
     return framed, {pk: kept for pk, inputs, kept in rows if inputs == framed[pk].digest}
 

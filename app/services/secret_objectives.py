@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import JsonValue
 from sqlmodel import Session, col, select
 
+from app.core.db import ids_written
 from app.data.models import Game, GameSide, SecretObjective
 from app.data.schemas_scenario import ObjectiveFeature
 from app.data.schemas_score import ObjectivesVerifiedOut, SecretObjectiveRevealedOut
@@ -75,8 +76,8 @@ def store(
 
 
 def rows(session: Session, game_ids: Sequence[int]) -> list[SecretObjective]:
-    query = select(SecretObjective).where(col(SecretObjective.game_id).in_(game_ids))
-    return list(session.exec(query.order_by(col(SecretObjective.id))))
+    query = select(SecretObjective).where(col(SecretObjective.game_id).in_(ids_written("game_ids")))
+    return list(session.exec(query.order_by(col(SecretObjective.id)), params={"game_ids": list(game_ids)}))
 
 
 def objectives(session: Session, games: Sequence[Game]) -> dict[int, list[Objective]]:

@@ -18,9 +18,10 @@ from datetime import datetime
 from typing import Any, Literal, cast
 
 from sqlalchemy.orm import QueryableAttribute, defer
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from app.core import live, watch
+from app.core.db import ids_written
 from app.data import schemas_events
 from app.data.models import Event, Game, Tournament, TournamentLog, TournamentPlayer, TournamentTable
 from app.data.schemas_clock import GameClock
@@ -253,7 +254,8 @@ def table_players(session: Session, tables: Sequence[TournamentTable]) -> dict[i
     ids = {i for t in tables for i in (t.a_player_id, t.b_player_id)}
     if not ids:
         return {}
-    return {p.pk: p for p in session.exec(select(TournamentPlayer).where(col(TournamentPlayer.id).in_(ids)))}
+    playing = select(TournamentPlayer).where(col(TournamentPlayer.id).in_(ids_written("ids")))
+    return {p.pk: p for p in session.exec(playing, params={"ids": sorted(ids)})}
 
 
 # -- the organiser's live view: each table's score and clock -------------------------------------------------
@@ -277,15 +279,7 @@ class Following:
     kept: dict[int, TableState] = field(default_factory=dict)
 
     def read(self, session: Session, games: Sequence[Game]) -> dict[int, TableState]:
-        ids = [g.pk for g in games]
-        latest: dict[int, int] = {}
-        if ids:
-            q = (
-                select(Event.game_id, func.max(Event.id))
-                .where(col(Event.game_id).in_(ids))
-                .group_by(col(Event.game_id))
-            )
-            latest = {int(g): int(m or 0) for g, m in session.exec(q)}
+        latest = score_service.newest_events(session, [g.pk for g in games])
         moved = {
             g.pk: had
             for g in games
@@ -296,12 +290,12 @@ class Following:
             q2 = (
                 select(Event)
                 .where(
-                    col(Event.game_id).in_(list(moved)),
+                    col(Event.game_id).in_(ids_written("moved")),
                     col(Event.id) > min(h.last_event for h in moved.values()),
                 )
                 .order_by(col(Event.id))
             )
-            for ev in session.exec(q2):
+            for ev in session.exec(q2, params={"moved": list(moved)}):
                 if ev.pk > moved[ev.game_id].last_event:
                     since[ev.game_id].append(ev)
         first = [game for game in games if game.pk not in self.kept]
@@ -409,7 +403,8 @@ def board(
     # No game's terrain: the board reads none, and the largest table's is 20,000 points to decode (64 of them
     # were 1.0 s of the board's 1.4 s of CPU); a later read of one loads it then.
     query = select(Game).options(defer(cast("QueryableAttribute[Any]", Game.terrain)))
-    games = {g.pk: g for g in session.exec(query.where(col(Game.id).in_(ids)))} if ids else {}
+    asked = query.where(col(Game.id).in_(ids_written("ids")))
+    games = {g.pk: g for g in session.exec(asked, params={"ids": ids})} if ids else {}
     states = (following or Following()).read(session, list(games.values()))
     reasons = dispute_reasons(session, tournament_id, tables)
     live_tables: list[schemas_events.TableLive] = []

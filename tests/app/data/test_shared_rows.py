@@ -31,7 +31,7 @@ def test_the_engines_json_decoder_reads_what_json_loads_reads_and_refuses_what_i
     # Its short way (the scanner at once) for a text as json_text wrote it; json.loads's for any other.
     for value in ({}, {"a": [1, 2.5, None, True], "b": {"c": "d\u00e9"}}, [1, "x"], "x", 12, 1e-3):
         assert json_value(json_text(value)) == value
-    for text in (' {"a": 1} ', "[1, 2]\n", b'{"a":1}', "NaN"):
+    for text in (' {"a": 1} ', "[1, 2]\n", b'{"a":1}', b' {"a": 1} ', '{"a":1}'.encode("utf-16"), "NaN"):
         assert repr(json_value(text)) == repr(json.loads(text))
     for bad in ('{"a":1}x', "", "  ", "{", "[1,]"):
         with pytest.raises(json.JSONDecodeError) as refused:
