@@ -12,7 +12,9 @@ from typing import Annotated, Any, Generic, Self, TypeVar
 from urllib.parse import urlencode
 
 from fastapi import Query, Request
+from pydantic import BaseModel
 from sqlmodel import Session
+from starlette.datastructures import QueryParams
 
 from app.data.models import TournamentPlayer, TournamentRound, TournamentTable
 from app.data.numbers import whole_number
@@ -27,6 +29,7 @@ __all__ = [
     "STANDINGS_A_PAGE",
     "TABLES_A_PAGE",
     "DraftPick",
+    "EventPlaces",
     "Paged",
     "RoundView",
     "StandingsPage",
@@ -38,6 +41,7 @@ __all__ = [
     "other_places",
     "page_of",
     "places",
+    "query_of",
     "round_piece",
     "round_view",
     "shown_ids",
@@ -81,37 +85,55 @@ DraftPick = Annotated[
 ]
 
 
-# Where the organiser is on the event's page, a place a section (the tables, the standings, the players, the draft and
-# its first tap of a swap), each with the value it has when not asked: a link or find box of one section keeps the
-# others' places (the newcomer pass: a page of the tables took the standings back to their first page).
-PLACES = {
-    "page": "1",
-    "q": "",
-    "standings": "1",
-    "players": "1",
-    "draft_page": "1",
-    "draft_q": "",
-    "pick": "",
-}
+PlayersPage = Annotated[
+    int, Query(ge=1, le=10**4, description="The page of the players listed (50 a page), from 1.")
+]
 
 
-def kept_places(request: Request, **changes: object) -> list[tuple[str, str]]:
-    """The event page's places as `request` asked them (its route read and bounded each: app.pages.events), with
-    `changes`, in PLACES' order; a place at its value when not asked is left out."""
-    asked = {name: request.query_params.get(name, first) for name, first in PLACES.items()}
-    asked.update({name: str(value) for name, value in changes.items()})
-    return [(name, asked[name]) for name, first in PLACES.items() if asked[name] != first]
+class EventPlaces(BaseModel):
+    """Where the organiser is on the event's page, a place for each section: the round's tables and their find
+    box, the standings, the players, the draft under review, its find box and its first tap of a swap. Read, each
+    bounded, by the page, by its stream (which draws the round's section again) and by a form that comes back to
+    the page (its action's URL carries them): a link or a post of one section keeps the others' places (the
+    newcomer passes: a page of the tables took the standings back to their first, a player dropped on page 3
+    of the players took every section back to its first)."""
+
+    page: TablesPage = 1
+    q: TablesFound = ""
+    standings: StandingsPage = 1
+    players: PlayersPage = 1
+    draft_page: TablesPage = 1
+    draft_q: TablesFound = ""
+    pick: DraftPick = ""
+
+
+# Each place's value when not asked, as a URL carries it.
+PLACES = {name: str(field.default) for name, field in EventPlaces.model_fields.items()}
+
+
+def kept_places(asked: EventPlaces | QueryParams, **changes: object) -> list[tuple[str, str]]:
+    """The event page's places as `asked` (read by a route's EventPlaces, or a request's query that its route read
+    and bounded so), with `changes`, in PLACES' order; a place at its value when not asked is left out."""
+    given = asked.model_dump() if isinstance(asked, EventPlaces) else asked
+    values = {name: str(given.get(name, first)) for name, first in PLACES.items()}
+    values.update({name: str(value) for name, value in changes.items()})
+    return [(name, values[name]) for name, first in PLACES.items() if values[name] != first]
+
+
+def query_of(asked: EventPlaces | QueryParams, **changes: object) -> str:
+    """The event page's query (from "?", or "") keeping `asked`'s places but `changes`."""
+    kept = kept_places(asked, **changes)
+    return "?" + urlencode(kept) if kept else ""
 
 
 def places(request: Request, **changes: object) -> str:
-    """The event page's query (from "?", or "") keeping `request`'s places but `changes`: a section's link."""
-    kept = kept_places(request, **changes)
-    return "?" + urlencode(kept) if kept else ""
+    """The event page's query keeping `request`'s places but `changes`: a section's link."""
+    return query_of(request.query_params, **changes)
 
 
 def other_places(request: Request, *own: str) -> list[tuple[str, str]]:
     """`request`'s places but a section's `own` (those its find box sends): the box's hidden fields."""
-    return [(name, value) for name, value in kept_places(request) if name not in own]
+    return [(name, value) for name, value in kept_places(request.query_params) if name not in own]
 
 
 # The event page's templates and the stream's pieces (round_piece) draw their links with them.

@@ -9,10 +9,8 @@ on their device in the `firestep_organiser` cookie (the API's routes read it too
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Annotated, Any, Literal
-from urllib.parse import urlencode
 
 from fastapi import Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -29,14 +27,12 @@ from app.errors import Forbidden, Unauthorized
 from app.guard import auth, security
 from app.pages.common import is_htmx
 from app.pages.event_round import (
-    DraftPick,
+    EventPlaces,
     Paged,
     RoundView,
-    StandingsPage,
-    TablesFound,
-    TablesPage,
     current_round,
     page_of,
+    query_of,
     round_view,
     standings_shown,
     summary,
@@ -202,64 +198,25 @@ def sign_in(
 
 
 # -- the organiser's view ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class DraftShown:
-    """The draft under review as the page draws it: its page (from 1), its find box's words and its first tap
-    of a swap (`DraftPick`), as the page's links and forms carry them."""
-
-    page: int = 1
-    q: str = ""
-    pick: str = ""
-
-    def query(self) -> str:
-        """The page's query drawing the draft so (its first tap dropped: a swap done starts anew)."""
-        asked = [
-            ("draft_page", str(self.page)) if self.page > 1 else None,
-            ("draft_q", self.q) if self.q else None,
-        ]
-        return urlencode([field for field in asked if field])
-
-
 @router.get("/events/{event_id:id}", response_class=HTMLResponse)
 def event_shown(
     event_id: int,
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
+    at: Annotated[EventPlaces, Query()],
     committing: Annotated[int | None, Query(ge=1, le=1000)] = None,
-    page: TablesPage = 1,
-    q: TablesFound = "",
-    players: Annotated[int, Query(ge=1, le=10**4)] = 1,
-    standings: StandingsPage = 1,
-    draft_page: TablesPage = 1,
-    draft_q: TablesFound = "",
-    pick: DraftPick = "",
 ) -> Response:
-    """The event's page; `committing`: the round whose commit the organiser's post began and its page carries on
-    (the post's 303 here), its progress shown and the commit's form sent again as the page opens; `page` and
-    `q`: the page of the round's tables shown and the find box's words (its links' and form's);
-    `players`: the page of the players listed; `draft_page`, `draft_q` and `pick`: the same of the draft under
-    review, and its first tap of a swap (the second, on any of its pages, sends the swap's form); `standings`: the page
-    of the standings shown."""
+    """The event's page, each of its sections at its place (`at`); `committing`: the round whose commit the
+    organiser's post began and its page carries on (the post's 303 here), its progress shown and the commit's form
+    sent again as the page opens."""
     made = None
     rounds = tournaments.rounds_of(session, event_id) if committing is not None else []
     if committing is not None and any(
         r.number == committing and r.status == tournaments.COMMITTING for r in rounds
     ):
         made = round_commit.progress(session, event_id, committing)
-    drafted = DraftShown(draft_page, draft_q, pick)
-    return event_page(
-        event_id,
-        request,
-        session,
-        settings,
-        committing=made,
-        page=page,
-        q=q,
-        players=players,
-        standings=standings,
-        drafted=drafted,
-    )
+    return event_page(event_id, request, session, settings, committing=made, at=at)
 
 
 def _picked(draft: RoundView, pick: str, by_id: Mapping[int, TournamentPlayer]) -> tuple[str, str]:
@@ -284,11 +241,7 @@ def event_page(
     error: str | None = None,
     committing: tuple[int, int, int] | None = None,
     typed: Mapping[str, str] | None = None,
-    page: int = 1,
-    q: str = "",
-    players: int = 1,
-    standings: int = 1,
-    drafted: DraftShown | None = None,
+    at: EventPlaces | None = None,
 ) -> Response:
     """The event's page; refused, the sentence and what was typed in the form refused (`typed`), kept."""
     try:
@@ -305,7 +258,7 @@ def event_page(
     draft = next(  # a round committing (interrupted) shows as its draft: committed again, it finishes
         (round_view(session, r, True) for r in rounds if r.status in ("draft", tournaments.COMMITTING)), None
     )
-    drafted, by_id = drafted or DraftShown(), {p.pk: p for p in registered}
+    at, by_id = at or EventPlaces(), {p.pk: p for p in registered}
     context = {
         "event": row,
         "organiser": organiser,
@@ -315,18 +268,18 @@ def event_page(
         if token
         else "",
         "players": registered,
-        "roster": Paged.of(registered, players, PLAYERS_A_PAGE),
+        "roster": Paged.of(registered, at.players, PLAYERS_A_PAGE),
         "by_id": by_id,
         "rounds": [round_view(session, r) for r in rounds],
         "draft": draft,
-        "draft_shown": draft and tables_shown(draft, drafted.page, drafted.q),
-        "pick": _picked(draft, drafted.pick, by_id) if draft else ("", ""),
+        "draft_shown": draft and tables_shown(draft, at.draft_page, at.draft_q),
+        "pick": _picked(draft, at.pick, by_id) if draft else ("", ""),
         "current": current,
         "draft_refused": (refused := tournaments.draft_refusal(session, row)) and refused.message,
         "rows": rows,
-        "shown": current and tables_shown(current, page, q),
+        "shown": current and tables_shown(current, at.page, at.q),
         "summary": current and summary([(t.table, t.pk, rows[t.pk].status) for t in current.tables]),
-        "standings": standings_shown(lines, standings),
+        "standings": standings_shown(lines, at.standings),
         "people": people,
         "out": event_roster.statuses(session, event_id),
         "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],
@@ -402,12 +355,14 @@ def mark_player(
     event_id: int,
     player_id: int,
     status: Annotated[Literal["playing", "dropped", "no-show"], Form(), BeforeValidator(_marked)],
+    at: Annotated[EventPlaces, Query()],
     session: SessionDep,
 ) -> Response:
-    """One tap: a player dropped, a no-show, or back in for the next round drafted."""
+    """One tap: a player dropped, a no-show, or back in for the next round drafted; back to the page's places
+    (`at`, its form's URL), at the player's row."""
     with unit_of_work(session):
         event_roster.set_status(session, event_id, player_id, status)
-    return _back(event_id, "#players")
+    return _back(event_id, f"{query_of(at)}#player-{player_id}")
 
 
 class DraftForm(BaseModel):
@@ -429,28 +384,30 @@ class SwapForm(BaseModel):
     first: str = Field("", max_length=10)
     second: str = Field("", max_length=10)
     swap: str = "players"  # "tables", else two players
-    draft_page: str = Field("", max_length=5)  # the page of the draft the second tap was made on
-    draft_q: str = Field("", max_length=80)  # and its find box's words
 
 
 @organiser_post("/events/{event_id:id}/rounds/{number:id}/swap")
 def swap_drafted(
-    event_id: int, number: int, form: Annotated[SwapForm, Form()], session: SessionDep
+    event_id: int,
+    number: int,
+    form: Annotated[SwapForm, Form()],
+    at: Annotated[EventPlaces, Query()],
+    session: SessionDep,
 ) -> Response:
     """Two taps on the draft: two players (the bye's too) or two tables swapped (the first tap kept in the
-    page's URL, the second this form's button); back to the list the second was tapped in, at its row."""
+    page's URL, the second this form's button); back to the page's places (`at`, its form's URL: the list the
+    second was tapped in), the first tap done with, at the row swapped."""
     version, first, second = (whole_number(v, 10**10) or 0 for v in (form.version, form.first, form.second))
     swap: tournaments.SwapKind = "tables" if form.swap == "tables" else "players"
     with unit_of_work(session):
         _, tables = tournaments.edit_draft(session, event_id, number, version, swap, first, second)
         # The place tapped second: the table itself, or where the first player now is (None: the bye).
-        at = (
+        row = (
             second
             if swap == "tables"
             else next((t.table for t in tables if first in (t.a_player_id, t.b_player_id)), None)
         )
-    query = DraftShown(whole_number(form.draft_page, 10**4) or 1, form.draft_q).query()
-    return _back(event_id, ("?" + query if query else "") + (f"#draft-t{at}" if at else "#draft-bye"))
+    return _back(event_id, query_of(at, pick="") + (f"#draft-t{row}" if row else "#draft-bye"))
 
 
 @organiser_post("/events/{event_id:id}/rounds/{number:id}/commit")

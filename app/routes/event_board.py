@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import functools
 import weakref
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Query, Request
 from fastapi.responses import StreamingResponse
 from sqlmodel import Session
 
@@ -19,14 +20,7 @@ from app.core.routing import Router
 from app.data.schemas_events import BoardOut, EventId
 from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard.organiser import Token, organiser_only
-from app.pages.event_round import (
-    StandingsPage,
-    TablesFound,
-    TablesPage,
-    round_piece,
-    shown_ids,
-    standings_piece,
-)
+from app.pages.event_round import EventPlaces, round_piece, shown_ids, standings_piece
 from app.pages.event_rows import BoardView, Shown, ShownRound
 from app.services import events as events_service
 from app.services import tournament_results
@@ -67,17 +61,16 @@ async def stream_club_event(
     token: Token,
     engine: EngineDep,
     settings: SettingsDep,
+    at: Annotated[EventPlaces, Query()],
     view: BoardView = None,
     shown_round: ShownRound = None,
-    page: TablesPage = 1,
-    q: TablesFound = "",
-    standings: StandingsPage = 1,
 ) -> StreamingResponse:
-    """`page` and `q`, with `view=html`: the page of the round's tables the client draws (the rows whose cells it
-    is sent), as the organiser's page's links and find box ask for it; `standings` the page of the standings."""
+    """With `view=html`, the organiser's page's places (`at`): its page of the round's tables (`page` and `q`, the
+    rows whose cells it is sent) and of the standings (`standings`), and the others' (a round's section drawn
+    again keeps them in its links and find box)."""
     with Session(engine) as session:
         organiser_only(session, settings, event_id, token)
-        tables = shown_ids(session, event_id, page, q) if view == "html" else None
+        tables = shown_ids(session, event_id, at.page, at.q) if view == "html" else None
     clock = request.app.state.clock
     following = tournament_results.Following()  # a table read again once it moved
 
@@ -105,7 +98,7 @@ async def stream_club_event(
             return [board.model_dump_json()]
         # The standings are read once a version for all the event's streams; each draws its own page of them.
         read_once = shared.kept(board.event.version, standings_read)
-        return shown.frames(board, piece, lambda: standings_piece(read_once, standings), first_page)
+        return shown.frames(board, piece, lambda: standings_piece(read_once, at.standings), first_page)
 
     shared, leave = request.app.state.boards.admit(event_id, read)  # 429 past the event's streams
     stream = watch.watch(

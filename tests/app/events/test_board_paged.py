@@ -7,6 +7,7 @@ measured by hand (issue 93's report), not here."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -99,7 +100,7 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
     assert f"/api/v1/events/{event_id}/stream?view=html&amp;round=1&amp;page=3" in board
     found = c.get(f"/events/{event_id}", params={"q": str(last["table"])}).text
     assert found.count("data-table-id=") == 1 and f'data-table-id="{last["id"]}"' in found
-    assert f"page=1&amp;q={last['table']}" in found
+    assert f"stream?view=html&amp;round=1&amp;q={last['table']}" in found  # its stream told the words
     by_name = c.get(f"/events/{event_id}", params={"q": "player 1"}).text  # Player 1, 10-19, 100-119
     found_n = int(re.search(r"(\d+) tables? found for “player 1”", by_name).group(1))  # type: ignore[union-attr]
     assert 16 <= found_n <= 31 and by_name.count("data-table-id=") == min(found_n, 25)
@@ -134,6 +135,25 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
     assert f'href="/events/{event_id}?page=3&amp;standings=3#tables"' in third
     assert f'href="/events/{event_id}?page=2&amp;standings=3&amp;players=2#players"' in third
     assert '<input type="hidden" name="standings" value="3">' in third  # in the tables' find box
+    # A player dropped from the players' page 3 comes back there, at their row, every section where it was (the
+    # newcomer pass: to the players' first page, and every other section's first).
+    at = c.get(f"/events/{event_id}", params={"page": 2, "standings": 3, "players": 3}).text
+    drop = re.search(r'action="(/events/\d+/players/(\d+)/status[^"]*)"', at)
+    assert drop is not None
+    dropped = c.post(
+        html.unescape(drop.group(1)), data=csrf.form(c, {"status": "dropped"}), follow_redirects=False
+    )
+    assert dropped.status_code == 303, dropped.text
+    assert (
+        dropped.headers["location"]
+        == f"/events/{event_id}?page=2&standings=3&players=3#player-{drop.group(2)}"
+    )
+    assert f'id="player-{drop.group(2)}"' in c.get(dropped.headers["location"]).text
+    forged = c.post(
+        f"/events/{event_id}/players/{drop.group(2)}/status?players=0",
+        data=csrf.form(c, {"status": "playing"}),
+    )
+    assert forged.status_code == 422 and "players" in forged.text  # a place is bounded as the page's is
 
     assert c.get(f"/events/{event_id}/tables/{other_table}/desk").status_code == 404  # another event's table
     assert c.get(f"/events/{event_id}", params={"page": 0}).status_code == 422
