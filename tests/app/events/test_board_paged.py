@@ -138,6 +138,11 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
     # A player dropped from the players' page 3 comes back there, at their row, every section where it was (the
     # newcomer pass: to the players' first page, and every other section's first).
     at = c.get(f"/events/{event_id}", params={"page": 2, "standings": 3, "players": 3}).text
+    # Its stream is told every place: a round it draws again keeps them in its links (the newcomer pass).
+    assert (
+        f"/api/v1/events/{event_id}/stream?view=html&amp;round=1&amp;page=2&amp;standings=3&amp;players=3"
+        in at
+    )
     drop = re.search(r'action="(/events/\d+/players/(\d+)/status[^"]*)"', at)
     assert drop is not None
     dropped = c.post(
