@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 from sqlmodel import Session, func, select
 
 from app.club.qr import svg
@@ -93,9 +93,15 @@ ORGANISER = Depends(event_organiser)
 
 
 def _event_refused(request: Request, session: Session, settings: Settings, refusal: Refusal) -> Response:
-    return event_page(
-        request.path_params["event_id"], request, session, settings, error=refusal.said, typed=refusal.typed
-    )
+    """The event's page again with the refusal, each section at the place the refused form's URL carried (the
+    page its links draw: the hostile pass found the sections drawn at their first pages, their links at the
+    form's); a place refused itself, every section at its first."""
+    try:
+        at = EventPlaces.model_validate(dict(request.query_params))
+    except ValidationError:
+        at = EventPlaces()
+    event_id = request.path_params["event_id"]
+    return event_page(event_id, request, session, settings, error=refusal.said, typed=refusal.typed, at=at)
 
 
 def organiser_post(path: str) -> Callable[[Endpoint], Endpoint]:
@@ -362,7 +368,8 @@ def mark_player(
     (`at`, its form's URL), at the player's row."""
     with unit_of_work(session):
         event_roster.set_status(session, event_id, player_id, status)
-    return _back(event_id, f"{query_of(at)}#player-{player_id}")
+    # The draft's first tap let go: a player's status discards a draft under review (event_roster).
+    return _back(event_id, f"{query_of(at, pick='')}#player-{player_id}")
 
 
 class DraftForm(BaseModel):
@@ -372,11 +379,17 @@ class DraftForm(BaseModel):
 
 
 @organiser_post("/events/{event_id:id}/draft")
-def draft_round(event_id: int, form: Annotated[DraftForm, Form()], session: SessionDep) -> Response:
+def draft_round(
+    event_id: int,
+    form: Annotated[DraftForm, Form()],
+    at: Annotated[EventPlaces, Query()],
+    session: SessionDep,
+) -> Response:
+    """The next round drafted; back to the page's places (`at`), the new draft at its first page, nothing picked."""
     minutes = max(10, min(600, whole_number(form.minutes, 10**4) or 150))
     with unit_of_work(session):
         tournaments.draft(session, event_id, form.scenario, minutes, whole_number(form.version, 10**10))
-    return _back(event_id, "#draft")
+    return _back(event_id, f"{query_of(at, draft_page=1, draft_q='', pick='')}#draft")
 
 
 class SwapForm(BaseModel):
@@ -435,15 +448,17 @@ def move_timer(
     event_id: int,
     session: SessionDep,
     now: NowDep,
+    at: Annotated[EventPlaces, Query()],
     typed: Annotated[str, Form(alias="minutes")] = "",
 ) -> Response:
-    """The round's end moved to so many minutes from now (0 stops the timer): every table hears it live."""
+    """The round's end moved to so many minutes from now (0 stops the timer): every table hears it live; back
+    to the page's places (`at`)."""
     minutes = whole_number(typed, 601)  # ASCII digits alone (a superscript two is no number of minutes)
     if minutes is None:
         raise RulesError("minutes", "the minutes left in the round are a whole number from 0 to 600")
     with unit_of_work(session):
         tournaments.set_timer(session, event_id, now + timedelta(minutes=minutes) if minutes else None)
-    return _back(event_id, "#tables")
+    return _back(event_id, f"{query_of(at)}#tables")
 
 
 class ResultForm(BaseModel):

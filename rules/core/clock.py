@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rules.core.acts import Act, GiveTime, PauseClock, ResumeClock, SetClockLimits
 from rules.core.errors import Refusal, RulesError
@@ -76,6 +77,11 @@ class Limits:
 
     def side(self, side: str) -> SideLimits:
         return SideLimits(self.game_seconds.get(side), self.turn_seconds.get(side))
+
+    @cached_property
+    def limited(self) -> bool:
+        """Whether any side has a limit, for the game or a turn (a clock with none runs no side out of time)."""
+        return any(v is not None for v in (*self.game_seconds.values(), *self.turn_seconds.values()))
 
     def checked(self, sides: Sequence[str]) -> Limits:
         """These limits, or a RulesError naming the field out of its bounds (or a side not of the game)."""
@@ -226,6 +232,9 @@ class _Counting:
     def _ran_out(self, since: float) -> None:
         """Note when each side's time ran out: as it ran, `remaining` seconds before now, but not before
         `since` (the last entry read: a limit lowered runs a side out as it is set)."""
+        if not self.limits.limited:  # a clock of no limit (most, an event's games among them): this, twice an
+            self.out_at.clear()  # entry read, was the most of the organiser's board's CPU mid-round (issue 93)
+            return
         for side in self.rules.book.sides:
             left = [r for r in self._left(side) if r is not None]
             if left and min(left) <= 0:

@@ -154,6 +154,22 @@ def test_the_organisers_page_of_a_large_round_is_light_and_reaches_every_table(
         == f"/events/{event_id}?page=2&standings=3&players=3#player-{drop.group(2)}"
     )
     assert f'id="player-{drop.group(2)}"' in c.get(dropped.headers["location"]).text
+    # And so from the round's timer; a player's status lets go of the draft's first tap (it discards a draft); a
+    # refused post draws every section where its form's URL said (the hostile pass: the sections at their first
+    # pages, their links at the form's places).
+    timer = c.post(f"/events/{event_id}/timer?standings=3&players=3", data=csrf.form(c, {"minutes": "30"}),
+                   follow_redirects=False)  # fmt: skip
+    assert timer.headers["location"] == f"/events/{event_id}?standings=3&players=3#tables"
+    back = c.post(f"/events/{event_id}/players/{drop.group(2)}/status?players=3&pick=p5",
+                  data=csrf.form(c, {"status": "playing"}), follow_redirects=False)  # fmt: skip
+    assert back.headers["location"] == f"/events/{event_id}?players=3#player-{drop.group(2)}"
+    unknown = c.post(f"/events/{event_id}/players/999999/status?players=3&standings=3",
+                     data=csrf.form(c, {"status": "playing"}))  # fmt: skip
+    assert (
+        "Unknown player" in unknown.text
+        and 'aria-current="page" aria-label="Players, page 3"' in unknown.text
+    )
+    assert 'aria-current="page" aria-label="Standings, page 3"' in unknown.text
     forged = c.post(
         f"/events/{event_id}/players/{drop.group(2)}/status?players=0",
         data=csrf.form(c, {"status": "playing"}),
