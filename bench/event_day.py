@@ -6,7 +6,8 @@ FIRESTEP_BENCH_DATABASE_URL or FIRESTEP_TEST_DATABASE_URL; a scratch database ma
 firestep (`firestep serve`) and makes the day through the HTTP API and the organiser's pages, one request at a
 time, each timed by the server's CPU (every process of its group, Linux's /proc: 10 ms ticks): an event of
 2 x `--tables` players registered, round 1 drafted and committed (a game per table), the organiser's board
-read `--boards` times, the event page, the round's join-card sheet, then at a few tables both seats joined,
+read `--boards` times (and, with `--turns N`, again once every game has moved on N times: mid-round), the event
+page, the round's join-card sheet, then at a few tables both seats joined,
 the game finished by its referee, the result confirmed by both seats, their table pages and slips, the board
 again and the standings; then, `--played` rounds in all (3 unless given), every table of the round before played
 (its seats joined, the game finished, the result confirmed from both seats) and the next round drafted (a later
@@ -385,11 +386,14 @@ def day(
     seated: int,
     largest: str | None = None,
     played: int = 3,
+    turns: int = 0,
 ) -> tuple[dict[str, list[float]], dict[str, float]]:
     """The event day on a scratch database of `database` served by `workers` workers: each kind of request's
     CPU, in seconds, and another table's writes' wait behind a second event's commit (`contended`). With
     `largest` (a rule set: flanders or earth), the round's scenario is the largest table an import accepts
-    (bench/largest_tables.py), else mons-1914."""
+    (bench/largest_tables.py), else mons-1914. With `turns`, every game of round 1 has its turn advanced so many
+    times by its referee and the board is read again, mid-round (issue 93's hostile pass: at a round's start each
+    game's clock log is a few events, and the board read mid-round went over a second)."""
     with scratch_database(database) as url:
         server = serve(url, workers)
         try:
@@ -419,6 +423,11 @@ def day(
             committed = commit_round(functools.partial(ask, "round committed"), url_, organiser)
             for _ in range(boards):
                 ask("organiser's board (API)", "GET", f"{url_}/board", headers=organiser)
+            if turns:
+                for seat in committed["seats"]:
+                    advance(ask, seat, turns)
+                for _ in range(boards):
+                    ask(MID_ROUND, "GET", f"{url_}/board", headers=organiser)
             ask("event page", "GET", f"/events/{event_id}", headers=page)
             ask("round's join-card sheet", "GET", f"/events/{event_id}/rounds/1/sheet", headers=page)
             for seat in committed["seats"][:seated]:
@@ -453,6 +462,14 @@ def day(
             server.stop()
 
 
+def advance(ask: Timed, seat: dict[str, Any], turns: int) -> None:
+    """A table's game moved on `turns` times by its referee (a step or a turn each: the clock's events)."""
+    game, referee = seat["game_id"], {"Authorization": f"Bearer {seat['referee_token']}"}
+    for _ in range(turns):
+        version = ask("game's turn", "GET", f"/api/v1/games/{game}/turn", headers=referee)["version"]
+        ask("turn advanced", "POST", f"/api/v1/games/{game}/turn/advance", {"version": version}, referee)
+
+
 def play_table(ask: Timed, event_url: str, seat: dict[str, Any]) -> None:
     """A table of a committed round played out: both seats joined, the game finished by its referee, the
     result confirmed from both seats."""
@@ -478,6 +495,9 @@ def largest_document(ruleset: str) -> dict[str, Any]:
     return earth_document() if ruleset == "earth" else flanders_document(max_units_per_game())
 
 
+MID_ROUND = "organiser's board mid-round (API)"
+
+
 def report(
     title: str, tables: int, spent: dict[str, list[float]], wait: dict[str, float], played: int = 1
 ) -> bool:
@@ -492,7 +512,8 @@ def report(
     ratio = f"{commit / baseline:.1f}x" if baseline else "n/a (under a tick)"
     print(f"  worst CPU of a commit's request {max(commits) * 1000:.0f} ms of {len(commits)} ({played} rounds; a round's commit "
           f"{commit * 1000:.0f} ms in all, {commit / tables * 1000:.1f} ms a table; {ratio} one game made alone, "
-          f"{baseline * 1000:.0f} ms); of the board {board * 1000:.0f} ms")  # fmt: skip
+          f"{baseline * 1000:.0f} ms); of the board {board * 1000:.0f} ms, mid-round "
+          f"{max(spent.get(MID_ROUND, [0.0])) * 1000:.0f} ms")  # fmt: skip
     print(f"  another table's write behind a commit of {tables} tables ({wait['commit_wall']:.0f} ms of wall "
           f"time): worst {wait['worst']:.0f} ms of {wait['writes']:.0f} writes (goal {WAIT_GOAL:.0f} ms), "
           f"{wait['idle_p50']:.0f} ms the median before it")  # fmt: skip
@@ -563,6 +584,12 @@ def main() -> None:
         default=3,
         help="rounds drafted and committed, each round's results confirmed before the next",
     )
+    parser.add_argument(
+        "--turns",
+        type=int,
+        default=0,
+        help="round 1's games each moved on so many times, the board read again",
+    )
     parser.add_argument("--live", action="store_true", help="the live measurement (below) instead")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite", help="--live's")
     parser.add_argument("--workers", type=int, default=1, help="--live: the server's workers")
@@ -585,7 +612,9 @@ def main() -> None:
     ok = True
     for database, workers in (("sqlite", 1), ("postgresql", 4)):
         if args.only in (None, database):
-            spent, wait = day(database, workers, tables, args.boards, args.seated, args.largest, args.played)
+            spent, wait = day(
+                database, workers, tables, args.boards, args.seated, args.largest, args.played, args.turns
+            )
             title = f"{database}, {workers} worker{'s' if workers > 1 else ''}"
             title += f", the largest {args.largest} table" if args.largest else ", mons-1914"
             ok = report(title, tables, spent, wait, args.played) and ok
