@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.core.db import make_engine
-from app.data.models import Event, Game
+from app.data.models import Game
 from app.services import acts, clock, game_setup, undo
 from app.services.seating import Viewer
 from app.services.units import list_units
@@ -46,19 +46,28 @@ def test_the_clock_reads_no_undo_of_an_act_it_does_not_keep(engine: Engine) -> N
             moved = acts.play(s, game, referee, move).event.pk
         with Session(engine) as s, game_write(s, game_id) as game:
             undo.undo(s, game, referee, moved)
-    read: list[str] = []
+    ran: list[tuple[str, object]] = []
 
-    def loaded(ev: Event, _: object) -> None:
-        read.append(ev.kind)
+    def asked(conn: object, cursor: object, statement: str, params: object, *_: object) -> None:
+        ran.append((statement, params))
 
-    event.listen(Event, "load", loaded)
+    event.listen(engine, "before_cursor_execute", asked)
     try:
         with Session(engine) as s:
             entries = clock.entries(s, game_id)
     finally:
-        event.remove(Event, "load", loaded)
+        event.remove(engine, "before_cursor_execute", asked)
     assert entries  # the game's start and its step moved on
-    assert read and set(read) <= clock.KINDS, sorted(set(read))
+    # The rows its statements read (as its columns, not Event objects: a payload only where it reads one), asked
+    # again: its own kinds alone, no move nor undo of one.
+    with engine.connect() as conn:
+        raw = conn.connection.dbapi_connection
+        assert raw is not None
+        cursors = [raw.execute(statement, params) for statement, params in ran if "kind" in statement]
+        read = [
+            dict(zip([c[0] for c in cur.description], row, strict=True)) for cur in cursors for row in cur
+        ]
+    assert read and {row["kind"] for row in read} <= clock.KINDS, sorted({row["kind"] for row in read})
 
 
 def test_the_clock_finds_its_entries_by_their_kind_not_by_walking_the_game_s_log(engine: Engine) -> None:
