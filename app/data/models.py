@@ -9,6 +9,7 @@ from pydantic import JsonValue
 from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, LargeBinary, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
+import app.data.clock_state  # the stored clock's table, registered with these (issue 93)
 import app.data.log_index  # the log by stand's table, registered with these (issue 88)
 import app.data.score_state  # noqa: F401  # the stored score's table, registered with these (issue 88)
 from app.data.json_columns import ModelJSON

@@ -36,10 +36,9 @@ from app.pages.templates import humanise, rule_state, templates
 from app.services import clock as clock_service
 from app.services import score as score_service
 from app.services import secret_objectives, unit_names
-from rules.core.clock import Clock, Entry
+from rules.core.clock import Clock
 
 __all__ = [
-    "KeptClock",
     "KeptPanels",
     "ScorePanel",
     "frame_clock",
@@ -377,39 +376,10 @@ def frame_score(session: Session, game: Game, shared: live.Shared, at: datetime,
     return score
 
 
-class KeptClock:
-    """The game's log as the clock reads it (app.services.clock.entries), kept between a feed's wake-ups as of
-    event `upto`: brought up to date by every wake-up's events (a stand moved leaves it as it was), read again
-    only when needed after an event the clock reads, or when the feed's read does not reach back to `upto`."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.entries: list[Entry] | None = None
-        self.upto = -1
-
-    def get(self, session: Session, game_id: int, shared: live.Shared, needed: bool) -> list[Entry] | None:
-        with self.lock:
-            new = shared.since(self.upto) if self.entries is not None else None
-            if new is None or any(clock_service.reads({"kind": e.kind, "payload": e.payload}) for e in new):
-                self.entries = None
-            elif new:
-                self.upto = new[-1].id
-            if needed and self.entries is None:
-                self.entries, self.upto = clock_service.entries(session, game_id), shared.newest
-            return self.entries
-
-
 def frame_clock(session: Session, game: Game, shared: live.Shared, at: datetime) -> Clock:
-    """The game's clock as a live frame carries it, as of `at` (its newest event's time), from the log the feed
-    keeps (`KeptClock`): the score's and the frame's clock one reading, the log not read again for a score."""
-
-    def read() -> Clock:
-        kept: KeptClock = shared.kept.get("clock", KeptClock)
-        log = shared.get("clock-log", lambda: kept.get(session, game.pk, shared, True))
-        log = log if log is not None else kept.get(session, game.pk, shared, True)
-        return clock_service.clock_of(game, log or [], at)
-
-    clock: Clock = shared.get(("frame-clock", at), read)
+    """The game's clock as a live frame carries it, as of `at` (its newest event's time): read once a wake-up
+    (its stored clock and the entries since, app.services.clock.kept), the score's and the frame's one reading."""
+    clock: Clock = shared.get(("frame-clock", at), lambda: clock_service.game_clock(session, game, at))
     return clock
 
 

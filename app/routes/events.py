@@ -222,23 +222,18 @@ def _with_view(
     game = shared.get("game", lambda: kept.get(session, game_id, shared))
     parts = live.VIEWS[view](session, game, viewer, events, shared) if game else [{} for _ in events]
     timed = [clock_service.reads(e) or "score" in p for e, p in zip(events, parts, strict=True)]
-    if game is not None:
-        # The clock's log kept up to date by every wake-up, read only for a frame that carries the clock.
-        kept_log: score_panel.KeptClock = shared.kept.get("clock", score_panel.KeptClock)
-        shared.get("clock-log", lambda: kept_log.get(session, game_id, shared, any(timed)))
-        if any(timed):
-            at = clock_service.logged_at(events)
-            read: GameClock = shared.get(
-                ("clock", at), lambda: GameClock.of(score_panel.frame_clock(session, game, shared, at))
-            )
-            clock = shared.get(("clock-json", at), lambda: read.model_dump(mode="json"))
-            # The seat's clock panel only where an event the clock reads carries it (a score's frame does not).
-            reads = any(clock_service.reads(e) for e in events)
-            clock_part = clock_panel.frame_clock_panel(game, read, viewer.is_referee, shared) if reads else ""
-            parts = [
-                _timed(e, p, clock, clock_part) if t else p
-                for e, p, t in zip(events, parts, timed, strict=True)
-            ]
+    if game is not None and any(timed):
+        at = clock_service.logged_at(events)
+        read: GameClock = shared.get(
+            ("clock", at), lambda: GameClock.of(score_panel.frame_clock(session, game, shared, at))
+        )
+        clock = shared.get(("clock-json", at), lambda: read.model_dump(mode="json"))
+        # The seat's clock panel only where an event the clock reads carries it (a score's frame does not).
+        reads = any(clock_service.reads(e) for e in events)
+        clock_part = clock_panel.frame_clock_panel(game, read, viewer.is_referee, shared) if reads else ""
+        parts = [
+            _timed(e, p, clock, clock_part) if t else p for e, p, t in zip(events, parts, timed, strict=True)
+        ]
     # Read after the parts, which may have been read after newer events were written (a stream behind on a busy
     # machine, a backlog): the newest event they may hold, so no frame shows more than it says it holds.
     as_of = table_templates.last_event_id(session, game_id, _roles(viewer))

@@ -11,18 +11,22 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, case, exists, null
+from sqlalchemy import Row, Select, bindparam, case, delete, exists, func, insert, null
+from sqlalchemy import event as sa_event
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from app.core.db import ids_written
 from app.core.touched import logged_kind
+from app.data.clock_state import StoredClock
 from app.data.models import Event, Game, utcnow
+from app.services import events
 from app.services.markers import rules_of
 from rules.core.acts import GiveTime, PauseClock, ResumeClock, SetClockLimits
 from rules.core.clock import SOURCE as SOURCE
 from rules.core.clock import (
     Clock,
+    Counted,
     Ended,
     Entry,
     Given,
@@ -31,13 +35,15 @@ from rules.core.clock import (
     Moved,
     Paused,
     Resumed,
-    clock,
+    clock_at,
+    counted,
     out_of_time_refusal,
 )
 from rules.core.errors import Refusal
 from rules.core.game import GameRules
 
 CREATED = "game-created"
+UNDO = "undo"
 # The events where the game's turn moves on (app.services.turns logs them after the move).
 MOVED = ("game-started", "step", "turn-started")
 ENDED = ("game-finished",)
@@ -47,7 +53,6 @@ KINDS = frozenset(
 )
 
 
-UNDO = "undo"
 # The clock acts the referee undoes in one (app.services.undo.UNDOABLE): the limits and settings as set.
 UNDOABLE = (SetClockLimits.event,)
 
@@ -118,59 +123,108 @@ def entry(ev: Event | Row[Any], rules: GameRules) -> Entry | None:
     return None
 
 
-def entries(session: Session, game_id: int) -> list[Entry]:
-    """The game's log as the clock reads it, in order, without what the referee undid."""
-    game = session.get(Game, game_id)
-    return [] if game is None else entries_of(session, [game])[game_id]
-
-
 # The games' clock entries none has undone, each undo looked for by the undos' own index: not every undo of the log,
 # which grows with the acts taken back (a score read after 5,000 events read them all: issue 88). One statement (the
 # undos were a second, and every act and every card's judgement reads the clock: issue 88's card pass), built once,
-# the games bound at each read: a score read, a turn panel's clock, built them anew each time.
+# the games bound at each read. A game with a stored clock (app.data.clock_state) reads only its entries after it,
+# and the undos since of an event before it (one that takes back a clock event: the game's clock counted anew).
 _KINDS = sorted(KINDS)
-# The kinds whose payload the clock reads (`entry`): every other's is not read, nor decoded (a round of 400 tables
-# at turn 4 is 9,200 clock events, and their JSON was most of the organiser's board's CPU: issue 93's hostile pass).
-PAYLOADS = (CREATED, PauseClock.event, GiveTime.event, SetClockLimits.event)
+# The kinds whose payload the clock reads (`entry`; an undo's names the kind it takes back): every other's is not
+# read, nor decoded (a round of 400 tables at turn 4 is 9,200 clock events, and their JSON was most of the
+# organiser's board's CPU: issue 93's hostile pass).
+PAYLOADS = (CREATED, PauseClock.event, GiveTime.event, SetClockLimits.event, UNDO)
 _UNDO = Event.__table__.alias("undo")  # type: ignore[attr-defined]
-_CLOCKED = sa_select(
-    col(Event.id),
-    col(Event.game_id),
-    col(Event.created_at),
-    col(Event.kind),
-    col(Event.turn),
-    col(Event.side),
-    col(Event.step),
-    case((col(Event.kind).in_(PAYLOADS), col(Event.payload)), else_=null()).label("payload"),
-).where(
-    col(Event.game_id).in_(ids_written("game_ids")),
-    col(Event.kind).in_(bindparam("kinds", expanding=True)),
-    ~exists().where(_UNDO.c.reverses_id == col(Event.id)),
-)
+_STORED = StoredClock.__table__  # type: ignore[attr-defined]
 
 
-def entries_of(session: Session, games: Sequence[Game]) -> dict[int, list[Entry]]:
-    """`entries` of each of these games, by id, in one query (the organiser's board of a round's tables)."""
-    rows: dict[int, list[Any]] = {game.pk: [] for game in games}
-    if rows:
-        games_asked = {"game_ids": list(rows), "kinds": _KINDS}
-        # In id order sorted here, not asked of the database: SQLite, to give that order, walked the game's whole
-        # log down its game_id index (5,000 events: 1.5 ms of a score read) rather than its few entries'.
-        for ev in sorted(session.execute(_CLOCKED, games_asked), key=lambda ev: ev.id):
-            rows[ev.game_id].append(ev)
-    out: dict[int, list[Entry]] = {}
+def _clocked(stored: bool) -> Select[Any]:
+    """The statement of the games' clock rows: with `stored`, after each game's stored clock (all of a game that
+    has none) and the undos since of an event before it; else all of them. Found by kind, by the game's index of
+    its events by kind (an OR of another column would walk the game's whole log)."""
+    columns = (
+        col(Event.id),
+        col(Event.game_id),
+        col(Event.created_at),
+        col(Event.kind),
+        col(Event.turn),
+        col(Event.side),
+        col(Event.step),
+        col(Event.reverses_id),
+        case((col(Event.kind).in_(PAYLOADS), col(Event.payload)), else_=null()).label("payload"),
+    )
+    found = (
+        col(Event.game_id).in_(ids_written("game_ids")),
+        col(Event.kind).in_(bindparam("kinds", expanding=True)),
+        ~exists().where(_UNDO.c.reverses_id == col(Event.id)),
+    )
+    if not stored:
+        return sa_select(*columns).where(*found)
+    after = _STORED.c.event_id
+    return (
+        sa_select(*columns)
+        .select_from(Event.__table__.outerjoin(_STORED, _STORED.c.game_id == col(Event.game_id)))  # type: ignore[attr-defined]
+        .where(
+            *found,
+            col(Event.id) > func.coalesce(after, 0),
+            (col(Event.kind) != UNDO) | (col(Event.reverses_id) <= after),
+        )
+    )
+
+
+_AFTER_STORED, _WHOLE = _clocked(stored=True), _clocked(stored=False)
+
+
+def _rows(
+    session: Session, statement: Select[Any], ids: Sequence[int], kinds: Sequence[str]
+) -> dict[int, list[Any]]:
+    """The games' rows of `statement` by game, each game's in id order (sorted here, not asked of the database:
+    SQLite, to give that order, walked the game's whole log down its game_id index, 5,000 events: 1.5 ms of a
+    score read, rather than its few entries')."""
+    rows: dict[int, list[Any]] = {pk: [] for pk in ids}
+    for ev in sorted(
+        session.execute(statement, {"game_ids": list(ids), "kinds": list(kinds)}), key=lambda ev: ev.id
+    ):
+        rows[ev.game_id].append(ev)
+    return rows
+
+
+def kept_of(session: Session, games: Sequence[Game]) -> dict[int, Counted]:
+    """Each game's clock as its log stands now (rules.core.clock.Counted), by id, in a few statements however
+    many games: its stored clock read on over the entries since (its whole log where it has none, or where an
+    undo since took back a clock event before it)."""
+    if not games:
+        return {}
+    stored = {
+        row.game_id: row
+        for row in session.exec(
+            select(StoredClock).where(col(StoredClock.game_id).in_(ids_written("ids"))),
+            params={"ids": [g.pk for g in games]},
+        )
+    }
+    rows = _rows(session, _AFTER_STORED, [g.pk for g in games], [*_KINDS, UNDO])
+    anew = [pk for pk, got in rows.items() if any(r.kind == UNDO and reads(r._mapping) for r in got)]
+    if anew:
+        rows.update(_rows(session, _WHOLE, anew, _KINDS))
+    out: dict[int, Counted] = {}
     for game in games:
         rules = rules_of(game)
-        out[game.pk] = [e for ev in rows[game.pk] if (e := entry(ev, rules)) is not None]
+        start = stored[game.pk].state if game.pk in stored and game.pk not in anew else None
+        log = [e for ev in rows[game.pk] if ev.kind != UNDO and (e := entry(ev, rules)) is not None]
+        out[game.pk] = counted(log, rules, game.period, start)
     return out
 
 
-def read_on(session: Session, game: Game, log: tuple[Entry, ...], new: Sequence[Event]) -> tuple[Entry, ...]:
-    """The clock's log `log` brought on by the `new` events (read again whole when one undoes a clock act)."""
+def kept(session: Session, game: Game) -> Counted:
+    """The game's clock as its log stands now (`kept_of`)."""
+    return kept_of(session, [game])[game.pk]
+
+
+def read_on(session: Session, game: Game, was: Counted, new: Sequence[Event]) -> Counted:
+    """The clock `was` read on over the `new` events (counted anew when one undoes a clock act)."""
     if any(ev.kind == UNDO and reads({"kind": ev.kind, "payload": ev.payload}) for ev in new):
-        return tuple(entries(session, game.pk))
+        return kept(session, game)
     rules = rules_of(game)
-    return log + tuple(e for ev in new if (e := entry(ev, rules)) is not None)
+    return counted([e for ev in new if (e := entry(ev, rules)) is not None], rules, game.period, was)
 
 
 def acts_since(session: Session, game: Game, side: str, at: float) -> int:
@@ -194,13 +248,34 @@ def logged_at(events: Sequence[Mapping[str, Any]]) -> datetime:
 
 def game_clock(session: Session, game: Game, now: datetime | None = None) -> Clock:
     """The game's clock as of `now` (None: as of its latest entry, for what does not depend on the time)."""
-    return clock_of(game, entries(session, game.pk), now)
+    return clock_of(game, kept(session, game), now)
 
 
-def clock_of(game: Game, log: Sequence[Entry], now: datetime | None = None) -> Clock:
-    """The game's clock from its log as the clock reads it (`entries`), as of `now` (None: its latest entry)."""
-    at = now.timestamp() if now else max((e.at for e in log), default=_utc(game.created_at).timestamp())
-    return clock(log, rules_of(game), game.period, at)
+def clock_of(game: Game, kept_: Counted, now: datetime | None = None) -> Clock:
+    """The game's clock from its log as the clock has read it (`kept`), as of `now` (None: its latest entry)."""
+    at = now.timestamp() if now else kept_.at if kept_.at is not None else _utc(game.created_at).timestamp()
+    return clock_at(kept_, rules_of(game), game.period, at)
+
+
+# -- the stored clock, written with the act (app.data.clock_state) ------------------------------------------------
+@sa_event.listens_for(Session, "before_commit")
+def _stored(session: Session) -> None:
+    """Each game whose clock events (or an undo of one) the unit of work logged (app.services.events.record's):
+    its clock read on over them and stored, in the same transaction (a game's events are written under its row
+    lock, app.services.games.lock_game), as of the newest event it logged."""
+    newest: dict[int, int] = {}
+    for ev in events.logged_in(session):
+        if ev.kind in KINDS or (ev.kind == UNDO and reads({"kind": ev.kind, "payload": ev.payload})):
+            newest[ev.game_id] = max(newest.get(ev.game_id, 0), ev.pk)
+    games = [g for pk in sorted(newest) if (g := session.get(Game, pk)) is not None]
+    if not games:
+        return
+    now = kept_of(session, games)
+    session.execute(delete(StoredClock).where(col(StoredClock.game_id).in_(list(now))))
+    session.execute(
+        insert(StoredClock),
+        [{"game_id": pk, "event_id": newest[pk], "state": state} for pk, state in now.items()],
+    )
 
 
 def _minutes(seconds: int) -> str:

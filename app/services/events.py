@@ -78,9 +78,10 @@ def _held(row: EventRow, event_id: int) -> Event:
 
 
 def logged_in(session: Session) -> list[Event]:
-    """The events this unit of work has logged so far (`record`'s, in order), taken: each is read once, by
-    what advances the game's derived state as the unit of work commits (app.services.score_store)."""
-    return session.info.pop(_LOGGING, None) or []
+    """The events this unit of work has logged so far (`record`'s, in order): what advances the game's derived
+    state as the unit of work commits reads them (app.services.score_store, the score; app.services.clock, the
+    clock), the list let go once it commits or rolls back."""
+    return list(session.info.get(_LOGGING, ()))
 
 
 @sa_event.listens_for(Session, "after_flush")
@@ -91,8 +92,9 @@ def _flushed(session: Session, _: object) -> None:
             session.info.setdefault(_LOGGING, []).append(obj)
 
 
+@sa_event.listens_for(Session, "after_commit")
 @sa_event.listens_for(Session, "after_rollback")
-def _rolled_back(session: Session) -> None:
+def _let_go(session: Session) -> None:
     session.info.pop(_LOGGING, None)
 
 

@@ -31,7 +31,7 @@ from app.services import events as events_service
 from app.services import score as score_service
 from app.services.result import game_result
 from app.services.seating import Viewer
-from rules.core.clock import Clock, Entry
+from rules.core.clock import Clock, Counted
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
 from rules.event.standings import Played, Standing, standings
@@ -262,11 +262,11 @@ def table_players(session: Session, tables: Sequence[TournamentTable]) -> dict[i
 @dataclass(frozen=True)
 class TableState:
     """A table's game as the organiser's view last read it: its latest event, each side's points then and its
-    log as the clock reads it (the clock itself is worked out from it as of each frame, with no read)."""
+    clock as its log stood (the clock itself is worked out from it as of each frame, with no read)."""
 
     last_event: int
     points: dict[str, int]
-    log: tuple[Entry, ...]
+    clock: Counted
 
 
 @dataclass
@@ -274,7 +274,7 @@ class Following:
     """What the organiser's live view knows of each table's game between frames: a game is read again only once
     it has a new event (one query for every table says which), and then only its new events (one query for all
     the games that moved): each side's points worked out again only when one of them may change the score (a
-    marker does not), the clock's log extended by those it reads. Forty tables where one moved cost a few rows."""
+    marker does not), the clock read on over those it reads. Forty tables where one moved cost a few rows."""
 
     kept: dict[int, TableState] = field(default_factory=dict)
 
@@ -312,20 +312,20 @@ class Following:
         points = score_service.game_points(
             session, first + rescored
         )  # every table read in a few queries, however many
-        logs = clock.entries_of(session, first)
+        clocks = clock.kept_of(session, first)
         for game in games:
             last = latest.get(game.pk, 0)
             had = self.kept.get(game.pk)
             if had is None:
-                self.kept[game.pk] = TableState(last, points[game.pk], tuple(logs[game.pk]))
+                self.kept[game.pk] = TableState(last, points[game.pk], clocks[game.pk])
             elif game.pk in moved:
-                log = clock.read_on(session, game, had.log, since[game.pk])
-                self.kept[game.pk] = TableState(last, points.get(game.pk, had.points), log)
+                read = clock.read_on(session, game, had.clock, since[game.pk])
+                self.kept[game.pk] = TableState(last, points.get(game.pk, had.points), read)
         return self.kept
 
     @staticmethod
     def clock_of(game: Game, state: TableState, now: datetime) -> Clock:
-        return clock.clock_of(game, state.log, now)
+        return clock.clock_of(game, state.clock, now)
 
 
 # -- the organiser's board ---------------------------------------------------------------------------------------

@@ -191,9 +191,29 @@ class Clock:
         return next(s for s in self.sides if s.side == side)
 
 
+@dataclass(frozen=True)
+class Counted:
+    """The clock as the log has been read up to its last entry: where the turn stands, whether the clock is paused
+    or the game over, the limits, and what each side has used and been given (in the game, and in each turn, by
+    turn). What a game keeps as its clock (app.services.clock: stored with its last clock event, so a read goes on
+    from it over the entries since, not over the whole log); `clock_at` makes the clock of it as of a moment."""
+
+    at: float | None = None  # the last entry's time (None: no entry read)
+    position: Position | None = None
+    paused: bool = False
+    dispute: bool = False
+    ended: bool = False
+    limits: Limits = field(default_factory=Limits)
+    out_at: Mapping[str, float] = field(default_factory=dict)
+    used: Mapping[str, float] = field(default_factory=dict)
+    given: Mapping[str, float] = field(default_factory=dict)
+    turn_used: Mapping[int, Mapping[str, float]] = field(default_factory=dict)  # by turn, then side
+    turn_given: Mapping[int, Mapping[str, float]] = field(default_factory=dict)
+
+
 @dataclass
 class _Counting:
-    """The clock as the log is read: where the turn stands, and what each side has used and been given."""
+    """The clock as the log is read (a `Counted` being read on): its state, in dicts it adds to."""
 
     rules: GameRules
     period: str | None
@@ -206,8 +226,41 @@ class _Counting:
     out_at: dict[str, float] = field(default_factory=dict)
     used: dict[str, float] = field(default_factory=dict)
     given: dict[str, float] = field(default_factory=dict)
-    turn_used: dict[tuple[str, int], float] = field(default_factory=dict)
-    turn_given: dict[tuple[str, int], float] = field(default_factory=dict)
+    turn_used: dict[int, dict[str, float]] = field(default_factory=dict)
+    turn_given: dict[int, dict[str, float]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, rules: GameRules, period: str | None, counted: Counted) -> _Counting:
+        return cls(
+            rules,
+            period,
+            counted.at,
+            counted.position,
+            counted.paused,
+            counted.dispute,
+            counted.ended,
+            counted.limits,
+            dict(counted.out_at),
+            dict(counted.used),
+            dict(counted.given),
+            {turn: dict(by_side) for turn, by_side in counted.turn_used.items()},
+            {turn: dict(by_side) for turn, by_side in counted.turn_given.items()},
+        )
+
+    def counted(self) -> Counted:
+        return Counted(
+            self.at,
+            self.position,
+            self.paused,
+            self.dispute,
+            self.ended,
+            self.limits,
+            dict(self.out_at),
+            dict(self.used),
+            dict(self.given),
+            {turn: dict(by_side) for turn, by_side in self.turn_used.items()},
+            {turn: dict(by_side) for turn, by_side in self.turn_given.items()},
+        )
 
     def running(self) -> tuple[str, ...]:
         if self.position is None or self.paused or self.ended:
@@ -221,10 +274,10 @@ class _Counting:
         since = self.at if self.at is not None else at
         if self.at is not None and at > self.at and self.position is not None:
             seconds = at - self.at
+            this_turn = self.turn_used.setdefault(self.position.turn, {})
             for side in self.running():
                 self.used[side] = self.used.get(side, 0.0) + seconds
-                key = (side, self.position.turn)
-                self.turn_used[key] = self.turn_used.get(key, 0.0) + seconds
+                this_turn[side] = this_turn.get(side, 0.0) + seconds
         if self.at is None or at > self.at:
             self.at = at
         self._ran_out(since)
@@ -253,8 +306,8 @@ class _Counting:
             self.dispute = isinstance(entry, Paused) and entry.dispute
         elif isinstance(entry, Given):
             self.given[entry.side] = self.given.get(entry.side, 0.0) + entry.seconds
-            key = (entry.side, self.position.turn if self.position else 0)
-            self.turn_given[key] = self.turn_given.get(key, 0.0) + entry.seconds
+            this_turn = self.turn_given.setdefault(self.position.turn if self.position else 0, {})
+            this_turn[entry.side] = this_turn.get(entry.side, 0.0) + entry.seconds
         elif isinstance(entry, LimitsSet):
             self.limits = entry.limits
         self._ran_out(self.at if self.at is not None else entry.at)
@@ -273,7 +326,8 @@ class _Counting:
         limits = self.limits.side(side)
         game, turn = limits.game_seconds, limits.turn_seconds
         used, given = self.used.get(side, 0.0), self.given.get(side, 0.0)
-        turn_used, turn_given = self.turn_used.get((side, now), 0.0), self.turn_given.get((side, now), 0.0)
+        turn_used = self.turn_used.get(now, {}).get(side, 0.0)
+        turn_given = self.turn_given.get(now, {}).get(side, 0.0)
         return (
             None if game is None else game + given - used,
             None if turn is None else turn + turn_given - turn_used,
@@ -286,19 +340,28 @@ class _Counting:
             side,
             self.used.get(side, 0.0),
             self.given.get(side, 0.0),
-            self.turn_used.get((side, now), 0.0),
-            self.turn_given.get((side, now), 0.0),
+            self.turn_used.get(now, {}).get(side, 0.0),
+            self.turn_given.get(now, {}).get(side, 0.0),
             remaining,
             turn_remaining,
             self.out_at.get(side),
         )
 
 
-def clock(entries: Sequence[Entry], rules: GameRules, period: str | None, now: float) -> Clock:
-    """The clock as of `now`, from the game's log in order (`entries`) and its rule set's turn (`rules`)."""
-    counting = _Counting(rules, period)
+def counted(
+    entries: Sequence[Entry], rules: GameRules, period: str | None, start: Counted | None = None
+) -> Counted:
+    """The clock as the log stands after `entries` (in order), read on from `start` (the log read up to the
+    entry before them; None: from the game's start)."""
+    counting = _Counting.of(rules, period, start or Counted())
     for entry in entries:
         counting.read(entry)
+    return counting.counted()
+
+
+def clock_at(counted_: Counted, rules: GameRules, period: str | None, now: float) -> Clock:
+    """The clock as of `now`, from the log read up to its last entry (`counted`)."""
+    counting = _Counting.of(rules, period, counted_)
     counting.until(now)
     return Clock(
         as_of=now,
@@ -311,6 +374,11 @@ def clock(entries: Sequence[Entry], rules: GameRules, period: str | None, now: f
         limits=counting.limits,
         sides=tuple(counting.side(s) for s in rules.book.sides),
     )
+
+
+def clock(entries: Sequence[Entry], rules: GameRules, period: str | None, now: float) -> Clock:
+    """The clock as of `now`, from the game's log in order (`entries`) and its rule set's turn (`rules`)."""
+    return clock_at(counted(entries, rules, period), rules, period, now)
 
 
 def refusal(now: Clock, act: Act) -> Refusal | None:

@@ -11,17 +11,15 @@ import html
 import json
 import re
 from dataclasses import fields
-from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from jinja2 import StrictUndefined, meta
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from app.core import live
-from app.data.models import Event
 from app.data.schemas_score import GameScore, VictoryMetOut
 from app.guard.auth import COOKIE_NAME
 from app.pages.score_panel import ScorePanel, panel_of
@@ -30,7 +28,7 @@ from app.routes import events as events_route
 from app.services import events as events_service
 from app.services.seating import Viewer
 from tests import csrf
-from tests.app.games.conftest import Game, new_game, start_game
+from tests.app.games.conftest import Game, new_game, played_ago, start_game
 
 BRIDGE = "bridge-1"  # the shipped Mons' bridge 1: x 37..43, y 117..123 cm
 
@@ -245,11 +243,7 @@ def test_a_frame_reads_the_clock_as_of_its_newest_event_not_as_it_is_rendered(
     http = sqlite_client
     g = new_game(http)
     start_game(http, g)
-    with Session(http.app.state.engine) as session:  # type: ignore[attr-defined]
-        for ev in session.exec(select(Event).where(Event.game_id == g.id)):
-            ev.created_at -= timedelta(hours=1)
-            session.add(ev)
-        session.commit()
+    played_ago(http, g, 3600)
     step = http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()[-1]
     for role, view in (("referee", "map"), ("attacker", "map"), ("referee", "board")):
         frame = frame_of(http, g, step["id"], role, view)

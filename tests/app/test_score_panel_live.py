@@ -161,15 +161,16 @@ def test_the_panels_are_built_once_per_seat_and_page_per_change_however_many_str
     assert len(built) == len(AUDIENCES)
 
 
-def test_a_call_s_and_a_move_s_frames_read_again_neither_the_clock_s_log_nor_the_stands_names_nor_the_seals(
+def test_a_call_s_and_a_move_s_frames_read_again_neither_the_stands_names_nor_the_seals_and_the_clock_once(
     streams: tuple[TestClient, Any, Streams], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Kept by the feed between its wake-ups (the score's clock read of the log the frame's clock is, issue 67's
-    "as fast as today"), and read again once an event may have changed them (the turn moving on)."""
+    """The stands' names and the seals kept by the feed between its wake-ups (issue 67's "as fast as today"), read
+    again once an event may have changed them (the turn moving on); the clock read once a wake-up for every seat
+    and page, the score's and the frame's one reading: its stored row and the entries since (issue 93)."""
     http, g, s = streams
     read: collections.Counter[str] = collections.Counter()
     for module, name in (
-        (score_panel.clock_service, "entries"),
+        (score_panel.clock_service, "kept_of"),
         (score_panel, "stand_names"),
         (score_panel.secret_objectives, "commitments"),
     ):
@@ -182,12 +183,12 @@ def test_a_call_s_and_a_move_s_frames_read_again_neither_the_clock_s_log_nor_the
     call(http, g, "defender")
     read.clear()
     s.wake()
-    assert read == {"entries": 1, "stand_names": 1, "commitments": 1}  # once for every seat and page
+    assert read == {"kept_of": 1, "stand_names": 1, "commitments": 1}  # once for every seat and page
     for act in (functools.partial(move, http, g, 6.0), functools.partial(call, http, g, "attacker")):
         act()
         read.clear()
         s.wake()
-        assert read == {}, act
+        assert read == {"kept_of": 1}, act
     version = http.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
     r = http.post(f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": version})
     assert r.status_code == 200, r.text

@@ -8,13 +8,18 @@ import re
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
+from sqlmodel import Session, col, select
 
 from app.core.config import Settings
+from app.data.clock_state import StoredClock
+from app.data.models import Event
 from app.guard.auth import COOKIE_NAME
 from app.main import create_app
 from tests.conftest import TEST_SECRET_KEY, served_in_thread
@@ -95,6 +100,17 @@ def advance_to(http: Any, game: Game, step: str) -> dict[str, Any]:
 @pytest.fixture
 def mons(client: TestClient) -> Game:
     return new_game(client)
+
+
+def played_ago(client: TestClient, game: Game, seconds: int) -> None:
+    """Every event of the game logged `seconds` earlier: as if what was played had been played that long ago. The
+    log rewritten behind the app's back, its stored clock (derived from the log) goes with it: counted anew."""
+    with Session(client.app.state.engine) as s:  # type: ignore[attr-defined]
+        for ev in s.exec(select(Event).where(Event.game_id == game.id)):
+            ev.created_at = ev.created_at - timedelta(seconds=seconds)
+            s.add(ev)
+        s.execute(delete(StoredClock).where(col(StoredClock.game_id) == game.id))
+        s.commit()
 
 
 def units_by_ref(http: Any, game: Game) -> dict[str, dict[str, Any]]:

@@ -7,24 +7,12 @@ Time is made to have passed by logging the game's events earlier (`played_ago`),
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlmodel import Session, select
 
-from app.data.models import Event
-from tests.app.games.conftest import Game, new_game, start_game, units_by_ref
-
-
-def played_ago(client: TestClient, g: Game, seconds: int) -> None:
-    """Every event of the game logged `seconds` earlier: as if what was played had been played that long ago."""
-    with Session(client.app.state.engine) as s:  # type: ignore[attr-defined]
-        for ev in s.exec(select(Event).where(Event.game_id == g.id)):
-            ev.created_at = ev.created_at - timedelta(seconds=seconds)
-            s.add(ev)
-        s.commit()
+from tests.app.games.conftest import Game, new_game, played_ago, start_game, units_by_ref
 
 
 def clock(client: TestClient, g: Game) -> dict[str, Any]:

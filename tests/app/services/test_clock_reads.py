@@ -1,6 +1,8 @@
 """The game clock reads its own entries of the log and the undos of those, not every undo (issue 88: a score
-read, which carries the clock, grew with the acts taken back: 6 ms after 100 events, 11 ms after 5,000), in one
-statement (every act, and each act a stand's card judges, reads the clock)."""
+read, which carries the clock, grew with the acts taken back: 6 ms after 100 events, 11 ms after 5,000), and,
+where the game's clock is stored (issue 93: written with each act that logs a clock event), only the entries
+since: two statements however long the game (every act, each act a stand's card judges, and the organiser's
+board of every table read the clock)."""
 
 from __future__ import annotations
 
@@ -8,18 +10,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import delete, event
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from app.core.db import make_engine
+from app.data.clock_state import StoredClock
 from app.data.models import Game
 from app.services import acts, clock, game_setup, undo
 from app.services.seating import Viewer
 from app.services.units import list_units
 from app.services.writing import game_write, unit_of_work
 from rules.core.acts import AdvanceTurn, MoveStand, SetClockLimits
-from rules.core.clock import LimitsSet
 from tests.conftest import _sqlite_clone
 
 
@@ -51,23 +53,30 @@ def test_the_clock_reads_no_undo_of_an_act_it_does_not_keep(engine: Engine) -> N
     def asked(conn: object, cursor: object, statement: str, params: object, *_: object) -> None:
         ran.append((statement, params))
 
-    event.listen(engine, "before_cursor_execute", asked)
-    try:
+    def rows_read(stored: bool) -> list[dict[str, object]]:
+        """The rows the clock's read of the game's log reads (as its columns, not Event objects: a payload only
+        where it reads one), its statements asked again; `stored`: with its stored clock, else without one."""
+        ran.clear()
         with Session(engine) as s:
-            entries = clock.entries(s, game_id)
-    finally:
-        event.remove(engine, "before_cursor_execute", asked)
-    assert entries  # the game's start and its step moved on
-    # The rows its statements read (as its columns, not Event objects: a payload only where it reads one), asked
-    # again: its own kinds alone, no move nor undo of one.
-    with engine.connect() as conn:
-        raw = conn.connection.dbapi_connection
-        assert raw is not None
-        cursors = [raw.execute(statement, params) for statement, params in ran if "kind" in statement]
-        read = [
-            dict(zip([c[0] for c in cur.description], row, strict=True)) for cur in cursors for row in cur
-        ]
-    assert read and {row["kind"] for row in read} <= clock.KINDS, sorted({row["kind"] for row in read})
+            if not stored:
+                s.execute(delete(StoredClock).where(col(StoredClock.game_id) == game_id))
+            event.listen(engine, "before_cursor_execute", asked)
+            try:
+                held = s.get(Game, game_id)
+                assert held is not None and clock.kept(s, held).position is not None  # started, moved on
+            finally:
+                event.remove(engine, "before_cursor_execute", asked)
+            conn = s.connection().connection.dbapi_connection
+            assert conn is not None
+            cursors = [conn.execute(statement, params) for statement, params in ran if "kind" in statement]
+            return [
+                dict(zip([c[0] for c in cur.description], row, strict=True)) for cur in cursors for row in cur
+            ]
+
+    # Since its stored clock: nothing (twelve moves and undos of them since); without one: its own kinds alone.
+    assert rows_read(stored=True) == []
+    whole = rows_read(stored=False)
+    assert whole and {row["kind"] for row in whole} <= clock.KINDS, sorted({row["kind"] for row in whole})
 
 
 def test_the_clock_finds_its_entries_by_their_kind_not_by_walking_the_game_s_log(engine: Engine) -> None:
@@ -86,7 +95,8 @@ def test_the_clock_finds_its_entries_by_their_kind_not_by_walking_the_game_s_log
     event.listen(engine, "before_cursor_execute", asked)
     try:
         with Session(engine) as s:
-            assert clock.entries(s, game_id)
+            held = s.get(Game, game_id)
+            assert held is not None and clock.kept(s, held).position is not None
     finally:
         event.remove(engine, "before_cursor_execute", asked)
     with engine.connect() as conn:
@@ -99,9 +109,10 @@ def test_the_clock_finds_its_entries_by_their_kind_not_by_walking_the_game_s_log
     assert plans and not any("ix_event_game_id (" in plan for plan in plans), plans
 
 
-def test_the_clock_reads_its_entries_none_undone_in_one_statement(engine: Engine) -> None:
-    """Its entries and the undos of them were two statements, a read of the clock's: one now, an undone entry left
-    out as before (the referee's limits set, then taken back)."""
+def test_the_clock_reads_its_stored_clock_and_the_entries_since_in_two_statements(engine: Engine) -> None:
+    """Its entries and the undos of them were two statements, a read of the clock's, then one; now its stored
+    clock and the entries since, two, an undone entry left out as before (the referee's limits set, then taken
+    back: the clock stored as the undo leaves it)."""
     with Session(engine) as s, unit_of_work(s):
         game, _ = game_setup.create_game(s, "test-secret", scenario="mons-1914")
         game_id = game.pk
@@ -124,8 +135,8 @@ def test_the_clock_reads_its_entries_none_undone_in_one_statement(engine: Engine
         assert held is not None
         event.listen(engine, "before_cursor_execute", asked)
         try:
-            entries = clock.entries_of(s, [held])[game_id]
+            kept = clock.kept_of(s, [held])[game_id]
         finally:
             event.remove(engine, "before_cursor_execute", asked)
-    assert entries and not any(isinstance(e, LimitsSet) for e in entries), entries
-    assert len(ran) == 1, ran
+    assert kept.position is not None and not kept.limits.limited, kept
+    assert len(ran) == 2, ran

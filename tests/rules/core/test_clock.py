@@ -4,10 +4,16 @@ time back, counts limits per game and per turn, and reads the same log the same 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import TypeAdapter
 
 from rules.core.acts import GiveTime, PauseClock, ResumeClock, SetClockLimits
 from rules.core.clock import (
+    Counted,
     Ended,
     Entry,
     Given,
@@ -18,6 +24,8 @@ from rules.core.clock import (
     Resumed,
     SideLimits,
     clock,
+    clock_at,
+    counted,
     ends_the_game,
     may_pause,
     out_of_time_refusal,
@@ -278,3 +286,41 @@ def test_a_player_stops_the_clock_only_for_a_dispute_where_the_settings_allow_it
     assert may_pause(plain, ResumeClock(), "referee")
     paused = clock([Moved(at(0), 1, "attacker"), Paused(at(5), dispute=True)], Alternating(), None, at(60))
     assert paused.paused and paused.dispute and paused.side("attacker").used == 5
+
+
+_ENTRY = st.one_of(
+    st.builds(
+        Moved, st.just(0.0), st.integers(1, 3), st.sampled_from(BOTH), st.sampled_from(["", "move", "fire"])
+    ),
+    st.builds(Ended, st.just(0.0)),
+    st.builds(Paused, st.just(0.0), st.booleans()),
+    st.builds(Resumed, st.just(0.0)),
+    st.builds(Given, st.just(0.0), st.sampled_from(BOTH), st.integers(1, 600)),
+    st.builds(
+        LimitsSet,
+        st.just(0.0),
+        st.builds(Limits.minutes, st.just(BOTH), *[st.one_of(st.none(), st.integers(1, 5))] * 2),
+    ),
+)
+
+
+@given(
+    steps=st.lists(st.tuples(st.integers(-5, 400), _ENTRY), max_size=25),
+    split=st.integers(0, 25),
+    now=st.integers(0, 9000),
+)
+@settings(max_examples=200, deadline=None)
+def test_the_clock_read_on_from_where_it_was_kept_is_the_clock_read_whole(
+    steps: list[tuple[int, Entry]], split: int, now: int
+) -> None:
+    """What a game keeps of its clock (`Counted`, stored with its last clock event, issue 93) read on over the
+    entries since gives the clock the whole log gives, at any moment, a log whose clock steps back included, the
+    kept state written out as JSON and read back as the app stores it."""
+    log, t = [], 0
+    for delta, e in steps:
+        t += delta
+        log.append(replace(e, at=at(t)))
+    kept = TypeAdapter(Counted)
+    before = kept.validate_json(kept.dump_json(counted(log[:split], Alternating(), None)))
+    read_on = counted(log[split:], Alternating(), None, before)
+    assert clock_at(read_on, Alternating(), None, at(now)) == clock(log, Alternating(), None, at(now))
