@@ -158,12 +158,14 @@ def newest_events(session: Session, game_ids: Sequence[int]) -> dict[int, int]:
 
 
 def _stored_now(
-    session: Session, games: Sequence[Game], stored: Executable
+    session: Session, games: Sequence[Game], stored: Executable, newest: Mapping[int, int] | None = None
 ) -> tuple[dict[int, Frame], dict[int, Any]]:
-    """Each game's Frame, and what `stored` reads of its row at its newest event, where that row is of the
-    frame's objectives and conditions (a game with none: its log is replayed, `advanced`)."""
+    """Each game's Frame, and what `stored` reads of its row at its newest event (`newest`, by game, where the
+    caller has read it: `newest_events`), where that row is of the frame's objectives and conditions (a game
+    with none: its log is replayed, `advanced`)."""
     framed = frames(session, games)
-    newest = newest_events(session, [g.pk for g in games])
+    ids = [g.pk for g in games]
+    newest = newest_events(session, ids) if newest is None else {pk: newest.get(pk, 0) for pk in ids}
     rows = session.execute(stored, {"points": list(newest.items())})
     return framed, {pk: kept for pk, inputs, kept in rows if inputs == framed[pk].digest}
 
@@ -195,13 +197,15 @@ def game_scores(session: Session, games: Sequence[Game], whole: bool = False) ->
     return out
 
 
-def game_points(session: Session, games: Sequence[Game]) -> dict[int, dict[str, int]]:
+def game_points(
+    session: Session, games: Sequence[Game], newest: Mapping[int, int] | None = None
+) -> dict[int, dict[str, int]]:
     """Each side's points in each of these games now, by id (every reader's: `seen_by` hides none), for any
     number of games in a few queries: the organiser's board of a round's hundreds of tables (issue 93). A row
-    a game, as its newest act stored them; a game whose row has none (stored before they were, or no row):
-    its score (`game_scores`)."""
+    a game, as its newest act stored them (`newest`: each game's newest event, where the caller has read it);
+    a game whose row has none (stored before they were, or no row): its score (`game_scores`)."""
     reading = [g for g in games if not rules_of(g).book.score_kept]
-    _, stored = _stored_now(session, reading, _STORED_POINTS) if reading else ({}, {})
+    _, stored = _stored_now(session, reading, _STORED_POINTS, newest) if reading else ({}, {})
     out = {pk: {side: int(n) for side, n in points.items()} for pk, points in stored.items() if points}
     rest = [g for g in games if g.pk not in out]
     scored = game_scores(session, rest) if rest else {}

@@ -309,9 +309,8 @@ class Following:
                 for ev in since[game.pk]
             )
         ]
-        points = score_service.game_points(
-            session, first + rescored
-        )  # every table read in a few queries, however many
+        # Every table read in a few queries, however many; each game's newest event read once, above.
+        points = score_service.game_points(session, first + rescored, latest)
         clocks = clock.kept_of(session, first)
         for game in games:
             last = latest.get(game.pk, 0)

@@ -21,7 +21,7 @@ present moment as `now`, the same way; nothing here reads a clock."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from rules.core.acts import Act, GiveTime, PauseClock, ResumeClock, SetClockLimits
@@ -191,7 +191,7 @@ class Clock:
         return next(s for s in self.sides if s.side == side)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Counted:
     """The clock as the log has been read up to its last entry: where the turn stands, whether the clock is paused
     or the game over, the limits, and what each side has used and been given (in the game, and in each turn, by
@@ -204,147 +204,116 @@ class Counted:
     dispute: bool = False
     ended: bool = False
     limits: Limits = field(default_factory=Limits)
-    out_at: Mapping[str, float] = field(default_factory=dict)
-    used: Mapping[str, float] = field(default_factory=dict)
-    given: Mapping[str, float] = field(default_factory=dict)
-    turn_used: Mapping[int, Mapping[str, float]] = field(default_factory=dict)  # by turn, then side
-    turn_given: Mapping[int, Mapping[str, float]] = field(default_factory=dict)
-
-
-@dataclass
-class _Counting:
-    """The clock as the log is read (a `Counted` being read on): its state, in dicts it adds to."""
-
-    rules: GameRules
-    period: str | None
-    at: float | None = None
-    position: Position | None = None
-    paused: bool = False
-    dispute: bool = False
-    ended: bool = False
-    limits: Limits = field(default_factory=Limits)
     out_at: dict[str, float] = field(default_factory=dict)
     used: dict[str, float] = field(default_factory=dict)
     given: dict[str, float] = field(default_factory=dict)
-    turn_used: dict[int, dict[str, float]] = field(default_factory=dict)
+    turn_used: dict[int, dict[str, float]] = field(default_factory=dict)  # by turn, then side
     turn_given: dict[int, dict[str, float]] = field(default_factory=dict)
 
-    @classmethod
-    def of(cls, rules: GameRules, period: str | None, counted: Counted) -> _Counting:
-        return cls(
-            rules,
-            period,
-            counted.at,
-            counted.position,
-            counted.paused,
-            counted.dispute,
-            counted.ended,
-            counted.limits,
-            dict(counted.out_at),
-            dict(counted.used),
-            dict(counted.given),
-            {turn: dict(by_side) for turn, by_side in counted.turn_used.items()},
-            {turn: dict(by_side) for turn, by_side in counted.turn_given.items()},
+    def copied(self) -> Counted:
+        """A copy of its own, to be read on (never the one given: a stored or kept clock stays as it was)."""
+        return replace(
+            self,
+            out_at=dict(self.out_at),
+            used=dict(self.used),
+            given=dict(self.given),
+            turn_used={turn: dict(by_side) for turn, by_side in self.turn_used.items()},
+            turn_given={turn: dict(by_side) for turn, by_side in self.turn_given.items()},
         )
 
-    def counted(self) -> Counted:
-        return Counted(
-            self.at,
-            self.position,
-            self.paused,
-            self.dispute,
-            self.ended,
-            self.limits,
-            dict(self.out_at),
-            dict(self.used),
-            dict(self.given),
-            {turn: dict(by_side) for turn, by_side in self.turn_used.items()},
-            {turn: dict(by_side) for turn, by_side in self.turn_given.items()},
-        )
+
+class _Counting:
+    """The clock as the log is read: its rules, and a `Counted` of its own (`c`), read on."""
+
+    def __init__(self, rules: GameRules, period: str | None, start: Counted) -> None:
+        self.rules, self.period = rules, period
+        self.c = start.copied()
 
     def running(self) -> tuple[str, ...]:
-        if self.position is None or self.paused or self.ended:
+        if self.c.position is None or self.c.paused or self.c.ended:
             return ()
         sides = self.rules.book.sides
-        return tuple(s for s in acting(self.rules, self.period, self.position) if s in sides)
+        return tuple(s for s in acting(self.rules, self.period, self.c.position) if s in sides)
 
     def until(self, at: float) -> None:
         """Charge the running sides the time from the last entry to `at` (none if the log's clock stepped
         back)."""
-        since = self.at if self.at is not None else at
-        if self.at is not None and at > self.at and self.position is not None:
-            seconds = at - self.at
-            this_turn = self.turn_used.setdefault(self.position.turn, {})
+        since = self.c.at if self.c.at is not None else at
+        if self.c.at is not None and at > self.c.at and self.c.position is not None:
+            seconds = at - self.c.at
+            this_turn = self.c.turn_used.setdefault(self.c.position.turn, {})
             for side in self.running():
-                self.used[side] = self.used.get(side, 0.0) + seconds
+                self.c.used[side] = self.c.used.get(side, 0.0) + seconds
                 this_turn[side] = this_turn.get(side, 0.0) + seconds
-        if self.at is None or at > self.at:
-            self.at = at
+        if self.c.at is None or at > self.c.at:
+            self.c.at = at
         self._ran_out(since)
 
     def _ran_out(self, since: float) -> None:
         """Note when each side's time ran out: as it ran, `remaining` seconds before now, but not before
         `since` (the last entry read: a limit lowered runs a side out as it is set)."""
-        if not self.limits.limited:  # a clock of no limit (most, an event's games among them): this, twice an
-            self.out_at.clear()  # entry read, was the most of the organiser's board's CPU mid-round (issue 93)
+        if (
+            not self.c.limits.limited
+        ):  # a clock of no limit (most, an event's games among them): this, twice an
+            self.c.out_at.clear()  # entry read, was the most of the organiser's board's CPU mid-round (issue 93)
             return
         for side in self.rules.book.sides:
             left = [r for r in self._left(side) if r is not None]
             if left and min(left) <= 0:
-                self.out_at.setdefault(side, max(since, (self.at or since) + min(left)))
+                self.c.out_at.setdefault(side, max(since, (self.c.at or since) + min(left)))
             else:
-                self.out_at.pop(side, None)
+                self.c.out_at.pop(side, None)
 
     def read(self, entry: Entry) -> None:
         self.until(entry.at)
         if isinstance(entry, Moved):
-            self.position = self._position(entry)
+            self.c.position = self._position(entry)
         elif isinstance(entry, Ended):
-            self.ended = True
+            self.c.ended = True
         elif isinstance(entry, Paused | Resumed):
-            self.paused = isinstance(entry, Paused)
-            self.dispute = isinstance(entry, Paused) and entry.dispute
+            self.c.paused = isinstance(entry, Paused)
+            self.c.dispute = isinstance(entry, Paused) and entry.dispute
         elif isinstance(entry, Given):
-            self.given[entry.side] = self.given.get(entry.side, 0.0) + entry.seconds
-            this_turn = self.turn_given.setdefault(self.position.turn if self.position else 0, {})
+            self.c.given[entry.side] = self.c.given.get(entry.side, 0.0) + entry.seconds
+            this_turn = self.c.turn_given.setdefault(self.c.position.turn if self.c.position else 0, {})
             this_turn[entry.side] = this_turn.get(entry.side, 0.0) + entry.seconds
         elif isinstance(entry, LimitsSet):
-            self.limits = entry.limits
-        self._ran_out(self.at if self.at is not None else entry.at)
+            self.c.limits = entry.limits
+        self._ran_out(self.c.at if self.c.at is not None else entry.at)
 
     def _position(self, moved: Moved) -> Position:
         ids = [s.id for s in self.rules.steps(self.period)]
         if moved.step in ids:
             return Position(moved.turn, moved.side, ids.index(moved.step))
-        was = self.position
+        was = self.c.position
         same = was is not None and (was.turn, was.side) == (moved.turn, moved.side)
         return Position(moved.turn, moved.side, was.step if was is not None and same else 0)
 
     def _left(self, side: str) -> tuple[float | None, float | None]:
         """What remains of the side's game and turn limits (None: no limit)."""
-        now = self.position.turn if self.position else 0
-        limits = self.limits.side(side)
+        now = self.c.position.turn if self.c.position else 0
+        limits = self.c.limits.side(side)
         game, turn = limits.game_seconds, limits.turn_seconds
-        used, given = self.used.get(side, 0.0), self.given.get(side, 0.0)
-        turn_used = self.turn_used.get(now, {}).get(side, 0.0)
-        turn_given = self.turn_given.get(now, {}).get(side, 0.0)
+        used, given = self.c.used.get(side, 0.0), self.c.given.get(side, 0.0)
+        turn_used = self.c.turn_used.get(now, {}).get(side, 0.0)
+        turn_given = self.c.turn_given.get(now, {}).get(side, 0.0)
         return (
             None if game is None else game + given - used,
             None if turn is None else turn + turn_given - turn_used,
         )
 
     def side(self, side: str) -> SideClock:
-        now = self.position.turn if self.position else 0
+        now = self.c.position.turn if self.c.position else 0
         remaining, turn_remaining = self._left(side)
         return SideClock(
             side,
-            self.used.get(side, 0.0),
-            self.given.get(side, 0.0),
-            self.turn_used.get(now, {}).get(side, 0.0),
-            self.turn_given.get(now, {}).get(side, 0.0),
+            self.c.used.get(side, 0.0),
+            self.c.given.get(side, 0.0),
+            self.c.turn_used.get(now, {}).get(side, 0.0),
+            self.c.turn_given.get(now, {}).get(side, 0.0),
             remaining,
             turn_remaining,
-            self.out_at.get(side),
+            self.c.out_at.get(side),
         )
 
 
@@ -353,25 +322,25 @@ def counted(
 ) -> Counted:
     """The clock as the log stands after `entries` (in order), read on from `start` (the log read up to the
     entry before them; None: from the game's start)."""
-    counting = _Counting.of(rules, period, start or Counted())
+    counting = _Counting(rules, period, start or Counted())
     for entry in entries:
         counting.read(entry)
-    return counting.counted()
+    return counting.c
 
 
 def clock_at(counted_: Counted, rules: GameRules, period: str | None, now: float) -> Clock:
     """The clock as of `now`, from the log read up to its last entry (`counted`)."""
-    counting = _Counting.of(rules, period, counted_)
+    counting = _Counting(rules, period, counted_)
     counting.until(now)
     return Clock(
         as_of=now,
         running=counting.running(),
-        paused=counting.paused,
-        dispute=counting.paused and counting.dispute,
-        started=counting.position is not None,
-        ended=counting.ended,
-        turn=counting.position.turn if counting.position else 0,
-        limits=counting.limits,
+        paused=counting.c.paused,
+        dispute=counting.c.paused and counting.c.dispute,
+        started=counting.c.position is not None,
+        ended=counting.c.ended,
+        turn=counting.c.position.turn if counting.c.position else 0,
+        limits=counting.c.limits,
         sides=tuple(counting.side(s) for s in rules.book.sides),
     )
 
