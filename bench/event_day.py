@@ -43,6 +43,10 @@ in all), writes 104-135 ms (idle median 55 ms). A request's worst is its budget 
 request's own cost over it. PostgreSQL 4 workers (its steps 250 ms since, were one), 64 largest 2mm Earth at load
 4.1-7.9: 2 requests, the worst 610 ms (0.70 s in all, 15.7 s of wall time; main the same minutes 370 ms in one
 request, 5.2 s of wall time), another game's write 368 ms (main 286 ms).
+With `--turns 11` (issue 93's hostile pass: each game moved on eleven times, the board read mid-round), 400
+mons-1914 tables on PostgreSQL with 4 workers: the board 530 ms of CPU mid-round and 650 ms at the round's start
+while the clock was counted over each game's log at every read (27184e2c, the machine shared with a profiling run);
+220 ms and 330 ms once each game's clock is stored with its last clock event (7d9a47ee, load 1.5).
 
 Then a second event of as many tables is committed while another game (one made alone) is written, a marker
 placed and taken back by its referee every 20 ms: the worst wait of those writes during the commit is printed

@@ -139,6 +139,7 @@ async def watch(
     is_disconnected: Callable[[], Awaitable[bool]],
     leave: Callable[[], None],
     every: float = 0.0,
+    feeds: Callable[[], list[int]] | None = None,
 ) -> AsyncGenerator[bytes, None]:
     """Yield an SSE `board` frame of each `frames(board)` gives (in a worker thread; none when it has nothing
     new) at once, then whenever `channel` or any feed the board's last read named is published (an event
@@ -146,12 +147,14 @@ async def watch(
     wake-ups meanwhile are one read, after them, so forty busy tables cost the organiser's view a read per
     `every`, not one per event, shared by the event's streams. A feed newly named is subscribed and the board
     read again (then its read counts it), so a game followed from a new round on is never moved unheard. The
-    games' feeds are the ones their own streams share (`read` must be theirs). It ends with `leave()`."""
+    games' feeds are the ones their own streams share (`read` must be theirs). `feeds`: the feeds the board's
+    first read will name, asked first (in a worker thread) and followed before it, so the stream's first frame is
+    one read, not a read and another once they are heard. It ends with `leave()`."""
     followed: dict[int, tuple[ExitStack, Subscription]] = {}
     try:
         yield b"retry: 1000\n\n"
         sent = 0
-        _follow(broker, read, followed, [channel])
+        _follow(broker, read, followed, [channel, *(await asyncio.to_thread(feeds) if feeds else [])])
         while True:
             now = await shared.fresh({key: sub for key, (_, sub) in followed.items()})
             if not set(now.feeds) <= set(followed):

@@ -89,6 +89,10 @@ async def stream_club_event(
         with Session(engine) as own:
             return tournament_results.event_standings(own, event_id)
 
+    def feeds() -> list[int]:  # what the board's read will name, followed before it: the first frame one read
+        with Session(engine) as own:
+            return tournament_results.board_feeds(own, event_id)
+
     def first_page() -> frozenset[int] | None:  # another round's, as its piece draws it
         with Session(engine) as own:
             return shown_ids(own, event_id)
@@ -110,6 +114,7 @@ async def stream_club_event(
         request.is_disconnected,
         leave,
         every=BOARD_EVERY,
+        feeds=feeds,
     )
     weakref.finalize(stream, leave)  # a stream never started (its client gone first) leaves too
     return StreamingResponse(

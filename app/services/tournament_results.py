@@ -352,6 +352,12 @@ def board_read(
     return watch.Read([watch.event_channel(tournament_id), *games], now_board)
 
 
+def board_feeds(session: Session, tournament_id: int) -> list[int]:
+    """What `board_read` will name as waking the board, as the round stands, without reading the board."""
+    _, tables = current_tables(session, tournament_id)
+    return [watch.event_channel(tournament_id), *(t.game_id for t in tables if t.game_id is not None)]
+
+
 def games_ended(session: Session, tables: Sequence[TournamentTable]) -> set[int]:
     """The ids of these tables whose game has ended (its result offered to both players, `offered`), in one query
     however many: the organiser's board as it opens says them (issue 93's newcomer pass: the round at a glance
