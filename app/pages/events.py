@@ -302,11 +302,17 @@ def event_page(
     "/events/{event_id:id}/tables/{table_id:id}/desk", response_class=HTMLResponse, dependencies=[ORGANISER]
 )
 def table_desk(
-    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
+    event_id: int,
+    table_id: int,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    at: Annotated[EventPlaces, Query()],
 ) -> Response:
     """A table's panel on the organiser's board, opened by a tap on its number: its forms (the result set by the
     organiser, the referee, the result slip, a lost tablet), drawn for the one table (issue 93: every table's
-    forms drawn on the page made 2,003 forms at 400 tables). htmx swaps it into the board; without JS, a page."""
+    forms drawn on the page made 2,003 forms at 400 tables). htmx swaps it into the board; without JS, a page.
+    `at`: the board's places (the page sends them), which the result set comes back to."""
     event = tournaments.get(session, event_id)
     table = tournament_results.get_table(session, event_id, table_id)
     people = tournament_results.table_players(session, [table])
@@ -315,9 +321,11 @@ def table_desk(
         table, reasons.get(table.pk, ""), table.pk in tournament_results.games_ended(session, [table])
     )
     if is_htmx(request):  # under the board's h2
-        panel = _round_macros().panel(event, table, people, shown, request)
+        panel = _round_macros().panel(event, table, people, shown, request, kept=query_of(at))
         return HTMLResponse(str(panel), headers={"Cache-Control": "no-store"})
-    panel = _round_macros().panel(event, table, people, shown, request, 2)  # under the page's h1
+    panel = _round_macros().panel(
+        event, table, people, shown, request, 2, query_of(at)
+    )  # under the page's h1
     context = {"event": event, "table": table, "panel": panel}
     response = templates.TemplateResponse(request, "event_desk.html", context)
     response.headers["Cache-Control"] = "no-store"
@@ -470,8 +478,14 @@ class ResultForm(BaseModel):
 
 @organiser_post("/events/{event_id:id}/tables/{table_id:id}/result")
 def set_result(
-    event_id: int, table_id: int, form: Annotated[ResultForm, Form()], session: SessionDep
+    event_id: int,
+    table_id: int,
+    form: Annotated[ResultForm, Form()],
+    at: Annotated[EventPlaces, Query()],
+    session: SessionDep,
 ) -> Response:
+    """The organiser sets a table's result; back to the board at the page's places (`at`, its form's URL) and the
+    table's page of them, at its row."""
     points = [str(or_blank(typed, "0")).strip() for typed in (form.a_points, form.b_points)]
     for typed, side in zip(points, SIDES, strict=True):
         if whole_number(typed, tournament_results.MAX_POINTS + 1) is None:
@@ -487,7 +501,9 @@ def set_result(
     # place among 400 tables and said nothing: the newcomer pass of issue 93); an earlier round's table, not on
     # the board (it shows the newest round's), to its own page.
     page = page_of(session, table)
-    return _back(event_id, f"?page={page}#ev-row-{table.pk}" if page else f"/tables/{table.pk}/desk")
+    if page:  # the tables' page it is on, of them all: the find box's words let go, they might not find it
+        return _back(event_id, f"{query_of(at, page=page, q='')}#ev-row-{table.pk}")
+    return _back(event_id, f"/tables/{table.pk}/desk{query_of(at)}")
 
 
 @router.post(

@@ -220,3 +220,29 @@ def test_a_result_set_on_an_earlier_rounds_table_comes_back_to_that_table(sqlite
     assert set_it.headers["location"] == f"/events/{event_id}/tables/{seats['table_id']}/desk", set_it.text
     desk = c.get(set_it.headers["location"]).text
     assert "Set by the organiser" in desk, desk[:2000]
+
+
+def test_a_result_set_from_a_tables_panel_comes_back_to_the_boards_places(sqlite_client: TestClient) -> None:
+    """The table's panel is fetched with the board's places (the page's `#ev-places`, which its tap includes) and its
+    "Set it" comes back to them, at the table's page and row: it came back to the tables' page alone, the standings
+    and players at their first pages (issue 93's review)."""
+    c = sqlite_client
+    event_id, organiser, seats = committed_table(c)
+    as_organiser(c, organiser)
+    page = c.get(f"/events/{event_id}?standings=3&players=2").text
+    places = re.search(r'<form id="ev-places" hidden>(.*?)</form>', page)
+    assert places is not None and 'name="standings" value="3"' in places.group(1), page[:3000]
+    assert 'name="players" value="2"' in places.group(1)
+    assert page.count('hx-include="#ev-places"') >= 1  # each table's tap sends them
+    table = seats["table_id"]
+    panel = c.get(
+        f"/events/{event_id}/tables/{table}/desk?standings=3&players=2", headers={"HX-Request": "true"}
+    ).text
+    action = f'action="/events/{event_id}/tables/{table}/result?standings=3&amp;players=2"'
+    assert action in panel, panel
+    set_it = c.post(f"/events/{event_id}/tables/{table}/result?standings=3&players=2&q=Bob",
+                    data=csrf.form(c, {"winner": "a", "a_points": "3", "b_points": "1"}),
+                    follow_redirects=False)  # fmt: skip
+    assert set_it.headers["location"] == f"/events/{event_id}?standings=3&players=2#ev-row-{table}", (
+        set_it.text
+    )
