@@ -272,7 +272,7 @@ Index(
     sqlite_where=EVENT_REVERSED,
     postgresql_where=EVENT_REVERSED,
 )
-# A game's events by kind: the clock's few (app.services.clock.entries) without the rest of a long log.
+# A game's events by kind: the clock's few (app.services.clock.kept_of) without the rest of a long log.
 Index("ix_event_game_id_kind", Event.__table__.c.game_id, Event.__table__.c.kind)  # type: ignore[attr-defined]
 # A game's units written after a count (app.services.kept_units): those alone, however many the game has.
 Index("ix_unit_game_seq", Unit.__table__.c.game_id, Unit.__table__.c.seq)  # type: ignore[attr-defined]

@@ -1,9 +1,11 @@
 """The game clock (issue 55), read from the game's event log with the times they were logged at: the game
 started, each step and turn begun, the game ended, and the referee's clock acts (paused, resumed, time given,
 limits set: the one clock act a referee may undo, read as if never set); the limits chosen as the game was
-created are in its first event. The rules work it out
-(rules.core.clock.clock); the present moment is the caller's (the app's clock, at the edge: app.deps.NowDep).
-Nothing is kept in memory, so a restarted server, or a second one on the same database, answers the same."""
+created are in its first event. The rules work it out (rules.core.clock: `counted`, then `clock_at`); the present
+moment is the caller's (the app's clock, at the edge: app.deps.NowDep). The count is stored with the game's last
+clock event, in the unit of work of the act that logged it (`_stored`, app.data.clock_state), and a read goes on from
+it over the clock events since (`kept_of`; issue 93: the organiser's board counted every game's whole log at every
+read). Nothing is kept in memory, so a restarted server, or a second one on the same database, answers the same."""
 
 from __future__ import annotations
 
@@ -124,10 +126,10 @@ def entry(ev: Event | Row[Any], rules: GameRules) -> Entry | None:
 
 
 # The games' clock entries none has undone, each undo looked for by the undos' own index: not every undo of the log,
-# which grows with the acts taken back (a score read after 5,000 events read them all: issue 88). One statement (the
-# undos were a second, and every act and every card's judgement reads the clock: issue 88's card pass), built once,
-# the games bound at each read. A game with a stored clock (app.data.clock_state) reads only its entries after it,
-# and the undos since of an event before it (one that takes back a clock event: the game's clock counted anew).
+# which grows with the acts taken back (a score read after 5,000 events read them all: issue 88). One statement for
+# them (the undos were a second, and every act and every card's judgement reads the clock: issue 88's card pass),
+# built once, the games bound at each read. A game with a stored clock (app.data.clock_state) reads only its entries
+# after it, and the undos since of an event before it (one that takes back a clock event: the clock counted anew).
 _KINDS = sorted(KINDS)
 # The kinds whose payload the clock reads (`entry`; an undo's names the kind it takes back): every other's is not
 # read, nor decoded (a round of 400 tables at turn 4 is 9,200 clock events, and their JSON was most of the
