@@ -190,10 +190,11 @@ def _rows(
     return rows
 
 
-def kept_of(session: Session, games: Sequence[Game]) -> dict[int, Counted]:
-    """Each game's clock as its log stands now (rules.core.clock.Counted), by id, in a few statements however
-    many games: its stored clock read on over the entries since (its whole log where it has none, or where an
-    undo since took back a clock event before it)."""
+def kept_through(session: Session, games: Sequence[Game]) -> dict[int, tuple[Counted, int]]:
+    """Each game's clock as its log stands now (rules.core.clock.Counted), by id, and the newest event it has read
+    (what a reader going on from it reads after: a later read's events up to it are counted already), in a few
+    statements however many games: its stored clock read on over the entries since (its whole log where it has
+    none, or where an undo since took back a clock event before it)."""
     if not games:
         return {}
     stored = {
@@ -207,13 +208,19 @@ def kept_of(session: Session, games: Sequence[Game]) -> dict[int, Counted]:
     anew = [pk for pk, got in rows.items() if any(r.kind == UNDO and reads(r._mapping) for r in got)]
     if anew:
         rows.update(_rows(session, _WHOLE, anew, _KINDS))
-    out: dict[int, Counted] = {}
+    out: dict[int, tuple[Counted, int]] = {}
     for game in games:
         rules = rules_of(game)
-        start = stored[game.pk].state if game.pk in stored and game.pk not in anew else None
+        kept_row = stored.get(game.pk) if game.pk not in anew else None
         log = [e for ev in rows[game.pk] if ev.kind != UNDO and (e := entry(ev, rules)) is not None]
-        out[game.pk] = counted(log, rules, game.period, start)
+        through = max([kept_row.event_id if kept_row else 0, *(ev.id for ev in rows[game.pk])])
+        out[game.pk] = (counted(log, rules, game.period, kept_row.state if kept_row else None), through)
     return out
+
+
+def kept_of(session: Session, games: Sequence[Game]) -> dict[int, Counted]:
+    """Each game's clock as its log stands now (`kept_through`), by id."""
+    return {pk: kept for pk, (kept, _) in kept_through(session, games).items()}
 
 
 def kept(session: Session, game: Game) -> Counted:
@@ -221,12 +228,19 @@ def kept(session: Session, game: Game) -> Counted:
     return kept_of(session, [game])[game.pk]
 
 
-def read_on(session: Session, game: Game, was: Counted, new: Sequence[Event]) -> Counted:
-    """The clock `was` read on over the `new` events (counted anew when one undoes a clock act)."""
+def read_on(
+    session: Session, game: Game, was: Counted, through: int, new: Sequence[Event]
+) -> tuple[Counted, int]:
+    """The clock `was`, which has read the game's events up to `through`, read on over the `new` events after it
+    (counted anew when one undoes a clock act), and the newest event it has then read. Events read already are
+    passed over: a reader's newest event, asked first, may be older than the clock it then read (the hostile pass
+    of issue 93: time given as the organiser's board first read the game, counted twice on its next read)."""
+    new = [ev for ev in new if ev.pk > through]
     if any(ev.kind == UNDO and reads({"kind": ev.kind, "payload": ev.payload}) for ev in new):
-        return kept(session, game)
+        return kept_through(session, [game])[game.pk]
     rules = rules_of(game)
-    return counted([e for ev in new if (e := entry(ev, rules)) is not None], rules, game.period, was)
+    read = counted([e for ev in new if (e := entry(ev, rules)) is not None], rules, game.period, was)
+    return read, max([through, *(ev.pk for ev in new)])
 
 
 def acts_since(session: Session, game: Game, side: str, at: float) -> int:

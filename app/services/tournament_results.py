@@ -262,11 +262,13 @@ def table_players(session: Session, tables: Sequence[TournamentTable]) -> dict[i
 @dataclass(frozen=True)
 class TableState:
     """A table's game as the organiser's view last read it: its latest event, each side's points then and its
-    clock as its log stood (the clock itself is worked out from it as of each frame, with no read)."""
+    clock as its log stood (the clock itself is worked out from it as of each frame, with no read), with the
+    newest event the clock has read (`clock_through`: it may be newer than `last_event`, read before it)."""
 
     last_event: int
     points: dict[str, int]
     clock: Counted
+    clock_through: int
 
 
 @dataclass
@@ -311,15 +313,15 @@ class Following:
         ]
         # Every table read in a few queries, however many; each game's newest event read once, above.
         points = score_service.game_points(session, first + rescored, latest)
-        clocks = clock.kept_of(session, first)
+        clocks = clock.kept_through(session, first)
         for game in games:
             last = latest.get(game.pk, 0)
             had = self.kept.get(game.pk)
             if had is None:
-                self.kept[game.pk] = TableState(last, points[game.pk], clocks[game.pk])
+                self.kept[game.pk] = TableState(last, points[game.pk], *clocks[game.pk])
             elif game.pk in moved:
-                read = clock.read_on(session, game, had.clock, since[game.pk])
-                self.kept[game.pk] = TableState(last, points.get(game.pk, had.points), read)
+                read = clock.read_on(session, game, had.clock, had.clock_through, since[game.pk])
+                self.kept[game.pk] = TableState(last, points.get(game.pk, had.points), *read)
         return self.kept
 
     @staticmethod

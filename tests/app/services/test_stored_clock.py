@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import delete
+from fastapi.testclient import TestClient
+from sqlalchemy import delete, event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col
 
@@ -16,9 +17,12 @@ from app.data.clock_state import StoredClock
 from app.data.models import Game
 from app.services import acts, clock, events, game_setup, undo
 from app.services.seating import Viewer
+from app.services.tournament_results import Following
 from app.services.writing import game_write, unit_of_work
 from rules.core.acts import Act, AdvanceTurn, GiveTime, PauseClock, ResumeClock, SetClockLimits
 from rules.core.clock import Counted
+from tests.app.events.test_event_seats import committed_table
+from tests.app.games.conftest import bearer
 
 pytestmark = pytest.mark.storage
 
@@ -81,3 +85,41 @@ def test_the_stored_clock_is_the_clock_the_whole_log_counts_after_every_act(engi
         event_id, stored, whole = stored_and_whole(engine, game_id)
         assert stored == whole and event_id <= logged, (number, step)
     assert stored.limits.finish_act and stored.position is not None and stored.used
+
+
+def test_the_organisers_live_view_counts_time_given_as_its_first_read_was_under_way_once(
+    client: TestClient,
+) -> None:
+    """The organiser's view (tournament_results.Following) asks each game's newest event, then reads its clock:
+    time given between the two was in the clock it read and, read again as a new event on its next read, counted
+    twice, for as long as the stream was open (the hostile pass of issue 93). A read on passes over what it read."""
+    c = client
+    _, _, seat = committed_table(c)
+    game, referee = f"/api/v1/games/{seat['game_id']}", bearer(seat["referee_token"])
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/turn/advance", headers=referee, json={"version": version}).is_success
+    engine: Engine = c.app.state.engine  # type: ignore[attr-defined]
+    given: list[int] = []
+
+    def give_as_the_clock_is_read(conn: object, cursor: object, statement: str, *_: object) -> None:
+        if "FROM stored_clock" in statement and not given:  # another device, as the board reads the clock
+            given.append(0)  # once: the give's own reads of the clock come here too
+            answer = c.post(f"{game}/clock/give", headers=referee, json={"side": "attacker", "seconds": 600})
+            given[0] = answer.status_code
+
+    following = Following()
+    event.listen(engine, "before_cursor_execute", give_as_the_clock_is_read)
+    try:
+        with Session(engine) as s:
+            row = s.get(Game, seat["game_id"])
+            assert row is not None
+            following.read(s, [row])
+    finally:
+        event.remove(engine, "before_cursor_execute", give_as_the_clock_is_read)
+    assert given == [200]
+    assert c.post(f"{game}/clock/pause", headers=referee).is_success  # the game moves on: read again
+    with Session(engine) as s:
+        row = s.get(Game, seat["game_id"])
+        assert row is not None
+        state = following.read(s, [row])[row.pk]
+        assert state.clock.given == {"attacker": 600} == clock.kept(s, row).given
