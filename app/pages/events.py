@@ -120,6 +120,20 @@ def _keep_token(request: Request, response: Response, event_id: int, token: str)
     remember_seat(request, response, ORGANISER_COOKIE, event_id, token)
 
 
+def board_row(session: Session, table: TournamentTable, at: EventPlaces) -> str | None:
+    """The board at `table`'s row: the tables' page it is on, of them all (the find box's words let go, they might
+    not find it), the page's other places kept (`at`); None for an earlier round's table, not on the board (it
+    shows the newest round's). Where a table's panel sends the organiser back (the newcomer passes of issue 93:
+    the first page of 400 tables, and the standings at their first, said nothing of the table just set)."""
+    page = page_of(session, table)
+    query = query_of(at, page=page, q="")
+    return f"/events/{table.tournament_id}{query}#ev-row-{table.pk}" if page else None
+
+
+def _desk(table: TournamentTable, at: EventPlaces) -> str:
+    return f"/events/{table.tournament_id}/tables/{table.pk}/desk{query_of(at)}"
+
+
 def _back(event_id: int, anchor: str = "") -> RedirectResponse:
     return RedirectResponse(f"/events/{event_id}{anchor}", status_code=303)
 
@@ -326,7 +340,8 @@ def table_desk(
     panel = _round_macros().panel(
         event, table, people, shown, request, 2, query_of(at)
     )  # under the page's h1
-    context = {"event": event, "table": table, "panel": panel}
+    back = board_row(session, table, at) or f"/events/{event_id}{query_of(at)}#tables"
+    context = {"event": event, "table": table, "panel": panel, "back": back}
     response = templates.TemplateResponse(request, "event_desk.html", context)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -500,10 +515,7 @@ def set_result(
     # Back to the table's page and its row, its badge the result set (the board's first page lost the organiser's
     # place among 400 tables and said nothing: the newcomer pass of issue 93); an earlier round's table, not on
     # the board (it shows the newest round's), to its own page.
-    page = page_of(session, table)
-    if page:  # the tables' page it is on, of them all: the find box's words let go, they might not find it
-        return _back(event_id, f"{query_of(at, page=page, q='')}#ev-row-{table.pk}")
-    return _back(event_id, f"/tables/{table.pk}/desk{query_of(at)}")
+    return RedirectResponse(board_row(session, table, at) or _desk(table, at), status_code=303)
 
 
 @router.post(
@@ -616,10 +628,12 @@ def offer_rekey(
     session: SessionDep,
     settings: SettingsDep,
     now: NowDep,
+    at: Annotated[EventPlaces, Query()],
     side: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
     """The organiser's tap for a lost tablet: this screen alone shows the side's code (a QR for the player's
-    new device to scan), good once for a few minutes."""
+    new device to scan), good once for a few minutes; its way back, to the board's places (`at`, its form's URL)
+    at the table's row."""
     with unit_of_work(session):
         code = event_seats.offer_rekey(session, settings.secret_key, event_id, table_id, side, now)
         table = tournament_results.get_table(session, event_id, table_id)
@@ -627,7 +641,7 @@ def offer_rekey(
     name = people[table.a_player_id if side == "attacker" else table.b_player_id].name
     link = f"{base_url(request, settings)}/events/rekey#code={code}"
     context = {"event": tournaments.get(session, event_id), "table": table, "side": side, "name": name,
-               "code": code, "minutes": event_seats.REKEY_MINUTES,
+               "code": code, "minutes": event_seats.REKEY_MINUTES, "back": board_row(session, table, at) or _desk(table, at),
                "svg": svg(link, f"Take the {side}'s seat at table {table.table}, {name}")}  # fmt: skip
     response = templates.TemplateResponse(request, "event_rekey_offer.html", context)
     response.headers["Cache-Control"] = "no-store"

@@ -222,10 +222,11 @@ def test_a_result_set_on_an_earlier_rounds_table_comes_back_to_that_table(sqlite
     assert "Set by the organiser" in desk, desk[:2000]
 
 
-def test_a_result_set_from_a_tables_panel_comes_back_to_the_boards_places(sqlite_client: TestClient) -> None:
-    """The table's panel is fetched with the board's places (the page's `#ev-places`, which its tap includes) and its
-    "Set it" comes back to them, at the table's page and row: it came back to the tables' page alone, the standings
-    and players at their first pages (issue 93's review)."""
+def test_a_tables_panel_comes_back_to_the_boards_places(sqlite_client: TestClient) -> None:
+    """The table's panel is fetched with the board's places (the page's `#ev-places`, which its tap includes), and
+    its "Set it", its lost tablet's screen and its own page come back to them, at the table's page and row: "Set
+    it" came back to the tables' page alone, the standings and players at their first pages (issue 93's review),
+    and the other two to the board's first pages (its newcomer pass)."""
     c = sqlite_client
     event_id, organiser, seats = committed_table(c)
     as_organiser(c, organiser)
@@ -246,3 +247,11 @@ def test_a_result_set_from_a_tables_panel_comes_back_to_the_boards_places(sqlite
     assert set_it.headers["location"] == f"/events/{event_id}?standings=3&players=2#ev-row-{table}", (
         set_it.text
     )
+    # A lost tablet's screen and the panel's own page (no JS) go back there too (the newcomer pass: the first pages).
+    rekey = f'action="/events/{event_id}/tables/{table}/rekey?standings=3&amp;players=2"'
+    assert rekey in panel, panel
+    offer = c.post(f"/events/{event_id}/tables/{table}/rekey?standings=3&players=2",
+                   data=csrf.form(c, {"side": "attacker"})).text  # fmt: skip
+    back = f'href="/events/{event_id}?standings=3&amp;players=2#ev-row-{table}">Back to the event<'
+    assert back in offer, offer
+    assert back in c.get(f"/events/{event_id}/tables/{table}/desk?standings=3&players=2").text
