@@ -640,8 +640,9 @@ def offer_rekey(
     people = tournament_results.table_players(session, [table])
     name = people[table.a_player_id if side == "attacker" else table.b_player_id].name
     link = f"{base_url(request, settings)}/events/rekey#code={code}"
+    back = board_row(session, table, at) or _desk(table, at)
     context = {"event": tournaments.get(session, event_id), "table": table, "side": side, "name": name,
-               "code": code, "minutes": event_seats.REKEY_MINUTES, "back": board_row(session, table, at) or _desk(table, at),
+               "code": code, "minutes": event_seats.REKEY_MINUTES, "back": back,
                "svg": svg(link, f"Take the {side}'s seat at table {table.table}, {name}")}  # fmt: skip
     response = templates.TemplateResponse(request, "event_rekey_offer.html", context)
     response.headers["Cache-Control"] = "no-store"

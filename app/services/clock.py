@@ -137,6 +137,7 @@ _KINDS = sorted(KINDS)
 PAYLOADS = (CREATED, PauseClock.event, GiveTime.event, SetClockLimits.event, UNDO)
 _UNDO = Event.__table__.alias("undo")  # type: ignore[attr-defined]
 _STORED = StoredClock.__table__  # type: ignore[attr-defined]
+_LOG = Event.__table__  # type: ignore[attr-defined]
 
 
 def _clocked(stored: bool) -> Select[Any]:
@@ -164,7 +165,7 @@ def _clocked(stored: bool) -> Select[Any]:
     after = _STORED.c.event_id
     return (
         sa_select(*columns)
-        .select_from(Event.__table__.outerjoin(_STORED, _STORED.c.game_id == col(Event.game_id)))  # type: ignore[attr-defined]
+        .select_from(_LOG.outerjoin(_STORED, _STORED.c.game_id == col(Event.game_id)))
         .where(
             *found,
             col(Event.id) > func.coalesce(after, 0),

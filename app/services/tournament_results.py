@@ -350,14 +350,18 @@ def board_read(
     """The board (`board`) and what wakes it (app.core.watch) in one read of the round: the event's own channel,
     which a round committed publishes (app.services.round_commit), and the games of its newest committed round."""
     now_board = board(session, tournament_id, now, following)
-    games = [t.game_id for t in now_board.tables if t.game_id is not None]
-    return watch.Read([watch.event_channel(tournament_id), *games], now_board)
+    return watch.Read(_waking(tournament_id, [t.game_id for t in now_board.tables]), now_board)
 
 
 def board_feeds(session: Session, tournament_id: int) -> list[int]:
     """What `board_read` will name as waking the board, as the round stands, without reading the board."""
     _, tables = current_tables(session, tournament_id)
-    return [watch.event_channel(tournament_id), *(t.game_id for t in tables if t.game_id is not None)]
+    return _waking(tournament_id, [t.game_id for t in tables])
+
+
+def _waking(tournament_id: int, games: Sequence[int | None]) -> list[int]:
+    """The feeds that wake the board: the event's own channel and its round's games."""
+    return [watch.event_channel(tournament_id), *(g for g in games if g is not None)]
 
 
 def games_ended(session: Session, tables: Sequence[TournamentTable]) -> set[int]:

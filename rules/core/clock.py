@@ -252,10 +252,10 @@ class _Counting:
     def _ran_out(self, since: float) -> None:
         """Note when each side's time ran out: as it ran, `remaining` seconds before now, but not before
         `since` (the last entry read: a limit lowered runs a side out as it is set)."""
-        if (
-            not self.c.limits.limited
-        ):  # a clock of no limit (most, an event's games among them): this, twice an
-            self.c.out_at.clear()  # entry read, was the most of the organiser's board's CPU mid-round (issue 93)
+        # A clock of no limit (most, an event's games among them): this, twice an entry read, was the most of the
+        # organiser's board's CPU mid-round (issue 93).
+        if not self.c.limits.limited:
+            self.c.out_at.clear()
             return
         for side in self.rules.book.sides:
             left = [r for r in self._left(side) if r is not None]
