@@ -272,8 +272,12 @@ Index(
     sqlite_where=EVENT_REVERSED,
     postgresql_where=EVENT_REVERSED,
 )
-# A game's events by kind: the clock's few (app.services.clock.kept_of) without the rest of a long log.
-Index("ix_event_game_id_kind", Event.__table__.c.game_id, Event.__table__.c.kind)  # type: ignore[attr-defined]
+# A game's events by kind, in id order: the clock's few (app.services.clock.kept_of) without the rest of a long
+# log, and those after its stored clock a range.
+Index(
+    "ix_event_game_id_kind_id",
+    *(Event.__table__.c[name] for name in ("game_id", "kind", "id")),  # type: ignore[attr-defined]
+)
 # A game's units written after a count (app.services.kept_units): those alone, however many the game has.
 Index("ix_unit_game_seq", Unit.__table__.c.game_id, Unit.__table__.c.seq)  # type: ignore[attr-defined]
 
