@@ -3,10 +3,12 @@ with their holder, each side's points and clock in view in the tool bar's chip, 
 contested bridge in two taps (its label, then the side), which the attacker's map shows at once, with no reload.
 Then the layout alone at the other three sizes: the chip in sight and uncovered, its dashboard one tap away,
 each objective with its holder in the dashboard's first view, and axe-core on the map with the dashboard open
-and on the referee screen's score card."""
+and on the referee screen's score card. And on the phone, a bridge's card opened while a stand is being moved
+ends the move."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -15,9 +17,9 @@ from playwright.sync_api import expect
 from rules.registry import get_game_rules
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
-from tests.frontend.games import bearer, join_by_api, seed_game, settled
+from tests.frontend.games import at_rest, bearer, create_mons_game, join, join_by_api, seed_game, settled
 from tests.frontend.test_map import start_game
-from tests.frontend.test_map_play import open_map
+from tests.frontend.test_map_play import Taps, open_map
 
 pytestmark = pytest.mark.browser
 
@@ -155,3 +157,47 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
     screenshot(referee, "referee-score-card")
     found += [f"referee: {v}" for v in serious_violations(referee)]
     assert not found, "\n".join(found)
+
+
+def test_a_bridge_tapped_while_moving_ends_the_move(new_page: Any) -> None:
+    """The newcomer pass, on the phone: Move tapped on a stand's card, then a bridge's label, opened the bridge's
+    card with the move still on and its "Tap where … goes." gone (a tap clears the notices), and the next stand
+    tapped had the first one moved onto it. The bridge's card ends the move, as any other card does: the next
+    stand tapped opens its own card and nothing has moved."""
+    referee = new_page(TABLET_LANDSCAPE, has_touch=False)
+    game_id, codes = create_mons_game(referee)
+    phone = new_page(PHONE)
+    join(phone, codes["attacker"])
+    open_map(phone, game_id)
+    taps = Taps(phone)
+    units = phone.request.get(f"/api/v1/games/{game_id}/units").json()
+    # An attacker's stand and then another, each the one with most room round it (a finger's reach on the phone's
+    # whole table is some 7 cm: a tap in reach of two stands offers both).
+    placed = [u for u in units if u["base"] and u["x"] is not None]
+
+    def room(u: dict[str, Any]) -> float:
+        return min(math.dist((u["x"], u["y"]), (v["x"], v["y"])) for v in placed if v is not u)
+
+    first = max((u for u in placed if u["side"] == "attacker"), key=room)
+    other = max((u for u in placed if u is not first), key=room)
+    moves: list[str] = []
+    phone.on("request", lambda r: moves.append(r.url) if r.url.endswith("/move") else None)
+
+    taps.stand(first["x"], first["y"])
+    card = phone.locator("[data-panel=stand]")
+    expect(card.locator("[data-stand-name]")).to_be_visible()
+    taps.button("Move", card)
+    expect(phone.locator(".net-status .notice", has_text="goes.")).to_be_visible()
+    tap_on_top(phone, phone.locator(".objective-tag[data-objective=bridge-1]"))
+    expect(phone.locator("[data-panel=objective]").get_by_role("heading", name="Bridge 1")).to_be_visible()
+
+    # The next stand tapped once the card has docked and the map is still (a phone's card pans the table).
+    at_rest(phone, f"[data-stand='{other['id']}']")
+    taps.stand(other["x"], other["y"])
+    name = phone.evaluate(
+        f"() => window.firestepMap.nameOf(window.firestepMap.model.units.get({other['id']})).plain"
+    )
+    expect(card.locator("[data-stand-name]")).to_have_text(name)
+    expect(phone.locator("[data-map-page]")).to_have_attribute("data-mode", "idle")
+    now = phone.request.get(f"/api/v1/games/{game_id}/units/{first['id']}").json()
+    assert (now["x"], now["y"], moves) == (first["x"], first["y"], [])

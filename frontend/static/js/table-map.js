@@ -75,8 +75,9 @@
     panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
     document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === name)));
     root.dataset.shows = name || "";
-    // A pick belongs to the card that started it (a stand's target, an arrival's shots): another ends it.
-    if (name !== "ruler" && mode.kind !== "move" && !(mode.kind === "pick" && mode.panel === name)) setMode({ kind: "idle" });
+    // A pick or a move belongs to the card that started it (a stand's target, an arrival's shots, its Move):
+    // another card, or the card closed, ends it (the tap that shows it clears "Tap where … goes.").
+    if (name !== "ruler" && mode.panel !== name) setMode({ kind: "idle" });
   };
   const section = (name) => panel.querySelector(`[data-panel="${name}"]`);
 
@@ -287,7 +288,7 @@
     const u = model.units.get(selectedStand);
     if (!u) return;
     if (action === "move") {
-      setMode({ kind: "move", unit: u.id, override: forced });
+      setMode({ kind: "move", unit: u.id, override: forced, panel: "stand" });
       tell(`Tap where ${nameOf(u).short} goes.`);
       return;
     }
