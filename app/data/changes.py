@@ -12,9 +12,12 @@ discriminator."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError
+from typing_extensions import is_typeddict
+
+from rules.registry import all_game_rules
 
 
 class _Change(BaseModel):
@@ -27,13 +30,46 @@ class _Change(BaseModel):
     after: Any = Field(description="Its value once changed.")
 
 
+# What a side's own key holds (rules.core.records.SetSideState, kept by app.services.seats.set_side_allowance):
+# a count (Flanders Fields' heroic actions left) or a list (its random-event hand, the cards' names), None when
+# taken away; no rule set keeps an object there. A JSON scalar or a list of them.
+SideScalar = bool | int | float | str | None
+SideValue = SideScalar | list[SideScalar]
+
+
+def _records() -> tuple[type, ...]:
+    """The records the rule sets declare among their units' state fields (`Book.unit_state`: a field typed by a
+    model or a TypedDict of its own), each once."""
+    found: list[type] = []
+    for rules in all_game_rules():
+        state = rules.book.unit_state
+        for f in state.model_fields.values() if state is not None else ():
+            found += [t for t in get_args(f.annotation) or (f.annotation,) if _is_record(t)]
+    return tuple(dict.fromkeys(found))
+
+
+def _is_record(t: Any) -> bool:
+    return is_typeddict(t) or (isinstance(t, type) and issubclass(t, BaseModel))
+
+
+# What a unit's field holds (app.services.units: one of its columns, or a state field its rule set declares): a
+# JSON scalar, a list of them (a place as two numbers, the ids of stands), a count by name, or a record its rule
+# set declares. The lists' and counts' own values are each told apart (an int stays an int, a float a float: the
+# log's JSON is kept as written); an object that is not a count by name is one of the records.
+if TYPE_CHECKING:  # type-checked as the JSON it is (a record is read as a dict)
+    UnitValue = SideScalar | list[SideScalar] | dict[str, SideScalar]
+else:
+    UnitValue = Union[(SideScalar, list[SideScalar], dict[str, SideScalar], *_records())]
+
+
 class UnitSet(_Change):
     """A unit's field set: a flag, a value, a place, a count set outright. A change to one of its side's
     secrets (a battery's aiming point) names the side, whose part of the log it is kept in."""
 
     kind: ClassVar[str] = "unit-set"
     unit: int = Field(description="The unit's id.")
-    before: Any = Field(description="Its value before.")
+    before: UnitValue = Field(description="Its value before.")
+    after: UnitValue = Field(description="Its value once changed.")
     side: str | None = Field(
         default=None,
         exclude_if=lambda side: side is None,
@@ -56,13 +92,6 @@ class GameSet(_Change):
     kind: ClassVar[str] = "game-set"
     game: int = Field(description="The game's id.")
     before: Any = Field(description="Its value before.")
-
-
-# What a side's own key holds (rules.core.records.SetSideState, kept by app.services.seats.set_side_allowance):
-# a count (Flanders Fields' heroic actions left) or a list (its random-event hand, the cards' names), None when
-# taken away; no rule set keeps an object there. A JSON scalar or a list of them.
-SideScalar = bool | int | float | str | None
-SideValue = SideScalar | list[SideScalar]
 
 
 class SideSet(_Change):

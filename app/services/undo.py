@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from sqlmodel import Session
 
@@ -276,4 +276,4 @@ def _reverse(session: Session, game: Game, change: LoggedChange) -> LoggedChange
         if got is None:  # another write came first
             raise _too_low(unit, field)
         return got
-    return update_unit(session, unit, **{field: change.before})[0]
+    return update_unit(session, unit, **{field: cast(Any, change.before)})[0]

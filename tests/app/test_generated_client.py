@@ -30,10 +30,9 @@ GENERATOR = {"post_hooks": [], "content_type_overrides": {"application/pdf": "ap
 # ResolvedOut, AskedOut, FormationMovedOut, LogEntry, StandActsOut...) are typed by issue 66's discriminated
 # union; the rest are open by design (a rule set's own state, a scenario's free-form terrain, GeoJSON).
 KNOWN_UNTYPED: dict[str, set[str]] = {
-    # a change as the log keeps it, typed by its kind (app/data/changes.py): its values are whatever state field
-    # of whichever rule set it sets (a count, a flag, a name, an action under way), or the game's whole board, so
-    # any JSON value (a side's own value is a scalar or a list of them: SideSet typed)
-    "UnitSet": {"before", "after"},
+    # a change of the game as the log keeps it (app/data/changes.py): a board key's value or the game's whole board,
+    # so any JSON value (a unit's is what a unit's field holds, UnitSet typed; a side's own value is a scalar or a
+    # list of them, SideSet typed)
     "GameSet": {"before", "after"},
     # an outcome, a card's request and deviation, an effect's value: the rule set's own record
     "RolledResolutionOut": {"outcome"},
