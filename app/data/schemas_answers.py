@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.data.changes import LoggedChange
+from app.data.changes import LoggedChange, UnitValue
 from app.data.schemas import FilledOut, PlanItemBodyOut
 from app.data.schemas_score import GameScore
 from app.data.written import AsWritten
@@ -275,7 +275,7 @@ class EffectOut(BaseModel):
     unit_id: int | None = None
     field: str | None = None
     delta: int | None = None
-    value: Any = None
+    value: UnitValue = Field(default=None, description="What the unit's field is set to (a set, not a move).")
 
 
 class CountedOut(BaseModel):

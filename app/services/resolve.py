@@ -10,6 +10,7 @@ from typing import Any, NotRequired, Protocol, TypedDict, TypeVar
 
 from sqlmodel import Session
 
+from app.data.changes import UnitValue
 from app.data.models import Game
 from app.errors import RuleRefused
 from app.services import club_data, seats, turns
@@ -122,7 +123,7 @@ class Effect(TypedDict):
     unit_id: NotRequired[int]
     field: NotRequired[str]
     delta: NotRequired[int]
-    value: NotRequired[Any]  # whatever the rule set's field holds
+    value: NotRequired[UnitValue]  # what the unit's field is set to
 
 
 def in_words(game: Game, names: Mapping[int, str], w: Rolled) -> InWords:
