@@ -27,7 +27,10 @@ The ratios to the bare append are printed last, with issue 88's targets.
 With `--against TREE` (another checkout of firestep, `git worktree add /tmp/before <commit>` say), that tree's
 firestep is served too, on a scratch database of its own, and asked the same of a game of its own, each of its
 requests after this tree's and the bare append's: before and after in one run, the last column this tree's CPU
-over the other's (two runs one after the other on this machine differed by more than a change of 10%).
+over the other's (two runs one after the other on this machine differed by more than a change of 10%). Its
+database is migrated by its own firestep. Run with this tree's environment (an editable install of this tree, whose
+finder maps the package's `app.frontend` and `app.migrations` to this tree's folders), TREE needs its own there:
+`ln -s ../frontend TREE/app/frontend; ln -s ../migrations TREE/app/migrations` (the run stops, saying so, without).
 
 At a load average of 8 on 2 cores a run took 20 minutes, half of it the score's 5,000 events made act by act:
 `--events 100,1000 --reps 5` for less."""
@@ -440,6 +443,12 @@ def main() -> None:
     if "postgresql" not in backends:
         print("(no PostgreSQL: give --pg URL)")
     if args.against is not None:
+        own = [args.against / "app" / name for name in ("frontend", "migrations")]
+        if not all(p.exists() for p in own):
+            links = "; ".join(f"ln -s ../{p.name} {p}" for p in own)
+            raise SystemExit(
+                f"{args.against} would be served with this tree's frontend and migrations: {links}"
+            )
         print(f"against firestep from {args.against} ({head(args.against)})", flush=True)
     rows: list[Row] = []
     t0 = time.monotonic()
@@ -449,7 +458,7 @@ def main() -> None:
             other = (
                 None
                 if args.against is None
-                else (args.against, stack.enter_context(scratch_database(backend)))
+                else (args.against, stack.enter_context(scratch_database(backend, args.against)))
             )
             fs, bare, other_fs = stack.enter_context(serving(url, other))
             bench = Bench(backend, fs, bare, other_fs, args.reps, args.terrain == "largest")

@@ -298,13 +298,22 @@ async def hammer(port: int, raw: bytes, connections: int, seconds: float) -> int
 
 
 @contextlib.contextmanager
-def scratch_database(kind: str) -> Iterator[str]:
-    """A migrated database: SQLite in a temp dir, or a new database on the PostgreSQL server of
+def scratch_database(kind: str, tree: Path = ROOT) -> Iterator[str]:
+    """A database migrated by `tree`'s firestep (another checkout's in a process of its own: its app checks the
+    schema as its own migrations leave it): SQLite in a temp dir, or a new database on the PostgreSQL server of
     FIRESTEP_BENCH_DATABASE_URL (or FIRESTEP_TEST_DATABASE_URL), dropped afterwards."""
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 
-    from app.core.db import migrate
+    def migrate(url: str) -> None:
+        if tree == ROOT:
+            from app.core.db import migrate as here
+
+            here(url)
+            return
+        code = "import sys; from app.core.db import migrate; migrate(sys.argv[1])"
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        subprocess.run([sys.executable, "-c", code, url], cwd=tree, env=env, check=True)
 
     if kind == "sqlite":
         with tempfile.TemporaryDirectory(prefix="firestep-bench-") as tmp:
