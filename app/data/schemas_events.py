@@ -149,6 +149,13 @@ class TableResult(BaseModel):
     b_losses: int = 0
     reason: str = ""
 
+    def said(self, a: str, b: str) -> str:
+        """The result in words, the players' names `a` and `b`: the points, then who won ("3–1, Bob won"), or a
+        draw: the winner named, not left to the points (a win on the lower score, or a result typed from paper
+        with none, issue 63's and issue 93's newcomer passes)."""
+        won = f"{a} won" if self.winner == "a" else f"{b} won" if self.winner == "b" else "a draw"
+        return f"{self.a_points}–{self.b_points}, {won}"
+
 
 class TableOut(BaseModel):
     id: int

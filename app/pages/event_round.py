@@ -255,7 +255,7 @@ def current_round(
     tables, event_id = current.tables, current.round.tournament_id
     reasons = tournament_results.dispute_reasons(session, event_id, tables) if organiser else {}
     ended = tournament_results.games_ended(session, tables)
-    return current, {t.pk: first_row(t, reasons.get(t.pk, ""), t.pk in ended) for t in tables}
+    return current, {t.pk: first_row(t, current.people, reasons.get(t.pk, ""), t.pk in ended) for t in tables}
 
 
 def round_piece(session: Session, event_id: int, request: Request) -> str:

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Query
 
 from app.core import live
-from app.data.models import TournamentTable
+from app.data.models import TournamentPlayer, TournamentTable
 from app.data.schemas_clock import GameClock
 from app.data.schemas_events import MAX_ROUNDS, BoardOut, TableLive, TableResult
 from app.pages.clock_panel import Face, face_of
@@ -106,10 +106,13 @@ class EventRow:
         return STATUS_WORDS.get(self.status, self.status)
 
 
-def _score(result: TableResult | None, offered: TableResult | None, points: Mapping[str, int]) -> str:
+def _score(
+    result: TableResult | None, offered: TableResult | None, points: Mapping[str, int], names: tuple[str, str]
+) -> str:
+    """The result (else the result offered) in words, naming who won; else the game's points so far."""
     said = result or offered
     if said:
-        return f"{said.a_points}–{said.b_points}"
+        return said.said(*names)
     return f"{points['attacker']}–{points.get('defender', 0)}" if "attacker" in points else "–"
 
 
@@ -124,17 +127,20 @@ def row(t: TableLive) -> EventRow:
     turn = "ended" if ended else "–" if t.turn is None else str(t.turn)
     paused = t.clock is not None and t.clock.paused
     status = shown_status(t.status, ended)
-    score = _score(t.result, t.offered, t.score)
+    score = _score(t.result, t.offered, t.score, (t.a_name, t.b_name))
     return EventRow(t.id, turn, score, _clock(t.clock), paused, status, t.dispute_reason)
 
 
-def first_row(t: TournamentTable, reason: str = "", ended: bool = False) -> EventRow:
-    """A table's cells as the page opens: its result (offered once its game has `ended`) and a dispute's reason;
-    its game's turn, score so far and clock come with the stream's first frame, at once."""
+def first_row(
+    t: TournamentTable, people: Mapping[int, TournamentPlayer], reason: str = "", ended: bool = False
+) -> EventRow:
+    """A table's cells as the page opens (`people`: its players among them): its result (offered once its game
+    has `ended`) and a dispute's reason; its game's turn, score so far and clock come with the stream's first
+    frame, at once."""
     turn = "ended" if ended else "–"
-    return EventRow(
-        t.pk, turn, _score(t.result, t.offered, {}), (), False, shown_status(t.status, ended), reason
-    )
+    names = (people[t.a_player_id].name, people[t.b_player_id].name)
+    score = _score(t.result, t.offered, {}, names)
+    return EventRow(t.pk, turn, score, (), False, shown_status(t.status, ended), reason)
 
 
 @dataclass(frozen=True)

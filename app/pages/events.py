@@ -331,9 +331,8 @@ def table_desk(
     table = tournament_results.get_table(session, event_id, table_id)
     people = tournament_results.table_players(session, [table])
     reasons = tournament_results.dispute_reasons(session, event_id, [table])
-    shown = first_row(
-        table, reasons.get(table.pk, ""), table.pk in tournament_results.games_ended(session, [table])
-    )
+    ended = table.pk in tournament_results.games_ended(session, [table])
+    shown = first_row(table, people, reasons.get(table.pk, ""), ended)
     if is_htmx(request):  # under the board's h2
         panel = _round_macros().panel(event, table, people, shown, request, kept=query_of(at))
         return HTMLResponse(str(panel), headers={"Cache-Control": "no-store"})

@@ -280,6 +280,7 @@ def _paper(desk: Desk, table: int, chip: str) -> None:
     desk.button("Set it", panel)
     expect(_row(desk, table).locator("[data-status]")).to_have_text("Set by the organiser")
     expect(_row(desk, table)).to_have_css("outline-style", "solid")  # back at its row, which says so
+    expect(_row(desk, table).locator("[data-score]")).to_have_text(re.compile(r"^\d+–\d+, (.+ won|a draw)$"))
 
 
 def _round(desk: Desk, number: int, tablets: tuple[Any, Any], event_url: str, dispute: bool) -> int:

@@ -70,12 +70,13 @@ def text(piece: str) -> str:
 
 
 def said(t: dict[str, Any]) -> tuple[str, str, list[tuple[float, bool, str]]]:
-    """What the JSON frame says of a table: its turn, its score (the result, else the result offered, else the
-    game's points so far) and each side's clock (the tighter time left, else the time used; running or not)."""
+    """What the JSON frame says of a table: its turn, its score (the result, else the result offered, with who won,
+    else the game's points so far) and each side's clock (the tighter time left, else the time used; running or not)."""
     turn = "ended" if t["game_status"] == "finished" else "–" if t["turn"] is None else str(t["turn"])
     result = t["result"] or t["offered"]
     points = t["score"]
-    score = f"{result['a_points']}–{result['b_points']}" if result else "–"
+    won = {"a": f"{t['a_name']} won", "b": f"{t['b_name']} won", None: "a draw"}  # the winner named
+    score = f"{result['a_points']}–{result['b_points']}, {won[result['winner']]}" if result else "–"
     score = f"{points['attacker']}–{points['defender']}" if points and not result else score
     sides = []
     for s in t["clock"]["sides"] if t["clock"] else []:
