@@ -170,11 +170,11 @@ def _clocked(stored: bool, lateral: bool = False) -> Select[Any]:
     since = (_LOG.c.game_id == _GAMES.c.id, _LOG.c.id > func.coalesce(after, 0), _LOG.c.kind.in_(kinds))
     if lateral:
         log: Any = sa_select(*columns(_LOG)).where(*since).offset(0).lateral("clocked")
-        games = games.join(log, true())
+        games, picked = games.join(log, true()), tuple(log.c[c.key] for c in columns(_LOG))
     else:
-        log, games = _LOG, games.join(_LOG, and_(*since))
+        log, games, picked = _LOG, games.join(_LOG, and_(*since)), columns(_LOG)
     return (
-        sa_select(*(log.c[c.key] for c in columns(_LOG)))
+        sa_select(*picked)
         .select_from(games)
         .where(
             _GAMES.c.id.in_(ids_written("game_ids")),

@@ -77,6 +77,9 @@ def test_the_clock_reads_no_undo_of_an_act_it_does_not_keep(engine: Engine) -> N
     assert rows_read(stored=True) == []
     whole = rows_read(stored=False)
     assert whole and {row["kind"] for row in whole} <= clock.KINDS, sorted({row["kind"] for row in whole})
+    # A payload only where the clock reads one (the hostile pass of this stop: the read since the stored clock
+    # decoded every clock event's, 2.91 s of CPU against 2.35 s for 200 games of 300 steps with no stored clock).
+    assert all(row["payload"] is None for row in whole if row["kind"] not in clock.PAYLOADS), whole
 
 
 def test_the_clock_finds_its_entries_by_their_kind_not_by_walking_the_game_s_log(engine: Engine) -> None:
