@@ -198,7 +198,8 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     if drawn:
         return _take_back_draw(session, game, viewer, ev, whole)
     # The whole record (the referee's view): the reverse is split again into its public and private parts.
-    reverse = [_reverse(session, game, c) for c in reversed(read_changes(whole.get("changes", [])))]
+    changes = reversed(read_changes(whole.get("changes", [])))
+    reverse = [r for c in changes if (r := _reverse(session, game, c)) is not None]
     return record(
         session,
         game,
@@ -260,7 +261,10 @@ def _too_low(unit: Unit, field: str) -> RuleRefused:
     )
 
 
-def _reverse(session: Session, game: Game, change: LoggedChange) -> LoggedChange:
+def _reverse(session: Session, game: Game, change: LoggedChange) -> LoggedChange | None:
+    """The change that takes `change` back; None where there is nothing to put back: a side's secret set again
+    unchanged is logged as set (app.services.units.update_unit), and once it is no secret the same value set is no
+    change (the hostile pass of this stop: a 2mm battery's plan saved again, then the battery moved)."""
     if (stale := _changed_since(session, game, change)) is not None:
         raise stale
     field = change.field
@@ -276,4 +280,4 @@ def _reverse(session: Session, game: Game, change: LoggedChange) -> LoggedChange
         if got is None:  # another write came first
             raise _too_low(unit, field)
         return got
-    return update_unit(session, unit, **{field: cast(Any, change.before)})[0]
+    return next(iter(update_unit(session, unit, **{field: cast(Any, change.before)})), None)
