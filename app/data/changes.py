@@ -12,9 +12,18 @@ discriminator."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Union, get_args
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Union, get_args, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+)
 from typing_extensions import is_typeddict
 
 from rules.registry import all_game_rules
@@ -52,14 +61,28 @@ def _is_record(t: Any) -> bool:
     return is_typeddict(t) or (isinstance(t, type) and issubclass(t, BaseModel))
 
 
+def _exactly(record: type) -> Any:
+    """`record` taking an object of its own keys alone: pydantic would drop the others, and so rewrite in the log
+    a value that was never the record (the hostile pass of this stop: `{"a": [1]}` logged as `{}`)."""
+    keys = frozenset(record.model_fields if issubclass(record, BaseModel) else get_type_hints(record))
+
+    def its_own(value: Any) -> Any:
+        if isinstance(value, dict) and not value.keys() <= keys:
+            raise ValueError(f"keys {record.__name__} does not declare: {sorted(value.keys() - keys)}")
+        return value
+
+    return Annotated[record, BeforeValidator(its_own)]
+
+
 # What a unit's field holds (app.services.units: one of its columns, or a state field its rule set declares): a
 # JSON scalar, a list of them (a place as two numbers, the ids of stands), a count by name, or a record its rule
 # set declares. The lists' and counts' own values are each told apart (an int stays an int, a float a float: the
-# log's JSON is kept as written); an object that is not a count by name is one of the records.
+# log's JSON is kept as written); an object that is not a count by name is one of the records, with its keys alone;
+# anything else is no unit's value, refused rather than rewritten.
 if TYPE_CHECKING:  # type-checked as the JSON it is (a record is read as a dict)
     UnitValue = SideScalar | list[SideScalar] | dict[str, SideScalar]
 else:
-    UnitValue = Union[(SideScalar, list[SideScalar], dict[str, SideScalar], *_records())]
+    UnitValue = Union[(SideScalar, list[SideScalar], dict[str, SideScalar], *map(_exactly, _records()))]
 
 
 class UnitSet(_Change):

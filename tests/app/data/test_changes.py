@@ -9,9 +9,10 @@ import json
 import math
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from app.data.changes import UnitSet, read_changes
 from app.data.models import Unit
@@ -48,3 +49,12 @@ def test_every_value_a_units_field_holds_is_logged_as_written(data: st.DataObjec
     again = read.model_dump(mode="json")
     kept = [json.dumps(v, sort_keys=True) for v in (again["before"], again["after"], written)]  # 1 is not 1.0
     assert kept[0] == kept[1] == kept[2], where
+
+
+def test_a_value_no_units_field_holds_is_refused_not_rewritten() -> None:
+    """An object that is neither a count by name nor one of the rule sets' records, a record with a key it does not
+    declare, a list of lists: each refused (pydantic took the first two as a record and dropped their keys, the
+    hostile pass of this stop: `{"a": [1]}` logged as `{}`)."""
+    for value in ({"a": [1]}, {"act": "move", "stands": [1], "note": "x"}, [[1, 2]]):
+        with pytest.raises(ValidationError):
+            read_changes([{"unit": 1, "field": "f", "before": value, "after": 1}])
