@@ -150,11 +150,12 @@ class TableResult(BaseModel):
     reason: str = ""
 
     def said(self, a: str, b: str) -> str:
-        """The result in words, the players' names `a` and `b`: the points, then who won ("3–1, Bob won"), or a
-        draw: the winner named, not left to the points (a win on the lower score, or a result typed from paper
-        with none, issue 63's and issue 93's newcomer passes)."""
-        won = f"{a} won" if self.winner == "a" else f"{b} won" if self.winner == "b" else "a draw"
-        return f"{self.a_points}–{self.b_points}, {won}"
+        """The result in words, the players' names `a` and `b`: who won, then each one's points by name ("Bob won:
+        Ann 3, Bob 1"), or a draw: the winner named, not left to the points (a win on the lower score, or a result
+        typed from paper with none), and each player's points beside their name, not left to the columns' order
+        (issue 63's and issue 93's newcomer passes, and this stop's)."""
+        won = f"{a} won" if self.winner == "a" else f"{b} won" if self.winner == "b" else "A draw"
+        return f"{won}: {a} {self.a_points}, {b} {self.b_points}"
 
 
 class TableOut(BaseModel):

@@ -109,7 +109,8 @@ class EventRow:
 def _score(
     result: TableResult | None, offered: TableResult | None, points: Mapping[str, int], names: tuple[str, str]
 ) -> str:
-    """The result (else the result offered) in words, naming who won; else the game's points so far."""
+    """The result (else the result offered) in words, naming who won and each player's points; else the game's
+    points so far."""
     said = result or offered
     if said:
         return said.said(*names)

@@ -116,7 +116,8 @@ def test_the_bundles_page_names_a_winner_the_points_do_not(sqlite_client: TestCl
     page = c.get(f"{url.removeprefix('/api/v1')}/bundles").text
     line = page.split("Round 1, table 1:")[1].split("</div>")[0]
     defender = re.findall(r"<strong>([^<]+)</strong>", line)[1]
-    assert line.strip().endswith(f"0–0, {defender} won"), line
+    attacker = re.findall(r"<strong>([^<]+)</strong>", line)[0]
+    assert line.strip().endswith(f"{defender} won: {attacker} 0, {defender} 0"), line
 
 
 def test_every_settled_table_downloads_in_files_a_league_imports_whole(

@@ -75,8 +75,9 @@ def said(t: dict[str, Any]) -> tuple[str, str, list[tuple[float, bool, str]]]:
     turn = "ended" if t["game_status"] == "finished" else "–" if t["turn"] is None else str(t["turn"])
     result = t["result"] or t["offered"]
     points = t["score"]
-    won = {"a": f"{t['a_name']} won", "b": f"{t['b_name']} won", None: "a draw"}  # the winner named
-    score = f"{result['a_points']}–{result['b_points']}, {won[result['winner']]}" if result else "–"
+    won = {"a": f"{t['a_name']} won", "b": f"{t['b_name']} won", None: "A draw"}  # the winner named
+    by_name = f"{t['a_name']} {result['a_points']}, {t['b_name']} {result['b_points']}" if result else ""
+    score = f"{won[result['winner']]}: {by_name}" if result else "–"
     score = f"{points['attacker']}–{points['defender']}" if points and not result else score
     sides = []
     for s in t["clock"]["sides"] if t["clock"] else []:
