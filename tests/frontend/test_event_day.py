@@ -276,11 +276,16 @@ def _paper(desk: Desk, table: int, chip: str) -> None:
     """A result typed from the paper slip: three taps (the table's number, its panel's winner, "Set it")."""
     desk.tap(_row(desk, table).get_by_role("link", name=f"Table {table}"))
     panel = desk.page.locator("#ev-table-panel")
+    expect(
+        panel.get_by_role("heading", name=re.compile(f"^Table {table}: "))
+    ).to_be_focused()  # a keyboard's there
     desk.tap(panel.locator("label.chip").nth(chip))
     desk.button("Set it", panel)
     expect(_row(desk, table).locator("[data-status]")).to_have_text("Set by the organiser")
     expect(_row(desk, table)).to_have_css("outline-style", "solid")  # back at its row, which says so
-    expect(_row(desk, table).locator("[data-score]")).to_have_text(re.compile(r"^\d+–\d+, (.+ won|a draw)$"))
+    expect(_row(desk, table).locator("[data-score]")).to_have_text(
+        re.compile(r"^(.+ won|A draw): .+ \d+, .+ \d+$")
+    )
 
 
 def _round(desk: Desk, number: int, tablets: tuple[Any, Any], event_url: str, dispute: bool) -> int:
