@@ -201,3 +201,92 @@ def test_a_bridge_tapped_while_moving_ends_the_move(new_page: Any) -> None:
     expect(phone.locator("[data-map-page]")).to_have_attribute("data-mode", "idle")
     now = phone.request.get(f"/api/v1/games/{game_id}/units/{first['id']}").json()
     assert (now["x"], now["y"], moves) == (first["x"], first["y"], [])
+
+
+def moving_one(new_page: Any) -> tuple[Any, Any, Any, dict[str, Any], dict[str, Any], list[str]]:
+    """The attacker's player on the map at 1180x820, Move tapped on the card of the stand with most room round
+    it (its "Tap where … goes." shown): the page, its taps, the card, that stand, the other
+    attacker's stand with most room, and the /move requests sent from here on."""
+    referee = new_page(TABLET_LANDSCAPE, has_touch=False)
+    game_id, codes = create_mons_game(referee)
+    player = new_page(TABLET_LANDSCAPE)
+    join(player, codes["attacker"])
+    open_map(player, game_id)
+    taps = Taps(player)
+    placed = [u for u in player.request.get(f"/api/v1/games/{game_id}/units").json() if u["base"] and u["x"] is not None]
+
+    def room(u: dict[str, Any]) -> float:
+        return min(math.dist((u["x"], u["y"]), (v["x"], v["y"])) for v in placed if v is not u)
+
+    first = {**max((u for u in placed if u["side"] == "attacker"), key=room), "game": game_id}
+    other = max((u for u in placed if u["id"] != first["id"] and u["side"] == "attacker"), key=room)
+    moves: list[str] = []
+    player.on("request", lambda r: moves.append(r.url) if r.url.endswith("/move") else None)
+    taps.stand(first["x"], first["y"])
+    card = player.locator("[data-panel=stand]")
+    expect(card.locator("[data-stand-name]")).to_be_visible()
+    taps.button("Move", card)
+    expect(player.locator(".net-status .notice", has_text="goes.")).to_be_visible()
+    return player, taps, card, first, other, moves
+
+
+def shows_card_of(page: Any, card: Any, unit: dict[str, Any]) -> None:
+    """The card shows the stand's name, and no Move or pick waits."""
+    name = page.evaluate(f"() => window.firestepMap.nameOf(window.firestepMap.model.units.get({unit['id']})).plain")
+    expect(card.locator("[data-stand-name]")).to_have_text(name)
+    expect(page.locator("[data-map-page]")).to_have_attribute("data-mode", "idle")
+
+
+def unmoved(page: Any, unit: dict[str, Any], moves: list[str]) -> None:
+    """The stand where it was, on the server, and no move sent."""
+    now = page.request.get(f"/api/v1/games/{unit['game']}/units/{unit['id']}").json()
+    assert (now["x"], now["y"], moves) == (unit["x"], unit["y"], [])
+
+
+@pytest.mark.parametrize("ends_sentence", ["ok", "menu"])
+def test_a_move_without_its_sentence_is_over(new_page: Any, ends_sentence: str) -> None:
+    """The newcomer pass: Move tapped, then its "Tap where … goes." gone (its OK, or the Menu opened and closed:
+    any control's tap clears it, the tool bar's zoom as well) left the Move on, unsaid, and the next
+    stand tapped had the first moved onto it. A Move lasts as long as its sentence: the next stand tapped opens
+    its own card and nothing has moved."""
+    player, taps, card, first, other, moves = moving_one(new_page)
+    sentence = player.locator(".net-status .notice", has_text="goes.")
+    if ends_sentence == "ok":
+        tap_on_top(player, sentence.locator(".notice-dismiss"))
+    else:
+        menu = player.locator("summary", has_text="Menu").first
+        tap_on_top(player, menu)
+        tap_on_top(player, menu)
+    expect(sentence).to_have_count(0)
+    at_rest(player, f"[data-stand='{other['id']}']")
+    taps.stand(other["x"], other["y"])
+    shows_card_of(player, card, other)
+    unmoved(player, first, moves)
+
+
+def test_a_move_ends_with_another_stands_card_by_keyboard(new_page: Any) -> None:
+    """The hostile pass: Move tapped on one stand's card, then the table focused, an arrow to another stand and
+    Enter on it showed that stand's card with the Move still on (the card's panel was already shown, so no
+    card's rule ran), and a click on the table moved the first. Another stand's card ends the Move; and the
+    Move's button, pressed while it waits, ends it tapped again."""
+    player, taps, card, first, other, moves = moving_one(new_page)
+    canvas = player.locator("[data-map-canvas]")
+    canvas.focus()
+    on = "() => Number(document.activeElement.getAttribute('aria-activedescendant')?.split('-').pop())"
+    assert player.evaluate(on) == first["id"]
+    for key in ("ArrowRight", "ArrowLeft", "ArrowDown", "ArrowUp"):
+        player.keyboard.press(key)
+        if player.evaluate(on) != first["id"]:
+            break
+    b = player.evaluate(f"() => window.firestepMap.model.units.get(({on})())")
+    assert b["id"] != first["id"]
+    player.keyboard.press("Enter")
+    shows_card_of(player, card, b)
+    unmoved(player, first, moves)
+    # Move on this stand's card, then Move again: the second tap ends it (the button no longer pressed).
+    taps.button("Move", card)
+    move = card.get_by_role("button", name="Move", exact=True)
+    expect(move).to_have_attribute("aria-pressed", "true")
+    taps.button("Move", card)
+    expect(move).to_have_attribute("aria-pressed", "false")
+    expect(player.locator("[data-map-page]")).to_have_attribute("data-mode", "idle")

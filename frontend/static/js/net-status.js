@@ -27,14 +27,20 @@
   window.addEventListener("scroll", place, { passive: true });
   window.addEventListener("resize", place);
 
-  const remove = (key) => {
+  // Each sentence shown is numbered (`show` returns it): as it goes, removed by any means or replaced by another
+  // under its key, `firestep:notice-gone` says so ({ key, said }), and what lasted as long as it ends (a map's Move).
+  let saidCount = 0;
+  const gone = (key, said) => document.dispatchEvent(new CustomEvent("firestep:notice-gone", { detail: { key, said } }));
+  // `said`: only that sentence (another since shown under its key stays).
+  const remove = (key, said) => {
     const item = shown.get(key);
-    if (!item) return;
+    if (!item || (said !== undefined && Number(item.dataset.said) !== said)) return;
     clearTimeout(item.fade);
     item.remove();
     shown.delete(key);
     const el = region();
     if (el && !shown.size) el.hidden = true;
+    gone(key, Number(item.dataset.said));
   };
 
   const show = (text, good = false, options = {}) => {
@@ -50,6 +56,8 @@
       el.append(item);
       shown.set(key, item);
     }
+    const was = Number(item.dataset.said || 0), said = (saidCount += 1);
+    item.dataset.said = String(said);
     item.querySelector("p").textContent = text;
     const reason = options.why || options.source ? options : shows(text, lastRefusal) ? lastRefusal : {};
     const why = item.querySelector(".notice-why");
@@ -63,6 +71,8 @@
     if (good) item.fade = setTimeout(() => remove(key), GOOD_FOR_MS);
     el.hidden = false;
     place();
+    if (was) gone(key, was);
+    return said;
   };
   show.clear = remove;
   window.firestepNotice = show;

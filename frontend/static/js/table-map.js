@@ -264,6 +264,8 @@
     if (!u) { asked += 1; if (panelShows === "stand") showPanel(null); return; }
     drawStand(u);
     setStop(id);
+    // A Move is its stand's: another stand's card shown (tapped, chosen, Enter on it) ends it.
+    if (mode.unit !== undefined && mode.unit !== id) setMode({ kind: "idle" });
     const box = section("stand");
     // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to tap.
     if (tapped || box.dataset.headOf !== String(id)) { box.replaceChildren(); box.dataset.headOf = ""; }
@@ -276,7 +278,7 @@
     } else {
       HEAD.forEach((piece, i) => { const now = head.querySelector(`:scope > ${piece}`); if (!old[i].isEqualNode(now)) old[i].replaceWith(now); });
     }
-    box.querySelector("[data-stand-action='move']")?.setAttribute("aria-pressed", String(mode.kind === "move"));
+    box.querySelector("[data-stand-action='move']")?.setAttribute("aria-pressed", String(mode.kind === "move" && mode.unit === id));
     if (panelShows !== "stand") showPanel("stand");
     if (keyed) box.querySelector("[data-stand-name]")?.focus();
     const moved = shownStep !== model.turn.step;
@@ -288,8 +290,11 @@
     const u = model.units.get(selectedStand);
     if (!u) return;
     if (action === "move") {
-      setMode({ kind: "move", unit: u.id, override: forced, panel: "stand" });
-      tell(`Tap where ${nameOf(u).short} goes.`);
+      // Move tapped while its Move waits (the tap cleared the sentence, so ended it already): it stays ended.
+      if (moveAtTap === u.id || (mode.kind === "move" && mode.unit === u.id)) { setMode({ kind: "idle" }); return; }
+      const m = { kind: "move", unit: u.id, override: forced, panel: "stand" };
+      setMode(m);
+      m.said = tell(`Tap where ${nameOf(u).short} goes.`);
       return;
     }
     if (action === "measure") { // a marker's button is a write of the page's (data-api: api-action.js)
@@ -339,16 +344,25 @@
   let mode = { kind: "idle" };
   let ruler = [];
   const setMode = (m) => {
-    // A move placed or given up: its "Tap where … goes." is done with.
-    if (mode.kind === "move" && m.kind !== "move") notice.clear("instruction");
+    // A move placed or given up: its "Tap where … goes." is done with (another's since told stays).
+    if (mode.said && mode !== m) notice.clear("instruction", mode.said);
     mode = m;
     root.dataset.mode = m.kind;
+    section("stand").querySelector("[data-stand-action='move']")?.setAttribute("aria-pressed", String(m.kind === "move" && m.unit === selectedStand));
     // A pick's stands drawn over the others, so the finger sees the stand it takes.
     if (m.kind === "pick" && m.accept) {
       for (const [id, { shape }] of standLayers) if (m.accept(model.units.get(id))) shape.bringToFront();
     }
     canvas.classList.toggle("picking", m.kind !== "idle");
   };
+  // A mode lasts as long as the sentence that says it: gone by any means (its OK, a tap on a control, another
+  // sentence told in its place: "Move its company"), the mode ends (net-status.js: firestep:notice-gone).
+  document.addEventListener("firestep:notice-gone", (e) => { if (mode.said === e.detail.said) setMode({ kind: "idle" }); });
+  // The stand whose Move waited as a tap began (before the tap cleared its sentence): its Move tapped ends it.
+  let moveAtTap = null;
+  window.addEventListener("click", (e) => {
+    moveAtTap = mode.kind === "move" && e.target.closest?.("[data-stand-action='move']") ? mode.unit : null;
+  }, true);
   const drawRuler = () => {
     layers.ruler.clearLayers();
     ruler.forEach((p) => L.circleMarker(toLL(p), { ...drawIn("ruler"), radius: 6, className: "ruler-point", interactive: false }).addTo(layers.ruler));
