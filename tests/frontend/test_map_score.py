@@ -213,7 +213,11 @@ def moving_one(new_page: Any) -> tuple[Any, Any, Any, dict[str, Any], dict[str, 
     join(player, codes["attacker"])
     open_map(player, game_id)
     taps = Taps(player)
-    placed = [u for u in player.request.get(f"/api/v1/games/{game_id}/units").json() if u["base"] and u["x"] is not None]
+    placed = [
+        u
+        for u in player.request.get(f"/api/v1/games/{game_id}/units").json()
+        if u["base"] and u["x"] is not None
+    ]
 
     def room(u: dict[str, Any]) -> float:
         return min(math.dist((u["x"], u["y"]), (v["x"], v["y"])) for v in placed if v is not u)
@@ -232,7 +236,9 @@ def moving_one(new_page: Any) -> tuple[Any, Any, Any, dict[str, Any], dict[str, 
 
 def shows_card_of(page: Any, card: Any, unit: dict[str, Any]) -> None:
     """The card shows the stand's name, and no Move or pick waits."""
-    name = page.evaluate(f"() => window.firestepMap.nameOf(window.firestepMap.model.units.get({unit['id']})).plain")
+    name = page.evaluate(
+        f"() => window.firestepMap.nameOf(window.firestepMap.model.units.get({unit['id']})).plain"
+    )
     expect(card.locator("[data-stand-name]")).to_have_text(name)
     expect(page.locator("[data-map-page]")).to_have_attribute("data-mode", "idle")
 
@@ -267,9 +273,9 @@ def test_a_move_without_its_sentence_is_over(new_page: Any, ends_sentence: str) 
 def test_a_move_ends_with_another_stands_card_by_keyboard(new_page: Any) -> None:
     """The hostile pass: Move tapped on one stand's card, then the table focused, an arrow to another stand and
     Enter on it showed that stand's card with the Move still on (the card's panel was already shown, so no
-    card's rule ran), and a click on the table moved the first. Another stand's card ends the Move; and the
-    Move's button, pressed while it waits, ends it tapped again."""
-    player, taps, card, first, other, moves = moving_one(new_page)
+    card's rule ran), and a click on the table moved the first. Another stand's card ends the Move; the
+    Move's button, pressed while it waits, ends it tapped again; "Move its company" ends it too."""
+    player, taps, card, first, _, moves = moving_one(new_page)
     canvas = player.locator("[data-map-canvas]")
     canvas.focus()
     on = "() => Number(document.activeElement.getAttribute('aria-activedescendant')?.split('-').pop())"
@@ -290,3 +296,10 @@ def test_a_move_ends_with_another_stands_card_by_keyboard(new_page: Any) -> None
     taps.button("Move", card)
     expect(move).to_have_attribute("aria-pressed", "false")
     expect(player.locator("[data-map-page]")).to_have_attribute("data-mode", "idle")
+    # Move, then "Move its company": the company's move is on, the single stand's is over.
+    taps.button("Move", card)
+    expect(player.locator("[data-map-page]")).to_have_attribute("data-mode", "move")
+    taps.button("Move its company", card)
+    expect(player.locator(".net-status .notice", has_text="Drag")).to_be_visible()
+    expect(player.locator("[data-map-page]")).to_have_attribute("data-mode", "idle")
+    expect(move).to_have_attribute("aria-pressed", "false")
