@@ -56,7 +56,8 @@
       el.append(item);
       shown.set(key, item);
     }
-    const was = Number(item.dataset.said || 0), said = (saidCount += 1);
+    const was = Number(item.dataset.said || 0);
+    const said = (saidCount += 1);
     item.dataset.said = String(said);
     item.querySelector("p").textContent = text;
     const reason = options.why || options.source ? options : shows(text, lastRefusal) ? lastRefusal : {};
