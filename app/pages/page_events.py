@@ -23,6 +23,8 @@ PAGE_EVENTS: dict[str, str] = {
     "firestep:stand-shown": "table-map.js: a stand's card shown (detail: id, tapped, moved)",
     "firestep:stand-acts": "table-act.js: a stand card's acts read (detail: id, edits, first)",
     "firestep:template-selected": "table-map.js: a template selected (detail: id)",
+    # The sentences said at the foot of a page (document).
+    "firestep:notice-gone": "net-status.js: a sentence removed or replaced (detail: key, said): a map's Move ends",
     # The scenario editor.
     "firestep:period": "scenario-editor.js: the period picked: the terrain kind's card read anew (its hx-trigger)",
 }
