@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import delete, event
+from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col
 
@@ -23,6 +23,7 @@ from app.services.units import list_units
 from app.services.writing import game_write, unit_of_work
 from rules.core.acts import AdvanceTurn, MoveStand, SetClockLimits
 from tests.conftest import _sqlite_clone
+from tests.statements import asked
 
 
 @pytest.fixture
@@ -48,24 +49,16 @@ def test_the_clock_reads_no_undo_of_an_act_it_does_not_keep(engine: Engine) -> N
             moved = acts.play(s, game, referee, move).event.pk
         with Session(engine) as s, game_write(s, game_id) as game:
             undo.undo(s, game, referee, moved)
-    ran: list[tuple[str, object]] = []
-
-    def asked(conn: object, cursor: object, statement: str, params: object, *_: object) -> None:
-        ran.append((statement, params))
 
     def rows_read(stored: bool) -> list[dict[str, object]]:
         """The rows the clock's read of the game's log reads (as its columns, not Event objects: a payload only
         where it reads one), its statements asked again; `stored`: with its stored clock, else without one."""
-        ran.clear()
         with Session(engine) as s:
             if not stored:
                 s.execute(delete(StoredClock).where(col(StoredClock.game_id) == game_id))
-            event.listen(engine, "before_cursor_execute", asked)
-            try:
+            with asked(engine) as ran:
                 held = s.get(Game, game_id)
                 assert held is not None and clock.kept(s, held).position is not None  # started, moved on
-            finally:
-                event.remove(engine, "before_cursor_execute", asked)
             conn = s.connection().connection.dbapi_connection
             assert conn is not None
             cursors = [conn.execute(statement, params) for statement, params in ran if "kind" in statement]
@@ -90,18 +83,9 @@ def test_the_clock_finds_its_entries_by_their_kind_not_by_walking_the_game_s_log
         game_id = game.pk
     with Session(engine) as s, game_write(s, game_id) as game:
         acts.play(s, game, Viewer(game_id, "referee"), AdvanceTurn(version=game.version))
-    ran: list[tuple[str, object]] = []
-
-    def asked(conn: object, cursor: object, statement: str, params: object, *_: object) -> None:
-        ran.append((statement, params))
-
-    event.listen(engine, "before_cursor_execute", asked)
-    try:
-        with Session(engine) as s:
-            held = s.get(Game, game_id)
-            assert held is not None and clock.kept(s, held).position is not None
-    finally:
-        event.remove(engine, "before_cursor_execute", asked)
+    with asked(engine) as ran, Session(engine) as s:
+        held = s.get(Game, game_id)
+        assert held is not None and clock.kept(s, held).position is not None
     with engine.connect() as conn:
         raw = conn.connection.dbapi_connection
         assert raw is not None
@@ -126,20 +110,12 @@ def test_the_clock_reads_its_stored_clock_and_the_entries_since_in_two_statement
         limits = acts.play(s, game, referee, SetClockLimits(game_seconds={"attacker": 600})).event.pk
     with Session(engine) as s, game_write(s, game_id) as game:
         undo.undo(s, game, referee, limits)
-    ran: list[str] = []
-
-    def asked(conn: object, cursor: object, statement: str, *_: object) -> None:
-        ran.append(statement)
-
     with Session(engine) as s:
         held = s.get(
             Game, game_id
         )  # the game's own row read first: the clock's read of its log alone counted
         assert held is not None
-        event.listen(engine, "before_cursor_execute", asked)
-        try:
+        with asked(engine) as ran:
             kept = clock.kept_of(s, [held])[game_id]
-        finally:
-            event.remove(engine, "before_cursor_execute", asked)
     assert kept.position is not None and not kept.limits.limited, kept
     assert len(ran) == 2, ran

@@ -23,6 +23,7 @@ from rules.core.acts import Act, AdvanceTurn, GiveTime, PauseClock, ResumeClock,
 from rules.core.clock import Counted
 from tests.app.events.test_event_seats import committed_table
 from tests.app.games.conftest import bearer
+from tests.statements import asked
 
 pytestmark = pytest.mark.storage
 
@@ -135,19 +136,11 @@ def test_a_clock_read_after_the_stored_clock_asks_a_range_of_the_games_log(engin
         game_id = game.pk
     with Session(engine) as s, game_write(s, game_id) as game:
         acts.play(s, game, Viewer(game_id, "referee"), AdvanceTurn(version=game.version))
-    ran: list[tuple[str, object]] = []
-
-    def asked(conn: object, cursor: object, statement: str, params: object, *_: object) -> None:
-        ran.append((statement, params))
-
     with Session(engine) as s:
         held = s.get(Game, game_id)
         assert held is not None and s.get(StoredClock, game_id) is not None
-        event.listen(engine, "before_cursor_execute", asked)
-        try:
+        with asked(engine) as ran:
             clock.kept(s, held)
-        finally:
-            event.remove(engine, "before_cursor_execute", asked)
         (statement, params), *_ = [(st, p) for st, p in ran if "kind" in st]
         sqlite = engine.dialect.name == "sqlite"
         dbapi = s.connection().connection.dbapi_connection
