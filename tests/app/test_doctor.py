@@ -29,7 +29,7 @@ from app.club import addresses, authority
 from app.core.config import Settings, sqlite_url
 from app.core.db import alembic_config, head_revision, migrate
 from app.core.pdf_engine import remedy
-from tests.app.club.served import free_port
+from tests.app.club.served import free_port, free_ports
 
 DAY = datetime.timedelta(days=1)
 
@@ -53,7 +53,8 @@ TOPICS = (
 
 def lines(settings: Settings, port: int = 0) -> dict[str, doctor.Line]:
     """Each line by its topic (the ports' by which they are)."""
-    return dict(zip(TOPICS, doctor.check(settings, port or free_port(), free_port()), strict=True))
+    https, plain = free_ports(2)
+    return dict(zip(TOPICS, doctor.check(settings, port or https, plain), strict=True))
 
 
 def statuses(found: dict[str, doctor.Line]) -> dict[str, str]:
@@ -85,7 +86,8 @@ def test_a_healthy_club_folder_is_ok_line_by_line_and_exits_zero(tmp_path: Path)
         assert "join the club's wifi" in said["network"]
     # The command: each line printed, then the verdict, exit status 0.
     env = {"FIRESTEP_VAR_DIR": str(settings.var_dir), "FIRESTEP_DATABASE_URL": ""}
-    ports = ["--port", str(free_port()), "--http-port", str(free_port())]
+    https, plain = free_ports(2)
+    ports = ["--port", str(https), "--http-port", str(plain)]
     run = CliRunner().invoke(cli, ["doctor", *ports], env=env, terminal_width=300)
     assert run.exit_code == 0, run.output
     verdict = "Ready for a club night." if lan else VERDICT_WITHOUT_NETWORK
@@ -253,7 +255,8 @@ def test_without_the_pdf_engine_doctor_exits_non_zero_naming_the_remedy(tmp_path
     answer is kept for a process's life)."""
     settings = club_folder(tmp_path / "var")
     env = {**os.environ, "FIRESTEP_VAR_DIR": str(settings.var_dir), "FIRESTEP_DATABASE_URL": ""}
-    ports = ["--port", str(free_port()), "--http-port", str(free_port())]
+    https, plain = free_ports(2)
+    ports = ["--port", str(https), "--http-port", str(plain)]
     hidden = "import sys; sys.modules['weasyprint'] = None; sys.argv[0] = 'firestep'; from app.cli import main; main()"
     run = subprocess.run(
         [sys.executable, "-c", hidden, "doctor", *ports], env=env, capture_output=True, text=True, timeout=120
@@ -283,7 +286,7 @@ def test_the_verdict_names_what_the_notes_say_is_lacking_never_ready_without_a_n
     """Issue 68: "note network: no address tablets can reach yet" was followed by "Ready for a club night."
     The same healthy folder's lines with the network line of a laptop on no network, then on one."""
     settings = club_folder(tmp_path / "var")
-    others = [line for line in doctor.check(settings, free_port(), free_port()) if line.topic != "network"]
+    others = [line for line in doctor.check(settings, *free_ports(2)) if line.topic != "network"]
     assert all(line.status == "ok" for line in others), others
     offline = doctor.network_line([], 8443, 8000)
     assert offline.status == "note" and offline.said.startswith("no address tablets can reach yet")

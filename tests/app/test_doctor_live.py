@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from app import doctor
 from app.cli import app as cli
 from app.core.live import CHANNEL
-from tests.app.club.served import free_port
+from tests.app.club.served import free_port, free_ports
 from tests.conftest import _postgresql_base, _postgresql_database
 
 
@@ -34,7 +34,8 @@ def test_doctor_on_postgresql_hears_its_notify_and_no_server_listening_there_see
     ):
         server.execute(f"LISTEN {CHANNEL}")
         env = {"FIRESTEP_VAR_DIR": str(tmp_path / "var"), "FIRESTEP_DATABASE_URL": url}
-        ports = ["--port", str(free_port()), "--http-port", str(free_port())]
+        https, plain = free_ports(2)
+        ports = ["--port", str(https), "--http-port", str(plain)]
         run = CliRunner().invoke(cli, ["doctor", *ports], env=env, terminal_width=300)
         printed = run.output.splitlines()
         database = next(i for i, line in enumerate(printed) if "database: " in line)

@@ -35,7 +35,7 @@ from packaging.requirements import Requirement
 
 from app.core.db import alembic_config, current_revision, head_revision, make_engine, migrate, schema_drift
 from app.guard.auth import COOKIE_NAME
-from tests.app.club.served import free_port, trusting_only
+from tests.app.club.served import free_port, free_ports, trusting_only
 from tests.app.core.test_migration_history import check_seeded_and_remove, seed_plan_and_hand
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="XDG_DATA_HOME and /proc are Linux's")
@@ -265,7 +265,7 @@ def serving(
 def test_installed_club_server_answers_trust_and_https_and_stops_on_sigterm(
     installed: Installed, tmp_path: Path
 ) -> None:
-    https, plain = free_port(), free_port()
+    https, plain = free_ports(2)
     args = ["serve", "--club", "--host", "127.0.0.1", "--port", str(https), "--http-port", str(plain)]
     var = tmp_path / "data"
     with serving(installed, tmp_path / "club", args, plain, "/trust", FIRESTEP_VAR_DIR=str(var)) as server:

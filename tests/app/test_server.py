@@ -21,14 +21,10 @@ from typing import Any
 
 import pytest
 
+from tests.app.club.served import free_port
+
 NOFILE = 256
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _get(port: int, path: str, timeout: float) -> int:
@@ -77,7 +73,7 @@ def served(sqlite_template: Path, tmp_path: Path, request_timeout: float) -> Ite
     """`firestep serve` on a copy of the migrated template, with RLIMIT_NOFILE lowered to NOFILE."""
     db = tmp_path / "firestep.db"
     shutil.copyfile(sqlite_template, db)
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "FIRESTEP_DATABASE_URL": f"sqlite:///{db}",

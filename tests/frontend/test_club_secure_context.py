@@ -47,7 +47,7 @@ from playwright.sync_api import expect
 
 from app.services.seating import REFEREE
 from rules.core.vocabulary import SIDES
-from tests.app.club.served import ROOT, Club, free_port
+from tests.app.club.served import ROOT, Club, free_ports
 from tests.frontend.conftest import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -112,7 +112,7 @@ class ClubServer:
     def __init__(self, sqlite_template: Path, folder: Path) -> None:
         self.db = folder / "firestep.db"
         shutil.copyfile(sqlite_template, self.db)
-        self.club = Club(free_port(), free_port(), folder / "data", folder / "server.log")
+        self.club = Club(*free_ports(2), folder / "data", folder / "server.log")
         self.club.log.touch()
         self.pid: int | None = None
         # The ports and host in the environment, as `serve --club` sets them before it builds the app.

@@ -46,10 +46,13 @@ def check(condition: object, what: str) -> None:
         raise SystemExit(f"[smoke {time.monotonic() - STARTED:5.1f} s] FAILED: {what}")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def two_free_ports() -> tuple[int, int]:
+    """Two different ports free now: both sockets stay bound until both are, as one asked for alone is free again
+    when its socket closes and may be given to the next ask too."""
+    with socket.socket() as first, socket.socket() as second:
+        first.bind(("127.0.0.1", 0))
+        second.bind(("127.0.0.1", 0))
+        return int(first.getsockname()[1]), int(second.getsockname()[1])
 
 
 def environment() -> dict[str, str]:
@@ -237,7 +240,7 @@ def smoke(firestep: Path, work: Path, pdf: bool = True) -> None:
         [str(firestep), "--version"], cwd=laptop, env=environment(), capture_output=True, text=True
     )
     check(re.fullmatch(r"firestep \S+\n", version.stdout), f"firestep --version said {version.stdout!r}")
-    https, plain = free_port(), free_port()
+    https, plain = two_free_ports()
     doctor(firestep, laptop, https, plain, pdf)
     server = Server(firestep, laptop, https, plain)
     try:

@@ -13,17 +13,26 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
+def free_ports(count: int) -> list[int]:
+    """`count` different ports free now. Each socket stays bound until all are, as a port asked for alone is free
+    again the moment its socket closes and the next ask may be given it too (a server told --port and --http-port
+    both 33367 refused to start)."""
+    with ExitStack() as held:
+        sockets = [held.enter_context(socket.socket()) for _ in range(count)]
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [int(s.getsockname()[1]) for s in sockets]
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    return free_ports(1)[0]
 
 
 def trusting_only(pem: bytes) -> ssl.SSLContext:
@@ -69,7 +78,7 @@ def serve_club(sqlite_template: Path, folder: Path, request_timeout: float = 15)
     db = folder / "firestep.db"
     shutil.copyfile(sqlite_template, db)
     log_path = folder / "server.log"
-    club = Club(free_port(), free_port(), var, log_path)
+    club = Club(*free_ports(2), var, log_path)
     env = {
         "PATH": "/usr/bin:/bin",
         "FIRESTEP_DATABASE_URL": f"sqlite:///{db}",

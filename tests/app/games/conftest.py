@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import re
-import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -117,12 +116,6 @@ def units_by_ref(http: Any, game: Game) -> dict[str, dict[str, Any]]:
     r = http.get(f"/api/v1/games/{game.id}/units", headers=game.referee)
     assert r.status_code == 200
     return {u["ref"]: u for u in r.json()}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture

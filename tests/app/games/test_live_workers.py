@@ -23,7 +23,8 @@ import pytest
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine
 
-from tests.app.games.conftest import Game, _free_port, new_game, start_game, units_by_ref
+from tests.app.club.served import free_port
+from tests.app.games.conftest import Game, new_game, start_game, units_by_ref
 from tests.app.games.test_live_and_concurrency import Listener
 from tests.conftest import _postgresql_base, _postgresql_database
 
@@ -34,7 +35,7 @@ class Server:
     """`uvicorn app.main:app` in its own process, as a worker of a deployment would run."""
 
     def __init__(self, url: str, var_dir: Path, command: list[str] | None = None) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.command = command or [
             "-m",
             "uvicorn",
