@@ -25,8 +25,16 @@ from tests.frontend.conftest import (
     screenshot,
     small_targets,
 )
-from tests.frontend.games import bearer, fresh_defender_platoon, join_by_api, seed_game, settled
+from tests.frontend.games import (
+    bearer,
+    create_mons_game,
+    fresh_defender_platoon,
+    join_by_api,
+    seed_game,
+    settled,
+)
 from tests.frontend.test_map import start_game
+from tests.frontend.test_notices import STREAM
 
 pytestmark = pytest.mark.browser
 
@@ -403,3 +411,38 @@ def test_the_log_keeps_its_place_while_it_grows(new_page: Any) -> None:
     expect(page.locator("#log .event")).to_have_count(count + 1)
     settled(page)  # the scroll anchoring's frame
     assert abs(anchor.evaluate("(li) => li.getBoundingClientRect().top") - where) < 2
+
+
+def test_a_turn_button_tapped_is_spent_until_the_panel_of_the_version_it_made_arrives(new_page: Any) -> None:
+    """The turn panel's buttons name the game's version they act on. Once one is done that version is gone: a
+    second tap before the new panel came was refused as "someone changed this" (the referee's own Next step
+    tapped again at once, in CI's loaded run). The tapped button waits, disabled, for the panel that replaces it."""
+    referee = new_page(REFEREE_SCREEN)
+    game_id, _codes = create_mons_game(referee)
+    # No live stream and the board's read of what changed held: the new panel arrives when the test says.
+    referee.route(STREAM, lambda route: route.abort())
+    held: list[Any] = []
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    referee.route("**/referee/changes?*", hold)
+    referee.get_by_role("link", name="Referee screen").click()
+    referee.wait_for_url(f"**/games/{game_id}/referee")
+    start = referee.get_by_role("button", name="Start the game")
+    with referee.expect_response(lambda r: r.url.endswith("/turn/advance")) as started:
+        start.click()
+    assert started.value.status == 200, started.value.text()
+    expect(start).to_be_disabled()
+    # The board's read of the change answered: its panel names the new version, its button ready.
+    for _ in range(10_000):
+        if held:
+            break
+        referee.evaluate("0")  # the route's handler runs as the page's events are read
+    assert held, "the board never read what changed"
+    for route in held:
+        route.continue_()
+    referee.unroute("**/referee/changes?*", hold)
+    version = referee.request.get(f"/api/v1/games/{game_id}").json()["version"]
+    step = referee.get_by_role("button", name="Next step")
+    expect(step).to_be_enabled()
+    assert json.loads(step.get_attribute("data-body") or "{}") == {"version": version}

@@ -29,6 +29,10 @@
     button.disabled = true;
     const { api, method, body } = button.dataset;
     const send = (sent) => window.firestepOutbox.send(api, { method: method || "POST", body: sent || "{}" });
+    // A button naming the game's version is spent once its write is done: that version is gone, and a second
+    // tap before the panel of the new one arrives was refused as "someone changed this" (a referee's own
+    // quick Next step, CI's loaded run). The new panel brings a fresh button.
+    let spent = false;
     try {
       let result = await send(body);
       const again = () => send({ ...JSON.parse(body || "{}"), override: true });
@@ -38,10 +42,11 @@
       // A write after which the page as a whole changes (a finished game).
       if (result.ok && "reload" in button.dataset) { window.location.reload(); return; }
       if (result.ok && button.dataset.done && result.data) answer(button.dataset, result.data);
+      spent = result.ok && "version" in JSON.parse(body || "{}");
       document.dispatchEvent(new CustomEvent("firestep:refresh"));
     } finally {
       delete button.dataset.busy;
-      button.disabled = false;
+      button.disabled = spent;
     }
   });
 })();
