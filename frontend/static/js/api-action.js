@@ -23,15 +23,13 @@
   };
   document.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-api]");
-    if (!button || button.dataset.busy) return;
+    if (!button) return;
     event.preventDefault();
-    button.dataset.busy = "1";
-    button.disabled = true;
+    button.disabled = true; // a disabled button hears no click: one write a tap
     const { api, method, body } = button.dataset;
     const send = (sent) => window.firestepOutbox.send(api, { method: method || "POST", body: sent || "{}" });
-    // A button naming the game's version is spent once its write is done: that version is gone, and a second
-    // tap before the panel of the new one arrives was refused as "someone changed this" (a referee's own
-    // quick Next step, CI's loaded run). The new panel brings a fresh button.
+    // A button naming the game's version is spent once its write is done: that version is gone (a quick second
+    // tap was refused as "someone changed this"). The panel of the new version brings a fresh button.
     let spent = false;
     try {
       let result = await send(body);
@@ -45,7 +43,6 @@
       spent = result.ok && "version" in JSON.parse(body || "{}");
       document.dispatchEvent(new CustomEvent("firestep:refresh"));
     } finally {
-      delete button.dataset.busy;
       button.disabled = spent;
     }
   });
