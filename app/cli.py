@@ -190,6 +190,7 @@ def _migrate(revision: str) -> None:
             )
         typer.echo(f"database at {revision}: {shown}")
         return
+    _store_clocks(url)
     typer.echo(f"database at {revision}: {shown}")
     now = running_version()
     # A database kept by a firestep before the mark (every wheel of those was 0.1.0) is an update too.
@@ -199,6 +200,19 @@ def _migrate(revision: str) -> None:
             f"{_changed(before, now)} firestep {before} to {now}: the data folder {settings.var_dir} is kept, its "
             f"database at revision {head_revision()}."
         )
+
+
+def _store_clocks(url: str) -> None:
+    """The clock of each game that has none stored, counted once here rather than from its whole log at every
+    read (app.services.clock.store_missing): a revision never runs the app's rules."""
+    from app.core.db import make_engine
+    from app.services.clock import store_missing
+
+    engine = make_engine(url)
+    try:
+        store_missing(engine)
+    finally:
+        engine.dispose()
 
 
 def _changed(before: str, now: str) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from app.core.config import get_settings
 from app.core.db import current_revision, head_revision, make_engine
@@ -61,6 +62,14 @@ def test_migrate_then_demo_once(
     assert "enter the referee token" in first and "http://127.0.0.1:8000/" in first
     assert code == 0 and "already has games" in second
     assert (tmp_path / "var" / "secret_key").exists()
+    # A game kept with no stored clock (as before migration 0034) has one stored by the next migrate.
+    engine = make_engine(f"sqlite:///{tmp_path / 'cli.db'}")
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM stored_clock"))
+    assert run_main(["migrate"], monkeypatch, capsys)[0] == 0
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM stored_clock")).scalar() == 1
+    engine.dispose()
 
 
 def _serve(tmp_path: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -445,6 +454,7 @@ def test_migrate_prints_no_database_password(
     get_settings.cache_clear()
     monkeypatch.setattr(db, "migrate", lambda url, revision="head": None)  # a reachable server, migrated
     monkeypatch.setattr(cli_module, "_revision", lambda url: head_revision())
+    monkeypatch.setattr(cli_module, "_store_clocks", lambda url: None)
     try:
         cli_module._migrate("head")
     finally:

@@ -88,6 +88,32 @@ def test_the_stored_clock_is_the_clock_the_whole_log_counts_after_every_act(engi
     assert stored.limits.finish_act and stored.position is not None and stored.used
 
 
+def test_a_game_kept_with_no_stored_clock_has_the_clock_its_whole_log_counts_stored_once(
+    engine: Engine,
+) -> None:
+    """Games made before migration 0034 have no stored clock: each read counted its whole log. `store_missing`
+    (run by firestep migrate: tests/app/test_cli.py) stores each one's, the clock its whole log counts, a batch
+    at a time, and once: a second run finds none."""
+    made = []
+    for advances in (3, 0, 5):
+        with Session(engine) as s, unit_of_work(s):
+            game, _ = game_setup.create_game(s, "test-secret", scenario="mons-1914")
+            made.append(game.pk)
+        for _ in range(advances):
+            with Session(engine) as s, game_write(s, made[-1]) as game:
+                acts.play(s, game, Viewer(game.pk, "referee"), AdvanceTurn(version=game.version))
+    with Session(engine) as s:
+        s.execute(delete(StoredClock).where(col(StoredClock.game_id).in_(made)))
+        s.commit()
+        whole = {pk: clock.kept(s, game) for pk in made if (game := s.get(Game, pk)) is not None}
+        logged = {pk: events.newest_event_id(s, pk) for pk in made}
+    assert clock.store_missing(engine, batch=1) == len(made)  # the test's own database: its games alone
+    assert clock.store_missing(engine) == 0
+    for pk in made:
+        event_id, stored, counted = stored_and_whole(engine, pk)
+        assert stored == counted == whole[pk] and 0 < event_id <= logged[pk], pk
+
+
 def test_the_organisers_live_view_counts_time_given_as_its_first_read_was_under_way_once(
     client: TestClient,
 ) -> None:
