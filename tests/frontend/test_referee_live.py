@@ -422,6 +422,7 @@ def test_a_turn_button_tapped_is_spent_until_the_panel_of_the_version_it_made_ar
     # No live stream and the board's read of what changed held: the new panel arrives when the test says.
     referee.route(STREAM, lambda route: route.abort())
     held: list[Any] = []
+
     def hold(route: Any) -> None:
         held.append(route)
 
