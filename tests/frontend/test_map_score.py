@@ -303,3 +303,14 @@ def test_a_move_ends_with_another_stands_card_by_keyboard(new_page: Any) -> None
     expect(player.locator(".net-status .notice", has_text="Drag")).to_be_visible()
     expect(player.locator("[data-map-page]")).to_have_attribute("data-mode", "idle")
     expect(move).to_have_attribute("aria-pressed", "false")
+
+
+def test_a_tap_on_the_moving_stand_gives_its_move_up(new_page: Any) -> None:
+    """The newcomer pass: Move tapped, then a tap on the same stand (to give the Move up, or a finger's slip)
+    wrote a move of a few millimetres, which in play spends the stand's action. A tap on the moving stand itself
+    ends its Move with nothing written; its card stays."""
+    player, taps, card, first, _, moves = moving_one(new_page)
+    taps.stand(first["x"], first["y"])
+    expect(player.locator(".net-status .notice", has_text="goes.")).to_have_count(0)
+    shows_card_of(player, card, first)
+    unmoved(player, first, moves)

@@ -46,7 +46,7 @@
   document.querySelector("[data-turn-view]")?.setAttribute("aria-pressed", String(stored));
   const turned = (role === "defender") !== stored;
   root.dataset.seenFrom = turned ? "defender" : "attacker";
-  // No Leaflet keys (its arrows pan the map): the arrows go from stand to stand (the table's stop: map.html's).
+  // No Leaflet keys (they pan the map): the arrows go from stand to stand (the table's stop: map.html's).
   const map = createMap(canvas, { wheelPxPerZoomLevel: 90, preferCanvas: false, keyboard: false });
   const table = frame(map, { width: () => W, length: () => LEN, landscape: () => landscape, turned: () => turned });
   const { toLL, fromLL, tableBounds, rect, circle, screenPoint } = table;
@@ -101,7 +101,7 @@
     const old = drawn.get(id);
     if (old) { under.removeLayer(old.shape); over.removeLayer(old.label || old.handle); drawn.delete(id); }
   };
-  // Its card's words (app.pages.map_cards.stand_head): its name, its label's, side and kind, markers and state.
+  // Its card's words (app.pages.map_cards.stand_head): its name and its label's, side, kind, markers, state.
   const spoken = (u) => {
     const [{ short, plain }, n] = [nameOf(u), markersOf(u)], noun = marker?.label.toLowerCase();
     const marks = marker ? (n ? `${n} ${noun} marker${n > 1 ? "s" : ""}` : `No ${noun} markers`) : "";
@@ -418,7 +418,9 @@
     if (mode.kind === "move") {
       const { unit: id, override } = mode;
       setMode({ kind: "idle" });
-      moveStand(id, point, override);
+      // A tap on the moving stand's own base gives its Move up: a move of a few mm would spend its action.
+      const own = standsNear(e.containerPoint, (u) => u.id === id)[0];
+      if (!own || own.d > own.reachPx) moveStand(id, point, override);
       return;
     }
     if (mode.kind === "ruler") {
