@@ -26,6 +26,7 @@ from app.data.clock_state import StoredClock
 from app.data.models import Event, Game, utcnow
 from app.services import events
 from app.services.markers import rules_of
+from app.services.writing import unit_of_work
 from rules.core.acts import GiveTime, PauseClock, ResumeClock, SetClockLimits
 from rules.core.clock import SOURCE as SOURCE
 from rules.core.clock import (
@@ -45,6 +46,7 @@ from rules.core.clock import (
 )
 from rules.core.errors import Refusal
 from rules.core.game import GameRules
+from rules.registry import all_game_rules
 
 CREATED = "game-created"
 UNDO = "undo"
@@ -312,12 +314,18 @@ def store_missing(engine: Engine, batch: int = 200) -> int:
     """Each game with no stored clock (made before migration 0034, which computes nothing, or in a round's one
     statement): its clock counted from its whole log once and stored, as the database is migrated (app.cli), so
     that no read counts a whole log (a board of 200 such games of 300 steps each took 2.5 s of CPU a read). The
-    games are locked as an act locks its game, so a clock an act stores meanwhile is not overwritten. How many."""
+    games are locked as an act locks its game, so a clock an act stores meanwhile is not overwritten. A game of a
+    rule set this firestep cannot play (one it only looks up) has no clock to count. How many were stored."""
+    playable = [rules.book.ruleset_id for rules in all_game_rules()]
     with Session(engine) as session:
-        missing = select(Game.id).where(~exists().where(_STORED.c.game_id == Game.id)).order_by(col(Game.id))
+        missing = (
+            select(Game.id)
+            .where(col(Game.ruleset).in_(playable), ~exists().where(_STORED.c.game_id == Game.id))
+            .order_by(col(Game.id))
+        )
         ids = [pk for pk in session.exec(missing) if pk is not None]
     for start in range(0, len(ids), batch):
-        with Session(engine) as session:
+        with Session(engine) as session, unit_of_work(session):
             chunk = ids[start : start + batch]
             games = list(session.exec(select(Game).where(col(Game.id).in_(chunk)).with_for_update()))
             now = kept_through(session, games)
@@ -326,7 +334,6 @@ def store_missing(engine: Engine, batch: int = 200) -> int:
                 {"game_id": pk, "event_id": through, "state": state} for pk, (state, through) in now.items()
             ]
             session.execute(insert(StoredClock), rows)
-            session.commit()
     return len(ids)
 
 

@@ -65,8 +65,11 @@ def moved_on_to(referee: Any, game_id: int, step: str) -> None:
         button = referee.get_by_role(
             "button", name="Start the game" if turn["status"] == "setup" else "Next step"
         )
-        with referee.expect_response(lambda r: r.url.endswith("/turn/advance")):
+        with referee.expect_response(lambda r: r.url.endswith("/turn/advance")) as stepped:
             button.click()
+        assert stepped.value.status == 200, (
+            stepped.value.text()
+        )  # a refusal says why (a version not the game's)
     raise AssertionError(f"never reached {step}")
 
 
