@@ -104,10 +104,11 @@ def test_a_game_kept_with_no_stored_clock_has_the_clock_its_whole_log_counts_sto
             with Session(engine) as s, game_write(s, made[-1]) as game:
                 acts.play(s, game, Viewer(game.pk, "referee"), AdvanceTurn(version=game.version))
     *made, unplayable = made
-    with Session(engine) as s:
+    # The games as a database migrated from before 0034 keeps them: no stored clock, one of an unplayable rule set.
+    with Session(engine) as s, unit_of_work(s):
         s.execute(delete(StoredClock).where(col(StoredClock.game_id).in_([*made, unplayable])))
         s.execute(update(Game).where(col(Game.id) == unplayable).values(ruleset="x"))
-        s.commit()
+    with Session(engine) as s:
         whole = {pk: clock.kept(s, game) for pk in made if (game := s.get(Game, pk)) is not None}
         logged = {pk: events.newest_event_id(s, pk) for pk in made}
     assert clock.store_missing(engine, batch=1) == len(made)  # the test's own database: its games alone
