@@ -314,3 +314,15 @@ def test_a_tap_on_the_moving_stand_gives_its_move_up(new_page: Any) -> None:
     expect(player.locator(".net-status .notice", has_text="goes.")).to_have_count(0)
     shows_card_of(player, card, first)
     unmoved(player, first, moves)
+
+
+def test_a_measure_ends_with_its_panel(new_page: Any) -> None:
+    """The newcomer pass: "Measure from here" on a stand's card, then its panel closed with its x, left the
+    ruler's point drawn on the table. The measure ends with its panel: nothing of the ruler stays."""
+    player, taps, card, *_ = moving_one(new_page)
+    taps.button("Move", card)  # the Move given up: its second tap
+    taps.button("Measure from here", card)
+    expect(player.locator(".ruler-point")).to_have_count(1)
+    tap_on_top(player, player.locator("[data-panel-close]"))
+    expect(player.locator("[data-map-page]")).to_have_attribute("data-shows", "")
+    expect(player.locator(".ruler-point, .ruler-line")).to_have_count(0)

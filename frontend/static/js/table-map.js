@@ -70,6 +70,7 @@
   const panel = document.querySelector("[data-map-panel]");
   let panelShows = null;
   const showPanel = (name) => {
+    if (panelShows !== name && ruler.length) { ruler = []; drawRuler(); } // a measure ends with its panel
     panelShows = name; asked += 1; // a card read on its way is dropped: the panel last tapped stays (ci157)
     panel.hidden = !name;
     panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
@@ -298,8 +299,8 @@
       return;
     }
     if (action === "measure") { // a marker's button is a write of the page's (data-api: api-action.js)
-      ruler = [[u.x, u.y]];
       showPanel("ruler");
+      ruler = [[u.x, u.y]];
       setMode({ kind: "ruler" });
       drawRuler();
     }
@@ -469,7 +470,7 @@
     if (tool) {
       const name = tool.dataset.tool;
       showPanel(panelShows === name ? null : name);
-      if (name === "ruler") { ruler = []; setMode({ kind: panelShows === "ruler" ? "ruler" : "idle" }); drawRuler(); }
+      if (name === "ruler") setMode({ kind: panelShows === "ruler" ? "ruler" : "idle" });
       return;
     }
     if (event.target.closest("[data-turn-view]")) {
