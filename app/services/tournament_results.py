@@ -137,6 +137,9 @@ def refusal(
         return RuleRefused(
             f"table {table.table}'s result is {table.status}: only the organiser changes it now"
         )
+    if act == "confirm" and getattr(table, f"{'a' if who.role == 'attacker' else 'b'}_confirmed"):
+        # Once: a confirmation sent again (its first answer lost with a worker) was logged twice.
+        return RuleRefused(f"your seat has confirmed table {table.table}'s result already (Event results)")
     return None
 
 

@@ -15,7 +15,9 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
+from app.core.db import make_engine
 from app.data.models import utcnow
 from app.services import event_seats
 from tests import csrf
@@ -507,3 +509,32 @@ def test_another_game_s_code_on_an_event_table_s_card_sends_its_player_to_the_or
     assert said in alerts(seats["game_id"], own_codes["attacker"]) and len(said) <= 120
     referee = "That join code is not known here: check it with the referee."
     assert referee in alerts(own_id, seats["join_codes"]["attacker"])
+
+
+@pytest.mark.storage
+def test_a_seat_confirms_its_tables_result_once(client: TestClient, migrated_url: str) -> None:
+    """A seat's confirmation sent again, while the other seat has not confirmed (its first answer lost with a
+    killed worker: tests/app/events/test_worker_killed.py), was taken again and logged twice. It is refused,
+    naming the rule, and the event's log keeps one confirmation."""
+    c = client
+    event_id, _, seats = committed_table(c)
+    game = f"/api/v1/games/{seats['game_id']}"
+    referee = bearer(seats["referee_token"])
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/finish", headers=referee, json={"version": version}).status_code == 200
+    attacker = bearer(c.post("/api/v1/join", json={"code": seats["join_codes"]["attacker"]}).json()["token"])
+    url = f"/api/v1/events/{event_id}/tables/{seats['table_id']}"
+    assert c.post(f"{url}/confirm", headers=attacker).json()["status"] == "offered"
+    again = c.post(f"{url}/confirm", headers=attacker)
+    assert again.status_code == 409, again.text
+    assert again.json()["detail"] == "Your seat has confirmed table 1's result already (Event results)."
+    engine = make_engine(migrated_url)
+    try:
+        with engine.connect() as db:
+            logged = db.execute(
+                text("SELECT count(*) FROM tournament_log WHERE tournament_id = :e AND kind = 'confirmed'"),
+                {"e": event_id},
+            ).scalar()
+    finally:
+        engine.dispose()
+    assert logged == 1
