@@ -23,6 +23,7 @@ from app.services.units import unknown_unit
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot, StandAct, StandEdit, StandEditDict, UnitState
+from rules.core.records import by_id as units_by_id
 
 __all__ = ["MarkerOffer", "Offer", "formations", "marker_offers", "move_refusals", "offers", "stand_card"]
 
@@ -199,7 +200,7 @@ def move_refusals(
 def formations(units: Sequence[UnitState], stand: UnitState) -> list[UnitState]:
     """The stand's company and battalion with more than one stand on the table: the acts its card judges, and
     the map's buttons on its card's head (app.pages.map_cards.stand_head)."""
-    by_id = {u.id: u for u in units}
+    by_id = units_by_id(units)
 
     def placed_under(f: UnitState) -> int:
         count = 0

@@ -31,7 +31,7 @@ from app.data.log_index import GameUnits
 from app.data.models import Game, Unit
 from app.services.unit_names import Named, display_names, names, plain_names, told_apart_names
 from app.services.units import unit_state
-from rules.core.records import StateField, UnitState
+from rules.core.records import StateField, Units, UnitState
 
 __all__ = ["KEPT_GAMES", "KEPT_UNITS", "KeptUnits", "Key", "game_key", "kept_terrain", "kept_units"]
 
@@ -69,17 +69,13 @@ class KeptUnits:
     worked out of the force tree (the names) worked out once, and carried over while the tree stays as it is."""
 
     game_id: int
-    units: tuple[UnitState, ...]
+    units: Units  # with their index by id and their places
     seq: int  # the game's count of unit writes they were read at (app.data.log_index.GameUnits)
     rows: Mapping[int, Row[Any]]  # unit id -> its row as read (every column), for what answers a unit whole
 
-    @cached_property
-    def by_id(self) -> dict[int, UnitState]:
-        return {u.id: u for u in self.units}
-
-    @cached_property
-    def _index(self) -> dict[int, int]:
-        return {u.id: i for i, u in enumerate(self.units)}
+    @property
+    def by_id(self) -> Mapping[int, UnitState]:
+        return self.units.by_id
 
     @cached_property
     def _tree(self) -> tuple[Named, ...]:
@@ -101,45 +97,38 @@ class KeptUnits:
         return told_apart_names(self._tree)
 
     @cached_property
-    def _told_apart(self) -> tuple[UnitState, ...]:
-        return tuple(self._named(u) for u in self.units)
+    def _told_apart(self) -> Units:
+        return Units((self._named(u) for u in self.units), places=self.units.places)
 
     def _named(self, u: UnitState) -> UnitState:
         name = self._told_apart_names.get(u.id, u.name)
         return u if name == u.name else replace(u, name=name)
 
-    def told_apart(self, own: int | None) -> tuple[UnitState, ...]:
+    def told_apart(self, own: int | None) -> Units:
         """The units as a refusal names them (app.services.unit_names.told_apart): the act's own stand by its
         own name, every other whose name another unit shares by its short name."""
         units = self._told_apart
-        if own is None or own not in self.by_id or self.by_id[own] is units[self._index[own]]:
+        mine = None if own is None else self.by_id.get(own)
+        if mine is None or units.by_id[mine.id] is mine:
             return units
-        out = list(units)
-        out[self._index[own]] = self.by_id[own]
-        return tuple(out)
+        return units.changed({mine.id: mine})
 
     def advanced(self, fresh: Mapping[int, UnitState], rows: Mapping[int, Row[Any]], seq: int) -> KeptUnits:
         """These units with `fresh` (the units written since, `rows` their rows) read again at count `seq`:
         where the same units stand in the same places of the tree under the same names (a marker, a move, a
         shot), what the tree's names are is carried over and only the fresh units are named again; else (a unit
         added, moved in the tree or renamed) everything is worked out anew."""
-        same_tree = all(
-            uid in self.by_id and _place(u) == self._tree[self._index[uid]] for uid, u in fresh.items()
-        )
+        places = self.units.places
+        same_tree = all(uid in places and _place(u) == self._tree[places[uid]] for uid, u in fresh.items())
         if not same_tree:
             every = {**self.rows, **rows}
             ids = sorted(every)
-            anew = tuple(fresh.get(uid) or self.by_id[uid] for uid in ids)
+            anew = Units(fresh.get(uid) or self.by_id[uid] for uid in ids)
             return KeptUnits(self.game_id, anew, seq, {uid: every[uid] for uid in ids})
-        units, named = list(self.units), list(self._told_apart)
-        for uid, u in fresh.items():
-            i = self._index[uid]
-            units[i], named[i] = u, self._named(u)
-        made = KeptUnits(self.game_id, tuple(units), seq, {**self.rows, **rows})
-        carried = {"_index": self._index, "_tree": self._tree, "short_names": self.short_names,
-                   "_told_apart_names": self._told_apart_names,
-                   "listed_names": self.listed_names, "_told_apart": tuple(named),
-                   "by_id": {**self.by_id, **fresh}}  # fmt: skip
+        made = KeptUnits(self.game_id, self.units.changed(fresh), seq, {**self.rows, **rows})
+        named = self._told_apart.changed({uid: self._named(u) for uid, u in fresh.items()})
+        carried = {"_tree": self._tree, "short_names": self.short_names, "listed_names": self.listed_names,
+                   "_told_apart_names": self._told_apart_names, "_told_apart": named}  # fmt: skip
         made.__dict__.update(carried)  # the cached properties' values, as each would work them out again
         return made
 
@@ -178,7 +167,7 @@ def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> Ke
         _WRITTEN_SINCE, {"game_id": game_id, "since": -1 if kept is None else kept.seq}
     ).all()
     if not got:  # the game is gone (deleted meanwhile): it has no units
-        return KeptUnits(game_id, (), 0, {})
+        return KeptUnits(game_id, Units(), 0, {})
     seq, gone = got[0].now_seq, got[0].gone_at
     if kept is not None and seq == kept.seq:
         return kept
@@ -190,7 +179,7 @@ def kept_units(session: Session, game: Game, fields: Sequence[StateField]) -> Ke
     rows = {row.id: row for row in sorted((r for r in got if r.id is not None), key=_by_id)}
     fresh = {uid: unit_state(row, fields) for uid, row in rows.items()}
     if kept is None:
-        made = KeptUnits(game_id, tuple(fresh.values()), seq, rows)
+        made = KeptUnits(game_id, Units(fresh.values()), seq, rows)
     else:
         made = kept.advanced(fresh, rows, seq)
     if _wrote(session):  # its own writes, not yet the game's: the worker keeps them once they are committed

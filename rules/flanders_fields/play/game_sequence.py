@@ -12,6 +12,7 @@ from rules.core.acts import Act, Roll
 from rules.core.errors import Refusal
 from rules.core.game import GameRules, Member, Position, ancestor_at
 from rules.core.records import Change, SetBoard, Snapshot
+from rules.core.records import by_id as units_by_id
 from rules.core.turn import Notice, Permit, Step
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS, PeriodId
@@ -85,7 +86,7 @@ def _classes_of(
     orders is under a battalion's orders when it stands under a battalion, unless it is artillery: an
     artillery group stands at a battalion's level but is the Regiment/Brigade commander's ("Only the
     Brigade commander may issue orders to the artillery batteries"), whoever rolls for it."""
-    by_id: dict[int | None, Member] = {u.id: u for u in units}
+    by_id: Mapping[int | None, Member] = units_by_id(units)  # the index the units carry, where they do
     parent = by_id.get(unit.parent_id)
     by_order = ordered_unit(unit, by_id, variants)
     ordered = order_unit(by_order, by_id, variants) if by_order is not None else None
