@@ -54,6 +54,7 @@ from rules.core.records import (
     StandEdit,
     StateField,
     TargetMark,
+    children_of,
 )
 from rules.core.rolls import Outcome, RollTerms, work_out
 from rules.core.ruleset import REGISTERED, Context, RuleSet
@@ -126,14 +127,12 @@ def ancestor_at(unit: N, level: str, by_id: Mapping[int | None, N]) -> N | None:
 
 def leaves_under(root: N, units: Sequence[N]) -> list[N]:
     """The stands of a unit (the unit itself when it is a stand), in id order."""
-    children: dict[int | None, list[N]] = {}
-    for u in units:
-        children.setdefault(u.parent_id, []).append(u)
+    children = children_of(units)
     out: list[N] = []
     stack = [root]
     while stack:
         u = stack.pop()
-        kids = children.get(u.id, [])
+        kids: tuple[N, ...] = children.get(u.id, ())
         if kids:
             stack.extend(kids)
         else:

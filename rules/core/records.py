@@ -93,33 +93,52 @@ _UNIT_FIELDS = frozenset(f for f in UnitState.__dataclass_fields__ if f != "stat
 
 
 class Units(tuple[UnitState, ...]):
-    """A table's units in their order, with their index by id and each one's place worked out with them and
-    handed on as a few change: a worker keeps a game's units from act to act (app.services.kept_units), and each
-    snapshot made of them, or of them changed, reads its units by id without a walk of all of them (issue 88: at
-    1,400 stands the dictionaries built again for every act's snapshots cost more than the rules' own logic)."""
+    """A table's units in their order, with their index by id, each one's place and each one's children worked out
+    with them and handed on as a few change: a worker keeps a game's units from act to act (app.services.
+    kept_units), and each snapshot made of them, or of them changed, reads its units by id and a formation's
+    stands without a walk of all of them (issue 88: at 1,400 stands the dictionaries built again for every act's
+    snapshots cost more than the rules' own logic)."""
 
     by_id: Mapping[int, UnitState]
     places: Mapping[int, int]
+    _children: Mapping[int | None, tuple[UnitState, ...]] | None
 
     def __new__(
         cls,
         units: Iterable[UnitState] = (),
         by_id: Mapping[int, UnitState] | None = None,
         places: Mapping[int, int] | None = None,
+        children: Mapping[int | None, tuple[UnitState, ...]] | None = None,
     ) -> Units:
         made = super().__new__(cls, units)
         made.by_id = {u.id: u for u in made} if by_id is None else by_id
         made.places = {u.id: i for i, u in enumerate(made)} if places is None else places
+        made._children = children  # worked out when first asked (few acts ask)
         return made
 
+    @property
+    def children(self) -> Mapping[int | None, tuple[UnitState, ...]]:
+        """Each unit's children, in the order of the units."""
+        if self._children is None:
+            self._children = children_of(tuple(self))
+        return self._children
+
     def changed(self, fresh: Mapping[int, UnitState]) -> Units:
-        """These units with `fresh` (units of theirs, by id) in their places."""
+        """These units with `fresh` (units of theirs, by id) in their places; the children worked out carried
+        over, their parents' changed in, while each stays under its parent."""
         if not fresh:
             return self
         into = list(self)
         for uid, u in fresh.items():
             into[self.places[uid]] = u
-        return Units(into, {**self.by_id, **fresh}, self.places)
+        children = None
+        if self._children is not None and all(
+            self.by_id[uid].parent_id == u.parent_id for uid, u in fresh.items()
+        ):
+            children = dict(self._children)
+            for parent in {u.parent_id for u in fresh.values()}:
+                children[parent] = tuple(fresh.get(u.id, u) for u in children[parent])
+        return Units(into, {**self.by_id, **fresh}, self.places, children)
 
 
 def by_id(units: Sequence[Any]) -> Mapping[int | None, Any]:
@@ -130,6 +149,16 @@ def by_id(units: Sequence[Any]) -> Mapping[int | None, Any]:
         if isinstance(units, Units)
         else {u.id: u for u in units}
     )
+
+
+def children_of(units: Sequence[Any]) -> Mapping[int | None, tuple[Any, ...]]:
+    """Each of `units`' children, in their order: the children they carry (`Units`), else worked out."""
+    if isinstance(units, Units):
+        return units.children
+    out: dict[int | None, list[Any]] = {}
+    for u in units:
+        out.setdefault(u.parent_id, []).append(u)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 @dataclass(frozen=True)
@@ -167,10 +196,7 @@ class Snapshot:
     def children(self) -> Mapping[int | None, tuple[UnitState, ...]]:
         """Each unit's children, in the order of `units` (a formation's, read once, not by a walk of every
         unit per formation)."""
-        out: dict[int | None, list[UnitState]] = {}
-        for u in self.units:
-            out.setdefault(u.parent_id, []).append(u)
-        return {k: tuple(v) for k, v in out.items()}
+        return children_of(self.units)
 
     def unit(self, unit_id: int, field_name: str = "unit_id") -> UnitState:
         try:

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar, cast
 
 from rules.core.game import GameRules, Member, Node, ancestor_at, ancestors
+from rules.core.records import children_of
 from rules.flanders_fields.book.organisation import LEVELS
 from rules.flanders_fields.errata import ARTILLERY_ROLL_PER, UNNAMED_ORDER_UNITS
 from rules.flanders_fields.resolvers.suppression import UNIT_LEVELS
@@ -219,7 +220,7 @@ def command_stand(unit: M, units: Sequence[M], by_id: Mapping[int | None, M]) ->
     artillery = unit.kind in ARTILLERY_KINDS
     for a in [unit, *ancestors(unit, by_id)]:
         if a.level in COMMAND_LEVELS:
-            stands = [u for u in units if u.parent_id == a.id and u.is_command]
+            stands = [u for u in children_of(units).get(a.id, ()) if u.is_command]
             if artillery and not stands:
                 continue
             return next((u for u in stands if not u.killed), None)
