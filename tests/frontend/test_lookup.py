@@ -45,8 +45,10 @@ def test_a_first_load_is_light_and_local_and_gas_wind_speed_is_found_by_taps(new
     # The quality bar: a first load of at most 150 KB as sent (it was held on the bytes once decoded, an upper
     # bound, until the page's 150,076 decoded bytes passed it in session 14 while sending far fewer).
     assert sum(sizes.values()) < 150_000, sizes
-    # Static files come under versioned URLs (a year in the browser's cache; a changed file, a new URL).
-    assert any(re.search(r"/static/vendor/htmx\.min\.js\?v=[0-9a-f]{12}$", u) for u in sizes), sizes
+    # Static files come under versioned URLs (a year in the browser's cache; a changed file, a new URL), as the
+    # page names them (a response's event may come after the load is idle: a CI run missed htmx's once).
+    script = page.locator("script[src*='htmx.min.js']").get_attribute("src")
+    assert re.search(r"/static/vendor/htmx\.min\.js\?v=[0-9a-f]{12}$", script or ""), script
 
     tap_resolver(page, "Gas wind")
     # The text's check refuses a request with neither a direction nor a wind: shown as a message, not JSON.
