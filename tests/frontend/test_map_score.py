@@ -9,6 +9,7 @@ ends the move."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pytest
@@ -326,3 +327,14 @@ def test_a_measure_ends_with_its_panel(new_page: Any) -> None:
     tap_on_top(player, player.locator("[data-panel-close]"))
     expect(player.locator("[data-map-page]")).to_have_attribute("data-shows", "")
     expect(player.locator(".ruler-point, .ruler-line")).to_have_count(0)
+
+
+def test_a_stands_outline_goes_with_its_card(new_page: Any) -> None:
+    """The newcomer pass: a stand's Move ended by another panel (the Key) left the stand outlined as selected,
+    its card gone. The outline is its card's: it goes when another panel takes the card's place."""
+    player, taps, _, first, *_ = moving_one(new_page)
+    stand = player.locator(f"#map-stand-{first['id']}")
+    expect(stand).to_have_class(re.compile(r"\bselected\b"))
+    taps.button("Key")
+    expect(player.locator("[data-map-page]")).to_have_attribute("data-shows", "legend")
+    expect(stand).not_to_have_class(re.compile(r"\bselected\b"))

@@ -71,6 +71,8 @@
   let panelShows = null;
   const showPanel = (name) => {
     if (panelShows !== name && ruler.length) { ruler = []; drawRuler(); } // a measure ends with its panel
+    const left = panelShows === "stand" && name !== "stand" && model.units.get(selectedStand);
+    if (left) { selectedStand = null; drawStand(left); } // a stand's outline goes with its card
     panelShows = name; asked += 1; // a card read on its way is dropped: the panel last tapped stays (ci157)
     panel.hidden = !name;
     panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
@@ -484,8 +486,6 @@
     if (event.target.closest("[data-panel-close]")) {
       const u = model.units.get(selectedStand);
       const back = panel.contains(document.activeElement) || document.activeElement === document.body;
-      selectedStand = null;
-      if (u) drawStand(u);
       showPanel(null);
       if (u && back) { setStop(u.id); canvas.focus({ preventScroll: true }); }
       return;
