@@ -26,11 +26,16 @@ from starlette.types import Scope
 
 
 class RowIdConvertor(Convertor[int]):
-    """`{name:id}`: a stored row's id in a page's path, at most ten digits. Starlette's `int` takes any length, and
-    an id past 2^63 reached the database (SQLite: OverflowError, a 500 on every league and event page, the hostile
-    pass of issue 69); such an id names no row, and its path no page (404)."""
+    """`{name:id}`: a stored row's id in a page's path, at most 2,147,483,647 (PostgreSQL's integer column, as the
+    API's ids). Starlette's `int` takes any length: an id past 2^63 reached the database (SQLite: OverflowError, a
+    500 on every league and event page, the hostile pass of issue 69), and one past 2^31 PostgreSQL ("integer out
+    of range", a 500: a hostile pass of stop 17); such an id names no row, and its path no page (404)."""
 
-    regex = "[0-9]{1,10}"
+    # Nine digits, or ten up to 2147483647 digit by digit.
+    regex = (
+        "[0-9]{1,9}|1[0-9]{9}|20[0-9]{8}|21[0-3][0-9]{7}|214[0-6][0-9]{6}|2147[0-3][0-9]{5}|21474[0-7][0-9]{4}"
+        "|214748[0-2][0-9]{3}|2147483[0-5][0-9]{2}|21474836[0-3][0-9]|214748364[0-7]"
+    )
 
     def convert(self, value: str) -> int:
         return int(value)

@@ -88,9 +88,7 @@ def rekey(session: Session, secret_key: str, code: str, now: datetime) -> seatin
         raise NotFoundError("re-key code", code)
     table.slip_hash = ""
     session.add(table)
-    seating.void_side_codes(
-        session, seating.GAME, table.game_id, [side]
-    )  # the side's printed card too  # the side's printed card too
+    seating.void_side_codes(session, seating.GAME, table.game_id, [side])  # the side's printed card too
     for device in seating.devices(session, seating.GAME, table.game_id):
         if device.role == side:
             seating.revoke_device(session, seating.GAME, table.game_id, device.pk)

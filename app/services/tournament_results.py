@@ -46,8 +46,11 @@ TableResult = schemas_events.TableResult  # a result as the event counts it: the
 
 
 # -- results from the table --------------------------------------------------------------------------------
-def get_table(session: Session, tournament_id: int, table_id: int) -> TournamentTable:
-    row = session.get(TournamentTable, table_id)
+def get_table(session: Session, tournament_id: int, table_id: int, locked: bool = False) -> TournamentTable:
+    """The event's table; `locked`: read anew under the event's lock (`tournaments.lock`), not the copy the
+    session holds from a read before it (the hostile pass of this stop: a page's read before the lock, two
+    confirmations at once each acted on the table as it was and the second seat's logged twice)."""
+    row = session.get(TournamentTable, table_id, populate_existing=locked)
     if row is None or row.tournament_id != tournament_id:
         raise NotFoundError("table", str(table_id))
     return row
@@ -137,8 +140,9 @@ def refusal(
         return RuleRefused(
             f"table {table.table}'s result is {table.status}: only the organiser changes it now"
         )
-    if act == "confirm" and getattr(table, f"{'a' if who.role == 'attacker' else 'b'}_confirmed"):
-        # Once: a confirmation sent again (its first answer lost with a worker) was logged twice.
+    if getattr(table, f"{'a' if who.role == 'attacker' else 'b'}_confirmed"):
+        # Once: a confirmation sent again (its first answer lost with a worker) was logged twice; and a seat's word
+        # stands: its page offers no dispute after it (the organiser changes a result), nor does the API.
         return RuleRefused(f"your seat has confirmed table {table.table}'s result already (Event results)")
     return None
 
@@ -152,8 +156,9 @@ def _seat_side(session: Session, table: TournamentTable, who: Viewer, act: Act =
 def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) -> TournamentTable:
     """A player's seat confirms the result its game offered; both confirmed, the event counts it."""
     row = tournaments.lock(session, tournament_id)
-    side = _seat_side(session, get_table(session, tournament_id, table_id), who)
-    table = _offer(session, get_table(session, tournament_id, table_id))
+    table = get_table(session, tournament_id, table_id, locked=True)
+    side = _seat_side(session, table, who)
+    table = _offer(session, table)
     setattr(table, f"{side}_confirmed", True)
     if table.a_confirmed and table.b_confirmed:
         table.status, table.result = "confirmed", table.offered
@@ -167,9 +172,10 @@ def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) ->
 def dispute(session: Session, tournament_id: int, table_id: int, who: Viewer, why: str) -> TournamentTable:
     """A player's seat disputes the offered result: the organiser settles it (alter)."""
     tournaments.lock(session, tournament_id)
-    side = _seat_side(session, get_table(session, tournament_id, table_id), who, "dispute")
+    table = get_table(session, tournament_id, table_id, locked=True)
+    side = _seat_side(session, table, who, "dispute")
     why = player_names.free_text(why, "why", "a dispute's reason", schemas_events.MAX_TEXT)
-    table = _offer(session, get_table(session, tournament_id, table_id))
+    table = _offer(session, table)
     table.status = "disputed"
     session.add(table)
     _wake(session, table)
@@ -185,7 +191,7 @@ def alter(
     typed from a paper slip), logged with the result before and after; a reason is asked only to override what
     both players confirmed."""
     row = tournaments.lock(session, tournament_id)
-    table = get_table(session, tournament_id, table_id)
+    table = get_table(session, tournament_id, table_id, locked=True)
     if table.status == "drafted":
         raise RuleRefused(f"table {table.table} is only a draft: commit its round first")
     if table.status == "confirmed" and not why.strip():

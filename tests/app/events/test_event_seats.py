@@ -16,10 +16,14 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
+from sqlmodel import Session
 
 from app.core.db import make_engine
 from app.data.models import utcnow
-from app.services import event_seats
+from app.errors import RuleRefused
+from app.services import event_seats, tournament_results
+from app.services.seating import Viewer
+from app.services.writing import unit_of_work
 from tests import csrf
 from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
 
@@ -515,7 +519,7 @@ def test_another_game_s_code_on_an_event_table_s_card_sends_its_player_to_the_or
 def test_a_seat_confirms_its_tables_result_once(client: TestClient, migrated_url: str) -> None:
     """A seat's confirmation sent again, while the other seat has not confirmed (its first answer lost with a
     killed worker: tests/app/events/test_worker_killed.py), was taken again and logged twice. It is refused,
-    naming the rule, and the event's log keeps one confirmation."""
+    naming the rule, and the event's log keeps one confirmation; a dispute after it is refused alike."""
     c = client
     event_id, _, seats = committed_table(c)
     game = f"/api/v1/games/{seats['game_id']}"
@@ -528,8 +532,50 @@ def test_a_seat_confirms_its_tables_result_once(client: TestClient, migrated_url
     again = c.post(f"{url}/confirm", headers=attacker)
     assert again.status_code == 409, again.text
     assert again.json()["detail"] == "Your seat has confirmed table 1's result already (Event results)."
+    # Nor does it dispute what it confirmed (its page offers no dispute then; the organiser changes a result).
+    disputed = c.post(f"{url}/dispute", headers=attacker, json={"why": "changed my mind"})
+    assert disputed.status_code == 409 and disputed.json()["detail"] == again.json()["detail"], disputed.text
     engine = make_engine(migrated_url)
     try:
+        with engine.connect() as db:
+            logged = db.execute(
+                text("SELECT count(*) FROM tournament_log WHERE tournament_id = :e AND kind = 'confirmed'"),
+                {"e": event_id},
+            ).scalar()
+    finally:
+        engine.dispose()
+    assert logged == 1
+
+
+@pytest.mark.storage
+def test_a_confirmation_acts_on_the_table_as_the_events_lock_finds_it(
+    client: TestClient, migrated_url: str
+) -> None:
+    """The hostile pass: the table's page read the table before the event's lock, and the confirmation then
+    acted on that copy: two confirmations at once each found the table unconfirmed, the seat's second was
+    logged again, and a table both seats had confirmed could stay "offered". Read as the lock finds it, the
+    late one is refused: here the page's read is held, the seat's confirmation written meanwhile, the page's
+    confirmation of the same seat then refused, and the log keeps one."""
+    c = client
+    event_id, _, seats = committed_table(c)
+    game = f"/api/v1/games/{seats['game_id']}"
+    referee = bearer(seats["referee_token"])
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/finish", headers=referee, json={"version": version}).status_code == 200
+    attacker = bearer(c.post("/api/v1/join", json={"code": seats["join_codes"]["attacker"]}).json()["token"])
+    engine = make_engine(migrated_url)
+    try:
+        with Session(engine) as page:
+            held = tournament_results.get_table(page, event_id, seats["table_id"])  # the page's read
+            assert held.status == "playing" and not held.a_confirmed
+            url = f"/api/v1/events/{event_id}/tables/{seats['table_id']}/confirm"
+            assert c.post(url, headers=attacker).json()["status"] == "offered"  # meanwhile, the same seat
+            seat = Viewer(game_id=seats["game_id"], role="attacker")
+            with (
+                pytest.raises(RuleRefused, match="has confirmed table 1's result already"),
+                unit_of_work(page),
+            ):
+                tournament_results.confirm(page, event_id, seats["table_id"], seat)
         with engine.connect() as db:
             logged = db.execute(
                 text("SELECT count(*) FROM tournament_log WHERE tournament_id = :e AND kind = 'confirmed'"),

@@ -421,3 +421,13 @@ def test_no_page_takes_an_id_past_what_a_row_may_have(reading_client: TestClient
     ):
         assert reading_client.get(url).status_code == 404, url
     assert reading_client.post(f"/leagues/{huge}/claims/columns").status_code in (403, 404)
+
+
+@pytest.mark.storage
+def test_a_page_id_past_postgresqls_integer_is_no_page(client: TestClient) -> None:
+    """A hostile pass of stop 17: a page's id of ten digits past 2,147,483,647 reached PostgreSQL's integer column
+    ("integer out of range", a 500 on an event's page without signing in). The largest a row may have is a page's
+    id (none stored here: 404); the next is no page's."""
+    for n in (2_147_483_647, 2_147_483_648, 9_999_999_999):
+        for url in (f"/events/{n}", f"/events/{n}/tables/{n}", f"/leagues/{n}", f"/campaigns/{n}"):
+            assert client.get(url).status_code == 404, url
