@@ -515,18 +515,41 @@ def test_another_game_s_code_on_an_event_table_s_card_sends_its_player_to_the_or
     assert referee in alerts(own_id, seats["join_codes"]["attacker"])
 
 
-@pytest.mark.storage
-def test_a_seat_confirms_its_tables_result_once(client: TestClient, migrated_url: str) -> None:
-    """A seat's confirmation sent again, while the other seat has not confirmed (its first answer lost with a
-    killed worker: tests/app/events/test_worker_killed.py), was taken again and logged twice. It is refused,
-    naming the rule, and the event's log keeps one confirmation; a dispute after it is refused alike."""
-    c = client
+def finished_table(c: TestClient) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """An event's committed table whose game the referee has ended: the event, its seats and the attacker's
+    seat (its token's header)."""
     event_id, _, seats = committed_table(c)
     game = f"/api/v1/games/{seats['game_id']}"
     referee = bearer(seats["referee_token"])
     version = c.get(f"{game}/turn", headers=referee).json()["version"]
     assert c.post(f"{game}/finish", headers=referee, json={"version": version}).status_code == 200
     attacker = bearer(c.post("/api/v1/join", json={"code": seats["join_codes"]["attacker"]}).json()["token"])
+    return event_id, seats, attacker
+
+
+def confirmations_logged(migrated_url: str, event_id: int) -> int:
+    engine = make_engine(migrated_url)
+    try:
+        with engine.connect() as db:
+            return int(
+                db.execute(
+                    text(
+                        "SELECT count(*) FROM tournament_log WHERE tournament_id = :e AND kind = 'confirmed'"
+                    ),
+                    {"e": event_id},
+                ).scalar_one()
+            )
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.storage
+def test_a_seat_confirms_its_tables_result_once(client: TestClient, migrated_url: str) -> None:
+    """A seat's confirmation sent again, while the other seat has not confirmed (its first answer lost with a
+    killed worker: tests/app/events/test_worker_killed.py), was taken again and logged twice. It is refused,
+    naming the rule, and the event's log keeps one confirmation; a dispute after it is refused alike."""
+    c = client
+    event_id, seats, attacker = finished_table(c)
     url = f"/api/v1/events/{event_id}/tables/{seats['table_id']}"
     assert c.post(f"{url}/confirm", headers=attacker).json()["status"] == "offered"
     again = c.post(f"{url}/confirm", headers=attacker)
@@ -535,16 +558,7 @@ def test_a_seat_confirms_its_tables_result_once(client: TestClient, migrated_url
     # Nor does it dispute what it confirmed (its page offers no dispute then; the organiser changes a result).
     disputed = c.post(f"{url}/dispute", headers=attacker, json={"why": "changed my mind"})
     assert disputed.status_code == 409 and disputed.json()["detail"] == again.json()["detail"], disputed.text
-    engine = make_engine(migrated_url)
-    try:
-        with engine.connect() as db:
-            logged = db.execute(
-                text("SELECT count(*) FROM tournament_log WHERE tournament_id = :e AND kind = 'confirmed'"),
-                {"e": event_id},
-            ).scalar()
-    finally:
-        engine.dispose()
-    assert logged == 1
+    assert confirmations_logged(migrated_url, event_id) == 1
 
 
 @pytest.mark.storage
@@ -557,12 +571,7 @@ def test_a_confirmation_acts_on_the_table_as_the_events_lock_finds_it(
     late one is refused: here the page's read is held, the seat's confirmation written meanwhile, the page's
     confirmation of the same seat then refused, and the log keeps one."""
     c = client
-    event_id, _, seats = committed_table(c)
-    game = f"/api/v1/games/{seats['game_id']}"
-    referee = bearer(seats["referee_token"])
-    version = c.get(f"{game}/turn", headers=referee).json()["version"]
-    assert c.post(f"{game}/finish", headers=referee, json={"version": version}).status_code == 200
-    attacker = bearer(c.post("/api/v1/join", json={"code": seats["join_codes"]["attacker"]}).json()["token"])
+    event_id, seats, attacker = finished_table(c)
     engine = make_engine(migrated_url)
     try:
         with Session(engine) as page:
@@ -576,11 +585,6 @@ def test_a_confirmation_acts_on_the_table_as_the_events_lock_finds_it(
                 unit_of_work(page),
             ):
                 tournament_results.confirm(page, event_id, seats["table_id"], seat)
-        with engine.connect() as db:
-            logged = db.execute(
-                text("SELECT count(*) FROM tournament_log WHERE tournament_id = :e AND kind = 'confirmed'"),
-                {"e": event_id},
-            ).scalar()
     finally:
         engine.dispose()
-    assert logged == 1
+    assert confirmations_logged(migrated_url, event_id) == 1
