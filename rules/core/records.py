@@ -120,7 +120,7 @@ class Units(tuple[UnitState, ...]):
     def children(self) -> Mapping[int | None, tuple[UnitState, ...]]:
         """Each unit's children, in the order of the units."""
         if self._children is None:
-            self._children = children_of(tuple(self))
+            self._children = _grouped(self)
         return self._children
 
     def changed(self, fresh: Mapping[int, UnitState]) -> Units:
@@ -153,8 +153,10 @@ def by_id(units: Sequence[Any]) -> Mapping[int | None, Any]:
 
 def children_of(units: Sequence[Any]) -> Mapping[int | None, tuple[Any, ...]]:
     """Each of `units`' children, in their order: the children they carry (`Units`), else worked out."""
-    if isinstance(units, Units):
-        return units.children
+    return units.children if isinstance(units, Units) else _grouped(units)
+
+
+def _grouped(units: Sequence[Any]) -> dict[int | None, tuple[Any, ...]]:
     out: dict[int | None, list[Any]] = {}
     for u in units:
         out.setdefault(u.parent_id, []).append(u)

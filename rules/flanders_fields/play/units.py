@@ -218,9 +218,10 @@ def command_stand(unit: M, units: Sequence[M], by_id: Mapping[int | None, M]) ->
     """The stand commanding a unit: the living command stand of its battalion (or of its own formation); for
     artillery, of the nearest formation above it that has a command stand (its regiment's or brigade's)."""
     artillery = unit.kind in ARTILLERY_KINDS
+    children = children_of(units)  # once, not per formation looked at: a plain sequence's is worked out
     for a in [unit, *ancestors(unit, by_id)]:
         if a.level in COMMAND_LEVELS:
-            stands = [u for u in children_of(units).get(a.id, ()) if u.is_command]
+            stands = [u for u in children.get(a.id, ()) if u.is_command]
             if artillery and not stands:
                 continue
             return next((u for u in stands if not u.killed), None)
