@@ -69,7 +69,7 @@ class KeptUnits:
     worked out of the force tree (the names) worked out once, and carried over while the tree stays as it is."""
 
     game_id: int
-    units: Units  # with their index by id and their places
+    units: Units  # with their index by id, their places and (once asked) their children
     seq: int  # the game's count of unit writes they were read at (app.data.log_index.GameUnits)
     rows: Mapping[int, Row[Any]]  # unit id -> its row as read (every column), for what answers a unit whole
 

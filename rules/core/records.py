@@ -217,23 +217,23 @@ class Snapshot:
         are: its measures and its sides, read lazily by the app, are not worked out again)."""
         if not changes:
             return self
+        # The units carried over keep their places and their index, the changed ones put in (1,400 of them in
+        # the largest game, for a marker on one); a plain sequence's (a card's, a lookup's) indexed once, here.
+        placed = self.units if isinstance(self.units, Units) else Units(self.units)
         # The units changed, as they read after; the board and the sides copied only where a change sets them
         # (the app reads a game's sides lazily, only if asked).
         units: dict[int, UnitState] = {}
         board: dict[str, Any] | None = None
         sides: dict[str, dict[str, Any]] | None = None
         for c in changes:
-            if isinstance(c, UnitChange) and c.unit_id in self.by_id:
-                units[c.unit_id] = c.applied_to(units.get(c.unit_id) or self.by_id[c.unit_id])
+            if isinstance(c, UnitChange) and c.unit_id in placed.by_id:
+                units[c.unit_id] = c.applied_to(units.get(c.unit_id) or placed.by_id[c.unit_id])
             elif isinstance(c, SetBoard):
                 board = dict(self.board) if board is None else board
                 board[c.key] = c.value
             elif isinstance(c, SetSideState):
                 sides = {s: dict(v) for s, v in self.sides.items()} if sides is None else sides
                 sides.setdefault(c.side, {})[c.key] = c.value
-        # The units carried over keep their places and their index, the changed ones put in (1,400 of them in
-        # the largest game, for a marker on one).
-        placed = self.units if isinstance(self.units, Units) else Units(self.units)
         return replace(
             self,
             units=placed.changed(units),
