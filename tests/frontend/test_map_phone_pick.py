@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import PHONE, centre_on_top
-from tests.frontend.games import seed_game
+from tests.frontend.conftest import PHONE, TABLET_LANDSCAPE, centre_on_top
+from tests.frontend.games import create_mons_game, join, seed_game
+from tests.frontend.test_map_play import Taps, open_map
 
 pytestmark = pytest.mark.browser
 
@@ -59,3 +60,33 @@ def test_a_tap_between_two_stands_on_the_phone_offers_both(new_page: Any) -> Non
     first = card.locator("[data-play] button, .card-actions button").first
     assert centre_on_top(page, first)["onTop"], first.bounding_box()
     assert card.evaluate("el => el.closest('[data-map-panel]').scrollTop") == 0
+
+
+def test_each_card_opens_at_its_top_after_one_scrolled(new_page: Any) -> None:
+    """The newcomer pass: on the phone a stand's card scrolled down, then the Key tapped, showed the Key scrolled
+    as far, its heading and its x above the sheet; and a card opened after it came scrolled too, its Move cut
+    off. Each card the sheet shows opens at its top."""
+    referee = new_page(TABLET_LANDSCAPE, has_touch=False)
+    game_id, codes = create_mons_game(referee)
+    page = new_page(PHONE)
+    join(page, codes["attacker"])
+    open_map(page, game_id)
+    taps = Taps(page)
+    units = page.request.get(f"/api/v1/games/{game_id}/units").json()
+    stand = next(u for u in units if u["side"] == "attacker" and u["base"] and u["x"] is not None)
+    taps.stand(stand["x"], stand["y"])
+    panel, card = page.locator("[data-map-panel]"), page.locator("[data-panel='stand']")
+    expect(card.locator("[data-stand-name]")).to_be_visible()
+    box = panel.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, 600)  # the finger's swipe up the sheet
+    page.wait_for_function("() => document.querySelector('[data-map-panel]').scrollTop > 0")
+    taps.button("Key")
+    key = page.locator("[data-panel='legend']")
+    for seen in (key.get_by_role("heading", name="Key"), page.locator("[data-panel-close]")):
+        assert centre_on_top(page, seen)["onTop"], seen
+    taps.button("Key")  # put away
+    taps.stand(stand["x"], stand["y"])
+    for seen in (card.locator("[data-stand-name]"), card.get_by_role("button", name="Move", exact=True)):
+        assert centre_on_top(page, seen)["onTop"], seen

@@ -75,6 +75,7 @@
     if (left) { selectedStand = null; drawStand(left); } // a stand's outline goes with its card
     panelShows = name; asked += 1; // a card read on its way is dropped: the panel last tapped stays (ci157)
     panel.hidden = !name;
+    panel.scrollTop = 0; // each card opens at its top, not where the last one was scrolled to
     panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
     document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === name)));
     root.dataset.shows = name || "";
@@ -281,7 +282,7 @@
     } else {
       HEAD.forEach((piece, i) => { const now = head.querySelector(`:scope > ${piece}`); if (!old[i].isEqualNode(now)) old[i].replaceWith(now); });
     }
-    box.querySelector("[data-stand-action='move']")?.setAttribute("aria-pressed", String(mode.kind === "move" && mode.unit === id));
+    setMode(mode); // the mode shown on the card drawn anew: its Move pressed while that Move waits
     if (panelShows !== "stand") showPanel("stand");
     if (keyed) box.querySelector("[data-stand-name]")?.focus();
     const moved = shownStep !== model.turn.step;
