@@ -107,13 +107,14 @@ def main() -> None:
         return
 
     with scratch_database("sqlite") as url:
-        fs_port, bare_port = free_port(), free_port()
         env = {"FIRESTEP_DATABASE_URL": url, "FIRESTEP_SECRET_KEY": "bench-" + "k" * 40}
-        servers = [
-            Process(uvicorn_args("app.main:app", fs_port), fs_port, env),
-            Process(uvicorn_args("bench.bare_app:app", bare_port), bare_port, env),
-        ]
+        servers: list[Process] = []
         try:
+            # Each port taken as its server starts: two free ports asked for at once may be the same one.
+            for app in ("app.main:app", "bench.bare_app:app"):
+                port = free_port()
+                servers.append(Process(uvicorn_args(app, port), port, env))
+            fs_port, bare_port = (s.port for s in servers)
             firestep_raw = encode("POST", FIRESTEP_PATH, BODY)
             bare_raw = encode("POST", "/resolve", BODY)
             for port, raw in ((fs_port, firestep_raw), (bare_port, bare_raw)):  # warm up both
