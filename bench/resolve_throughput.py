@@ -5,7 +5,7 @@ Starts two servers with the same uvicorn settings (one worker, no access log), f
 a fresh SQLite database) and bench/bare_app.py (one endpoint validating a body like the order roll's and
 answering the same JSON through a response model), then sends each the same order roll over the same number
 of keep-alive connections, in interleaved rounds so machine noise hits both alike, and prints requests per
-second and the ratio (target: firestep at least 0.8x bare). `--profile` also prints where firestep's time
+second and the ratio (target: firestep at least 0.95x bare, the project's standard). `--profile` also prints where firestep's time
 goes inside one process (resolver, routing, validation, middleware), from cProfile over in-process calls.
 """
 
@@ -24,7 +24,7 @@ from serving import Process, encode, free_port, hammer, load_line, scratch_datab
 
 BODY = {"period": "early", "unit": "rifle-company", "quality": "veteran", "dice": [4]}
 FIRESTEP_PATH = "/api/v1/rulesets/flanders-fields/order-roll"
-TARGET = 0.8
+TARGET = 0.95  # the standard's: resolve at least 0.95x bare FastAPI
 
 
 def profile(calls: int = 3000) -> None:
