@@ -65,7 +65,7 @@ def test_a_tap_between_two_stands_on_the_phone_offers_both(new_page: Any) -> Non
 def test_each_card_opens_at_its_top_after_one_scrolled(new_page: Any) -> None:
     """The newcomer pass: on the phone a stand's card scrolled down, then the Key tapped, showed the Key scrolled
     as far, its heading and its x above the sheet; and a card opened after it came scrolled too, its Move cut
-    off. Each card the sheet shows opens at its top."""
+    off. Each card the sheet shows opens at its top: another panel's, and another stand's."""
     referee = new_page(TABLET_LANDSCAPE, has_touch=False)
     game_id, codes = create_mons_game(referee)
     page = new_page(PHONE)
@@ -73,20 +73,28 @@ def test_each_card_opens_at_its_top_after_one_scrolled(new_page: Any) -> None:
     open_map(page, game_id)
     taps = Taps(page)
     units = page.request.get(f"/api/v1/games/{game_id}/units").json()
-    stand = next(u for u in units if u["side"] == "attacker" and u["base"] and u["x"] is not None)
-    taps.stand(stand["x"], stand["y"])
+    placed = [u for u in units if u["side"] == "attacker" and u["base"] and u["x"] is not None]
+    stand, other = placed[0], placed[-1]
     panel, card = page.locator("[data-map-panel]"), page.locator("[data-panel='stand']")
+
+    def scrolled() -> None:  # the finger's swipe up the sheet
+        box = panel.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.wheel(0, 600)
+        page.wait_for_function("() => document.querySelector('[data-map-panel]').scrollTop > 0")
+
+    taps.stand(stand["x"], stand["y"])
     expect(card.locator("[data-stand-name]")).to_be_visible()
-    box = panel.bounding_box()
-    assert box is not None
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.wheel(0, 600)  # the finger's swipe up the sheet
-    page.wait_for_function("() => document.querySelector('[data-map-panel]').scrollTop > 0")
+    scrolled()
     taps.button("Key")
     key = page.locator("[data-panel='legend']")
     for seen in (key.get_by_role("heading", name="Key"), page.locator("[data-panel-close]")):
         assert centre_on_top(page, seen)["onTop"], seen
     taps.button("Key")  # put away
-    taps.stand(stand["x"], stand["y"])
-    for seen in (card.locator("[data-stand-name]"), card.get_by_role("button", name="Move", exact=True)):
-        assert centre_on_top(page, seen)["onTop"], seen
+    for unit in (stand, other):
+        taps.stand(unit["x"], unit["y"])
+        expect(card.locator("[data-stand-name]")).to_have_text(unit["plain_name"])
+        for seen in (card.locator("[data-stand-name]"), card.get_by_role("button", name="Move", exact=True)):
+            assert centre_on_top(page, seen)["onTop"], seen
+        scrolled()

@@ -71,11 +71,11 @@
   let panelShows = null;
   const showPanel = (name) => {
     if (panelShows !== name && ruler.length) { ruler = []; drawRuler(); } // a measure ends with its panel
+    if (panelShows !== name) panel.scrollTop = 0; // a card opens at its top, not as the last was scrolled
     const left = panelShows === "stand" && name !== "stand" && model.units.get(selectedStand);
     if (left) { selectedStand = null; drawStand(left); } // a stand's outline goes with its card
     panelShows = name; asked += 1; // a card read on its way is dropped: the panel last tapped stays (ci157)
     panel.hidden = !name;
-    panel.scrollTop = 0; // each card opens at its top, not where the last one was scrolled to
     panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
     document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === name)));
     root.dataset.shows = name || "";
@@ -271,8 +271,8 @@
     // A Move is its stand's: another stand's card shown (tapped, chosen, Enter on it) ends it.
     if (mode.unit !== undefined && mode.unit !== id) setMode({ kind: "idle" });
     const box = section("stand");
-    // Another stand's card, or a stand tapped again, starts afresh: nothing of the last card stays to tap.
-    if (tapped || box.dataset.headOf !== String(id)) { box.replaceChildren(); box.dataset.headOf = ""; }
+    // Another stand's card, or a stand tapped again, starts afresh at its top: none of the last card stays.
+    if (tapped || box.dataset.headOf !== String(id)) { box.replaceChildren(); panel.scrollTop = 0; }
     const head = await ask(`/games/${game}/map/units/${id}/head`);
     if (head === undefined || selectedStand !== id) return;
     const old = HEAD.map((piece) => box.querySelector(`:scope > ${piece}`));
