@@ -184,10 +184,9 @@ def move_refusals(
     offered: Sequence[Offer] | None = None,
 ) -> dict[int, str]:
     """The map's Move and "Move its company/battalion" of the stand's card the pipeline would refuse `viewer`
-    now, while the game is played, as the card greys them: the pipeline's one sentence by the unit moved (the
-    stand's own id for its Move, the formation's for its). `offered`: as `marker_offers`'."""
-    if game.status != "playing":
-        return {}
+    now, whatever the game's status (a suppressed stand may not move in set-up either), as the card greys them:
+    the pipeline's one sentence by the unit moved (the stand's own id for its Move, the formation's for its).
+    `offered`: as `marker_offers`'."""
     out = {}
     for o in offers(read, game, unit_id) if offered is None else offered:
         if o.kind in ("move", "formation"):

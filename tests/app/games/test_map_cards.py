@@ -281,3 +281,28 @@ def test_the_map_names_each_stand_s_kind_in_its_card_s_words(client: TestClient)
     for kind, u in placed.items():
         head = card(client, g, g.attacker, f"units/{u['id']}/head")[1]
         assert f"{humanise(u['side'])} · {said[kind]}</p>" in head, (kind, words(head))
+
+
+def test_the_head_greys_a_move_the_pipeline_refuses_in_set_up_too(client: TestClient) -> None:
+    """The newcomer pass: in set-up a stand given a suppression marker (the referee's) kept its Move offered on its
+    card while the pipeline refused the move ("… is suppressed and may not move"). The head judges its moves by
+    the pipeline whatever the game's status, as its markers are judged."""
+    g = new_game(client)
+    mine = first(units(client, g), "attacker", "rifle-platoon")
+    marked = client.post(
+        f"/api/v1/games/{g.id}/units/{mine['id']}/markers",
+        headers=g.referee,
+        json={"delta": 1, "override": True},
+    )
+    assert marked.status_code == 200, marked.text
+    moved = client.post(
+        f"/api/v1/games/{g.id}/units/{mine['id']}/move",
+        headers=g.attacker,
+        json={"x": mine["x"], "y": mine["y"] + 2, "facing_deg": mine["facing_deg"]},
+    )
+    assert moved.status_code == 409, moved.text
+    _, head = card(client, g, g.attacker, f"units/{mine['id']}/head")
+    button = re.search(r'<button[^>]*data-stand-action="move"[^>]*>', head)
+    assert button is not None, head
+    said = html.unescape(button.group(0))
+    assert "data-act-greyed" in said and f'title="{moved.json()["detail"]}"' in said, said
