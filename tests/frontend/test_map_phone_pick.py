@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import PHONE, TABLET_LANDSCAPE, centre_on_top
-from tests.frontend.games import create_mons_game, join, seed_game
-from tests.frontend.test_map_play import Taps, open_map
+from tests.frontend.conftest import PHONE, centre_on_top
+from tests.frontend.games import seed_game
+from tests.frontend.test_map_play import attacker_on_map
 
 pytestmark = pytest.mark.browser
 
@@ -66,13 +66,7 @@ def test_each_card_opens_at_its_top_after_one_scrolled(new_page: Any) -> None:
     """The newcomer pass: on the phone a stand's card scrolled down, then the Key tapped, showed the Key scrolled
     as far, its heading and its x above the sheet; and a card opened after it came scrolled too, its Move cut
     off. Each card the sheet shows opens at its top: another panel's, and another stand's."""
-    referee = new_page(TABLET_LANDSCAPE, has_touch=False)
-    game_id, codes = create_mons_game(referee)
-    page = new_page(PHONE)
-    join(page, codes["attacker"])
-    open_map(page, game_id)
-    taps = Taps(page)
-    units = page.request.get(f"/api/v1/games/{game_id}/units").json()
+    page, taps, _, units = attacker_on_map(new_page, PHONE)
     placed = [u for u in units if u["side"] == "attacker" and u["base"] and u["x"] is not None]
     stand, other = placed[0], placed[-1]
     panel, card = page.locator("[data-map-panel]"), page.locator("[data-panel='stand']")

@@ -26,7 +26,17 @@ from tests.frontend.conftest import (
     centre_on_top,
     screenshot,
 )
-from tests.frontend.games import at_rest, bearer, join_by_api, map_at, resized, seed_game, settled
+from tests.frontend.games import (
+    at_rest,
+    bearer,
+    create_mons_game,
+    join,
+    join_by_api,
+    map_at,
+    resized,
+    seed_game,
+    settled,
+)
 from tests.frontend.test_map_card_clear import labels_over_stands
 from tests.frontend.test_screens import night_picture
 
@@ -182,6 +192,17 @@ def open_map(page: Any, game_id: int) -> None:
     page.goto(f"/games/{game_id}/map")
     expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
     expect(page.locator("[data-map-page][data-live-connected]")).to_have_count(1)
+
+
+def attacker_on_map(new_page: Any, viewport: dict[str, int]) -> tuple[Any, Taps, int, list[dict[str, Any]]]:
+    """A Mons 1914 game created from the start page by the referee's device, the attacker's player joined by its
+    code on a device of `viewport` and on the map: its page, its taps, the game's id and its units."""
+    referee = new_page(TABLET_LANDSCAPE, has_touch=False)
+    game_id, codes = create_mons_game(referee)
+    player = new_page(viewport)
+    join(player, codes["attacker"])
+    open_map(player, game_id)
+    return player, Taps(player), game_id, player.request.get(f"/api/v1/games/{game_id}/units").json()
 
 
 def no_scroll(page: Any) -> None:

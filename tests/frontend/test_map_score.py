@@ -18,9 +18,9 @@ from playwright.sync_api import expect
 from rules.registry import get_game_rules
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
-from tests.frontend.games import at_rest, bearer, create_mons_game, join, join_by_api, seed_game, settled
+from tests.frontend.games import at_rest, bearer, join_by_api, seed_game, settled
 from tests.frontend.test_map import start_game
-from tests.frontend.test_map_play import Taps, open_map
+from tests.frontend.test_map_play import attacker_on_map, open_map
 
 pytestmark = pytest.mark.browser
 
@@ -165,13 +165,7 @@ def test_a_bridge_tapped_while_moving_ends_the_move(new_page: Any) -> None:
     card with the move still on and its "Tap where … goes." gone (a tap clears the notices), and the next stand
     tapped had the first one moved onto it. The bridge's card ends the move, as any other card does: the next
     stand tapped opens its own card and nothing has moved."""
-    referee = new_page(TABLET_LANDSCAPE, has_touch=False)
-    game_id, codes = create_mons_game(referee)
-    phone = new_page(PHONE)
-    join(phone, codes["attacker"])
-    open_map(phone, game_id)
-    taps = Taps(phone)
-    units = phone.request.get(f"/api/v1/games/{game_id}/units").json()
+    phone, taps, game_id, units = attacker_on_map(new_page, PHONE)
     # An attacker's stand and then another, each the one with most room round it (a finger's reach on the phone's
     # whole table is some 7 cm: a tap in reach of two stands offers both).
     placed = [u for u in units if u["base"] and u["x"] is not None]
@@ -208,17 +202,8 @@ def moving_one(new_page: Any) -> tuple[Any, Any, Any, dict[str, Any], dict[str, 
     """The attacker's player on the map at 1180x820, Move tapped on the card of the stand with most room round
     it (its "Tap where … goes." shown): the page, its taps, the card, that stand, the other
     attacker's stand with most room, and the /move requests sent from here on."""
-    referee = new_page(TABLET_LANDSCAPE, has_touch=False)
-    game_id, codes = create_mons_game(referee)
-    player = new_page(TABLET_LANDSCAPE)
-    join(player, codes["attacker"])
-    open_map(player, game_id)
-    taps = Taps(player)
-    placed = [
-        u
-        for u in player.request.get(f"/api/v1/games/{game_id}/units").json()
-        if u["base"] and u["x"] is not None
-    ]
+    player, taps, game_id, units = attacker_on_map(new_page, TABLET_LANDSCAPE)
+    placed = [u for u in units if u["base"] and u["x"] is not None]
 
     def room(u: dict[str, Any]) -> float:
         return min(math.dist((u["x"], u["y"]), (v["x"], v["y"])) for v in placed if v is not u)
