@@ -22,6 +22,7 @@ from app.services.seating import Viewer
 from app.services.units import unknown_unit
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
 from rules.core.errors import RulesError
+from rules.core.game import leaves_under
 from rules.core.records import Snapshot, StandAct, StandEdit, StandEditDict, UnitState
 from rules.core.records import by_id as units_by_id
 
@@ -110,7 +111,7 @@ def offers(read: TableRead, game: Game, unit_id: int) -> list[Offer]:
         move = MoveStand(unit_id=unit_id, x=x, y=y, facing_deg=stand.facing_deg or 0.0)
         out.append(Offer("move", MoveStand.action, "Move", move))
         for formation in formations(snapshot.units, stand):
-            dx, dy = x - float(stand.x), y - float(stand.y)
+            dx, dy = _kept_on(snapshot, formation, x - float(stand.x), y - float(stand.y))
             shifted = MoveFormation(unit_id=formation.id, dx=dx, dy=dy)
             out.append(Offer("formation", MoveFormation.action, f"Move its {formation.level}", shifted))
     counters = rules.book.kit.counters
@@ -227,6 +228,26 @@ def _nudged(snapshot: Snapshot, stand: UnitState) -> tuple[float, float]:
     dx = NUDGE_CM if x < snapshot.table_width_cm / 2 else -NUDGE_CM
     dy = NUDGE_CM if y < snapshot.table_length_cm / 2 else -NUDGE_CM
     return x + dx, y + dy
+
+
+def _kept_on(snapshot: Snapshot, formation: UnitState, dx: float, dy: float) -> tuple[float, float]:
+    """The step a formation's move is judged by (the stand's nudge), each way turned back where it would put one
+    of the formation's stands off the table, or none that way where either would: the distance and the way are
+    the player's, so a step the card makes up never greys a move the player may make (the hostile pass of stop
+    18: a set-up company with stands at both edges had its Move greyed "that would put … off the table")."""
+    placed = [
+        u
+        for u in leaves_under(formation, snapshot.units)
+        if u.x is not None and u.y is not None and not u.killed and not u.off_table
+    ]  # the stands its move moves (rules.core.game.formation_moved)
+
+    def along(step: float, at: list[float], most: float) -> float:
+        return next((s for s in (step, -step) if all(0 <= v + s <= most for v in at)), 0.0)
+
+    return (
+        along(dx, [float(u.x or 0.0) for u in placed], snapshot.table_width_cm),
+        along(dy, [float(u.y or 0.0) for u in placed], snapshot.table_length_cm),
+    )
 
 
 def _said(refused: RulesError | Refused) -> Said:

@@ -306,3 +306,30 @@ def test_the_head_greys_a_move_the_pipeline_refuses_in_set_up_too(client: TestCl
     assert button is not None, head
     said = html.unescape(button.group(0))
     assert "data-act-greyed" in said and f'title="{moved.json()["detail"]}"' in said, said
+
+
+def test_a_formation_s_move_is_judged_by_a_step_that_keeps_it_on_the_table(client: TestClient) -> None:
+    """The hostile pass: the card judged "Move its company" by the stand's own step towards the table's middle, so
+    a company with a stand at the other edge was greyed "that would put … off the table" while the pipeline took
+    its move (the way and the distance are the player's). Its step is turned back where it would put one off."""
+    g = new_game(client)
+    us = units(client, g)
+    a = first(us, "attacker", "rifle-platoon")
+    b = next(
+        u
+        for u in us.values()
+        if u["parent_id"] == a["parent_id"] and u["id"] != a["id"] and u["x"] is not None
+    )
+    for u, x in ((b, 0.5), (a, 100.0)):
+        at = {"x": x, "y": u["y"], "facing_deg": u["facing_deg"]}
+        moved = client.post(f"/api/v1/games/{g.id}/units/{u['id']}/move", headers=g.attacker, json=at)
+        assert moved.status_code == 200, moved.text
+    _, head = card(client, g, g.attacker, f"units/{a['id']}/head")
+    company = re.search(rf'<button[^>]*data-move-formation="{a["parent_id"]}"[^>]*>', head)
+    assert company is not None and "data-act-greyed" not in company.group(0), head
+    shifted = client.post(
+        f"/api/v1/games/{g.id}/units/{a['parent_id']}/move-formation",
+        headers=g.attacker,
+        json={"dx": 5, "dy": 0},
+    )
+    assert shifted.status_code == 200, shifted.text
