@@ -17,12 +17,12 @@ from app.data.models import Game
 from app.errors import Forbidden, Refused, refusal_body
 from app.services import acts as pipeline
 from app.services import counters
+from app.services.formations import stands_under
 from app.services.markers import TableRead, rules_of, table_read
 from app.services.seating import Viewer
 from app.services.units import unknown_unit
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
 from rules.core.errors import RulesError
-from rules.core.game import leaves_under
 from rules.core.records import Snapshot, StandAct, StandEdit, StandEditDict, UnitState
 from rules.core.records import by_id as units_by_id
 
@@ -235,11 +235,7 @@ def _kept_on(snapshot: Snapshot, formation: UnitState, dx: float, dy: float) -> 
     of the formation's stands off the table, or none that way where either would: the distance and the way are
     the player's, so a step the card makes up never greys a move the player may make (the hostile pass of stop
     18: a set-up company with stands at both edges had its Move greyed "that would put … off the table")."""
-    placed = [
-        u
-        for u in leaves_under(formation, snapshot.units)
-        if u.x is not None and u.y is not None and not u.killed and not u.off_table
-    ]  # the stands its move moves (rules.core.game.formation_moved)
+    placed = stands_under(snapshot.units, formation)  # the stands its move moves
 
     def along(step: float, at: list[float], most: float) -> float:
         return next((s for s in (step, -step) if all(0 <= v + s <= most for v in at)), 0.0)
