@@ -28,6 +28,13 @@ def card(http: TestClient, g: Game, seat: dict[str, str], path: str, page: str =
     return answer.status_code, answer.text
 
 
+def button(head: str, at: str) -> str:
+    """The head's button carrying the attribute `at`, its tag as the browser reads it (entities unescaped)."""
+    found = re.search(rf"<button[^>]*{at}[^>]*>", head)
+    assert found is not None, head
+    return html.unescape(found.group(0))
+
+
 def test_the_map_s_cards_say_what_the_seat_may_read_and_do(client: TestClient) -> None:
     g = new_game(client)
     start_game(client, g)
@@ -135,9 +142,7 @@ def test_the_head_greys_the_map_s_moves_the_pipeline_refuses_with_its_sentence(c
             at = (
                 'data-stand-action="move"' if o["kind"] == "move" else f'data-move-formation="{o["unit_id"]}"'
             )
-            button = re.search(rf"<button[^>]*{at}[^>]*>", head)
-            assert button is not None, head
-            said = html.unescape(button.group(0))
+            said = button(head, at)
             assert "data-act-greyed" in said and f'title="{o["refused"]["detail"]}"' in said, said
             overridable = referee and o["kind"] == "move"
             assert ('aria-disabled="true"' in said) is not overridable, said
@@ -302,9 +307,7 @@ def test_the_head_greys_a_move_the_pipeline_refuses_in_set_up_too(client: TestCl
     )
     assert moved.status_code == 409, moved.text
     _, head = card(client, g, g.attacker, f"units/{mine['id']}/head")
-    button = re.search(r'<button[^>]*data-stand-action="move"[^>]*>', head)
-    assert button is not None, head
-    said = html.unescape(button.group(0))
+    said = button(head, 'data-stand-action="move"')
     assert "data-act-greyed" in said and f'title="{moved.json()["detail"]}"' in said, said
 
 
@@ -325,8 +328,7 @@ def test_a_formation_s_move_is_judged_by_a_step_that_keeps_it_on_the_table(clien
         moved = client.post(f"/api/v1/games/{g.id}/units/{u['id']}/move", headers=g.attacker, json=at)
         assert moved.status_code == 200, moved.text
     _, head = card(client, g, g.attacker, f"units/{a['id']}/head")
-    company = re.search(rf'<button[^>]*data-move-formation="{a["parent_id"]}"[^>]*>', head)
-    assert company is not None and "data-act-greyed" not in company.group(0), head
+    assert "data-act-greyed" not in button(head, f'data-move-formation="{a["parent_id"]}"')
     shifted = client.post(
         f"/api/v1/games/{g.id}/units/{a['parent_id']}/move-formation",
         headers=g.attacker,
