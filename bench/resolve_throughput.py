@@ -5,8 +5,9 @@ Starts two servers with the same uvicorn settings (one worker, no access log), f
 a fresh SQLite database) and bench/bare_app.py (one endpoint validating a body like the order roll's and
 answering the same JSON through a response model), then sends each the same order roll over the same number
 of keep-alive connections, in interleaved rounds so machine noise hits both alike, and prints requests per
-second and the ratio (target: firestep at least 0.95x bare, the project's standard). `--profile` also prints where firestep's time
-goes inside one process (resolver, routing, validation, middleware), from cProfile over in-process calls.
+second and the ratio (target: firestep at least 0.95x bare, the project's standard). `--profile` also prints
+where firestep's time goes inside one process (resolver, routing, validation, middleware), from cProfile over
+in-process calls.
 """
 
 from __future__ import annotations
