@@ -16,9 +16,10 @@ not go through `game_write`.
   repeat finds the claim and waits for the answer, or gets 409 after `WAIT_SECONDS`. A claim whose request
   failed in a way worth repeating (5xx, 401, 408, 425, 429) is released, so the repeat acts.
 - A key names one request: the same key with another method, path or body is refused (422).
-- Answers are kept for `KEEP` (a day), then deleted by the next claim. They are kept encrypted with a key
-  derived from the device's token, which the database never holds: an answer that carries credentials (a
-  reissue, a new table battle's codes) is readable only by the device that asked for it.
+- Answers are kept for `KEEP` (a day): a key whose answer is older is claimed anew, and a claim deletes every
+  such answer at most once a minute (`_Sweeps`). They are kept encrypted with a key derived from the device's
+  token, which the database never holds: an answer that carries credentials (a reissue, a new table battle's
+  codes) is readable only by the device that asked for it.
 - The answer is kept before it is sent: an answer the device has read is always there to replay.
 - A server that stops in the middle of a request leaves its claim behind. The request's own transaction marks
   the claim as acted on (a hook on every commit made while the request runs), so a repeat after
@@ -43,10 +44,11 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from cryptography.fernet import Fernet, InvalidToken
-from sqlalchemy import bindparam, delete, event, union_all, update
+from sqlalchemy import bindparam, delete, event, exists, insert, literal, or_, union_all, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.sql import expression
 from sqlalchemy.sql.selectable import CompoundSelect
 from sqlmodel import Session, col, select
 from starlette.datastructures import Headers
@@ -113,17 +115,48 @@ def _cipher(secret_key: str, token: str) -> Fernet:
 
 
 # The statements every keyed write runs, built once (and their cache keys with them: built anew, each cost more
-# than its query), their values bound per request (issue 88).
+# than its query), their values bound per request (issue 88). The writes are the table's (Core): an ORM statement
+# first looks for the rows it changes among the session's objects, as costly as the statement itself here.
 _DEVICES: CompoundSelect[tuple[datetime | None]] = union_all(
     select(Token.revoked_at).where(col(Token.token_hash) == bindparam("device")),
     select(CampaignToken.revoked_at).where(col(CampaignToken.token_hash) == bindparam("device")),
 )
-_EXPIRED = delete(IdempotentResponse).where(col(IdempotentResponse.created_at) < bindparam("before"))
-_MINE = col(IdempotentResponse.id) == bindparam("row")
-_UNANSWERED = col(IdempotentResponse.status_code).is_(None)
-_RELEASE = delete(IdempotentResponse).where(_MINE, _UNANSWERED)
+_ANSWERS = IdempotentResponse.__table__  # type: ignore[attr-defined]
+_EXPIRED = delete(_ANSWERS).where(_ANSWERS.c.created_at < bindparam("before"))
+# The claim written where the device holds a seat not revoked: the device's check and the claim in one statement,
+# its id returned (no row: `_device_refused` says why; a row of the same device and key: IntegrityError).
+_SEATED = or_(
+    exists().where(col(Token.token_hash) == bindparam("device"), col(Token.revoked_at).is_(None)),
+    exists().where(
+        col(CampaignToken.token_hash) == bindparam("device"), col(CampaignToken.revoked_at).is_(None)
+    ),
+)
+_CLAIM = (
+    insert(_ANSWERS)
+    .from_select(
+        ["device_hash", "key", "request_hash", "content_type", "body", "created_at"],
+        expression.select(  # SQLAlchemy's: sqlmodel's `select` types four columns at most
+            bindparam("device", type_=_ANSWERS.c.device_hash.type),
+            bindparam("key", type_=_ANSWERS.c.key.type),
+            bindparam("request_hash", type_=_ANSWERS.c.request_hash.type),
+            literal("", _ANSWERS.c.content_type.type),
+            literal(b"", _ANSWERS.c.body.type),
+            bindparam("now", type_=_ANSWERS.c.created_at.type),
+        ).where(_SEATED),
+    )
+    .returning(_ANSWERS.c.id)
+)
+# The claim of this device and key, where its answer expired (KEEP): the key is claimed anew.
+_FORGET = delete(_ANSWERS).where(
+    _ANSWERS.c.device_hash == bindparam("device"),
+    _ANSWERS.c.key == bindparam("key"),
+    _ANSWERS.c.created_at < bindparam("before"),
+)
+_MINE = _ANSWERS.c.id == bindparam("row")
+_UNANSWERED = _ANSWERS.c.status_code.is_(None)
+_RELEASE = delete(_ANSWERS).where(_MINE, _UNANSWERED)
 _KEEP_ANSWER = (
-    update(IdempotentResponse)
+    update(_ANSWERS)
     .where(_MINE)
     .values(
         status_code=bindparam("answer_status"),
@@ -131,7 +164,7 @@ _KEEP_ANSWER = (
         body=bindparam("answer"),
     )
 )
-_MARK_ACTED = update(IdempotentResponse).where(_MINE, _UNANSWERED).values(status_code=ACTED)
+_MARK_ACTED = update(_ANSWERS).where(_MINE, _UNANSWERED).values(status_code=ACTED)
 
 
 def _device_refused(session: Session, device: str) -> Literal["unknown", "revoked"] | None:
@@ -143,20 +176,46 @@ def _device_refused(session: Session, device: str) -> Literal["unknown", "revoke
     return "revoked" if all(revoked is not None for revoked in found) else None
 
 
+class _Sweeps:
+    """When this process last deleted the answers kept past KEEP: at most once a SWEEP_EVERY, not at every claim
+    (a statement of each tap, issue 88). A key whose answer expired is claimed again whenever (`_claim`)."""
+
+    every = 60.0
+
+    def __init__(self) -> None:
+        self.last = float("-inf")
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.every:
+            return False
+        self.last = now  # two threads both due delete the same rows: no harm
+        return True
+
+
+_SWEEPS = _Sweeps()
+
+
 def _claim(engine: Engine, device: str, key: str, request_hash: str) -> Claim:
     # Not expired at its commit: the claim's id is then read as written, not read back by a query of its own.
     with Session(engine, expire_on_commit=False) as session:
-        refused = _device_refused(session, device)
-        if refused:  # no claim, and no replay to a revoked device: the route answers it 401
-            return refused
-        session.execute(_EXPIRED, {"before": utcnow() - KEEP})
-        claim = IdempotentResponse(device_hash=device, key=key, request_hash=request_hash)
-        session.add(claim)
+        now = utcnow()
+        asked = {"device": device, "key": key, "request_hash": request_hash, "now": now}
         try:
-            commit_bookkeeping(session)
-            return Claimed(claim.pk)
+            claimed = session.execute(_CLAIM, asked).scalar()
         except IntegrityError:
             session.rollback()
+        else:
+            if claimed is None:  # no claim, and no replay to a revoked device: the route answers it 401
+                return _device_refused(session, device) or "busy"
+            if _SWEEPS.due():
+                session.execute(_EXPIRED, {"before": now - KEEP})
+            commit_bookkeeping(session)
+            return Claimed(claimed)
+        forgotten: Any = session.execute(_FORGET, {"device": device, "key": key, "before": now - KEEP})
+        if forgotten.rowcount:  # its answer expired: the key is claimed anew
+            commit_bookkeeping(session)
+            return "busy"
         row = session.exec(
             select(IdempotentResponse).where(
                 IdempotentResponse.device_hash == device, IdempotentResponse.key == key
@@ -167,7 +226,7 @@ def _claim(engine: Engine, device: str, key: str, request_hash: str) -> Claim:
         if row.request_hash != request_hash:
             return "mismatch"
         if row.status_code in (None, ACTED):
-            if row.created_at > utcnow() - STALE_AFTER:
+            if row.created_at > now - STALE_AFTER:
                 return "busy"
             if row.status_code == ACTED:
                 return "lost"
