@@ -17,6 +17,8 @@ of bench/largest_tables.py's tables (2mm's smaller games its largest cut down, e
 a table with no terrain (as issue 88's figures were taken) or, with `--terrain largest`, that bench's terrain
 (the largest a scenario takes) at every size; the game started, the referee acting (`override`):
 - a marker: +1 on the next stand round the table (none gets a third: a third kills);
+- a keyed marker: the same with a fresh Idempotency-Key, as the map's outbox sends every tap
+  (app/guard/idempotency.py: the key claimed before the act, its answer kept after);
 - a move: the next stand 0.5 cm forward, then back;
 - a shot: a stand brought 20 cm from an enemy stand (2mm: its sub-unit moved as one) shoots it (Flanders Fields
   with the die 3: one suppression marker; 2mm with the server's dice), then undone, unmeasured;
@@ -44,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -120,17 +123,23 @@ class Served:
                 return now
             before = now
 
-    def __call__(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-        headers = {"Authorization": f"Bearer {token}"} if token else None
+    def __call__(
+        self, method: str, path: str, body: Any = None, token: str | None = None, key: str | None = None
+    ) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if key is not None:
+            headers["Idempotency-Key"] = key
         status, data = self.ask(method, path, body, headers)
         if status >= 300:
             raise RuntimeError(f"{method} {path}: {status} {str(data)[:300]}")
         return data
 
-    def timed(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[float, Any]:
+    def timed(
+        self, method: str, path: str, body: Any = None, token: str | None = None, key: str | None = None
+    ) -> tuple[float, Any]:
         """The request's answer and the server's CPU milliseconds for it."""
         before = self.quiet_cpu()
-        data = self(method, path, body, token)
+        data = self(method, path, body, token, key)
         return (self.quiet_cpu() - before) * 1000, data
 
     def stop(self) -> None:
@@ -178,8 +187,8 @@ class Game:
     def __call__(self, method: str, path: str, body: Any = None) -> Any:
         return self.fs(method, self.base + path, body, self.token)
 
-    def timed(self, method: str, path: str, body: Any = None) -> tuple[float, Any]:
-        return self.fs.timed(method, self.base + path, body, self.token)
+    def timed(self, method: str, path: str, body: Any = None, key: str | None = None) -> tuple[float, Any]:
+        return self.fs.timed(method, self.base + path, body, self.token, key)
 
     def row(self, event_id: int) -> dict[str, Any]:
         """An event as the bare append writes it (the row's own fields)."""
@@ -212,10 +221,13 @@ class Acts:
             body = {"x": t["x"], "y": t["y"] - 20, "facing_deg": 90, "override": True}
             self.game("POST", f"/units/{s['id']}/move", body)
 
-    def marker(self, i: int) -> tuple[float, int]:
+    def marker(self, i: int, key: str | None = None) -> tuple[float, int]:
         u = self.others[i % len(self.others)]
-        ms, answer = self.game.timed("POST", f"/units/{u['id']}/markers", {"delta": 1, "override": True})
+        ms, answer = self.game.timed("POST", f"/units/{u['id']}/markers", {"delta": 1, "override": True}, key)
         return ms, answer["event_id"]
+
+    def keyed_marker(self, i: int) -> tuple[float, int]:
+        return self.marker(i, uuid.uuid4().hex)
 
     def move(self, i: int, measured: bool = True) -> tuple[float, int]:
         u = self.others[(i // 2) % len(self.others)]
@@ -313,8 +325,9 @@ class Bench:
         where = f"{ruleset} {len(game.units)}"
         print(f"  ({where}: made and started in {time.monotonic() - t0:.0f} s)", flush=True)
         acts, other_acts = Acts(game), None if other is None else Acts(other)
-        for name in ("marker", "move", "shot"):
-            self.compare(name, where, _asked(game, getattr(acts, name)), _other(other, other_acts, name))
+        for name in ("marker", "keyed_marker", "move", "shot"):
+            label = name.replace("_", " ")
+            self.compare(label, where, _asked(game, getattr(acts, name)), _other(other, other_acts, name))
         if units == largest(ruleset):
             row = game.row(acts.move(0, measured=False)[1])
             other_row = (
