@@ -303,9 +303,9 @@ def _stored(session: Session) -> None:
     if not games:
         return
     now = kept_of(session, games)
-    session.execute(delete(StoredClock).where(col(StoredClock.game_id).in_(list(now))))
+    session.execute(delete(_STORED).where(_STORED.c.game_id.in_(list(now))))
     session.execute(
-        insert(StoredClock),
+        insert(_STORED),
         [{"game_id": pk, "event_id": newest[pk], "state": state} for pk, state in now.items()],
     )
 
@@ -329,11 +329,11 @@ def store_missing(engine: Engine, batch: int = 200) -> int:
             chunk = ids[start : start + batch]
             games = list(session.exec(select(Game).where(col(Game.id).in_(chunk)).with_for_update()))
             now = kept_through(session, games)
-            session.execute(delete(StoredClock).where(col(StoredClock.game_id).in_(list(now))))
+            session.execute(delete(_STORED).where(_STORED.c.game_id.in_(list(now))))
             rows = [
                 {"game_id": pk, "event_id": through, "state": state} for pk, (state, through) in now.items()
             ]
-            session.execute(insert(StoredClock), rows)
+            session.execute(insert(_STORED), rows)
     return len(ids)
 
 

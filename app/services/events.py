@@ -115,7 +115,8 @@ def units_named(payload: Mapping[str, Any], private: Mapping[str, Any]) -> set[i
 
 
 # Built once: built at each event, it was 2% of a marker's CPU (py-spy's samples).
-_INDEXED = insert(EventUnit.__table__)  # type: ignore[attr-defined]
+_BY_STAND = EventUnit.__table__  # type: ignore[attr-defined]
+_INDEXED = insert(_BY_STAND)
 
 
 def _index_units(session: Session, ev: Event) -> None:
@@ -125,8 +126,9 @@ def _index_units(session: Session, ev: Event) -> None:
         undone = session.get(Event, ev.reverses_id)  # read by the undo in this session: no statement
         named = units_named(undone.payload, undone.private) if undone is not None else set()
         if named:
-            stand = (col(EventUnit.game_id) == ev.game_id, col(EventUnit.event_id) == ev.reverses_id)
-            session.execute(delete(EventUnit).where(*stand, col(EventUnit.unit_id).in_(sorted(named))))
+            # The table's statement (Core): the ORM's would first look for its rows among the session's objects.
+            stand = (_BY_STAND.c.game_id == ev.game_id, _BY_STAND.c.event_id == ev.reverses_id)
+            session.execute(delete(_BY_STAND).where(*stand, _BY_STAND.c.unit_id.in_(sorted(named))))
     if ev.kind == "undo":
         return
     rows = [

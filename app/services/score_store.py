@@ -543,11 +543,7 @@ def _stored(
         session.execute(_MOVED_ON, {**moved, "b_inputs": digest, "b_state": state, "b_points": points_at(r)})
         return
     if stale:
-        session.execute(
-            delete(StoredScore).where(
-                col(StoredScore.game_id) == game_id, col(StoredScore.event_id).in_(stale)
-            )
-        )
+        session.execute(delete(_STORED).where(_STORED.c.game_id == game_id, _STORED.c.event_id.in_(stale)))
     if rows:
         values = [
             {
@@ -560,7 +556,7 @@ def _stored(
             }
             for e, periodic, r in rows
         ]
-        session.execute(insert(StoredScore), values)
+        session.execute(insert(_STORED), values)
 
 
 _HEADS_MADE = "score-heads"  # session.info: the replays this transaction stored, kept once it commits
