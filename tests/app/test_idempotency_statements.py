@@ -21,6 +21,13 @@ from app.services.seating import digest
 from tests.conftest import TEST_SECRET_KEY
 
 
+@pytest.fixture
+def device(sqlite_client: TestClient) -> tuple[Any, str]:
+    """A new game's referee's device: the app's engine and its token's digest (as a keyed write claims by)."""
+    token = sqlite_client.post("/api/v1/games", json={"scenario": "mons-1914"}).json()["referee_token"]
+    return sqlite_client.app.state.engine, digest(TEST_SECRET_KEY, token)  # type: ignore[attr-defined]
+
+
 def keyed(engine: Any, device: str, key: str) -> list[Any]:
     """The statements one keyed write's claim and kept answer run."""
     ran: list[Any] = []
@@ -39,27 +46,23 @@ def keyed(engine: Any, device: str, key: str) -> list[Any]:
 
 
 def test_each_keyed_write_claims_in_one_statement_built_once(
-    sqlite_client: TestClient, monkeypatch: pytest.MonkeyPatch
+    device: tuple[Any, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    token = sqlite_client.post("/api/v1/games", json={"scenario": "mons-1914"}).json()["referee_token"]
-    engine = sqlite_client.app.state.engine  # type: ignore[attr-defined]
-    device = digest(TEST_SECRET_KEY, token)
+    engine, device_hash = device
     monkeypatch.setattr(idempotency._SWEEPS, "last", float("-inf"))  # a sweep due: this process's first claim
     first, second, third = (
-        keyed(engine, device, key) for key in ("first-key-1", "second-key-2", "third-key-3")
+        keyed(engine, device_hash, key) for key in ("first-key-1", "second-key-2", "third-key-3")
     )
     assert first == [idempotency._CLAIM, idempotency._EXPIRED, idempotency._KEEP_ANSWER]
     assert second == third == [idempotency._CLAIM, idempotency._KEEP_ANSWER]  # swept a minute ago
 
 
 def test_the_sweep_deletes_every_answer_kept_past_a_day(
-    sqlite_client: TestClient, monkeypatch: pytest.MonkeyPatch
+    device: tuple[Any, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    token = sqlite_client.post("/api/v1/games", json={"scenario": "mons-1914"}).json()["referee_token"]
-    engine = sqlite_client.app.state.engine  # type: ignore[attr-defined]
-    device = digest(TEST_SECRET_KEY, token)
+    engine, device_hash = device
     for key in ("old-key-1", "old-key-2", "new-key-3"):
-        keyed(engine, device, key)
+        keyed(engine, device_hash, key)
     with Session(engine) as session:
         old = IdempotentResponse.key.in_(["old-key-1", "old-key-2"])  # type: ignore[attr-defined]
         session.execute(
@@ -67,7 +70,7 @@ def test_the_sweep_deletes_every_answer_kept_past_a_day(
         )
         session.commit()
     monkeypatch.setattr(idempotency._SWEEPS, "last", float("-inf"))
-    keyed(engine, device, "newest-key-4")
+    keyed(engine, device_hash, "newest-key-4")
     with Session(engine) as session:
         assert session.exec(select(IdempotentResponse.key).order_by(col(IdempotentResponse.id))).all() == [
             "new-key-3",
