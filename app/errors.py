@@ -127,7 +127,8 @@ def refusal(
 ) -> RefusalBody:
     """Every refusal's body (see ErrorOut) for its `status`: `detail` one sentence saying what to do, `said` the
     player's, the rest beside it (a 409's `current` even when None; a 429's `retry_after` in seconds). `rule`: a
-    409 a rule refused (RuleRefused), said in its own sentence; else a 409 is a stale write's."""
+    409 a rule refused (RuleRefused) or the door's own (an Idempotency-Key's), said in its own sentence; else a 409
+    is a stale write's."""
     why = cut(why or detail)
     detail = one_sentence(detail, "The request was refused: see why.")
     told = one_sentence(BY_ID.sub(r"this \1", detail), detail)

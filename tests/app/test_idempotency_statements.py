@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, update
-from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
 from app.data.models import IdempotentResponse, utcnow
@@ -32,16 +31,16 @@ def keyed(engine: Any, device: str, key: str) -> list[Any]:
     """The statements one keyed write's claim and kept answer run."""
     ran: list[Any] = []
 
-    def kept(state: Any) -> None:
-        ran.append(state.statement)
+    def kept(_conn: Any, statement: Any, *_: Any) -> None:
+        ran.append(statement)
 
-    event.listen(OrmSession, "do_orm_execute", kept)
+    event.listen(engine, "before_execute", kept)
     try:
         claim = idempotency._claim(engine, device, key, key * 2)
         assert isinstance(claim, idempotency.Claimed)
         idempotency._finish(engine, claim.row_id, idempotency.Stored(200, "application/json", b"{}"), False)
     finally:
-        event.remove(OrmSession, "do_orm_execute", kept)
+        event.remove(engine, "before_execute", kept)
     return ran
 
 

@@ -3,6 +3,7 @@ the repeats race; keys are bounded and belong to one device and one request; ans
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from datetime import timedelta
 from typing import Any
@@ -10,13 +11,15 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import event, update
 from sqlmodel import Session, col, select
 
 from app.core.db import commit_bookkeeping
 from app.data.models import Game as GameRow
 from app.data.models import IdempotentResponse, utcnow
 from app.errors import Conflict
+from app.guard import idempotency
+from app.guard.auth import COOKIE_NAME
 from app.guard.idempotency import (
     ACTED,
     HEADER,
@@ -403,3 +406,120 @@ def test_an_answer_the_device_reads_is_kept_before_it_is_sent(sqlite_client: Tes
     again = c.post(path, content=body, headers=headers)
     assert again.status_code == 200 and again.headers[REPLAYED_HEADER] == "true", again.text
     assert suppression(c, g, unit) == 1
+
+
+def test_a_repeat_waiting_on_an_unanswered_claim_asks_less_often_and_is_told_why(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hostile pass of stop 19: a repeat waiting on a claim still being answered asked for it every 50 ms,
+    0.9-1.2 s of CPU over its 10 s, and was told "someone changed this" as a stale write is. Each wait is twice the
+    last (at most 0.5 s); the 409 says the key's own sentence."""
+    g, unit = _one_marker_with_a_key(client)
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    _leave_claim(engine, None, timedelta(seconds=1))  # still being answered
+    monkeypatch.setattr(idempotency, "WAIT_SECONDS", 1.0)
+    claims: list[Any] = []
+
+    def counted(_conn: Any, statement: Any, *_: Any) -> None:
+        if statement is idempotency._CLAIM:
+            claims.append(statement)
+
+    event.listen(engine, "before_execute", counted)
+    try:
+        waited = add_marker(client, g, unit, g.attacker)
+    finally:
+        event.remove(engine, "before_execute", counted)
+    assert waited.status_code == 409, waited.text
+    assert (
+        waited.json()["said"]
+        == "Repeat this in a moment: a request with the same key is still being answered."
+    )
+    assert 2 <= len(claims) <= 7  # 50, 100, 200, 400, 500 ms: not the 20 of a claim asked every 50 ms
+    assert suppression(client, g, unit) == 1
+
+
+def test_a_body_cut_short_by_the_network_spends_no_key(client: TestClient) -> None:
+    """The hostile pass of stop 19: a tap whose connection broke mid-body was claimed and acted on with the part
+    that came (a 422 kept for the key), so the outbox's repeat, whole, was refused as another request."""
+    g = new_game(client)
+    start_game(client, g)
+    unit = defender_stand(client, g)["id"]
+    path = f"/api/v1/games/{g.id}/units/{unit}/markers"
+    body = b'{"delta": 1}'
+    headers = [
+        (b"host", b"testserver"),
+        (b"authorization", g.attacker["Authorization"].encode()),
+        (HEADER.lower().encode(), KEY.encode()),
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+    }
+    scope |= {
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": headers,
+    }
+    scope |= {"client": ("127.0.0.1", 5555), "server": ("testserver", 80), "state": {}}
+    parts = [{"type": "http.request", "body": body[:5], "more_body": True}, {"type": "http.disconnect"}]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return parts.pop(0) if len(parts) > 1 else parts[0]
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(client.app(scope, receive, send))  # type: ignore[arg-type]
+    with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
+        assert session.exec(select(IdempotentResponse)).all() == []  # nothing claimed, nothing kept
+    again = add_marker(client, g, unit, g.attacker)
+    assert again.status_code == 200 and REPLAYED_HEADER not in again.headers, again.text
+    assert suppression(client, g, unit) == 1
+
+
+def test_a_lowercase_bearer_keys_the_device_the_route_acts_as(client: TestClient) -> None:
+    """The hostile pass of stop 19: the routes read `bearer` as Bearer (FastAPI's HTTPBearer, any case) while
+    the keys read only `Bearer`, so a write acted as the Authorization's device was kept as the cookie's, and
+    replayed to it: one device's answer given to another."""
+    g = new_game(client)
+    start_game(client, g)
+    unit = defender_stand(client, g)["id"]
+    referee, attacker = (who["Authorization"].split()[1] for who in (g.referee, g.attacker))
+    client.cookies.clear()
+    mixed = {"Authorization": f"bearer {referee}", "Cookie": f"{COOKIE_NAME}={attacker}"}
+    acted = add_marker(client, g, unit, mixed)
+    assert acted.status_code == 200, acted.text
+    other = add_marker(client, g, unit, g.attacker)
+    assert REPLAYED_HEADER not in other.headers, other.text
+    assert (
+        add_marker(client, g, unit, {"Authorization": f"BEARER {referee}"}).headers[REPLAYED_HEADER] == "true"
+    )
+
+
+def test_a_sweep_deletes_a_bounded_batch_of_expired_answers(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hostile pass of stop 19: a day's backlog of 50,000 expired answers, deleted by one claim, held SQLite's
+    write lock 1.4 s; a sweep deletes SWEPT_AT_ONCE at most, the next sweeps the rest."""
+    g = new_game(client)
+    start_game(client, g)
+    unit = defender_stand(client, g)["id"]
+    for n in range(4):  # each answer kept, the fourth's refusal (two markers and a kill before it) too
+        assert add_marker(client, g, unit, g.attacker, key=f"old-tap-{n:04}").status_code < 500
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    with Session(engine) as session:
+        session.execute(update(IdempotentResponse).values(created_at=utcnow() - timedelta(hours=25)))
+        session.commit()
+    monkeypatch.setattr(idempotency, "SWEPT_AT_ONCE", 3)
+    monkeypatch.setattr(idempotency._SWEEPS, "last", float("-inf"))
+    add_marker(client, g, unit, g.referee, key="new-tap-0001")  # a sweep due: three of the four old ones gone
+    with Session(engine) as session:
+        assert len(session.exec(select(IdempotentResponse)).all()) == 2
