@@ -16,10 +16,10 @@ not go through `game_write`.
   repeat finds the claim and waits for the answer, or gets 409 after `WAIT_SECONDS`. A claim whose request
   failed in a way worth repeating (5xx, 401, 408, 425, 429) is released, so the repeat acts.
 - A key names one request: the same key with another method, path or body is refused (422).
-- Answers are kept for `KEEP` (a day): a key whose answer is older is claimed anew, and a claim deletes every
-  such answer at most once a minute (`_Sweeps`). They are kept encrypted with a key derived from the device's
-  token, which the database never holds: an answer that carries credentials (a reissue, a new table battle's
-  codes) is readable only by the device that asked for it.
+- Answers are kept for `KEEP` (a day): a key whose answer is older is claimed anew, and a claim deletes such
+  answers, `SWEPT_AT_ONCE` at most, once a minute at most (`_Sweeps`). They are kept encrypted with a key
+  derived from the device's token, which the database never holds: an answer that carries credentials (a
+  reissue, a new table battle's codes) is readable only by the device that asked for it.
 - The answer is kept before it is sent: an answer the device has read is always there to replay.
 - A server that stops in the middle of a request leaves its claim behind. The request's own transaction marks
   the claim as acted on (a hook on every commit made while the request runs), so a repeat after

@@ -3,7 +3,6 @@ the repeats race; keys are bounded and belong to one device and one request; ans
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from datetime import timedelta
 from typing import Any
@@ -453,7 +452,7 @@ def test_a_body_cut_short_by_the_network_spends_no_key(client: TestClient) -> No
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
     ]
-    scope = {
+    scope: dict[str, Any] = {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
@@ -468,7 +467,10 @@ def test_a_body_cut_short_by_the_network_spends_no_key(client: TestClient) -> No
         "headers": headers,
     }
     scope |= {"client": ("127.0.0.1", 5555), "server": ("testserver", 80), "state": {}}
-    parts = [{"type": "http.request", "body": body[:5], "more_body": True}, {"type": "http.disconnect"}]
+    parts: list[dict[str, Any]] = [
+        {"type": "http.request", "body": body[:5], "more_body": True},
+        {"type": "http.disconnect"},
+    ]
     sent: list[dict[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
@@ -477,7 +479,11 @@ def test_a_body_cut_short_by_the_network_spends_no_key(client: TestClient) -> No
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(client.app(scope, receive, send))  # type: ignore[arg-type]
+    async def asked() -> None:
+        await client.app(scope, receive, send)  # type: ignore[arg-type]
+
+    assert client.portal is not None  # the client's app served on its own loop (its lifespan's)
+    client.portal.call(asked)
     with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
         assert session.exec(select(IdempotentResponse)).all() == []  # nothing claimed, nothing kept
     again = add_marker(client, g, unit, g.attacker)
