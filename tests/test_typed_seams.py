@@ -31,13 +31,16 @@ ROOT = Path(__file__).resolve().parents[1]
 # in the shapes the rule sets give them (rules.core.ruleset.ReadingValue): 17; a campaign log entry's action
 # typed (an action as the campaign declares it, a map set, a table-battle note, or none): 16; a unit's field set
 # typed as what a unit's field holds (UnitSet.before and .after, app.data.changes.UnitValue): 14; a roll's effect's
-# value, which sets a unit's field, typed so too (EffectOut.value): 13
-FREE_FORM_CEILING = 13
+# value, which sets a unit's field, typed so too (EffectOut.value): 13; a value the table fills and a card's request
+# typed as what a resolver's request field holds (FilledOut.value and .table, CardRollOut.request,
+# app.data.schemas.RequestValue), and a map whose keys a pattern names counted by its values: 10
+FREE_FORM_CEILING = 10
 # Issue 66's count of `dict[str, Any]` alone: 576, 588, 352, 407, 408. Issue 90, every spelling counted: 782,
 # 774, 732, 716, 703, 695; with the other helpers' typing as committed at 23:30: 684; the session's end: 683; an
 # event table's result a model (TableResult), with the other helpers' typing as committed at 02:30: 670; a rule
-# set's errata typed (ErratumOut): 668; a campaign log entry's action typed: 667.
-FREE_FORM_MAPPING_CEILING = 667
+# set's errata typed (ErratumOut): 668; a campaign log entry's action typed: 667; a card's request typed
+# (CardRollOut.request): 666.
+FREE_FORM_MAPPING_CEILING = 666
 
 # GeoJSON, by model and field: a Flanders Fields lookup's geometry (rules/flanders_fields/play/geometry_*.py)
 # and a game's terrain, a FeatureCollection.
@@ -103,6 +106,9 @@ def free_form(schema: dict[str, Any], components: dict[str, Any], seen: frozense
             return any(inner(s) for s in schema["prefixItems"])
         return inner(schema.get("items") or {})
     if kind == "object" and not schema.get("properties"):
+        by_pattern = schema.get("patternProperties")
+        if by_pattern:  # a map whose keys a pattern names (pydantic refuses any other key), its values typed
+            return any(inner(s) for s in by_pattern.values())
         values = schema.get("additionalProperties")
         if values is False:  # an object that must be empty
             return False
@@ -160,9 +166,10 @@ def test_free_form_mappings_do_not_rise() -> None:
 
 def test_the_counter_sees_each_shape_of_free_form() -> None:
     """The finder itself: an object of any keys, a value of no type (a reference to one too), a list of
-    either, a tuple holding one, a choice with one, a map of such maps are free-form; a model, a closed
-    object, a map of strings, a list of strings, a tuple of numbers, a constant, an object that must be empty
-    are not; a dataset's rows and the named exceptions are aside."""
+    either, a tuple holding one, a choice with one, a map of such maps, a map of untyped values whose keys a
+    pattern names are free-form; a model, a closed object, a map of strings, a list of strings, a tuple of
+    numbers, a constant, an object that must be empty, a map of typed values whose keys a pattern names are
+    not; a dataset's rows and the named exceptions are aside."""
     ok = {"type": "string"}
     spec: dict[str, Any] = {
         "paths": {
@@ -195,6 +202,11 @@ def test_the_counter_sees_each_shape_of_free_form() -> None:
                         "fixed": {"const": "x"},
                         "empty": {"type": "object", "additionalProperties": False},
                         "closed": {"type": "object", "properties": {"a": {"type": "integer"}}},
+                        "by_hex": {
+                            "type": "object",
+                            "patternProperties": {"^[0-9]{4}$": {"type": "array", "items": ok}},
+                        },
+                        "by_hex_any": {"type": "object", "patternProperties": {"^[0-9]{4}$": {}}},
                     }
                 },
                 "B": {"properties": {"free": {"type": "object"}}},
@@ -208,6 +220,7 @@ def test_the_counter_sees_each_shape_of_free_form() -> None:
     assert free_form_fields(spec) == [
         "A.any",
         "A.anything",
+        "A.by_hex_any",
         "A.json",
         "A.json_list",
         "A.listed",

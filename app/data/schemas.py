@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from types import UnionType
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
 
 from fastapi import Path
@@ -15,7 +16,7 @@ from app.data.written import AsWritten
 from rules.core.dice import Count
 from rules.core.kit import PlanKind
 from rules.core.vocabulary import Side
-from rules.registry import all_game_rules
+from rules.registry import all_game_rules, all_rulesets
 
 # -- path parameters --
 
@@ -192,6 +193,45 @@ class AskIn(BaseModel):
         return Count(c.dice, c.reached, c.lifted, c.again) if c is not None else None
 
 
+def _as_answered(annotation: Any) -> tuple[Any, ...]:
+    """The types a request field typed `annotation` answers as: its bounds and its choices left to the request,
+    which was checked by them as it was asked (a Literal answered as its values' type, an Annotated as its type, a
+    choice as each of its types, a list, a tuple or a map of them so too), a model as itself."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _as_answered(args[0])
+    if origin is Literal:
+        return tuple(dict.fromkeys(type(a) for a in args))
+    if origin in (Union, UnionType):
+        return tuple(dict.fromkeys(t for a in args for t in _as_answered(a)))
+    if origin in (list, dict, tuple):
+        inner = tuple(a if a is Ellipsis else _one_of(_as_answered(a)) for a in args)
+        return (origin[inner],)
+    return (annotation,)
+
+
+def _one_of(types: tuple[Any, ...]) -> Any:
+    return types[0] if len(types) == 1 else Union[types]  # noqa: UP007 (a union built from the rule sets)
+
+
+if TYPE_CHECKING:  # built from the rule sets' resolvers; type-checked as what it is read as
+    RequestValue = Any
+else:
+    # What a field of a resolver's request holds, in any rule set (its Request's fields): a value the table
+    # fills (FilledOut) or a request a card asks for (CardRollOut) carries.
+    RequestValue = _one_of(
+        tuple(
+            dict.fromkeys(
+                t
+                for ruleset in all_rulesets()
+                for resolver in ruleset.resolvers.values()
+                for f in resolver.Request.model_fields.values()
+                for t in _as_answered(f.annotation)
+            )
+        )
+    )
+
+
 class FilledOut(BaseModel):
     """One request field the table filled (rules.core.records.Filled): its value, why, and, when a player gave
     it over the table's (measured by the tape, judged by eye, or set by the referee), `given` with the
@@ -200,11 +240,11 @@ class FilledOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     field: str
-    value: Any
+    value: RequestValue = Field(description="The request field's value.")
     why: str = Field(description='Why the table says so, or the claim in words ("by the tape: 5 cm; ...").')
     source: str | None = Field(default=None, description="The rule that lets the table say so (/ask only).")
     given: bool | None = Field(default=None, description="Given by a player over the table's value.")
-    table: Any = Field(default=None, description="The table's own value, beside a value given.")
+    table: RequestValue = Field(default=None, description="The table's own value, beside a value given.")
 
 
 class ResolveIn(AskIn):

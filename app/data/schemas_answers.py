@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.data.changes import LoggedChange, UnitValue
-from app.data.schemas import FilledOut, PlanItemBodyOut
+from app.data.schemas import FilledOut, PlanItemBodyOut, RequestValue
 from app.data.schemas_score import GameScore
 from app.data.written import AsWritten
 from rules.core.kit import Drawn
@@ -394,7 +394,7 @@ class CardRollOut(BaseModel):
 
     key: str
     resolver: str
-    request: dict[str, Any]
+    request: dict[str, RequestValue] = Field(description="The resolver's request as the game fills it.")
     filled: list[FilledOut]
     dice: list[int]
     times: int

@@ -34,10 +34,9 @@ KNOWN_UNTYPED: dict[str, set[str]] = {
     # so any JSON value (a unit's is what a unit's field holds, UnitSet typed; a side's own value is a scalar or a
     # list of them, SideSet typed)
     "GameSet": {"before", "after"},
-    # an outcome, a card's request and deviation: the rule set's own record (an effect's value is what a unit's
-    # field holds, typed)
+    # an outcome: the rule set's own record (an effect's value is what a unit's field holds, a card's request
+    # what a resolver's request field holds: typed)
     "RolledResolutionOut": {"outcome"},
-    "CardRollOut": {"request"},
     # the act pipeline: its answers are typed (ChangesOut, ResolvedOut, AskedOut, StandActsOut...); left are a
     # roll's outcome (the rule set's own record) and a logged event's payload (each act's own, issue 66)
     "ResolutionOut": {"outcome"},
