@@ -1,6 +1,7 @@
 """The referee's override on the map's stand card, as on the board (issue 64): a marker the rules of play refuse
-now (the game in set-up) is placed anyway once the referee confirms it, and the log shows the override. What
-the browser adds only: the API's refusal of a player's override is tests/app/hostile/test_rules_of_play.py's."""
+now (the game in set-up) is placed anyway once the referee confirms it, and the log shows the override; and a Move
+or a company's move armed ends as its card greys it live, where no override was asked. What the browser adds only:
+the API's refusal of a player's override is tests/app/hostile/test_rules_of_play.py's."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import TABLET_LANDSCAPE
-from tests.frontend.games import seed_game
+from tests.frontend.games import create_mons_game, join, open_maps, seed_game
 from tests.frontend.test_map import screen_point, start_game
 
 pytestmark = pytest.mark.browser
@@ -74,3 +75,52 @@ def test_the_referee_moves_a_stand_the_step_refuses_from_the_maps_card(new_page:
     assert len(asked) == 1 and "Do it anyway as the referee?" in asked[0], asked
     moved = next(e for e in page.request.get(f"/api/v1/games/{game_id}/events").json() if e["kind"] == "move")
     assert moved["payload"]["override"]["by"] == "referee", moved
+
+
+def test_a_move_armed_ends_as_its_card_greys_live(new_page: Any) -> None:
+    # Both devices seated by the start page's taps: the attacker arms a platoon's Move in set-up, then the referee
+    # starts the game (in the attacker's step 1 only command stands move). The card greys its Move live, and the
+    # Move armed ends with it: no longer pressed, its "Tap where … goes." gone, the map's taps no move's (it stayed
+    # armed, and the next tap was refused 409 with the rule's sentence).
+    referee = new_page(TABLET_LANDSCAPE)
+    game_id, codes = create_mons_game(referee)
+    attacker = new_page(TABLET_LANDSCAPE)
+    join(attacker, codes["attacker"])
+    units = attacker.request.get(f"/api/v1/games/{game_id}/units").json()
+    stand = next(u for u in units if u["side"] == "attacker" and u["base"] == "infantry-platoon" and u["x"])
+    open_maps(game_id, attacker)
+    attacker.touchscreen.tap(*screen_point(attacker, stand["x"], stand["y"]))
+    card = attacker.locator("[data-panel='stand']")
+    move = card.locator("[data-stand-action='move']")
+    move.tap()
+    expect(move).to_have_attribute("aria-pressed", "true")
+    expect(attacker.get_by_text(re.compile("Tap where .* goes"))).to_be_visible()
+    referee.goto(f"/games/{game_id}/referee")
+    referee.get_by_role("button", name="Start the game").click()
+    expect(move).to_have_attribute("data-act-greyed", "")
+    expect(move).to_have_attribute("aria-pressed", "false")
+    expect(attacker.locator("[data-map-page]")).to_have_attribute("data-mode", "idle")
+    expect(attacker.get_by_text(re.compile("Tap where .* goes"))).to_have_count(0)
+
+
+def test_a_company_move_armed_ends_as_the_referees_marker_greys_it_live(new_page: Any) -> None:
+    # In set-up the attacker presses a platoon's "Move its company" (its handles shown); the referee puts a marker
+    # on that platoon from his map's card, as an override. The attacker's card greys its company's move live, and
+    # the handles go with it (they stayed, and the drag was refused 409 with the rule's sentence).
+    referee = new_page(TABLET_LANDSCAPE)
+    game_id, codes = create_mons_game(referee)
+    attacker = new_page(TABLET_LANDSCAPE)
+    join(attacker, codes["attacker"])
+    units = attacker.request.get(f"/api/v1/games/{game_id}/units").json()
+    stand = next(u for u in units if u["side"] == "attacker" and u["base"] == "infantry-platoon" and u["x"])
+    open_maps(game_id, attacker, referee)
+    attacker.touchscreen.tap(*screen_point(attacker, stand["x"], stand["y"]))
+    company = attacker.locator("[data-panel='stand'] [data-move-formation]").first
+    company.tap()
+    expect(company).to_have_attribute("aria-pressed", "true")
+    expect(attacker.locator("[data-formation-move]")).to_have_count(1)
+    referee.on("dialog", lambda dialog: dialog.accept())
+    referee.touchscreen.tap(*screen_point(referee, stand["x"], stand["y"]))
+    referee.locator("[data-panel='stand']").get_by_role("button", name="+1 marker").tap()
+    expect(company).to_have_attribute("data-act-greyed", "")
+    expect(attacker.locator("[data-formation-move]")).to_have_count(0)

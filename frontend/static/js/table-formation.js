@@ -11,10 +11,9 @@
   let moving = null; // { formation, stands, centre, dx, dy, turn, facing }
   let dragging = false;
 
-  const standsUnder = (f) => {
-    const under = (u) => { for (let a = u; a; a = model.units.get(a.parent_id)) if (a.id === f.id) return true; return false; };
-    return [...model.units.values()].filter((u) => m.onTable(u) && under(u));
-  };
+  // A stand is under formation f where it or a formation above it is f.
+  const under = (u, f) => Boolean(u) && (u.id === f.id || under(model.units.get(u.parent_id), f));
+  const standsUnder = (f) => [...model.units.values()].filter((u) => m.onTable(u) && under(u, f));
   m.standsUnder = standsUnder; // table-dock.js keeps a formation's stands clear of the card
   const base = (u) => { const b = sizes.bases[u.base] || { w: 0, d: 0 }; return [b.w, b.d]; };
   // The ghosts: each stand shifted and turned about the centre, as the rules will put it.
@@ -133,11 +132,10 @@
   };
 
   window.addEventListener("firestep:stand-shown", (e) => {
-    const u = model.units.get(e.detail.id);
-    // Its handles go with another company's card, or with the step the move was begun in.
-    if (moving && (!u || e.detail.moved || !moving.stands.some((s) => s.id === u.id))) stop();
-    // The head's "Move its company" (app/pages/map_cards.py): the one moving shown pressed.
-    if (moving) section("stand").querySelector(`[data-move-formation="${moving.formation.id}"]`)?.setAttribute("aria-pressed", "true");
+    // Its handles last while the card shown offers its move, not greyed, in the step the move was begun in.
+    const shown = moving && section("stand").querySelector(`[data-move-formation="${moving.formation.id}"]`);
+    if (moving && (e.detail.moved || !shown || shown.matches("[data-act-greyed]"))) stop();
+    else shown?.setAttribute("aria-pressed", "true");
   });
   // "Move its company" pressed: its handles shown, or (pressed again) put away. Greyed, table-act.js says why.
   document.addEventListener("click", (e) => {

@@ -347,12 +347,15 @@
 
   let mode = { kind: "idle" };
   let ruler = [];
-  const setMode = (m) => {
+  const setMode = (next) => {
+    // A Move armed ends as its card greys it (a marker landed, the game began) unless the referee overrides.
+    const move = section("stand").querySelector("[data-stand-action='move']");
+    const m = next.unit && !next.override && move?.matches("[data-act-greyed]") ? { kind: "idle" } : next;
     // A move placed or given up: its "Tap where … goes." is done with (another's since told stays).
     if (mode.said && mode !== m) notice.clear("instruction", mode.said);
     mode = m;
     root.dataset.mode = m.kind;
-    section("stand").querySelector("[data-stand-action='move']")?.setAttribute("aria-pressed", String(m.kind === "move" && m.unit === selectedStand));
+    move?.setAttribute("aria-pressed", String(m.kind === "move" && m.unit === selectedStand));
     // A pick's stands drawn over the others, so the finger sees the stand it takes.
     if (m.kind === "pick" && m.accept) {
       for (const [id, { shape }] of standLayers) if (m.accept(model.units.get(id))) shape.bringToFront();
