@@ -6,17 +6,17 @@ statements each claim before, one after)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import event, update
+from sqlalchemy import event
 from sqlmodel import Session, col, select
 
-from app.data.models import IdempotentResponse, utcnow
+from app.data.models import IdempotentResponse
 from app.guard import idempotency
 from app.services.seating import digest
+from tests.app.hostile.test_idempotency import PAST_A_DAY, kept_as
 from tests.conftest import TEST_SECRET_KEY
 
 
@@ -56,22 +56,24 @@ def test_each_keyed_write_claims_in_one_statement_built_once(
     assert second == third == [idempotency._CLAIM, idempotency._KEEP_ANSWER]  # swept a minute ago
 
 
-def test_the_sweep_deletes_every_answer_kept_past_a_day(
+def test_a_sweep_deletes_the_answers_kept_past_a_day_a_bounded_batch_at_a_time(
     device: tuple[Any, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The hostile pass of stop 19: a day's backlog of 50,000 expired answers, deleted by one claim, held SQLite's
+    write lock 1.4 s; a sweep deletes SWEPT_AT_ONCE at most, the next sweep the rest, and never a younger one."""
     engine, device_hash = device
-    for key in ("old-key-1", "old-key-2", "new-key-3"):
+    old = ("old-key-1", "old-key-2", "old-key-3")
+    for key in (*old, "new-key-4"):
         keyed(engine, device_hash, key)
-    with Session(engine) as session:
-        old = IdempotentResponse.key.in_(["old-key-1", "old-key-2"])  # type: ignore[attr-defined]
-        session.execute(
-            update(IdempotentResponse).where(old).values(created_at=utcnow() - timedelta(hours=25))
-        )
-        session.commit()
-    monkeypatch.setattr(idempotency._SWEEPS, "last", float("-inf"))
-    keyed(engine, device_hash, "newest-key-4")
-    with Session(engine) as session:
-        assert session.exec(select(IdempotentResponse.key).order_by(col(IdempotentResponse.id))).all() == [
-            "new-key-3",
-            "newest-key-4",
-        ]
+    kept_as(engine, PAST_A_DAY, old)
+    monkeypatch.setattr(idempotency, "SWEPT_AT_ONCE", 2)
+    kept: list[list[str]] = []
+    for key in ("newest-key-5", "newest-key-6"):
+        monkeypatch.setattr(idempotency._SWEEPS, "last", float("-inf"))  # a sweep due
+        keyed(engine, device_hash, key)
+        with Session(engine) as session:
+            kept.append(
+                list(session.exec(select(IdempotentResponse.key).order_by(col(IdempotentResponse.id))))
+            )
+    assert len(set(kept[0]) & set(old)) == 1 and kept[0][-2:] == ["new-key-4", "newest-key-5"]
+    assert kept[1] == ["new-key-4", "newest-key-5", "newest-key-6"]

@@ -22,6 +22,7 @@ from app.guard.auth import COOKIE_NAME
 from app.guard.idempotency import (
     ACTED,
     HEADER,
+    KEEP,
     REPLAYED_HEADER,
     STALE_AFTER,
     Stored,
@@ -161,9 +162,7 @@ def test_answers_expire_after_a_day(client: TestClient) -> None:
     unit = defender_stand(client, g)["id"]
     assert add_marker(client, g, unit, g.attacker).status_code == 200
     engine = client.app.state.engine  # type: ignore[attr-defined]
-    with Session(engine) as session:
-        session.execute(update(IdempotentResponse).values(created_at=utcnow() - timedelta(hours=25)))
-        session.commit()
+    kept_as(engine, PAST_A_DAY)
     again = add_marker(client, g, unit, g.attacker)
     assert again.status_code == 200 and REPLAYED_HEADER not in again.headers
     assert suppression(client, g, unit) == 2
@@ -184,14 +183,22 @@ def test_a_revoked_device_gets_no_replay(client: TestClient) -> None:
 
 
 # -- a server that stopped in the middle of a request ---------------------------------------------------------
-def _leave_claim(engine: Any, status_code: int | None, age: timedelta) -> None:
-    """Make the stored answer look like a claim a stopped server left: still in progress, or acted on with
-    its answer never stored."""
+PAST_A_DAY = KEEP + timedelta(hours=1)  # an answer this old is no longer kept
+
+
+def kept_as(engine: Any, age: timedelta, keys: tuple[str, ...] = (), **values: Any) -> None:
+    """Make the kept answers (all, or those of `keys`) `age` old, with `values` set: past a day, or a claim a
+    stopped server left (still in progress, or acted on with its answer never stored)."""
+    chosen = update(IdempotentResponse).values(created_at=utcnow() - age, **values)
+    if keys:
+        chosen = chosen.where(col(IdempotentResponse.key).in_(keys))
     with Session(engine) as session:
-        session.execute(
-            update(IdempotentResponse).values(status_code=status_code, body=b"", created_at=utcnow() - age)
-        )
+        session.execute(chosen)
         session.commit()
+
+
+def _leave_claim(engine: Any, status_code: int | None, age: timedelta) -> None:
+    kept_as(engine, age, status_code=status_code, body=b"")
 
 
 def _one_marker_with_a_key(client: TestClient) -> tuple[Game, int]:
@@ -508,24 +515,3 @@ def test_a_lowercase_bearer_keys_the_device_the_route_acts_as(client: TestClient
     assert (
         add_marker(client, g, unit, {"Authorization": f"BEARER {referee}"}).headers[REPLAYED_HEADER] == "true"
     )
-
-
-def test_a_sweep_deletes_a_bounded_batch_of_expired_answers(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The hostile pass of stop 19: a day's backlog of 50,000 expired answers, deleted by one claim, held SQLite's
-    write lock 1.4 s; a sweep deletes SWEPT_AT_ONCE at most, the next sweeps the rest."""
-    g = new_game(client)
-    start_game(client, g)
-    unit = defender_stand(client, g)["id"]
-    for n in range(4):  # each answer kept, the fourth's refusal (two markers and a kill before it) too
-        assert add_marker(client, g, unit, g.attacker, key=f"old-tap-{n:04}").status_code < 500
-    engine = client.app.state.engine  # type: ignore[attr-defined]
-    with Session(engine) as session:
-        session.execute(update(IdempotentResponse).values(created_at=utcnow() - timedelta(hours=25)))
-        session.commit()
-    monkeypatch.setattr(idempotency, "SWEPT_AT_ONCE", 3)
-    monkeypatch.setattr(idempotency._SWEEPS, "last", float("-inf"))
-    add_marker(client, g, unit, g.referee, key="new-tap-0001")  # a sweep due: three of the four old ones gone
-    with Session(engine) as session:
-        assert len(session.exec(select(IdempotentResponse)).all()) == 2
