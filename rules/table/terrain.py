@@ -7,10 +7,12 @@ streams and rivers may stay lines (they are crossed, not occupied).
 
 from __future__ import annotations
 
+import json
 import math
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -200,3 +202,38 @@ class TerrainIndex:
         """The highest hill under the base (0: level ground)."""
         hills = [f.height_cm for f in self.intersecting(geom) if f.kind == "hill"]
         return max(hills, default=0.0)
+
+
+# -- a game's terrain indexed once -------------------------------------------------------------------------------
+def indexed(terrain: Mapping[str, Any], wire_belt_cm: float | None) -> TerrainIndex:
+    """A game's terrain (GeoJSON) indexed, kept per terrain (read-only once built), with wire belts of
+    `wire_belt_cm` (None: the rule set has no standard belt)."""
+    return _indexed(geojson_text(terrain), wire_belt_cm)
+
+
+@lru_cache(maxsize=16)
+def _indexed(geojson: str, wire_belt_cm: float | None) -> TerrainIndex:
+    return TerrainIndex.build(terrain_from_geojson(json.loads(geojson), wire_belt_cm=wire_belt_cm))
+
+
+# The JSON text of the last terrains read, by the object read: a snapshot's terrain is never changed in place (a
+# new terrain is a new object; the app keeps one per version of a game), and writing out the largest costs 25 ms,
+# once per terrain, not once per stand measured (issue 52: a bombardment's card measured the ground of each stand
+# under it; a Flanders Fields shot's targets each measured theirs).
+_TEXTS: dict[int, tuple[Mapping[str, Any], str]] = {}
+_TEXTS_KEPT = 16
+_TEXTS_LOCK = threading.Lock()  # the app's worker threads read terrains at once
+
+
+def geojson_text(terrain: Mapping[str, Any]) -> str:
+    """The terrain's canonical JSON text (its keys sorted, no spaces): what its index is kept by."""
+    with _TEXTS_LOCK:
+        seen = _TEXTS.get(id(terrain))
+    if seen is not None and seen[0] is terrain:
+        return seen[1]
+    text = json.dumps(terrain, sort_keys=True, separators=(",", ":"))
+    with _TEXTS_LOCK:
+        _TEXTS[id(terrain)] = (terrain, text)  # holding the object keeps its id from being reused
+        while len(_TEXTS) > _TEXTS_KEPT:
+            del _TEXTS[next(iter(_TEXTS))]
+    return text

@@ -41,7 +41,7 @@ from rules.earth2mm.sight import SRC_THROUGH_TERRAIN, Cloud, cloud_blocks
 from rules.table.bases import BaseSpec, Stand
 from rules.table.los import lines_of_sight
 from rules.table.placed import stand_of
-from rules.table.terrain import Feature, TerrainIndex, terrain_from_geojson
+from rules.table.terrain import Feature, TerrainIndex, geojson_text, indexed, terrain_from_geojson
 
 # Our bases' distances to theirs, edge to edge: a row a base of ours, a column a base of theirs (cm).
 Gaps = NDArray[np.float64]
@@ -252,30 +252,7 @@ def reach_m(kind: str, ctx: Context) -> int | None:
 # -- the ground ---------------------------------------------------------------------------------------------
 def terrain_index(terrain: Mapping[str, Any]) -> TerrainIndex:
     """A game's terrain (GeoJSON), kept per terrain (read-only once built)."""
-    return _terrain_index(_text(terrain))
-
-
-# The JSON text of the last terrains read, by the object read: a snapshot's terrain is never changed in place
-# (a new terrain is a new object), and writing out the largest one costs 25 ms, once per request, not once
-# per sub-unit measured (issue 52: a bombardment's card measured the ground of each stand under it).
-_TEXTS: dict[int, tuple[Mapping[str, Any], str]] = {}
-_TEXTS_KEPT = 16
-
-
-def _text(terrain: Mapping[str, Any]) -> str:
-    seen = _TEXTS.get(id(terrain))
-    if seen is not None and seen[0] is terrain:
-        return seen[1]
-    text = json.dumps(terrain, sort_keys=True, separators=(",", ":"))
-    _TEXTS[id(terrain)] = (terrain, text)  # holding the object keeps its id from being reused
-    while len(_TEXTS) > _TEXTS_KEPT:
-        del _TEXTS[next(iter(_TEXTS))]
-    return text
-
-
-@lru_cache(maxsize=16)
-def _terrain_index(geojson: str) -> TerrainIndex:
-    return TerrainIndex.build(terrain_from_geojson(json.loads(geojson), wire_belt_cm=None))
+    return indexed(terrain, None)
 
 
 def ground_index(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> TerrainIndex:
@@ -283,7 +260,7 @@ def ground_index(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> Terrai
     left = board.get(ROUGH_GROUND_KEY) or ()
     if not left:
         return terrain_index(terrain)
-    return _ground_index(_text(terrain), json.dumps(left, sort_keys=True, separators=(",", ":")))
+    return _ground_index(geojson_text(terrain), json.dumps(left, sort_keys=True, separators=(",", ":")))
 
 
 @lru_cache(maxsize=16)

@@ -5,9 +5,7 @@ geometry is rules.table's, the numbers and citations are this rule set's; units 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from shapely import LineString, Polygon
@@ -29,7 +27,7 @@ from rules.table.frame import AHEAD_DEG, Table
 from rules.table.los import line_of_sight
 from rules.table.placed import Placed, index_of, stand_of
 from rules.table.templates import Template
-from rules.table.terrain import TerrainIndex, terrain_from_geojson
+from rules.table.terrain import TerrainIndex, indexed
 
 SRC_BARRAGE_AREA = TEMPLATES["rolling-barrage"].source
 BARRAGE_DEPTH_CM = TEMPLATES["rolling-barrage"].depth_cm
@@ -41,12 +39,7 @@ def ids(coverage_ids: Iterable[str]) -> list[int]:
 
 def terrain_index(terrain: Mapping[str, Any]) -> TerrainIndex:
     """A game's terrain (GeoJSON) with Flanders Fields' wire belts, kept per terrain (read-only once built)."""
-    return _terrain_index(json.dumps(terrain, sort_keys=True, separators=(",", ":")))
-
-
-@lru_cache(maxsize=16)
-def _terrain_index(geojson: str) -> TerrainIndex:
-    return TerrainIndex.build(terrain_from_geojson(json.loads(geojson), wire_belt_cm=WIRE_BELT_CM))
+    return indexed(terrain, WIRE_BELT_CM)
 
 
 # -- a shot -------------------------------------------------------------------------------------------------
