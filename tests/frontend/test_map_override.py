@@ -104,23 +104,31 @@ def test_a_move_armed_ends_as_its_card_greys_live(new_page: Any) -> None:
 
 
 def test_a_company_move_armed_ends_as_the_referees_marker_greys_it_live(new_page: Any) -> None:
-    # In set-up the attacker presses a platoon's "Move its company" (its handles shown); the referee puts a marker
-    # on that platoon from his map's card, as an override. The attacker's card greys its company's move live, and
-    # the handles go with it (they stayed, and the drag was refused 409 with the rule's sentence).
+    # In set-up the attacker presses a platoon's "Move its company" (its handles and "Drag ✥ …" shown); the referee
+    # puts a marker on ANOTHER platoon of that company from his map's card, as an override. The attacker's card,
+    # whose own stand did not change, greys its company's move live, and the handles and their sentence go with it
+    # (the card was not read again: the move stayed offered, pressed, and the drag was refused 409; and where the
+    # card greyed it, its sentence stayed: the newcomer pass of this stop).
     referee = new_page(TABLET_LANDSCAPE)
     game_id, codes = create_mons_game(referee)
     attacker = new_page(TABLET_LANDSCAPE)
     join(attacker, codes["attacker"])
     units = attacker.request.get(f"/api/v1/games/{game_id}/units").json()
     stand = next(u for u in units if u["side"] == "attacker" and u["base"] == "infantry-platoon" and u["x"])
+    other = next(
+        u for u in units if u["parent_id"] == stand["parent_id"] and u["id"] != stand["id"] and u["x"]
+    )
     open_maps(game_id, attacker, referee)
     attacker.touchscreen.tap(*screen_point(attacker, stand["x"], stand["y"]))
     company = attacker.locator("[data-panel='stand'] [data-move-formation]").first
     company.tap()
     expect(company).to_have_attribute("aria-pressed", "true")
     expect(attacker.locator("[data-formation-move]")).to_have_count(1)
+    expect(attacker.get_by_text(re.compile("Drag ✥ to move"))).to_be_visible()
     referee.on("dialog", lambda dialog: dialog.accept())
-    referee.touchscreen.tap(*screen_point(referee, stand["x"], stand["y"]))
+    referee.touchscreen.tap(*screen_point(referee, other["x"], other["y"]))
+    expect(referee.locator("[data-panel='stand']")).to_have_attribute("data-head-of", str(other["id"]))
     referee.locator("[data-panel='stand']").get_by_role("button", name="+1 marker").tap()
     expect(company).to_have_attribute("data-act-greyed", "")
     expect(attacker.locator("[data-formation-move]")).to_have_count(0)
+    expect(attacker.get_by_text(re.compile("Drag ✥ to move"))).to_have_count(0)

@@ -9,6 +9,7 @@
   const ghosts = L.layerGroup().addTo(map);
   const handles = L.layerGroup().addTo(map);
   let moving = null; // { formation, stands, centre, dx, dy, turn, facing }
+  let told = null; // its "Drag ✥ …" (the map's notice), which goes with its handles
   let dragging = false;
 
   // A stand is under formation f where it or a formation above it is f.
@@ -92,7 +93,7 @@
       drawGhosts();
     });
   };
-  const stop = () => { moving = null; dragging = false; ghosts.clearLayers(); handles.clearLayers(); };
+  const stop = () => { notice.clear("instruction", told); moving = null; dragging = false; ghosts.clearLayers(); handles.clearLayers(); };
   // The map moved (a card docked, a pinch): the handles placed again in sight, but only once a finger on a
   // handle is lifted (a drag begins at its first move, and a handle drawn anew then would lose it).
   let pressed = false;
@@ -127,7 +128,6 @@
     const r = await send(`${api}/units/${formation.id}/move-formation`, { body });
     if (failed(r)) notice(refusal(r, "The formation did not move; check the connection."));
     else if (r.ok && r.data) model.apply({ id: r.data.event_id, kind: "move", payload: { changes: r.data.changes } });
-    if (!failed(r)) window.dispatchEvent(new CustomEvent("firestep:map-changed"));
     if (moving?.formation === formation) begin(formation);
   };
 
@@ -148,6 +148,8 @@
     b.setAttribute("aria-pressed", String(!again));
     if (again) return;
     begin(f);
-    m.tell(`Drag ✥ to move ${nameOf(f).short} (${moving.stands.length} stands) or ↻ to turn it.`);
+    told = m.tell(`Drag ✥ to move ${nameOf(f).short} (${moving.stands.length} stands) or ↻ to turn it.`);
   });
+  // A change to one of its stands (a marker landed) reads the card anew, which may grey its move.
+  model.listen(({ changed }) => { if (moving?.stands.some((s) => changed?.has(s.id))) m.showStand(m.selectedStand()); });
 })();

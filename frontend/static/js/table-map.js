@@ -27,7 +27,6 @@
   const nameOf = (u) => ({ short: u.short_name, full: u.full_name, plain: u.plain_name });
   const clamp = (v, most) => Number(Math.max(0, Math.min(most, v)).toFixed(2));
   const onTheTable = ([x, y]) => [clamp(x, W), clamp(y, LEN)];
-  const mapChanged = () => window.dispatchEvent(new CustomEvent("firestep:map-changed"));
 
   const { send } = window.firestepOutbox;
   const { refusal, failed, overridden, mayOverride } = window.firestepApi;
@@ -227,11 +226,9 @@
       const [x, y] = onTheTable(fromLL(handle.getLatLng()));
       model.templates.set(id, { ...t, x, y });
       selectTemplate(id);
-      mapChanged();
       const result = await send(`${api}/templates/${id}`, { method: "PATCH", body: { x, y } });
       if (failed(result)) { notice(refusal(result, "The template's move was not saved; it is back where it was.")); model.templates.set(id, t); drawTemplate(id); }
       else if (result.ok && result.data) model.setTemplate(result.data.template);
-      mapChanged();
     });
     templateLayers.set(id, { shape, handle });
   };
@@ -320,7 +317,6 @@
     if (failed(r)) { notice(refusal(r, "The move was not saved; the stand is back where it was.")); Object.assign(u, { x: before.x, y: before.y }); drawStand(u); }
     else if (r.ok && r.data) model.apply({ id: r.data.event_id, kind: "move", payload: { changes: r.data.changes } });
     showStand(id);
-    mapChanged();
   };
 
   const selectTemplate = async (id) => {
@@ -521,7 +517,7 @@
     if (over && what.turn && !what.all) drawTemplates();
     else if (!over && (what.all || what.template === selectedTemplate) && panelShows === "template") selectTemplate(selectedTemplate);
     if (what.turn) readAnew(false);
-    if (what.units || what.templates) mapChanged();
+    if (what.units || what.templates) window.dispatchEvent(new CustomEvent("firestep:map-changed"));
   });
 
   const getJson = (url) => fetch(url, { cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
