@@ -198,6 +198,9 @@ def _as_answered(annotation: Any) -> tuple[Any, ...]:
     which was checked by them as it was asked (a Literal answered as its values' type, an Annotated as its type, a
     choice as each of its types, a list, a tuple or a map of them so too), a model as itself."""
     origin, args = get_origin(annotation), get_args(annotation)
+    # A number as written: 10.0 stays 10.0 in a list of ints, 1 stays 1 in a pair of floats.
+    if annotation in (int, float):
+        return (int, float)
     if origin is Annotated:
         return _as_answered(args[0])
     if origin is Literal:

@@ -220,7 +220,7 @@ def _indexed(geojson: str, wire_belt_cm: float | None) -> TerrainIndex:
 # new terrain is a new object; the app keeps one per version of a game), and writing out the largest costs 25 ms,
 # once per terrain, not once per stand measured (issue 52: a bombardment's card measured the ground of each stand
 # under it; a Flanders Fields shot's targets each measured theirs).
-_TEXTS: dict[int, tuple[Mapping[str, Any], str]] = {}
+_TEXTS: dict[int, tuple[object, str]] = {}  # the object held for its identity alone
 _TEXTS_KEPT = 16
 _TEXTS_LOCK = threading.Lock()  # the app's worker threads read terrains at once
 

@@ -316,7 +316,8 @@ class FlandersFieldsFill(GameRules):
                 table = Table(snapshot.table_width_cm, snapshot.table_length_cm)
                 for m in shot(table, snapshot.board.get("barrages", ()), unit, target, terrain, ctx):
                     put(m.field, m.value, m.why, m.source)
-                fires_as = given.get("firer", FIRER.get(unit.kind))
+                # The firer given, where it is a word: anything else is the request's to refuse (a 422 naming it).
+                fires_as = given.get("firer") if isinstance(given.get("firer"), str) else FIRER.get(unit.kind)
                 if resolver_id == "shooting" and fires_as:
                     area = shot_area(snapshot, unit, target, fires_as, bool(given.get("indirect")))
                     if area is not None and area.also:

@@ -163,3 +163,25 @@ def test_a_cover_seen_by_the_shooter_is_taken_and_marked_in_the_answer_and_the_l
     assert all(
         set(f) == {"field", "value", "why"} for f in shot.json()["filled"] if f["field"] not in ("cover",)
     )
+
+
+def test_a_firer_given_as_no_word_is_refused_naming_it(client: TestClient) -> None:
+    """The hostile pass of stop 20: the table read the firer given before the request was checked, and a list or an
+    object there was a 500 (unhashable) on /ask and /resolve alike."""
+    g = new_game(client)
+    us = units(client, g)
+    mg = first(us, "attacker", "mmg")
+    target = first(us, "defender", "rifle-platoon")
+    face_off(client, g, mg, target, 60)
+    unpacked(client, g, mg["id"])
+    advance_to(client, g, "battalion-orders")
+    order = {"unit_id": mg["id"], "dice": [6]}
+    assert (
+        client.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=order).status_code
+        == 200
+    )
+    for firer in (["mg"], {"a": [1]}):
+        body = {"unit_id": mg["id"], "target_id": target["id"], "fields": {"firer": firer}}
+        for route in ("ask", "resolve"):
+            refused = client.post(f"/api/v1/games/{g.id}/{route}/shooting", headers=g.attacker, json=body)
+            assert refused.status_code == 422 and refused.json()["field"] == "fields.firer", refused.text
