@@ -150,6 +150,6 @@
     begin(f);
     told = m.tell(`Drag ✥ to move ${nameOf(f).short} (${moving.stands.length} stands) or ↻ to turn it.`);
   });
-  // A change to one of its stands (a marker landed) reads the card anew, which may grey its move.
-  model.listen(({ changed }) => { if (moving?.stands.some((s) => changed?.has(s.id))) m.showStand(m.selectedStand()); });
+  // A change to another of its stands reads the card anew, which may grey its move (the map reads its own).
+  model.listen(({ changed }) => { if (moving?.stands.some((s) => changed?.has(s.id)) && !changed.has(m.selectedStand())) m.showStand(m.selectedStand()); });
 })();
