@@ -18,9 +18,9 @@ from app.core import live
 from app.errors import is_one_sentence
 from app.routes import events as events_route
 from app.services.seating import Viewer
-from tests.app.games.conftest import advance_to, new_game, unpacked
+from tests.app.games.conftest import advance_to, new_game
 from tests.app.games.test_earth2mm_bound import Table
-from tests.app.games.test_stand_acts import events, face_off, first, units
+from tests.app.games.test_stand_acts import events, ordered_mg
 
 pytestmark = pytest.mark.storage  # what a refused claim leaves and an override records, on each backend
 
@@ -70,17 +70,7 @@ def test_a_range_by_the_tape_is_taken_and_every_side_reads_it_as_the_shooters_cl
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     g = new_game(client)
-    us = units(client, g)
-    mg = first(us, "attacker", "mmg")
-    target = first(us, "defender", "rifle-platoon")
-    face_off(client, g, mg, target, 60)
-    unpacked(client, g, mg["id"])
-    advance_to(client, g, "battalion-orders")
-    order = {"unit_id": mg["id"], "dice": [6]}
-    assert (
-        client.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=order).status_code
-        == 200
-    )
+    mg, target = ordered_mg(client, g, 60)
     body: dict[str, Any] = {"unit_id": mg["id"], "target_id": target["id"], "fields": {"range_cm": 5}}
     asked = client.post(f"/api/v1/games/{g.id}/ask/shooting", headers=g.attacker, json=body)
     assert asked.status_code == 200, asked.text
@@ -129,17 +119,7 @@ def test_a_cover_seen_by_the_shooter_is_taken_and_marked_in_the_answer_and_the_l
     client: TestClient,
 ) -> None:
     g = new_game(client)
-    us = units(client, g)
-    mg = first(us, "attacker", "mmg")
-    target = first(us, "defender", "rifle-platoon")
-    face_off(client, g, mg, target, 60)
-    unpacked(client, g, mg["id"])
-    advance_to(client, g, "battalion-orders")
-    order = {"unit_id": mg["id"], "dice": [6]}
-    assert (
-        client.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=order).status_code
-        == 200
-    )
+    mg, target = ordered_mg(client, g, 60)
     body: dict[str, Any] = {"unit_id": mg["id"], "target_id": target["id"], "fields": {"cover": "hard"}}
     asked = client.post(f"/api/v1/games/{g.id}/ask/shooting", headers=g.attacker, json=body).json()
     dice = [4, *[1] * len(asked["resolution"].get("also", []))]
@@ -169,17 +149,7 @@ def test_a_firer_given_as_no_word_is_refused_naming_it(client: TestClient) -> No
     """The hostile pass of stop 20: the table read the firer given before the request was checked, and a list or an
     object there was a 500 (unhashable) on /ask and /resolve alike."""
     g = new_game(client)
-    us = units(client, g)
-    mg = first(us, "attacker", "mmg")
-    target = first(us, "defender", "rifle-platoon")
-    face_off(client, g, mg, target, 60)
-    unpacked(client, g, mg["id"])
-    advance_to(client, g, "battalion-orders")
-    order = {"unit_id": mg["id"], "dice": [6]}
-    assert (
-        client.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=order).status_code
-        == 200
-    )
+    mg, target = ordered_mg(client, g, 60)
     for firer in (["mg"], {"a": [1]}):
         body = {"unit_id": mg["id"], "target_id": target["id"], "fields": {"firer": firer}}
         for route in ("ask", "resolve"):

@@ -32,6 +32,21 @@ def face_off(c: TestClient, g: Game, attacker: dict[str, Any], defender: dict[st
     assert r.status_code == 200, r.text
 
 
+def ordered_mg(c: TestClient, g: Game, gap: float) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The attackers' first MMG `gap` cm in front of the defenders' first rifle platoon, unpacked and ordered at
+    the battalion's orders with a 6 ("6 = 3 Actions"): its shots are the next acts. The MMG and the platoon."""
+    us = units(c, g)
+    mg, target = first(us, "attacker", "mmg"), first(us, "defender", "rifle-platoon")
+    face_off(c, g, mg, target, gap)
+    unpacked(c, g, mg["id"])
+    advance_to(c, g, "battalion-orders")
+    order = {"unit_id": mg["id"], "dice": [6]}
+    assert (
+        c.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=order).status_code == 200
+    )
+    return mg, target
+
+
 def test_each_stand_is_offered_the_rolls_of_its_kind(client: TestClient) -> None:
     g = new_game(client)
     nothing = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
@@ -80,17 +95,7 @@ def test_each_stand_is_offered_the_rolls_of_its_kind(client: TestClient) -> None
 
 def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client: TestClient) -> None:
     g = new_game(client)
-    us = units(client, g)
-    mg = first(us, "attacker", "mmg")
-    target = first(us, "defender", "rifle-platoon")
-    face_off(client, g, mg, target, 30)
-    unpacked(client, g, mg["id"])
-    advance_to(client, g, "battalion-orders")  # where the MG is ordered ("6 = 3 Actions")
-    order = {"unit_id": mg["id"], "dice": [6]}
-    assert (
-        client.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=order).status_code
-        == 200
-    )
+    mg, target = ordered_mg(client, g, 30)
     logged = len(events(client, g))
     before = units(client, g)
     body = {"unit_id": mg["id"], "target_id": target["id"]}
