@@ -16,7 +16,8 @@ largest game it accepts (its cap, `GameRules.unit_cap`, else the scenario format
 of bench/largest_tables.py's tables (2mm's smaller games its largest cut down, each side's first units kept), on
 a table with no terrain (as issue 88's figures were taken) or, with `--terrain largest`, that bench's terrain
 (the largest a scenario takes) at every size; the game started, the referee acting (`override`):
-- a marker: +1 on the next stand round the table (none gets a third: a third kills);
+- a marker: +1 on the next stand round the table (a stand holding two has both recovered first, unmeasured: a
+  third kills);
 - a keyed marker: the same with a fresh Idempotency-Key, as the map's outbox sends every tap
   (app/guard/idempotency.py: the key claimed before the act, its answer kept after);
 - a move: the next stand 0.5 cm forward, then back;
@@ -208,6 +209,7 @@ class Acts:
         defenders = [u for u in placed if u["side"] == "defender" and u["level"] != "company"]
         self.shooter, self.target = attackers[0], defenders[0]
         self.others = [u for u in placed if u["id"] not in (self.shooter["id"], self.target["id"])]
+        self.markers: dict[int, int] = {}  # the markers each stand holds (all start with none)
         self.within_range()
 
     def within_range(self) -> None:
@@ -223,7 +225,13 @@ class Acts:
 
     def marker(self, i: int, key: str | None = None) -> tuple[float, int]:
         u = self.others[i % len(self.others)]
-        ms, answer = self.game.timed("POST", f"/units/{u['id']}/markers", {"delta": 1, "override": True}, key)
+        path = f"/units/{u['id']}/markers"
+        if self.markers.get(u["id"], 0) == 2:  # a third would kill it: its two recovered first, unmeasured
+            for _ in range(2):
+                self.game("POST", path, {"delta": -1, "override": True})
+            self.markers[u["id"]] = 0
+        ms, answer = self.game.timed("POST", path, {"delta": 1, "override": True}, key)
+        self.markers[u["id"]] = self.markers.get(u["id"], 0) + 1
         return ms, answer["event_id"]
 
     def keyed_marker(self, i: int) -> tuple[float, int]:
