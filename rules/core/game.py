@@ -791,9 +791,7 @@ def formation_moved(snapshot: Snapshot, act: MoveFormation) -> tuple[Change, ...
     out: list[Change] = []
     for u, (x, y) in zip(stands, to, strict=True):
         if not (0 <= x <= snapshot.table_width_cm and 0 <= y <= snapshot.table_length_cm):
-            raise RulesError(
-                "dx", f"that would put {u.name} off the table: move the formation less far", ["on the table"]
-            )
+            raise RulesError("dx", f"that would put {u.name} off the table: move the formation less far")
         facing = 90.0 if u.facing_deg is None else float(u.facing_deg)
         place = {"x": round(x, 2), "y": round(y, 2), "facing_deg": round((facing + act.turn_deg) % 360, 2)}
         out += [SetState("", "", u.id, k, v) for k, v in place.items() if u.value(k) != v]

@@ -7,6 +7,7 @@ card's sheet the height that keeps its stands and dice in sight, tests/frontend/
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -14,6 +15,8 @@ from playwright.sync_api import expect
 
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, screenshot
 from tests.frontend.games import at_rest, map_at, seed_game
+from tests.frontend.test_map import drag_by_touch, screen_point
+from tests.frontend.test_map_override import a_platoons_card_in_set_up
 from tests.frontend.test_notices import refusal_shown
 from tests.frontend.test_referee_result import move_as_referee
 
@@ -76,3 +79,24 @@ def test_an_undo_that_worked_is_told_as_information(new_page: Any) -> None:
     expect(notice).to_have_class("notice info")
     expect(undo).to_have_count(0)  # the card read anew: nothing of the stand's left to take back
     assert table_box(page) == before
+
+
+def test_a_refused_company_drag_is_read_in_the_row_while_its_instruction_lasts(new_page: Any) -> None:
+    # The newcomer pass of stop 111: on a landscape tablet the attacker presses a platoon's "Move its company" (its
+    # "Drag ✥ …" lasts while its handles do) and drags the company off the table's edge. The refusal came second in
+    # the row, under the fold of its one line: what went wrong was not to be read. It comes first now.
+    _, attacker, _, _, stand = a_platoons_card_in_set_up(new_page)
+    attacker.locator("[data-panel='stand'] [data-move-formation]").first.tap()
+    expect(attacker.get_by_text(re.compile("Drag ✥ to move"))).to_be_visible()
+    handle = at_rest(attacker, "[data-formation-move]")
+    start = (handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    edge = screen_point(attacker, 0, stand["y"])  # the table's left edge, level with the stand
+    drag_by_touch(attacker, start, (max(edge[0] - 40, 2), start[1]))
+    refused = attacker.locator("#net-status .notice:not(.info)")
+    expect(refused).to_have_count(1)
+    # The instruction stays beside it: the company's handles are still up.
+    expect(attacker.locator("#net-status .notice.info")).to_have_count(1)
+    row = attacker.locator("#net-status").bounding_box()
+    seen = refused.locator("> p").bounding_box()
+    assert row is not None and seen is not None
+    assert row["y"] <= seen["y"] and seen["y"] + seen["height"] <= row["y"] + row["height"], (row, seen)

@@ -77,7 +77,7 @@ def test_the_referee_moves_a_stand_the_step_refuses_from_the_maps_card(new_page:
     assert moved["payload"]["override"]["by"] == "referee", moved
 
 
-def _a_platoons_card_in_set_up(new_page: Any) -> tuple[Any, Any, int, list[dict[str, Any]], dict[str, Any]]:
+def a_platoons_card_in_set_up(new_page: Any) -> tuple[Any, Any, int, list[dict[str, Any]], dict[str, Any]]:
     """A game made from the start page by its referee's device, the attacker's device seated by its code there, and
     an attacking platoon's card open on the attacker's map: the two pages, the game, its units and the platoon."""
     referee = new_page(TABLET_LANDSCAPE)
@@ -96,7 +96,7 @@ def test_a_move_armed_ends_as_its_card_greys_live(new_page: Any) -> None:
     # starts the game (in the attacker's step 1 only command stands move). The card greys its Move live, and the
     # Move armed ends with it: no longer pressed, its "Tap where … goes." gone, the map's taps no move's (it stayed
     # armed, and the next tap was refused 409 with the rule's sentence).
-    referee, attacker, game_id, _, _ = _a_platoons_card_in_set_up(new_page)
+    referee, attacker, game_id, _, _ = a_platoons_card_in_set_up(new_page)
     card = attacker.locator("[data-panel='stand']")
     move = card.locator("[data-stand-action='move']")
     move.tap()
@@ -116,7 +116,7 @@ def test_a_company_move_armed_ends_as_the_referees_marker_greys_it_live(new_page
     # whose own stand did not change, greys its company's move live, and the handles and their sentence go with it
     # (the card was not read again: the move stayed offered, pressed, and the drag was refused 409; and where the
     # card greyed it, its sentence stayed: the newcomer pass of this stop).
-    referee, attacker, game_id, units, stand = _a_platoons_card_in_set_up(new_page)
+    referee, attacker, game_id, units, stand = a_platoons_card_in_set_up(new_page)
     other = next(
         u for u in units if u["parent_id"] == stand["parent_id"] and u["id"] != stand["id"] and u["x"]
     )

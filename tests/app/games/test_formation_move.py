@@ -4,6 +4,7 @@ in one event that one Undo takes back; the rules of play and the table's edges s
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pytest
@@ -64,6 +65,11 @@ def test_a_formation_move_is_refused_off_the_table_and_for_the_other_side(client
     url = f"/api/v1/games/{g.id}/units/{company['id']}/move-formation"
     off = client.post(url, headers=g.attacker, json={"dx": 0, "dy": -500})
     assert off.status_code == 422 and "dx" in off.text
+    # What to do, said once: it ended "…: move the formation less far: pick on the table.", "on the table" offered
+    # as a value to pick (seen by stop 112's browser test of a refused company drag).
+    assert re.fullmatch(
+        r"That would put .+ off the table: move the formation less far\.", off.json()["detail"]
+    )
     assert client.post(url, headers=g.defender, json={"dx": 1, "dy": 1}).status_code == 403
     assert client.post(url, headers=g.attacker, json={"dx": 1, "dy": 1, "turn_deg": 400}).status_code == 422
     assert units(client, g.id, g.referee) == before
