@@ -64,9 +64,9 @@ def test_a_formation_move_is_refused_off_the_table_and_for_the_other_side(client
     company = next(u for u in before.values() if u["side"] == "attacker" and u["kind"] == "rifle-company")
     url = f"/api/v1/games/{g.id}/units/{company['id']}/move-formation"
     off = client.post(url, headers=g.attacker, json={"dx": 0, "dy": -500})
-    assert off.status_code == 422 and "dx" in off.text
-    # What to do, said once: it ended "…: move the formation less far: pick on the table.", "on the table" offered
-    # as a value to pick (seen by stop 112's browser test of a refused company drag).
+    # One sentence, saying what to do: it ended "…: move the formation less far: pick on the table." (stop 112's
+    # browser test of a refused company drag). Which field, and a turn's own clause: the rules' tier.
+    assert off.status_code == 422 and off.json()["field"] == "dy"
     assert re.fullmatch(
         r"That would put .+ off the table: move the formation less far\.", off.json()["detail"]
     )

@@ -43,6 +43,38 @@ def test_a_formation_turns_about_its_centre_and_stays_on_the_table() -> None:
     assert off.value.field == "dx" and "1 Plt" in off.value.reason
 
 
+def test_a_formation_off_the_table_is_refused_for_what_sent_it_off() -> None:
+    # One clause saying what to do, its field the input that sent a stand off: a shift along the table was refused
+    # as dx's, and a turn alone told to "move the formation less far", with "on the table" offered as a value to
+    # pick (stop 112's hostile pass and browser test).
+    coy = UnitState(1, None, "attacker", "company", name="1 Coy")
+    edge = (  # along the table's near edge: a quarter turn about their centre (20, 1) takes 1 Plt to y = -9
+        UnitState(2, 1, "attacker", "platoon", x=10.0, y=1.0, facing_deg=90.0, name="1 Plt"),
+        UnitState(3, 1, "attacker", "platoon", x=30.0, y=1.0, facing_deg=90.0, name="2 Plt"),
+    )
+    table = Snapshot("bare", None, (coy, *edge), 120.0, 180.0)
+    for act, field, reason in (
+        (
+            MoveFormation(unit_id=1, dx=-20.0, dy=0.0),
+            "dx",
+            "that would put 1 Plt off the table: move the formation less far",
+        ),
+        (
+            MoveFormation(unit_id=1, dx=0.0, dy=-5.0),
+            "dy",
+            "that would put 1 Plt off the table: move the formation less far",
+        ),
+        (
+            MoveFormation(unit_id=1, dx=0.0, dy=0.0, turn_deg=90.0),
+            "turn_deg",
+            "that would put 1 Plt off the table: turn the formation less far",
+        ),
+    ):
+        with pytest.raises(RulesError) as off:
+            GameRules().play(table, act)
+        assert (off.value.field, off.value.reason, off.value.allowed) == (field, reason, None), act
+
+
 def test_a_template_lies_where_the_rules_lay_it() -> None:
     kit = TableKit(templates={"barrage": TemplateSpec("barrage", 120.0, 10.0, "", across_table=True)})
     game = GameRules()
