@@ -100,3 +100,10 @@ def test_a_refused_company_drag_is_read_in_the_row_while_its_instruction_lasts(n
     seen = refused.locator("> p").bounding_box()
     assert row is not None and seen is not None
     assert row["y"] <= seen["y"] and seen["y"] + seen["height"] <= row["y"] + row["height"], (row, seen)
+    # Dragged again, a little: the refusal, no longer true, goes as the drag begins (it stayed till dismissed, and
+    # now hid the instruction: this stop's newcomer pass), and the company moves.
+    handle = at_rest(attacker, "[data-formation-move]")
+    start = (handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    drag_by_touch(attacker, start, (start[0] + 30, start[1]))
+    expect(refused).to_have_count(0)
+    expect(attacker.get_by_text(re.compile("Drag ✥ to move"))).to_be_visible()

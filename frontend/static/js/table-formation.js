@@ -69,7 +69,7 @@
     const icon = L.divIcon({ className: "formation-handle", html: `<span role="img" aria-label="${label}">${text}</span>`, iconSize: [48, 48], iconAnchor: [24, 24] });
     const marker = L.marker(toLL(at), { draggable: true, keyboard: false, icon }).addTo(handles);
     marker.getElement()?.setAttribute(data, "");
-    marker.on("dragstart", () => { dragging = true; });
+    marker.on("dragstart", () => { dragging = true; notice.clear("notice"); }); // a drag acts again
     marker.on("dragend", () => { dragging = false; commit(); });
     return marker;
   };
