@@ -148,8 +148,10 @@ class Record:
             elif words:
                 others.setdefault(words, []).append(uid)
         for words, uids in others.items():
-            if len(uids) > 2:
-                parts.append(f"{len(uids)} more {self.stand_word}s {words}")
+            if (
+                len(uids) > 2
+            ):  # "more" than those said before (a company moved as one says nothing of its own)
+                parts.append(f"{len(uids)}{' more' if parts else ''} {self.stand_word}s {words}")
             else:
                 parts += [f"{self.name(uid)} {words}" for uid in uids]
         return "; ".join(parts)

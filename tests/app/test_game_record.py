@@ -59,6 +59,21 @@ def test_marker_move_roll_and_turn_read_like_a_game_record(client: TestClient) -
     assert lines["turn-started"] == "System · Turn begins · turn 1"
 
 
+def test_a_company_moved_as_one_counts_its_stands_without_more() -> None:
+    # A company's move changes its stands, none of its own: "3 more stands moved 5 cm" counted more than what
+    # (this stop's newcomer pass, on the card's Undo).
+    record = Record({}, {}, get_game_rules("flanders-fields"))
+    moved = [
+        {"unit": uid, "field": field, "before": at, "after": at + 3 + 1 * (field == "y")}
+        for uid in (2, 3, 4)
+        for field, at in (("x", 10.0), ("y", 20.0))
+    ]
+    assert record.changes(moved, main=1) == "3 stands moved 5 cm"
+    assert record.changes([*moved, {"unit": 1, "field": "x", "before": 0.0, "after": 5.0}], main=1) == (
+        "moved 5 cm; 3 more stands moved 5 cm"
+    )
+
+
 def test_undo_is_offered_where_the_undo_rules_accept_it() -> None:
     marker = {"id": 10, "kind": "marker", "actor": "attacker", "reverses_id": None}
     roll = {"id": 9, "kind": "roll", "actor": "attacker", "reverses_id": None}
