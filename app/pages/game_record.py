@@ -148,9 +148,8 @@ class Record:
             elif words:
                 others.setdefault(words, []).append(uid)
         for words, uids in others.items():
-            if (
-                len(uids) > 2
-            ):  # "more" than those said before (a company moved as one says nothing of its own)
+            # "more" than those said before it: a company moved as one says nothing of its own.
+            if len(uids) > 2:
                 parts.append(f"{len(uids)}{' more' if parts else ''} {self.stand_word}s {words}")
             else:
                 parts += [f"{self.name(uid)} {words}" for uid in uids]

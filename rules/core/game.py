@@ -792,10 +792,9 @@ def formation_moved(snapshot: Snapshot, act: MoveFormation) -> tuple[Change, ...
     for u, (x, y) in zip(stands, to, strict=True):
         across, along = 0 <= x <= snapshot.table_width_cm, 0 <= y <= snapshot.table_length_cm
         if not (across and along):
-            # The field that sent it off: a turn alone is turned too far, else the shift across or along the table.
-            field, less = (
-                ("turn_deg", "turn") if act.dx == act.dy == 0 else ("dx" if not across else "dy", "move")
-            )
+            # The input that sent it off: the shift across (dx) or along (dy) the table, else the turn.
+            field = ("dx" if act.dx else "turn_deg") if not across else ("dy" if act.dy else "turn_deg")
+            less = "turn" if field == "turn_deg" else "move"
             raise RulesError(field, f"that would put {u.name} off the table: {less} the formation less far")
         facing = 90.0 if u.facing_deg is None else float(u.facing_deg)
         place = {"x": round(x, 2), "y": round(y, 2), "facing_deg": round((facing + act.turn_deg) % 360, 2)}
