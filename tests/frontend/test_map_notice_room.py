@@ -88,8 +88,12 @@ def test_a_refused_company_drag_is_read_in_the_row_while_its_instruction_lasts(n
     _, attacker, _, _, stand = a_platoons_card_in_set_up(new_page)
     attacker.locator("[data-panel='stand'] [data-move-formation]").first.tap()
     expect(attacker.get_by_text(re.compile("Drag ✥ to move"))).to_be_visible()
-    handle = at_rest(attacker, "[data-formation-move]")
-    start = (handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+
+    def handle() -> tuple[float, float]:  # the ✥ handle's centre, once the map is still
+        box = at_rest(attacker, "[data-formation-move]")
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    start = handle()
     edge = screen_point(attacker, 0, stand["y"])  # the table's left edge, level with the stand
     drag_by_touch(attacker, start, (max(edge[0] - 40, 2), start[1]))
     refused = attacker.locator("#net-status .notice:not(.info)")
@@ -102,8 +106,7 @@ def test_a_refused_company_drag_is_read_in_the_row_while_its_instruction_lasts(n
     assert row["y"] <= seen["y"] and seen["y"] + seen["height"] <= row["y"] + row["height"], (row, seen)
     # Dragged again, a little: the refusal, no longer true, goes as the drag begins (it stayed till dismissed, and
     # now hid the instruction: this stop's newcomer pass), and the company moves.
-    handle = at_rest(attacker, "[data-formation-move]")
-    start = (handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    start = handle()
     drag_by_touch(attacker, start, (start[0] + 30, start[1]))
     expect(refused).to_have_count(0)
     expect(attacker.get_by_text(re.compile("Drag ✥ to move"))).to_be_visible()
