@@ -23,6 +23,7 @@ a table with no terrain (as issue 88's figures were taken) or, with `--terrain l
 - a move: the next stand 0.5 cm forward, then back;
 - a shot: a stand brought 20 cm from an enemy stand (2mm: its sub-unit moved as one) shoots it (Flanders Fields
   with the die 3: one suppression marker; 2mm with the server's dice), then undone, unmeasured;
+- an undo: the same shot's undo (the shot unmeasured), as a card's Undo or the log's takes an act back;
 - at the largest, GET units;
 - and on Mons 1914 a score read right after an act (a move, unmeasured), with 100 and 5,000 events in the log.
 The ratios to the bare append are printed last, with issue 88's targets.
@@ -247,6 +248,17 @@ class Acts:
         return ms, answer["event_id"]
 
     def shot(self, i: int) -> tuple[float, int]:
+        ms, answer = self.game.timed(*self._shot())
+        self.game("POST", f"/events/{answer['event_id']}/undo")  # the table as it was
+        return ms, answer["event_id"]
+
+    def undo(self, i: int) -> tuple[float, int]:
+        """The shot's undo, the shot made before it unmeasured: the table as it was."""
+        shot = self.game(*self._shot())
+        ms, answer = self.game.timed("POST", f"/events/{shot['event_id']}/undo")
+        return ms, answer["id"]
+
+    def _shot(self) -> tuple[str, str, dict[str, Any]]:
         body: dict[str, Any] = {
             "unit_id": self.shooter["id"],
             "target_id": self.target["id"],
@@ -255,9 +267,7 @@ class Acts:
         if self.game.ruleset == FLANDERS:
             body["dice"] = [3]  # one suppression marker
         resolver = "shoot" if self.game.ruleset == EARTH else "shooting"
-        ms, answer = self.game.timed("POST", f"/resolve/{resolver}", body)
-        self.game("POST", f"/events/{answer['event_id']}/undo")  # the table as it was
-        return ms, answer["event_id"]
+        return "POST", f"/resolve/{resolver}", body
 
 
 # A figure: the backend, the game, the request, this tree's CPU and the bare append's beside it, and the tree
@@ -333,7 +343,7 @@ class Bench:
         where = f"{ruleset} {len(game.units)}"
         print(f"  ({where}: made and started in {time.monotonic() - t0:.0f} s)", flush=True)
         acts, other_acts = Acts(game), None if other is None else Acts(other)
-        for name in ("marker", "keyed_marker", "move", "shot"):
+        for name in ("marker", "keyed_marker", "move", "shot", "undo"):
             label = name.replace("_", " ")
             self.compare(label, where, _asked(game, getattr(acts, name)), _other(other, other_acts, name))
         if units == largest(ruleset):

@@ -99,7 +99,7 @@ def stand_head(session: Session, game: Game, viewer: Viewer, unit_id: int) -> St
     offered = offers(table, game, u.id) if acts else []
     marker_acts = marker_offers(session, game, viewer, u.id, table, offered) if acts and marker else []
     refused = move_refusals(session, game, viewer, u.id, table, offered) if acts and own else {}
-    undone = undo_service.card_undo(session, game, viewer, u.id) if acts else None
+    undone = undo_service.card_undo(session, game, viewer, u.id, table.kept) if acts else None
     if undone is not None:
         names = {i: n[1] for i, n in table.kept.listed_names.items()}
         record = Record(names, table.kept.by_id, rules_of(game))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sqlmodel import Session
@@ -24,10 +25,11 @@ from app.services.events import (
     view,
 )
 from app.services.games import bump_game, game_field, game_state
-from app.services.markers import apply_changes, rules_of, snapshot_of
+from app.services.kept_units import KeptUnits
+from app.services.markers import apply_changes, kept_of, rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.seats import get_side, set_side_allowance
-from app.services.units import get_unit, increment, list_units, unit_dict, update_unit, value
+from app.services.units import held_unit, increment, list_units, unit_dict, update_unit, value
 from rules.core.acts import TakeBackDraw
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
@@ -94,9 +96,36 @@ def refusal(
     return None
 
 
-def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exception | None:
+@dataclass
+class _Units:
+    """The units an undo reads, each read once (issue 88: each change read its unit anew, twice, a statement each:
+    an undo of a 2mm Earth 1418 shot made six reads of its four stands): the first time from the worker's kept
+    state of the game (one statement for all of them), made the session's own (app.services.units.held_unit, as
+    the act pipeline makes its stand), then that same object, which each write of the undo sets as written."""
+
+    session: Session
+    game: Game
+    # The game's units as the caller read them (a stand's card), else read when the first unit is asked.
+    kept: KeptUnits | None = None
+    _read: dict[int, Unit] = field(default_factory=dict)
+
+    def __call__(self, unit_id: int) -> Unit:
+        unit = self._read.get(unit_id)
+        if unit is None:
+            if self.kept is None:
+                self.kept = kept_of(self.session, self.game)
+            row = self.kept.rows.get(unit_id)
+            if row is None:
+                raise NotFoundError("unit", str(unit_id))
+            unit = self._read[unit_id] = held_unit(self.session, row)
+        return unit
+
+
+def undo_refusal(
+    session: Session, game: Game, viewer: Viewer, ev: Event, units: _Units | None = None
+) -> Exception | None:
     """Why `viewer` may not undo the event `ev` now (the refusal `undo` raises), or None: the card offers Undo
-    exactly when `undo` would take it back."""
+    exactly when `undo` would take it back (`units`: the units the undo reads, else read here)."""
     event_id = ev.pk
     if ev.kind not in UNDOABLE:
         return RulesError("event_id", f"{ev.kind} events cannot be undone", UNDOABLE)
@@ -134,10 +163,10 @@ def undo_refusal(session: Session, game: Game, viewer: Viewer, ev: Event) -> Exc
         return RuleRefused(message, current=game_state(game)) if error is RuleRefused else error(message)
     # A change of it changed since is undone first (a roll whose result was applied since: the applications
     # undone before it), as `undo` refuses it (issue 89's newcomer pass: the card offered that Undo).
-    return None if drawn else _stale(session, game, ev)
+    return None if drawn else _stale(session, game, ev, units or _Units(session, game))
 
 
-def _stale(session: Session, game: Game, ev: Event) -> RuleRefused | None:
+def _stale(session: Session, game: Game, ev: Event, units: _Units) -> RuleRefused | None:
     """What `undo` would refuse of the event's changes, taken back newest first as it takes them (a field the
     event set twice judged by its last), nothing written: a later change over one of them."""
     changes = read_changes(view(ev.payload, ev.private, [*SIDES, "referee"]).get("changes", []))
@@ -146,7 +175,7 @@ def _stale(session: Session, game: Game, ev: Event) -> RuleRefused | None:
     for c in reversed(changes):
         if isinstance(c, UnitCounted):
             taken[(c.unit, c.field)] = taken.get((c.unit, c.field), 0) + c.delta
-            unit = get_unit(session, game.pk, c.unit)
+            unit = units(c.unit)
             if (value(unit, c.field) or 0) - taken[(c.unit, c.field)] < 0:
                 return _too_low(unit, c.field)
             continue
@@ -154,7 +183,7 @@ def _stale(session: Session, game: Game, ev: Event) -> RuleRefused | None:
         if (type(c).__name__, owner, c.field) in seen:
             continue
         seen.add((type(c).__name__, owner, c.field))
-        if (stale := _changed_since(session, game, c)) is not None:
+        if (stale := _changed_since(session, game, c, units)) is not None:
             return stale
     return None
 
@@ -169,18 +198,23 @@ def undo_refused(session: Session, game: Game, viewer: Viewer, ev: Event) -> str
 CARD_UNDOES = ("move", "marker")
 
 
-def card_undo(session: Session, game: Game, viewer: Viewer, unit_id: int) -> Event | None:
+def card_undo(
+    session: Session, game: Game, viewer: Viewer, unit_id: int, kept: KeptUnits | None = None
+) -> Event | None:
     """The stand's newest act as `viewer` reads the log when it is a move or a marker `viewer` may take back
     now (`undo_refusal`'s one answer, and none of its changes changed since), for its card's Undo; None where
     its newest is another act, or none. Read from the log by stand (`events.unit_acts`), however long the
-    game: the card offers exactly the Undo the undo takes."""
+    game: the card offers exactly the Undo the undo takes (`kept`: the game's units as the card read them)."""
     roles = roles_of(viewer)
     for ev in unit_acts(session, game.pk, unit_id):
         if not viewer.sees(ev.visibility) or unit_id not in touched_units(event_dict(ev, roles)):
             continue  # an act on the stand this viewer does not read: its newest is older
         # `undo_refusal` has asked whether a change of it changed since, as the undo asks it (`_stale`): asked
         # again here, change by change, each unit it changed was read twice.
-        return ev if ev.kind in CARD_UNDOES and undo_refusal(session, game, viewer, ev) is None else None
+        units = _Units(session, game, kept)
+        return (
+            ev if ev.kind in CARD_UNDOES and undo_refusal(session, game, viewer, ev, units) is None else None
+        )
     return None
 
 
@@ -191,7 +225,8 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     ev = get_event(session, game.pk, event_id)
     if not viewer.sees(ev.visibility):
         raise NotFoundError("event", str(event_id))
-    if (refused := undo_refusal(session, game, viewer, ev)) is not None:
+    units = _Units(session, game)
+    if (refused := undo_refusal(session, game, viewer, ev, units)) is not None:
         raise refused
     drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).book.roll_terms.secret_draws
     whole = view(ev.payload, ev.private, [*SIDES, "referee"])
@@ -199,7 +234,7 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         return _take_back_draw(session, game, viewer, ev, whole)
     # The whole record (the referee's view): the reverse is split again into its public and private parts.
     changes = reversed(read_changes(whole.get("changes", [])))
-    reverse = [r for c in changes if (r := _reverse(session, game, c)) is not None]
+    reverse = [r for c in changes if (r := _reverse(session, game, c, units)) is not None]
     return record(
         session,
         game,
@@ -227,7 +262,7 @@ def _take_back_draw(session: Session, game: Game, viewer: Viewer, ev: Event, who
     )
 
 
-def _changed_since(session: Session, game: Game, change: LoggedChange) -> RuleRefused | None:
+def _changed_since(session: Session, game: Game, change: LoggedChange, units: _Units) -> RuleRefused | None:
     """Why `change` can no longer be taken back as it was made (a later change over it), or None: what the undo
     refuses, and what a stand's card reads before it offers the Undo (session 23's hostile pass: a company's
     move offered after one of its stands had moved again, then refused)."""
@@ -243,7 +278,7 @@ def _changed_since(session: Session, game: Game, change: LoggedChange) -> RuleRe
     if isinstance(change, GameSet):
         same = game_field(game, field) == change.after
         return None if same else RuleRefused(f"the game's {words} {later}", current=game_state(game))
-    unit = get_unit(session, game.pk, change.unit)
+    unit = units(change.unit)
     if isinstance(change, UnitCounted):
         return None if (value(unit, field) or 0) - change.delta >= 0 else _too_low(unit, field)
     return (
@@ -261,11 +296,11 @@ def _too_low(unit: Unit, field: str) -> RuleRefused:
     )
 
 
-def _reverse(session: Session, game: Game, change: LoggedChange) -> LoggedChange | None:
+def _reverse(session: Session, game: Game, change: LoggedChange, units: _Units) -> LoggedChange | None:
     """The change that takes `change` back; None where there is nothing to put back: a side's secret set again
     unchanged is logged as set (app.services.units.update_unit), and once it is no secret the same value set is no
     change (the hostile pass of this stop: a 2mm battery's plan saved again, then the battery moved)."""
-    if (stale := _changed_since(session, game, change)) is not None:
+    if (stale := _changed_since(session, game, change, units)) is not None:
         raise stale
     field = change.field
     if isinstance(change, SideSet):
@@ -274,7 +309,7 @@ def _reverse(session: Session, game: Game, change: LoggedChange) -> LoggedChange
         before = game_field(game, field)
         bump_game(session, game, None, **{field: change.before})
         return GameSet(game=game.pk, field=field, before=before, after=change.before)
-    unit = get_unit(session, game.pk, change.unit)
+    unit = units(change.unit)
     if isinstance(change, UnitCounted):
         got = increment(session, unit, field, -change.delta)
         if got is None:  # another write came first

@@ -7,7 +7,7 @@ of the rules but their errors, so every layer above may speak it."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NotRequired, TypedDict, cast
@@ -131,14 +131,60 @@ class Units(tuple[UnitState, ...]):
         into = list(self)
         for uid, u in fresh.items():
             into[self.places[uid]] = u
+        now = {**self.by_id, **fresh}
         children = None
         if self._children is not None and all(
             self.by_id[uid].parent_id == u.parent_id for uid, u in fresh.items()
         ):
-            children = dict(self._children)
-            for parent in {u.parent_id for u in fresh.values()}:
-                children[parent] = tuple(fresh.get(u.id, u) for u in children[parent])
-        return Units(into, {**self.by_id, **fresh}, self.places, children)
+            children = _Regrouped.of(self._children, now, {u.parent_id for u in fresh.values()})
+        return Units(into, now, self.places, children)
+
+
+class _Regrouped(Mapping[int | None, tuple[UnitState, ...]]):
+    """Each unit's children after changes that left every unit under its parent: the grouping of the units
+    before them (`before`), a parent whose children changed since (`stale`) grouped again of the units now
+    (`now`) when first asked, and kept (`made`) through later changes that leave its children as they are.
+    Regrouped at each change, a parent of hundreds of stands was most of a shot's CPU on the largest table (a
+    shot changes the table six times, each regrouping what no rule read)."""
+
+    def __init__(
+        self,
+        before: Mapping[int | None, tuple[UnitState, ...]],
+        now: Mapping[int, UnitState],
+        stale: frozenset[int | None],
+        made: dict[int | None, tuple[UnitState, ...]],
+    ) -> None:
+        self._before, self._now, self._stale, self._made = before, now, stale, made
+
+    @classmethod
+    def of(
+        cls,
+        before: Mapping[int | None, tuple[UnitState, ...]],
+        now: Mapping[int, UnitState],
+        changed: set[int | None],
+    ) -> _Regrouped:
+        """`before` once the children of the parents `changed` have changed: made over the grouping `before` was
+        itself made over, where it is one (a worker's kept units change act after act: no lookup goes through
+        every grouping made since), with what it grouped again of the parents not changed now."""
+        if not isinstance(before, _Regrouped):
+            return cls(before, now, frozenset(changed), {})
+        made = {p: kids for p, kids in before._made.items() if p not in changed}
+        return cls(before._before, now, before._stale | changed, made)
+
+    def __getitem__(self, parent: int | None) -> tuple[UnitState, ...]:
+        made = self._made.get(parent)
+        if made is None:
+            made = self._before[parent]
+            if parent in self._stale:
+                made = tuple(self._now[u.id] for u in made)
+                self._made[parent] = made
+        return made
+
+    def __iter__(self) -> Iterator[int | None]:
+        return iter(self._before)
+
+    def __len__(self) -> int:
+        return len(self._before)
 
 
 def by_id(units: Sequence[Any]) -> Mapping[int | None, Any]:

@@ -46,6 +46,32 @@ def test_what_the_units_carry_is_what_they_would_work_out(steps, children_asked)
         assert (dict(units.by_id), dict(units.places), dict(units.children)) == _afresh(plain)
 
 
+# Changes among 9 units under 3 parents (each: a unit by its place, whether it moves), and the parents asked for
+# their children after them (0: the units under none): a parent changed, asked, changed again and asked is common.
+few = st.lists(
+    st.tuples(st.tuples(st.integers(0, 8), st.booleans()), st.lists(st.integers(0, 3), max_size=2))
+)
+
+
+@given(few.filter(bool))
+def test_children_asked_now_and_then_are_the_children_worked_out_afresh(steps):
+    """A parent's children asked of some of the units changed and not of others (a worker's kept units, act
+    after act; a shot's snapshots): each is grouped again of the units now where a change made it stale."""
+    units = Units(_table(9))
+    assert dict(units.children) == children_of(tuple(units))
+    plain = tuple(units)
+    for step, asked in steps:
+        place, moves = step
+        u = plain[place]
+        now = replace(u, x=(u.x or 0) + 1) if moves else u
+        units = units.changed({u.id: now})
+        plain = tuple(now if p.id == u.id else p for p in plain)
+        afresh = children_of(plain)
+        for parent in asked:
+            assert units.children.get(parent or None) == afresh.get(parent or None)
+    assert dict(units.children) == children_of(plain)
+
+
 def test_a_snapshot_changed_reads_its_units_by_id_and_their_children_as_changed():
     snap = Snapshot(ruleset="x", period=None, units=Units(_table(7)), table_width_cm=1, table_length_cm=1)
     moved = replace(snap.by_id[4], x=9.0)
