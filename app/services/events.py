@@ -19,7 +19,7 @@ from sqlalchemy import bindparam, delete, insert
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import class_mapper, make_transient_to_detached
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.attributes import instance_dict
 from sqlmodel import Session, col, func, select
 
 from app.core import live
@@ -68,11 +68,10 @@ _EVENTS = class_mapper(Event).class_manager
 
 def _held(row: EventRow, event_id: int) -> Event:
     """The event `event_id` of `row`, a row written by this unit of work, as the session holds a row it read
-    (SQLAlchemy's own way of making an object of a loaded row: a new instance, its values set as committed)."""
+    (SQLAlchemy's own way of making an object of a loaded row: a new instance, its values put in its dict and
+    committed at once; set as committed one by one, they were 2% of a marker's CPU)."""
     ev: Event = _EVENTS.new_instance()
-    set_committed_value(ev, "id", event_id)
-    for name, value in row.items():
-        set_committed_value(ev, name, value)
+    instance_dict(ev).update(row, id=event_id)
     make_transient_to_detached(ev)
     return ev
 
