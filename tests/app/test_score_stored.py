@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event, func, insert, update
 from sqlalchemy.engine import Engine
@@ -114,6 +114,8 @@ ACTS = st.lists(
             st.just("advance"), st.integers(1, 7), st.just(0)
         ),  # steps on: a turn ends, its objectives score
         st.tuples(st.just("call"), st.integers(0, 3), st.integers(0, 2)),
+        # A marker put (1) or recovered (0): it changes nothing the score reads, save the third, which kills.
+        st.tuples(st.just("marker"), st.integers(0, 3), st.integers(0, 1)),
     ),
     min_size=3,
     max_size=12,
@@ -124,6 +126,9 @@ ACTS = st.lists(
 @pytest.mark.storage
 @settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(acts=ACTS)
+# An act that changes nothing, after an undo (a stand moved where it stands): the change of hands the undo made is
+# told at it, as the whole log's replay tells it (the point the undo stored, gone on from as it was, did not).
+@example(acts=[("move", 1, 1), ("move", 0, 0), ("advance", 1, 0), ("undo", 0, 0), ("move", 1, 1)])
 def test_the_stored_score_is_the_whole_log_s_replay_after_any_acts_and_undos(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, acts: list[tuple[str, int, int]]
 ) -> None:
@@ -143,6 +148,11 @@ def test_the_stored_score_is_the_whole_log_s_replay_after_any_acts_and_undos(
             body = {"x": x, "y": y, "facing_deg": 90.0, "override": True}
             r = client.post(f"/api/v1/games/{g.id}/units/{stands[a]}/move", headers=g.referee, json=body)
             assert r.status_code in (200, 409), r.text  # 409: the game is over
+            moves += [r.json()["event_id"]] if r.status_code == 200 else []
+        elif kind == "marker":
+            body = {"delta": 1 if b else -1, "override": True}
+            r = client.post(f"/api/v1/games/{g.id}/units/{stands[a]}/markers", headers=g.referee, json=body)
+            assert r.status_code in (200, 409, 422), r.text  # 422: none to recover; 409: the game is over
             moves += [r.json()["event_id"]] if r.status_code == 200 else []
         elif kind == "undo" and moves:
             undone = moves[-1 - a % len(moves)]
