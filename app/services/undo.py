@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from sqlmodel import Session
 
 from app.core.touched import touched_units
-from app.data.changes import GameSet, LoggedChange, SideSet, UnitCounted, read_changes
+from app.data.changes import GameSet, LoggedChange, SideSet, UnitCounted, UnitSet, read_changes
 from app.data.models import Event, Game, Unit
 from app.errors import Forbidden, RuleRefused, sentence
 from app.services.events import (
@@ -29,7 +29,7 @@ from app.services.kept_units import KeptUnits
 from app.services.markers import apply_changes, kept_of, rules_of, snapshot_of
 from app.services.seating import Viewer
 from app.services.seats import get_side, set_side_allowance
-from app.services.units import held_unit, increment, list_units, unit_dict, update_unit, value
+from app.services.units import held_unit, increment, list_units, unit_dict, update_units, value
 from rules.core.acts import TakeBackDraw
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
@@ -233,8 +233,7 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     if drawn:
         return _take_back_draw(session, game, viewer, ev, whole)
     # The whole record (the referee's view): the reverse is split again into its public and private parts.
-    changes = reversed(read_changes(whole.get("changes", [])))
-    reverse = [r for c in changes if (r := _reverse(session, game, c, units)) is not None]
+    reverse = _taken_back(session, game, reversed(read_changes(whole.get("changes", []))), units)
     return record(
         session,
         game,
@@ -296,10 +295,37 @@ def _too_low(unit: Unit, field: str) -> RuleRefused:
     )
 
 
-def _reverse(session: Session, game: Game, change: LoggedChange, units: _Units) -> LoggedChange | None:
-    """The change that takes `change` back; None where there is nothing to put back: a side's secret set again
-    unchanged is logged as set (app.services.units.update_unit), and once it is no secret the same value set is no
-    change (the hostile pass of this stop: a 2mm battery's plan saved again, then the battery moved)."""
+def _taken_back(
+    session: Session, game: Game, changes: Iterable[LoggedChange], units: _Units
+) -> list[LoggedChange]:
+    """The changes that take `changes` (newest first) back, in that order: a run of units' fields set written
+    in one statement per kind of row (app.services.units.update_units, as a formation's move writes them: an
+    undo of a 1,070-stand battalion's move was 3,317 statements, 1.1 s of CPU on PostgreSQL; hostile pass, stop
+    114), a counted field, a side's and the game's one by one. A field set twice in the run is judged by its
+    last set, as `_stale` judges it (its earlier set's value is the one its last takes it back to). A side's
+    secret set again unchanged is logged as set (units.update_units), and once it is no secret the same value
+    set is no change (an earlier hostile pass: a 2mm battery's plan saved again, then the battery moved)."""
+    out: list[LoggedChange] = []
+    run: list[tuple[Unit, str, Any]] = []
+    in_run: set[tuple[int, str]] = set()
+    for c in changes:
+        if not isinstance(c, UnitSet):
+            out += update_units(session, run)
+            run, in_run = [], set()
+            out.append(_reverse(session, game, c, units))
+            continue
+        stale = None if (c.unit, c.field) in in_run else _changed_since(session, game, c, units)
+        if stale is not None:
+            raise stale
+        run.append((units(c.unit), c.field, c.before))
+        in_run.add((c.unit, c.field))
+    return out + update_units(session, run)
+
+
+def _reverse(
+    session: Session, game: Game, change: SideSet | GameSet | UnitCounted, units: _Units
+) -> LoggedChange:
+    """The change that takes a side's, the game's or a counted field's `change` back."""
     if (stale := _changed_since(session, game, change, units)) is not None:
         raise stale
     field = change.field
@@ -310,9 +336,7 @@ def _reverse(session: Session, game: Game, change: LoggedChange, units: _Units) 
         bump_game(session, game, None, **{field: change.before})
         return GameSet(game=game.pk, field=field, before=before, after=change.before)
     unit = units(change.unit)
-    if isinstance(change, UnitCounted):
-        got = increment(session, unit, field, -change.delta)
-        if got is None:  # another write came first
-            raise _too_low(unit, field)
-        return got
-    return next(iter(update_unit(session, unit, **{field: cast(Any, change.before)})), None)
+    got = increment(session, unit, field, -change.delta)
+    if got is None:  # another write came first
+        raise _too_low(unit, field)
+    return got
