@@ -595,11 +595,10 @@ class _Head:
     # Whether the replay's last event was one it scored (not undone, nor an undo): what an event after it that
     # changes nothing would leave of it is what it is (a tally reads an undo's holdings at the next event only).
     settled: bool = False
-    written: dict[str, Any] | None = (
-        None  # its state as stored (ScoreState's JSON), where this worker wrote it
-    )
+    # Its state as stored (ScoreState's JSON), where this worker wrote it.
+    written: dict[str, JsonValue] | None = None
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> dict[str, JsonValue]:
         """Its state as stored: as written, or made of the replay (ScoreState)."""
         return (
             self.written if self.written is not None else ScoreState.of(self.replay).model_dump(mode="json")
