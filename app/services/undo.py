@@ -301,24 +301,19 @@ def _taken_back(
     """The changes that take `changes` (newest first) back, in that order: a run of units' fields set written
     in one statement per kind of row (app.services.units.update_units, as a formation's move writes them: an
     undo of a 1,070-stand battalion's move was 3,317 statements, 1.1 s of CPU on PostgreSQL; hostile pass, stop
-    114), a counted field, a side's and the game's one by one. A field set twice in the run is judged by its
-    last set, as `_stale` judges it (its earlier set's value is the one its last takes it back to). A side's
-    secret set again unchanged is logged as set (units.update_units), and once it is no secret the same value
-    set is no change (an earlier hostile pass: a 2mm battery's plan saved again, then the battery moved)."""
+    114), a counted field, a side's and the game's one by one. Each was judged as it is taken back by
+    `undo_refusal` (`_stale`), under the game's lock: none is judged again here. A side's secret set again
+    unchanged is logged as set (units.update_units), and once it is no secret the same value set is no change
+    (an earlier hostile pass: a 2mm battery's plan saved again, then the battery moved)."""
     out: list[LoggedChange] = []
     run: list[tuple[Unit, str, Any]] = []
-    in_run: set[tuple[int, str]] = set()
     for c in changes:
-        if not isinstance(c, UnitSet):
-            out += update_units(session, run)
-            run, in_run = [], set()
-            out.append(_reverse(session, game, c, units))
+        if isinstance(c, UnitSet):
+            run.append((units(c.unit), c.field, c.before))
             continue
-        stale = None if (c.unit, c.field) in in_run else _changed_since(session, game, c, units)
-        if stale is not None:
-            raise stale
-        run.append((units(c.unit), c.field, c.before))
-        in_run.add((c.unit, c.field))
+        out += update_units(session, run)
+        run = []
+        out.append(_reverse(session, game, c, units))
     return out + update_units(session, run)
 
 
@@ -326,8 +321,6 @@ def _reverse(
     session: Session, game: Game, change: SideSet | GameSet | UnitCounted, units: _Units
 ) -> LoggedChange:
     """The change that takes a side's, the game's or a counted field's `change` back."""
-    if (stale := _changed_since(session, game, change, units)) is not None:
-        raise stale
     field = change.field
     if isinstance(change, SideSet):
         return set_side_allowance(session, get_side(session, game.pk, change.side), field, change.before)
