@@ -168,7 +168,11 @@ class _Regrouped(Mapping[int | None, tuple[UnitState, ...]]):
         every grouping made since), with what it grouped again of the parents not changed now."""
         if not isinstance(before, _Regrouped):
             return cls(before, now, frozenset(changed), {})
-        made = {p: kids for p, kids in before._made.items() if p not in changed}
+        # Copied at once (a dict's copy is one step under the GIL), then filtered: a worker's threads fill in
+        # `before._made` as they read the kept units, and a walk over it while one does fails.
+        made = dict(before._made)
+        for parent in changed:
+            made.pop(parent, None)
         return cls(before._before, now, before._stale | changed, made)
 
     def __getitem__(self, parent: int | None) -> tuple[UnitState, ...]:
