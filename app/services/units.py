@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Row, Update, and_, bindparam, func, insert, true, update
-from sqlalchemy.orm import class_mapper, make_transient_to_detached
-from sqlalchemy.orm.attributes import instance_dict, set_committed_value
-from sqlalchemy.orm.util import identity_key
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from app.data.changes import UnitCounted, UnitSet
+from app.data.held import held
 from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.sentences import humanized
@@ -58,32 +57,11 @@ _FIND_UNIT = (
 )
 
 
-_UNITS = class_mapper(Unit).class_manager
-_TABLE = Unit.__table__  # type: ignore[attr-defined]
-
-
 def held_unit(session: Session, row: Row[Any]) -> Unit:
     """The unit of `row`, a whole unit row this unit of work read (a kept row: app.services.kept_units), as
     the session holds a unit it read, without a statement of its own (issue 88: an act read its stand again
-    beside the kept state that had just read it). SQLAlchemy's own way of making an object of a loaded row:
-    a new instance, or the one the session holds, its values set as committed; its JSON values copies, the
-    kept row's own never written through it."""
-    values = row._mapping
-    read = {
-        column.key: dict(got) if isinstance(got := values[column], dict) else got for column in _TABLE.columns
-    }
-    unit = session.identity_map.get(identity_key(Unit, read["id"]))
-    if unit is not None:  # held: its values set as committed, over what it held
-        for key, got in read.items():
-            set_committed_value(unit, key, got)
-        return unit
-    unit = _UNITS.new_instance()
-    # A new instance's values put in its dict and committed at once, as a query's loading puts them (each set as
-    # committed one by one was most of the cost of the act's own stand).
-    instance_dict(unit).update(read)
-    make_transient_to_detached(unit)
-    session.add(unit)
-    return unit
+    beside the kept state that had just read it)."""
+    return held(session, Unit, row)
 
 
 def get_unit(session: Session, game_id: int, unit_id: int, field: str | None = None) -> Unit:

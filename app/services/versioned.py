@@ -10,9 +10,9 @@ from functools import cache
 from typing import Any, TypeVar
 
 from sqlalchemy import Executable, Float, bindparam, cast, update
-from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
+from app.data.held import held
 from app.data.models import Campaign, CampaignEvent, Event, Game
 from app.errors import Conflict
 from rules.core.errors import NotFoundError
@@ -27,36 +27,33 @@ def lock_row(session: Session, model: type[Row], row_id: int, what: str, unread:
     UPDATE; SQLite: a no-op UPDATE, which takes the database's write lock at once. `unread`: columns left
     unread until the write asks for them."""
     read = _lock_statement(model, tuple(unread), session.get_bind().dialect.name == "sqlite")
-    row = session.scalars(read, {"row_id": row_id}).first()
-    if not isinstance(row, model):
+    # What the session holds unwritten is written first, as the ORM's own statement would (the row read below
+    # is set over the one the session holds).
+    session.flush()
+    row = session.execute(read, {"row_id": row_id}).first()
+    if row is None:
         raise NotFoundError(what, str(row_id))
-    return row
+    return held(session, model, row)
 
 
 @cache
 def _lock_statement(model: type[Row], unread: tuple[Any, ...], sqlite: bool) -> Executable:
-    """A row's lock and its read in one statement, built once for each kind of row, the row's id bound at each
-    write (its making cost more than its running). PostgreSQL: SELECT .. FOR UPDATE; SQLite: a no-op UPDATE
-    answering the row (RETURNING), which takes the database's write lock at once; the `unread` columns left
-    unread until asked, either way."""
-    if not sqlite:
-        return (
-            select(model)
-            .where(col(model.id) == bindparam("row_id"))
-            .options(*(defer(c) for c in unread))
-            .with_for_update()
-            .execution_options(populate_existing=True)
-        )
+    """A row's lock and its read in one statement of the table (not the ORM's: app.data.held), built once for
+    each kind of row, the row's id bound at each write (its making cost more than its running). PostgreSQL:
+    SELECT .. FOR UPDATE; SQLite: a no-op UPDATE answering the row (RETURNING), which takes the database's write
+    lock at once; the `unread` columns left unread until asked, either way."""
     table = model.__table__  # type: ignore[attr-defined]
     left = {c.key for c in unread}
+    if not sqlite:
+        read = [c for c in table.c if c.key not in left]
+        return select(*read).where(table.c.id == bindparam("row_id")).with_for_update()
     # SQLite keeps a whole REAL as an integer on disk and answers it so from RETURNING (1000, not the 1000.0 a
     # SELECT reads): a float column cast, as a SELECT reads it.
     answered = [
         cast(c, Float).label(c.key) if isinstance(c.type, Float) else c for c in table.c if c.key not in left
     ]
     taken = update(table).where(table.c.id == bindparam("row_id")).values(version=table.c.version)
-    taken = taken.returning(*answered)
-    return select(model).from_statement(taken).execution_options(populate_existing=True)
+    return taken.returning(*answered)
 
 
 def check_version(what: str, version: int, expected: int, current: Callable[[], Any]) -> None:
