@@ -61,9 +61,7 @@ class Touch:
         # The page's uncaught script errors and its answers to rolls, for a card that shows no answer (answered).
         page.errors = []
         page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.on(
-            "response", lambda r: page.errors.append(f"{r.status} {r.url}") if "/resolve/" in r.url else None
-        )
+        page.on("response", lambda r: page.errors.append(f"{r.status} {r.url}") if _heard(r) else None)
 
     def _tap(self, x: float, y: float) -> None:
         size = self.page.viewport_size
@@ -148,9 +146,28 @@ def answered(page: Any) -> None:
 
 def card_read(touch: Touch, stand: int) -> None:
     """Stand tapped, and its card has read what it may do (its rows stop moving, table-act.js), as a player waits
-    for the card to stop changing before tapping a die on it."""
+    for the card to stop changing before tapping a die on it; where it does not, the test says what the page
+    shows instead (the stand its card is open on, the notices, its script errors and its reads of acts that
+    were not answered whole)."""
     touch.stand(stand)
-    expect(touch.page.locator(f"[data-stand-acts='{stand}']")).to_have_count(1)
+    page = touch.page
+    try:
+        expect(page.locator(f"[data-stand-acts='{stand}']")).to_have_count(1)
+    except AssertionError:
+        shown = page.evaluate("() => [window.firestepMap.selectedStand(), document.querySelector('[data-map-page]')"
+                              "?.dataset.standActs ?? null]")  # fmt: skip
+        notices = page.locator(".notice p").all_inner_texts()
+        seen = getattr(page, "errors", [])[-6:]
+        raise AssertionError(
+            f"stand {stand}'s card read no acts: card on {shown[0]}, acts read for {shown[1]}; notices {notices}; "
+            f"errors and reads {seen}"
+        ) from None
+
+
+def _heard(response: Any) -> bool:
+    """A response the test names where the card fails: a roll's answer, or a read of a card's acts not given
+    whole."""
+    return "/resolve/" in response.url or (response.url.endswith("/acts") and response.status != 200)
 
 
 def order(touch: Touch, stand: int) -> None:
