@@ -137,11 +137,14 @@ def answered(page: Any) -> None:
     try:
         expect(page.locator("[data-play-done]")).to_be_visible()
     except AssertionError:
-        notices = page.locator(".notice p").all_inner_texts()
-        seen = getattr(page, "errors", [])[-6:]
-        raise AssertionError(
-            f"the card shows no answer; notices {notices}; errors and rolls {seen}"
-        ) from None
+        raise AssertionError(f"the card shows no answer; {page_said(page)}") from None
+
+
+def page_said(page: Any) -> str:
+    """What the page said where the card did not do what was asked: its notices, its script errors and the
+    answers Touch heard (`_heard`)."""
+    notices = page.locator(".notice p").all_inner_texts()
+    return f"notices {notices}; errors and answers {getattr(page, 'errors', [])[-6:]}"
 
 
 def card_read(touch: Touch, stand: int) -> None:
@@ -154,14 +157,15 @@ def card_read(touch: Touch, stand: int) -> None:
     try:
         expect(page.locator(f"[data-stand-acts='{stand}']")).to_have_count(1)
     except AssertionError:
-        shown = page.evaluate("() => [window.firestepMap.selectedStand(), document.querySelector('[data-map-page]')"
-                              "?.dataset.standActs ?? null]")  # fmt: skip
-        notices = page.locator(".notice p").all_inner_texts()
-        seen = getattr(page, "errors", [])[-6:]
+        shown = page.evaluate(CARD_SHOWN)
         raise AssertionError(
-            f"stand {stand}'s card read no acts: card on {shown[0]}, acts read for {shown[1]}; notices {notices}; "
-            f"errors and reads {seen}"
+            f"stand {stand}'s card read no acts: card on {shown[0]}, acts read for {shown[1]}; {page_said(page)}"
         ) from None
+
+
+# The stand the map's card is open on, and the stand it last read acts for (table-act.js).
+CARD_SHOWN = """() => [window.firestepMap.selectedStand(),
+  document.querySelector('[data-map-page]')?.dataset.standActs ?? null]"""
 
 
 def _heard(response: Any) -> bool:
