@@ -49,6 +49,31 @@ TWO_FRAMES = """() => new Promise((done) => {
 })"""
 
 
+def looked_twice(look: str) -> str:
+    """`look` (a function of one argument returning {x, y, ...}) taken after TWO_FRAMES, and again once the next
+    frame is drawn: `still` where the two agree. A look runs before its frame's layout, and a notice's row come or
+    gone just then has the map and the card put back only in that layout (table-dock.js's observer of the map):
+    a tap at what such a look saw landed where nothing was (stop 116's standard turn), as no player sees it."""
+    return f"""async (arg) => {{ const look = {look}; await ({TWO_FRAMES})(); const first = look(arg);
+      await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+      const then = look(arg); return {{ ...then, still: first.x === then.x && first.y === then.y }}; }}"""
+
+
+# Where a stand is on the screen and what is on top there.
+STAND_LOOK = looked_twice(
+    """(id) => { const m = window.firestepMap; const u = m.model.units.get(id);
+         const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
+         const r = m.leaflet.getContainer().getBoundingClientRect();
+         const x = r.left + p.x, y = r.top + p.y, el = document.elementFromPoint(x, y);
+         return { x, y, top: el?.dataset.stand || el?.className?.baseVal || el?.className || null }; }"""
+)
+# Where a button's centre is on the screen, and whether the button is on top there.
+BUTTON_LOOK = looked_twice(
+    """(el) => { const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+         return { x, y, onTop: el.contains(document.elementFromPoint(x, y)) }; }"""
+)
+
+
 class Touch:
     """The taps of one device: each on what the player sees, on screen and the topmost thing at its centre (a
     stand: the stand itself, with no pan first); a drag is one gesture. Counted across the devices."""
@@ -71,32 +96,22 @@ class Touch:
 
     def stand(self, unit_id: int) -> None:
         for _ in range(20):  # as a player looks before tapping: a notice's row may be coming or going
-            point = self.page.evaluate(
-                f"""async (id) => {{ await ({TWO_FRAMES})();
-                     const m = window.firestepMap; const u = m.model.units.get(id);
-                     const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
-                     const r = m.leaflet.getContainer().getBoundingClientRect();
-                     const x = r.left + p.x, y = r.top + p.y, el = document.elementFromPoint(x, y);
-                     return {{ x, y, top: el?.dataset.stand || el?.className?.baseVal || el?.className || null }}; }}""",
-                unit_id,
-            )
-            if point["top"] == str(unit_id):
+            point = self.page.evaluate(STAND_LOOK, unit_id)
+            if point["top"] == str(unit_id) and point["still"]:
                 break
             self.page.wait_for_timeout(50)
-        assert point["top"] == str(unit_id), f"stand {unit_id} is off screen or covered: {point}"
+        assert point["top"] == str(unit_id) and point["still"], (
+            f"stand {unit_id} is off screen, covered or moving: {point}"
+        )
         self._tap(point["x"], point["y"])
 
     def button(self, name: str, within: Any = None) -> None:
         target = (within or self.page).get_by_role("button", name=name, exact=True)
         expect(target).to_be_visible()
         for _ in range(20):  # as a player looks before tapping: the card may still be drawing what it read
-            at = target.evaluate(
-                f"""async (el) => {{ await ({TWO_FRAMES})();
-                     const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
-                     return {{ x, y, onTop: el.contains(document.elementFromPoint(x, y)) }}; }}"""
-            )
+            at = target.evaluate(BUTTON_LOOK)
             x, y = at["x"], at["y"]
-            if at["onTop"]:
+            if at["onTop"] and at["still"]:
                 break
             self.page.wait_for_timeout(50)
         else:
