@@ -160,6 +160,9 @@ SCRIPT_LINES_GOAL = 4_000
 # start() called at once, their one card panel, a coverage tap told by the notice, the clock form the server's.
 # 3,953 (session 25): a Move or a company's move armed ends as its card greys it (+3), paid for by the map's mode
 # reading its card's Move once and a stand's formation found by one recursive test.
+# 3,953 (stop 117): the whole table fitted beside a card stays fitted while a notice's row comes and goes (+8), a
+# company's handles off every stand's tap target where they can be (+4), paid for by the table's box made by
+# L.bounds, the map's toScreen (the tests' alone) made theirs (PAGE_POINT, IN_SIGHT), its drawnFor one expression.
 WIDTH = 110
 SCRIPT_LINES_CEILING = 3_953
 ELEMENTS_BUILT_CEILING = 0

@@ -459,6 +459,18 @@ def centre_on_top(page: Any, target: Any, scroll: bool = False) -> dict[str, Any
     return at
 
 
+# A table point (cm) on the page (CSS pixels) as the open map draws it: a JS function of (x, y) for an evaluate.
+PAGE_POINT = """(x, y) => { const m = window.firestepMap, p = m.screenPoint([x, y]);
+  const r = m.leaflet.getContainer().getBoundingClientRect(); return { x: r.left + p.x, y: r.top + p.y }; }"""
+# The same, the map panned first where the point is out of its sight (as a player pans to a stand).
+IN_SIGHT = (
+    """(x, y) => { const map = window.firestepMap.leaflet, ll = window.firestepMap.toLL([x, y]);
+  if (!map.getBounds().contains(ll)) map.panTo(ll, { animate: false }); return ("""
+    + PAGE_POINT
+    + ")(x, y); }"
+)
+
+
 def next_frames(page: Any, frames: int) -> None:
     """`frames` animation frames on, as the page draws them; each given at most two seconds (frames come every
     16 ms on a drawn page, busy machine or not), so a page the browser has stopped drawing ends the wait where

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
+    PAGE_POINT,
     PHONE,
     REFEREE_SCREEN,
     TABLET_LANDSCAPE,
@@ -420,9 +421,12 @@ def drag(page: Any, handle: Any, start: tuple[float, float], end: tuple[float, f
         settled(page)
         now = page.evaluate(
             """([a, b]) => { const m = window.firestepMap, el = document.querySelector('[data-formation-move]');
+                 const toScreen = """
+            + PAGE_POINT
+            + """;
                  const r = el.getBoundingClientRect();
                  const busy = m.leaflet._animatingZoom || Boolean(m.leaflet._panAnim?._inProgress);
-                 return [m.toScreen(...a), m.toScreen(...b), r.x, r.y, r.width, r.height, busy]; }""",
+                 return [toScreen(...a), toScreen(...b), r.x, r.y, r.width, r.height, busy]; }""",
             [list(start), list(end)],
         )
         if now == still and not now[-1]:

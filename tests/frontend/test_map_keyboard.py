@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import TABLET_LANDSCAPE
+from tests.frontend.conftest import PAGE_POINT, TABLET_LANDSCAPE
 from tests.frontend.games import bearer, join, seed_game
 from tests.frontend.test_map_play import api_of, open_map, ordered, placed, units_of
 
@@ -104,7 +104,7 @@ def test_an_order_roll_on_the_map_by_keyboard_alone(new_page: Any) -> None:
         # In sight: the stand the keyboard is on is the topmost thing at its centre.
         assert page.evaluate(
             f"""() => {{ const id = ({ON})(), u = window.firestepMap.model.units.get(id);
-                 const c = window.firestepMap.toScreen(u.x, u.y);
+                 const c = ({PAGE_POINT})(u.x, u.y);
                  return document.elementFromPoint(c.x, c.y)?.dataset.stand === String(id); }}"""
         )
     assert page.evaluate(ON) == platoon["id"]

@@ -19,6 +19,8 @@ from playwright.sync_api import expect
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
     ARTIFACTS,
+    IN_SIGHT,
+    PAGE_POINT,
     PHONE,
     REFEREE_SCREEN,
     TABLET_LANDSCAPE,
@@ -64,7 +66,7 @@ class Taps:
 
     def stand(self, x_cm: float, y_cm: float) -> None:
         settled(self.page)
-        point = self.page.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [x_cm, y_cm])
+        point = self.page.evaluate(f"([x, y]) => ({IN_SIGHT})(x, y)", [x_cm, y_cm])
         on_map = self.page.evaluate(
             "([x, y]) => Boolean(document.elementFromPoint(x, y)?.closest('[data-map-canvas]'))",
             [point["x"], point["y"]],
@@ -481,11 +483,14 @@ def handles_apart(page: Any, stand_ids: list[int]) -> list[str]:
     at_rest(page, "[data-formation-turn]")
     return page.evaluate(
         """(ids) => { const m = window.firestepMap, box = (s) => document.querySelector(s).getBoundingClientRect();
+             const toScreen = """
+        + IN_SIGHT
+        + """;
              const over = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
              const move = box("[data-formation-move]"), turn = box("[data-formation-turn]"), found = [];
              if (over(move, turn)) found.push("the turn handle over the move handle");
              for (const id of ids) {
-               const u = m.model.units.get(id), c = m.toScreen(u.x, u.y), b = box(`[data-stand='${id}']`);
+               const u = m.model.units.get(id), c = toScreen(u.x, u.y), b = box(`[data-stand='${id}']`);
                const t = { left: Math.min(b.left, c.x - 22), right: Math.max(b.right, c.x + 22),
                            top: Math.min(b.top, c.y - 22), bottom: Math.max(b.bottom, c.y + 22) };
                if (over(move, t)) found.push(`the move handle over stand ${id}`);
@@ -506,7 +511,7 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
     units = units_of(referee, game_id)
     stand = placed(units, "attacker", "rifle-platoon")[0]
     company = [u for u in units.values() if u["parent_id"] == stand["parent_id"] and u["x"] is not None]
-    point = referee.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [stand["x"], stand["y"]])
+    point = referee.evaluate(f"([x, y]) => ({PAGE_POINT})(x, y)", [stand["x"], stand["y"]])
     referee.mouse.click(point["x"], point["y"])
     referee.get_by_role("button", name="Move its company").click()
     expect(referee.locator("[data-formation-move]")).to_be_visible()

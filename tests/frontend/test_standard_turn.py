@@ -23,7 +23,7 @@ from tests.frontend.conftest import (
     centre_on_top,
     next_frames,
 )
-from tests.frontend.games import at_rest, bearer, join_by_api, seed_game, sign_in
+from tests.frontend.games import at_rest, bearer, join_by_api, seed_game, settled, sign_in
 from tests.frontend.test_map_play import api_of, die_for, docs_picture, open_map, units_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.long]  # over 10 s on CI: scheduled first (tests/conftest.py)
@@ -282,9 +282,35 @@ def company_move(touch: Touch, stand: int, dx: float, dy: float, again: bool = F
     if not again:
         card_read(touch, stand)  # its acts, read after the tap, push the buttons down
         touch.button("Move its company")
+    handle = touch.page.locator("[data-formation-move]").element_handle()
     with touch.page.expect_response(lambda r: r.url.endswith("/move-formation")) as moved:
         touch.drag("[data-formation-move]", dx, dy)
     assert moved.value.status == 200, moved.value.text()
+    # The answer taken in as a player sees it, before the next look: the company where it went and its handles
+    # drawn anew beside it (table-formation.js), where one may lie over the next company's stand (stop 117's loaded
+    # run: the tap meant for that stand, looked at a moment before, took the handle).
+    touch.page.wait_for_function("(old) => !old.isConnected", arg=handle)
+    seen = None
+    for _ in range(60):  # the handles at rest (or gone: the company's move spent), as the eye reads them
+        settled(touch.page)
+        now = touch.page.evaluate(HANDLES_OVER)
+        if now == seen:
+            break
+        seen = now
+    assert not seen["covered"], f"the company's handles lie over stands {seen['covered']}"
+
+
+# Where a formation's handles are, and the stands whose tap target (the base, and the 44 px finger square about
+# its centre) one covers.
+HANDLES_OVER = """() => { const box = (el) => el.getBoundingClientRect();
+  const over = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const handles = [...document.querySelectorAll("[data-formation-move], [data-formation-turn]")].map(box);
+  const covered = [...document.querySelectorAll("[data-stand]")].filter((el) => { const b = box(el);
+    const x = b.x + b.width / 2, y = b.y + b.height / 2;
+    const t = { left: Math.min(b.left, x - 22), right: Math.max(b.right, x + 22),
+                top: Math.min(b.top, y - 22), bottom: Math.max(b.bottom, y + 22) };
+    return handles.some((h) => over(h, t)); }).map((el) => Number(el.dataset.stand));
+  return { handles: handles.map((h) => [h.x, h.y]), covered }; }"""
 
 
 def advance_to(page: Any, game_id: int, token: str, side: str, step: str) -> None:

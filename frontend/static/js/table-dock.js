@@ -47,24 +47,22 @@
     const paddingBottomRight = [size.x - r.right + by, size.y - r.bottom + by];
     map.fitBounds(bounds, { paddingTopLeft: [r.left + by, r.top + top], paddingBottomRight, animate: false, ...more });
   };
-  // The whole table fitted beside the card: what for (the screen, the card's end and its share of the screen) and
-  // at what zoom; fitted to the screen again when the card closes.
+  // The whole table fitted beside the card: at what zoom, on what screen, its sheet's share (map.css) what; fitted
+  // to the screen again when the card closes.
+  const fitted = () => [map.getZoom(), innerWidth, innerHeight, getComputedStyle(panel).getPropertyValue("--sheet")].join();
   let shrunk = null;
-  const fitFor = () => [innerWidth, innerHeight, panel.dataset.dock, getComputedStyle(panel).getPropertyValue("--sheet")].join(" ");
   const wholeTable = () => {
     panel.dataset.dock = narrow.matches ? "end" : "start"; // the seat's own edge, in reach of the thumb
-    // Fitted for this already: a notice's row come or gone (a phone's, a portrait tablet's) leaves the table where
-    // it was on the screen (the canvas's observer below), not fitted anew under a finger on its way to a stand
-    // (stop 116's standard turn: its tap on a stand found none, the row of "Drag ✥ …" gone as the finger came).
-    if (shrunk?.fitted === fitFor() && shrunk.zoom === map.getZoom()) return;
     fitInto(m.tableBounds(), free(), 8, panel.dataset.dock === "end" ? m.belowTurn() : 8); // as fitTable
-    shrunk = { fitted: fitFor(), zoom: map.getZoom() };
+    shrunk = fitted();
   };
   const place = () => {
     if (panel.hidden) { delete panel.dataset.dock; if (shrunk) { shrunk = null; m.fitTable(); } return; }
     // A stand's card or the arrivals' act on the table; a tool's card leaves it where the finger expects.
     const acting = root.dataset.shows === "stand" || root.dataset.shows === "arrival";
-    if (acting && (shrunk?.zoom === map.getZoom() || map.getZoom() <= m.fitZoom() + 0.01)) { wholeTable(); return; }
+    // Fitted so and not zoomed since, it stays (a notice's row come or gone: the observer below keeps it in place).
+    if (acting && shrunk === fitted()) return;
+    if (acting && map.getZoom() <= m.fitZoom() + 0.01) { wholeTable(); return; }
     shrunk = null; // zoomed in by the player: the card keeps its stands clear by panning, as below
     const stands = about();
     if (!stands.length) { delete panel.dataset.dock; return; }

@@ -38,18 +38,21 @@
   const handleSpots = (centre, a) => {
     const { stands, dx, dy, centre: [cx, cy] } = moving;
     const size = map.getSize(), square = (p, by = 0) => m.grow({ left: p.x, right: p.x, top: p.y, bottom: p.y }, HALF + by);
-    const boxes = stands.map((u) => { // a stand's tap target: its base and a 44 px square about its centre
-      const at = [u.x + dx, u.y + dy], c = px(at);
+    const target = (u, at) => { // a stand's tap target: its base and a 44 px square about its centre
+      const c = px(at);
       const b = L.bounds([c.subtract([22, 22]), c.add([22, 22]), ...rect(at, u.facing_deg ?? 90, ...base(u)).map((ll) => map.latLngToContainerPoint(ll))]);
       return { left: b.min.x, right: b.max.x, top: b.min.y, bottom: b.max.y };
-    });
+    };
+    const boxes = stands.map((u) => target(u, [u.x + dx, u.y + dy]));
+    // Off every stand's where it can be: a finger on its way to the next stand finds it there, not a handle.
+    const others = [...model.units.values()].filter(m.onTable).map((u) => target(u, [u.x, u.y]));
     const card = panel && !panel.hidden ? [m.boxOf(panel)] : [];
     const clear = (p, over) => {
       const r = square(p);
       return r.left >= 0 && r.top >= 0 && r.right <= size.x && r.bottom <= size.y && m.isClear(boxes.concat(over), r);
     };
     const take = (spots) => {
-      const p = spots.find((q) => clear(q, card)) || spots.find((q) => clear(q, [])) || spots[0];
+      const p = spots.find((q) => clear(q, card.concat(others))) || spots.find((q) => clear(q, card)) || spots.find((q) => clear(q, [])) || spots[0];
       boxes.push(square(p, 8)); // the next handle a finger's width clear of it
       return p;
     };

@@ -569,9 +569,7 @@
       drawnFor();
     }, 120);
   });
-  const drawnFor = () => {
-    Object.assign(root.dataset, { orientation: landscape ? "landscape" : "portrait", drawnFor: `${window.innerWidth}x${window.innerHeight}` });
-  };
+  const drawnFor = () => Object.assign(root.dataset, { orientation: landscape ? "landscape" : "portrait", drawnFor: `${innerWidth}x${innerHeight}` });
   drawnFor();
   drawCloth();
   fitTable();
@@ -607,17 +605,8 @@
     stopPicking: () => { if (mode.kind === "pick") setMode({ kind: "idle" }); },
     // The table's corners on the screen (the map's own pixels): labels are kept inside it.
     tableBox: () => {
-      const a = screenPoint([0, 0]);
-      const b = screenPoint([W, LEN]);
-      return { left: Math.min(a.x, b.x), right: Math.max(a.x, b.x), top: Math.min(a.y, b.y), bottom: Math.max(a.y, b.y) };
-    },
-    // For tests and the card: the point (table cm) in viewport CSS pixels, panned into view first if needed.
-    toScreen: (x, y) => {
-      const ll = toLL([x, y]);
-      const size = map.getSize();
-      const at = map.latLngToContainerPoint(ll);
-      if (at.x < 0 || at.y < 0 || at.x > size.x || at.y > size.y) map.panTo(ll, { animate: false });
-      return table.pagePoint([x, y]);
+      const { min, max } = L.bounds(screenPoint([0, 0]), screenPoint([W, LEN]));
+      return { left: min.x, right: max.x, top: min.y, bottom: max.y };
     },
     drawIn, toLL, fromLL, rect, circle, pointObjective: table.pointObjective,
   };
