@@ -54,6 +54,32 @@ def test_a_notice_never_moves_the_table(new_page: Any) -> None:
             notice.first.get_by_role("button", name="OK: dismiss this message").click()
         expect(page.locator("#net-status")).to_be_hidden()
         assert table_box(page) == before, viewport
+    # A portrait tablet's row comes and goes with its notice (stop 116's standard turn): the table, fitted beside a
+    # stand's card, was fitted anew as the card was next drawn (read anew, or its stand tapped again), and the finger
+    # on its way to the next stand found none there. The table gives up the row's height and shows what it showed
+    # where it was, the card drawn again or not.
+    map_at(page, TABLET_PORTRAIT)
+    stand = fresh_defender_platoon(page.request.get(f"/api/v1/games/{game_id}/units").json())
+    unit = unit_of(page, game_id, stand)
+
+    def tap_the_stand() -> None:
+        page.touchscreen.tap(*screen_point(page, unit["x"], unit["y"]))
+        expect(page.locator(f"[data-stand-acts='{stand}']")).to_have_count(1)
+
+    tap_the_stand()
+    before_boxes = stand_boxes(page)
+    page.evaluate(
+        "() => window.firestepNotice('Tap where it goes.', false, { key: 'instruction', tone: 'info' })"
+    )
+    expect(notice).to_have_count(1)
+    assert stand_boxes(page) == before_boxes
+    tap_the_stand()
+    assert stand_boxes(page) == before_boxes
+    notice.get_by_role("button", name="OK: dismiss this message").click()
+    expect(page.locator("#net-status")).to_be_hidden()
+    assert stand_boxes(page) == before_boxes
+    tap_the_stand()
+    assert stand_boxes(page) == before_boxes
 
 
 def test_an_undo_that_worked_is_told_as_information(new_page: Any) -> None:
@@ -110,39 +136,6 @@ def test_a_refused_company_drag_is_read_in_the_row_while_its_instruction_lasts(n
     drag_by_touch(attacker, start, (start[0] + 30, start[1]))
     expect(refused).to_have_count(0)
     expect(attacker.get_by_text(re.compile("Drag ✥ to move"))).to_be_visible()
-
-
-def test_a_notice_on_a_portrait_tablet_leaves_every_stand_where_it_was(new_page: Any) -> None:
-    # Stop 116's standard turn: on the portrait tablet the notice's row comes and goes with its notice, and the
-    # table, fitted beside a stand's card, was fitted anew as the card was next drawn (read anew or its stand tapped
-    # again): the finger on its way to the next stand found none there. The table gives up the row's height and
-    # shows what it showed where it was, the card drawn again or not.
-    page = new_page(TABLET_PORTRAIT)
-    game_id, _ = seed_game(page)
-    page.goto(f"/games/{game_id}/map")
-    expect(page.locator(TABLE)).to_have_count(1)
-    stand = fresh_defender_platoon(page.request.get(f"/api/v1/games/{game_id}/units").json())
-    unit = unit_of(page, game_id, stand)
-
-    def tap_the_stand() -> None:
-        page.touchscreen.tap(*screen_point(page, unit["x"], unit["y"]))
-        expect(page.locator(f"[data-stand-acts='{stand}']")).to_have_count(1)
-
-    tap_the_stand()
-    before = stand_boxes(page)
-    notice = page.locator("#net-status .notice")
-    page.evaluate(
-        "() => window.firestepNotice('Tap where it goes.', false, { key: 'instruction', tone: 'info' })"
-    )
-    expect(notice).to_have_count(1)
-    assert stand_boxes(page) == before
-    tap_the_stand()
-    assert stand_boxes(page) == before
-    notice.get_by_role("button", name="OK: dismiss this message").click()
-    expect(page.locator("#net-status")).to_be_hidden()
-    assert stand_boxes(page) == before
-    tap_the_stand()
-    assert stand_boxes(page) == before
 
 
 def stand_boxes(page: Any) -> list[list[float]]:

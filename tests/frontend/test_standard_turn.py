@@ -38,25 +38,21 @@ WATCH = """() => { window.standardTurn = { keys: 0, scrolls: 0 };
   addEventListener('scroll', () => { window.standardTurn.scrolls += 1; }, true); }"""
 
 
-# Two frames on, as games.settled waits (the card docks and the map moves in the frame a card is drawn,
-# table-dock.js; each frame at most two seconds: a page the browser has stopped drawing ends
-# the wait), awaited in the same call that then looks where to tap: one round trip a look where there were two
-# or three (71 taps' looks in the turn).
-TWO_FRAMES = """() => new Promise((done) => {
-  const step = (left) => (left ? requestAnimationFrame(() => step(left - 1)) : done());
-  step(2);
-  setTimeout(done, 4000);
+# A frame on and drawn (each frame at most two seconds: a page the browser has stopped drawing ends the wait),
+# awaited in the same call that then looks where to tap: one round trip a look where there were two or three.
+A_FRAME = """() => new Promise((done) => {
+  requestAnimationFrame(() => setTimeout(done, 0));
+  setTimeout(done, 2000);
 })"""
 
 
 def looked_twice(look: str) -> str:
-    """`look` (a function of one argument returning {x, y, ...}) taken after TWO_FRAMES, and again once the next
-    frame is drawn: `still` where the two agree. A look runs before its frame's layout, and a notice's row come or
-    gone just then has the map and the card put back only in that layout (table-dock.js's observer of the map):
-    a tap at what such a look saw landed where nothing was (stop 116's standard turn), as no player sees it."""
-    return f"""async (arg) => {{ const look = {look}; await ({TWO_FRAMES})(); const first = look(arg);
-      await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
-      const then = look(arg); return {{ ...then, still: first.x === then.x && first.y === then.y }}; }}"""
+    """`look` (a function of one argument returning {x, y, ...}) taken a frame on, and again a frame later: `still`
+    where the two agree. The card docks and the map moves in the frame a card is drawn (table-dock.js), and a look
+    taken before a frame's layout once saw the map before the notice's row's observer put it back: a tap at what
+    it saw landed where nothing was (stop 116's standard turn). Two looks agree once the table is still."""
+    return f"""async (arg) => {{ const look = {look}; await ({A_FRAME})(); const first = look(arg);
+      await ({A_FRAME})(); const then = look(arg); return {{ ...then, still: first.x === then.x && first.y === then.y }}; }}"""
 
 
 # Where a stand is on the screen and what is on top there.
