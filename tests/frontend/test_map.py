@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import (
+    PAGE_POINT,
     PHONE,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
@@ -61,14 +62,8 @@ def open_map(page: Any, game_id: int) -> None:
 
 def screen_point(page: Any, x: float, y: float) -> tuple[float, float]:
     """Where table point (x, y) cm is on the screen, whichever way round the table is drawn."""
-    point: list[float] = page.evaluate(
-        """([x, y]) => { const m = window.firestepMap;
-             const p = m.leaflet.latLngToContainerPoint(m.toLL([x, y]));
-             const r = m.leaflet.getContainer().getBoundingClientRect();
-             return [r.left + p.x, r.top + p.y]; }""",
-        [x, y],
-    )
-    return point[0], point[1]
+    point: dict[str, float] = page.evaluate(f"([x, y]) => ({PAGE_POINT})(x, y)", [x, y])
+    return point["x"], point["y"]
 
 
 def table_point(page: Any, sx: float, sy: float) -> tuple[float, float]:

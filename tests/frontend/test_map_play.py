@@ -20,7 +20,6 @@ from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
     ARTIFACTS,
     IN_SIGHT,
-    PAGE_POINT,
     PHONE,
     REFEREE_SCREEN,
     TABLET_LANDSCAPE,
@@ -39,6 +38,7 @@ from tests.frontend.games import (
     seed_game,
     settled,
 )
+from tests.frontend.test_map import screen_point
 from tests.frontend.test_map_card_clear import labels_over_stands
 from tests.frontend.test_screens import night_picture
 
@@ -511,8 +511,7 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
     units = units_of(referee, game_id)
     stand = placed(units, "attacker", "rifle-platoon")[0]
     company = [u for u in units.values() if u["parent_id"] == stand["parent_id"] and u["x"] is not None]
-    point = referee.evaluate(f"([x, y]) => ({PAGE_POINT})(x, y)", [stand["x"], stand["y"]])
-    referee.mouse.click(point["x"], point["y"])
+    referee.mouse.click(*screen_point(referee, stand["x"], stand["y"]))
     referee.get_by_role("button", name="Move its company").click()
     expect(referee.locator("[data-formation-move]")).to_be_visible()
     # The handles clear of each other and of the company's stands' tap targets, at each size the map is
